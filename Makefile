@@ -1,0 +1,35 @@
+# make lab: open the lessons in JupyterLab.  make test: run every test.
+# Both create .venv and install the project into it when needed.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.bleu-teach-installed
+LAB_PORT ?= 8888
+
+.PHONY: lab test benchmark constraints clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[test]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+		--ServerApp.root_dir=notebooks
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+benchmark: $(STAMP)
+	$(BIN)/python benchmarks/bench_core.py
+
+# Re-pin the versions after an upgrade: make constraints, then re-run the notebooks.
+constraints: $(STAMP)
+	{ echo "# Versions the stored notebook outputs were made with; the make targets install with these."; \
+	  echo "# Refresh: make constraints (see README)."; \
+	  $(BIN)/python -m pip freeze --exclude-editable | grep -v '^bleu-teach'; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,58 @@
+"""bleu_teach: learn, teach and demonstrate the BLEU metric, step by step.
+
+The NLTK-compatible functions (``sentence_bleu``, ``corpus_bleu``,
+``modified_precision``, ``closest_ref_length``, ``brevity_penalty`` and
+``SmoothingFunction``) give NLTK's numbers exactly; ``explain`` and
+``explain_corpus`` keep every intermediate number; ``corpus_score`` scores
+raw strings the way sacreBLEU does.
+
+Importing this package loads neither NLTK, sacreBLEU, matplotlib nor
+ipywidgets: they are imported only by the functions that need them.
+"""
+
+from bleu_teach.core import (
+    CountFraction,
+    brevity_penalty,
+    clipped_counts,
+    closest_ref_length,
+    closest_reference_length,
+    corpus_bleu,
+    max_reference_counts,
+    modified_precision,
+    ngram_counts,
+    ngrams,
+    sentence_bleu,
+)
+from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
+from bleu_teach.sacre import SacreScore, corpus_score, to_sacrebleu_references
+from bleu_teach.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
+from bleu_teach.tokenize import TOKENIZERS, lowercase, tokenize
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BleuReport",
+    "CorpusReport",
+    "CountFraction",
+    "SMOOTHING_METHODS",
+    "SacreScore",
+    "SmoothingFunction",
+    "TOKENIZERS",
+    "ZeroPrecisionWarning",
+    "brevity_penalty",
+    "clipped_counts",
+    "closest_ref_length",
+    "closest_reference_length",
+    "corpus_bleu",
+    "corpus_score",
+    "explain",
+    "explain_corpus",
+    "lowercase",
+    "max_reference_counts",
+    "modified_precision",
+    "ngram_counts",
+    "ngrams",
+    "sentence_bleu",
+    "to_sacrebleu_references",
+    "tokenize",
+]

@@ -1,0 +1,173 @@
+"""Input checks shared by every public function.
+
+NLTK accepts some inputs silently and computes the wrong thing (a string
+where a list of tokens was expected is scored character by character), and
+crashes with an unhelpful error on others (an empty list of references
+raises ``KeyError``).  The helpers here turn each of those into a
+``TypeError`` or ``ValueError`` whose message tells the learner what to do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
+from numbers import Integral, Real
+from typing import Any
+
+Tokens = tuple[Hashable, ...]
+
+#: The weights NLTK uses by default (BLEU-4 with uniform weights).
+DEFAULT_WEIGHTS: tuple[float, float, float, float] = (0.25, 0.25, 0.25, 0.25)
+
+
+def _preview(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_tokens(value: Any, what: str) -> Tokens:
+    """Return ``value`` as a tuple of hashable tokens, or raise a clear error."""
+    if value is None:
+        raise TypeError(
+            f"{what} is None; pass a list of tokens such as "
+            f"'the cat sat'.split()."
+        )
+    if isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"{what} is a string ({_preview(value)}), but BLEU needs a list of "
+            f"tokens. Split it first, for example {what.split('[')[0]}.split() "
+            f"or bleu_teach.tokenize(text)."
+        )
+    if not isinstance(value, Sequence) or isinstance(value, Mapping):
+        raise TypeError(
+            f"{what} must be a list (or tuple) of tokens, not "
+            f"{type(value).__name__}."
+        )
+    tokens = tuple(value)
+    for position, token in enumerate(tokens):
+        if not isinstance(token, Hashable):
+            hint = (
+                " It looks like a list of sentences: pass one sentence's tokens."
+                if isinstance(token, (list, tuple))
+                else ""
+            )
+            raise TypeError(
+                f"{what}[{position}] is a {type(token).__name__}, which cannot be "
+                f"a token (tokens must be hashable, such as strings or "
+                f"integers).{hint}"
+            )
+    return tokens
+
+
+def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]:
+    """Return a tuple of references (each a tuple of tokens), or raise."""
+    if value is None:
+        raise TypeError(
+            f"{what} is None; pass a list of references, each a list of tokens, "
+            f"for example [['the', 'cat', 'sat']]."
+        )
+    if isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"{what} is a string ({_preview(value)}), but BLEU needs a list of "
+            f"references, each a list of tokens. For one reference write "
+            f"[text.split()]."
+        )
+    if isinstance(value, (Mapping, Set)) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"{what} must be a list of references (each a list of tokens), not "
+            f"{type(value).__name__}."
+        )
+    refs = list(value)
+    if not refs:
+        raise ValueError(
+            f"{what} is empty; BLEU needs at least one reference translation "
+            f"to compare the hypothesis with."
+        )
+    checked = []
+    for index, ref in enumerate(refs):
+        if isinstance(ref, (str, bytes)):
+            raise TypeError(
+                f"{what}[{index}] is a string ({_preview(ref)}), but each "
+                f"reference must be a list of tokens. If you passed one "
+                f"reference's tokens directly, wrap them in a list: "
+                f"[reference_tokens]; if you passed sentences, split each one."
+            )
+        checked.append(check_tokens(ref, f"{what}[{index}]"))
+    return tuple(checked)
+
+
+def check_order(n: Any, what: str = "n") -> int:
+    """An n-gram order: an integer of at least 1."""
+    if isinstance(n, bool) or not isinstance(n, Integral):
+        raise TypeError(f"{what} must be a whole number such as 1 or 4, not {n!r}.")
+    if n < 1:
+        raise ValueError(
+            f"{what} must be at least 1 (1 = unigrams, 2 = bigrams, ...); got {n}."
+        )
+    return int(n)
+
+
+def check_length(value: Any, what: str) -> int:
+    """A length: a whole number that is not negative."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{what} must be a whole number of tokens, not {value!r}.")
+    if value < 0:
+        raise ValueError(f"{what} is a number of tokens and cannot be negative; got {value}.")
+    return int(value)
+
+
+def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
+    """One tuple of n-gram weights.
+
+    Decision: weights must be non-empty, finite, not negative, and sum to 1
+    (within 1e-6).  NLTK accepts any numbers; a sum other than 1 no longer
+    gives a geometric mean, so the score silently changes scale.
+    """
+    if isinstance(weight, (str, bytes)) or not isinstance(weight, Sequence):
+        raise TypeError(
+            f"{what} must be a tuple of numbers such as (0.25, 0.25, 0.25, 0.25), "
+            f"not {_preview(weight)}."
+        )
+    if len(weight) == 0:
+        raise ValueError(
+            f"{what} is empty; give one weight per n-gram order, for example "
+            f"(0.5, 0.5) for BLEU-2."
+        )
+    for index, w in enumerate(weight):
+        if isinstance(w, bool) or not isinstance(w, Real):
+            raise TypeError(f"{what}[{index}] must be a number, not {_preview(w)}.")
+        if not math.isfinite(w):
+            raise ValueError(f"{what}[{index}] is {w}; every weight must be a finite number.")
+        if w < 0:
+            raise ValueError(f"{what}[{index}] is {w}; weights cannot be negative.")
+    total = math.fsum(float(w) for w in weight)
+    if not math.isclose(total, 1.0, rel_tol=0.0, abs_tol=1e-6):
+        k = len(weight)
+        raise ValueError(
+            f"{what} {tuple(weight)} sum to {total:g}, but BLEU's weighted "
+            f"geometric mean needs weights that sum to 1; for uniform weights "
+            f"over {k} orders use {(1 / k,) * k if k <= 6 else '(1/k,)*k'} "
+            f"(write 1/{k} rather than a rounded decimal)."
+        )
+    return tuple(weight)
+
+
+def check_weights(weights: Any) -> tuple[list[Any], bool]:
+    """Return (list of weight tuples as given, whether several were given)."""
+    if weights is None:
+        raise TypeError("weights is None; use (0.25, 0.25, 0.25, 0.25) for BLEU-4.")
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
+        raise TypeError(
+            f"weights must be a tuple of numbers or a list of such tuples, "
+            f"not {_preview(weights)}."
+        )
+    if len(weights) == 0:
+        raise ValueError(
+            "weights is empty; give one weight per n-gram order, for example "
+            "(0.25, 0.25, 0.25, 0.25)."
+        )
+    several = isinstance(weights[0], Sequence) and not isinstance(weights[0], (str, bytes))
+    group = list(weights) if several else [weights]
+    for index, weight in enumerate(group):
+        check_weight_tuple(weight, f"weights[{index}]" if several else "weights")
+    return group, several

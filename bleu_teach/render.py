@@ -1,0 +1,220 @@
+"""Plain-text and HTML views of the reports in :mod:`bleu_teach.explain`.
+
+Nothing here computes BLEU: every number comes from a report.  Every piece
+of user text (tokens, n-grams) is escaped before it goes into HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.explain import BleuReport, CorpusReport, OrderReport
+
+__all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "format_number", "tokens_html"]
+
+
+def format_number(value: Any, digits: int = 4) -> str:
+    """A number as a learner reads it: fractions as a/b, floats rounded."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, float):
+        return f"{value.numerator}/{value.denominator}"
+    number = float(value)
+    if number != 0 and abs(number) < 10 ** (-digits):
+        return f"{number:.3g}"
+    return f"{number:.{digits}f}"
+
+
+def _join(tokens: Iterable[Hashable]) -> str:
+    return " ".join(str(t) for t in tokens)
+
+
+def _bp_text(report: "BleuReport") -> str:
+    c, r = report.length.hyp_len, report.length.closest_ref_len
+    bp = report.length.brevity_penalty
+    if c == 0:
+        return "BP = 0 (empty hypothesis)"
+    if c > r:
+        return f"c = {c} > r = {r}, so BP = 1"
+    return f"c = {c} <= r = {r}, so BP = exp(1 - r/c) = exp(1 - {r}/{c}) = {format_number(bp)}"
+
+
+def _table_text(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [str(cell).ljust(w) if i == 0 else str(cell).rjust(w) for i, (cell, w) in enumerate(zip(row, widths))]
+        lines.append(indent + "  ".join(cells).rstrip())
+    return lines
+
+
+def _order_rows(order: "OrderReport") -> list[list[str]]:
+    return [
+        [row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count), str(row.clipped_count)]
+        for row in order.rows
+    ]
+
+
+def report_text(report: "BleuReport") -> str:
+    """The report as plain text for a terminal."""
+    lines = ["BLEU, step by step", ""]
+    lines.append(f"Hypothesis ({len(report.hypothesis)} tokens): {_join(report.hypothesis)}")
+    for i, ref in enumerate(report.references, start=1):
+        lines.append(f"Reference {i} ({len(ref)} tokens): {_join(ref)}")
+    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
+    for order in report.orders:
+        lines += ["", f"{order.n}-grams: modified precision p_{order.n}"]
+        if order.rows:
+            lines += _table_text(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order))
+        else:
+            lines.append(f"  (the hypothesis has no {order.n}-grams)")
+        lines.append(
+            f"  p_{order.n} = clipped / hypothesis {order.n}-grams = {order.clipped}/{order.total}"
+            + (f" = {float(order.precision):.4f}" if order.total else " (counted as 0/1)")
+        )
+    length = report.length
+    lines += [
+        "",
+        "Brevity penalty",
+        f"  hypothesis length c = {length.hyp_len}; reference lengths {', '.join(map(str, length.ref_lens))}",
+        f"  closest reference length r = {length.closest_ref_len} ({length.reason})",
+        f"  {_bp_text(report)}",
+        "",
+        f"Combining (smoothing: {report.smoothing})",
+    ]
+    rows = [
+        [f"p_{o.n}", format_number(o.weight), format_number(o.smoothed), format_number(o.log_term)]
+        for o in report.orders
+    ]
+    lines += _table_text(["order", "weight w_n", "p_n used", "w_n * log p_n"], rows)
+    if report.log_sum is not None:
+        lines.append(f"  sum of log terms = {format_number(report.log_sum)}")
+    lines += [
+        "",
+        f"BLEU = BP * exp(sum) = {format_number(report.score)}  (exact value {report.score!r})",
+    ]
+    if report.notes:
+        lines += ["", "Notes"] + [f"  - {note}" for note in report.notes]
+    return "\n".join(lines)
+
+
+_STYLE = (
+    "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
+    ".bleu-teach th,.bleu-teach td{border:1px solid #999;padding:2px 8px;text-align:right}"
+    ".bleu-teach td.gram,.bleu-teach th.gram{text-align:left}"
+    ".bleu-teach .match{font-weight:bold;text-decoration:underline}"
+    ".bleu-teach .score{font-size:1.3em;font-weight:bold}</style>"
+)
+
+
+def tokens_html(tokens: Sequence[Hashable], marks: Sequence[bool] | None = None) -> str:
+    """Tokens as escaped HTML; marked ones are bold, underlined and ticked (not colour alone)."""
+    parts = []
+    for i, token in enumerate(tokens):
+        text = escape(str(token))
+        if marks is not None and marks[i]:
+            parts.append(f'<span class="match" title="matched">{text}&#10003;</span>')
+        else:
+            parts.append(f"<span>{text}</span>")
+    return " ".join(parts)
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    head = "".join(
+        f'<th class="gram">{escape(h)}</th>' if i == 0 else f"<th>{escape(h)}</th>" for i, h in enumerate(header)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="gram">{escape(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>" for i, c in enumerate(row))
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def report_html(report: "BleuReport") -> str:
+    """The report as an HTML fragment for a notebook (all user text escaped)."""
+    marks = report.matched_positions(1) if report.orders else None
+    out = [_STYLE, '<div class="bleu-teach">']
+    out.append(
+        f'<p><b>Hypothesis</b> ({len(report.hypothesis)} tokens; '
+        f'matched unigrams in bold with &#10003;): {tokens_html(report.hypothesis, marks)}</p>'
+    )
+    for i, ref in enumerate(report.references, start=1):
+        out.append(f"<p><b>Reference {i}</b> ({len(ref)} tokens): {tokens_html(ref)}</p>")
+    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
+    for order in report.orders:
+        out.append(f"<h4>{order.n}-grams: p<sub>{order.n}</sub> = {order.clipped}/{order.total}"
+                   + (f" = {float(order.precision):.4f}" if order.total else " (counted as 0/1)") + "</h4>")
+        if order.rows:
+            out.append(_html_table(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order)))
+        else:
+            out.append(f"<p>The hypothesis has no {order.n}-grams.</p>")
+    length = report.length
+    out.append("<h4>Brevity penalty</h4>")
+    out.append(
+        f"<p>hypothesis length c = {length.hyp_len}; reference lengths "
+        f"{escape(', '.join(map(str, length.ref_lens)))}; closest r = {length.closest_ref_len} "
+        f"({escape(length.reason)}).<br>{escape(_bp_text(report))}</p>"
+    )
+    out.append(f"<h4>Combining (smoothing: {escape(report.smoothing)})</h4>")
+    rows = [
+        [f"p_{o.n}", format_number(o.weight), format_number(o.smoothed), format_number(o.log_term)]
+        for o in report.orders
+    ]
+    out.append(_html_table(["order", "weight", "p_n used", "w_n * log p_n"], rows))
+    out.append(f'<p class="score">BLEU = {format_number(report.score)}</p>')
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.notes) + "</ul>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _corpus_rows(report: "CorpusReport") -> tuple[list[str], list[list[str]]]:
+    k = len(report.weights)
+    header = ["sentence", "c", "r", *[f"m{n}/t{n}" for n in range(1, k + 1)], "sentence BLEU"]
+    rows = [
+        [str(s.index + 1), str(s.hyp_len), str(s.closest_ref_len),
+         *[f"{m}/{t}" for m, t in zip(s.clipped, s.totals)], format_number(s.sentence_score)]
+        for s in report.sentences
+    ]
+    rows.append(["pooled", str(report.hyp_len), str(report.ref_len),
+                 *[f"{m}/{t}" for m, t in zip(report.clipped, report.totals)], format_number(report.score)])
+    return header, rows
+
+
+def corpus_text(report: "CorpusReport") -> str:
+    """A corpus report as plain text."""
+    header, rows = _corpus_rows(report)
+    lines = ["Corpus BLEU, step by step", "", "m_n = clipped n-gram matches, t_n = hypothesis n-grams"]
+    lines += _table_text(header, rows)
+    lines += [
+        "",
+        f"BP = {format_number(report.brevity_penalty)} (c = {report.hyp_len}, r = {report.ref_len})",
+        f"corpus BLEU = {format_number(report.score)}; mean of sentence BLEU = {format_number(report.mean_sentence_score)}",
+    ]
+    if report.notes:
+        lines += ["", "Notes"] + [f"  - {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+def corpus_html(report: "CorpusReport") -> str:
+    """A corpus report as an HTML fragment."""
+    header, rows = _corpus_rows(report)
+    notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
+    return (
+        f'{_STYLE}<div class="bleu-teach"><p>m<sub>n</sub> = clipped matches, t<sub>n</sub> = hypothesis n-grams</p>'
+        f"{_html_table(header, rows)}"
+        f"<p>BP = {format_number(report.brevity_penalty)} (c = {report.hyp_len}, r = {report.ref_len})</p>"
+        f'<p class="score">corpus BLEU = {format_number(report.score)}; mean of sentence BLEU = '
+        f"{format_number(report.mean_sentence_score)}</p>"
+        + (f"<ul>{notes}</ul>" if notes else "")
+        + "</div>"
+    )

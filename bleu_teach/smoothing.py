@@ -1,0 +1,225 @@
+"""Smoothing for sentence-level BLEU (Chen and Cherry, 2014).
+
+Boxing Chen and Colin Cherry (2014), "A Systematic Comparison of Smoothing
+Techniques for Sentence-Level BLEU", WMT.  The method numbers follow NLTK's
+``SmoothingFunction``, and each method gives NLTK's numbers exactly: the
+arithmetic happens in the same order, on the same kinds of numbers (exact
+fractions where NLTK keeps fractions, floats where it makes floats).
+
+Every method takes the list of precisions (``CountFraction`` values whose
+numerator and denominator are the clipped and total n-gram counts) and
+returns the smoothed list; some methods change the list they are given, as
+NLTK's do.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from bleu_teach.core import CountFraction, modified_precision
+
+__all__ = ["SmoothingFunction", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing"]
+
+#: The method names a learner can choose from, with a one-line description.
+SMOOTHING_METHODS: dict[str, str] = {
+    "method0": "no smoothing (a zero precision becomes the smallest float)",
+    "method1": "add epsilon to zero match counts",
+    "method2": "add 1 to matches and totals for n > 1 (Lin and Och, 2004)",
+    "method3": "NIST geometric sequence: 1/2, 1/4, ... for zero counts",
+    "method4": "like method3, scaled by the hypothesis length",
+    "method5": "average of the n-1, n and n+1 precisions",
+    "method6": "interpolate with a prior from the two lower orders (Gao and He, 2013)",
+    "method7": "method4, then method5",
+}
+
+
+class ZeroPrecisionWarning(UserWarning):
+    """Some n-gram order has no match, so unsmoothed BLEU is (nearly) 0."""
+
+
+class SmoothingFunction:
+    """Chen and Cherry's smoothing methods 0 to 7, as in NLTK.
+
+    ``epsilon`` is used by method 1, ``alpha`` by method 6 and ``k`` by
+    method 4; the defaults are the values from the paper's experiments.
+
+    >>> from bleu_teach import sentence_bleu
+    >>> ref = 'the cat is on the mat'.split()
+    >>> round(sentence_bleu([ref], 'the cat sat'.split(),
+    ...                     smoothing_function=SmoothingFunction().method1), 4)
+    0.0657
+    """
+
+    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
+        self.epsilon = epsilon
+        self.alpha = alpha
+        self.k = k
+
+    def __repr__(self) -> str:
+        return f"SmoothingFunction(epsilon={self.epsilon!r}, alpha={self.alpha!r}, k={self.k!r})"
+
+    def method0(self, p_n: list[Any], *args: Any, warn: bool = True, **kwargs: Any) -> list[Any]:
+        """No smoothing.
+
+        Quirk kept from NLTK: a precision of 0 would make log(p) undefined, so
+        it is replaced by ``sys.float_info.min`` (about 2.2e-308) with a
+        warning.  The score is then a tiny positive number, not 0.
+        """
+        smoothed: list[Any] = []
+        zero_orders = []
+        for n, p in enumerate(p_n, start=1):
+            if p.numerator == 0:
+                zero_orders.append(n)
+                smoothed.append(sys.float_info.min)
+            else:
+                smoothed.append(p)
+        if zero_orders and warn:
+            orders = ", ".join(f"{n}-gram" for n in zero_orders)
+            warnings.warn(
+                f"The hypothesis has no {orders} match, so unsmoothed BLEU is "
+                f"(nearly) 0 whatever the other orders. Use fewer n-gram orders "
+                f"or a smoothing method, e.g. SmoothingFunction().method1.",
+                ZeroPrecisionWarning,
+                stacklevel=2,
+            )
+        return smoothed
+
+    def method1(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """Add ``epsilon`` to each zero match count: p_n = (0 + eps) / total."""
+        return [(p.numerator + self.epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
+
+    def method2(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """Add 1 to the match count and the total of every order above 1.
+
+        From Lin and Och (2004), ORANGE, COLING.
+        """
+        return [p if i == 0 else CountFraction(p.numerator + 1, p.denominator + 1) for i, p in enumerate(p_n)]
+
+    def method3(self, p_n: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        """NIST geometric smoothing: the k-th zero order gets 1 / (2^k * total).
+
+        As in mteval-v13a.pl; changes ``p_n`` in place, as NLTK does.
+        """
+        k = 1
+        for i, p in enumerate(p_n):
+            if p.numerator == 0:
+                p_n[i] = 1 / (2**k * p.denominator)
+                k += 1
+        return p_n
+
+    def method4(
+        self,
+        p_n: list[Any],
+        references: Sequence[Sequence[Hashable]] = (),
+        hypothesis: Sequence[Hashable] = (),
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """Like method 3, with the k-th zero order scaled by ln(hypothesis length).
+
+        The k-th zero order gets (1 / (2^k * K / ln(len))) / total, where K is
+        ``self.k``; shorter hypotheses get smaller smoothed counts.  Nothing
+        changes for a hypothesis of one token (ln 1 = 0).
+        """
+        length = hyp_len if hyp_len else len(hypothesis)
+        step = 1
+        for i, p in enumerate(p_n):
+            if p.numerator == 0 and length > 1:
+                smoothed_count = 1 / (2**step * self.k / math.log(length))
+                p_n[i] = smoothed_count / p.denominator
+                step += 1
+        return p_n
+
+    def method5(
+        self,
+        p_n: list[Any],
+        references: Sequence[Sequence[Hashable]] = (),
+        hypothesis: Sequence[Hashable] = (),
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """Replace each p_n by the mean of the smoothed p_(n-1), p_n and p_(n+1).
+
+        Quirk kept from NLTK: the "n+1" precision after the last order is
+        always the 5-gram precision, whatever the number of orders, and
+        p_0 is taken as p_1 + 1.
+        """
+        following = list(p_n) + [modified_precision(references, hypothesis, 5)]
+        previous = p_n[0] + 1
+        for i, p in enumerate(p_n):
+            p_n[i] = (previous + p + following[i + 1]) / 3
+            previous = p_n[i]
+        return p_n
+
+    def method6(
+        self,
+        p_n: list[Any],
+        references: Sequence[Sequence[Hashable]] = (),
+        hypothesis: Sequence[Hashable] = (),
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """Interpolate p_n with the prior p_(n-1)^2 / p_(n-2) (Gao and He, 2013).
+
+        p_n = (m_n + alpha * prior) / (l_n + alpha), with m_n the match count
+        and l_n the hypothesis n-gram count, for n >= 3.
+
+        NLTK stops with a bare ``AssertionError`` when p_3 is zero (its message
+        says "bigrams"); here that is a ``ValueError`` that says what to do.
+        """
+        if len(p_n) < 3:
+            raise ValueError(
+                "Smoothing method6 needs at least three n-gram orders (weights of "
+                "length 3 or more); choose another method, e.g. method1."
+            )
+        if not p_n[2]:
+            raise ValueError(
+                "Smoothing method6 needs a non-zero trigram precision (p_3), and "
+                "this hypothesis has no trigram match; choose another method, "
+                "e.g. method1 or method4."
+            )
+        for i in range(2, len(p_n)):
+            prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
+            matches = p_n[i].numerator
+            ngram_total = max(0, len(hypothesis) - i)
+            p_n[i] = (matches + self.alpha * prior) / (ngram_total + self.alpha)
+        return p_n
+
+    def method7(
+        self,
+        p_n: list[Any],
+        references: Sequence[Sequence[Hashable]] = (),
+        hypothesis: Sequence[Hashable] = (),
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """Method 4, then method 5."""
+        p_n = self.method4(p_n, references, hypothesis, hyp_len)
+        return self.method5(p_n, references, hypothesis, hyp_len)
+
+
+def get_smoothing(name: str | None, smoothing: SmoothingFunction | None = None) -> Any:
+    """The smoothing method called ``name`` ("method0" to "method7", or "0" to "7").
+
+    >>> get_smoothing("method1").__name__
+    'method1'
+    """
+    if name is None:
+        name = "method0"
+    key = str(name).strip()
+    if key.isdigit():
+        key = f"method{key}"
+    if key not in SMOOTHING_METHODS:
+        raise ValueError(
+            f"Unknown smoothing method {name!r}; choose one of "
+            f"{', '.join(SMOOTHING_METHODS)}."
+        )
+    return getattr(smoothing or SmoothingFunction(), key)

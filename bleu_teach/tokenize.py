@@ -1,0 +1,99 @@
+"""Turning text into tokens, with the tokenizers the lessons compare.
+
+* ``whitespace``: ``str.split()``.
+* ``nltk``: NLTK's ``word_tokenize(text, preserve_line=True)``, which needs
+  no downloaded data (``nltk.download`` is never called).
+* ``13a``, ``intl``, ``char``, ``zh``, ``none``: sacreBLEU's own tokenizers,
+  applied as sacreBLEU applies them (trailing whitespace stripped, then the
+  tokenizer, then split on spaces).
+
+Lowercasing is a separate step (:func:`lowercase`), so that a lesson can
+show its effect on its own.  NLTK and sacreBLEU are imported only when a
+tokenizer needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import import_module
+
+__all__ = ["TOKENIZERS", "SACREBLEU_TOKENIZERS", "tokenize", "lowercase", "sacrebleu_tokenizer"]
+
+#: sacreBLEU tokenizer names and where sacreBLEU keeps them.
+SACREBLEU_TOKENIZERS: dict[str, tuple[str, str]] = {
+    "13a": ("sacrebleu.tokenizers.tokenizer_13a", "Tokenizer13a"),
+    "intl": ("sacrebleu.tokenizers.tokenizer_intl", "TokenizerV14International"),
+    "char": ("sacrebleu.tokenizers.tokenizer_char", "TokenizerChar"),
+    "zh": ("sacrebleu.tokenizers.tokenizer_zh", "TokenizerZh"),
+    "none": ("sacrebleu.tokenizers.tokenizer_none", "NoneTokenizer"),
+}
+
+#: Every tokenizer name :func:`tokenize` accepts, with a short description.
+TOKENIZERS: dict[str, str] = {
+    "whitespace": "split on spaces only",
+    "nltk": "NLTK word_tokenize (Treebank rules: is n't, 's, punctuation apart)",
+    "13a": "sacreBLEU 13a (mteval-v13a.pl rules, sacreBLEU's default)",
+    "intl": "sacreBLEU intl (Unicode punctuation and symbols apart)",
+    "char": "sacreBLEU char (every character a token)",
+    "zh": "sacreBLEU zh (Chinese characters apart)",
+    "none": "sacreBLEU none (split on spaces only)",
+}
+
+
+def _check_name(name: object) -> str:
+    if not isinstance(name, str) or name not in TOKENIZERS:
+        raise ValueError(f"Unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}.")
+    return name
+
+
+@lru_cache(maxsize=None)
+def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
+    """sacreBLEU's tokenizer object called ``name`` (a callable from str to str)."""
+    if name not in SACREBLEU_TOKENIZERS:
+        raise ValueError(
+            f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}."
+        )
+    module, cls = SACREBLEU_TOKENIZERS[name]
+    return getattr(import_module(module), cls)()
+
+
+def _nltk_tokenize(text: str) -> list[str]:
+    from nltk.tokenize import word_tokenize
+
+    return list(word_tokenize(text, preserve_line=True))
+
+
+def tokenize(text: str, tokenizer: str = "whitespace", lowercase: bool = False) -> list[str]:
+    """Split ``text`` into tokens with the named tokenizer.
+
+    With ``lowercase=True`` the text is lowercased first, as sacreBLEU does.
+
+    >>> tokenize("The cat isn't here.")
+    ['The', 'cat', "isn't", 'here.']
+    >>> tokenize("The cat isn't here.", "nltk")
+    ['The', 'cat', 'is', "n't", 'here', '.']
+    >>> tokenize("The cat isn't here.", "13a", lowercase=True)
+    ['the', 'cat', "isn't", 'here', '.']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"tokenize needs a string of text, not {type(text).__name__}.")
+    name = _check_name(tokenizer)
+    if lowercase:
+        text = text.lower()
+    if name == "whitespace":
+        return text.split()
+    if name == "nltk":
+        return _nltk_tokenize(text)
+    return sacrebleu_tokenizer(name)(text.rstrip()).split()
+
+
+def lowercase(tokens: list[str]) -> list[str]:
+    """Every token in lower case, as a separate step after tokenizing.
+
+    >>> lowercase(['The', 'Cat'])
+    ['the', 'cat']
+    """
+    if isinstance(tokens, str):
+        raise TypeError("lowercase needs a list of tokens; for a string use text.lower().")
+    return [t.lower() if isinstance(t, str) else t for t in tokens]
