@@ -44,6 +44,11 @@ def check_tokens(value: Any, what: str) -> Tokens:
             f"{type(value).__name__}."
         )
     tokens = tuple(value)
+    try:
+        hash(tokens)  # fast path: every token hashable
+        return tokens
+    except TypeError:
+        pass
     for position, token in enumerate(tokens):
         if not isinstance(token, Hashable):
             hint = (

@@ -54,14 +54,13 @@ class SacreScore:
     ngrams: tuple[int, ...]
     signature: str
 
-    def format(self, width: int = 2) -> str:
-        """sacreBLEU's one-line summary, e.g. ``BLEU = 35.00 70.0/...``."""
-        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
-        ratio = self.sys_len / self.ref_len if self.ref_len else 0.0
-        return (
-            f"BLEU = {self.score:.{width}f} {precisions} (BP = {self.bp:.3f} ratio = {ratio:.3f} "
-            f"hyp_len = {self.sys_len} ref_len = {self.ref_len})"
-        )
+    def format(self, width: int = 2, signature: bool = False) -> str:
+        """sacreBLEU's own one-line summary (``BLEU = 35.00 70.0/...``), made by sacreBLEU."""
+        from sacrebleu.metrics.bleu import BLEUScore
+
+        score = BLEUScore(self.score, list(self.counts), list(self.totals), list(self.precisions),
+                          self.bp, self.sys_len, self.ref_len)
+        return score.format(width=width, signature=self.signature if signature else "")
 
     def __str__(self) -> str:
         return self.format()
@@ -143,7 +142,7 @@ def corpus_score(
     default 1, to matches and totals for n > 1).
 
     >>> round(corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]).score, 2)
-    70.17
+    61.3
     """
     if tokenize not in SACREBLEU_TOKENIZERS:
         raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")

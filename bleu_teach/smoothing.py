@@ -51,7 +51,7 @@ class SmoothingFunction:
     >>> ref = 'the cat is on the mat'.split()
     >>> round(sentence_bleu([ref], 'the cat sat'.split(),
     ...                     smoothing_function=SmoothingFunction().method1), 4)
-    0.0657
+    0.0884
     """
 
     def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:

@@ -1,0 +1,85 @@
+"""The project skeleton: dependency lists agree, import stays light, the CLI works."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = {_name(r) for r in project["dependencies"]}
+    for extra in project["optional-dependencies"].values():
+        declared |= {_name(r) for r in extra}
+    conda = set()
+    text = (ROOT / "environment.yml").read_text()
+    for line in text.split("dependencies:", 1)[1].splitlines():
+        match = re.match(r"^\s*-\s+([A-Za-z][\w.-]*)", line)
+        if match and not line.strip().startswith("- pip:"):
+            conda.add(_name(match.group(1)))
+    conda -= {"python", "pip"}
+    assert declared == conda, f"only in pyproject: {declared - conda}; only in environment.yml: {conda - declared}"
+
+
+def test_environment_yml_uses_conda_forge_and_installs_the_package():
+    text = (ROOT / "environment.yml").read_text()
+    assert "conda-forge" in text
+    assert "--editable ." in text
+
+
+def test_import_is_light():
+    code = (
+        "import sys, bleu_teach\n"
+        "heavy = [m for m in ('matplotlib', 'ipywidgets', 'nltk', 'sacrebleu', 'IPython') if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bleu_teach", *args], capture_output=True, text=True)
+
+
+def test_cli_explains_the_paper_example():
+    result = _cli("explain", "--ref", "the cat is on the mat", "--ref", "there is a cat on the mat",
+                  "--max-n", "1", "the the the the the the the")
+    assert result.returncode == 0, result.stderr
+    assert "p_1 = clipped / hypothesis 1-grams = 2/7" in result.stdout
+    assert "closest reference length r = 7" in result.stdout
+    assert result.stderr == ""
+
+
+def test_cli_tokenizer_lowercase_and_smoothing():
+    result = _cli("explain", "-r", "The cat isn't here.", "-t", "13a", "--lowercase", "-s", "method1", "the cat isn't here .")
+    assert result.returncode == 0, result.stderr
+    assert "Hypothesis (5 tokens): the cat isn't here ." in result.stdout
+    assert "smoothing: method1" in result.stdout
+
+
+def test_cli_bad_input_prints_one_line_and_exits_2():
+    for args in (["explain", "--ref", "a b", "--max-n", "0", "a b"],
+                 ["explain", "a b"],
+                 ["explain", "--ref", "a", "-t", "moses", "a"],
+                 ["explain", "--ref", "a", "-s", "method9", "a"],
+                 []):
+        result = _cli(*args)
+        assert result.returncode == 2, (args, result)
+        assert result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), (args, result.stderr)
+
+
+def test_cli_help_works():
+    result = _cli("explain", "--help")
+    assert result.returncode == 0
+    assert "--tokenizer" in result.stdout

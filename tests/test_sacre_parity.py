@@ -1,0 +1,83 @@
+"""corpus_score equals sacreBLEU's BLEU(...).corpus_score, with sacreBLEU as the oracle."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+
+import bleu_teach as bt
+
+WORDS = ["The", "the", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
+         "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on"]
+
+sentence = st.lists(st.sampled_from(WORDS), min_size=0, max_size=12).map(" ".join)
+segment = st.tuples(sentence, st.lists(sentence, min_size=1, max_size=3))
+corpus = st.lists(segment, min_size=1, max_size=6)
+options = st.fixed_dictionaries({
+    "tokenize": st.sampled_from(["13a", "none", "intl", "char", "zh"]),
+    "lowercase": st.booleans(),
+    "smooth_method": st.sampled_from(["exp", "none", "floor", "add-k"]),
+})
+values = st.one_of(st.none(), st.sampled_from([0.1, 0.5, 1, 2]))
+
+
+def sacre(hyps, refs, smooth_value, **opts):
+    metric = BLEU(smooth_value=smooth_value, **opts)
+    streams = bt.to_sacrebleu_references(refs)
+    return metric, metric.corpus_score(hyps, streams)
+
+
+@settings(max_examples=1200, deadline=None)
+@given(segments=corpus, opts=options, smooth_value=values)
+def test_corpus_score_equals_sacrebleu(segments, opts, smooth_value, parity_counter):
+    if opts["smooth_method"] in ("exp", "none"):
+        smooth_value = None
+    hyps = [h for h, _ in segments]
+    refs = [r for _, r in segments]
+    metric, expected = sacre(hyps, refs, smooth_value, **opts)
+    got = bt.corpus_score(hyps, refs, smooth_value=smooth_value, **opts)
+    assert got.score == pytest.approx(expected.score, abs=1e-9, rel=0)
+    assert list(got.counts) == list(expected.counts)
+    assert list(got.totals) == list(expected.totals)
+    assert got.precisions == pytest.approx(expected.precisions, abs=1e-9, rel=0)
+    assert got.bp == pytest.approx(expected.bp, abs=1e-12, rel=0)
+    assert (got.sys_len, got.ref_len) == (expected.sys_len, expected.ref_len)
+    assert got.signature == str(metric.get_signature())
+    parity_counter["sacrebleu_corpus_score"] += 1
+
+
+def test_wrong_orientation_is_rejected_with_a_hint():
+    hyps = ["a b c", "d e f", "g h i"]
+    streams = [["a b c", "d e f", "g h i"]]  # sacreBLEU's orientation: one stream
+    with pytest.raises(ValueError, match="one list of reference strings per hypothesis"):
+        bt.corpus_score(hyps, streams)
+    two_streams = [["a", "b", "c"], ["a", "b", "c"]]
+    with pytest.raises(ValueError, match="sacreBLEU's orientation"):
+        bt.corpus_score(["x", "y", "z"], [two_streams[0], two_streams[1]])
+
+
+def test_reference_strings_not_in_lists():
+    with pytest.raises(TypeError, match=r"references\[0\] is a string"):
+        bt.corpus_score(["a b"], ["a b"])
+
+
+@pytest.mark.parametrize("option, value, valid", [
+    ("tokenize", "moses", "13a"),
+    ("smooth_method", "laplace", "add-k"),
+])
+def test_unknown_options_list_the_valid_ones(option, value, valid):
+    with pytest.raises(ValueError, match=valid):
+        bt.corpus_score(["a b"], [["a b"]], **{option: value})
+
+
+def test_signature_mentions_variable_references():
+    score = bt.corpus_score(["a b c", "d e"], [["a b c", "a c"], ["d e"]])
+    assert "nrefs:var" in score.signature
+
+
+def test_format_reads_like_sacrebleu():
+    hyps, refs = ["The cat sat on the mat."], [["The cat sat on the red mat."]]
+    expected = BLEU().corpus_score(hyps, bt.to_sacrebleu_references(refs))
+    assert bt.corpus_score(hyps, refs).format() == expected.format()
