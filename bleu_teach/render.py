@@ -218,3 +218,30 @@ def corpus_html(report: "CorpusReport") -> str:
         + (f"<ul>{notes}</ul>" if notes else "")
         + "</div>"
     )
+
+
+def message_html(message: str) -> str:
+    """A plain message for the learner (used by widgets for bad input), escaped."""
+    return (
+        f'{_STYLE}<div class="bleu-teach" role="alert"><p><b>&#9888; Please check the input:</b> '
+        f"{escape(message)}</p></div>"
+    )
+
+
+def clipping_html(report: "BleuReport", n: int) -> str:
+    """The clipping table for order ``n`` with the matched hypothesis tokens marked."""
+    order = next((o for o in report.orders if o.n == n), None)
+    if order is None:
+        raise ValueError(f"The report has no order {n}.")
+    marks = report.matched_positions(n)
+    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
+    parts = [_STYLE, '<div class="bleu-teach">']
+    parts.append(f"<p><b>Hypothesis</b> (tokens inside a clipped {n}-gram match in bold with &#10003;): "
+                 f"{tokens_html(report.hypothesis, marks)}</p>")
+    if order.rows:
+        parts.append(_html_table(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order)))
+    else:
+        parts.append(f"<p>The hypothesis is shorter than {n} tokens, so it has no {n}-grams.</p>")
+    precision = f" = {float(order.precision):.4f}" if order.total else ""
+    parts.append(f'<p class="score">p<sub>{n}</sub> = {order.clipped}/{order.total}{precision}</p></div>')
+    return "".join(parts)

@@ -1,0 +1,93 @@
+"""Series of numbers for the lessons' tables and plots.
+
+Each function sweeps one thing (the hypothesis length, the smoothing
+method, ...) and returns plain rows computed by the core; the plots in
+:mod:`bleu_teach.plots` only draw these rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bleu_teach._checks import check_length, check_references, check_tokens
+from bleu_teach.core import _bp, _closest
+from bleu_teach.explain import explain
+from bleu_teach.smoothing import SMOOTHING_METHODS
+
+__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison"]
+
+
+@dataclass(frozen=True)
+class LengthRow:
+    """One hypothesis length in a sweep."""
+
+    hyp_len: int
+    closest_ref_len: int
+    brevity_penalty: float
+    p1: float
+    bleu: float
+
+
+def length_sweep(
+    references: Sequence[Sequence[Hashable]], word: Hashable = "the", max_len: int = 10
+) -> list[LengthRow]:
+    """BP, modified unigram precision and BLEU-1 for ``word`` repeated 1..max_len times.
+
+    >>> rows = length_sweep([['the', 'cat', 'is', 'on', 'the', 'mat']], 'the', 3)
+    >>> [(r.hyp_len, round(r.p1, 3), round(r.brevity_penalty, 3)) for r in rows]
+    [(1, 1.0, 0.007), (2, 1.0, 0.135), (3, 0.667, 0.368)]
+    """
+    refs = check_references(references)
+    max_len = check_length(max_len, "max_len")
+    if max_len < 1:
+        raise ValueError("max_len must be at least 1.")
+    rows = []
+    for length in range(1, max_len + 1):
+        report = explain(refs, [word] * length, weights=(1.0,))
+        rows.append(
+            LengthRow(
+                hyp_len=length,
+                closest_ref_len=report.length.closest_ref_len,
+                brevity_penalty=float(report.brevity_penalty),
+                p1=float(report.orders[0].precision),
+                bleu=float(report.score),
+            )
+        )
+    return rows
+
+
+def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, float]]:
+    """(hypothesis length c, closest reference length r, BP) for c = 0..max_len.
+
+    >>> bp_curve([4], 5)[3:]
+    [(3, 4, 0.7165313105737893), (4, 4, 1.0), (5, 4, 1)]
+    """
+    if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or not ref_lens:
+        raise ValueError("ref_lens must be a non-empty list of reference lengths, e.g. [6, 7].")
+    lens = [check_length(r, "reference length") for r in ref_lens]
+    max_len = check_length(max_len, "max_len")
+    out = []
+    for c in range(0, max_len + 1):
+        r = _closest(lens, c)
+        out.append((c, r, _bp(r, c)))
+    return out
+
+
+def smoothing_comparison(
+    references: Sequence[Sequence[Hashable]],
+    hypothesis: Sequence[Hashable],
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+) -> dict[str, float | str]:
+    """Sentence BLEU under each smoothing method (or the reason a method cannot apply)."""
+    refs = check_references(references)
+    hyp = check_tokens(hypothesis, "hypothesis")
+    out: dict[str, Any] = {}
+    for name in SMOOTHING_METHODS:
+        try:
+            out[name] = float(explain(refs, hyp, weights=weights, smoothing=name).score)
+        except ValueError as problem:
+            out[name] = str(problem)
+    return out
+

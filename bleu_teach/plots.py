@@ -1,0 +1,145 @@
+"""Matplotlib figures for the lessons, drawn from the core's numbers.
+
+Every figure has labelled axes and a title, fonts large enough for a
+projector, the Okabe-Ito colour-blind-safe palette, and markers, line styles
+or hatching so that no meaning rests on colour alone.  Functions return the
+``Figure``; they never count n-grams themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from bleu_teach.curves import bp_curve, length_sweep
+from bleu_teach.explain import BleuReport
+
+__all__ = ["PALETTE", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "lesson_style"]
+
+#: Okabe and Ito (2008) colour-blind-safe palette.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+LINESTYLES = ["-", "--", ":", "-."]
+HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
+
+_RC = {
+    "font.size": 15,
+    "axes.titlesize": 17,
+    "axes.labelsize": 15,
+    "xtick.labelsize": 13,
+    "ytick.labelsize": 13,
+    "legend.fontsize": 13,
+    "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "figure.dpi": 80,
+}
+
+
+def lesson_style() -> Any:
+    """A context manager with the lessons' plot settings."""
+    return matplotlib.rc_context(_RC)
+
+
+def _new(figsize: tuple[float, float] = (8, 4.8)) -> tuple[Figure, Any]:
+    # A Figure outside pyplot: nothing is shown or kept open behind the caller's back.
+    fig = Figure(figsize=figsize, layout="constrained", dpi=_RC["figure.dpi"])
+    return fig, fig.add_subplot()
+
+
+def _styled(func: Callable[..., Figure]) -> Callable[..., Figure]:
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Figure:
+        with lesson_style():
+            return func(*args, **kwargs)
+
+    return run
+
+
+def _style_axes(ax: Any, title: str, xlabel: str, ylabel: str) -> None:
+    ax.set_title(title, fontsize=_RC["axes.titlesize"])
+    ax.set_xlabel(xlabel, fontsize=_RC["axes.labelsize"])
+    ax.set_ylabel(ylabel, fontsize=_RC["axes.labelsize"])
+    ax.tick_params(labelsize=_RC["xtick.labelsize"])
+    ax.grid(True, alpha=0.3)
+
+
+@_styled
+def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gram order") -> Figure:
+    """Bars of p_1..p_N from a report, each labelled with its exact fraction."""
+    fig, ax = _new()
+    labels = [f"p{o.n}" for o in report.orders]
+    values = [float(o.precision) for o in report.orders]
+    bars = ax.bar(labels, values, color=PALETTE[0], edgecolor="black")
+    for bar, order in zip(bars, report.orders):
+        bar.set_hatch(HATCHES[(order.n - 1) % len(HATCHES)])
+        ax.annotate(f"{order.clipped}/{order.total}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                    ha="center", va="bottom", fontsize=14, xytext=(0, 3), textcoords="offset points")
+    ax.set_ylim(0, 1.15)
+    _style_axes(ax, title, "n-gram order", "modified precision p_n")
+    return fig
+
+
+@_styled
+def plot_length_sweep(
+    references: Sequence[Sequence[Hashable]], word: Hashable = "the", max_len: int = 10
+) -> Figure:
+    """BP, p_1 and BLEU-1 against hypothesis length for ``word`` repeated."""
+    rows = length_sweep(references, word, max_len)
+    fig, ax = _new()
+    xs = [r.hyp_len for r in rows]
+    series = [
+        ("brevity penalty", [r.brevity_penalty for r in rows]),
+        ("modified unigram precision p1", [r.p1 for r in rows]),
+        ("BLEU-1 = BP x p1", [r.bleu for r in rows]),
+    ]
+    for i, (label, ys) in enumerate(series):
+        ax.plot(xs, ys, marker=MARKERS[i], linestyle=LINESTYLES[i], color=PALETTE[i], label=label, linewidth=2.5, markersize=9)
+    ax.set_xticks(xs)
+    ax.set_ylim(-0.02, 1.1)
+    _style_axes(ax, f"'{word}' repeated: precision rises, BP falls", "hypothesis length (tokens)", "value")
+    ax.legend(loc="center right")
+    return fig
+
+
+@_styled
+def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None) -> Figure:
+    """BP against hypothesis length for the given reference lengths, marking ``hyp_len``."""
+    lens = list(ref_lens)
+    top = max_len if max_len is not None else max(max(lens) * 2, (hyp_len or 0) + 1, 2)
+    points = bp_curve(lens, top)
+    fig, ax = _new()
+    xs = [c for c, _, _ in points if c > 0]
+    ys = [float(bp) for c, _, bp in points if c > 0]
+    ax.plot(xs, ys, marker="o", linestyle="-", color=PALETTE[0], linewidth=2.5, markersize=6, label="BP = exp(1 - r/c) if c <= r, else 1")
+    for i, r in enumerate(sorted(set(lens))):
+        ax.axvline(r, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=LINESTYLES[(i + 1) % 4], linewidth=2,
+                   label=f"reference length {r}")
+    if hyp_len is not None:
+        current = next(float(bp) for c, _, bp in points if c == hyp_len)
+        ax.plot([hyp_len], [current], marker="*", markersize=24, color=PALETTE[3], markeredgecolor="black",
+                linestyle="none", label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}")
+    ax.set_ylim(-0.02, 1.1)
+    ax.set_xlim(0, top + 0.5)
+    _style_axes(ax, "Brevity penalty against hypothesis length", "hypothesis length c (tokens)", "brevity penalty")
+    ax.legend(loc="lower right")
+    return fig
+
+
+@_styled
+def plot_scores(scores: Mapping[str, float], title: str, ylabel: str = "sentence BLEU") -> Figure:
+    """Bars of named scores (e.g. one per smoothing method), values written on the bars."""
+    fig, ax = _new((9, 4.8))
+    names = list(scores)
+    values = [float(scores[n]) for n in names]
+    bars = ax.bar(names, values, color=[PALETTE[i % len(PALETTE)] for i in range(len(names))], edgecolor="black")
+    for i, bar in enumerate(bars):
+        bar.set_hatch(HATCHES[i % len(HATCHES)])
+        ax.annotate(f"{values[i]:.3f}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                    va="bottom", fontsize=13, xytext=(0, 3), textcoords="offset points")
+    ax.set_ylim(0, max(values + [0.1]) * 1.2)
+    ax.tick_params(axis="x", rotation=30)
+    _style_axes(ax, title, "", ylabel)
+    return fig

@@ -1,0 +1,234 @@
+"""Interactive explorers for the lessons (ipywidgets).
+
+Widgets only wire controls to the other layers: they call the core
+(:func:`bleu_teach.explain`) and show what :mod:`bleu_teach.render` and
+:mod:`bleu_teach.plots` make of it.  Bad or empty input shows a plain
+message inside the widget, which keeps working; callbacks never print.
+
+* :class:`ClippingExplorer`: one hypothesis, 1-8 references, an n-gram order.
+* :class:`BrevityPenaltyExplorer`: sliders for reference and hypothesis lengths.
+* :class:`BleuExplorer`: the full step-by-step report with every setting.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from bleu_teach.core import _bp, _closest
+from bleu_teach.explain import BleuReport, explain
+from bleu_teach.render import clipping_html, message_html, report_html
+from bleu_teach.smoothing import SMOOTHING_METHODS
+from bleu_teach.tokenize import TOKENIZERS, tokenize
+
+__all__ = ["ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "MAX_REFERENCES"]
+
+MAX_REFERENCES = 8
+_WIDE = widgets.Layout(width="95%")
+_LABEL = {"description_width": "110px"}
+
+
+def _guard(render: Callable[[], str], target: widgets.HTML) -> None:
+    """Run ``render`` and show its HTML, or the learner-facing message if the input is bad."""
+    try:
+        target.value = render()
+    except (TypeError, ValueError) as problem:
+        target.value = message_html(str(problem))
+    except Exception as problem:  # never let a traceback reach the learner
+        target.value = message_html(f"Something went wrong ({type(problem).__name__}); try changing the input.")
+
+
+class ReferenceList(widgets.VBox):
+    """1 to ``MAX_REFERENCES`` reference boxes with Add and Remove buttons."""
+
+    def __init__(self, texts: Sequence[str], on_change: Callable[[], None], max_refs: int = MAX_REFERENCES) -> None:
+        self._on_change = on_change
+        self.max_refs = max_refs
+        self.add_button = widgets.Button(description="Add reference", icon="plus", tooltip="Add a reference box")
+        self.remove_button = widgets.Button(description="Remove last", icon="minus", tooltip="Remove the last reference")
+        self.add_button.on_click(lambda _: self.add())
+        self.remove_button.on_click(lambda _: self.remove())
+        self.boxes: list[widgets.Text] = []
+        super().__init__()
+        for text in list(texts)[:max_refs] or [""]:
+            self._append(text)
+        self._refresh()
+
+    def _append(self, text: str) -> None:
+        box = widgets.Text(value=text, description=f"Reference {len(self.boxes) + 1}", layout=_WIDE, style=_LABEL,
+                           continuous_update=True)
+        box.observe(lambda _: self._on_change(), names="value")
+        self.boxes.append(box)
+
+    def _refresh(self) -> None:
+        self.add_button.disabled = len(self.boxes) >= self.max_refs
+        self.remove_button.disabled = len(self.boxes) <= 1
+        self.children = (*self.boxes, widgets.HBox([self.add_button, self.remove_button]))
+
+    @property
+    def values(self) -> list[str]:
+        return [box.value for box in self.boxes]
+
+    def add(self, text: str = "") -> None:
+        if len(self.boxes) >= self.max_refs:
+            return
+        self._append(text)
+        self._refresh()
+        self._on_change()
+
+    def remove(self) -> None:
+        if len(self.boxes) <= 1:
+            return
+        self.boxes.pop().close()
+        self._refresh()
+        self._on_change()
+
+
+def _tokens_or_error(text: str, what: str, tokenizer: str = "whitespace", lowercase: bool = False) -> list[str]:
+    tokens = tokenize(text, tokenizer, lowercase=lowercase)
+    if not tokens:
+        raise ValueError(f"The {what} is empty: type a sentence into it.")
+    return tokens
+
+
+class ClippingExplorer(widgets.VBox):
+    """Edit a hypothesis and its references and watch n-gram clipping.
+
+    >>> explorer = ClippingExplorer("the the the", ["the cat"], n=1)
+    >>> "p<sub>1</sub> = 1/3" in explorer.output.value
+    True
+    """
+
+    def __init__(self, hypothesis: str = "the the the the the the the",
+                 references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
+                 n: int = 1) -> None:
+        self.hypothesis = widgets.Text(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
+                                       continuous_update=True)
+        self.references = ReferenceList(references, self.update)
+        self.n = widgets.IntSlider(value=n, min=1, max=4, description="n-gram order", style=_LABEL)
+        self.output = widgets.HTML()
+        self.report: BleuReport | None = None
+        self.hypothesis.observe(lambda _: self.update(), names="value")
+        self.n.observe(lambda _: self.update(), names="value")
+        super().__init__([self.hypothesis, self.references, self.n, self.output])
+        self.update()
+
+    def _render(self) -> str:
+        hyp = _tokens_or_error(self.hypothesis.value, "hypothesis")
+        refs = [_tokens_or_error(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
+        n = self.n.value
+        self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing="method1")
+        return clipping_html(self.report, n)
+
+    def update(self) -> None:
+        self.report = None
+        _guard(self._render, self.output)
+
+
+class BrevityPenaltyExplorer(widgets.VBox):
+    """Sliders for the reference length(s) and the hypothesis length; the BP curve marks the current point.
+
+    >>> explorer = BrevityPenaltyExplorer(ref_len=6, hyp_len=3)
+    >>> round(explorer.brevity_penalty, 4)
+    0.3679
+    """
+
+    def __init__(self, ref_len: int = 6, second_ref_len: int = 9, use_second: bool = False, hyp_len: int = 4,
+                 max_len: int = 20) -> None:
+        self.ref_len = widgets.IntSlider(value=ref_len, min=1, max=max_len, description="Reference 1 length", style=_LABEL)
+        self.use_second = widgets.Checkbox(value=use_second, description="Use a second reference")
+        self.second_ref_len = widgets.IntSlider(value=second_ref_len, min=1, max=max_len, description="Reference 2 length",
+                                                style=_LABEL)
+        self.hyp_len = widgets.IntSlider(value=hyp_len, min=1, max=max_len, description="Hypothesis length", style=_LABEL)
+        self.max_len = max_len
+        self.summary = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        self.figure: Any = None
+        self.brevity_penalty: float = float("nan")
+        for control in (self.ref_len, self.use_second, self.second_ref_len, self.hyp_len):
+            control.observe(lambda _: self.update(), names="value")
+        super().__init__([self.ref_len, self.use_second, self.second_ref_len, self.hyp_len, self.summary, self.image])
+        self.update()
+
+    @property
+    def ref_lens(self) -> list[int]:
+        return [self.ref_len.value] + ([self.second_ref_len.value] if self.use_second.value else [])
+
+    def _render(self) -> str:
+        from bleu_teach.plots import plot_brevity_penalty
+
+        self.second_ref_len.disabled = not self.use_second.value
+        c, lens = self.hyp_len.value, self.ref_lens
+        r = _closest(lens, c)
+        self.brevity_penalty = float(_bp(r, c))
+        self.figure = plot_brevity_penalty(lens, c, self.max_len)
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        self.image.value = buffer.getvalue()
+        formula = "c > r, so BP = 1" if c > r else f"c &le; r, so BP = exp(1 - {r}/{c})"
+        return (f'<p style="font-size:1.2em">c = {c}, closest reference length r = {r}: {formula} = '
+                f"<b>{self.brevity_penalty:.4f}</b></p>")
+
+    def update(self) -> None:
+        _guard(self._render, self.summary)
+
+
+class BleuExplorer(widgets.VBox):
+    """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
+
+    >>> explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
+    >>> explorer.report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
+    ...                                  "the cat sat on the mat".split(), weights=(0.5, 0.5)).score
+    True
+    """
+
+    def __init__(self, hypothesis: str = "the cat sat on the mat",
+                 references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
+                 tokenizer: str = "whitespace", lowercase: bool = False, max_n: int = 4, weights: str = "",
+                 smoothing: str = "method0") -> None:
+        self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
+                                           rows=2, continuous_update=True)
+        self.references = ReferenceList(references, self.update)
+        self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
+        self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
+        self.max_n = widgets.IntSlider(value=max_n, min=1, max=6, description="Max n", style=_LABEL)
+        self.weights = widgets.Text(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)", description="Weights",
+                                    style=_LABEL)
+        self.smoothing = widgets.Dropdown(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
+                                          value=smoothing, description="Smoothing", style=_LABEL,
+                                          layout=widgets.Layout(width="95%"))
+        self.output = widgets.HTML()
+        self.report: BleuReport | None = None
+        for control in (self.hypothesis, self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing):
+            control.observe(lambda _: self.update(), names="value")
+        settings = widgets.HBox([self.tokenizer, self.lowercase])
+        orders = widgets.HBox([self.max_n, self.weights])
+        super().__init__([self.hypothesis, self.references, settings, orders, self.smoothing, self.output])
+        self.update()
+
+    def _weights(self) -> tuple[float, ...]:
+        n = self.max_n.value
+        text = self.weights.value.strip()
+        if not text or text.lower() == "uniform":
+            return (1 / n,) * n
+        try:
+            values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
+        except ValueError:
+            raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
+        if len(values) != n:
+            raise ValueError(f"Give {n} weights for Max n = {n} (got {len(values)}), or leave the box empty for uniform.")
+        return values
+
+    def _render(self) -> str:
+        tok, low = self.tokenizer.value, self.lowercase.value
+        hyp = _tokens_or_error(self.hypothesis.value, "hypothesis", tok, low)
+        refs = [_tokens_or_error(text, f"reference {i}", tok, low) for i, text in enumerate(self.references.values, 1)]
+        self.report = explain(refs, hyp, weights=self._weights(), smoothing=self.smoothing.value)
+        return report_html(self.report)
+
+    def update(self) -> None:
+        self.report = None
+        _guard(self._render, self.output)

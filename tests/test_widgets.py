@@ -1,0 +1,112 @@
+"""Widget logic in plain Python: set values, click buttons, read the HTML and figures."""
+
+from __future__ import annotations
+
+import bleu_teach as bt
+from bleu_teach.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
+
+
+def test_clipping_explorer_shows_clipped_counts_and_marks_matches():
+    explorer = ClippingExplorer()
+    html = explorer.output.value
+    assert "p<sub>1</sub> = 2/7" in html
+    assert html.count("&#10003;") == 2 + 1  # two marked tokens plus the legend's tick
+    explorer.n.value = 2
+    assert "p<sub>2</sub> = 0/6" in explorer.output.value
+
+
+def test_clipping_explorer_follows_typing_and_reference_changes():
+    explorer = ClippingExplorer("the cat", ["a dog"], n=1)
+    assert "p<sub>1</sub> = 0/2" in explorer.output.value
+    explorer.references.add_button.click()
+    explorer.references.boxes[1].value = "the cat"
+    assert "p<sub>1</sub> = 2/2" in explorer.output.value
+    explorer.references.remove_button.click()
+    assert len(explorer.references.boxes) == 1
+    assert "p<sub>1</sub> = 0/2" in explorer.output.value
+    explorer.hypothesis.value = "a dog barks"
+    expected = bt.modified_precision([["a", "dog"]], ["a", "dog", "barks"], 1)
+    assert f"p<sub>1</sub> = {expected.numerator}/{expected.denominator}" in explorer.output.value
+
+
+def test_reference_list_limits():
+    explorer = BleuExplorer()
+    refs = explorer.references
+    while not refs.add_button.disabled:
+        refs.add_button.click()
+    assert len(refs.boxes) == MAX_REFERENCES
+    refs.add()  # ignored at the limit
+    assert len(refs.boxes) == MAX_REFERENCES
+    while not refs.remove_button.disabled:
+        refs.remove_button.click()
+    assert len(refs.boxes) == 1
+
+
+def test_empty_input_shows_message_and_widget_keeps_working():
+    explorer = ClippingExplorer()
+    explorer.hypothesis.value = "   "
+    assert "hypothesis is empty" in explorer.output.value
+    assert explorer.report is None
+    explorer.hypothesis.value = "the cat"
+    assert "p<sub>1</sub> = 2/2" in explorer.output.value
+
+
+def test_typed_html_is_escaped():
+    explorer = BleuExplorer("<img src=x onerror=alert(1)> <script>alert(2)</script>", ["<b>bold</b>"])
+    html = explorer.output.value
+    assert "<img" not in html and "<script>" not in html and "<b>bold" not in html
+    assert "&lt;img" in html and "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+
+
+def test_bleu_explorer_matches_explain_for_every_setting():
+    explorer = BleuExplorer("The cat isn't on the mat.", ["the cat is not on the mat ."])
+    explorer.tokenizer.value = "13a"
+    explorer.lowercase.value = True
+    explorer.max_n.value = 3
+    explorer.smoothing.value = "method3"
+    hyp = bt.tokenize("The cat isn't on the mat.", "13a", lowercase=True)
+    ref = bt.tokenize("the cat is not on the mat .", "13a", lowercase=True)
+    expected = bt.explain([ref], hyp, weights=(1 / 3,) * 3, smoothing="method3")
+    assert explorer.report.score == expected.score
+    assert f"BLEU = {expected.score:.4f}" in explorer.output.value
+
+
+def test_bleu_explorer_custom_and_bad_weights():
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
+    explorer.weights.value = "0.7, 0.3"
+    expected = bt.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), (0.7, 0.3))
+    assert explorer.report.score == expected
+    explorer.weights.value = "0.7, 0.2"
+    assert "sum to 1" in explorer.output.value and explorer.report is None
+    explorer.weights.value = "a, b"
+    assert "numbers separated by commas" in explorer.output.value
+    explorer.weights.value = "0.5, 0.3, 0.2"
+    assert "Give 2 weights" in explorer.output.value
+    explorer.weights.value = ""
+    assert explorer.report is not None
+
+
+def test_bleu_explorer_method6_problem_is_a_message():
+    explorer = BleuExplorer("the cat", ["the cat is on the mat"], smoothing="method6")
+    assert "method6 needs" in explorer.output.value
+
+
+def test_brevity_penalty_curve_equals_core():
+    explorer = BrevityPenaltyExplorer(ref_len=6, hyp_len=4, max_len=20)
+    (curve,) = [line for line in explorer.figure.axes[0].get_lines() if line.get_marker() == "o"]
+    for c, y in zip(curve.get_xdata(), curve.get_ydata()):
+        assert y == bt.brevity_penalty(bt.closest_ref_length([["x"] * 6], int(c)), int(c))
+    (star,) = [line for line in explorer.figure.axes[0].get_lines() if line.get_marker() == "*"]
+    assert list(star.get_xdata()) == [4] and list(star.get_ydata()) == [bt.brevity_penalty(6, 4)]
+    assert bytes(explorer.image.value).startswith(b"\x89PNG")
+
+
+def test_brevity_penalty_explorer_second_reference_and_closest():
+    explorer = BrevityPenaltyExplorer(ref_len=6, second_ref_len=9, hyp_len=8)
+    assert explorer.brevity_penalty == bt.brevity_penalty(6, 8) == 1
+    explorer.use_second.value = True
+    assert explorer.ref_lens == [6, 9]
+    assert explorer.brevity_penalty == bt.brevity_penalty(9, 8)
+    assert "r = 9" in explorer.summary.value
+    explorer.hyp_len.value = 3
+    assert explorer.brevity_penalty == bt.brevity_penalty(6, 3)
