@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab test benchmark constraints clean
+.PHONY: lab test notebooks benchmark constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,8 +21,15 @@ lab: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# Re-execute every lesson in place, top to bottom on a fresh kernel, saving widget state.
+notebooks: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True \
+		notebooks/*.ipynb
+
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/python benchmarks/bench_widgets.py
 
 # Re-pin the versions after an upgrade: make constraints, then re-run the notebooks.
 constraints: $(STAMP)

@@ -21,6 +21,7 @@ from bleu_teach.core import (
     modified_precision,
     ngram_counts,
     ngrams,
+    plain_precision,
     sentence_bleu,
 )
 from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
@@ -52,6 +53,7 @@ __all__ = [
     "modified_precision",
     "ngram_counts",
     "ngrams",
+    "plain_precision",
     "sentence_bleu",
     "to_sacrebleu_references",
     "tokenize",

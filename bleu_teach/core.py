@@ -40,6 +40,7 @@ __all__ = [
     "max_reference_counts",
     "clipped_counts",
     "modified_precision",
+    "plain_precision",
     "closest_ref_length",
     "closest_reference_length",
     "brevity_penalty",
@@ -244,6 +245,27 @@ def modified_precision(
     n = check_order(n)
     matched, total = _precision_counts(refs, hyp, n)
     return CountFraction(matched, max(1, total))
+
+
+def plain_precision(
+    references: Iterable[Sequence[Hashable]], hypothesis: Sequence[Hashable], n: int
+) -> CountFraction:
+    """Precision WITHOUT clipping: hypothesis n-grams found in some reference / all.
+
+    Not part of BLEU; it is here to show why BLEU clips (Section 2.1).
+
+    >>> refs = ['the cat is on the mat'.split(), 'there is a cat on the mat'.split()]
+    >>> plain_precision(refs, ['the'] * 7, 1)
+    CountFraction(7, 7)
+    """
+    refs = check_references(references)
+    hyp = check_tokens(hypothesis, "hypothesis")
+    n = check_order(n)
+    counts = _count(hyp, n)
+    seen: set[Ngram] = set()
+    for ref in refs:
+        seen |= counts.keys() & _count(ref, n).keys()
+    return CountFraction(sum(counts[g] for g in seen), max(1, sum(counts.values())))
 
 
 def _closest(ref_lens: Iterable[int], hyp_len: int) -> int:

@@ -100,7 +100,7 @@ class LengthReport:
         return len({r for r in self.ref_lens if abs(r - self.hyp_len) == distance}) > 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class BleuReport:
     """The step-by-step story of one sentence-level BLEU score."""
 
@@ -148,6 +148,9 @@ class BleuReport:
     def __str__(self) -> str:
         return self.to_text()
 
+    def __repr__(self) -> str:
+        return self.to_text()
+
     def _repr_html_(self) -> str:
         from bleu_teach.render import report_html
 
@@ -163,10 +166,11 @@ class SentenceRow:
     closest_ref_len: int
     clipped: tuple[int, ...]
     totals: tuple[int, ...]
+    brevity_penalty: float
     sentence_score: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CorpusReport:
     """Per-sentence statistics and the pooled ones behind a corpus BLEU score."""
 
@@ -191,6 +195,9 @@ class CorpusReport:
         return corpus_text(self)
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
         return self.to_text()
 
     def _repr_html_(self) -> str:
@@ -341,7 +348,7 @@ def explain_corpus(
         nums, dens, h, r = _corpus_counts([refs], [hyp], max_n)
         (sentence_score,), *_ = _combine(nums, dens, h, r, [weights], quiet, auto_reweigh, refs, hyp)
         totals = tuple(max(0, h - n + 1) for n in range(1, max_n + 1))
-        rows.append(SentenceRow(index, h, r, tuple(nums), totals, sentence_score))
+        rows.append(SentenceRow(index, h, r, tuple(nums), totals, _bp(r, h), sentence_score))
     nums, dens, hyp_len, ref_len = _corpus_counts(refs_list, hyps, max_n)
     scores, smoothed, terms, used, bp = _combine(
         nums, dens, hyp_len, ref_len, [weights], quiet, auto_reweigh, refs_list[-1], hyps[-1]

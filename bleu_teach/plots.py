@@ -9,6 +9,7 @@ or hatching so that no meaning rests on colour alone.  Functions return the
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -43,9 +44,21 @@ def lesson_style() -> Any:
     return matplotlib.rc_context(_RC)
 
 
+class LessonFigure(Figure):
+    """A figure that shows itself as a PNG in a notebook, without pyplot.
+
+    Made outside pyplot, so nothing is displayed or kept open behind the
+    caller's back: a notebook shows it only when a cell returns it.
+    """
+
+    def _repr_png_(self) -> bytes:
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+
 def _new(figsize: tuple[float, float] = (8, 4.8)) -> tuple[Figure, Any]:
-    # A Figure outside pyplot: nothing is shown or kept open behind the caller's back.
-    fig = Figure(figsize=figsize, layout="constrained", dpi=_RC["figure.dpi"])
+    fig = LessonFigure(figsize=figsize, layout="constrained", dpi=_RC["figure.dpi"])
     return fig, fig.add_subplot()
 
 
@@ -129,15 +142,20 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
 
 
 @_styled
-def plot_scores(scores: Mapping[str, float], title: str, ylabel: str = "sentence BLEU") -> Figure:
-    """Bars of named scores (e.g. one per smoothing method), values written on the bars."""
+def plot_scores(scores: Mapping[str, float | str], title: str, ylabel: str = "sentence BLEU") -> Figure:
+    """Bars of named scores (e.g. one per smoothing method), values written on the bars.
+
+    A value that is a string (a method that cannot apply) is drawn as an empty
+    slot labelled "n/a".
+    """
     fig, ax = _new((9, 4.8))
     names = list(scores)
-    values = [float(scores[n]) for n in names]
+    values = [float(v) if not isinstance(v, str) else 0.0 for v in scores.values()]
     bars = ax.bar(names, values, color=[PALETTE[i % len(PALETTE)] for i in range(len(names))], edgecolor="black")
-    for i, bar in enumerate(bars):
+    for i, (bar, raw) in enumerate(zip(bars, scores.values())):
         bar.set_hatch(HATCHES[i % len(HATCHES)])
-        ax.annotate(f"{values[i]:.3f}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+        label = "n/a" if isinstance(raw, str) else f"{values[i]:.3f}"
+        ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
                     va="bottom", fontsize=13, xytext=(0, 3), textcoords="offset points")
     ax.set_ylim(0, max(values + [0.1]) * 1.2)
     ax.tick_params(axis="x", rotation=30)

@@ -179,14 +179,16 @@ def report_html(report: "BleuReport") -> str:
 
 def _corpus_rows(report: "CorpusReport") -> tuple[list[str], list[list[str]]]:
     k = len(report.weights)
-    header = ["sentence", "c", "r", *[f"m{n}/t{n}" for n in range(1, k + 1)], "sentence BLEU"]
+    header = ["sentence", "c", "r", *[f"m{n}/t{n}" for n in range(1, k + 1)], "BP", "BLEU"]
     rows = [
         [str(s.index + 1), str(s.hyp_len), str(s.closest_ref_len),
-         *[f"{m}/{t}" for m, t in zip(s.clipped, s.totals)], format_number(s.sentence_score)]
+         *[f"{m}/{t}" for m, t in zip(s.clipped, s.totals)], format_number(s.brevity_penalty),
+         format_number(s.sentence_score)]
         for s in report.sentences
     ]
-    rows.append(["pooled", str(report.hyp_len), str(report.ref_len),
-                 *[f"{m}/{t}" for m, t in zip(report.clipped, report.totals)], format_number(report.score)])
+    rows.append(["corpus (pooled)", str(report.hyp_len), str(report.ref_len),
+                 *[f"{m}/{t}" for m, t in zip(report.clipped, report.totals)], format_number(report.brevity_penalty),
+                 format_number(report.score)])
     return header, rows
 
 
@@ -245,3 +247,36 @@ def clipping_html(report: "BleuReport", n: int) -> str:
     precision = f" = {float(order.precision):.4f}" if order.total else ""
     parts.append(f'<p class="score">p<sub>{n}</sub> = {order.clipped}/{order.total}{precision}</p></div>')
     return "".join(parts)
+
+
+class Table:
+    """A small table of already computed values: plain text in a terminal, HTML in a notebook."""
+
+    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> None:
+        self.header = [str(h) for h in header]
+        self.rows = [[c if isinstance(c, str) else format_number(c) for c in row] for row in rows]
+        self.caption = caption
+
+    def __repr__(self) -> str:
+        lines = [self.caption] if self.caption else []
+        return "\n".join(lines + _table_text(self.header, self.rows, indent=""))
+
+    def _repr_html_(self) -> str:
+        caption = f"<p><b>{escape(self.caption)}</b></p>" if self.caption else ""
+        return f'{_STYLE}<div class="bleu-teach">{caption}{_html_table(self.header, self.rows)}</div>'
+
+
+def precision_table(reports: "dict[str, BleuReport]") -> Table:
+    """p_1..p_N of several reports side by side, as exact fractions and decimals."""
+    names = list(reports)
+    k = max(len(r.orders) for r in reports.values())
+    rows = []
+    for i in range(k):
+        row: list[str] = [f"p_{i + 1}"]
+        for name in names:
+            orders = reports[name].orders
+            row.append(f"{orders[i].clipped}/{orders[i].total} = {float(orders[i].precision):.4f}" if i < len(orders) else "-")
+        rows.append(row)
+    rows.append(["BP", *[format_number(reports[n].brevity_penalty) for n in names]])
+    rows.append(["BLEU", *[format_number(reports[n].score) for n in names]])
+    return Table(["", *names], rows)

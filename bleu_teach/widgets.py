@@ -68,6 +68,9 @@ class ReferenceList(widgets.VBox):
         self.remove_button.disabled = len(self.boxes) <= 1
         self.children = (*self.boxes, widgets.HBox([self.add_button, self.remove_button]))
 
+    def __repr__(self) -> str:
+        return f"ReferenceList({self.values!r})"
+
     @property
     def values(self) -> list[str]:
         return [box.value for box in self.boxes]
@@ -116,6 +119,9 @@ class ClippingExplorer(widgets.VBox):
         super().__init__([self.hypothesis, self.references, self.n, self.output])
         self.update()
 
+    def __repr__(self) -> str:
+        return f"ClippingExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, n={self.n.value})"
+
     def _render(self) -> str:
         hyp = _tokens_or_error(self.hypothesis.value, "hypothesis")
         refs = [_tokens_or_error(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
@@ -152,6 +158,9 @@ class BrevityPenaltyExplorer(widgets.VBox):
             control.observe(lambda _: self.update(), names="value")
         super().__init__([self.ref_len, self.use_second, self.second_ref_len, self.hyp_len, self.summary, self.image])
         self.update()
+
+    def __repr__(self) -> str:
+        return f"BrevityPenaltyExplorer(ref_lens={self.ref_lens!r}, hyp_len={self.hyp_len.value})"
 
     @property
     def ref_lens(self) -> list[int]:
@@ -208,6 +217,10 @@ class BleuExplorer(widgets.VBox):
         orders = widgets.HBox([self.max_n, self.weights])
         super().__init__([self.hypothesis, self.references, settings, orders, self.smoothing, self.output])
         self.update()
+
+    def __repr__(self) -> str:
+        return (f"BleuExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, "
+                f"tokenizer={self.tokenizer.value!r}, max_n={self.max_n.value}, smoothing={self.smoothing.value!r})")
 
     def _weights(self) -> tuple[float, ...]:
         n = self.max_n.value
