@@ -142,7 +142,9 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
 
 
 @_styled
-def plot_scores(scores: Mapping[str, float | str], title: str, ylabel: str = "sentence BLEU") -> Figure:
+def plot_scores(
+    scores: Mapping[str, float | str], title: str, ylabel: str = "sentence BLEU", xlabel: str = "smoothing method"
+) -> Figure:
     """Bars of named scores (e.g. one per smoothing method), values written on the bars.
 
     A value that is a string (a method that cannot apply) is drawn as an empty
@@ -159,5 +161,5 @@ def plot_scores(scores: Mapping[str, float | str], title: str, ylabel: str = "se
                     va="bottom", fontsize=13, xytext=(0, 3), textcoords="offset points")
     ax.set_ylim(0, max(values + [0.1]) * 1.2)
     ax.tick_params(axis="x", rotation=30)
-    _style_axes(ax, title, "", ylabel)
+    _style_axes(ax, title, xlabel, ylabel)
     return fig

@@ -110,3 +110,33 @@ def test_brevity_penalty_explorer_second_reference_and_closest():
     assert "r = 9" in explorer.summary.value
     explorer.hyp_len.value = 3
     assert explorer.brevity_penalty == bt.brevity_penalty(6, 3)
+
+
+def test_every_plot_has_title_and_axis_labels():
+    from bleu_teach.curves import smoothing_comparison
+    from bleu_teach.plots import plot_brevity_penalty, plot_length_sweep, plot_precisions, plot_scores
+
+    refs = [["the", "cat", "is", "on", "the", "mat"]]
+    figures = [
+        plot_precisions(bt.explain(refs, ["the", "cat"], smoothing="method1")),
+        plot_length_sweep(refs),
+        plot_brevity_penalty([6], 3),
+        plot_scores(smoothing_comparison(refs, ["the", "cat", "sat"]), "smoothing"),
+    ]
+    for fig in figures:
+        ax = fig.axes[0]
+        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+        assert ax.title.get_fontsize() >= 16 and ax.xaxis.label.get_fontsize() >= 14
+
+
+def test_length_sweep_plot_data_equals_core():
+    from bleu_teach.plots import plot_length_sweep
+
+    refs = [["the", "cat", "is", "on", "the", "mat"]]
+    lines = plot_length_sweep(refs, "the", 10).axes[0].get_lines()
+    bp_line = next(line for line in lines if line.get_label() == "brevity penalty")
+    for c, y in zip(bp_line.get_xdata(), bp_line.get_ydata()):
+        assert y == bt.brevity_penalty(6, int(c))
+    p1_line = next(line for line in lines if line.get_label().startswith("modified unigram"))
+    for c, y in zip(p1_line.get_xdata(), p1_line.get_ydata()):
+        assert y == float(bt.modified_precision(refs, ["the"] * int(c), 1))
