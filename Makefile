@@ -6,6 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
 LAB_PORT ?= 8888
+# Jupyter refuses to start as root unless told; containers often run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 
 .PHONY: lab test notebooks benchmark constraints clean
 
@@ -16,7 +18,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-		--ServerApp.root_dir=notebooks
+		--ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
