@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from bleu_teach._checks import check_order, check_references, check_tokens
-from bleu_teach.core import _bp, _closest, _count
+from bleu_teach.core import _bp, _closest, _count, modified_precision, plain_precision
 from bleu_teach.explain import explain
 
 __all__ = ["Feedback", "check_modified_precision", "check_brevity_penalty", "check_bleu"]
@@ -84,11 +84,13 @@ def check_modified_precision(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
+    p_n = modified_precision(refs, hyp, n)
+    clipped, total = p_n.numerator, p_n.denominator
+    unclipped = plain_precision(refs, hyp, n).numerator
+    # The deliberately wrong variants: counts added over references, and the
+    # first reference's n-gram count as the denominator.
     counts = _count(hyp, n)
     per_ref = [_count(r, n) for r in refs]
-    total = max(1, sum(counts.values()))
-    clipped = sum(min(c, max(rc.get(g, 0) for rc in per_ref)) for g, c in counts.items())
-    unclipped = sum(c for g, c in counts.items() if any(g in rc for rc in per_ref))
     summed = sum(min(c, sum(rc.get(g, 0) for rc in per_ref)) for g, c in counts.items())
     ref_total = max(1, sum(per_ref[0].values()))
     right = clipped / total

@@ -18,7 +18,6 @@ import math
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from bleu_teach._checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple
@@ -78,10 +77,6 @@ class OrderReport:
     @property
     def is_zero(self) -> bool:
         return self.clipped == 0
-
-    @property
-    def smoothing_changed(self) -> bool:
-        return not (isinstance(self.smoothed, Fraction) and self.smoothed == self.precision)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from bleu_teach.core import _closest, _count
+from bleu_teach.core import _closest, _sentence_counts
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
 
 __all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "to_sacrebleu_references"]
@@ -152,7 +152,6 @@ def corpus_score(
         raise TypeError("lowercase must be True or False.")
     _check_inputs(hypotheses, references)
 
-    tokenizer = tokenize
     matches = [0] * MAX_ORDER
     ngrams = [0] * MAX_ORDER
     sys_len = ref_len = 0
@@ -160,19 +159,14 @@ def corpus_score(
     for hyp_text, refs_text in zip(hypotheses, references):
         present = [r for r in refs_text if r is not None]
         ref_counts_seen.add(len(present))
-        hyp = tuple(_tok(hyp_text, tokenizer, lowercase))
-        refs = [tuple(_tok(r, tokenizer, lowercase)) for r in present]
+        hyp = tuple(_tok(hyp_text, tokenize, lowercase))
+        refs = tuple(tuple(_tok(r, tokenize, lowercase)) for r in present)
         sys_len += len(hyp)
         ref_len += _closest((len(r) for r in refs), len(hyp))
-        for n in range(1, MAX_ORDER + 1):
-            counts = _count(hyp, n)
-            best: dict[Any, int] = {}
-            for ref in refs:
-                for gram, c in _count(ref, n).items():
-                    if c > best.get(gram, 0):
-                        best[gram] = c
-            ngrams[n - 1] += sum(counts.values())
-            matches[n - 1] += sum(min(c, best.get(g, 0)) for g, c in counts.items())
+        # The core's clipping (max over references), the same code as corpus_bleu.
+        for n, matched in enumerate(_sentence_counts(refs, hyp, MAX_ORDER), start=1):
+            matches[n - 1] += matched
+            ngrams[n - 1] += max(0, len(hyp) - n + 1)
 
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1
     score, counts_out, totals_out, precisions, bp = _compute(matches, ngrams, sys_len, ref_len, smooth_method, smooth_value)
