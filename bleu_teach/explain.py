@@ -41,8 +41,10 @@ __all__ = [
     "BleuReport",
     "SentenceRow",
     "CorpusReport",
+    "HypothesisComparison",
     "explain",
     "explain_corpus",
+    "compare_hypotheses",
 ]
 
 
@@ -372,3 +374,71 @@ def explain_corpus(
         notes=tuple(notes),
     )
 
+
+
+@dataclass(frozen=True, repr=False)
+class HypothesisComparison:
+    """Two hypotheses scored against the same references with the same settings."""
+
+    a: BleuReport
+    b: BleuReport
+    labels: tuple[str, str] = ("A", "B")
+
+    @property
+    def winner(self) -> str | None:
+        """The label of the higher-scoring hypothesis, or None for a tie."""
+        if self.a.score == self.b.score:
+            return None
+        return self.labels[0] if self.a.score > self.b.score else self.labels[1]
+
+    def deciding(self, n: int) -> tuple[tuple[Ngram, ...], tuple[Ngram, ...]]:
+        """The n-grams that earn a clipped match in one hypothesis more often than in the other.
+
+        Returns ``(more_in_a, more_in_b)``; an n-gram appears once per extra match.
+        """
+        if not 1 <= n <= len(self.a.orders):
+            raise ValueError(f"n must be between 1 and {len(self.a.orders)}; got {n}.")
+        got_a = {row.ngram: row.clipped_count for row in self.a.orders[n - 1].rows}
+        got_b = {row.ngram: row.clipped_count for row in self.b.orders[n - 1].rows}
+        more_a = tuple(g for g, c in got_a.items() for _ in range(c - got_b.get(g, 0)))
+        more_b = tuple(g for g, c in got_b.items() for _ in range(c - got_a.get(g, 0)))
+        return more_a, more_b
+
+    def to_text(self) -> str:
+        from bleu_teach.render import comparison_text
+
+        return comparison_text(self)
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        from bleu_teach.render import comparison_html
+
+        return comparison_html(self)
+
+
+def compare_hypotheses(
+    references: Sequence[Sequence[Hashable]],
+    hypothesis_a: Sequence[Hashable],
+    hypothesis_b: Sequence[Hashable],
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    smoothing: str | SmoothingCallable | None = None,
+    labels: tuple[str, str] = ("A", "B"),
+) -> HypothesisComparison:
+    """Score two hypotheses against the same references and say which n-grams decide it.
+
+    >>> refs = [["the", "dog", "is", "chasing", "the", "cat"]]
+    >>> duel = compare_hypotheses(refs, "the cat is chasing the dog".split(),
+    ...                           "the cat is chased by the dog".split(), weights=(0.5, 0.5))
+    >>> duel.winner, duel.deciding(2)[0]
+    ('A', (('is', 'chasing'), ('chasing', 'the')))
+    """
+    if (not isinstance(labels, tuple) or len(labels) != 2 or not all(isinstance(x, str) for x in labels)
+            or labels[0] == labels[1]):
+        raise ValueError("labels must be two different strings, e.g. ('A', 'B').")
+    return HypothesisComparison(
+        explain(references, hypothesis_a, weights, smoothing),
+        explain(references, hypothesis_b, weights, smoothing),
+        labels,
+    )

@@ -11,9 +11,10 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.explain import BleuReport, CorpusReport, OrderReport
+    from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, OrderReport
 
-__all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "format_number", "tokens_html"]
+__all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparison_text", "comparison_html",
+           "format_number", "tokens_html"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -277,6 +278,59 @@ def precision_table(reports: "dict[str, BleuReport]") -> Table:
             orders = reports[name].orders
             row.append(f"{orders[i].clipped}/{orders[i].total} = {float(orders[i].precision):.4f}" if i < len(orders) else "-")
         rows.append(row)
-    rows.append(["BP", *[format_number(reports[n].brevity_penalty) for n in names]])
+    rows.append(["BP", *[format_number(float(reports[n].brevity_penalty)) for n in names]])
     rows.append(["BLEU", *[format_number(reports[n].score) for n in names]])
     return Table(["", *names], rows)
+
+
+def _comparison_rows(comparison: "HypothesisComparison") -> list[list[str]]:
+    a, b = comparison.a, comparison.b
+    rows = []
+    for oa, ob in zip(a.orders, b.orders):
+        more_a, more_b = comparison.deciding(oa.n)
+        rows.append([
+            f"p_{oa.n}", f"{oa.clipped}/{oa.total}", f"{ob.clipped}/{ob.total}",
+            ", ".join(_join(g) for g in more_a) or "-", ", ".join(_join(g) for g in more_b) or "-",
+        ])
+    rows.append(["BP", format_number(float(a.brevity_penalty)), format_number(float(b.brevity_penalty)), "", ""])
+    rows.append(["BLEU", format_number(a.score), format_number(b.score), "", ""])
+    return rows
+
+
+def _verdict(comparison: "HypothesisComparison") -> str:
+    la, lb = comparison.labels
+    winner = comparison.winner
+    if winner is None:
+        return f"{la} and {lb} score the same ({format_number(comparison.a.score)})."
+    high, low = (comparison.a, comparison.b) if winner == la else (comparison.b, comparison.a)
+    loser = lb if winner == la else la
+    return f"{winner} scores higher: {format_number(high.score)} against {format_number(low.score)} for {loser}."
+
+
+def _comparison_header(comparison: "HypothesisComparison") -> list[str]:
+    la, lb = comparison.labels
+    return ["", la, lb, f"matched more in {la}", f"matched more in {lb}"]
+
+
+def comparison_text(comparison: "HypothesisComparison") -> str:
+    """Two hypotheses side by side as plain text."""
+    la, lb = comparison.labels
+    lines = [f"{la}: {_join(comparison.a.hypothesis)}", f"{lb}: {_join(comparison.b.hypothesis)}"]
+    lines += [f"Reference {i}: {_join(r)}" for i, r in enumerate(comparison.a.references, start=1)]
+    lines += _table_text(_comparison_header(comparison), _comparison_rows(comparison), indent="")
+    lines.append(_verdict(comparison))
+    return "\n".join(lines)
+
+
+def comparison_html(comparison: "HypothesisComparison") -> str:
+    """Two hypotheses side by side as HTML (all user text escaped)."""
+    la, lb = comparison.labels
+    out = [_STYLE, '<div class="bleu-teach">']
+    for label, report in ((la, comparison.a), (lb, comparison.b)):
+        out.append(f"<p><b>{escape(label)}</b> (matched unigrams in bold with &#10003;): "
+                   f"{tokens_html(report.hypothesis, report.matched_positions(1))}</p>")
+    for i, ref in enumerate(comparison.a.references, start=1):
+        out.append(f"<p><b>Reference {i}</b>: {tokens_html(ref)}</p>")
+    out.append(_html_table(_comparison_header(comparison), _comparison_rows(comparison)))
+    out.append(f'<p class="score">{escape(_verdict(comparison))}</p></div>')
+    return "".join(out)

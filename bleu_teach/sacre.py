@@ -23,10 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from bleu_teach.core import _closest, _sentence_counts
+from bleu_teach.core import _closest, _sentence_counts, corpus_bleu
+from bleu_teach.render import Table
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
 
-__all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "to_sacrebleu_references"]
+__all__ = ["SACREBLEU_SMOOTHING", "REPORTING_SETTINGS", "SacreScore", "corpus_score", "settings_scores",
+           "to_sacrebleu_references"]
 
 #: sacreBLEU's smoothing methods and their default values.
 SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -224,3 +226,36 @@ def _compute(
             precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
     score = bp * math.exp(sum([_log_floor(p) for p in precisions]) / MAX_ORDER)
     return score, counts, totals, precisions, bp
+
+
+#: Settings that change a corpus BLEU score without changing a single output.
+REPORTING_SETTINGS: dict[str, dict[str, Any]] = {
+    "sacreBLEU default (13a, case-sensitive)": {"tokenize": "13a"},
+    "sacreBLEU, lowercased": {"tokenize": "13a", "lowercase": True},
+    "sacreBLEU intl tokenizer": {"tokenize": "intl"},
+    "sacreBLEU no tokenization (none)": {"tokenize": "none"},
+    "sacreBLEU character tokens (char)": {"tokenize": "char"},
+}
+
+
+def settings_scores(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    settings: "dict[str, dict[str, Any]] | None" = None,
+    with_whitespace_corpus_bleu: bool = True,
+) -> Table:
+    """The same outputs scored under several settings, each row with its signature.
+
+    The last row (optional) is NLTK-style ``corpus_bleu`` on whitespace tokens,
+    a common home-made setup, scaled to 0-100; it has no signature at all.
+    """
+    rows = []
+    for label, options in (REPORTING_SETTINGS if settings is None else settings).items():
+        result = corpus_score(hypotheses, references, **options)
+        rows.append([label, f"{result.score:.2f}", result.signature])
+    if with_whitespace_corpus_bleu:
+        hyps = [h.split() for h in hypotheses]
+        refs = [[r.split() for r in group if r is not None] for group in references]
+        rows.append(["corpus_bleu on whitespace tokens x 100", f"{100 * corpus_bleu(refs, hyps):.2f}",
+                     "(none: nobody can tell how it was tokenized)"])
+    return Table(["setting", "BLEU", "signature"], rows)

@@ -8,6 +8,7 @@ message inside the widget, which keeps working; callbacks never print.
 * :class:`ClippingExplorer`: one hypothesis, 1-8 references, an n-gram order.
 * :class:`BrevityPenaltyExplorer`: sliders for reference and hypothesis lengths.
 * :class:`BleuExplorer`: the full step-by-step report with every setting.
+* :class:`SideBySideExplorer`: two hypotheses, the same references and settings; which wins and why.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any
 import ipywidgets as widgets
 
 from bleu_teach.core import _bp, _closest
-from bleu_teach.explain import BleuReport, explain
-from bleu_teach.render import clipping_html, message_html, report_html
+from bleu_teach.explain import BleuReport, HypothesisComparison, compare_hypotheses, explain
+from bleu_teach.render import clipping_html, comparison_html, message_html, report_html
 from bleu_teach.smoothing import SMOOTHING_METHODS
 from bleu_teach.tokenize import TOKENIZERS, tokenize
 
-__all__ = ["ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "MAX_REFERENCES"]
+__all__ = [
+    "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "MAX_REFERENCES",
+]
 
 MAX_REFERENCES = 8
 _WIDE = widgets.Layout(width="95%")
@@ -185,6 +188,44 @@ class BrevityPenaltyExplorer(widgets.VBox):
         _guard(self._render, self.summary)
 
 
+class _Settings:
+    """The scoring controls shared by the explorers: tokenizer, lowercase, max n, weights, smoothing."""
+
+    def __init__(self, tokenizer: str, lowercase: bool, max_n: int, weights: str, smoothing: str,
+                 on_change: Callable[[], None]) -> None:
+        self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
+        self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
+        self.max_n = widgets.IntSlider(value=max_n, min=1, max=6, description="Max n", style=_LABEL)
+        self.weights = widgets.Text(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)", description="Weights",
+                                    style=_LABEL)
+        self.smoothing = widgets.Dropdown(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
+                                          value=smoothing, description="Smoothing", style=_LABEL,
+                                          layout=widgets.Layout(width="95%"))
+        for control in (self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing):
+            control.observe(lambda _: on_change(), names="value")
+        self.rows = [widgets.HBox([self.tokenizer, self.lowercase]), widgets.HBox([self.max_n, self.weights]),
+                     self.smoothing]
+
+    def tokens(self, text: str, what: str) -> list[str]:
+        return _tokens_or_error(text, what, self.tokenizer.value, self.lowercase.value)
+
+    def references(self, texts: Sequence[str]) -> list[list[str]]:
+        return [self.tokens(text, f"reference {i}") for i, text in enumerate(texts, start=1)]
+
+    def weight_tuple(self) -> tuple[float, ...]:
+        n = self.max_n.value
+        text = self.weights.value.strip()
+        if not text or text.lower() == "uniform":
+            return (1 / n,) * n
+        try:
+            values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
+        except ValueError:
+            raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
+        if len(values) != n:
+            raise ValueError(f"Give {n} weights for Max n = {n} (got {len(values)}), or leave the box empty for uniform.")
+        return values
+
+
 class BleuExplorer(widgets.VBox):
     """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
 
@@ -201,47 +242,68 @@ class BleuExplorer(widgets.VBox):
         self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
                                            rows=2, continuous_update=True)
         self.references = ReferenceList(references, self.update)
-        self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
-        self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
-        self.max_n = widgets.IntSlider(value=max_n, min=1, max=6, description="Max n", style=_LABEL)
-        self.weights = widgets.Text(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)", description="Weights",
-                                    style=_LABEL)
-        self.smoothing = widgets.Dropdown(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
-                                          value=smoothing, description="Smoothing", style=_LABEL,
-                                          layout=widgets.Layout(width="95%"))
+        self.settings = _Settings(tokenizer, lowercase, max_n, weights, smoothing, self.update)
+        s = self.settings
+        self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing = (
+            s.tokenizer, s.lowercase, s.max_n, s.weights, s.smoothing)
         self.output = widgets.HTML()
         self.report: BleuReport | None = None
-        for control in (self.hypothesis, self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing):
-            control.observe(lambda _: self.update(), names="value")
-        settings = widgets.HBox([self.tokenizer, self.lowercase])
-        orders = widgets.HBox([self.max_n, self.weights])
-        super().__init__([self.hypothesis, self.references, settings, orders, self.smoothing, self.output])
+        self.hypothesis.observe(lambda _: self.update(), names="value")
+        super().__init__([self.hypothesis, self.references, *s.rows, self.output])
         self.update()
 
     def __repr__(self) -> str:
         return (f"BleuExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, "
                 f"tokenizer={self.tokenizer.value!r}, max_n={self.max_n.value}, smoothing={self.smoothing.value!r})")
 
-    def _weights(self) -> tuple[float, ...]:
-        n = self.max_n.value
-        text = self.weights.value.strip()
-        if not text or text.lower() == "uniform":
-            return (1 / n,) * n
-        try:
-            values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
-        except ValueError:
-            raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
-        if len(values) != n:
-            raise ValueError(f"Give {n} weights for Max n = {n} (got {len(values)}), or leave the box empty for uniform.")
-        return values
-
     def _render(self) -> str:
-        tok, low = self.tokenizer.value, self.lowercase.value
-        hyp = _tokens_or_error(self.hypothesis.value, "hypothesis", tok, low)
-        refs = [_tokens_or_error(text, f"reference {i}", tok, low) for i, text in enumerate(self.references.values, 1)]
-        self.report = explain(refs, hyp, weights=self._weights(), smoothing=self.smoothing.value)
+        hyp = self.settings.tokens(self.hypothesis.value, "hypothesis")
+        refs = self.settings.references(self.references.values)
+        self.report = explain(refs, hyp, weights=self.settings.weight_tuple(), smoothing=self.smoothing.value)
         return report_html(self.report)
 
     def update(self) -> None:
         self.report = None
+        _guard(self._render, self.output)
+
+
+class SideBySideExplorer(widgets.VBox):
+    """Two hypotheses against the same references with every setting: which scores higher, and why.
+
+    >>> duel = SideBySideExplorer("the cat is chasing the dog", "the cat is chased by the dog",
+    ...                           ["the dog is chasing the cat"], max_n=2)
+    >>> duel.comparison.winner
+    'A'
+    """
+
+    def __init__(self, hypothesis_a: str = "the cat is chasing the dog", hypothesis_b: str = "the cat is chased by the dog",
+                 references: Sequence[str] = ("the dog is chasing the cat",), tokenizer: str = "whitespace",
+                 lowercase: bool = False, max_n: int = 4, weights: str = "", smoothing: str = "method1") -> None:
+        self.hypothesis_a = widgets.Textarea(value=hypothesis_a, description="Hypothesis A", layout=_WIDE, style=_LABEL,
+                                             rows=2, continuous_update=True)
+        self.hypothesis_b = widgets.Textarea(value=hypothesis_b, description="Hypothesis B", layout=_WIDE, style=_LABEL,
+                                             rows=2, continuous_update=True)
+        self.references = ReferenceList(references, self.update)
+        self.settings = _Settings(tokenizer, lowercase, max_n, weights, smoothing, self.update)
+        self.output = widgets.HTML()
+        self.comparison: HypothesisComparison | None = None
+        for box in (self.hypothesis_a, self.hypothesis_b):
+            box.observe(lambda _: self.update(), names="value")
+        super().__init__([self.hypothesis_a, self.hypothesis_b, self.references, *self.settings.rows, self.output])
+        self.update()
+
+    def __repr__(self) -> str:
+        return (f"SideBySideExplorer(hypothesis_a={self.hypothesis_a.value!r}, hypothesis_b={self.hypothesis_b.value!r}, "
+                f"references={self.references.values!r})")
+
+    def _render(self) -> str:
+        s = self.settings
+        hyp_a = s.tokens(self.hypothesis_a.value, "hypothesis A")
+        hyp_b = s.tokens(self.hypothesis_b.value, "hypothesis B")
+        refs = s.references(self.references.values)
+        self.comparison = compare_hypotheses(refs, hyp_a, hyp_b, weights=s.weight_tuple(), smoothing=s.smoothing.value)
+        return comparison_html(self.comparison)
+
+    def update(self) -> None:
+        self.comparison = None
         _guard(self._render, self.output)
