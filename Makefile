@@ -6,8 +6,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
 LAB_PORT ?= 8888
-# Jupyter refuses to start as root unless told; containers often run as root.
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 
 .PHONY: lab test notebooks benchmark constraints clean
 
@@ -16,9 +14,9 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[test]'
 	touch $(STAMP)
 
+# 127.0.0.1 only, token authentication on, the project's JupyterLab settings (scripts/lab.py).
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-		--ServerApp.root_dir=notebooks $(ROOT_FLAG)
+	$(BIN)/python scripts/lab.py --port $(LAB_PORT) --open-browser
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -1,0 +1,140 @@
+"""A real JupyterLab, started the way `make lab` starts it, driven by Playwright and Debian's Chromium.
+
+The server is the project's own command (scripts/lab.py: 127.0.0.1, token
+authentication, the project's JupyterLab settings) with three test-only
+additions: a token chosen by the test, a free port, and a scratch copy of the
+lessons plus scratch user-settings and workspace folders, so that running
+the lessons in the browser never rewrites the stored notebooks or a user's
+own JupyterLab settings.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT / "scripts"))
+from lab import lab_command  # noqa: E402
+
+ARTIFACTS = PROJECT / "test-artifacts" / "screenshots"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+INSTALL_HINT = "Chromium not found; install it to run the browser tests: sudo apt-get install chromium (Debian/Ubuntu)."
+
+#: Figures measured by the browser tests, printed at the end of the run.
+TIMINGS: dict[str, str] = {}
+
+
+def _chromium() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    path = _chromium()
+    if path is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but Chromium is missing: .ci/run must install Debian's chromium before the tests.")
+        pytest.skip(INSTALL_HINT)
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    url: str
+    token: str
+    root: Path
+    started: float  # time.perf_counter() when the server process was started
+
+    def api(self, path: str, token: bool = True) -> int:
+        """HTTP status of a GET on the server, with or without the token."""
+        query = f"?token={self.token}" if token else ""
+        try:
+            with urllib.request.urlopen(f"{self.url}{path}{query}", timeout=10) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+        except (urllib.error.URLError, ConnectionError):
+            return 0  # not listening (yet)
+
+
+@pytest.fixture(scope="session")
+def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    scratch = tmp_path_factory.mktemp("lab")
+    root = scratch / "notebooks"
+    shutil.copytree(PROJECT / "notebooks", root)
+    port, token = _free_port(), secrets.token_hex(16)
+    command = lab_command(port, token, root_dir=root, extra=[
+        f"--LabApp.user_settings_dir={scratch / 'user-settings'}",
+        f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
+    ])
+    log = open(scratch / "server.log", "wb")
+    started = time.perf_counter()
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=scratch)
+    server_lab = Lab(f"http://127.0.0.1:{port}", token, root, started)
+    try:
+        deadline = time.monotonic() + 60
+        while server_lab.api("/api/status") != 200:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("JupyterLab did not start:\n" + (scratch / "server.log").read_text()[-3000:])
+            time.sleep(0.2)
+        TIMINGS["server start to answering HTTP"] = f"{time.perf_counter() - started:.1f} s"
+        yield server_lab
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS, headless=True)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser, lab: Lab):  # noqa: ANN001, ANN201
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(60_000)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.problems = problems  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001
+    for name, value in TIMINGS.items():
+        terminalreporter.write_line(f"browser timing: {name}: {value}")

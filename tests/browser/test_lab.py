@@ -1,0 +1,263 @@
+"""The lessons in a real JupyterLab: every notebook runs, every widget renders and the explorers
+respond with bleu_teach's numbers.  Fixtures and the server start are in conftest.py."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import bleu_teach as bt
+from bleu_teach.explain import compare_hypotheses
+from bleu_teach.render import format_number
+from tests.browser.conftest import ARTIFACTS, PROJECT, TIMINGS, Lab
+
+NOTEBOOKS = sorted(p.name for p in (PROJECT / "notebooks").glob("*.ipynb"))
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
+ALL_DONE = """() => {
+    const prompts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
+
+
+def widget_outputs(name: str) -> int:
+    """How many widget views the stored notebook shows (each must render in the browser)."""
+    nb = nbformat.read(PROJECT / "notebooks" / name, as_version=4)
+    return sum(WIDGET_MIME in out.get("data", {}) for cell in nb.cells if cell.cell_type == "code"
+               for out in cell.outputs)
+
+
+def menu(page, top: str, item: str) -> None:  # noqa: ANN001
+    page.get_by_role("menuitem", name=top, exact=True).click()
+    page.get_by_role("menuitem", name=item, exact=True).click()
+
+
+def open_and_run(page, lab: Lab, name: str) -> None:  # noqa: ANN001
+    """Open a lesson, clear the stored outputs, run all cells and wait until every cell has run."""
+    page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}")  # reset: no tabs from earlier tests
+    page.wait_for_selector("#jp-main-statusbar >> text=Idle")
+    TIMINGS.setdefault("server start to lesson open with its kernel idle", f"{time.perf_counter() - lab.started:.1f} s")
+    menu(page, "Edit", "Clear Outputs of All Cells")
+    page.wait_for_function(f"() => !document.querySelector('{CURRENT} .jp-OutputArea-output')")
+    menu(page, "Run", "Run All Cells")
+    page.wait_for_function(ALL_DONE, timeout=120_000)
+    page.wait_for_selector("#jp-main-statusbar >> text=Idle")
+
+
+def explorer(page, code: str):  # noqa: ANN001, ANN201
+    """The output area of the code cell whose source contains ``code``."""
+    return page.locator(f"{CURRENT} .jp-CodeCell").filter(has_text=code).locator(".jp-OutputArea").first
+
+
+def expect_text(locator, text: str) -> None:  # noqa: ANN001
+    """Wait until ``locator``'s text contains ``text`` (the kernel answers asynchronously)."""
+    from playwright.sync_api import expect
+
+    expect(locator).to_contain_text(text, timeout=15_000)
+
+
+def set_readout(area, label: str, value: int) -> None:  # noqa: ANN001
+    readout = area.locator(".widget-slider").filter(has_text=label).locator(".widget-readout")
+    readout.click()
+    readout.press("Control+A")
+    readout.type(str(value))
+    readout.press("Enter")
+
+
+# --- every lesson ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_lesson_runs_and_every_widget_renders(lab: Lab, page, name: str):  # noqa: ANN001
+    open_and_run(page, lab, name)
+    expected_widgets = widget_outputs(name)
+    if expected_widgets:
+        page.wait_for_selector(f"{CURRENT} .jupyter-widgets")
+        TIMINGS.setdefault("server start to first widget rendered",
+                           f"{time.perf_counter() - lab.started:.1f} s (first lesson run: {name})")
+    assert page.locator(".jp-NotebookPanel").count() == 1
+    notebook = page.locator(CURRENT)
+    assert notebook.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    assert notebook.locator(".jp-OutputArea-output.jp-mod-error, .jp-RenderedText[data-mime-type*=error]").count() == 0
+    assert page.get_by_text("Loading widget...").count() == 0
+    assert page.get_by_text("Error displaying widget").count() == 0
+    rendered = notebook.locator(".jp-OutputArea-output > .jupyter-widgets")  # one root view per widget output
+    assert rendered.count() == expected_widgets
+    for k in range(expected_widgets):
+        assert rendered.nth(k).is_visible()
+    assert page.problems == []  # type: ignore[attr-defined]
+    if expected_widgets:  # the notebook scrolls inside the page: show the first widget
+        rendered.first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{Path(name).stem}.png"))
+
+
+# --- the explorers respond with bleu_teach's numbers -----------------------------------------
+
+def bleu_line(refs: list[str], hyp: str, n: int = 2, smoothing: str = "method0", tokenizer: str = "whitespace") -> str:
+    tok = [bt.tokenize(r, tokenizer) for r in refs]
+    report = bt.explain(tok, bt.tokenize(hyp, tokenizer), weights=(1 / n,) * n, smoothing=smoothing)
+    return f"BLEU = {format_number(report.score)}"
+
+
+def test_bleu_explorer_follows_every_control(lab: Lab, page):  # noqa: ANN001
+    open_and_run(page, lab, "04_the_bleu_score.ipynb")
+    area = explorer(page, "explorer = BleuExplorer(")
+    score = area.locator(".bleu-teach .score")
+    refs = ["the cat is on the mat", "there is a cat on the mat"]
+    expect_text(score, bleu_line(refs, "the cat sat on the mat"))
+
+    hyp = area.locator(".widget-textarea").filter(has_text="Hypothesis").locator("textarea")
+    hyp.fill("there is a cat on a mat")
+    expect_text(score, bleu_line(refs, "there is a cat on a mat"))
+
+    area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill("a cat is on a mat")
+    refs = ["a cat is on a mat", "there is a cat on the mat"]
+    expect_text(score, bleu_line(refs, "there is a cat on a mat"))
+
+    area.get_by_role("button", name="Add reference").click()
+    area.locator(".widget-text").filter(has_text="Reference 3").locator("input").fill("there is a cat on a mat")
+    expect_text(score, bleu_line(refs + ["there is a cat on a mat"], "there is a cat on a mat"))
+    area.get_by_role("button", name="Remove last").click()
+    expect_text(score, bleu_line(refs, "there is a cat on a mat"))
+
+    set_readout(area, "Max n", 4)
+    expect_text(score, bleu_line(refs, "there is a cat on a mat", n=4))
+    area.locator(".widget-dropdown").filter(has_text="Smoothing").locator("select").select_option(index=1)
+    expect_text(score, bleu_line(refs, "there is a cat on a mat", n=4, smoothing="method1"))
+
+    hyp.fill("There is a cat on a mat.")
+    area.locator(".widget-dropdown").filter(has_text="Tokenizer").locator("select").select_option(label="13a")
+    expect_text(score, bleu_line(refs, "There is a cat on a mat.", n=4, smoothing="method1", tokenizer="13a"))
+
+    # Keystroke to updated score, timed inside the page: from keydown to the output's change.
+    hyp.fill("there is a cat on a mat")
+    expect_text(score, bleu_line(refs, "there is a cat on a mat", n=4, smoothing="method1", tokenizer="13a"))
+    page.evaluate("""() => {
+        const area = [...document.querySelectorAll('.jp-CodeCell')].find(c => c.textContent.includes('explorer = BleuExplorer('));
+        const box = area.querySelector('.widget-textarea textarea');
+        const out = area.querySelector('.bleu-teach').parentElement;
+        window.__latencies = []; window.__t0 = null;
+        box.addEventListener('keydown', () => { window.__t0 = performance.now(); }, true);
+        new MutationObserver(() => {
+            if (window.__t0 !== null) { window.__latencies.push(performance.now() - window.__t0); window.__t0 = null; }
+        }).observe(out, {subtree: true, childList: true, characterData: true});
+    }""")
+    text = "there is a cat on a mat "
+    hyp.fill(text)
+    expect_text(score, bleu_line(refs, text, n=4, smoothing="method1", tokenizer="13a"))
+    for count, letter in enumerate("yesterday", start=1):  # each keystroke changes the last token, so the report
+        hyp.press(letter)
+        text += letter
+        page.wait_for_function(f"window.__latencies.length >= {count}")
+    expect_text(score, bleu_line(refs, text, n=4, smoothing="method1", tokenizer="13a"))
+    latencies = page.evaluate("window.__latencies")
+    assert len(latencies) == len("yesterday")
+    TIMINGS["keystroke to updated score (BleuExplorer)"] = (
+        f"median {statistics.median(latencies):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} keystrokes")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    area.evaluate("e => e.closest('.jp-CodeCell').scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(ARTIFACTS / "bleu_explorer.png"))
+
+
+def test_typed_markup_is_shown_as_text_and_runs_nothing(lab: Lab, page):  # noqa: ANN001
+    open_and_run(page, lab, "04_the_bleu_score.ipynb")
+    area = explorer(page, "explorer = BleuExplorer(")
+    payload = '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>'
+    area.locator(".widget-textarea").filter(has_text="Hypothesis").locator("textarea").fill(payload)
+    area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill('<b onmouseover="window.__xss=3">x</b>')
+    output = area.locator(".bleu-teach").first
+    expect_text(output, '<img src=x onerror="window.__xss=1">')
+    expect_text(output, "<script>window.__xss=2</script>")
+    output.hover()
+    assert page.evaluate("window.__xss") is None
+    assert area.locator(".bleu-teach img, .bleu-teach script, .bleu-teach b[onmouseover]").count() == 0
+
+
+def test_clipping_explorer(lab: Lab, page):  # noqa: ANN001
+    open_and_run(page, lab, "01_ngrams_and_clipping.ipynb")
+    area = explorer(page, "clipping = ClippingExplorer(")
+    score = area.locator(".bleu-teach .score")
+    refs = [bt.tokenize("the cat is on the mat"), bt.tokenize("there is a cat on the mat")]
+
+    def p_n(hyp: str, n: int, refs=refs) -> str:  # noqa: ANN001
+        p = bt.modified_precision(refs, bt.tokenize(hyp), n)
+        return f"p{n} = {p.numerator}/{p.denominator}"
+
+    expect_text(score, p_n("the the the the the the the", 1))
+    area.locator(".widget-text").filter(has_text="Hypothesis").locator("input").fill("the cat the cat on the mat")
+    expect_text(score, p_n("the cat the cat on the mat", 1))
+    set_readout(area, "n-gram order", 2)
+    expect_text(score, p_n("the cat the cat on the mat", 2))
+    area.get_by_role("button", name="Remove last").click()
+    expect_text(score, p_n("the cat the cat on the mat", 2, refs[:1]))
+    area.locator(".widget-text").filter(has_text="Hypothesis").locator("input").fill("   ")
+    expect_text(area, "The hypothesis is empty")
+
+
+def test_brevity_penalty_explorer(lab: Lab, page):  # noqa: ANN001
+    open_and_run(page, lab, "03_brevity_penalty.ipynb")
+    area = explorer(page, "bp_explorer = BrevityPenaltyExplorer(")
+    expect_text(area, f"{float(bt.brevity_penalty(6, 4)):.4f}")
+    set_readout(area, "Hypothesis length", 5)
+    expect_text(area, f"{float(bt.brevity_penalty(6, 5)):.4f}")
+    area.locator(".widget-checkbox").filter(has_text="Use a second reference").locator("input").check()
+    set_readout(area, "Reference 2 length", 5)
+    expect_text(area, "closest reference length r = 5")
+    expect_text(area, f"{float(bt.brevity_penalty(5, 5)):.4f}")
+
+
+def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
+    open_and_run(page, lab, "05_limitations.ipynb")
+    area = explorer(page, "duel = SideBySideExplorer(")
+    verdict = area.locator(".bleu-teach .score")
+    refs = ["the dog is chasing the cat"]
+
+    def line(a: str, b: str, refs: list[str] = refs, n: int = 4) -> str:
+        duel = compare_hypotheses([bt.tokenize(r) for r in refs], bt.tokenize(a), bt.tokenize(b),
+                                  weights=(1 / n,) * n, smoothing="method1")
+        return duel.to_text().splitlines()[-1]
+
+    expect_text(verdict, line("the cat is chasing the dog", "the cat is chased by the dog"))
+    area.locator(".widget-textarea").filter(has_text="Hypothesis B").locator("textarea").fill("the dog is chasing a cat")
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat"))
+    area.get_by_role("button", name="Add reference").click()
+    area.locator(".widget-text").filter(has_text="Reference 2").locator("input").fill("the cat is chasing the dog")
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat",
+                              refs + ["the cat is chasing the dog"]))
+    set_readout(area, "Max n", 2)
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat",
+                              refs + ["the cat is chasing the dog"], n=2))
+
+
+# --- the server (after the lessons, so that the first lesson measures a cold start) ---------------------------------------------------------------------------
+
+def test_server_refuses_requests_without_the_token(lab: Lab):
+    assert lab.api("/api/contents", token=False) == 403
+    assert lab.api("/api/sessions", token=False) == 403
+    assert lab.api("/api/contents") == 200
+    assert lab.url.startswith("http://127.0.0.1:")
+
+
+def test_project_settings_switch_off_news_and_update_popups(lab: Lab, page):  # noqa: ANN001
+    import urllib.request
+
+    def defaults(plugin: str) -> dict:
+        # The project's overrides.json replaces the schema defaults the server hands to the page.
+        url = f"{lab.url}/lab/api/settings/{plugin}?token={lab.token}"
+        with urllib.request.urlopen(url) as response:
+            return {k: v.get("default") for k, v in json.load(response)["schema"]["properties"].items()}
+
+    notification = defaults("@jupyterlab/apputils-extension:notification")
+    assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
+    assert defaults("@jupyterlab/extensionmanager-extension:plugin")["enabled"] is False
+    page.goto(f"{lab.url}/lab?token={lab.token}")
+    page.wait_for_selector("#jp-main-statusbar")
+    time.sleep(3)  # pop-ups appear a moment after start-up
+    toasts = page.locator(".Toastify__toast").all_inner_texts()
+    assert not [t for t in toasts if "news" in t.lower() or "update" in t.lower()], toasts
+    assert page.locator(".jp-Dialog").count() == 0
