@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab test notebooks benchmark constraints clean
+.PHONY: lab test notebooks solutions benchmark constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,11 +21,19 @@ lab: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Re-execute every lesson in place, top to bottom on a fresh kernel, saving widget state.
+EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True
+
+# Re-execute every lesson in place, top to bottom on a fresh kernel, saving widget state;
+# then remake and execute the teacher's solution copies.
 notebooks: $(STAMP)
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True \
-		notebooks/*.ipynb
+	$(EXECUTE) notebooks/*.ipynb
+	$(MAKE) solutions
+
+# The solution copies (notebooks/solutions/), made from the lessons' tagged exercise cells.
+solutions: $(STAMP)
+	$(BIN)/python scripts/solutions.py
+	$(EXECUTE) notebooks/solutions/*.ipynb
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py

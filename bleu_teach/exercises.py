@@ -20,7 +20,7 @@ from bleu_teach._checks import check_order, check_references, check_tokens
 from bleu_teach.core import _bp, _closest, _count, modified_precision, plain_precision
 from bleu_teach.explain import explain
 
-__all__ = ["Feedback", "check_modified_precision", "check_brevity_penalty", "check_bleu"]
+__all__ = ["Feedback", "check_ngram_count", "check_modified_precision", "check_brevity_penalty", "check_bleu"]
 
 TOLERANCE = 5e-4  # answers are typed to 3 decimal places
 
@@ -70,6 +70,29 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[tuple
         if not _same(wrong, right) and _same(value, wrong):
             return Feedback(False, why)
     return Feedback(False, f"that is not it. Hint: {explanation.split(':')[0]}.")
+
+
+def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedback:
+    """Check an answer for the number of n-grams in a token list (k tokens give k - n + 1).
+
+    >>> check_ngram_count(6, "the cat sat on the mat".split(), 2).message[:24]
+    'you counted the tokens, '
+    """
+    hyp = check_tokens(tokens, "tokens")
+    n = check_order(n)
+    k = len(hyp)
+    right = max(0, k - n + 1)
+    distinct = len(_count(hyp, n))
+    return _judge(
+        answer,
+        right,
+        f"{k} tokens give {k} - {n} + 1 = {right} {n}-grams (one starting at each position that leaves room for {n} tokens)",
+        [
+            (k, f"you counted the tokens, not the {n}-grams: a sentence of k tokens has k - n + 1 n-grams."),
+            (max(0, k - n), "off by one: the last n-gram starts at position k - n + 1, so there are k - n + 1 of them."),
+            (distinct, f"you counted each distinct {n}-gram once; repeated {n}-grams count every time they occur."),
+        ],
+    )
 
 
 def check_modified_precision(

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.exercises import check_bleu, check_brevity_penalty, check_modified_precision
+from bleu_teach.exercises import check_bleu, check_brevity_penalty, check_modified_precision, check_ngram_count
 
 REFS = [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]
 
@@ -54,3 +54,18 @@ def test_bad_answer_text():
 def test_feedback_html_is_escaped():
     html = check_modified_precision("1", [["<b>"]], ["<b>"])._repr_html_()
     assert "<b>" not in html.replace("<b>&#10004; Correct:</b>", "")
+
+
+def test_ngram_count_right_and_misconceptions():
+    tokens = "the cat sat on the mat".split()
+    assert check_ngram_count(5, tokens, 2).correct is True
+    assert check_ngram_count("5", tokens, 2).correct is True
+    assert "counted the tokens" in check_ngram_count(6, tokens, 2).message
+    assert "off by one" in check_ngram_count(4, tokens, 2).message
+    repeated = "the the the the".split()  # 3 bigrams, all the same one
+    assert check_ngram_count(3, repeated, 2).correct is True
+    assert "distinct" in check_ngram_count(1, repeated, 2).message
+    assert check_ngram_count(7, tokens, 2).message.startswith("that is not it")
+    assert check_ngram_count(0, ["a"], 2).correct is True
+    with pytest.raises(ValueError):
+        check_ngram_count(1, tokens, 0)

@@ -1,0 +1,53 @@
+"""Solution copies: every lesson has an exercise with a worked answer, the stored copies do not
+drift from the lessons, and every worked answer passes its own checker (nbval re-runs them too)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT / "scripts"))
+import solutions  # noqa: E402
+
+LESSONS = solutions.lessons()
+
+
+def test_every_lesson_has_a_solution_copy_and_nothing_else_is_there():
+    assert len(LESSONS) >= 8
+    expected = {solutions.solution_path(lesson).name for lesson in LESSONS}
+    assert {p.name for p in solutions.SOLUTIONS.glob("*.ipynb")} == expected
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_solution_copy_matches_the_lesson(lesson: Path):
+    stored = nbformat.read(solutions.solution_path(lesson), as_version=4)
+    assert solutions.sources(stored) == solutions.sources(solutions.solution_notebook(lesson)), (
+        "the solution copy has drifted from its lesson: run `make solutions`")
+    student = nbformat.read(lesson, as_version=4)
+    for cell in solutions.exercise_cells(student):
+        assert cell.source.startswith("answer = None")  # the student copy never shows the answer
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_worked_answer_passes_its_checker(lesson: Path):
+    stored = nbformat.read(solutions.solution_path(lesson), as_version=4)
+    cells = solutions.exercise_cells(stored)
+    assert cells
+    for cell in cells:
+        shown = "".join(out.get("data", {}).get("text/plain", "") for out in cell.outputs)
+        assert shown.startswith("Correct"), f"{lesson.name}: {shown!r}"
+
+
+def test_generator_refuses_an_exercise_without_a_solution(tmp_path: Path):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("answer = None\ncheck(answer)")
+    cell.metadata["tags"] = ["exercise"]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), cell]
+    path = tmp_path / "99_t.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(ValueError, match="carry a solution"):
+        solutions.solution_notebook(path)
