@@ -5,9 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
+# The slide decks' scripts (reveal.js, MathJax 2, ...) from the npm registry, for offline decks.
+NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab test notebooks solutions benchmark constraints clean
+.PHONY: lab deck test notebooks solutions slides benchmark constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,10 +17,19 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # 127.0.0.1 only, token authentication on, the project's JupyterLab settings (scripts/lab.py).
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 lab: $(STAMP)
 	$(BIN)/python scripts/lab.py --port $(LAB_PORT) --open-browser
 
-test: $(STAMP)
+# The live demo deck: Voila's reveal template with working widgets, on 127.0.0.1 (scripts/lab.py).
+DECK_PORT ?= 8866
+deck: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python scripts/lab.py --deck --port $(DECK_PORT)
+
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
 EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
@@ -27,13 +38,18 @@ EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 # Re-execute every lesson in place, top to bottom on a fresh kernel, saving widget state;
 # then remake and execute the teacher's solution copies.
 notebooks: $(STAMP)
-	$(EXECUTE) notebooks/*.ipynb
+	$(EXECUTE) notebooks/*.ipynb notebooks/slides/*.ipynb
 	$(MAKE) solutions
 
 # The solution copies (notebooks/solutions/), made from the lessons' tagged exercise cells.
 solutions: $(STAMP)
 	$(BIN)/python scripts/solutions.py
 	$(EXECUTE) notebooks/solutions/*.ipynb
+
+# The demo deck as a static reveal.js slide show that opens from disk with the network off: build/slides/.
+slides: $(STAMP) $(NODE_STAMP)
+	$(EXECUTE) notebooks/slides/*.ipynb
+	$(BIN)/python scripts/build_slides.py
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
@@ -47,4 +63,4 @@ constraints: $(STAMP)
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) node_modules build

@@ -1,4 +1,6 @@
-"""Start JupyterLab on the lessons, the one way used by `make lab` and by the browser tests.
+"""Start JupyterLab on the lessons (`make lab`) or the live Voila slide deck (`make deck`).
+
+Both are the one way used by the make targets and by the browser tests.
 
 * Listens on 127.0.0.1 only, with token authentication on (Jupyter prints
   the URL with its token; pass --token to choose it).
@@ -19,6 +21,7 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = PROJECT / "notebooks"
 SETTINGS = PROJECT / "jupyter-settings"
+DECK = NOTEBOOKS / "slides" / "bleu_in_10_minutes.ipynb"
 
 
 def lab_command(port: int, token: str | None = None, extra: list[str] | None = None,
@@ -42,11 +45,40 @@ def lab_command(port: int, token: str | None = None, extra: list[str] | None = N
     return command + list(extra or [])
 
 
+def voila_command(port: int) -> list[str]:
+    """The live deck: Voila's reveal template on 127.0.0.1, with reveal.js served from a local copy.
+
+    Voila's reveal template loads reveal.js from a CDN by default; the copy
+    (from node_modules, put beside the deck in slides/vendor/) is served by
+    Voila's own /voila/files/ handler, which only allows that folder.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import build_slides
+
+    build_slides.copy_assets(DECK.parent / "vendor", only=("reveal.js",))
+    resources = ('{"reveal": {"url_prefix": "/voila/files/vendor/reveal.js", "theme": "white", "transition": "none", '
+                 '"scroll": True}}')  # a Python literal: traitlets parses it with literal_eval
+    return [
+        sys.executable, "-m", "voila", str(DECK),
+        "--template=reveal",
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={port}",
+        "--Voila.port_retries=0",
+        f"--VoilaConfiguration.resources={resources}",
+        "--VoilaConfiguration.file_allowlist=['vendor/reveal\\.js/.*']",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8888)
     parser.add_argument("--open-browser", action="store_true", help="open a browser tab as well")
+    parser.add_argument("--deck", action="store_true", help="serve the live slide deck with Voila instead")
     args = parser.parse_args()
+    if args.deck:
+        command = voila_command(args.port)
+        os.execv(command[0], command)
     command = lab_command(args.port)
     if args.open_browser:
         command.remove("--no-browser")
