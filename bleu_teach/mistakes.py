@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bleu_teach._checks import DEFAULT_WEIGHTS, check_length, check_order, check_references, check_tokens, check_weight_tuple
-from bleu_teach.core import _bp, _closest, _count, _precision_counts, corpus_bleu, sentence_bleu
+from bleu_teach.core import _bp, _closest, _count, _precision_counts, corpus_bleu, modified_precision, sentence_bleu
 from bleu_teach.render import Table, format_number
 from bleu_teach.smoothing import SmoothingFunction
 
@@ -247,7 +247,6 @@ def _examples() -> list[Mistake]:
     corpus_refs = [[["the", "cat", "is", "on", "the", "mat"]], [["good", "morning", "everyone"]]]
     corpus_hyps = [["the", "cat", "is", "on", "the", "mat"], ["good", "morning", "all"]]
     thanks = ["thank", "you", "!"]
-    from bleu_teach.core import modified_precision
 
     return [
         Mistake(

@@ -82,6 +82,24 @@ class Lab:
             return 0  # not listening (yet)
 
 
+def wait_until_up(server: subprocess.Popen, is_up, what: str, log: Path | None = None) -> None:  # noqa: ANN001
+    """Poll ``is_up()`` until it is true; fail if the server exits or takes over 60 s."""
+    deadline = time.monotonic() + 60
+    while not is_up():
+        if server.poll() is not None or time.monotonic() > deadline:
+            tail = log.read_text()[-3000:] if log is not None else ""
+            raise RuntimeError(f"{what} did not start:\n{tail}")
+        time.sleep(0.2)
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 @pytest.fixture(scope="session")
 def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     scratch = tmp_path_factory.mktemp("lab")
@@ -97,19 +115,11 @@ def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=scratch)
     server_lab = Lab(f"http://127.0.0.1:{port}", token, root, started)
     try:
-        deadline = time.monotonic() + 60
-        while server_lab.api("/api/status") != 200:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("JupyterLab did not start:\n" + (scratch / "server.log").read_text()[-3000:])
-            time.sleep(0.2)
+        wait_until_up(server, lambda: server_lab.api("/api/status") == 200, "JupyterLab", scratch / "server.log")
         TIMINGS["server start to answering HTTP"] = f"{time.perf_counter() - started:.1f} s"
         yield server_lab
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
 
 

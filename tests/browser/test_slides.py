@@ -13,7 +13,7 @@ import pytest
 
 import bleu_teach as bt
 from bleu_teach.render import format_number
-from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, _free_port
+from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, _free_port, stop, wait_until_up
 
 sys.path.insert(0, str(PROJECT / "scripts"))
 import build_slides  # noqa: E402
@@ -92,18 +92,10 @@ def voila_deck(chromium: str):  # noqa: ANN201
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, cwd=PROJECT)
     deck = Lab(f"http://127.0.0.1:{port}", "", PROJECT, time.perf_counter())
     try:
-        deadline = time.monotonic() + 60
-        while deck.api("/voila/static/", token=False) == 0:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("Voila did not start")
-            time.sleep(0.2)
+        wait_until_up(server, lambda: deck.api("/voila/static/", token=False) != 0, "Voila")
         yield deck
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def test_live_voila_deck_responds_to_typing(browser, voila_deck: Lab):  # noqa: ANN001
