@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Hashable, Sequence
 
-from bleu_teach._checks import check_references, check_tokens
+from bleu_teach.checks import check_references, check_tokens
 from bleu_teach.core import sentence_bleu
 from bleu_teach.render import Table
 

@@ -5,6 +5,10 @@ this module is a drop-in replacement, and the numbers are equal to NLTK's
 (``==``, not approximately).  Unlike NLTK, bad input raises a ``TypeError`` or
 ``ValueError`` that says what to do.
 
+This module only checks input and calls the two layers below it: the counts
+come from :mod:`bleu_teach.statistics` and the arithmetic from
+:mod:`bleu_teach.scoring`, the same code every report uses.
+
 Reference: Papineni, Roukos, Ward and Zhu (2002), "BLEU: a method for
 automatic evaluation of machine translation", ACL.  Section numbers below
 refer to that paper.
@@ -12,14 +16,11 @@ refer to that paper.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from itertools import chain
-from fractions import Fraction
-from typing import Any, Union
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
-from bleu_teach._checks import (
+from bleu_teach.checks import (
     DEFAULT_WEIGHTS,
     Tokens,
     check_length,
@@ -28,13 +29,23 @@ from bleu_teach._checks import (
     check_tokens,
     check_weights,
 )
-
-Ngram = tuple[Hashable, ...]
-Number = Union[int, float, Fraction]
-SmoothingCallable = Callable[..., list[Any]]
+from bleu_teach.scoring import Number, brevity_penalty_value, score_counts
+from bleu_teach.smoothing import SmoothingCallable, resolve_smoothing
+from bleu_teach.statistics import (
+    CountFraction,
+    Ngram,
+    closest_length,
+    count_matches,
+    count_ngrams,
+    ngram_list,
+    pooled_counts,
+    reference_maxima,
+    sentence_statistics,
+)
 
 __all__ = [
     "CountFraction",
+    "Ngram",
     "ngrams",
     "ngram_counts",
     "max_reference_counts",
@@ -46,57 +57,8 @@ __all__ = [
     "brevity_penalty",
     "sentence_bleu",
     "corpus_bleu",
+    "check_corpus",
 ]
-
-
-class CountFraction(Fraction):
-    """An exact fraction that remembers the counts it was made from.
-
-    ``numerator`` is the clipped n-gram count and ``denominator`` the number of
-    n-grams in the hypothesis, unreduced: 2/4 stays 2/4.  NLTK's smoothing
-    methods read those counts (method 1 adds epsilon to a zero numerator and
-    divides by the original denominator), so keeping them is needed for
-    parity.  Comparison, hashing and arithmetic use the fraction's value.
-
-    >>> p = CountFraction(2, 4)
-    >>> p.numerator, p.denominator, p == Fraction(1, 2)
-    (2, 4, True)
-    """
-
-    __slots__ = ("_count", "_total")
-
-    def __new__(cls, count: int, total: int) -> "CountFraction":
-        self = super().__new__(cls, count, total)
-        self._count = count
-        self._total = total
-        return self
-
-    @property
-    def numerator(self) -> int:  # type: ignore[override]
-        return self._count
-
-    @property
-    def denominator(self) -> int:  # type: ignore[override]
-        return self._total
-
-    def as_fraction(self) -> Fraction:
-        """The same value as a plain, reduced :class:`fractions.Fraction`."""
-        return Fraction(self._count, self._total)
-
-    def __eq__(self, other: object) -> bool:
-        return self.as_fraction() == other
-
-    def __hash__(self) -> int:
-        return hash(self.as_fraction())
-
-    def __repr__(self) -> str:
-        return f"CountFraction({self._count}, {self._total})"
-
-    def __str__(self) -> str:
-        return f"{self._count}/{self._total}"
-
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
-        return (CountFraction, (self._count, self._total))
 
 
 def ngrams(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
@@ -105,47 +67,7 @@ def ngrams(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
     >>> ngrams(['the', 'cat', 'sat'], 2)
     [('the', 'cat'), ('cat', 'sat')]
     """
-    tokens = check_tokens(tokens, "tokens")
-    n = check_order(n)
-    return list(zip(*(tokens[i:] for i in range(n))))
-
-
-def _all_counts(tokens: Tokens, max_n: int) -> Counter[Ngram]:
-    # Every n-gram of orders 1..max_n in one Counter; keys of different
-    # orders differ in length, so they never collide.
-    return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, max_n + 1)))
-
-
-def _sentence_counts(refs: tuple[Tokens, ...], hyp: Tokens, max_n: int) -> list[int]:
-    """Clipped match counts of orders 1..max_n for one sentence."""
-    hyp_counts = _all_counts(hyp, max_n)
-    matched = [0] * max_n
-    if len(refs) == 1:
-        ref_counts = _all_counts(refs[0], max_n)
-        for g in hyp_counts.keys() & ref_counts.keys():
-            c, m = hyp_counts[g], ref_counts[g]
-            matched[len(g) - 1] += c if c < m else m
-        return matched
-    best: dict[Ngram, int] = {}
-    best_get = best.get
-    hyp_keys = hyp_counts.keys()
-    for ref in refs:
-        ref_counts = _all_counts(ref, max_n)
-        for g in hyp_keys & ref_counts.keys():
-            c = ref_counts[g]
-            if c > best_get(g, 0):
-                best[g] = c
-    for g, m in best.items():
-        c = hyp_counts[g]
-        matched[len(g) - 1] += c if c < m else m
-    return matched
-
-
-def _count(tokens: Tokens, n: int) -> Counter[Ngram]:
-    # zip over shifted slices: n-grams in order, counted at C speed.
-    if len(tokens) < n:
-        return Counter()
-    return Counter(zip(*(tokens[i:] for i in range(n))))
+    return ngram_list(check_tokens(tokens, "tokens"), check_order(n))
 
 
 def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
@@ -154,7 +76,7 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     >>> ngram_counts('the the cat'.split(), 1)
     Counter({('the',): 2, ('cat',): 1})
     """
-    return _count(check_tokens(tokens, "tokens"), check_order(n))
+    return count_ngrams(check_tokens(tokens, "tokens"), check_order(n))
 
 
 def max_reference_counts(
@@ -169,12 +91,7 @@ def max_reference_counts(
     >>> max_reference_counts(refs, 1)[('the',)]
     2
     """
-    refs = check_references(references)
-    n = check_order(n)
-    best: Counter[Ngram] = Counter()
-    for ref in refs:
-        best |= _count(ref, n)
-    return best
+    return reference_maxima(check_references(references), check_order(n))
 
 
 def clipped_counts(
@@ -191,37 +108,8 @@ def clipped_counts(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    counts = _count(hyp, n)
-    best = _max_counts_for(refs, counts, n)
-    return {g: min(c, best.get(g, 0)) for g, c in counts.items()}
-
-
-def _max_counts_for(
-    refs: tuple[Tokens, ...], counts: Counter[Ngram], n: int
-) -> dict[Ngram, int]:
-    """Max reference count of each hypothesis n-gram that occurs in some reference."""
-    best: dict[Ngram, int] = {}
-    if not counts:
-        return best
-    for ref in refs:
-        ref_counts = _count(ref, n)
-        # Only n-grams in both matter; the key intersection runs at C speed.
-        for g in counts.keys() & ref_counts.keys():
-            c = ref_counts[g]
-            if c > best.get(g, 0):
-                best[g] = c
-    return best
-
-
-def _precision_counts(refs: tuple[Tokens, ...], hyp: Tokens, n: int) -> tuple[int, int]:
-    """(clipped matches, hypothesis n-grams) for one order."""
-    counts = _count(hyp, n)
-    best = _max_counts_for(refs, counts, n)
-    matched = 0
-    for g, m in best.items():
-        c = counts[g]
-        matched += c if c < m else m
-    return matched, max(0, len(hyp) - n + 1)
+    order = sentence_statistics(refs, hyp, n).orders[n - 1]
+    return {row.ngram: row.clipped_count for row in order.rows}
 
 
 def modified_precision(
@@ -229,8 +117,10 @@ def modified_precision(
 ) -> CountFraction:
     """Modified n-gram precision p_n (Papineni et al. 2002, Section 2.1).
 
-    p_n = sum of clipped counts / number of n-grams in the hypothesis,
-    returned exactly, with the two counts as numerator and denominator.
+    p_n = sum over n-grams of Count_clip / number of n-grams in the hypothesis,
+    where Count_clip = min(count in the hypothesis, largest count in any one
+    reference); returned exactly, with the two counts as numerator and
+    denominator.
 
     Quirk kept from NLTK: when the hypothesis has no n-grams of order n
     (it is shorter than n), the denominator is 1 instead of 0, so the
@@ -243,8 +133,7 @@ def modified_precision(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    matched, total = _precision_counts(refs, hyp, n)
-    return CountFraction(matched, max(1, total))
+    return sentence_statistics(refs, hyp, n, rows=False).orders[n - 1].precision
 
 
 def plain_precision(
@@ -252,7 +141,8 @@ def plain_precision(
 ) -> CountFraction:
     """Precision WITHOUT clipping: hypothesis n-grams found in some reference / all.
 
-    Not part of BLEU; it is here to show why BLEU clips (Section 2.1).
+    Not part of BLEU; it is here to show why BLEU clips (Section 2.1).  It
+    reads the same n-gram rows as the clipped precision.
 
     >>> refs = ['the cat is on the mat'.split(), 'there is a cat on the mat'.split()]
     >>> plain_precision(refs, ['the'] * 7, 1)
@@ -261,16 +151,8 @@ def plain_precision(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    counts = _count(hyp, n)
-    seen: set[Ngram] = set()
-    for ref in refs:
-        seen |= counts.keys() & _count(ref, n).keys()
-    return CountFraction(sum(counts[g] for g in seen), max(1, sum(counts.values())))
-
-
-def _closest(ref_lens: Iterable[int], hyp_len: int) -> int:
-    # Closest in absolute difference; a tie goes to the shorter reference.
-    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+    order = sentence_statistics(refs, hyp, n).orders[n - 1]
+    return CountFraction(sum(row.hyp_count for row in order.rows if row.max_ref_count), order.total)
 
 
 def closest_ref_length(references: Iterable[Sequence[Hashable]], hyp_len: int) -> int:
@@ -284,7 +166,7 @@ def closest_ref_length(references: Iterable[Sequence[Hashable]], hyp_len: int) -
     """
     refs = check_references(references)
     hyp_len = check_length(hyp_len, "hyp_len")
-    return _closest((len(r) for r in refs), hyp_len)
+    return closest_length((len(r) for r in refs), hyp_len)
 
 
 #: A name that reads the way a learner says it.
@@ -305,90 +187,11 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> Number:
     """
     r = check_length(closest_ref_len, "closest_ref_len")
     c = check_length(hyp_len, "hyp_len")
-    return _bp(r, c)
+    return brevity_penalty_value(r, c)
 
 
-def _bp(r: int, c: int) -> Number:
-    if c > r:
-        return 1
-    if c == 0:
-        return 0
-    return math.exp(1 - r / c)
-
-
-# ---------------------------------------------------------------------------
-# Turning counts into a score
-# ---------------------------------------------------------------------------
-
-
-def _default_smoothing() -> SmoothingCallable:
-    from bleu_teach.smoothing import SmoothingFunction
-
-    return SmoothingFunction().method0
-
-
-def _combine(
-    numerators: list[int],
-    denominators: list[int],
-    hyp_lengths: int,
-    ref_lengths: int,
-    weight_group: list[Any],
-    smoothing_function: SmoothingCallable | None,
-    auto_reweigh: bool,
-    last_references: tuple[Tokens, ...],
-    last_hypothesis: Tokens,
-) -> tuple[list[float], list[Any], list[list[float | None]], list[tuple[Any, ...]], Number]:
-    """Counts -> scores, with the same floating-point steps as NLTK.
-
-    Returns the scores, the (smoothed) precisions, for each weight tuple the
-    weighted log term of each order (None where a zero precision is skipped),
-    the weights actually used, and the brevity penalty.
-    """
-    bp = _bp(ref_lengths, hyp_lengths)
-    p_n: list[Any] = [CountFraction(a, b) for a, b in zip(numerators, denominators)]
-    if numerators[0] == 0:
-        # No unigram matches at all: the score is 0 whatever the smoothing.
-        return [0.0] * len(weight_group), p_n, [[] for _ in weight_group], list(weight_group), bp
-    smooth = smoothing_function or _default_smoothing()
-    p_n = smooth(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=hyp_lengths)
-    scores: list[float] = []
-    all_terms: list[list[float | None]] = []
-    used: list[tuple[Any, ...]] = []
-    for weight in weight_group:
-        if auto_reweigh and hyp_lengths < 4 and weight == DEFAULT_WEIGHTS:
-            weight = (1 / hyp_lengths,) * hyp_lengths
-        terms: list[float | None] = []
-        for w, p in zip(weight, p_n):
-            # NLTK leaves out orders whose (smoothed) precision is not positive.
-            terms.append(w * math.log(p) if p > 0 else None)
-        score = bp * math.exp(math.fsum(t for t in terms if t is not None))
-        scores.append(score)
-        all_terms.append(terms)
-        used.append(tuple(weight))
-    return scores, p_n, all_terms, used, bp
-
-
-def _corpus_counts(
-    list_of_references: Sequence[tuple[Tokens, ...]],
-    hypotheses: Sequence[Tokens],
-    max_n: int,
-) -> tuple[list[int], list[int], int, int]:
-    numerators = [0] * max_n
-    denominators = [0] * max_n
-    hyp_lengths = ref_lengths = 0
-    for refs, hyp in zip(list_of_references, hypotheses):
-        hyp_len = len(hyp)
-        matched = _sentence_counts(refs, hyp, max_n)
-        for n in range(1, max_n + 1):
-            numerators[n - 1] += matched[n - 1]
-            total = hyp_len - n + 1
-            denominators[n - 1] += total if total > 0 else 1
-        hyp_lengths += hyp_len
-        ref_lengths += _closest((len(r) for r in refs), hyp_len)
-    return numerators, denominators, hyp_lengths, ref_lengths
-
-
-def _check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[Tokens, ...]], list[Tokens]]:
+def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[Tokens, ...]], list[Tokens]]:
+    """Check a corpus in NLTK's orientation: one list of references per hypothesis."""
     for name, value in (("list_of_references", list_of_references), ("hypotheses", hypotheses)):
         if value is None:
             raise TypeError(f"{name} is None; pass a list with one entry per sentence.")
@@ -414,8 +217,8 @@ def _check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Hashable]]],
     hypotheses: Sequence[Sequence[Hashable]],
-    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
-    smoothing_function: SmoothingCallable | None = None,
+    weights: Any = DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | str | None = None,
     auto_reweigh: bool = False,
 ) -> float | list[float]:
     """Corpus-level BLEU: pool the counts of every sentence, then score once.
@@ -425,8 +228,11 @@ def corpus_bleu(
     the sums of hypothesis lengths and closest reference lengths (Papineni et
     al. 2002, Section 2.2.2).  This is not the mean of sentence scores.
 
-    A list of weight tuples returns a list of scores (a list holding one
-    tuple returns a single score, as in NLTK).
+    ``weights`` is a tuple of weights, or a list of tuples (a list of scores
+    comes back; a list holding one tuple returns a single score, as in NLTK),
+    or a numpy array read the same way.  ``smoothing_function`` is a
+    smoothing method such as ``SmoothingFunction().method1``, or its name
+    ("method1", "1").
 
     Behaviour kept from NLTK, on purpose, so that the numbers are equal:
 
@@ -434,6 +240,7 @@ def corpus_bleu(
       float with a warning, so the score is a tiny positive number instead of
       0 (``explain`` shows why).  If there is no unigram match at all, the
       score is 0.0 (NLTK returns the integer 0 there).
+    * A hypothesis shorter than n adds 0/1 to the order-n counts.
     * The smoothing function sees only the last sentence's references and
       hypothesis; methods 5, 6 and 7 therefore use that sentence alone for
       their extra statistics.
@@ -452,21 +259,20 @@ def corpus_bleu(
     0.6732
     """
     group, several = check_weights(weights)
-    refs_list, hyps = _check_corpus(list_of_references, hypotheses)
+    func, name = resolve_smoothing(smoothing_function, "smoothing_function")
+    refs_list, hyps = check_corpus(list_of_references, hypotheses)
     max_n = max(len(w) for w in group)
-    nums, dens, hyp_lengths, ref_lengths = _corpus_counts(refs_list, hyps, max_n)
-    scores, *_ = _combine(
-        nums, dens, hyp_lengths, ref_lengths, group, smoothing_function,
-        auto_reweigh, refs_list[-1], hyps[-1],
-    )
+    counts = pooled_counts(refs_list, hyps, max_n)
+    results = score_counts(counts, group, func, name, auto_reweigh, refs_list[-1], hyps[-1])
+    scores = [r.score for r in results]
     return scores if several and len(scores) > 1 else scores[0]
 
 
 def sentence_bleu(
     references: Sequence[Sequence[Hashable]],
     hypothesis: Sequence[Hashable],
-    weights: Sequence[float] | Sequence[Sequence[float]] = DEFAULT_WEIGHTS,
-    smoothing_function: SmoothingCallable | None = None,
+    weights: Any = DEFAULT_WEIGHTS,
+    smoothing_function: SmoothingCallable | str | None = None,
     auto_reweigh: bool = False,
 ) -> float | list[float]:
     """Sentence-level BLEU of one hypothesis against its references.
@@ -481,9 +287,11 @@ def sentence_bleu(
     0.7071067811865476
     """
     group, several = check_weights(weights)
+    func, name = resolve_smoothing(smoothing_function, "smoothing_function")
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     max_n = max(len(w) for w in group)
-    nums, dens, hyp_len, ref_len = _corpus_counts([refs], [hyp], max_n)
-    scores, *_ = _combine(nums, dens, hyp_len, ref_len, group, smoothing_function, auto_reweigh, refs, hyp)
+    counts = pooled_counts([refs], [hyp], max_n)
+    results = score_counts(counts, group, func, name, auto_reweigh, refs, hyp)
+    scores = [r.score for r in results]
     return scores if several and len(scores) > 1 else scores[0]

@@ -11,10 +11,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach._checks import check_length, check_references, check_tokens
-from bleu_teach.core import _bp, _closest
+from bleu_teach.checks import check_length, check_references, check_tokens
+from bleu_teach.scoring import brevity_penalty_value
 from bleu_teach.explain import explain
 from bleu_teach.smoothing import SMOOTHING_METHODS
+from bleu_teach.statistics import closest_length
 
 __all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison"]
 
@@ -70,8 +71,8 @@ def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, floa
     max_len = check_length(max_len, "max_len")
     out = []
     for c in range(0, max_len + 1):
-        r = _closest(lens, c)
-        out.append((c, r, _bp(r, c)))
+        r = closest_length(lens, c)
+        out.append((c, r, brevity_penalty_value(r, c)))
     return out
 
 

@@ -13,11 +13,13 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from html import escape
 from typing import Any
 
-from bleu_teach._checks import check_order, check_references, check_tokens
-from bleu_teach.core import _bp, _closest, _count, modified_precision, plain_precision
+from bleu_teach.checks import check_order, check_references, check_tokens
+from bleu_teach.core import modified_precision, plain_precision
+from bleu_teach.render import feedback_html, feedback_text
+from bleu_teach.scoring import brevity_penalty_value
+from bleu_teach.statistics import closest_length, sentence_statistics
 from bleu_teach.explain import explain
 
 __all__ = ["Feedback", "check_ngram_count", "check_modified_precision", "check_brevity_penalty", "check_bleu"]
@@ -33,15 +35,13 @@ class Feedback:
     message: str
 
     def __str__(self) -> str:
-        mark = {True: "Correct", False: "Not yet", None: "No answer yet"}[self.correct]
-        return f"{mark}: {self.message}"
+        return feedback_text(self.correct, self.message)
 
     def __repr__(self) -> str:
         return str(self)
 
     def _repr_html_(self) -> str:
-        mark = {True: "&#10004; Correct", False: "&#10008; Not yet", None: "&#9998; No answer yet"}[self.correct]
-        return f'<p style="font-size:1.1em"><b>{mark}:</b> {escape(self.message)}</p>'
+        return feedback_html(self.correct, self.message)
 
 
 def _as_number(answer: Any) -> float:
@@ -82,7 +82,7 @@ def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedba
     n = check_order(n)
     k = len(hyp)
     right = max(0, k - n + 1)
-    distinct = len(_count(hyp, n))
+    distinct = len(sentence_statistics((hyp,), hyp, n).orders[n - 1].rows)
     return _judge(
         answer,
         right,
@@ -112,10 +112,9 @@ def check_modified_precision(
     unclipped = plain_precision(refs, hyp, n).numerator
     # The deliberately wrong variants: counts added over references, and the
     # first reference's n-gram count as the denominator.
-    counts = _count(hyp, n)
-    per_ref = [_count(r, n) for r in refs]
-    summed = sum(min(c, sum(rc.get(g, 0) for rc in per_ref)) for g, c in counts.items())
-    ref_total = max(1, sum(per_ref[0].values()))
+    rows = sentence_statistics(refs, hyp, n).orders[n - 1].rows
+    summed = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
+    ref_total = max(1, len(refs[0]) - n + 1)
     right = clipped / total
     return _judge(
         answer,
@@ -138,9 +137,9 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int) ->
     lens = list(ref_lens)
     if not lens:
         raise ValueError("ref_lens must list at least one reference length.")
-    r = _closest(lens, hyp_len)
-    right = float(_bp(r, hyp_len))
-    longest = float(_bp(max(lens), hyp_len))
+    r = closest_length(lens, hyp_len)
+    right = float(brevity_penalty_value(r, hyp_len))
+    longest = float(brevity_penalty_value(max(lens), hyp_len))
     inverted = math.exp(1 - hyp_len / r) if hyp_len and r else right
     return _judge(
         answer,

@@ -1,38 +1,38 @@
 """Reports that carry the whole story of a BLEU score.
 
 ``explain`` returns a :class:`BleuReport` for one sentence and
-``explain_corpus`` a :class:`CorpusReport` for a corpus.  They keep every
-intermediate number (the n-gram table with clipping, each exact precision,
-the lengths and the chosen reference length, the brevity penalty, the
-weighted log terms, the smoothing) and their ``score`` equals
-:func:`bleu_teach.sentence_bleu` / :func:`bleu_teach.corpus_bleu` exactly,
-because they are computed by the same code.
+``explain_corpus`` a :class:`CorpusReport` for a corpus.  A report is the
+computation, not a retelling of it: it holds the statistics the score was
+counted from (:mod:`bleu_teach.statistics`) and the scoring result
+(:mod:`bleu_teach.scoring`) that ``sentence_bleu`` and ``corpus_bleu``
+return their score from, and nothing it shows is counted or computed again.
 
 A report prints as plain text (``print(report)``) and shows as an HTML table
-in a notebook.
+in a notebook; both views come from :mod:`bleu_teach.render`.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_teach._checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple
-from bleu_teach.core import (
+from bleu_teach.checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple
+from bleu_teach.core import check_corpus
+from bleu_teach.render import comparison_html, comparison_text, corpus_html, corpus_text, report_html, report_text
+from bleu_teach.scoring import BleuResult, Number, score_counts
+from bleu_teach.smoothing import SmoothingCallable, quietly, resolve_smoothing
+from bleu_teach.statistics import (
     CountFraction,
     Ngram,
-    SmoothingCallable,
-    _bp,
-    _check_corpus,
-    _closest,
-    _combine,
-    _corpus_counts,
-    _count,
+    NgramRow,
+    OrderCounts,
+    PooledCounts,
+    SentenceStatistics,
+    pool,
+    sentence_statistics,
 )
-from bleu_teach.smoothing import ZeroPrecisionWarning, get_smoothing
 
 __all__ = [
     "NgramRow",
@@ -49,23 +49,15 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class NgramRow:
-    """One distinct n-gram of the hypothesis and how it is clipped."""
-
-    ngram: Ngram
-    hyp_count: int
-    ref_counts: tuple[int, ...]
-    max_ref_count: int
-    clipped_count: int
-
-    @property
-    def text(self) -> str:
-        return " ".join(str(t) for t in self.ngram)
-
-
-@dataclass(frozen=True)
 class OrderReport:
-    """Everything about one n-gram order n."""
+    """Everything about one n-gram order n: its counts and how they entered the score.
+
+    ``clipped``/``total`` is p_n exactly as the score used it; ``ngrams`` is
+    the real number of hypothesis n-grams (``total`` is 1 when it is 0,
+    NLTK's rule).  ``smoothed`` is p_n after smoothing, ``weight`` the
+    weight in force and ``log_term`` the term added to the sum (None when
+    the order is left out; ``left_out`` says why).
+    """
 
     n: int
     rows: tuple[NgramRow, ...]
@@ -75,10 +67,18 @@ class OrderReport:
     weight: float
     smoothed: Any
     log_term: float | None
+    ngrams: int = 0
+    left_out: str = ""
+    marks: tuple[bool, ...] = ()
 
     @property
     def is_zero(self) -> bool:
         return self.clipped == 0
+
+    @property
+    def counted_as_one(self) -> bool:
+        """True when the hypothesis has no n-grams of this order and NLTK counts it as 0/1."""
+        return self.ngrams == 0
 
 
 @dataclass(frozen=True)
@@ -89,17 +89,104 @@ class LengthReport:
     ref_lens: tuple[int, ...]
     closest_ref_len: int
     reason: str
-    brevity_penalty: float
+    brevity_penalty: Number
+    tied: tuple[int, ...] = ()
 
     @property
     def tie(self) -> bool:
-        distance = abs(self.closest_ref_len - self.hyp_len)
-        return len({r for r in self.ref_lens if abs(r - self.hyp_len) == distance}) > 1
+        return len(self.tied) > 1
+
+
+def _orders(counts: Sequence[OrderCounts], result: BleuResult) -> tuple[OrderReport, ...]:
+    return tuple(
+        OrderReport(
+            n=o.n,
+            rows=o.rows,
+            clipped=o.matches,
+            total=o.total,
+            precision=result.precisions[i],
+            weight=result.weights[i],
+            smoothed=result.smoothed[i],
+            log_term=result.log_terms[i],
+            ngrams=o.ngrams,
+            left_out=result.left_out[i],
+            marks=o.marks,
+        )
+        for i, o in enumerate(counts)
+    )
+
+
+def _orders_text(orders: Sequence[int]) -> str:
+    return ", ".join(map(str, orders))
+
+
+def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corpus: bool) -> list[str]:
+    """What a learner should know about this score, each sentence true for these numbers."""
+    notes: list[str] = []
+    what = "hypotheses" if corpus else "hypothesis"
+    if hyp_len == 0:
+        notes.append(f"The {what} {'are' if corpus else 'is'} empty, so the score is 0.")
+        return notes
+    if result.no_unigram_match:
+        notes.append(f"No unigram of the {what} appears in any reference, so the score is 0 "
+                     f"(whatever the weights and smoothing).")
+        return notes
+    short = [o.n for o in orders if o.counted_as_one]
+    if short and not corpus:
+        notes.append(
+            f"The hypothesis has {hyp_len} token{'s' if hyp_len != 1 else ''}, so it has no n-grams for "
+            f"n = {_orders_text(short)}: p_n would be 0/0, undefined. NLTK (and bleu_teach, to stay equal) "
+            f"counts each such order as 0/1, one n-gram with no match."
+        )
+    if result.reweighed:
+        notes.append(
+            f"auto_reweigh: the hypothesis has only {hyp_len} token{'s' if hyp_len != 1 else ''}, so the default "
+            f"weights were replaced by 1/{hyp_len} for each of the orders 1 to {hyp_len}; higher orders get no weight."
+        )
+    zero = [o for o in orders if o.is_zero]
+    weighted_zero = [o.n for o in zero if o.weight > 0 and o.log_term is not None]
+    unweighted_zero = [o.n for o in zero if not (o.weight > 0)]
+    if weighted_zero and result.smoothing == "method0":
+        notes.append(
+            f"No match for n = {_orders_text(weighted_zero)}: without smoothing, log 0 is undefined. NLTK (and "
+            f"bleu_teach, to stay equal) uses the smallest positive float (about 2.2e-308) instead, so the score is "
+            f"{result.score:.3g} rather than exactly 0. Try a smoothing method."
+        )
+    elif weighted_zero:
+        notes.append(
+            f"No match for n = {_orders_text(weighted_zero)}: smoothing ({result.smoothing}) replaced "
+            f"{'that precision' if len(weighted_zero) == 1 else 'those precisions'} by a small positive value."
+        )
+    if unweighted_zero:
+        notes.append(
+            f"No match for n = {_orders_text(unweighted_zero)}, but {'that order has' if len(unweighted_zero) == 1 else 'those orders have'} "
+            f"weight 0, so {'it does' if len(unweighted_zero) == 1 else 'they do'} not change the score."
+        )
+    skipped = [o.n for o in orders if o.weight > 0 and o.log_term is None]
+    if skipped:
+        notes.append(
+            f"p_n is still 0 after smoothing for n = {_orders_text(skipped)}; NLTK leaves such orders out of the "
+            f"sum, which treats them as if p_n were 1."
+        )
+    changed = [o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed != o.precision]
+    if changed:
+        notes.append(
+            f"{result.smoothing} also changed p_n for n = {_orders_text(changed)}, where there were matches: "
+            f"smoothing is not only for zeros."
+        )
+    if result.brevity_penalty < 1:
+        notes.append(f"The {what} {'are' if corpus else 'is'} shorter than the closest reference "
+                     f"length{' (summed over the corpus)' if corpus else ''}, so the brevity penalty lowers the score.")
+    return notes
 
 
 @dataclass(frozen=True, repr=False)
 class BleuReport:
-    """The step-by-step story of one sentence-level BLEU score."""
+    """The step-by-step story of one sentence-level BLEU score.
+
+    ``statistics`` and ``result`` are the objects the score was computed
+    from; ``orders`` and ``length`` lay them out order by order.
+    """
 
     hypothesis: Tokens
     references: tuple[Tokens, ...]
@@ -110,36 +197,29 @@ class BleuReport:
     log_sum: float | None
     score: float
     notes: tuple[str, ...]
+    statistics: SentenceStatistics | None = field(default=None, compare=False)
+    result: BleuResult | None = field(default=None, compare=False)
 
     @property
     def precisions(self) -> tuple[CountFraction, ...]:
         return tuple(o.precision for o in self.orders)
 
     @property
-    def brevity_penalty(self) -> float:
+    def brevity_penalty(self) -> Number:
         return self.length.brevity_penalty
 
     def matched_positions(self, n: int = 1) -> tuple[bool, ...]:
         """For each hypothesis token, whether it lies in a clipped n-gram match.
 
-        Matches are credited left to right, up to each n-gram's clipped count.
+        Matches are credited left to right, up to each n-gram's clipped count
+        (worked out when the n-grams were counted).
         """
         order = next((o for o in self.orders if o.n == n), None)
         if order is None:
             raise ValueError(f"This report has orders 1 to {len(self.orders)}; n={n} is not among them.")
-        budget = {row.ngram: row.clipped_count for row in order.rows}
-        marks = [False] * len(self.hypothesis)
-        for start in range(len(self.hypothesis) - n + 1):
-            gram = tuple(self.hypothesis[start : start + n])
-            if budget.get(gram, 0) > 0:
-                budget[gram] -= 1
-                for k in range(start, start + n):
-                    marks[k] = True
-        return tuple(marks)
+        return order.marks
 
     def to_text(self) -> str:
-        from bleu_teach.render import report_text
-
         return report_text(self)
 
     def __str__(self) -> str:
@@ -149,27 +229,38 @@ class BleuReport:
         return self.to_text()
 
     def _repr_html_(self) -> str:
-        from bleu_teach.render import report_html
-
         return report_html(self)
 
 
 @dataclass(frozen=True)
 class SentenceRow:
-    """One sentence's statistics inside a corpus report."""
+    """One sentence's statistics inside a corpus report.
+
+    ``totals`` are the denominators this sentence adds to the pooled counts
+    (1 for an order it has no n-grams of); ``ngrams`` the real n-gram counts.
+    ``sentence_score`` is None when the smoothing method cannot score this
+    sentence alone (``problem`` says why); the corpus score does not need it.
+    """
 
     index: int
     hyp_len: int
     closest_ref_len: int
     clipped: tuple[int, ...]
     totals: tuple[int, ...]
-    brevity_penalty: float
-    sentence_score: float
+    brevity_penalty: Number
+    sentence_score: float | None
+    ngrams: tuple[int, ...] = ()
+    problem: str | None = None
 
 
 @dataclass(frozen=True, repr=False)
 class CorpusReport:
-    """Per-sentence statistics and the pooled ones behind a corpus BLEU score."""
+    """Per-sentence statistics and the pooled ones behind a corpus BLEU score.
+
+    ``clipped``/``totals`` are the pooled counts exactly as the score used
+    them (``ngrams`` the real pooled n-gram counts); ``counts`` and
+    ``result`` are the objects the score was computed from.
+    """
 
     sentences: tuple[SentenceRow, ...]
     weights: tuple[float, ...]
@@ -181,14 +272,15 @@ class CorpusReport:
     log_terms: tuple[float | None, ...]
     hyp_len: int
     ref_len: int
-    brevity_penalty: float
+    brevity_penalty: Number
     score: float
-    mean_sentence_score: float
+    mean_sentence_score: float | None
     notes: tuple[str, ...]
+    ngrams: tuple[int, ...] = ()
+    counts: PooledCounts | None = field(default=None, compare=False)
+    result: BleuResult | None = field(default=None, compare=False)
 
     def to_text(self) -> str:
-        from bleu_teach.render import corpus_text
-
         return corpus_text(self)
 
     def __str__(self) -> str:
@@ -198,60 +290,12 @@ class CorpusReport:
         return self.to_text()
 
     def _repr_html_(self) -> str:
-        from bleu_teach.render import corpus_html
-
         return corpus_html(self)
 
 
-def _resolve_smoothing(smoothing: Any) -> tuple[SmoothingCallable, str]:
-    if smoothing is None or isinstance(smoothing, str):
-        func = get_smoothing(smoothing)
-        return func, func.__name__
-    if callable(smoothing):
-        return smoothing, getattr(smoothing, "__name__", type(smoothing).__name__)
-    raise TypeError(
-        f"smoothing must be a method name such as 'method1' or a function like "
-        f"SmoothingFunction().method1, not {smoothing!r}."
-    )
-
-
-def _quiet(func: SmoothingCallable) -> SmoothingCallable:
-    """Run a smoothing method without the zero-precision warning: reports say it in words."""
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ZeroPrecisionWarning)
-            return func(*args, **kwargs)
-
-    return run
-
-
-def _length_reason(hyp_len: int, ref_lens: tuple[int, ...], closest: int) -> str:
-    if len(ref_lens) == 1:
-        return "the only reference"
-    distance = abs(closest - hyp_len)
-    tied = sorted({r for r in ref_lens if abs(r - hyp_len) == distance})
-    if len(tied) > 1:
-        return f"lengths {' and '.join(map(str, tied))} are equally close to {hyp_len}; the tie goes to the shorter"
-    return f"closest to the hypothesis length {hyp_len}, difference {distance}"
-
-
-def _notes(orders: list[OrderReport], smoothing_name: str, hyp_len: int, bp: float, score: float) -> list[str]:
-    notes = []
-    zero = [o.n for o in orders if o.is_zero]
-    if hyp_len == 0:
-        notes.append("The hypothesis is empty, so the score is 0.")
-    elif orders and orders[0].is_zero:
-        notes.append("No unigram of the hypothesis appears in any reference, so the score is 0.")
-    elif zero and smoothing_name == "method0":
-        notes.append(
-            f"No match for n = {', '.join(map(str, zero))}: without smoothing, log 0 is undefined. "
-            f"NLTK (and bleu_teach, to stay equal) uses the smallest positive float instead, "
-            f"so the score is {score:.3g} rather than exactly 0. Try a smoothing method."
-        )
-    if bp < 1 and hyp_len > 0:
-        notes.append("The hypothesis is shorter than the closest reference, so the brevity penalty lowers the score.")
-    return notes
+def _length_report(statistics: SentenceStatistics, bp: Number) -> LengthReport:
+    length = statistics.length
+    return LengthReport(length.hyp_len, length.ref_lens, length.closest_ref_len, length.reason, bp, length.tied)
 
 
 def explain(
@@ -263,8 +307,9 @@ def explain(
 ) -> BleuReport:
     """Compute sentence BLEU and keep every step.
 
-    ``smoothing`` is a method name ("method0" to "method7") or a smoothing
-    function such as ``SmoothingFunction().method1``.
+    ``smoothing`` is a method name ("method0" to "method7", or just the
+    number) or a smoothing function such as ``SmoothingFunction().method1``.
+    The score is ``sentence_bleu``'s, computed by the same code.
 
     >>> refs = ['the cat is on the mat'.split(), 'there is a cat on the mat'.split()]
     >>> report = explain(refs, ['the'] * 7, weights=(1.0,))
@@ -274,53 +319,55 @@ def explain(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     weight = check_weight_tuple(weights)
-    func, name = _resolve_smoothing(smoothing)
-    max_n = len(weight)
-    nums, dens, hyp_len, ref_len = _corpus_counts([refs], [hyp], max_n)
-    scores, smoothed, terms, used, bp = _combine(
-        nums, dens, hyp_len, ref_len, [weights], _quiet(func), auto_reweigh, refs, hyp
-    )
-    used_weight = used[0]
-    log_terms = terms[0]
-    orders = []
-    for n in range(1, max_n + 1):
-        counts = _count(hyp, n)
-        per_ref = [_count(r, n) for r in refs]
-        rows = []
-        for gram, c in counts.items():
-            ref_counts = tuple(rc.get(gram, 0) for rc in per_ref)
-            best = max(ref_counts)
-            rows.append(NgramRow(gram, c, ref_counts, best, min(c, best)))
-        i = n - 1
-        orders.append(
-            OrderReport(
-                n=n,
-                rows=tuple(rows),
-                clipped=nums[i],
-                total=max(0, hyp_len - n + 1),
-                precision=CountFraction(nums[i], dens[i]),
-                weight=used_weight[i] if i < len(used_weight) else 0.0,
-                smoothed=smoothed[i] if i < len(smoothed) else None,
-                log_term=log_terms[i] if i < len(log_terms) else None,
-            )
-        )
-    ref_lens = tuple(len(r) for r in refs)
-    closest = _closest(ref_lens, hyp_len)
-    length = LengthReport(hyp_len, ref_lens, closest, _length_reason(hyp_len, ref_lens, closest), bp)
-    present = [t for t in log_terms if t is not None]
-    log_sum = math.fsum(present) if present else None
-    score = scores[0]
+    func, name = resolve_smoothing(smoothing)
+    statistics = sentence_statistics(refs, hyp, len(weight))
+    counts = pool([statistics])
+    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp)[0]
+    orders = _orders(statistics.orders, result)
     return BleuReport(
         hypothesis=hyp,
         references=refs,
-        weights=tuple(used_weight),
+        weights=result.weights,
         smoothing=name,
-        orders=tuple(orders),
-        length=length,
-        log_sum=log_sum,
-        score=score,
-        notes=tuple(_notes(orders, name, hyp_len, bp, score)),
+        orders=orders,
+        length=_length_report(statistics, result.brevity_penalty),
+        log_sum=result.log_sum,
+        score=result.score,
+        notes=tuple(_notes(orders, result, len(hyp), corpus=False)),
+        statistics=statistics,
+        result=result,
     )
+
+
+def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) -> list[str]:
+    notes = []
+    k = len(counts.totals)
+    extra = [(n, counts.totals[n - 1] - counts.ngrams[n - 1]) for n in range(1, k + 1)
+             if counts.totals[n - 1] != counts.ngrams[n - 1]]
+    if extra:
+        parts = "; ".join(
+            f"t_{n} = {counts.totals[n - 1]} for {counts.ngrams[n - 1]} real {n}-grams "
+            f"({e} sentence{'s' if e != 1 else ''} shorter than {n} tokens)"
+            for n, e in extra
+        )
+        notes.append(
+            f"A hypothesis shorter than n tokens has no n-grams, and NLTK counts it as 0/1 (one n-gram, no match), "
+            f"so it adds 1 to the pooled total: {parts}. The score uses these totals."
+        )
+    failed = [row for row in rows if row.sentence_score is None]
+    if failed:
+        which = ", ".join(str(row.index + 1) for row in failed)
+        notes.append(
+            f"{name} cannot score sentence{'s' if len(failed) > 1 else ''} {which} on {'their' if len(failed) > 1 else 'its'} "
+            f"own ({failed[0].problem}); the corpus score pools the counts first and does not need "
+            f"{'them' if len(failed) > 1 else 'it'}, so there is no mean of sentence scores."
+        )
+    if name in ("method5", "method6", "method7"):
+        notes.append(
+            f"{name} reads extra statistics from the last sentence only (as NLTK does), "
+            f"not from the whole corpus."
+        )
+    return notes
 
 
 def explain_corpus(
@@ -330,50 +377,64 @@ def explain_corpus(
     smoothing: str | SmoothingCallable | None = None,
     auto_reweigh: bool = False,
 ) -> CorpusReport:
-    """Corpus BLEU with each sentence's counts and the pooled counts.
+    """Corpus BLEU with each sentence's counts and the pooled counts the score used.
 
-    ``mean_sentence_score`` is the average of the sentence scores, shown to
-    make the point that corpus BLEU is not that average.
+    The score is ``corpus_bleu``'s, computed by the same code from the same
+    counts.  ``mean_sentence_score`` is the average of the sentence scores,
+    shown to make the point that corpus BLEU is not that average (None when
+    some sentence cannot be scored on its own).
     """
     weight = check_weight_tuple(weights)
-    refs_list, hyps = _check_corpus(list_of_references, hypotheses)
-    func, name = _resolve_smoothing(smoothing)
-    quiet = _quiet(func)
+    refs_list, hyps = check_corpus(list_of_references, hypotheses)
+    func, name = resolve_smoothing(smoothing)
+    quiet = quietly(func)
     max_n = len(weight)
+    sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
     rows = []
-    for index, (refs, hyp) in enumerate(zip(refs_list, hyps)):
-        nums, dens, h, r = _corpus_counts([refs], [hyp], max_n)
-        (sentence_score,), *_ = _combine(nums, dens, h, r, [weights], quiet, auto_reweigh, refs, hyp)
-        totals = tuple(max(0, h - n + 1) for n in range(1, max_n + 1))
-        rows.append(SentenceRow(index, h, r, tuple(nums), totals, _bp(r, h), sentence_score))
-    nums, dens, hyp_len, ref_len = _corpus_counts(refs_list, hyps, max_n)
-    scores, smoothed, terms, used, bp = _combine(
-        nums, dens, hyp_len, ref_len, [weights], quiet, auto_reweigh, refs_list[-1], hyps[-1]
-    )
-    notes = []
-    if name in ("method5", "method6", "method7"):
-        notes.append(
-            f"{name} reads extra statistics from the last sentence only (as NLTK does), "
-            f"not from the whole corpus."
-        )
-    mean = math.fsum(row.sentence_score for row in rows) / len(rows)
+    for index, (stats, refs, hyp) in enumerate(zip(sentences, refs_list, hyps)):
+        problem = None
+        sentence_result: BleuResult | None
+        try:
+            sentence_result = score_counts(pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp)[0]
+        except ValueError as error:  # e.g. method6 on a sentence without a trigram match
+            sentence_result, problem = None, str(error)
+        rows.append(SentenceRow(
+            index=index,
+            hyp_len=stats.length.hyp_len,
+            closest_ref_len=stats.length.closest_ref_len,
+            clipped=stats.matches,
+            totals=stats.totals,
+            brevity_penalty=sentence_result.brevity_penalty if sentence_result else math.nan,
+            sentence_score=sentence_result.score if sentence_result else None,
+            ngrams=stats.ngrams,
+            problem=problem,
+        ))
+    counts = pool(sentences)
+    result = score_counts(counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1])[0]
+    scored = [row.sentence_score for row in rows if row.sentence_score is not None]
+    mean = math.fsum(scored) / len(rows) if len(scored) == len(rows) else None
+    orders = _orders([OrderCounts(n, counts.matches[n - 1], counts.ngrams[n - 1]) for n in range(1, max_n + 1)],
+                     result)
+    notes = _corpus_notes(rows, counts, name) + _notes(orders, result, counts.hyp_len, corpus=True)
     return CorpusReport(
         sentences=tuple(rows),
-        weights=tuple(used[0]),
+        weights=result.weights,
         smoothing=name,
-        clipped=tuple(nums),
-        totals=tuple(sum(row.totals[i] for row in rows) for i in range(max_n)),
-        precisions=tuple(CountFraction(a, b) for a, b in zip(nums, dens)),
-        smoothed=tuple(smoothed),
-        log_terms=tuple(terms[0]) + (None,) * (max_n - len(terms[0])),
-        hyp_len=hyp_len,
-        ref_len=ref_len,
-        brevity_penalty=_bp(ref_len, hyp_len),
-        score=scores[0],
+        clipped=counts.matches,
+        totals=counts.totals,
+        precisions=result.precisions,
+        smoothed=result.smoothed,
+        log_terms=result.log_terms,
+        hyp_len=counts.hyp_len,
+        ref_len=counts.ref_len,
+        brevity_penalty=result.brevity_penalty,
+        score=result.score,
         mean_sentence_score=mean,
         notes=tuple(notes),
+        ngrams=counts.ngrams,
+        counts=counts,
+        result=result,
     )
-
 
 
 @dataclass(frozen=True, repr=False)
@@ -405,16 +466,12 @@ class HypothesisComparison:
         return more_a, more_b
 
     def to_text(self) -> str:
-        from bleu_teach.render import comparison_text
-
         return comparison_text(self)
 
     def __repr__(self) -> str:
         return self.to_text()
 
     def _repr_html_(self) -> str:
-        from bleu_teach.render import comparison_html
-
         return comparison_html(self)
 
 

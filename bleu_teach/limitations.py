@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bleu_teach.core import sentence_bleu
-from bleu_teach.explain import BleuReport, _resolve_smoothing, _quiet, explain
+from bleu_teach.explain import BleuReport, explain
 from bleu_teach.render import Table, format_number
+from bleu_teach.smoothing import quietly, resolve_smoothing
 from bleu_teach.tokenize import tokenize
 
 __all__ = ["explain_texts", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS"]
@@ -127,10 +128,10 @@ def order_table(
     """
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
     weights = [tuple([1 / k] * k) for k in range(1, max_order + 1)]
-    func, _ = _resolve_smoothing(smoothing)
+    func, _ = resolve_smoothing(smoothing)
     rows = []
     for label, text in hypotheses.items():
         hyp = _tokens(text, f"hypothesis {label!r}", tokenizer, False)
-        scores = sentence_bleu(refs, hyp, weights, smoothing_function=_quiet(func))
+        scores = sentence_bleu(refs, hyp, weights, smoothing_function=quietly(func))
         rows.append([label, *[format_number(s) for s in scores]])
     return Table(["hypothesis", *[f"BLEU-{k}" for k in range(1, max_order + 1)]], rows)

@@ -18,8 +18,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bleu_teach._checks import DEFAULT_WEIGHTS, check_length, check_order, check_references, check_tokens, check_weight_tuple
-from bleu_teach.core import _bp, _closest, _count, _precision_counts, corpus_bleu, modified_precision, sentence_bleu
+from bleu_teach.checks import DEFAULT_WEIGHTS, check_length, check_order, check_references, check_tokens, check_weight_tuple
+from bleu_teach.core import brevity_penalty, closest_ref_length, corpus_bleu, modified_precision, sentence_bleu
+from bleu_teach.statistics import sentence_statistics
 from bleu_teach.render import Table, format_number
 from bleu_teach.smoothing import SmoothingFunction
 
@@ -90,10 +91,10 @@ def bleu_skipping_zero_precisions(
     weight = check_weight_tuple(weights)
     total = 0.0
     for n, w in enumerate(weight, start=1):
-        clipped, count = _precision_counts(refs, hyp, n)
-        if clipped > 0:
-            total += w * math.log(clipped / count)
-    return float(_bp(_closest((len(r) for r in refs), len(hyp)), len(hyp))) * math.exp(total)
+        p_n = modified_precision(refs, hyp, n)
+        if p_n.numerator > 0:
+            total += w * math.log(p_n.numerator / p_n.denominator)
+    return float(brevity_penalty(closest_ref_length(refs, len(hyp)), len(hyp))) * math.exp(total)
 
 
 def inverted_brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
@@ -127,10 +128,11 @@ def bleu_with_inverted_brevity_penalty(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     right = _quiet_bleu(refs, hyp, weights, smoothing_function)
-    right_bp = float(_bp(_closest((len(r) for r in refs), len(hyp)), len(hyp)))
+    r = closest_ref_length(refs, len(hyp))
+    right_bp = float(brevity_penalty(r, len(hyp)))
     if right == 0.0 or right_bp == 0.0:
         return right
-    wrong_bp = inverted_brevity_penalty(_closest((len(r) for r in refs), len(hyp)), len(hyp))
+    wrong_bp = inverted_brevity_penalty(r, len(hyp))
     return right / right_bp * wrong_bp
 
 
@@ -151,7 +153,7 @@ def precision_over_reference_ngrams(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    clipped, _ = _precision_counts(refs, hyp, n)
+    clipped = modified_precision(refs, hyp, n).numerator
     ref_total = max(0, len(refs[0]) - n + 1)
     if ref_total == 0:
         raise ValueError(f"The first reference has no {n}-grams; this example needs at least {n} tokens in it.")
@@ -175,10 +177,9 @@ def precision_summing_references(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    counts = _count(hyp, n)
-    per_ref = [_count(r, n) for r in refs]
-    clipped = sum(min(c, sum(rc.get(g, 0) for rc in per_ref)) for g, c in counts.items())
-    total = sum(counts.values())
+    rows = sentence_statistics(refs, hyp, n).orders[n - 1].rows
+    clipped = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
+    total = sum(row.hyp_count for row in rows)
     if total == 0:
         raise ValueError(f"The hypothesis has no {n}-grams; give it at least {n} tokens.")
     return Fraction(clipped, total)

@@ -1,11 +1,19 @@
-"""Plain-text and HTML views of the reports in :mod:`bleu_teach.explain`.
+"""Plain-text and HTML views of reports and results: all of the package's HTML.
 
-Nothing here computes BLEU: every number comes from a report.  Every piece
-of user text (tokens, n-grams) is escaped before it goes into HTML.
+Nothing here counts or computes BLEU: every number comes from a report or a
+result object, and each text view and its HTML twin are built from the same
+row builders, so that they cannot drift apart.  Every piece of user text
+(tokens, n-grams, labels) is escaped before it goes into HTML.
+
+This module imports nothing from the package at run time: it reads reports
+through their attributes (their types are imported for the type checker
+only), so the report classes can import it to show themselves without an
+import cycle.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterable, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -14,11 +22,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, OrderReport
 
 __all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparison_text", "comparison_html",
-           "format_number", "tokens_html"]
+           "format_number", "tokens_html", "message_html", "clipping_html", "bp_summary_html", "feedback_text",
+           "feedback_html", "Table", "precision_table"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
-    """A number as a learner reads it: fractions as a/b, floats rounded."""
+    """A number as a learner reads it: fractions as a/b, floats rounded.
+
+    >>> format_number(0.123456), format_number(2.2e-308), format_number(None)
+    ('0.1235', '2.2e-308', '-')
+    """
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -28,6 +41,8 @@ def format_number(value: Any, digits: int = 4) -> str:
     if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, float):
         return f"{value.numerator}/{value.denominator}"
     number = float(value)
+    if number != number:
+        return "-"
     if number != 0 and abs(number) < 10 ** (-digits):
         return f"{number:.3g}"
     return f"{number:.{digits}f}"
@@ -37,14 +52,74 @@ def _join(tokens: Iterable[Hashable]) -> str:
     return " ".join(str(t) for t in tokens)
 
 
-def _bp_text(report: "BleuReport") -> str:
-    c, r = report.length.hyp_len, report.length.closest_ref_len
-    bp = report.length.brevity_penalty
+_SUBSCRIPT = re.compile(r"\b([pwtm])_(\d+|n)\b")
+
+
+def _math_html(text: str) -> str:
+    """Escaped text with p_1, w_n, m_n, t_n written with real subscripts (for labels, never user text)."""
+    return _SUBSCRIPT.sub(r"\1<sub>\2</sub>", escape(text))
+
+
+# ---------------------------------------------------------------------------
+# Row builders: plain strings, shared by the text and the HTML views
+# ---------------------------------------------------------------------------
+
+
+def _precision_line(order: "OrderReport") -> str:
+    n = order.n
+    if order.counted_as_one:
+        return (f"p_{n} = 0/1: the hypothesis has no {n}-grams (0/0 is undefined); "
+                f"NLTK counts it as one {n}-gram with no match")
+    return f"p_{n} = {order.clipped}/{order.total} = {float(order.precision):.4f} (clipped matches / hypothesis {n}-grams)"
+
+
+def _ngram_header(report: "BleuReport") -> list[str]:
+    return ["n-gram", "hyp", *[f"ref{i}" for i in range(1, len(report.references) + 1)], "max ref", "clipped"]
+
+
+def _ngram_rows(order: "OrderReport") -> list[list[str]]:
+    return [
+        [row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count), str(row.clipped_count)]
+        for row in order.rows
+    ]
+
+
+def _bp_line(c: int, r: int, bp: Any) -> str:
     if c == 0:
         return "BP = 0 (empty hypothesis)"
     if c > r:
         return f"c = {c} > r = {r}, so BP = 1"
     return f"c = {c} <= r = {r}, so BP = exp(1 - r/c) = exp(1 - {r}/{c}) = {format_number(bp)}"
+
+
+def _length_lines(report: "BleuReport") -> list[str]:
+    length = report.length
+    return [
+        f"hypothesis length c = {length.hyp_len}; reference lengths {', '.join(map(str, length.ref_lens))}",
+        f"closest reference length r = {length.closest_ref_len} ({length.reason})",
+        _bp_line(length.hyp_len, length.closest_ref_len, length.brevity_penalty),
+    ]
+
+
+_COMBINE_HEADER = ["order", "weight w_n", "p_n as counted", "p_n used", "w_n * log p_n"]
+
+
+def _combine_rows(orders: Sequence["OrderReport"]) -> list[list[str]]:
+    return [
+        [f"p_{o.n}", format_number(o.weight), f"{o.clipped}/{o.total}", format_number(o.smoothed),
+         format_number(o.log_term) if o.log_term is not None else f"left out: {o.left_out}"]
+        for o in orders
+    ]
+
+
+def _score_lines(report: "BleuReport") -> tuple[str, str]:
+    """(the score, how it was made) for the last lines of a report."""
+    if report.log_sum is None:
+        how = "no unigram matches, so nothing is combined" if report.length.hyp_len else "an empty hypothesis"
+    else:
+        how = (f"BP * exp(sum of log terms) = {format_number(report.length.brevity_penalty)} * "
+               f"exp({format_number(report.log_sum)})")
+    return f"BLEU = {format_number(report.score)}", how
 
 
 def _table_text(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
@@ -56,56 +131,6 @@ def _table_text(header: Sequence[str], rows: Sequence[Sequence[str]], indent: st
     return lines
 
 
-def _order_rows(order: "OrderReport") -> list[list[str]]:
-    return [
-        [row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count), str(row.clipped_count)]
-        for row in order.rows
-    ]
-
-
-def report_text(report: "BleuReport") -> str:
-    """The report as plain text for a terminal."""
-    lines = ["BLEU, step by step", ""]
-    lines.append(f"Hypothesis ({len(report.hypothesis)} tokens): {_join(report.hypothesis)}")
-    for i, ref in enumerate(report.references, start=1):
-        lines.append(f"Reference {i} ({len(ref)} tokens): {_join(ref)}")
-    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
-    for order in report.orders:
-        lines += ["", f"{order.n}-grams: modified precision p_{order.n}"]
-        if order.rows:
-            lines += _table_text(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order))
-        else:
-            lines.append(f"  (the hypothesis has no {order.n}-grams)")
-        lines.append(
-            f"  p_{order.n} = clipped / hypothesis {order.n}-grams = {order.clipped}/{order.total}"
-            + (f" = {float(order.precision):.4f}" if order.total else " (counted as 0/1)")
-        )
-    length = report.length
-    lines += [
-        "",
-        "Brevity penalty",
-        f"  hypothesis length c = {length.hyp_len}; reference lengths {', '.join(map(str, length.ref_lens))}",
-        f"  closest reference length r = {length.closest_ref_len} ({length.reason})",
-        f"  {_bp_text(report)}",
-        "",
-        f"Combining (smoothing: {report.smoothing})",
-    ]
-    rows = [
-        [f"p_{o.n}", format_number(o.weight), format_number(o.smoothed), format_number(o.log_term)]
-        for o in report.orders
-    ]
-    lines += _table_text(["order", "weight w_n", "p_n used", "w_n * log p_n"], rows)
-    if report.log_sum is not None:
-        lines.append(f"  sum of log terms = {format_number(report.log_sum)}")
-    lines += [
-        "",
-        f"BLEU = BP * exp(sum) = {format_number(report.score)}  (exact value {report.score!r})",
-    ]
-    if report.notes:
-        lines += ["", "Notes"] + [f"  - {note}" for note in report.notes]
-    return "\n".join(lines)
-
-
 _STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
     ".bleu-teach th,.bleu-teach td{border:1px solid #999;padding:2px 8px;text-align:right}"
@@ -115,29 +140,59 @@ _STYLE = (
 )
 
 
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], math_first_column: bool = False) -> str:
+    """A table; header labels may carry subscripts, cells are escaped text (user text stays literal)."""
+    head = "".join(
+        f'<th class="gram">{_math_html(h)}</th>' if i == 0 else f"<th>{_math_html(h)}</th>" for i, h in enumerate(header)
+    )
+    first = _math_html if math_first_column else escape
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="gram">{first(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>" for i, c in enumerate(row))
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def tokens_html(tokens: Sequence[Hashable], marks: Sequence[bool] | None = None) -> str:
     """Tokens as escaped HTML; marked ones are bold, underlined and ticked (not colour alone)."""
     parts = []
     for i, token in enumerate(tokens):
         text = escape(str(token))
-        if marks is not None and marks[i]:
+        if marks is not None and i < len(marks) and marks[i]:
             parts.append(f'<span class="match" title="matched">{text}&#10003;</span>')
         else:
             parts.append(f"<span>{text}</span>")
     return " ".join(parts)
 
 
-def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    head = "".join(
-        f'<th class="gram">{escape(h)}</th>' if i == 0 else f"<th>{escape(h)}</th>" for i, h in enumerate(header)
-    )
-    body = "".join(
-        "<tr>"
-        + "".join(f'<td class="gram">{escape(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>" for i, c in enumerate(row))
-        + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+# ---------------------------------------------------------------------------
+# Sentence reports
+# ---------------------------------------------------------------------------
+
+
+def report_text(report: "BleuReport") -> str:
+    """The report as plain text for a terminal."""
+    lines = ["BLEU, step by step", ""]
+    lines.append(f"Hypothesis ({len(report.hypothesis)} tokens): {_join(report.hypothesis)}")
+    for i, ref in enumerate(report.references, start=1):
+        lines.append(f"Reference {i} ({len(ref)} tokens): {_join(ref)}")
+    for order in report.orders:
+        lines += ["", f"{order.n}-grams: modified precision p_{order.n}"]
+        if order.rows:
+            lines += _table_text(_ngram_header(report), _ngram_rows(order))
+        lines.append("  " + _precision_line(order))
+    lines += ["", "Brevity penalty"] + [f"  {line}" for line in _length_lines(report)]
+    lines += ["", f"Combining (smoothing: {report.smoothing})"]
+    lines += _table_text(_COMBINE_HEADER, _combine_rows(report.orders))
+    if report.log_sum is not None:
+        lines.append(f"  sum of log terms = {format_number(report.log_sum)}")
+    score, how = _score_lines(report)
+    lines += ["", f"{score}  ({how}; exact value {report.score!r})"]
+    if report.notes:
+        lines += ["", "Notes"] + [f"  - {note}" for note in report.notes]
+    return "\n".join(lines)
 
 
 def report_html(report: "BleuReport") -> str:
@@ -150,41 +205,37 @@ def report_html(report: "BleuReport") -> str:
     )
     for i, ref in enumerate(report.references, start=1):
         out.append(f"<p><b>Reference {i}</b> ({len(ref)} tokens): {tokens_html(ref)}</p>")
-    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
     for order in report.orders:
-        out.append(f"<h4>{order.n}-grams: p<sub>{order.n}</sub> = {order.clipped}/{order.total}"
-                   + (f" = {float(order.precision):.4f}" if order.total else " (counted as 0/1)") + "</h4>")
+        out.append(f"<h4>{order.n}-grams: {_math_html(_precision_line(order))}</h4>")
         if order.rows:
-            out.append(_html_table(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order)))
-        else:
-            out.append(f"<p>The hypothesis has no {order.n}-grams.</p>")
-    length = report.length
+            out.append(_html_table(_ngram_header(report), _ngram_rows(order)))
     out.append("<h4>Brevity penalty</h4>")
-    out.append(
-        f"<p>hypothesis length c = {length.hyp_len}; reference lengths "
-        f"{escape(', '.join(map(str, length.ref_lens)))}; closest r = {length.closest_ref_len} "
-        f"({escape(length.reason)}).<br>{escape(_bp_text(report))}</p>"
-    )
+    out.append("<p>" + "<br>".join(escape(line) for line in _length_lines(report)) + "</p>")
     out.append(f"<h4>Combining (smoothing: {escape(report.smoothing)})</h4>")
-    rows = [
-        [f"p_{o.n}", format_number(o.weight), format_number(o.smoothed), format_number(o.log_term)]
-        for o in report.orders
-    ]
-    out.append(_html_table(["order", "weight", "p_n used", "w_n * log p_n"], rows))
-    out.append(f'<p class="score">BLEU = {format_number(report.score)}</p>')
+    out.append(_html_table(_COMBINE_HEADER, _combine_rows(report.orders), math_first_column=True))
+    if report.log_sum is not None:
+        out.append(f"<p>sum of log terms = {format_number(report.log_sum)}</p>")
+    score, how = _score_lines(report)
+    out.append(f'<p class="score" data-score="{report.score!r}">{escape(score)}</p><p>{escape(how)}</p>')
     if report.notes:
-        out.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.notes) + "</ul>")
+        out.append("<ul>" + "".join(f"<li>{_math_html(n)}</li>" for n in report.notes) + "</ul>")
     out.append("</div>")
     return "".join(out)
 
 
+# ---------------------------------------------------------------------------
+# Corpus reports
+# ---------------------------------------------------------------------------
+
+
 def _corpus_rows(report: "CorpusReport") -> tuple[list[str], list[list[str]]]:
     k = len(report.weights)
-    header = ["sentence", "c", "r", *[f"m{n}/t{n}" for n in range(1, k + 1)], "BP", "BLEU"]
+    header = ["sentence", "c", "r", *[f"m_{n}/t_{n}" for n in range(1, k + 1)], "BP", "sentence BLEU"]
     rows = [
         [str(s.index + 1), str(s.hyp_len), str(s.closest_ref_len),
-         *[f"{m}/{t}" for m, t in zip(s.clipped, s.totals)], format_number(s.brevity_penalty),
-         format_number(s.sentence_score)]
+         *[f"{m}/{t}" + ("*" if g == 0 else "") for m, t, g in zip(s.clipped, s.totals, s.ngrams or s.totals)],
+         format_number(s.brevity_penalty),
+         format_number(s.sentence_score) if s.sentence_score is not None else "cannot score alone"]
         for s in report.sentences
     ]
     rows.append(["corpus (pooled)", str(report.hyp_len), str(report.ref_len),
@@ -193,16 +244,28 @@ def _corpus_rows(report: "CorpusReport") -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
+def _corpus_lines(report: "CorpusReport") -> list[str]:
+    mean = ("mean of sentence BLEU = " + format_number(report.mean_sentence_score)
+            if report.mean_sentence_score is not None else "no mean of sentence BLEU (see the notes)")
+    lines = [
+        "pooled: p_n = sum of m_n / sum of t_n = "
+        + ", ".join(f"{m}/{t}" for m, t in zip(report.clipped, report.totals)),
+        _bp_line(report.hyp_len, report.ref_len, report.brevity_penalty).replace("(empty hypothesis)", "(empty hypotheses)"),
+        f"corpus BLEU = {format_number(report.score)}; {mean}",
+    ]
+    return lines
+
+
+_CORPUS_KEY = ("m_n = clipped n-gram matches, t_n = hypothesis n-grams as counted "
+               "(* = the sentence has no n-grams of that order; NLTK counts it as 0/1)")
+
+
 def corpus_text(report: "CorpusReport") -> str:
     """A corpus report as plain text."""
     header, rows = _corpus_rows(report)
-    lines = ["Corpus BLEU, step by step", "", "m_n = clipped n-gram matches, t_n = hypothesis n-grams"]
+    lines = ["Corpus BLEU, step by step", "", _CORPUS_KEY]
     lines += _table_text(header, rows)
-    lines += [
-        "",
-        f"BP = {format_number(report.brevity_penalty)} (c = {report.hyp_len}, r = {report.ref_len})",
-        f"corpus BLEU = {format_number(report.score)}; mean of sentence BLEU = {format_number(report.mean_sentence_score)}",
-    ]
+    lines += [""] + _corpus_lines(report)
     if report.notes:
         lines += ["", "Notes"] + [f"  - {n}" for n in report.notes]
     return "\n".join(lines)
@@ -211,16 +274,21 @@ def corpus_text(report: "CorpusReport") -> str:
 def corpus_html(report: "CorpusReport") -> str:
     """A corpus report as an HTML fragment."""
     header, rows = _corpus_rows(report)
-    notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
+    notes = "".join(f"<li>{_math_html(n)}</li>" for n in report.notes)
+    *details, score = _corpus_lines(report)
     return (
-        f'{_STYLE}<div class="bleu-teach"><p>m<sub>n</sub> = clipped matches, t<sub>n</sub> = hypothesis n-grams</p>'
+        f'{_STYLE}<div class="bleu-teach"><p>{_math_html(_CORPUS_KEY)}</p>'
         f"{_html_table(header, rows)}"
-        f"<p>BP = {format_number(report.brevity_penalty)} (c = {report.hyp_len}, r = {report.ref_len})</p>"
-        f'<p class="score">corpus BLEU = {format_number(report.score)}; mean of sentence BLEU = '
-        f"{format_number(report.mean_sentence_score)}</p>"
+        + "".join(f"<p>{_math_html(line)}</p>" for line in details)
+        + f'<p class="score">{escape(score)}</p>'
         + (f"<ul>{notes}</ul>" if notes else "")
         + "</div>"
     )
+
+
+# ---------------------------------------------------------------------------
+# Small views used by the widgets and exercises
+# ---------------------------------------------------------------------------
 
 
 def message_html(message: str) -> str:
@@ -236,18 +304,33 @@ def clipping_html(report: "BleuReport", n: int) -> str:
     order = next((o for o in report.orders if o.n == n), None)
     if order is None:
         raise ValueError(f"The report has no order {n}.")
-    marks = report.matched_positions(n)
-    ref_names = [f"ref{i}" for i in range(1, len(report.references) + 1)]
     parts = [_STYLE, '<div class="bleu-teach">']
     parts.append(f"<p><b>Hypothesis</b> (tokens inside a clipped {n}-gram match in bold with &#10003;): "
-                 f"{tokens_html(report.hypothesis, marks)}</p>")
+                 f"{tokens_html(report.hypothesis, order.marks)}</p>")
     if order.rows:
-        parts.append(_html_table(["n-gram", "hyp", *ref_names, "max ref", "clipped"], _order_rows(order)))
-    else:
-        parts.append(f"<p>The hypothesis is shorter than {n} tokens, so it has no {n}-grams.</p>")
-    precision = f" = {float(order.precision):.4f}" if order.total else ""
-    parts.append(f'<p class="score">p<sub>{n}</sub> = {order.clipped}/{order.total}{precision}</p></div>')
+        parts.append(_html_table(_ngram_header(report), _ngram_rows(order)))
+    parts.append(f'<p class="score">{_math_html(_precision_line(order))}</p></div>')
     return "".join(parts)
+
+
+def bp_summary_html(c: int, r: int, bp: float) -> str:
+    """One line for the brevity-penalty explorer: c, the chosen r, the rule that applies and BP."""
+    return f'<p style="font-size:1.2em">closest reference length r = {r}: {escape(_bp_line(c, r, bp))}</p>'
+
+
+def _feedback_mark(correct: bool | None) -> str:
+    return {True: "Correct", False: "Not yet", None: "No answer yet"}[correct]
+
+
+def feedback_text(correct: bool | None, message: str) -> str:
+    """An exercise checker's verdict as one line of text."""
+    return f"{_feedback_mark(correct)}: {message}"
+
+
+def feedback_html(correct: bool | None, message: str) -> str:
+    """An exercise checker's verdict as HTML (a symbol and a word, not colour alone)."""
+    symbol = {True: "&#10004;", False: "&#10008;", None: "&#9998;"}[correct]
+    return f'<p style="font-size:1.1em"><b>{symbol} {_feedback_mark(correct)}:</b> {escape(message)}</p>'
 
 
 class Table:

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from bleu_teach.core import _closest, _sentence_counts, corpus_bleu
+from bleu_teach.core import corpus_bleu
+from bleu_teach.statistics import closest_length, count_matches
 from bleu_teach.render import Table
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
 
@@ -80,7 +81,7 @@ def to_sacrebleu_references(references: Sequence[Sequence[str]]) -> list[list[Op
     return [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
 
 
-def _check_inputs(hypotheses: Any, references: Any) -> None:
+def check_inputs(hypotheses: Any, references: Any) -> None:
     if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
         raise TypeError("hypotheses must be a list of strings, one per segment.")
     if isinstance(references, str) or not isinstance(references, Sequence):
@@ -152,7 +153,7 @@ def corpus_score(
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
     if not isinstance(lowercase, bool):
         raise TypeError("lowercase must be True or False.")
-    _check_inputs(hypotheses, references)
+    check_inputs(hypotheses, references)
 
     matches = [0] * MAX_ORDER
     ngrams = [0] * MAX_ORDER
@@ -164,9 +165,9 @@ def corpus_score(
         hyp = tuple(_tok(hyp_text, tokenize, lowercase))
         refs = tuple(tuple(_tok(r, tokenize, lowercase)) for r in present)
         sys_len += len(hyp)
-        ref_len += _closest((len(r) for r in refs), len(hyp))
+        ref_len += closest_length((len(r) for r in refs), len(hyp))
         # The core's clipping (max over references), the same code as corpus_bleu.
-        for n, matched in enumerate(_sentence_counts(refs, hyp, MAX_ORDER), start=1):
+        for n, matched in enumerate(count_matches(refs, hyp, MAX_ORDER), start=1):
             matches[n - 1] += matched
             ngrams[n - 1] += max(0, len(hyp) - n + 1)
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleu_teach.render import Table
-from bleu_teach.sacre import SACREBLEU_SMOOTHING, _check_inputs, to_sacrebleu_references
+from bleu_teach.sacre import SACREBLEU_SMOOTHING, check_inputs, to_sacrebleu_references
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS
 
 __all__ = ["ConfidenceInterval", "SystemResult", "bootstrap_ci", "paired_test", "significance_table"]
@@ -142,7 +142,7 @@ def bootstrap_ci(
     >>> ci.low <= ci.mean <= ci.high
     True
     """
-    _check_inputs(hypotheses, references)
+    check_inputs(hypotheses, references)
     n_samples = _check_samples(n_samples, 40)
     seed = _check_seed(seed)
     metric = _metric(tokenize, lowercase, smooth_method)
@@ -190,7 +190,7 @@ def paired_test(
     for name, hyps in systems.items():
         if not isinstance(name, str):
             raise TypeError(f"System names must be strings, not {name!r}.")
-        _check_inputs(hyps, references)
+        check_inputs(hyps, references)
     n_samples = _check_samples(n_samples, 40)
     seed = _check_seed(seed)
     metric = _metric(tokenize, lowercase, "exp")

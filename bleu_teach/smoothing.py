@@ -17,12 +17,18 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from numbers import Real
 from typing import Any
 
-from bleu_teach.core import CountFraction, modified_precision
+from bleu_teach.statistics import CountFraction, count_matches
 
-__all__ = ["SmoothingFunction", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing"]
+__all__ = ["SmoothingFunction", "SmoothingCallable", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing",
+           "resolve_smoothing", "quietly"]
+
+#: What a smoothing method is: a function of the list of precisions (and, for
+#: some methods, the references, hypothesis and hypothesis length).
+SmoothingCallable = Callable[..., list[Any]]
 
 #: The method names a learner can choose from, with a one-line description.
 SMOOTHING_METHODS: dict[str, str] = {
@@ -55,6 +61,15 @@ class SmoothingFunction:
     """
 
     def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
+        for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
+            if isinstance(value, bool) or not isinstance(value, Real):
+                raise TypeError(f"SmoothingFunction({name}=...) must be a number, not {value!r}.")
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(
+                    f"SmoothingFunction({name}={value!r}): {name} must be a positive, finite number "
+                    f"(the defaults are epsilon=0.1, alpha=5, k=5); with {name} = {value} "
+                    f"the smoothed precision would be zero or undefined."
+                )
         self.epsilon = epsilon
         self.alpha = alpha
         self.k = k
@@ -150,7 +165,11 @@ class SmoothingFunction:
         always the 5-gram precision, whatever the number of orders, and
         p_0 is taken as p_1 + 1.
         """
-        following = list(p_n) + [modified_precision(references, hypothesis, 5)]
+        refs = [tuple(r) for r in references]
+        hyp = tuple(hypothesis)
+        # The 5-gram precision, counted like every other (0/1 when there is no 5-gram).
+        p5 = CountFraction(count_matches(refs, hyp, 5)[4], max(1, len(hyp) - 4)) if refs else CountFraction(0, 1)
+        following = list(p_n) + [p5]
         previous = p_n[0] + 1
         for i, p in enumerate(p_n):
             p_n[i] = (previous + p + following[i + 1]) / 3
@@ -181,9 +200,9 @@ class SmoothingFunction:
             )
         if not p_n[2]:
             raise ValueError(
-                "Smoothing method6 needs a non-zero trigram precision (p_3), and "
-                "this hypothesis has no trigram match; choose another method, "
-                "e.g. method1 or method4."
+                "NLTK's method6 stops when the trigram precision p_3 is zero (an assertion "
+                "whose message says 'bigrams'), and bleu_teach follows NLTK: this hypothesis "
+                "has no trigram match; choose another method, e.g. method1 or method4."
             )
         for i in range(2, len(p_n)):
             prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
@@ -206,20 +225,66 @@ class SmoothingFunction:
         return self.method5(p_n, references, hypothesis, hyp_len)
 
 
-def get_smoothing(name: str | None, smoothing: SmoothingFunction | None = None) -> Any:
-    """The smoothing method called ``name`` ("method0" to "method7", or "0" to "7").
+def get_smoothing(name: str | int | None, smoothing: SmoothingFunction | None = None) -> SmoothingCallable:
+    """The smoothing method called ``name``: "method0" to "method7", "0" to "7" or 0 to 7.
 
-    >>> get_smoothing("method1").__name__
-    'method1'
+    >>> get_smoothing("method1").__name__, get_smoothing(3).__name__
+    ('method1', 'method3')
     """
     if name is None:
         name = "method0"
+    if isinstance(name, bool) or not isinstance(name, (str, int)):
+        raise TypeError(f"A smoothing method name must be a string such as 'method1', not {name!r}.")
     key = str(name).strip()
     if key.isdigit():
         key = f"method{key}"
     if key not in SMOOTHING_METHODS:
         raise ValueError(
-            f"Unknown smoothing method {name!r}; choose one of "
-            f"{', '.join(SMOOTHING_METHODS)}."
+            f"Unknown smoothing method {name!r}; choose one of {', '.join(SMOOTHING_METHODS)} "
+            f"(or just the number, 0 to 7)."
         )
-    return getattr(smoothing or SmoothingFunction(), key)
+    method: SmoothingCallable = getattr(smoothing or SmoothingFunction(), key)
+    return method
+
+
+def resolve_smoothing(smoothing: Any, what: str = "smoothing") -> tuple[SmoothingCallable, str]:
+    """A smoothing choice as (function, name), from any of the forms the package accepts.
+
+    ``None`` (no smoothing, method0), a name ("method1", "1" or 1), or a
+    function such as ``SmoothingFunction().method1`` (NLTK's own methods
+    work too).  Anything else gets a ``TypeError`` that says what to pass.
+
+    >>> resolve_smoothing("2")[1], resolve_smoothing(SmoothingFunction().method4)[1]
+    ('method2', 'method4')
+    """
+    if smoothing is None or isinstance(smoothing, (str, int)) and not isinstance(smoothing, bool):
+        func = get_smoothing(smoothing)
+        return func, func.__name__
+    if isinstance(smoothing, type):
+        raise TypeError(
+            f"{what} is the class {smoothing.__name__}; pass one of its methods, for example "
+            f"SmoothingFunction().method1, or the name 'method1'."
+        )
+    if isinstance(smoothing, SmoothingFunction) or type(smoothing).__name__ == "SmoothingFunction":
+        raise TypeError(
+            f"{what} is a SmoothingFunction object, not a smoothing method; pick one of its methods, "
+            f"for example {smoothing!r}.method1 (note the .method1), or pass the name 'method1'."
+        )
+    if callable(smoothing):
+        return smoothing, str(getattr(smoothing, "__name__", type(smoothing).__name__))
+    raise TypeError(
+        f"{what} must be a method name such as 'method1' or a function such as "
+        f"SmoothingFunction().method1, not {smoothing!r}."
+    )
+
+
+def quietly(func: SmoothingCallable) -> SmoothingCallable:
+    """``func`` without the zero-precision warning (for reports, which say it in words)."""
+
+    def run(*args: Any, **kwargs: Any) -> list[Any]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ZeroPrecisionWarning)
+            return func(*args, **kwargs)
+
+    run.__name__ = getattr(func, "__name__", "smoothing")
+    return run

@@ -19,10 +19,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from bleu_teach.core import _bp, _closest
 from bleu_teach.explain import BleuReport, HypothesisComparison, compare_hypotheses, explain
-from bleu_teach.render import clipping_html, comparison_html, message_html, report_html
+from bleu_teach.render import bp_summary_html, clipping_html, comparison_html, message_html, report_html
+from bleu_teach.scoring import brevity_penalty_value
 from bleu_teach.smoothing import SMOOTHING_METHODS
+from bleu_teach.statistics import closest_length
 from bleu_teach.tokenize import TOKENIZERS, tokenize
 
 __all__ = [
@@ -174,15 +175,13 @@ class BrevityPenaltyExplorer(widgets.VBox):
 
         self.second_ref_len.disabled = not self.use_second.value
         c, lens = self.hyp_len.value, self.ref_lens
-        r = _closest(lens, c)
-        self.brevity_penalty = float(_bp(r, c))
+        r = closest_length(lens, c)
+        self.brevity_penalty = float(brevity_penalty_value(r, c))
         self.figure = plot_brevity_penalty(lens, c, self.max_len)
         buffer = io.BytesIO()
         self.figure.savefig(buffer, format="png")
         self.image.value = buffer.getvalue()
-        formula = "c > r, so BP = 1" if c > r else f"c &le; r, so BP = exp(1 - {r}/{c})"
-        return (f'<p style="font-size:1.2em">c = {c}, closest reference length r = {r}: {formula} = '
-                f"<b>{self.brevity_penalty:.4f}</b></p>")
+        return bp_summary_html(c, r, self.brevity_penalty)
 
     def update(self) -> None:
         _guard(self._render, self.summary)

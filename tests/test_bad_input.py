@@ -140,7 +140,7 @@ def test_token_ids_are_fine():
 
 
 def test_method6_without_trigram_match():
-    with pytest.raises(ValueError, match="method6 needs a non-zero trigram precision"):
+    with pytest.raises(ValueError, match="method6 stops when the trigram precision p_3 is zero"):
         bt.sentence_bleu([REF], "the cat".split(), smoothing_function=bt.SmoothingFunction().method6)
 
 

@@ -68,7 +68,7 @@ def test_html_escapes_user_text():
 
 def test_text_report_has_every_step():
     text = str(bt.explain(REFS, "the cat sat on the mat".split(), smoothing="method1"))
-    for piece in ("1-grams", "4-grams", "closest reference length r", "BLEU = BP * exp(sum)", "smoothing: method1"):
+    for piece in ("1-grams", "4-grams", "closest reference length r", "BLEU = 0.", "BP * exp(sum of log terms)", "smoothing: method1"):
         assert piece in text
 
 

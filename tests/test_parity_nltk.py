@@ -96,7 +96,10 @@ def test_explain_score_equals_sentence_bleu(refs, hyp, weight, method, parity_co
         assert report.score == direct[1]
         for order in report.orders:
             assert order.clipped == sum(row.clipped_count for row in order.rows)
-            assert order.total == sum(row.hyp_count for row in order.rows)
+            assert order.ngrams == sum(row.hyp_count for row in order.rows)
+            # The denominator the score used: NLTK counts "no n-grams" as one n-gram (0/1).
+            assert order.total == max(1, order.ngrams)
+            assert order.precision == report.result.precisions[order.n - 1]
             assert all(row.max_ref_count == max(row.ref_counts) for row in order.rows)
     parity_counter["explain"] += 1
 

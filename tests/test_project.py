@@ -54,7 +54,7 @@ def test_cli_explains_the_paper_example():
     result = _cli("explain", "--ref", "the cat is on the mat", "--ref", "there is a cat on the mat",
                   "--max-n", "1", "the the the the the the the")
     assert result.returncode == 0, result.stderr
-    assert "p_1 = clipped / hypothesis 1-grams = 2/7" in result.stdout
+    assert "p_1 = 2/7 = 0.2857 (clipped matches / hypothesis 1-grams)" in result.stdout
     assert "closest reference length r = 7" in result.stdout
     assert result.stderr == ""
 

@@ -88,7 +88,7 @@ def test_bleu_explorer_custom_and_bad_weights():
 
 def test_bleu_explorer_method6_problem_is_a_message():
     explorer = BleuExplorer("the cat", ["the cat is on the mat"], smoothing="method6")
-    assert "method6 needs" in explorer.output.value
+    assert "method6 stops when the trigram precision" in explorer.output.value
 
 
 def test_brevity_penalty_curve_equals_core():

@@ -1,4 +1,4 @@
-"""Input checks shared by every public function.
+"""Input checks shared by every public function (package-internal, used by every layer).
 
 NLTK accepts some inputs silently and computes the wrong thing (a string
 where a list of tokens was expected is scored character by character), and
@@ -18,6 +18,25 @@ Tokens = tuple[Hashable, ...]
 
 #: The weights NLTK uses by default (BLEU-4 with uniform weights).
 DEFAULT_WEIGHTS: tuple[float, float, float, float] = (0.25, 0.25, 0.25, 0.25)
+
+
+def _array_to_tuples(value: Any, what: str) -> Any:
+    """A numpy array of weights as NLTK reads it: 1-D -> one tuple, 2-D -> a list of tuples.
+
+    The elements stay numpy numbers, so that the arithmetic (and the score)
+    is exactly NLTK's.  numpy itself is never imported here.
+    """
+    ndim = getattr(value, "ndim", None)
+    if not isinstance(ndim, int) or not hasattr(value, "tolist") or isinstance(value, (str, bytes)):
+        return value
+    if ndim == 1:
+        return tuple(value)
+    if ndim == 2:
+        return [tuple(row) for row in value]
+    raise ValueError(
+        f"{what} is an array with {ndim} dimension(s); give one row of weights such as "
+        f"(0.25, 0.25, 0.25, 0.25), or a list of such rows."
+    )
 
 
 def _preview(value: object, limit: int = 40) -> str:
@@ -126,8 +145,10 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
 
     Decision: weights must be non-empty, finite, not negative, and sum to 1
     (within 1e-6).  NLTK accepts any numbers; a sum other than 1 no longer
-    gives a geometric mean, so the score silently changes scale.
+    gives a geometric mean, so the score silently changes scale.  A 1-D
+    numpy array is accepted, as NLTK accepts it.
     """
+    weight = _array_to_tuples(weight, what)
     if isinstance(weight, (str, bytes)) or not isinstance(weight, Sequence):
         raise TypeError(
             f"{what} must be a tuple of numbers such as (0.25, 0.25, 0.25, 0.25), "
@@ -158,7 +179,14 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
 
 
 def check_weights(weights: Any) -> tuple[list[Any], bool]:
-    """Return (list of weight tuples as given, whether several were given)."""
+    """Return (list of weight tuples as given, whether several were given).
+
+    Accepts what NLTK accepts: a tuple of weights, a list of tuples, a 1-D
+    numpy array (one tuple) or a 2-D array or list of arrays (several).
+    """
+    weights = _array_to_tuples(weights, "weights")
+    if isinstance(weights, list):
+        weights = [_array_to_tuples(w, f"weights[{i}]") for i, w in enumerate(weights)]
     if weights is None:
         raise TypeError("weights is None; use (0.25, 0.25, 0.25, 0.25) for BLEU-4.")
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
@@ -173,6 +201,6 @@ def check_weights(weights: Any) -> tuple[list[Any], bool]:
         )
     several = isinstance(weights[0], Sequence) and not isinstance(weights[0], (str, bytes))
     group = list(weights) if several else [weights]
-    for index, weight in enumerate(group):
-        check_weight_tuple(weight, f"weights[{index}]" if several else "weights")
-    return group, several
+    checked = [check_weight_tuple(weight, f"weights[{index}]" if several else "weights")
+               for index, weight in enumerate(group)]
+    return checked, several

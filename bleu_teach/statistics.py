@@ -1,0 +1,385 @@
+"""Counting: the one place where bleu_teach counts n-grams.
+
+Everything BLEU needs from the text, and everything a report shows about
+it, comes from here: for each n-gram order, the clipped matches and the
+number of hypothesis n-grams exactly as they enter the score, and (when a
+report asks for them) the n-gram rows behind those counts and which
+hypothesis tokens they match; the lengths, the closest reference length and
+why it was chosen.
+
+Two paths, one set of rules:
+
+* :func:`sentence_statistics` keeps the rows (a report needs them);
+* :func:`count_matches` and :func:`pooled_counts` keep only the numbers
+  (``corpus_bleu`` needs speed).  The test suite holds the two equal.
+
+Reference: Papineni, Roukos, Ward and Zhu (2002), "BLEU: a method for
+automatic evaluation of machine translation", ACL, Sections 2.1 (modified
+precision, clipping) and 2.2.2 (brevity penalty, closest reference length).
+
+Quirk kept from NLTK, on purpose: a hypothesis shorter than n has no
+n-grams, and NLTK counts that order as 0/1 (no match out of one n-gram)
+rather than leaving it undefined.  :attr:`OrderCounts.total` is that
+denominator as it enters the score; :attr:`OrderCounts.ngrams` is the real
+number of n-grams (0); :attr:`OrderCounts.counted_as_one` says which rule
+applied.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import chain
+from numbers import Rational
+from typing import Any
+
+__all__ = [
+    "CountFraction",
+    "Ngram",
+    "Tokens",
+    "NgramRow",
+    "OrderCounts",
+    "Lengths",
+    "SentenceStatistics",
+    "PooledCounts",
+    "ngram_list",
+    "count_ngrams",
+    "count_matches",
+    "closest_length",
+    "reference_maxima",
+    "sentence_statistics",
+    "pooled_counts",
+    "pool",
+]
+
+Ngram = tuple[Hashable, ...]
+Tokens = tuple[Hashable, ...]
+
+
+class CountFraction(Fraction):
+    """An exact fraction that remembers the counts it was made from.
+
+    ``numerator`` is the clipped n-gram count and ``denominator`` the number of
+    n-grams in the hypothesis, unreduced: 2/4 stays 2/4.  NLTK's smoothing
+    methods read those counts (method 1 adds epsilon to a zero numerator and
+    divides by the original denominator), so keeping them is needed for
+    parity.  Comparison, hashing and arithmetic use the fraction's value, and
+    equality is symmetric with any other number, reduced or not.
+
+    >>> p = CountFraction(2, 4)
+    >>> p.numerator, p.denominator, p == Fraction(1, 2), Fraction(1, 2) == p
+    (2, 4, True, True)
+    """
+
+    __slots__ = ("_count", "_total")
+
+    def __new__(cls, count: int, total: int) -> "CountFraction":
+        self = super().__new__(cls, count, total)
+        self._count = count
+        self._total = total
+        return self
+
+    @property
+    def numerator(self) -> int:  # type: ignore[override]
+        return self._count
+
+    @property
+    def denominator(self) -> int:  # type: ignore[override]
+        return self._total
+
+    def as_fraction(self) -> Fraction:
+        """The same value as a plain, reduced :class:`fractions.Fraction`."""
+        return Fraction(self._count, self._total)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rational):
+            # Cross-multiplied, so an unreduced fraction on either side compares by value.
+            return bool(self._count * other.denominator == other.numerator * self._total)
+        return self.as_fraction() == other
+
+    def __hash__(self) -> int:
+        return hash(self.as_fraction())
+
+    def __repr__(self) -> str:
+        return f"CountFraction({self._count}, {self._total})"
+
+    def __str__(self) -> str:
+        return f"{self._count}/{self._total}"
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return (CountFraction, (self._count, self._total))
+
+
+# ---------------------------------------------------------------------------
+# Counting n-grams (inputs are already checked tuples of hashable tokens)
+# ---------------------------------------------------------------------------
+
+
+def ngram_list(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
+    """The n-grams of ``tokens`` in order (zip over shifted slices, at C speed)."""
+    return list(zip(*(tokens[i:] for i in range(n))))
+
+
+def count_ngrams(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
+    """How often each n-gram of order ``n`` occurs in ``tokens``."""
+    if len(tokens) < n:
+        return Counter()
+    return Counter(zip(*(tokens[i:] for i in range(n))))
+
+
+def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Counter[Ngram]:
+    # Every n-gram of orders 1..max_n in one Counter: keys of different
+    # orders differ in length, so they never collide.
+    return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, max_n + 1)))
+
+
+def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) -> list[int]:
+    """Clipped matches of orders 1..``max_n`` for one sentence (the lean path).
+
+    Count_clip = min(Count, Max_Ref_Count), the maximum taken over the
+    references one at a time, never their sum (Papineni et al. 2002, 2.1).
+    """
+    hyp_counts = _all_orders(hypothesis, max_n)
+    matched = [0] * max_n
+    if len(references) == 1:
+        ref_counts = _all_orders(references[0], max_n)
+        for g in hyp_counts.keys() & ref_counts.keys():
+            c, m = hyp_counts[g], ref_counts[g]
+            matched[len(g) - 1] += c if c < m else m
+        return matched
+    best: dict[Ngram, int] = {}
+    best_get = best.get
+    hyp_keys = hyp_counts.keys()
+    for ref in references:
+        ref_counts = _all_orders(ref, max_n)
+        for g in hyp_keys & ref_counts.keys():
+            c = ref_counts[g]
+            if c > best_get(g, 0):
+                best[g] = c
+    for g, m in best.items():
+        c = hyp_counts[g]
+        matched[len(g) - 1] += c if c < m else m
+    return matched
+
+
+def reference_maxima(references: Sequence[Tokens], n: int) -> Counter[Ngram]:
+    """For every n-gram of order ``n``, its largest count in any single reference."""
+    best: Counter[Ngram] = Counter()
+    for ref in references:
+        best |= count_ngrams(ref, n)
+    return best
+
+
+def closest_length(ref_lens: Iterable[int], hyp_len: int) -> int:
+    """The reference length closest to ``hyp_len``; a tie goes to the shorter one.
+
+    The rule of NLTK, sacreBLEU and NIST's mteval-v13a.pl.
+
+    >>> closest_length([13, 11], 12)
+    11
+    """
+    return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
+
+
+# ---------------------------------------------------------------------------
+# What a report shows
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NgramRow:
+    """One distinct hypothesis n-gram: its counts and how it is clipped."""
+
+    ngram: Ngram
+    hyp_count: int
+    ref_counts: tuple[int, ...]
+    max_ref_count: int
+    clipped_count: int
+
+    @property
+    def text(self) -> str:
+        return " ".join(str(t) for t in self.ngram)
+
+
+@dataclass(frozen=True)
+class OrderCounts:
+    """The counts of one order n, exactly as they enter the score.
+
+    ``matches``/``total`` is the modified precision p_n.  ``ngrams`` is the
+    number of n-grams in the hypothesis; ``total`` equals it, except that
+    NLTK counts a hypothesis with no n-grams of this order as one n-gram
+    (0/1), and then ``counted_as_one`` is true.  ``rows`` and ``marks``
+    (for each hypothesis token, whether it lies in a clipped match) are
+    empty on the lean path.
+    """
+
+    n: int
+    matches: int
+    ngrams: int
+    rows: tuple[NgramRow, ...] = ()
+    marks: tuple[bool, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.ngrams if self.ngrams > 0 else 1
+
+    @property
+    def counted_as_one(self) -> bool:
+        return self.ngrams == 0
+
+    @property
+    def precision(self) -> CountFraction:
+        """p_n = matches / total, exact, with the counts kept."""
+        return CountFraction(self.matches, self.total)
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """The hypothesis length c, the reference lengths and the chosen r."""
+
+    hyp_len: int
+    ref_lens: tuple[int, ...]
+    closest_ref_len: int
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """The distinct reference lengths equally close to c (more than one means a tie)."""
+        distance = abs(self.closest_ref_len - self.hyp_len)
+        return tuple(sorted({r for r in self.ref_lens if abs(r - self.hyp_len) == distance}))
+
+    @property
+    def tie(self) -> bool:
+        return len(self.tied) > 1
+
+    @property
+    def reason(self) -> str:
+        """Why r is what it is, in words."""
+        if len(self.ref_lens) == 1:
+            return "the only reference"
+        if self.tie:
+            return (f"lengths {' and '.join(map(str, self.tied))} are equally close to {self.hyp_len}; "
+                    f"the tie goes to the shorter")
+        return f"closest to the hypothesis length {self.hyp_len}, difference {abs(self.closest_ref_len - self.hyp_len)}"
+
+
+@dataclass(frozen=True)
+class SentenceStatistics:
+    """Everything counted for one hypothesis and its references."""
+
+    hypothesis: Tokens
+    references: tuple[Tokens, ...]
+    orders: tuple[OrderCounts, ...]
+    length: Lengths
+
+    @property
+    def matches(self) -> tuple[int, ...]:
+        return tuple(o.matches for o in self.orders)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Denominators as they enter the score (NLTK's 0/1 rule applied)."""
+        return tuple(o.total for o in self.orders)
+
+    @property
+    def ngrams(self) -> tuple[int, ...]:
+        return tuple(o.ngrams for o in self.orders)
+
+
+def _marks(hypothesis: Tokens, n: int, clipped: dict[Ngram, int]) -> tuple[bool, ...]:
+    # Matches are credited left to right, up to each n-gram's clipped count.
+    budget = dict(clipped)
+    marks = [False] * len(hypothesis)
+    for start, gram in enumerate(zip(*(hypothesis[i:] for i in range(n)))):
+        if budget.get(gram, 0) > 0:
+            budget[gram] -= 1
+            for k in range(start, start + n):
+                marks[k] = True
+    return tuple(marks)
+
+
+def _order(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCounts:
+    counts = count_ngrams(hypothesis, n)
+    per_ref = [count_ngrams(ref, n) for ref in references]
+    table = []
+    clipped: dict[Ngram, int] = {}
+    for gram, c in counts.items():
+        ref_counts = tuple(rc.get(gram, 0) for rc in per_ref)
+        most = max(ref_counts)
+        table.append(NgramRow(gram, c, ref_counts, most, min(c, most)))
+        if most:
+            clipped[gram] = min(c, most)
+    ngrams = max(0, len(hypothesis) - n + 1)
+    return OrderCounts(n, sum(clipped.values()), ngrams, tuple(table), _marks(hypothesis, n, clipped))
+
+
+def sentence_statistics(
+    references: Sequence[Tokens], hypothesis: Tokens, max_n: int, rows: bool = True
+) -> SentenceStatistics:
+    """Count one sentence: per order the clipped matches, totals and (with ``rows``) the n-gram table.
+
+    Inputs are checked tuples of tokens (see :mod:`bleu_teach.core` for the
+    checked public functions).
+
+    >>> stats = sentence_statistics((('the', 'cat', 'sat'),), ('the', 'the', 'cat'), 2)
+    >>> [(o.matches, o.total) for o in stats.orders], stats.orders[0].marks
+    ([(2, 3), (1, 2)], (True, False, True))
+    """
+    ref_lens = tuple(len(r) for r in references)
+    length = Lengths(len(hypothesis), ref_lens, closest_length(ref_lens, len(hypothesis)))
+    if rows:
+        orders = tuple(_order(references, hypothesis, n) for n in range(1, max_n + 1))
+    else:
+        matched = count_matches(references, hypothesis, max_n)
+        orders = tuple(OrderCounts(n, matched[n - 1], max(0, len(hypothesis) - n + 1)) for n in range(1, max_n + 1))
+    return SentenceStatistics(tuple(hypothesis), tuple(references), orders, length)
+
+
+@dataclass(frozen=True)
+class PooledCounts:
+    """Counts added up over a corpus: what corpus BLEU is computed from.
+
+    ``totals`` are the denominators as they enter the score (each sentence
+    adds 1 for an order it has no n-grams of, NLTK's rule); ``ngrams`` are
+    the real n-gram counts.
+    """
+
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    ngrams: tuple[int, ...]
+    hyp_len: int
+    ref_len: int
+
+
+def pooled_counts(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int) -> PooledCounts:
+    """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
+    matches = [0] * max_n
+    ngrams = [0] * max_n
+    totals = [0] * max_n
+    hyp_lengths = ref_lengths = 0
+    for refs, hyp in zip(list_of_references, hypotheses):
+        hyp_len = len(hyp)
+        for i, m in enumerate(count_matches(refs, hyp, max_n)):
+            matches[i] += m
+            count = hyp_len - i
+            if count > 0:
+                ngrams[i] += count
+                totals[i] += count
+            else:
+                totals[i] += 1
+        hyp_lengths += hyp_len
+        ref_lengths += closest_length([len(r) for r in refs], hyp_len)
+    return PooledCounts(tuple(matches), tuple(totals), tuple(ngrams), hyp_lengths, ref_lengths)
+
+
+def pool(sentences: Sequence[SentenceStatistics]) -> PooledCounts:
+    """Add up already counted sentences (the same sums as :func:`pooled_counts`)."""
+    k = len(sentences[0].orders) if sentences else 0
+    return PooledCounts(
+        matches=tuple(sum(s.orders[i].matches for s in sentences) for i in range(k)),
+        totals=tuple(sum(s.orders[i].total for s in sentences) for i in range(k)),
+        ngrams=tuple(sum(s.orders[i].ngrams for s in sentences) for i in range(k)),
+        hyp_len=sum(s.length.hyp_len for s in sentences),
+        ref_len=sum(s.length.closest_ref_len for s in sentences),
+    )
