@@ -358,9 +358,10 @@ def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) 
     if failed:
         which = ", ".join(str(row.index + 1) for row in failed)
         notes.append(
-            f"{name} cannot score sentence{'s' if len(failed) > 1 else ''} {which} on {'their' if len(failed) > 1 else 'its'} "
-            f"own ({failed[0].problem}); the corpus score pools the counts first and does not need "
-            f"{'them' if len(failed) > 1 else 'it'}, so there is no mean of sentence scores."
+            f"{name} cannot score sentence{'s' if len(failed) > 1 else ''} {which} on "
+            f"{'their' if len(failed) > 1 else 'its'} own, so there is no mean of sentence scores. "
+            f"The corpus score pools the counts first and does not need "
+            f"{'them' if len(failed) > 1 else 'it'}. Why: {failed[0].problem}"
         )
     if name in ("method5", "method6", "method7"):
         notes.append(
