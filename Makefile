@@ -29,7 +29,9 @@ DECK_PORT ?= 8866
 deck: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python scripts/lab.py --deck --port $(DECK_PORT)
 
+# Types first (mypy, configured in pyproject.toml), then every test.
 test: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute --inplace \

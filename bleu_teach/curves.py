@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleu_teach.checks import check_length, check_references, check_tokens
-from bleu_teach.scoring import brevity_penalty_value
+from bleu_teach.scoring import Number, brevity_penalty_value
 from bleu_teach.explain import explain
 from bleu_teach.smoothing import SMOOTHING_METHODS
 from bleu_teach.statistics import closest_length
@@ -59,7 +59,7 @@ def length_sweep(
     return rows
 
 
-def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, float]]:
+def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, Number]]:
     """(hypothesis length c, closest reference length r, BP) for c = 0..max_len.
 
     >>> bp_curve([4], 5)[3:]

@@ -133,5 +133,6 @@ def order_table(
     for label, text in hypotheses.items():
         hyp = _tokens(text, f"hypothesis {label!r}", tokenizer, False)
         scores = sentence_bleu(refs, hyp, weights, smoothing_function=quietly(func))
-        rows.append([label, *[format_number(s) for s in scores]])
+        # NLTK's rule: a list holding one weight tuple gives one score, not a list.
+        rows.append([label, *[format_number(s) for s in (scores if isinstance(scores, list) else [scores])]])
     return Table(["hypothesis", *[f"BLEU-{k}" for k in range(1, max_order + 1)]], rows)

@@ -45,7 +45,13 @@ def _quiet_bleu(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[H
                 smoothing_function: Callable[..., list[float]] | None = None) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the zero-precision warning is part of what these examples show
-        return float(sentence_bleu(references, hypothesis, weights, smoothing_function))
+        return _one(sentence_bleu(references, hypothesis, weights, smoothing_function))
+
+
+def _one(score: float | list[float]) -> float:
+    if isinstance(score, list):
+        raise TypeError("These examples take one weight tuple, such as (0.25, 0.25, 0.25, 0.25).")
+    return float(score)
 
 
 def bleu_on_strings(references: Sequence[str], hypothesis: str, weights: Sequence[float] = DEFAULT_WEIGHTS) -> float:
@@ -290,7 +296,7 @@ def _examples() -> list[Mistake]:
             "corpus_bleu pools the counts of all sentences",
             "2 sentences (a perfect 6-token one, a 3-token one), BLEU-4 (both: method1)",
             mean_sentence_bleu(corpus_refs, corpus_hyps, smoothing_function=smooth.method1),
-            float(corpus_bleu(corpus_refs, corpus_hyps, smoothing_function=smooth.method1)),
+            _one(corpus_bleu(corpus_refs, corpus_hyps, smoothing_function=smooth.method1)),
         ),
         Mistake(
             "unsmoothed_short_sentence_bleu", "BLEU-4 without smoothing on a 3-token sentence",

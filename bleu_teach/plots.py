@@ -14,6 +14,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import matplotlib
+from cycler import cycler
+from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
 
 from bleu_teach.curves import bp_curve, length_sweep
@@ -27,14 +29,14 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
 
-_RC = {
+_RC: dict[RcKeyType, Any] = {
     "font.size": 15,
     "axes.titlesize": 17,
     "axes.labelsize": 15,
     "xtick.labelsize": 13,
     "ytick.labelsize": 13,
     "legend.fontsize": 13,
-    "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "axes.prop_cycle": cycler(color=PALETTE),
     "figure.dpi": 80,
 }
 

@@ -74,6 +74,8 @@ class CountFraction(Fraction):
     """
 
     __slots__ = ("_count", "_total")
+    _count: int
+    _total: int
 
     def __new__(cls, count: int, total: int) -> "CountFraction":
         self = super().__new__(cls, count, total)
@@ -82,11 +84,11 @@ class CountFraction(Fraction):
         return self
 
     @property
-    def numerator(self) -> int:  # type: ignore[override]
+    def numerator(self) -> int:
         return self._count
 
     @property
-    def denominator(self) -> int:  # type: ignore[override]
+    def denominator(self) -> int:
         return self._total
 
     def as_fraction(self) -> Fraction:
@@ -96,10 +98,10 @@ class CountFraction(Fraction):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Rational):
             # Cross-multiplied, so an unreduced fraction on either side compares by value.
-            return bool(self._count * other.denominator == other.numerator * self._total)
+            return self._count * int(other.denominator) == int(other.numerator) * self._total
         return self.as_fraction() == other
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # numbers.Complex declares __hash__ = None
         return hash(self.as_fraction())
 
     def __repr__(self) -> str:

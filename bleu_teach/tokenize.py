@@ -55,7 +55,8 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
             f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}."
         )
     module, cls = SACREBLEU_TOKENIZERS[name]
-    return getattr(import_module(module), cls)()
+    tokenizer: Callable[[str], str] = getattr(import_module(module), cls)()
+    return tokenizer
 
 
 def _nltk_tokenize(text: str) -> list[str]:

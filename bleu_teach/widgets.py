@@ -212,8 +212,8 @@ class _Settings:
         return [self.tokens(text, f"reference {i}") for i, text in enumerate(texts, start=1)]
 
     def weight_tuple(self) -> tuple[float, ...]:
-        n = self.max_n.value
-        text = self.weights.value.strip()
+        n: int = self.max_n.value
+        text: str = self.weights.value.strip()
         if not text or text.lower() == "uniform":
             return (1 / n,) * n
         try:
