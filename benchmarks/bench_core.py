@@ -1,7 +1,13 @@
-"""Benchmark: bleu_teach.corpus_bleu against NLTK's on the same random corpus.
+"""Benchmark: bleu_teach.corpus_bleu against NLTK's on the same random corpus, and explain's cost.
 
-Prints both times, the ratio and whether the scores are identical, and
-checks that importing bleu_teach loads no heavy package.
+Prints both times, the ratio and whether the scores are identical; the time
+``explain`` takes for a 1,000-token hypothesis with 4 references (with and
+without its HTML view); and checks that importing bleu_teach loads no heavy
+package.
+
+Targets: corpus_bleu at most 0.5x NLTK's time with the identical score;
+explain (1,000 tokens, 4 references) no slower than 15.6 ms median, its
+figure on this benchmark before statistics and scoring became one path each.
 
     python benchmarks/bench_core.py [--segments 5000] [--repeats 3] [--seed 1]
 """
@@ -10,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -67,6 +74,24 @@ def main() -> None:
     print(f"nltk corpus_bleu:       {t_nltk:.3f} s  score {s_nltk!r}")
     print(f"ratio bleu_teach/nltk:  {t_ours / t_nltk:.3f} (target <= 0.5)")
     print(f"identical scores:       {s_ours == s_nltk}")
+
+    from bleu_teach import explain
+
+    rng = random.Random(args.seed)
+    vocab = [f"w{i}" for i in range(60)]
+    bare, with_html = [], []
+    for _ in range(20):
+        hyp = [rng.choice(vocab) for _ in range(1000)]
+        refs4 = [[rng.choice(vocab) for _ in range(1000)] for _ in range(4)]
+        start = time.perf_counter()
+        report = explain(refs4, hyp)
+        middle = time.perf_counter()
+        report._repr_html_()
+        end = time.perf_counter()
+        bare.append(middle - start)
+        with_html.append(end - start)
+    print(f"explain, 1,000 tokens, 4 references: median {statistics.median(bare) * 1000:.1f} ms "
+          f"(target <= 15.6 ms), with its HTML view {statistics.median(with_html) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
