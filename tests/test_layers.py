@@ -73,6 +73,11 @@ def test_no_module_imports_another_modules_private_names():
     assert private_imports() == []
 
 
+def test_render_imports_nothing_from_the_package_at_run_time():
+    # Reports import render to show themselves; render reads them through their attributes.
+    assert package_edges()["render"] == set()
+
+
 def test_no_module_imports_the_package_root():
     for module in MODULES:
         assert all(target != "bleu_teach" for target, _ in imports(module)), module
