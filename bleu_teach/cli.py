@@ -1,25 +1,91 @@
-"""The terminal entry point.
+"""The terminal entry point: ``python -m bleu_teach`` (or the ``bleu-teach`` script).
 
-    python -m bleu_teach explain --ref "the cat is on the mat" "the cat sat on the mat"
+Two commands::
 
-prints the step-by-step report.  Bad input prints one line starting with
-``error:`` and exits with code 2.
+    python -m bleu_teach explain HYPOTHESIS --ref REFERENCE [--ref ...] [options]
+    python -m bleu_teach corpus HYP_FILE REF_FILE [REF_FILE ...] [options]
+
+``explain`` prints :func:`bleu_teach.explain`'s step-by-step report for one
+sentence; ``corpus`` prints :func:`bleu_teach.explain_corpus`'s report for a
+test set.  Both take ``--tokenizer``, ``--lowercase``, ``--max-n`` (uniform
+weights over orders 1 to n), ``--smoothing`` and ``--html``.
+
+Input, decided here:
+
+* ``explain``: the hypothesis is the text argument, ``-`` (read it from
+  standard input) or ``--hyp-file PATH``.  References come from ``--ref
+  TEXT`` and ``--ref-file PATH``, both repeatable and mixable; they are used
+  in the order given.  ``explain`` scores one sentence, so a hypothesis or
+  reference that spans several lines is an error that points to ``corpus``
+  (trailing newlines are dropped first).  A reference with no tokens is an
+  error.  A hypothesis that is literally ``-`` can be given with
+  ``--hyp-file``.
+* ``corpus``: one segment per line; every reference file is one reference
+  stream with as many lines as the hypothesis file (sacreBLEU's command-line
+  convention).  ``HYP_FILE`` may be ``-`` for standard input.  An empty line
+  is a valid (empty) hypothesis; an empty reference line is an error that
+  names the file and line.
+* Files and standard input are read as bytes and decoded as UTF-8 (a
+  leading byte-order mark is dropped); lines end at ``\\n``, ``\\r\\n`` or
+  ``\\r``, as when Python reads a text file; one trailing newline is
+  stripped.  ``--hyp-file``, ``--ref-file`` and ``REF_FILE`` may be ``-``
+  too, but at most one input can come from standard input.  When standard
+  input is a terminal, a one-line hint on standard error says how to end it.
+* ``--smoothing`` takes the package's one vocabulary, checked by
+  :func:`bleu_teach.smoothing.get_smoothing`: ``method0`` to ``method7`` or
+  just the number, ``0`` to ``7``.
+
+Output, decided here: the report goes to standard output.  If that stream
+cannot encode a character (``PYTHONIOENCODING=ascii``, or ``LC_ALL=C`` with
+Python's UTF-8 mode off), :func:`main` reconfigures standard output and
+standard error with ``errors="backslashreplace"``: ``é`` is printed as
+``\\xe9`` and ``猫`` as ``\\u732b`` instead of crashing.  Streams that
+already cannot fail (UTF-8, or an error handler such as ``replace``) are
+left alone; this is the only change :func:`main` makes to the streams of
+the calling program.  In that same setting Python cannot decode non-ASCII text typed on
+the command line; it is decoded as UTF-8, so that it matches the same text
+read from a file.  If the reader closes the pipe early (``... | head``), the rest
+of the report is dropped quietly.
+
+Exit codes: 0 the report was printed; 2 bad input, with exactly one line
+starting with ``error:`` on standard error and nothing on standard output;
+130 interrupted (Ctrl-C), also with one ``error:`` line; 1 an unexpected
+error inside bleu_teach (a bug), also as one ``error:`` line.
+
+>>> main(["explain", "the cat", "--ref", "the cat", "--max-n", "2"])  # doctest: +ELLIPSIS
+BLEU, step by step
+...
+BLEU = 1.0000  (...)
+0
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
-from bleu_teach.smoothing import SMOOTHING_METHODS
-from bleu_teach.tokenize import TOKENIZERS
+from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
+from bleu_teach.smoothing import SMOOTHING_METHODS, get_smoothing
+from bleu_teach.tokenize import TOKENIZERS, tokenize
 
+__all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
+
+EXIT_OK = 0
+EXIT_BUG = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+PROG = "python -m bleu_teach"
+STDIN = "-"
 
 
 class _InputError(Exception):
-    pass
+    """Bad input: becomes one ``error:`` line and exit code 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,36 +93,357 @@ class _Parser(argparse.ArgumentParser):
         raise _InputError(message)
 
 
+# ---------------------------------------------------------------------------
+# Help texts
+# ---------------------------------------------------------------------------
+
+_MAIN_EPILOG = f"""\
+examples:
+  {PROG} explain "the cat sat on the mat" --ref "the cat is on the mat"
+  {PROG} explain - --ref-file ref.txt < hyp.txt
+  {PROG} corpus hyps.txt refs.txt --tokenizer 13a
+
+Run "{PROG} explain --help" or "{PROG} corpus --help" for every option.
+"""
+
+
+def _choices_text() -> str:
+    width = max(len(name) for name in [*TOKENIZERS, *SMOOTHING_METHODS])
+    lines = ["tokenizers (--tokenizer):"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in TOKENIZERS.items()]
+    lines += ["", "smoothing methods (--smoothing, the name or just the number):"]
+    lines += [f"  {name:<{width}}  {text}" for name, text in SMOOTHING_METHODS.items()]
+    return "\n".join(lines)
+
+
+def _explain_epilog() -> str:
+    return f"""\
+examples:
+  {PROG} explain "the cat sat on the mat" --ref "the cat is on the mat"
+  {PROG} explain "the the the the" --ref "the cat is on the mat" --max-n 1
+  {PROG} explain --hyp-file hyp.txt --ref-file ref.txt --ref "a cat is on the mat" --smoothing 1
+
+{_choices_text()}
+"""
+
+
+def _corpus_epilog() -> str:
+    return f"""\
+Line 1 of every reference file is a reference for line 1 of HYP_FILE, and so
+on: each reference file must have exactly as many lines as HYP_FILE.  An empty
+hypothesis line is allowed; an empty reference line is not.
+
+examples:
+  {PROG} corpus hyps.txt refs.txt
+  {PROG} corpus hyps.txt refs1.txt refs2.txt --tokenizer 13a --lowercase
+  my_translator < source.txt | {PROG} corpus - refs.txt --smoothing 1
+
+{_choices_text()}
+"""
+
+
+def _smoothing_name(value: str) -> str:
+    """Check a --smoothing value with the package's one vocabulary; return it as given."""
+    try:
+        get_smoothing(value)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+    return value
+
+
+class _AppendSource(argparse.Action):
+    """--ref TEXT and --ref-file PATH append to one list, in command-line order."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        sources = list(getattr(namespace, self.dest, None) or [])
+        sources.append((self.const, values))
+        setattr(namespace, self.dest, sources)
+
+
+def _add_common_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("how to score")
+    group.add_argument("--tokenizer", "-t", default="whitespace", choices=list(TOKENIZERS), metavar="NAME",
+                       help="how to split text into tokens: " + ", ".join(TOKENIZERS)
+                       + " (default: whitespace; see the list below)")
+    group.add_argument("--lowercase", "-l", action="store_true",
+                       help="lowercase the text before tokenizing, so 'The' and 'the' match")
+    group.add_argument("--max-n", "-n", type=int, default=4, metavar="N",
+                       help="count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)")
+    group.add_argument("--smoothing", "-s", default="method0", type=_smoothing_name, metavar="METHOD",
+                       help="what to do with a zero n-gram precision: method0 to method7, or just "
+                       "0 to 7 (default: method0, no smoothing; see the list below)")
+    group.add_argument("--html", action="store_true", help="print the report as HTML instead of plain text")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m bleu_teach", description="Explain BLEU step by step.")
-    commands = parser.add_subparsers(dest="command", metavar="explain")
-    explain = commands.add_parser("explain", help="score one hypothesis and show every step")
-    explain.add_argument("hypothesis", help="the hypothesis (system output) as text")
-    explain.add_argument("--ref", "-r", action="append", required=True, help="a reference translation (repeat for more)")
-    explain.add_argument("--tokenizer", "-t", default="whitespace", choices=list(TOKENIZERS), help="how to split text into tokens")
-    explain.add_argument("--lowercase", "-l", action="store_true", help="lowercase before tokenizing")
-    explain.add_argument("--max-n", "-n", type=int, default=4, help="highest n-gram order, with uniform weights (default 4)")
-    explain.add_argument("--smoothing", "-s", default="method0", choices=list(SMOOTHING_METHODS), help="NLTK/Chen-Cherry smoothing method")
-    explain.add_argument("--html", action="store_true", help="print HTML instead of plain text")
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog=PROG,
+        description="Compute BLEU step by step: the n-gram counts, the clipped precisions,\n"
+                    "the brevity penalty and how they combine into the score.",
+        epilog=_MAIN_EPILOG,
+        formatter_class=formatter,
+    )
+    commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+
+    explain = commands.add_parser(
+        "explain", formatter_class=formatter, epilog=_explain_epilog(),
+        help="score one hypothesis (one sentence) and show every step",
+        description="Score one hypothesis (a system's translation of one sentence) against\n"
+                    "one or more reference translations, and show every step of sentence-level BLEU.",
+    )
+    explain.add_argument("hypothesis", nargs="?", metavar="HYPOTHESIS",
+                         help="the hypothesis as text (quote it), or - to read it from standard input")
+    explain.add_argument("--hyp-file", metavar="PATH",
+                         help="read the hypothesis from this UTF-8 text file instead")
+    refs = explain.add_argument_group("references (give at least one; repeat for more, in any mix)")
+    refs.add_argument("--ref", "-r", dest="refs", action=_AppendSource, const="text", metavar="TEXT",
+                      help="a reference translation as text")
+    refs.add_argument("--ref-file", dest="refs", action=_AppendSource, const="file", metavar="PATH",
+                      help="a reference translation read from a UTF-8 text file")
+    _add_common_options(explain)
+
+    corpus = commands.add_parser(
+        "corpus", formatter_class=formatter, epilog=_corpus_epilog(),
+        help="score a whole test set (one sentence per line) and show the pooled counts",
+        description="Score a test set with corpus-level BLEU: the n-gram counts of all\n"
+                    "sentences are added up first, then the score is computed once (corpus BLEU\n"
+                    "is not the mean of the sentence scores).",
+    )
+    corpus.add_argument("hyp_file", metavar="HYP_FILE",
+                        help="the hypotheses, one per line (UTF-8), or - to read them from standard input")
+    corpus.add_argument("ref_files", nargs="+", metavar="REF_FILE",
+                        help="a reference file, one reference per line, as many lines as HYP_FILE; "
+                        "give several files for several references per sentence")
+    _add_common_options(corpus)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from bleu_teach.explain import explain
-    from bleu_teach.tokenize import tokenize
+# ---------------------------------------------------------------------------
+# Reading input
+# ---------------------------------------------------------------------------
 
+
+def _describe(source: str) -> str:
+    return "standard input" if source == STDIN else f"'{source}'"
+
+
+def _read_bytes(source: str) -> bytes:
+    if source == STDIN:
+        stdin = sys.stdin
+        if stdin is None:
+            raise _InputError("there is no standard input to read (-); give a file instead")
+        if stdin.isatty():
+            print("(reading from the keyboard: type the text, then press Ctrl-D on a new line; "
+                  "Ctrl-Z then Enter on Windows)", file=sys.stderr)
+        buffer = getattr(stdin, "buffer", None)
+        if buffer is None:  # a text stream without bytes underneath (e.g. io.StringIO)
+            return stdin.read().encode("utf-8", "surrogatepass")
+        try:
+            data: bytes = buffer.read()
+        except OSError as problem:
+            raise _InputError(f"cannot read standard input: {problem.strerror or problem}") from None
+        return data
     try:
-        args = _parser().parse_args(argv)
+        with open(source, "rb") as file:
+            return file.read()
+    except OSError as problem:
+        reason = problem.strerror or problem.__class__.__name__
+        raise _InputError(f"cannot read {_describe(source)}: {reason}") from None
+
+
+def _read_text(source: str) -> str:
+    """The text of a file (or standard input for "-"): UTF-8, newlines as Python's text files read them."""
+    data = _read_bytes(source)
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        line = data[:problem.start].count(b"\n") + 1
+        byte = data[problem.start:problem.start + 1].hex()
+        raise _InputError(
+            f"{_describe(source)} is not UTF-8 text (byte 0x{byte} on line {line}); "
+            f"save it with the UTF-8 encoding"
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _command_line_text(text: str) -> str:
+    """Text typed on the command line, as the UTF-8 the terminal most likely sent.
+
+    Where the locale's encoding cannot decode the command line (``LC_ALL=C``
+    with Python's UTF-8 mode off), Python keeps each undecodable byte as a
+    lone surrogate; "é" would then not match an "é" read from a UTF-8 file.
+    The original bytes are decoded as UTF-8 instead.
+    """
+    if sys.platform == "win32" or not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    return os.fsencode(text).decode("utf-8", "surrogateescape")
+
+
+def _one_line(text: str, what: str) -> str:
+    """Text for explain: trailing newlines dropped, and no line break inside."""
+    text = text.rstrip("\n")
+    if "\n" in text:
+        count = text.count("\n") + 1
+        raise _InputError(
+            f"{what} has {count} lines, but explain scores one sentence; put it on one line, "
+            f"or use '{PROG} corpus' to score one sentence per line"
+        )
+    return text
+
+
+def _lines(source: str, what: str) -> list[str]:
+    """The segments of a corpus file: one per line, one trailing newline stripped."""
+    text = _read_text(source)
+    if text == "":
+        raise _InputError(f"{what} {_describe(source)} is empty; put one sentence per line")
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+def _check_stdin_once(sources: Sequence[str]) -> None:
+    if sum(1 for s in sources if s == STDIN) > 1:
+        raise _InputError("only one input can be read from standard input (-); give the others as files")
+
+
+# ---------------------------------------------------------------------------
+# The two commands
+# ---------------------------------------------------------------------------
+
+
+def _weights(max_n: int) -> tuple[float, ...]:
+    if max_n < 1:
+        raise _InputError(f"--max-n must be at least 1 (1 = unigrams only, 4 = BLEU-4), got {max_n}")
+    return (1 / max_n,) * max_n
+
+
+def _explain(args: argparse.Namespace) -> BleuReport:
+    weights = _weights(args.max_n)
+    if args.hypothesis is not None and args.hyp_file is not None:
+        raise _InputError("give the hypothesis once: as text, as - (standard input) or with --hyp-file, "
+                          "not two of these")
+    if args.hypothesis is None and args.hyp_file is None:
+        raise _InputError("no hypothesis: give it as text in quotes, as - to read standard input, "
+                          "or with --hyp-file PATH")
+    sources: list[tuple[str, str]] = args.refs or []
+    if not sources:
+        raise _InputError("no reference: give at least one with --ref TEXT or --ref-file PATH")
+    hyp_source = STDIN if args.hypothesis == STDIN else args.hyp_file
+    _check_stdin_once([hyp_source] + [value for kind, value in sources if kind == "file"])
+
+    if hyp_source is None:
+        hyp_text = _one_line(_command_line_text(args.hypothesis), "the hypothesis")
+    else:
+        hyp_text = _one_line(_read_text(hyp_source), f"the hypothesis ({_describe(hyp_source)})")
+    ref_texts = []
+    for index, (kind, value) in enumerate(sources, start=1):
+        where = f"reference {index}" + ("" if kind == "text" else f" ({_describe(value)})")
+        ref_texts.append((where, _one_line(_command_line_text(value) if kind == "text" else _read_text(value), where)))
+
+    hyp = tokenize(hyp_text, args.tokenizer, lowercase=args.lowercase)
+    refs = []
+    for where, text in ref_texts:
+        tokens = tokenize(text, args.tokenizer, lowercase=args.lowercase)
+        if not tokens:
+            raise _InputError(f"{where} is empty (no tokens); every reference needs at least one word")
+        refs.append(tokens)
+    return explain(refs, hyp, weights=weights, smoothing=args.smoothing)
+
+
+def _corpus(args: argparse.Namespace) -> CorpusReport:
+    weights = _weights(args.max_n)
+    _check_stdin_once([args.hyp_file, *args.ref_files])
+    hyp_lines = _lines(args.hyp_file, "the hypothesis file")
+    streams = []
+    for path in args.ref_files:
+        lines = _lines(path, "the reference file")
+        if len(lines) != len(hyp_lines):
+            raise _InputError(
+                f"the reference file {_describe(path)} has {len(lines)} line{'s' if len(lines) != 1 else ''} "
+                f"but the hypotheses ({_describe(args.hyp_file)}) have {len(hyp_lines)}; each reference file "
+                f"needs exactly one line per hypothesis, in the same order"
+            )
+        streams.append(lines)
+
+    hyps = [tokenize(line, args.tokenizer, lowercase=args.lowercase) for line in hyp_lines]
+    list_of_refs: list[list[list[str]]] = [[] for _ in hyp_lines]
+    for path, lines in zip(args.ref_files, streams):
+        for number, line in enumerate(lines, start=1):
+            tokens = tokenize(line, args.tokenizer, lowercase=args.lowercase)
+            if not tokens:
+                raise _InputError(
+                    f"line {number} of the reference file {_describe(path)} is empty (no tokens); every "
+                    f"sentence needs a reference: fix that line, or delete line {number} from every file"
+                )
+            list_of_refs[number - 1].append(tokens)
+    return explain_corpus(list_of_refs, hyps, weights=weights, smoothing=args.smoothing)
+
+
+# ---------------------------------------------------------------------------
+# Output and the entry point
+# ---------------------------------------------------------------------------
+
+_CANNOT_FAIL = {"replace", "backslashreplace", "xmlcharrefreplace", "namereplace", "ignore"}
+
+
+def _escape_unencodable(stream: TextIO | None) -> None:
+    """Let ``stream`` write every character, as an escape if its encoding has no byte for it."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if stream is None or reconfigure is None:
+        return
+    errors = getattr(stream, "errors", None) or "strict"
+    try:
+        utf = codecs.lookup(getattr(stream, "encoding", None) or "ascii").name.startswith("utf")
+    except LookupError:
+        utf = False
+    if errors in _CANNOT_FAIL or (utf and errors in ("surrogateescape", "surrogatepass")):
+        return
+    reconfigure(errors="backslashreplace")
+
+
+def _error(message: str) -> None:
+    print("error: " + " ".join(message.split()), file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    _escape_unencodable(sys.stdout)
+    _escape_unencodable(sys.stderr)
+    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as done:  # --help
+            return done.code if isinstance(done.code, int) else EXIT_OK
         if args.command is None:
-            raise _InputError("choose a command: explain (try --help)")
-        if args.max_n < 1:
-            raise _InputError(f"--max-n must be at least 1, got {args.max_n}")
-        hyp = tokenize(args.hypothesis, args.tokenizer, lowercase=args.lowercase)
-        refs = [tokenize(r, args.tokenizer, lowercase=args.lowercase) for r in args.ref]
-        report = explain(refs, hyp, weights=(1 / args.max_n,) * args.max_n, smoothing=args.smoothing)
+            raise _InputError(f"choose a command: explain or corpus (try '{PROG} --help')")
+        report: BleuReport | CorpusReport = _explain(args) if args.command == "explain" else _corpus(args)
+        text = report._repr_html_() if args.html else report.to_text()
     except (_InputError, TypeError, ValueError) as problem:
-        message = " ".join(str(problem).split())
-        print(f"error: {message}", file=sys.stderr)
+        _error(str(problem))
         return EXIT_BAD_INPUT
-    print(report._repr_html_() if args.html else report.to_text())
-    return 0
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as problem:  # a bug: still one line, never a traceback for a learner
+        _error(f"unexpected {type(problem).__name__} inside bleu_teach: {problem} "
+               f"(this is a bug; please report it with the command you ran)")
+        return EXIT_BUG
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped reading (e.g. "| head"): not an error
+        _silence_stdout()
+    return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
