@@ -25,7 +25,7 @@ from bleu_teach.core import (
     sentence_bleu,
 )
 from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
-from bleu_teach.sacre import SacreScore, corpus_score, to_sacrebleu_references
+from bleu_teach.sacre import SacreScore, corpus_score, sentence_score, to_sacrebleu_references
 from bleu_teach.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
 from bleu_teach.tokenize import TOKENIZERS, lowercase, tokenize
 
@@ -55,6 +55,7 @@ __all__ = [
     "ngrams",
     "plain_precision",
     "sentence_bleu",
+    "sentence_score",
     "to_sacrebleu_references",
     "tokenize",
 ]

@@ -417,3 +417,91 @@ def comparison_html(comparison: "HypothesisComparison") -> str:
     out.append(_html_table(_comparison_header(comparison), _comparison_rows(comparison)))
     out.append(f'<p class="score">{escape(_verdict(comparison))}</p></div>')
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# sacreBLEU results: settings, significance tests, confidence intervals
+# (read through attributes; the types are imported for the type checker only)
+# ---------------------------------------------------------------------------
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.sacre import SettingsScores
+    from bleu_teach.significance import ConfidenceInterval, SignificanceResults
+
+__all__ += ["settings_scores_rows", "settings_scores_text", "settings_scores_html", "significance_rows",
+            "significance_text", "significance_html", "interval_rows", "interval_text", "interval_html"]
+
+_SETTINGS_HEADER = ["setting", "BLEU", "signature"]
+_SIGNIFICANCE_HEADER = ["system", "BLEU", "bootstrap mean ± 95% half-width", "p-value", "verdict"]
+_INTERVAL_HEADER = ["score", "bootstrap mean", "95% interval", "resamples", "seed"]
+
+
+def _plain_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    return "\n".join(_table_text(header, rows, indent=""))
+
+
+def _boxed_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    return f'{_STYLE}<div class="bleu-teach">{_html_table(header, rows)}</div>'
+
+
+def settings_scores_rows(result: "SettingsScores") -> list[list[str]]:
+    """One row per setting: its label, BLEU (0-100) to 2 decimals, and its signature."""
+    return [
+        [s.setting, f"{s.score:.2f}",
+         s.signature if s.signature is not None else "(none: nobody can tell how it was tokenized)"]
+        for s in result.scores
+    ]
+
+
+def settings_scores_text(result: "SettingsScores") -> str:
+    """Scores under several settings as a plain-text table."""
+    return _plain_table(_SETTINGS_HEADER, settings_scores_rows(result))
+
+
+def settings_scores_html(result: "SettingsScores") -> str:
+    """Scores under several settings as an HTML table (all text escaped)."""
+    return _boxed_table(_SETTINGS_HEADER, settings_scores_rows(result))
+
+
+def significance_rows(result: "SignificanceResults") -> list[list[str]]:
+    """One row per system: BLEU, bootstrap interval, p-value and a plain verdict."""
+    alpha = result.alpha
+    out = []
+    for row in result.systems:
+        interval = "-" if row.mean is None or row.half_width is None else f"{row.mean:.2f} ± {row.half_width:.2f}"
+        if row.p_value is None:
+            verdict, p = "baseline", "-"
+        elif row.identical_to_baseline:
+            p = f"{row.p_value:.4f}"
+            verdict = "same output as the baseline (sacreBLEU's p-value means nothing here)"
+        else:
+            p = f"{row.p_value:.4f}"
+            verdict = (f"differs from the baseline (p < {alpha})" if row.significant(alpha)
+                       else f"no significant difference at {alpha}")
+        out.append([row.name, f"{row.score:.2f}", interval, p, verdict])
+    return out
+
+
+def significance_text(result: "SignificanceResults") -> str:
+    """A paired significance test as a plain-text table."""
+    return _plain_table(_SIGNIFICANCE_HEADER, significance_rows(result))
+
+
+def significance_html(result: "SignificanceResults") -> str:
+    """A paired significance test as an HTML table (all text escaped)."""
+    return _boxed_table(_SIGNIFICANCE_HEADER, significance_rows(result))
+
+
+def interval_rows(ci: "ConfidenceInterval") -> list[list[str]]:
+    """The score, the bootstrap mean and the 95% interval, to 2 decimals."""
+    return [[f"{ci.score:.2f}", f"{ci.mean:.2f}", f"{ci.low:.2f} to {ci.high:.2f}", str(ci.n_samples), str(ci.seed)]]
+
+
+def interval_text(ci: "ConfidenceInterval") -> str:
+    """A bootstrap confidence interval as a plain-text table."""
+    return _plain_table(_INTERVAL_HEADER, interval_rows(ci))
+
+
+def interval_html(ci: "ConfidenceInterval") -> str:
+    """A bootstrap confidence interval as an HTML table."""
+    return _boxed_table(_INTERVAL_HEADER, interval_rows(ci))

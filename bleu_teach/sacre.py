@@ -1,19 +1,49 @@
-"""sacreBLEU-compatible corpus BLEU on raw strings.
+"""sacreBLEU-compatible BLEU on raw strings: a corpus score and a sentence score.
 
-:func:`corpus_score` tokenizes with sacreBLEU's own tokenizers, counts with
-bleu_teach's core, and combines the counts with sacreBLEU's formulas (Post,
-2018, "A Call for Clarity in Reporting BLEU Scores", WMT), so that its
-numbers equal ``sacrebleu.metrics.BLEU(...).corpus_score`` and it carries
-sacreBLEU's signature.
+:func:`corpus_score` and :func:`sentence_score` tokenize with sacreBLEU's own
+tokenizers, count with :mod:`bleu_teach.statistics` (the package's one
+counting path: clipped matches with the maximum over references, the
+closest reference length), and combine the counts with sacreBLEU's
+arithmetic (:func:`_compute`, which follows ``BLEU.compute_bleu``; Post,
+2018, "A Call for Clarity in Reporting BLEU Scores", WMT).  Their numbers
+equal ``sacrebleu.metrics.BLEU(...).corpus_score`` and
+``sacrebleu.sentence_bleu``, and they carry sacreBLEU's signature.
 
-ORIENTATION.  ``references`` here holds one list of reference strings per
-hypothesis, like NLTK's ``list_of_references``::
+ORIENTATION: two ways to lay out the references of a corpus.
 
-    corpus_score(["hyp 1", "hyp 2"], [["ref 1a", "ref 1b"], ["ref 2a"]])
+* ``orientation="per_hypothesis"`` (bleu_teach's and NLTK's way):
+  ``references[i]`` is the list of reference strings of ``hypotheses[i]``::
 
-sacreBLEU's ``corpus_score`` takes the TRANSPOSE: one "reference stream" per
-reference set, each holding one string per hypothesis.  Use
-:func:`to_sacrebleu_references` to convert.
+      corpus_score(["hyp 1", "hyp 2"], [["ref 1a", "ref 1b"], ["ref 2a"]])
+
+* ``orientation="streams"`` (sacreBLEU's way): ``references[k][i]`` is
+  reference ``k`` of ``hypotheses[i]``; one "stream" per reference set, each
+  holding one string per hypothesis (``None`` where a hypothesis has no k-th
+  reference)::
+
+      corpus_score(["hyp 1", "hyp 2"], [["ref 1a", "ref 2a"], ["ref 1b", None]],
+                   orientation="streams")
+
+With the default ``orientation=None`` references are read per hypothesis,
+and nothing is guessed silently: a corpus of N >= 2 hypotheses with N lists
+of N strings each (say 3 hypotheses with 3 references each) reads both ways,
+with different scores, so it raises a ValueError that asks for
+``orientation=``; data that only fits sacreBLEU's orientation raises a
+ValueError that names ``orientation="streams"``.  A corpus of one hypothesis
+with one reference is the same both ways.  :func:`to_sacrebleu_references`
+turns per-hypothesis lists into streams.
+
+SACREBLEU QUIRKS, followed on purpose so that the numbers are equal:
+
+* ``log 0`` is floored to -9999999999, so a zero precision makes the score 0.
+* With ``add-k`` smoothing the reported counts and totals of orders 2 and up
+  already include k (``matches`` and ``ngrams`` keep the raw counts).
+* Effective order stops at the first order with NO n-grams (total 0) and
+  averages over the orders before it.  sacreBLEU's docstring says "orders for
+  which precision is 0", but an order with n-grams and no match still counts.
+* ``sentence_bleu`` turns effective order ON by default; ``BLEU()`` (and so
+  :func:`corpus_score`) leaves it off.
+* The signature records effective order but not ``max_ngram_order``.
 """
 
 from __future__ import annotations
@@ -21,18 +51,23 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from functools import lru_cache
+from typing import Any, Optional, cast
 
 from bleu_teach.core import corpus_bleu
+from bleu_teach.render import settings_scores_html, settings_scores_rows, settings_scores_text
 from bleu_teach.statistics import closest_length, count_matches
-from bleu_teach.render import Table
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
 
-__all__ = ["SACREBLEU_SMOOTHING", "REPORTING_SETTINGS", "SacreScore", "corpus_score", "settings_scores",
+__all__ = ["ORIENTATIONS", "SACREBLEU_SMOOTHING", "REPORTING_SETTINGS", "SacreScore", "SettingScore",
+           "SettingsScores", "check_inputs", "corpus_score", "sentence_score", "settings_scores",
            "to_sacrebleu_references"]
 
 #: sacreBLEU's smoothing methods and their default values.
 SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+#: The two layouts of a corpus's references (see the module docstring).
+ORIENTATIONS = ("per_hypothesis", "streams")
 
 MAX_ORDER = 4
 
@@ -44,6 +79,9 @@ class SacreScore:
     ``counts`` and ``totals`` are exactly what sacreBLEU reports; note that
     with ``add-k`` smoothing sacreBLEU reports them with k already added for
     n > 1.  ``matches`` and ``ngrams`` are always the raw counts.
+    ``orders_used`` is the number of precisions the geometric mean averaged
+    (``max_ngram_order``, or fewer with effective order); 0 when there is no
+    unigram match and the score is 0 without any average.
     """
 
     score: float
@@ -56,20 +94,22 @@ class SacreScore:
     matches: tuple[int, ...]
     ngrams: tuple[int, ...]
     signature: str
+    orders_used: int
 
     def format(self, width: int = 2, signature: bool = False) -> str:
         """sacreBLEU's own one-line summary (``BLEU = 35.00 70.0/...``), made by sacreBLEU."""
         from sacrebleu.metrics.bleu import BLEUScore
 
-        score = BLEUScore(self.score, list(self.counts), list(self.totals), list(self.precisions),
-                          self.bp, self.sys_len, self.ref_len)
+        counts: list[Any] = list(self.counts)  # sacreBLEU annotates List[int]; add-k makes floats
+        totals: list[Any] = list(self.totals)
+        score = BLEUScore(self.score, counts, totals, list(self.precisions), self.bp, self.sys_len, self.ref_len)
         return score.format(width=width, signature=self.signature if signature else "")
 
     def __str__(self) -> str:
         return self.format()
 
 
-def to_sacrebleu_references(references: Sequence[Sequence[str]]) -> list[list[Optional[str]]]:
+def to_sacrebleu_references(references: Sequence[Sequence[Optional[str]]]) -> list[list[Optional[str]]]:
     """Transpose per-hypothesis reference lists into sacreBLEU's streams.
 
     Hypotheses with fewer references get ``None`` (sacreBLEU skips it).
@@ -81,28 +121,49 @@ def to_sacrebleu_references(references: Sequence[Sequence[str]]) -> list[list[Op
     return [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
 
 
-def check_inputs(hypotheses: Any, references: Any) -> None:
+# ---------------------------------------------------------------------------
+# Checking inputs
+# ---------------------------------------------------------------------------
+
+
+def _is_list(x: Any) -> bool:
+    return isinstance(x, Sequence) and not isinstance(x, str)
+
+
+def _ambiguous_message(n: int) -> str:
+    return (
+        f"The references can be read two ways: there are {n} hypotheses and {n} lists of {n} strings each. "
+        f"Pass orientation='per_hypothesis' if references[i] lists the references of hypotheses[i] "
+        f"(bleu_teach's and NLTK's way), or orientation='streams' if references[k][i] is reference k of "
+        f"hypotheses[i] (sacreBLEU's way, one stream per reference set)."
+    )
+
+
+def _check_hypotheses(hypotheses: Any) -> int:
     if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
         raise TypeError("hypotheses must be a list of strings, one per segment.")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list with one list of reference strings per hypothesis.")
     for i, h in enumerate(hypotheses):
         if not isinstance(h, str):
             raise TypeError(f"hypotheses[{i}] must be a string (raw text), not {type(h).__name__}.")
     if not hypotheses:
         raise ValueError("hypotheses is empty; give at least one segment.")
-    if len(references) != len(hypotheses):
+    return len(hypotheses)
+
+
+def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[Optional[str]]]:
+    if len(references) != n:
         hint = ""
-        if references and all(isinstance(r, Sequence) and not isinstance(r, str) and len(r) == len(hypotheses) for r in references):
+        if all(_is_list(r) and len(r) == n for r in references):
             hint = (
-                " It looks like sacreBLEU's orientation (one stream per reference set); "
-                "bleu_teach wants one list of references per hypothesis: transpose it, "
-                "e.g. [list(refs) for refs in zip(*streams)]."
+                " It looks like sacreBLEU's orientation (one stream per reference set, references[k][i] "
+                "is reference k of hypotheses[i]): pass orientation='streams', or give one list of "
+                "references per hypothesis, e.g. [list(refs) for refs in zip(*streams)]."
             )
         raise ValueError(
-            f"There are {len(hypotheses)} hypotheses but {len(references)} reference lists; "
+            f"There are {n} hypotheses but {len(references)} reference lists; "
             f"give one list of reference strings per hypothesis.{hint}"
         )
+    out = []
     for i, refs in enumerate(references):
         if isinstance(refs, str):
             raise TypeError(
@@ -111,68 +172,133 @@ def check_inputs(hypotheses: Any, references: Any) -> None:
             )
         if not isinstance(refs, Sequence):
             raise TypeError(f"references[{i}] must be a list of reference strings.")
-        if not [r for r in refs if r is not None]:
-            raise ValueError(f"references[{i}] has no reference; every hypothesis needs at least one.")
         for j, r in enumerate(refs):
             if r is not None and not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] must be a string (raw text), not {type(r).__name__}.")
+        if all(r is None for r in refs):
+            raise ValueError(f"references[{i}] has no reference; every hypothesis needs at least one.")
+        out.append(list(refs))
+    return out
 
 
-def _signature(tokenize_name: str, lowercase: bool, smooth_method: str, smooth_value: Optional[float], num_refs: int) -> str:
-    from sacrebleu.metrics import BLEU
+def _from_streams(n: int, streams: Sequence[Any]) -> list[list[Optional[str]]]:
+    for k, stream in enumerate(streams):
+        if isinstance(stream, str):
+            raise TypeError(
+                f"With orientation='streams', references[{k}] must be a stream (a list of {n} reference "
+                f"strings, one per hypothesis), not a string; for one reference per hypothesis pass [refs]."
+            )
+        if not isinstance(stream, Sequence):
+            raise TypeError(f"With orientation='streams', references[{k}] must be a list of {n} reference strings.")
+        if len(stream) != n:
+            raise ValueError(
+                f"With orientation='streams', every stream holds one reference per hypothesis, but "
+                f"references[{k}] has {len(stream)} strings for {n} hypotheses (use None where a "
+                f"hypothesis has no k-th reference; sacreBLEU itself would silently cut the corpus short)."
+            )
+        for i, r in enumerate(stream):
+            if r is not None and not isinstance(r, str):
+                raise TypeError(f"references[{k}][{i}] must be a string (raw text) or None, not {type(r).__name__}.")
+    per_hyp = [[stream[i] for stream in streams] for i in range(n)]
+    for i, refs in enumerate(per_hyp):
+        if all(r is None for r in refs):
+            raise ValueError(f"hypotheses[{i}] has no reference in any stream (all None); every hypothesis needs one.")
+    return per_hyp
 
-    metric = BLEU(tokenize=tokenize_name, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value)
-    metric.num_refs = num_refs
-    return str(metric.get_signature())
 
+def check_inputs(hypotheses: Any, references: Any, orientation: Optional[str] = None) -> list[list[Optional[str]]]:
+    """Check a corpus of raw strings and return its references per hypothesis.
 
-def corpus_score(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
-) -> SacreScore:
-    """Corpus BLEU on raw strings, equal to sacreBLEU's (score on a 0-100 scale).
+    ``orientation`` is ``"per_hypothesis"``, ``"streams"`` or None (read per
+    hypothesis, refusing shapes that read both ways; see the module
+    docstring).  The result always holds one list per hypothesis, in the
+    order given; ``None`` entries (sacreBLEU's "no reference here") are kept.
 
-    ``references[i]`` is the list of reference strings for ``hypotheses[i]``;
-    sacreBLEU's own argument is the transpose (see the module docstring).
-
-    Smoothing (Chen and Cherry 2014, as sacreBLEU names them): ``exp`` (the
-    NIST geometric sequence, default), ``none``, ``floor`` (zero matches count
-    as ``smooth_value``, default 0.1) and ``add-k`` (add ``smooth_value``,
-    default 1, to matches and totals for n > 1).
-
-    >>> round(corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]).score, 2)
-    61.3
+    >>> check_inputs(["a", "b"], [["a 1", "b 1"], ["a 2", None]], orientation="streams")
+    [['a 1', 'a 2'], ['b 1', None]]
     """
-    if tokenize not in SACREBLEU_TOKENIZERS:
-        raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
+    n = _check_hypotheses(hypotheses)
+    if orientation is not None and orientation not in ORIENTATIONS:
+        raise ValueError(
+            f"orientation must be 'per_hypothesis' (references[i] lists the references of hypotheses[i]), "
+            f"'streams' (references[k][i] is reference k of hypotheses[i], sacreBLEU's way) or None; "
+            f"not {orientation!r}."
+        )
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list with one list of reference strings per hypothesis "
+                        "(or, with orientation='streams', a list of reference streams).")
+    if not references:
+        raise ValueError("references is empty; every hypothesis needs at least one reference.")
+    if orientation is None:
+        if n >= 2 and len(references) == n and all(_is_list(r) and len(r) == n for r in references):
+            raise ValueError(_ambiguous_message(n))
+        orientation = "per_hypothesis"
+    if orientation == "streams":
+        return _from_streams(n, references)
+    return _per_hypothesis(n, references)
+
+
+def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
+                   max_ngram_order: Any, effective_order: Any, effective_name: str) -> None:
+    if tokenize_name not in SACREBLEU_TOKENIZERS:
+        raise ValueError(f"Unknown tokenize {tokenize_name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
     if smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
     if not isinstance(lowercase, bool):
         raise TypeError("lowercase must be True or False.")
-    check_inputs(hypotheses, references)
+    if smooth_value is not None:
+        if isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float)):
+            raise TypeError(f"smooth_value must be a number or None (the method's default), not {smooth_value!r}.")
+        if not math.isfinite(smooth_value) or smooth_value < 0:
+            raise ValueError(f"smooth_value must be a finite number >= 0, not {smooth_value!r}.")
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int):
+        raise TypeError(f"max_ngram_order must be a whole number such as 4, not {max_ngram_order!r}.")
+    if max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be at least 1 (4 is BLEU's usual value); got {max_ngram_order}.")
+    if not isinstance(effective_order, bool):
+        raise TypeError(f"{effective_name} must be True or False, not {effective_order!r}.")
 
-    matches = [0] * MAX_ORDER
-    ngrams = [0] * MAX_ORDER
+
+# ---------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _signature(tokenize_name: str, lowercase: bool, smooth_method: str, smooth_value: Optional[float],
+               num_refs: int, effective_order: bool, max_ngram_order: int) -> str:
+    """sacreBLEU's signature for these settings, made by sacreBLEU itself."""
+    from sacrebleu.metrics import BLEU
+
+    metric = BLEU(tokenize=tokenize_name, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
+                  effective_order=effective_order, max_ngram_order=max_ngram_order)
+    metric.num_refs = num_refs
+    return str(metric.get_signature())
+
+
+def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize_name: str,
+           lowercase: bool, smooth_method: str, smooth_value: Optional[float], max_order: int,
+           effective_order: bool) -> SacreScore:
+    """Count every segment (statistics.py), pool the counts, then sacreBLEU's arithmetic."""
+    matches = [0] * max_order
+    ngrams = [0] * max_order
     sys_len = ref_len = 0
     ref_counts_seen = set()
     for hyp_text, refs_text in zip(hypotheses, references):
         present = [r for r in refs_text if r is not None]
         ref_counts_seen.add(len(present))
-        hyp = tuple(_tok(hyp_text, tokenize, lowercase))
-        refs = tuple(tuple(_tok(r, tokenize, lowercase)) for r in present)
+        hyp = tuple(_tok(hyp_text, tokenize_name, lowercase))
+        refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)
         sys_len += len(hyp)
         ref_len += closest_length((len(r) for r in refs), len(hyp))
-        # The core's clipping (max over references), the same code as corpus_bleu.
-        for n, matched in enumerate(count_matches(refs, hyp, MAX_ORDER), start=1):
+        for n, matched in enumerate(count_matches(refs, hyp, max_order), start=1):
             matches[n - 1] += matched
             ngrams[n - 1] += max(0, len(hyp) - n + 1)
 
+    # sacreBLEU's signature says nrefs:var when segments have different numbers of references.
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1
-    score, counts_out, totals_out, precisions, bp = _compute(matches, ngrams, sys_len, ref_len, smooth_method, smooth_value)
+    score, counts_out, totals_out, precisions, bp, used = _compute(
+        matches, ngrams, sys_len, ref_len, smooth_method, smooth_value, max_order, effective_order)
     return SacreScore(
         score=score,
         counts=tuple(counts_out),
@@ -183,8 +309,95 @@ def corpus_score(
         ref_len=ref_len,
         matches=tuple(matches),
         ngrams=tuple(ngrams),
-        signature=_signature(tokenize, lowercase, smooth_method, smooth_value, num_refs),
+        signature=_signature(tokenize_name, lowercase, smooth_method, smooth_value, num_refs, effective_order,
+                             max_order),
+        orders_used=used,
     )
+
+
+def corpus_score(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    *,
+    max_ngram_order: int = MAX_ORDER,
+    effective_order: bool = False,
+    orientation: Optional[str] = None,
+) -> SacreScore:
+    """Corpus BLEU on raw strings, equal to sacreBLEU's (score on a 0-100 scale).
+
+    ``references[i]`` is the list of reference strings for ``hypotheses[i]``;
+    for sacreBLEU's streams pass ``orientation="streams"`` (see the module
+    docstring: a square corpus must say which it is).
+
+    BLEU = BP * exp((1/N) sum_{n=1..N} log p_n) with N = ``max_ngram_order``,
+    the counts pooled over the corpus before dividing (Papineni et al. 2002,
+    2.2.2).  With ``effective_order=True``, N becomes the number of orders
+    before the first order with no n-grams at all (sacreBLEU's rule).
+
+    Smoothing (Chen and Cherry 2014, as sacreBLEU names them): ``exp`` (the
+    NIST geometric sequence, default), ``none``, ``floor`` (zero matches count
+    as ``smooth_value``, default 0.1) and ``add-k`` (add ``smooth_value``,
+    default 1, to matches and totals for n > 1).
+
+    >>> round(corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]).score, 2)
+    61.3
+    >>> round(corpus_score(["The cat sat.", "A dog ran."],
+    ...                    [["The cat sat.", "A dog ran!"]], orientation="streams").score, 2)
+    72.31
+    """
+    _check_options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order,
+                   "effective_order")
+    per_hyp = check_inputs(hypotheses, references, orientation)
+    return _score(hypotheses, per_hyp, tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
+                  effective_order)
+
+
+def sentence_score(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = True,
+    max_ngram_order: int = MAX_ORDER,
+) -> SacreScore:
+    """Sentence BLEU on raw strings, equal to ``sacrebleu.sentence_bleu`` (0-100 scale).
+
+    The arguments are ``sentence_bleu``'s, in its order, with its defaults;
+    ``max_ngram_order`` is ``BLEU(max_ngram_order=...)``.  ``references`` is a
+    list of reference strings for this one hypothesis (``None`` entries are
+    skipped, as sacreBLEU does).
+
+    Quirk kept from sacreBLEU: ``sentence_bleu`` turns effective order ON by
+    default (``use_effective_order=True``), while ``BLEU()`` leaves it off, so
+    a short sentence is averaged over the orders it has.  (sacreBLEU also logs
+    a recommendation when it is off; we do not.)
+
+    >>> s = sentence_score("The cat", ["The cat sat on the mat."])
+    >>> s.totals, s.orders_used, round(s.score, 2)
+    ((2, 1, 0, 0), 2, 8.21)
+    >>> sentence_score("The cat", ["The cat sat on the mat."], use_effective_order=False).score
+    0.0
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
+                        f"for a list of hypotheses use corpus_score.")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list of reference strings; wrap a single reference in a list: [reference].")
+    for j, r in enumerate(references):
+        if r is not None and not isinstance(r, str):
+            raise TypeError(f"references[{j}] must be a string (raw text), not {type(r).__name__}.")
+    if all(r is None for r in references):
+        raise ValueError("references has no reference string; give at least one.")
+    _check_options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, use_effective_order,
+                   "use_effective_order")
+    return _score([hypothesis], [list(references)], tokenize, lowercase, smooth_method, smooth_value,
+                  max_ngram_order, use_effective_order)
 
 
 def _tok(text: str, tokenizer: str, lowercase: bool) -> list[str]:
@@ -197,9 +410,15 @@ def _log_floor(x: float) -> float:
 
 
 def _compute(
-    matches: list[int], ngrams: list[int], sys_len: int, ref_len: int, method: str, value: Optional[float]
-) -> tuple[float, list[float], list[float], list[float], float]:
-    """sacreBLEU's arithmetic: percentages, smoothing, BP, geometric mean."""
+    matches: list[int], ngrams: list[int], sys_len: int, ref_len: int, method: str, value: Optional[float],
+    max_order: int = MAX_ORDER, effective_order: bool = False,
+) -> tuple[float, list[float], list[float], list[float], float, int]:
+    """sacreBLEU's arithmetic (``BLEU.compute_bleu``): percentages, smoothing, BP, geometric mean.
+
+    Returns (score, counts, totals, precisions, bp, orders used), in
+    sacreBLEU's terms: counts and totals as it reports them (with add-k's k),
+    precisions in percent.
+    """
     if value is None:
         value = SACREBLEU_SMOOTHING[method]
     counts: list[float] = list(matches)
@@ -207,16 +426,19 @@ def _compute(
     bp = 1.0
     if sys_len < ref_len:
         bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    precisions = [0.0] * MAX_ORDER
+    precisions = [0.0] * max_order
     if not any(counts):
-        return 0.0, counts, totals, precisions, bp
+        return 0.0, counts, totals, precisions, bp, 0
     halving = 1.0
-    for n in range(1, MAX_ORDER + 1):
+    used = max_order
+    for n in range(1, max_order + 1):
         if method == "add-k" and n > 1:
             counts[n - 1] += value  # type: ignore[operator]
             totals[n - 1] += value  # type: ignore[operator]
         if totals[n - 1] == 0:
             break
+        if effective_order:
+            used = n
         if counts[n - 1] == 0:
             if method == "exp":
                 halving *= 2
@@ -225,8 +447,13 @@ def _compute(
                 precisions[n - 1] = 100.0 * value / totals[n - 1]  # type: ignore[operator]
         else:
             precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
-    score = bp * math.exp(sum([_log_floor(p) for p in precisions]) / MAX_ORDER)
-    return score, counts, totals, precisions, bp
+    score = bp * math.exp(sum([_log_floor(p) for p in precisions[:used]]) / used)
+    return score, counts, totals, precisions, bp, used
+
+
+# ---------------------------------------------------------------------------
+# One corpus under several reporting settings
+# ---------------------------------------------------------------------------
 
 
 #: Settings that change a corpus BLEU score without changing a single output.
@@ -239,24 +466,67 @@ REPORTING_SETTINGS: dict[str, dict[str, Any]] = {
 }
 
 
+@dataclass(frozen=True)
+class SettingScore:
+    """One setting's corpus score (0-100) and its signature (None: a home-made setup with none)."""
+
+    setting: str
+    score: float
+    signature: Optional[str]
+
+
+@dataclass(frozen=True)
+class SettingsScores:
+    """The same outputs scored under several settings, one :class:`SettingScore` each.
+
+    Shown as a table (text in a terminal, HTML in a notebook); ``rows`` gives
+    that table's cells as strings.
+    """
+
+    scores: tuple[SettingScore, ...]
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The cells of the table as shown: setting, BLEU to 2 decimals, signature."""
+        return settings_scores_rows(self)
+
+    def __repr__(self) -> str:
+        return settings_scores_text(self)
+
+    def _repr_html_(self) -> str:
+        return settings_scores_html(self)
+
+
 def settings_scores(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Optional[str]]],
     settings: "dict[str, dict[str, Any]] | None" = None,
     with_whitespace_corpus_bleu: bool = True,
-) -> Table:
-    """The same outputs scored under several settings, each row with its signature.
+    *,
+    orientation: Optional[str] = None,
+) -> SettingsScores:
+    """The same outputs scored under several settings, each with its signature.
 
-    The last row (optional) is NLTK-style ``corpus_bleu`` on whitespace tokens,
-    a common home-made setup, scaled to 0-100; it has no signature at all.
+    ``settings`` maps a label to :func:`corpus_score` options (default
+    :data:`REPORTING_SETTINGS`).  The last row (optional) is NLTK-style
+    ``corpus_bleu`` on whitespace tokens, a common home-made setup, scaled to
+    0-100; it has no signature at all.  ``orientation`` as in
+    :func:`corpus_score`.
+
+    >>> result = settings_scores(["The cat sat on the mat ."], [["the cat sat on the mat ."]])
+    >>> [round(s.score, 2) for s in result.scores], result.scores[-1].signature
+    ([80.91, 100.0, 80.91, 80.91, 93.91, 80.91], None)
     """
+    per_hyp = check_inputs(hypotheses, references, orientation)
+    if settings is not None and not isinstance(settings, dict):
+        raise TypeError("settings must be a dict of {label: dict of corpus_score options}, or None for the defaults.")
     rows = []
     for label, options in (REPORTING_SETTINGS if settings is None else settings).items():
-        result = corpus_score(hypotheses, references, **options)
-        rows.append([label, f"{result.score:.2f}", result.signature])
+        result = corpus_score(hypotheses, per_hyp, **options, orientation="per_hypothesis")
+        rows.append(SettingScore(str(label), result.score, result.signature))
     if with_whitespace_corpus_bleu:
         hyps = [h.split() for h in hypotheses]
-        refs = [[r.split() for r in group if r is not None] for group in references]
-        rows.append(["corpus_bleu on whitespace tokens x 100", f"{100 * corpus_bleu(refs, hyps):.2f}",
-                     "(none: nobody can tell how it was tokenized)"])
-    return Table(["setting", "BLEU", "signature"], rows)
+        refs = [[r.split() for r in group if r is not None] for group in per_hyp]
+        whitespace = cast(float, corpus_bleu(refs, hyps))  # one weight tuple: one float
+        rows.append(SettingScore("corpus_bleu on whitespace tokens x 100", 100 * whitespace, None))
+    return SettingsScores(tuple(rows))

@@ -3,8 +3,16 @@
 These functions only call sacreBLEU's own bootstrap resampling
 (``BLEU.corpus_score(..., n_bootstrap=N)``) and its ``PairedTest`` (paired
 bootstrap resampling, Koehn 2004; approximate randomization, Riezler and
-Maxwell 2005), in bleu_teach's orientation (one list of reference strings per
-hypothesis), and return their numbers as plain dataclasses.
+Maxwell 2005), and return their numbers as plain dataclasses that show
+themselves as tables (:class:`SignificanceResults`; the views live in
+:mod:`bleu_teach.render`).
+
+ORIENTATION, as in :mod:`bleu_teach.sacre`: ``references[i]`` lists the
+reference strings of hypothesis i (``orientation="per_hypothesis"``, the
+default reading), or ``references[k][i]`` is reference k of hypothesis i
+(``orientation="streams"``, sacreBLEU's own layout).  A corpus of N >= 2
+hypotheses with N lists of N strings reads both ways; then every function
+here raises a ValueError asking for ``orientation=`` instead of guessing.
 
 SACREBLEU QUIRKS, made explicit here:
 
@@ -29,13 +37,14 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional, cast
 
-from bleu_teach.render import Table
+from bleu_teach.render import interval_html, significance_html, significance_rows, significance_text
 from bleu_teach.sacre import SACREBLEU_SMOOTHING, check_inputs, to_sacrebleu_references
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS
 
-__all__ = ["ConfidenceInterval", "SystemResult", "bootstrap_ci", "paired_test", "significance_table"]
+__all__ = ["ConfidenceInterval", "SignificanceResults", "SystemResult", "bootstrap_ci", "paired_test",
+           "significance_table"]
 
 DEFAULT_SEED = 12345
 
@@ -58,6 +67,9 @@ class ConfidenceInterval:
     @property
     def high(self) -> float:
         return self.mean + self.half_width
+
+    def _repr_html_(self) -> str:
+        return interval_html(self)
 
 
 @dataclass(frozen=True)
@@ -125,29 +137,31 @@ def _metric(tokenize: str, lowercase: bool, smooth_method: str) -> Any:
 
 def bootstrap_ci(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Optional[str]]],
     n_samples: int = 1000,
     seed: int = DEFAULT_SEED,
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth_method: str = "exp",
+    *,
+    orientation: Optional[str] = None,
 ) -> ConfidenceInterval:
     """Corpus BLEU with sacreBLEU's bootstrap 95% confidence interval.
 
     The corpus is resampled ``n_samples`` times with replacement (sentences
     drawn at random, the same sentence possibly several times) and BLEU is
-    recomputed on every resample.
+    recomputed on every resample.  ``orientation`` as in the module docstring.
 
     >>> ci = bootstrap_ci(["the cat sat", "a dog ran"], [["the cat sat"], ["the dog ran"]], n_samples=100)
     >>> ci.low <= ci.mean <= ci.high
     True
     """
-    check_inputs(hypotheses, references)
+    per_hyp = check_inputs(hypotheses, references, orientation)
     n_samples = _check_samples(n_samples, 40)
     seed = _check_seed(seed)
     metric = _metric(tokenize, lowercase, smooth_method)
     with _sacrebleu_seed(seed):
-        result = metric.corpus_score(list(hypotheses), to_sacrebleu_references(references), n_bootstrap=n_samples)
+        result = metric.corpus_score(list(hypotheses), to_sacrebleu_references(per_hyp), n_bootstrap=n_samples)
     return ConfidenceInterval(
         score=float(result.score),
         mean=float(result._mean),
@@ -160,12 +174,14 @@ def bootstrap_ci(
 
 def paired_test(
     systems: Mapping[str, Sequence[str]],
-    references: Sequence[Sequence[str]],
+    references: Sequence[Sequence[Optional[str]]],
     test: str = "bs",
     n_samples: int = 1000,
     seed: int = DEFAULT_SEED,
     tokenize: str = "13a",
     lowercase: bool = False,
+    *,
+    orientation: Optional[str] = None,
 ) -> tuple[list[SystemResult], str]:
     """Compare systems against the first one (the baseline) with sacreBLEU's paired test.
 
@@ -175,6 +191,7 @@ def paired_test(
     p-value says that a difference this large would rarely arise by chance
     if the two systems were equally good on this test set; it says nothing
     about other test sets or about how much better a translation reads.
+    ``orientation`` as in the module docstring.
 
     >>> rows, _ = paired_test({"a": ["the cat sat", "a dog"], "b": ["a cat sat", "the dog"]},
     ...                       [["the cat sat"], ["the dog"]], n_samples=100)
@@ -187,22 +204,30 @@ def paired_test(
         raise TypeError("systems must be a dict of at least two {name: list of hypothesis strings}, baseline first.")
     if test not in ("bs", "ar"):
         raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), not {test!r}.")
+    per_hyp: list[list[str | None]] = []
     for name, hyps in systems.items():
         if not isinstance(name, str):
             raise TypeError(f"System names must be strings, not {name!r}.")
-        check_inputs(hyps, references)
+        if not per_hyp:
+            per_hyp = check_inputs(hyps, references, orientation)
+            continue
+        if isinstance(hyps, Sequence) and not isinstance(hyps, str) and len(hyps) != len(per_hyp):
+            raise ValueError(f"System {name!r} has {len(hyps)} hypotheses but the references cover {len(per_hyp)}; "
+                             f"every system must translate the same segments.")
+        check_inputs(hyps, per_hyp, "per_hypothesis")
     n_samples = _check_samples(n_samples, 40)
     seed = _check_seed(seed)
     metric = _metric(tokenize, lowercase, "exp")
-    streams = to_sacrebleu_references(references)
-    named = [(name, list(hyps)) for name, hyps in systems.items()]
+    streams = to_sacrebleu_references(per_hyp)
+    named: list[tuple[str, Sequence[str]]] = [(name, list(hyps)) for name, hyps in systems.items()]
     with _sacrebleu_seed(seed):
-        tester = PairedTest(named, {"BLEU": metric}, streams, test_type=test, n_samples=n_samples,
+        tester = PairedTest(named, {"BLEU": metric}, cast(Any, streams), test_type=test, n_samples=n_samples,
                             n_ar_confidence=n_samples if test == "ar" else -1)
         signatures, scores = tester()
     rows = []
     baseline = named[0][1]
-    for (name, hyps), result in zip(named, scores["BLEU"]):
+    results: list[Any] = list(scores["BLEU"])  # sacreBLEU's Result objects
+    for (name, hyps), result in zip(named, results):
         rows.append(SystemResult(
             name=name,
             score=float(result.score),
@@ -214,19 +239,46 @@ def paired_test(
     return rows, str(signatures["BLEU"])
 
 
-def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> Table:
-    """The paired test as a table: score, interval, p-value and a plain verdict."""
-    out = []
-    for row in rows:
-        interval = "-" if row.mean is None or row.half_width is None else f"{row.mean:.2f} ± {row.half_width:.2f}"
-        if row.p_value is None:
-            verdict, p = "baseline", "-"
-        elif row.identical_to_baseline:
-            p = f"{row.p_value:.4f}"
-            verdict = "same output as the baseline (sacreBLEU's p-value means nothing here)"
-        else:
-            p = f"{row.p_value:.4f}"
-            verdict = (f"differs from the baseline (p < {alpha})" if row.significant(alpha)
-                       else f"no significant difference at {alpha}")
-        out.append([row.name, f"{row.score:.2f}", interval, p, verdict])
-    return Table(["system", "BLEU", "bootstrap mean ± 95% half-width", "p-value", "verdict"], out)
+@dataclass(frozen=True)
+class SignificanceResults:
+    """A paired test's systems (baseline first) and the level ``alpha`` the verdicts use.
+
+    Shown as a table (text in a terminal, HTML in a notebook): score,
+    bootstrap interval, p-value and a plain verdict; ``rows`` gives that
+    table's cells as strings.
+    """
+
+    systems: tuple[SystemResult, ...]
+    alpha: float = 0.05
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The cells of the table as shown: system, BLEU, interval, p-value, verdict."""
+        return significance_rows(self)
+
+    def __repr__(self) -> str:
+        return significance_text(self)
+
+    def _repr_html_(self) -> str:
+        return significance_html(self)
+
+
+def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> SignificanceResults:
+    """The rows of :func:`paired_test` with the level ``alpha``, shown as a table.
+
+    >>> rows, _ = paired_test({"a": ["the cat sat", "a dog"], "b": ["the cat sat", "a dog"]},
+    ...                       [["the cat sat"], ["the dog"]], n_samples=100)
+    >>> significance_table(rows).rows[1][-1]
+    "same output as the baseline (sacreBLEU's p-value means nothing here)"
+    """
+    if isinstance(rows, (str, SystemResult)) or not isinstance(rows, Sequence) or not rows:
+        raise TypeError("significance_table needs the list of rows that paired_test returns: rows, _ = paired_test(...).")
+    for i, row in enumerate(rows):
+        if not isinstance(row, SystemResult):
+            raise TypeError(f"rows[{i}] is a {type(row).__name__}, not a SystemResult; "
+                            f"pass the rows that paired_test returns: rows, _ = paired_test(...).")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {alpha!r}.")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {alpha!r}.")
+    return SignificanceResults(tuple(rows), alpha)
