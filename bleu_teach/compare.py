@@ -8,15 +8,32 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import cast
 
 from bleu_teach.checks import check_references, check_tokens
 from bleu_teach.core import sentence_bleu
-from bleu_teach.render import Table
+from bleu_teach.render import tool_comparison_html, tool_comparison_text
 
-__all__ = ["compare_tools"]
+__all__ = ["ToolComparison", "compare_tools"]
 
 
-def compare_tools(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_n: int = 4) -> Table:
+@dataclass(frozen=True, repr=False)
+class ToolComparison:
+    """The same sentence BLEU from bleu_teach, NLTK and sacreBLEU (sacreBLEU's divided by 100)."""
+
+    bleu_teach: float
+    nltk: float
+    sacrebleu: float
+
+    def __repr__(self) -> str:
+        return tool_comparison_text(self)
+
+    def _repr_html_(self) -> str:
+        return tool_comparison_html(self)
+
+
+def compare_tools(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_n: int = 4) -> ToolComparison:
     """Sentence BLEU-``max_n`` (uniform weights, no smoothing) from the three tools.
 
     sacreBLEU scores strings on a 0-100 scale, so it gets the tokens joined by
@@ -35,9 +52,4 @@ def compare_tools(references: Sequence[Sequence[Hashable]], hypothesis: Sequence
     metric = BLEU(tokenize="none", smooth_method="none", max_ngram_order=max_n)
     streams = [[" ".join(map(str, r))] for r in refs]
     sacre = metric.corpus_score([" ".join(map(str, hyp))], streams).score / 100
-    rows = [
-        ["bleu_teach.sentence_bleu", f"{ours!r}", "(itself)"],
-        ["nltk sentence_bleu", f"{theirs!r}", "yes (==)" if theirs == ours else "no"],
-        ["sacreBLEU / 100", f"{sacre!r}", "yes (within 1e-12)" if abs(sacre - ours) <= 1e-12 else "no"],
-    ]
-    return Table(["tool", "score", "equal to bleu_teach"], rows)
+    return ToolComparison(float(cast(float, ours)), float(theirs), float(sacre))

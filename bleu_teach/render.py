@@ -19,11 +19,16 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.compare import ToolComparison
     from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, OrderReport
+    from bleu_teach.sacre import SettingsScores
+    from bleu_teach.significance import ConfidenceInterval, SignificanceResults
 
 __all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparison_text", "comparison_html",
            "format_number", "tokens_html", "message_html", "clipping_html", "bp_summary_html", "feedback_text",
-           "feedback_html", "Table", "precision_table"]
+           "feedback_html", "Table", "precision_table", "settings_scores_rows", "settings_scores_text",
+           "settings_scores_html", "significance_rows", "significance_text", "significance_html", "interval_rows",
+           "interval_text", "interval_html", "tool_comparison_text", "tool_comparison_html"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -251,7 +256,7 @@ def _corpus_lines(report: "CorpusReport") -> list[str]:
         "pooled: p_n = sum of m_n / sum of t_n = "
         + ", ".join(f"{m}/{t}" for m, t in zip(report.clipped, report.totals)),
         _bp_line(report.hyp_len, report.ref_len, report.brevity_penalty).replace("(empty hypothesis)", "(empty hypotheses)"),
-        f"corpus BLEU = {format_number(report.score)}; {mean}",
+        f"corpus BLEU = {format_number(report.score)} (exact value {report.score!r}); {mean}",
     ]
     return lines
 
@@ -424,12 +429,6 @@ def comparison_html(comparison: "HypothesisComparison") -> str:
 # (read through attributes; the types are imported for the type checker only)
 # ---------------------------------------------------------------------------
 
-if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.sacre import SettingsScores
-    from bleu_teach.significance import ConfidenceInterval, SignificanceResults
-
-__all__ += ["settings_scores_rows", "settings_scores_text", "settings_scores_html", "significance_rows",
-            "significance_text", "significance_html", "interval_rows", "interval_text", "interval_html"]
 
 _SETTINGS_HEADER = ["setting", "BLEU", "signature"]
 _SIGNIFICANCE_HEADER = ["system", "BLEU", "bootstrap mean ± 95% half-width", "p-value", "verdict"]
@@ -505,3 +504,31 @@ def interval_text(ci: "ConfidenceInterval") -> str:
 def interval_html(ci: "ConfidenceInterval") -> str:
     """A bootstrap confidence interval as an HTML table."""
     return _boxed_table(_INTERVAL_HEADER, interval_rows(ci))
+
+
+# ---------------------------------------------------------------------------
+# Three tools side by side (bleu_teach.compare)
+# ---------------------------------------------------------------------------
+
+
+def _tool_rows(comparison: "ToolComparison") -> list[list[str]]:
+    ours = comparison.bleu_teach
+    return [
+        ["bleu_teach.sentence_bleu", repr(ours), "(itself)"],
+        ["nltk sentence_bleu", repr(comparison.nltk), "yes (==)" if comparison.nltk == ours else "no"],
+        ["sacreBLEU / 100", repr(comparison.sacrebleu),
+         "yes (within 1e-12)" if abs(comparison.sacrebleu - ours) <= 1e-12 else "no"],
+    ]
+
+
+_TOOL_HEADER = ["tool", "score", "equal to bleu_teach"]
+
+
+def tool_comparison_text(comparison: "ToolComparison") -> str:
+    """Three tools' scores as a plain-text table."""
+    return "\n".join(_table_text(_TOOL_HEADER, _tool_rows(comparison), indent=""))
+
+
+def tool_comparison_html(comparison: "ToolComparison") -> str:
+    """Three tools' scores as an HTML table."""
+    return f'{_STYLE}<div class="bleu-teach">{_html_table(_TOOL_HEADER, _tool_rows(comparison))}</div>'

@@ -56,6 +56,7 @@ from typing import Any, Optional, cast
 
 from bleu_teach.core import corpus_bleu
 from bleu_teach.render import settings_scores_html, settings_scores_rows, settings_scores_text
+from bleu_teach.smoothing import get_smoothing, quietly
 from bleu_teach.statistics import closest_length, count_matches
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
 
@@ -527,6 +528,7 @@ def settings_scores(
     if with_whitespace_corpus_bleu:
         hyps = [h.split() for h in hypotheses]
         refs = [[r.split() for r in group if r is not None] for group in per_hyp]
-        whitespace = cast(float, corpus_bleu(refs, hyps))  # one weight tuple: one float
+        # One weight tuple gives one float; a zero precision is shown as NLTK's number, without a warning.
+        whitespace = cast(float, corpus_bleu(refs, hyps, smoothing_function=quietly(get_smoothing(None))))
         rows.append(SettingScore("corpus_bleu on whitespace tokens x 100", 100 * whitespace, None))
     return SettingsScores(tuple(rows))
