@@ -57,7 +57,7 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_widgets.py
 
-# Re-pin the versions after an upgrade: make constraints, then re-run the notebooks.
+# Re-pin after an upgrade (README): lift pins, make clean notebooks test, then make constraints.
 constraints: $(STAMP)
 	{ echo "# Versions the stored notebook outputs were made with; the make targets install with these."; \
 	  echo "# Refresh: make constraints (see README)."; \
