@@ -1,38 +1,78 @@
-"""Answer checkers for "Check yourself" exercises.
+"""Answer checkers for "Check yourself" exercises: they diagnose, not just mark.
 
-Each checker computes the right answer with the core, and also the answers
-that the classic misconceptions produce, so that a wrong answer gets feedback
-about the likely mistake rather than just "wrong".  Answers may be fractions
-(``Fraction(2, 7)`` or the string ``"2/7"``) or decimals (compared to 3
-decimal places).
+Each checker computes the right answer with the core, and the answer each
+classic misconception produces on the same question, and returns a
+:class:`Feedback` that names the misconception an answer matches.  The
+feedback also carries every misconception it offered with its value and the
+question's rounding rule, so a test can prove, for every exercise in every
+lesson, that the misconceptions give answers distinct from the right one and
+from each other (a misconception that gives the right number cannot be
+diagnosed, and the exercise needs another example).
+
+Numbers may be typed as decimals or fractions (``0.667``, ``"2/3"``,
+``Fraction(2, 3)``); a decimal is right when it is the right value rounded
+to the question's number of decimal places (any closer answer, a fraction
+included, is right too).  Choice questions take a letter.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
-from bleu_teach.checks import check_order, check_references, check_tokens
-from bleu_teach.core import modified_precision, plain_precision
+from bleu_teach.checks import DEFAULT_WEIGHTS, check_order, check_references, check_tokens, check_weight_tuple
+from bleu_teach.core import check_corpus, corpus_bleu, modified_precision, plain_precision
+from bleu_teach.explain import explain, explain_corpus
 from bleu_teach.render import feedback_html, feedback_text
 from bleu_teach.scoring import brevity_penalty_value
 from bleu_teach.statistics import closest_length, sentence_statistics
-from bleu_teach.explain import explain
 
-__all__ = ["Feedback", "check_ngram_count", "check_modified_precision", "check_brevity_penalty", "check_bleu"]
+__all__ = [
+    "Feedback",
+    "Misconception",
+    "check_ngram_count",
+    "check_modified_precision",
+    "check_brevity_penalty",
+    "check_bleu",
+    "check_corpus_bleu",
+    "check_choice",
+    "check_higher",
+]
 
-TOLERANCE = 5e-4  # answers are typed to 3 decimal places
+
+@dataclass(frozen=True)
+class Misconception:
+    """A classic mistake, the answer it produces on this question, and what to say about it."""
+
+    name: str
+    value: float | str
+    message: str
 
 
 @dataclass(frozen=True, repr=False)
 class Feedback:
-    """The verdict on one answer, shown as text or HTML."""
+    """The verdict on one answer, shown as text or HTML.
+
+    ``right`` is the right answer, ``decimals`` the rounding the question
+    asks for (None for a choice), ``misconceptions`` every mistake the
+    checker offered for this question, and ``recognised`` the name of the
+    one the answer matched, if any.
+    """
 
     correct: bool | None
     message: str
+    right: float | str | None = None
+    decimals: int | None = None
+    misconceptions: tuple[Misconception, ...] = ()
+    recognised: str | None = None
+
+    @property
+    def tolerance(self) -> float:
+        """How far a numeric answer may be from the right value: half a unit in the last decimal asked for."""
+        return 0.5 * 10.0 ** -(self.decimals if self.decimals is not None else 0) + 1e-12
 
     def __str__(self) -> str:
         return feedback_text(self.correct, self.message)
@@ -53,23 +93,35 @@ def _as_number(answer: Any) -> float:
             raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {answer!r}.") from None
     if isinstance(answer, bool) or not isinstance(answer, (int, float, Fraction)):
         raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {answer!r}.")
-    return float(answer)
+    value = float(answer)
+    if not math.isfinite(value):
+        raise ValueError(f"Write the answer as a finite number, not {answer!r}.")
+    return value
 
 
-def _same(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=0.0, abs_tol=TOLERANCE)
+def _rounding(decimals: int) -> str:
+    return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}, or as a fraction"
 
 
-def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[tuple[float, str]]) -> Feedback:
+def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int) -> Feedback:
+    """Compare a numeric answer with the right value, then with each misconception's value."""
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
+        raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
+    offered = tuple(mistakes)
+    base = Feedback(None, "", right, decimals, offered)
     if answer is None or answer is Ellipsis:
-        return Feedback(None, "replace None with your answer and run the cell again.")
+        return _with(base, None, "replace None with your answer and run the cell again.")
     value = _as_number(answer)
-    if _same(value, right):
-        return Feedback(True, explanation)
-    for wrong, why in mistakes:
-        if not _same(wrong, right) and _same(value, wrong):
-            return Feedback(False, why)
-    return Feedback(False, f"that is not it. Hint: {explanation.split(':')[0]}.")
+    if abs(value - right) <= base.tolerance:
+        return _with(base, True, explanation)
+    for mistake in offered:
+        if abs(value - float(mistake.value)) <= base.tolerance:
+            return _with(base, False, mistake.message, mistake.name)
+    return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {explanation.split(':')[0]}.")
+
+
+def _with(base: Feedback, correct: bool | None, message: str, recognised: str | None = None) -> Feedback:
+    return Feedback(correct, message, base.right, base.decimals, base.misconceptions, recognised)
 
 
 def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedback:
@@ -81,98 +133,206 @@ def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedba
     hyp = check_tokens(tokens, "tokens")
     n = check_order(n)
     k = len(hyp)
-    right = max(0, k - n + 1)
-    distinct = len(sentence_statistics((hyp,), hyp, n).orders[n - 1].rows)
+    order = sentence_statistics((hyp,), hyp, n).orders[n - 1]
+    right = order.ngrams
+    mistakes = [
+        Misconception("tokens", k, f"you counted the tokens, not the {n}-grams: a sentence of k tokens has k - n + 1 n-grams."),
+        Misconception("off_by_one", max(0, k - n),
+                      "off by one: the last n-gram starts at position k - n + 1, so there are k - n + 1 of them."),
+    ]
+    if len(order.rows) != right:
+        mistakes.append(Misconception("distinct", len(order.rows),
+                                      f"you counted each distinct {n}-gram once; repeated {n}-grams count every time they occur."))
     return _judge(
-        answer,
-        right,
+        answer, right,
         f"{k} tokens give {k} - {n} + 1 = {right} {n}-grams (one starting at each position that leaves room for {n} tokens)",
-        [
-            (k, f"you counted the tokens, not the {n}-grams: a sentence of k tokens has k - n + 1 n-grams."),
-            (max(0, k - n), "off by one: the last n-gram starts at position k - n + 1, so there are k - n + 1 of them."),
-            (distinct, f"you counted each distinct {n}-gram once; repeated {n}-grams count every time they occur."),
-        ],
+        mistakes, 0,
     )
 
 
 def check_modified_precision(
-    answer: Any, references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], n: int = 1
+    answer: Any, references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], n: int = 1,
+    decimals: int = 3,
 ) -> Feedback:
-    """Check an answer for p_n, spotting the classic mistakes.
+    """Check an answer for p_n, recognising the classic mistakes.
+
+    Offered misconceptions: not clipping; adding the counts over the
+    references (with two or more references); dividing by the first
+    reference's n-gram count instead of the hypothesis's.
 
     >>> refs = [['the', 'cat', 'is', 'on', 'the', 'mat'], ['there', 'is', 'a', 'cat', 'on', 'the', 'mat']]
-    >>> check_modified_precision("7/7", refs, ['the'] * 7).message[:17]
-    'you did not clip:'
+    >>> check_modified_precision("7/7", refs, ['the'] * 7).recognised
+    'no_clipping'
     """
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
     p_n = modified_precision(refs, hyp, n)
     clipped, total = p_n.numerator, p_n.denominator
-    unclipped = plain_precision(refs, hyp, n).numerator
-    # The deliberately wrong variants: counts added over references, and the
-    # first reference's n-gram count as the denominator.
     rows = sentence_statistics(refs, hyp, n).orders[n - 1].rows
-    summed = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
-    ref_total = max(1, len(refs[0]) - n + 1)
-    right = clipped / total
-    return _judge(
-        answer,
-        right,
-        f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
-        [
-            (unclipped / total, "you did not clip: each hypothesis n-gram counts at most as often as it appears in a single reference."),
-            (summed / total, "you added the counts over the references; BLEU takes the maximum over the references, not the sum."),
-            (clipped / ref_total, "you divided by the reference's n-gram count; modified precision divides by the hypothesis's."),
-        ],
-    )
+    mistakes = [Misconception(
+        "no_clipping", float(plain_precision(refs, hyp, n)),
+        "you did not clip: each hypothesis n-gram counts at most as often as it appears in a single reference.")]
+    if len(refs) > 1:
+        summed = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
+        mistakes.append(Misconception(
+            "summed_references", summed / total,
+            "you added the counts over the references; BLEU clips by the largest count in any ONE reference."))
+    ref_total = len(refs[0]) - n + 1
+    if ref_total > 0:
+        mistakes.append(Misconception(
+            "reference_denominator", clipped / ref_total,
+            "you divided by the reference's n-gram count; modified precision divides by the hypothesis's."))
+    return _judge(answer, clipped / total, f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
+                  mistakes, decimals)
 
 
-def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int) -> Feedback:
-    """Check an answer for BP given reference lengths and the hypothesis length.
+def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, decimals: int = 3) -> Feedback:
+    """Check an answer for BP given the reference lengths and the hypothesis length.
 
-    >>> check_brevity_penalty(1, [6, 9], 5).correct
-    False
+    Offered misconceptions: the longest reference, the first reference (with
+    two or more), BP = 1 although c <= r, and r and c swapped.
+
+    >>> check_brevity_penalty(1, [8, 6, 12], 5).recognised
+    'no_penalty'
     """
-    lens = list(ref_lens)
-    if not lens:
-        raise ValueError("ref_lens must list at least one reference length.")
+    if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or not ref_lens:
+        raise ValueError("ref_lens must list at least one reference length, e.g. [8, 6, 12].")
+    lens = [int(r) for r in ref_lens]
+    if hyp_len < 1 or any(r < 1 for r in lens):
+        raise ValueError("Lengths must be whole numbers of at least 1.")
     r = closest_length(lens, hyp_len)
     right = float(brevity_penalty_value(r, hyp_len))
-    longest = float(brevity_penalty_value(max(lens), hyp_len))
-    inverted = math.exp(1 - hyp_len / r) if hyp_len and r else right
-    return _judge(
-        answer,
-        right,
-        f"use the closest reference length r = {r}: BP = {'1 because c > r' if hyp_len > r else f'exp(1 - {r}/{hyp_len})'}",
-        [
-            (longest, "you used the longest reference; BLEU uses the reference length closest to the hypothesis length."),
-            (1.0, "the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."),
-            (inverted, "you swapped r and c: BP = exp(1 - r/c), reference length over hypothesis length."),
-        ],
-    )
+    mistakes = [Misconception("longest_reference", float(brevity_penalty_value(max(lens), hyp_len)),
+                              "you used the longest reference; BLEU uses the reference length closest to the hypothesis length.")]
+    if len(lens) > 1:
+        mistakes.append(Misconception("first_reference", float(brevity_penalty_value(lens[0], hyp_len)),
+                                      "you used the first reference; BLEU uses the one whose length is closest to the hypothesis length."))
+    if hyp_len <= r:
+        mistakes.append(Misconception("no_penalty", 1.0,
+                                      "the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."))
+        mistakes.append(Misconception("swapped", math.exp(1 - hyp_len / r),
+                                      "you swapped r and c: BP = exp(1 - r/c), reference length over hypothesis length."))
+    how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
+    return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals)
 
 
 def check_bleu(
     answer: Any,
     references: Sequence[Sequence[Hashable]],
     hypothesis: Sequence[Hashable],
-    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    smoothing: str | None = None,
+    decimals: int = 3,
 ) -> Feedback:
-    """Check an answer for sentence BLEU (no smoothing)."""
-    report = explain(references, hypothesis, weights=weights, smoothing="method1")
-    plain = explain(references, hypothesis, weights=weights)
-    right = float(plain.score)
-    precisions = [float(o.precision) for o in plain.orders]
-    no_bp = right / float(plain.brevity_penalty) if plain.brevity_penalty else right
-    arithmetic = float(plain.brevity_penalty) * sum(w * p for w, p in zip(plain.weights, precisions))
-    return _judge(
-        answer,
-        right,
-        "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
-        [
-            (no_bp, "you forgot the brevity penalty: multiply by BP."),
-            (arithmetic, "you took the arithmetic mean of the precisions; BLEU uses the geometric mean (a mean of logs)."),
-            (float(report.score), "that is the smoothed score (method1); this exercise asks for BLEU without smoothing."),
-        ],
-    )
+    """Check an answer for sentence BLEU with the given weights (and smoothing, if any).
+
+    Offered misconceptions: forgetting BP (when BP < 1), the arithmetic
+    instead of the geometric mean, and, without smoothing, the smoothed
+    score (method1) and skipping the zero precisions (when one is zero).
+    """
+    weight = check_weight_tuple(weights)
+    report = explain(references, hypothesis, weights=weight, smoothing=smoothing)
+    right = float(report.score)
+    bp = float(report.brevity_penalty)
+    used = [float(o.smoothed) for o in report.orders]
+    mistakes = []
+    if 0 < bp < 1:
+        mistakes.append(Misconception("no_brevity_penalty", right / bp, "you forgot the brevity penalty: multiply by BP."))
+    mistakes.append(Misconception(
+        "arithmetic_mean", bp * math.fsum(w * p for w, p in zip(report.weights, used)),
+        "you took the arithmetic mean of the precisions; BLEU uses the geometric mean (a weighted mean of logs)."))
+    zero = [o for o in report.orders if o.is_zero and o.weight > 0]
+    if zero and report.smoothing == "method0" and not report.orders[0].is_zero:
+        smoothed = explain(references, hypothesis, weights=weight, smoothing="method1").score
+        mistakes.append(Misconception("smoothed", float(smoothed),
+                                      "that is the smoothed score (method1); this question asks for BLEU without smoothing."))
+        kept = math.fsum(o.weight * math.log(float(o.precision)) for o in report.orders if not o.is_zero)
+        mistakes.append(Misconception("skipped_zero", bp * math.exp(kept),
+                                      "you left the zero precision out of the geometric mean; that treats it as p_n = 1, "
+                                      "the best possible value. Without smoothing the score is (almost) 0."))
+    return _judge(answer, right,
+                  "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
+                  mistakes, decimals)
+
+
+def check_corpus_bleu(
+    answer: Any,
+    list_of_references: Sequence[Sequence[Sequence[Hashable]]],
+    hypotheses: Sequence[Sequence[Hashable]],
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    smoothing: str | None = None,
+    decimals: int = 3,
+) -> Feedback:
+    """Check an answer for corpus BLEU, recognising the mean of sentence scores."""
+    weight = check_weight_tuple(weights)
+    refs_list, hyps = check_corpus(list_of_references, hypotheses)
+    report = explain_corpus(refs_list, hyps, weights=weight, smoothing=smoothing)
+    mistakes = []
+    if report.mean_sentence_score is not None:
+        mistakes.append(Misconception("mean_of_sentences", report.mean_sentence_score,
+                                      "that is the mean of the sentence scores; corpus BLEU adds up the counts and "
+                                      "lengths of all sentences first, then combines them once."))
+    right = cast(float, corpus_bleu(refs_list, hyps, weight, smoothing))  # one weight tuple: one float
+    return _judge(answer, float(right), "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
+                  mistakes, decimals)
+
+
+def _letter(answer: Any, options: Mapping[str, str]) -> str:
+    if not isinstance(answer, str):
+        raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {answer!r}.")
+    letter = answer.strip().upper()
+    if letter not in options:
+        raise ValueError(f"Choose one of {', '.join(options)}; {answer!r} is not among them.")
+    return letter
+
+
+def check_choice(answer: Any, options: Mapping[str, str], right: str, feedback: Mapping[str, str]) -> Feedback:
+    """Check a multiple-choice answer; each wrong option names the misconception behind it.
+
+    ``options`` maps letters to the choices, ``right`` is the right letter
+    and ``feedback`` gives, for every letter, why it is right or wrong.
+
+    >>> options = {"A": "the maximum over the references", "B": "the sum over the references"}
+    >>> check_choice("b", options, "A", {"A": "yes: one reference at a time.", "B": "no: that double-counts."}).recognised
+    'B'
+    """
+    letters = {str(k).upper(): str(v) for k, v in options.items()}
+    right = str(right).upper()
+    if right not in letters or set(feedback) != set(options) or len(letters) < 2:
+        raise ValueError("check_choice needs two or more options, the right letter among them, and feedback for every letter.")
+    mistakes = tuple(Misconception(k, k, feedback[k]) for k in letters if k != right)
+    base = Feedback(None, "", right, None, mistakes)
+    if answer is None or answer is Ellipsis:
+        return _with(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
+    letter = _letter(answer, letters)
+    if letter == right:
+        return _with(base, True, feedback[right])
+    return _with(base, False, feedback[letter], letter)
+
+
+def check_higher(
+    answer: Any,
+    references: Sequence[Sequence[Hashable]],
+    hypothesis_a: Sequence[Hashable],
+    hypothesis_b: Sequence[Hashable],
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    smoothing: str | None = "method1",
+) -> Feedback:
+    """A prediction: which hypothesis gets the higher BLEU, "A", "B" or "same"?  The right answer is computed.
+
+    The feedback names the n-grams that decide it.
+    """
+    a = explain(references, hypothesis_a, weights=weights, smoothing=smoothing)
+    b = explain(references, hypothesis_b, weights=weights, smoothing=smoothing)
+    right = "SAME" if a.score == b.score else ("A" if a.score > b.score else "B")
+    scores = f"A scores {a.score:.4f}, B scores {b.score:.4f}"
+    why = {
+        "A": f"{scores}: A shares more (or longer) n-grams with the references.",
+        "B": f"{scores}: B shares more (or longer) n-grams with the references.",
+        "SAME": f"{scores}.",
+    }
+    wrong = ("BLEU does not read meaning: it counts n-grams shared with the references. "
+             "Compare the n-gram tables of the two hypotheses.")
+    feedback = {k: (why[k] if k == right else f"not quite: {scores}. {wrong}") for k in why}
+    return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right, feedback)

@@ -7,7 +7,15 @@ from fractions import Fraction
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.exercises import check_bleu, check_brevity_penalty, check_modified_precision, check_ngram_count
+from bleu_teach.exercises import (
+    check_bleu,
+    check_brevity_penalty,
+    check_choice,
+    check_corpus_bleu,
+    check_higher,
+    check_modified_precision,
+    check_ngram_count,
+)
 
 REFS = [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]
 
@@ -17,7 +25,7 @@ def test_modified_precision_right_and_misconceptions():
     assert check_modified_precision("2/7", REFS, hyp).correct is True
     assert check_modified_precision(Fraction(2, 7), REFS, hyp).correct is True
     assert "did not clip" in check_modified_precision(1.0, REFS, hyp).message
-    assert "maximum over the references" in check_modified_precision("3/7", REFS, hyp).message
+    assert check_modified_precision("3/7", REFS, hyp).recognised == "summed_references"
     assert "reference's n-gram count" in check_modified_precision("2/6", REFS, hyp).message
     assert check_modified_precision(None, REFS, hyp).correct is None
 
@@ -69,3 +77,59 @@ def test_ngram_count_right_and_misconceptions():
     assert check_ngram_count(0, ["a"], 2).correct is True
     with pytest.raises(ValueError):
         check_ngram_count(1, tokens, 0)
+
+
+def test_rounding_rule_accepts_any_answer_within_it_and_fractions():
+    # p_1 = 2/3, a repeating decimal.
+    refs = [["a", "b", "x"]]
+    feedback = check_modified_precision("2/3", refs, ["a", "b", "c"], decimals=2)
+    assert feedback.correct is True and feedback.right == 2 / 3
+    assert check_modified_precision(0.67, refs, ["a", "b", "c"], decimals=2).correct is True
+    assert check_modified_precision(0.667, refs, ["a", "b", "c"], decimals=3).correct is True
+    assert check_modified_precision(0.66, refs, ["a", "b", "c"], decimals=2).correct is False
+    assert "rounded to 2 decimal places" in check_modified_precision(0.1, refs, ["a", "b", "c"], decimals=2).message
+
+
+def test_brevity_penalty_first_reference_is_named_when_it_is_not_the_closest():
+    import math
+    feedback = check_brevity_penalty(round(math.exp(1 - 8 / 5), 3), [8, 6, 12], 5)
+    assert feedback.recognised == "first_reference"
+    assert check_brevity_penalty(round(math.exp(1 - 12 / 5), 3), [8, 6, 12], 5).recognised == "longest_reference"
+    assert check_brevity_penalty(round(math.exp(1 - 5 / 6), 3), [8, 6, 12], 5).recognised == "swapped"
+    assert check_brevity_penalty(round(math.exp(1 - 6 / 5), 3), [8, 6, 12], 5).correct is True
+
+
+def test_bleu_zero_precision_misconceptions_only_when_a_precision_is_zero():
+    refs = [["the", "cat", "is", "on", "the", "mat"]]
+    hyp = "the cat sat on a mat".split()  # p_3 = p_4 = 0
+    names = {m.name for m in check_bleu(None, refs, hyp).misconceptions}
+    assert {"smoothed", "skipped_zero", "arithmetic_mean"} <= names
+    smoothed = bt.explain(refs, hyp, smoothing="method1").score
+    assert check_bleu(round(smoothed, 3), refs, hyp).recognised == "smoothed"
+    full = {m.name for m in check_bleu(None, refs, "the cat is on the mat".split()).misconceptions}
+    assert "smoothed" not in full and "no_brevity_penalty" not in full
+
+
+def test_corpus_bleu_recognises_the_mean_of_sentence_scores():
+    refs = [[["the", "cat", "is", "on", "the", "mat"]], [["good", "morning", "everyone"]]]
+    hyps = [["the", "cat", "is", "on", "the", "mat"], ["good", "morning", "all"]]
+    report = bt.explain_corpus(refs, hyps, smoothing="method1")
+    assert check_corpus_bleu(round(report.score, 3), refs, hyps, smoothing="method1").correct is True
+    mean = round(report.mean_sentence_score, 3)
+    assert check_corpus_bleu(mean, refs, hyps, smoothing="method1").recognised == "mean_of_sentences"
+
+
+def test_choice_and_prediction_checkers():
+    options = {"A": "max", "B": "sum"}
+    feedback = {"A": "right: max.", "B": "no: sum double-counts."}
+    assert check_choice("a", options, "A", feedback).correct is True
+    assert check_choice("B", options, "A", feedback).recognised == "B"
+    assert check_choice(None, options, "A", feedback).correct is None
+    with pytest.raises(ValueError, match="Choose one of A, B"):
+        check_choice("C", options, "A", feedback)
+    with pytest.raises(TypeError, match="letter"):
+        check_choice(1, options, "A", feedback)
+    refs = [["the", "dog", "is", "chasing", "the", "cat"]]
+    a, b = "the cat is chasing the dog".split(), "the cat is chased by the dog".split()
+    assert check_higher("A", refs, a, b).correct is True
+    assert check_higher("b", refs, a, b).recognised == "B"
