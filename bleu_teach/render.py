@@ -200,32 +200,54 @@ def report_text(report: "BleuReport") -> str:
     return "\n".join(lines)
 
 
-def report_html(report: "BleuReport") -> str:
-    """The report as an HTML fragment for a notebook (all user text escaped)."""
+def _summary_rows(report: "BleuReport") -> tuple[list[str], list[list[str]]]:
+    """The compact view's table: p_n as counted and as used, the weights, and BP."""
+    header = ["", *[f"p_{o.n}" for o in report.orders], "BP"]
+    length = report.length
+    rows = [
+        ["as counted", *[f"{o.clipped}/{o.total}" for o in report.orders],
+         f"c = {length.hyp_len}, r = {length.closest_ref_len}"],
+        ["used", *[format_number(o.smoothed) for o in report.orders], format_number(length.brevity_penalty)],
+        ["weight", *[format_number(o.weight) for o in report.orders], ""],
+    ]
+    return header, rows
+
+
+def report_html(report: "BleuReport", compact: bool = False) -> str:
+    """The report as an HTML fragment for a notebook (all user text escaped).
+
+    ``compact=True`` puts the score, BP and the precisions first and folds
+    the n-gram tables and the rest away (for slides and small screens).
+    """
     marks = report.matched_positions(1) if report.orders else None
-    out = [_STYLE, '<div class="bleu-teach">']
-    out.append(
-        f'<p><b>Hypothesis</b> ({len(report.hypothesis)} tokens; '
-        f'matched unigrams in bold with &#10003;): {tokens_html(report.hypothesis, marks)}</p>'
-    )
-    for i, ref in enumerate(report.references, start=1):
-        out.append(f"<p><b>Reference {i}</b> ({len(ref)} tokens): {tokens_html(ref)}</p>")
-    for order in report.orders:
-        out.append(f"<h4>{order.n}-grams: {_math_html(_precision_line(order))}</h4>")
-        if order.rows:
-            out.append(_html_table(_ngram_header(report), _ngram_rows(order)))
-    out.append("<h4>Brevity penalty</h4>")
-    out.append("<p>" + "<br>".join(escape(line) for line in _length_lines(report)) + "</p>")
-    out.append(f"<h4>Combining (smoothing: {escape(report.smoothing)})</h4>")
-    out.append(_html_table(_COMBINE_HEADER, _combine_rows(report.orders), math_first_column=True))
-    if report.log_sum is not None:
-        out.append(f"<p>sum of log terms = {format_number(report.log_sum)}</p>")
     score, how = _score_lines(report)
-    out.append(f'<p class="score" data-score="{report.score!r}">{escape(score)}</p><p>{escape(how)}</p>')
-    if report.notes:
-        out.append("<ul>" + "".join(f"<li>{_math_html(n)}</li>" for n in report.notes) + "</ul>")
-    out.append("</div>")
-    return "".join(out)
+    headline = f'<p class="score" data-score="{report.score!r}">{escape(score)}</p>'
+    hypothesis = (f'<p><b>Hypothesis</b> ({len(report.hypothesis)} tokens; '
+                  f'matched unigrams in bold with &#10003;): {tokens_html(report.hypothesis, marks)}</p>')
+    references = "".join(f"<p><b>Reference {i}</b> ({len(ref)} tokens): {tokens_html(ref)}</p>"
+                         for i, ref in enumerate(report.references, start=1))
+    steps = []
+    for order in report.orders:
+        steps.append(f"<h4>{order.n}-grams: {_math_html(_precision_line(order))}</h4>")
+        if order.rows:
+            steps.append(_html_table(_ngram_header(report), _ngram_rows(order)))
+    steps.append("<h4>Brevity penalty</h4>")
+    steps.append("<p>" + "<br>".join(escape(line) for line in _length_lines(report)) + "</p>")
+    steps.append(f"<h4>Combining (smoothing: {escape(report.smoothing)})</h4>")
+    steps.append(_html_table(_COMBINE_HEADER, _combine_rows(report.orders), math_first_column=True))
+    if report.log_sum is not None:
+        steps.append(f"<p>sum of log terms = {format_number(report.log_sum)}</p>")
+    notes = "<ul>" + "".join(f"<li>{_math_html(n)}</li>" for n in report.notes) + "</ul>" if report.notes else ""
+    if compact:
+        header, rows = _summary_rows(report)
+        return "".join([
+            _STYLE, '<div class="bleu-teach">', headline, f"<p>{escape(how)}</p>",
+            _html_table(header, rows), hypothesis,
+            "<details><summary>Every step: the references, the n-gram tables, the lengths, the sum</summary>",
+            references, *steps, notes, "</details></div>",
+        ])
+    return "".join([_STYLE, '<div class="bleu-teach">', hypothesis, references, *steps,
+                    headline, f"<p>{escape(how)}</p>", notes, "</div>"])
 
 
 # ---------------------------------------------------------------------------

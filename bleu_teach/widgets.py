@@ -51,8 +51,11 @@ class ReferenceList(widgets.VBox):
     def __init__(self, texts: Sequence[str], on_change: Callable[[], None], max_refs: int = MAX_REFERENCES) -> None:
         self._on_change = on_change
         self.max_refs = max_refs
-        self.add_button = widgets.Button(description="Add reference", icon="plus", tooltip="Add a reference box")
-        self.remove_button = widgets.Button(description="Remove last", icon="minus", tooltip="Remove the last reference")
+        # Width from the label, so that "Add reference" is never cut off on a slide.
+        self.add_button = widgets.Button(description="Add reference", icon="plus", tooltip="Add a reference box",
+                                         layout=widgets.Layout(width="auto"))
+        self.remove_button = widgets.Button(description="Remove last", icon="minus", tooltip="Remove the last reference",
+                                            layout=widgets.Layout(width="auto"))
         self.add_button.on_click(lambda _: self.add())
         self.remove_button.on_click(lambda _: self.remove())
         self.boxes: list[widgets.Text] = []
@@ -228,6 +231,9 @@ class _Settings:
 class BleuExplorer(widgets.VBox):
     """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
 
+    ``compact=True`` shows the score, BP and the precisions first and folds
+    the n-gram tables away (for slides and small screens).
+
     >>> explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
     >>> explorer.report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
     ...                                  "the cat sat on the mat".split(), weights=(0.5, 0.5)).score
@@ -237,7 +243,8 @@ class BleuExplorer(widgets.VBox):
     def __init__(self, hypothesis: str = "the cat sat on the mat",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  tokenizer: str = "whitespace", lowercase: bool = False, max_n: int = 4, weights: str = "",
-                 smoothing: str = "method0") -> None:
+                 smoothing: str = "method0", compact: bool = False) -> None:
+        self.compact = compact
         self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
                                            rows=2, continuous_update=True)
         self.references = ReferenceList(references, self.update)
@@ -259,7 +266,7 @@ class BleuExplorer(widgets.VBox):
         hyp = self.settings.tokens(self.hypothesis.value, "hypothesis")
         refs = self.settings.references(self.references.values)
         self.report = explain(refs, hyp, weights=self.settings.weight_tuple(), smoothing=self.smoothing.value)
-        return report_html(self.report)
+        return report_html(self.report, compact=self.compact)
 
     def update(self) -> None:
         self.report = None

@@ -140,3 +140,25 @@ def test_length_sweep_plot_data_equals_core():
     p1_line = next(line for line in lines if line.get_label().startswith("modified unigram"))
     for c, y in zip(p1_line.get_xdata(), p1_line.get_ydata()):
         assert y == float(bt.modified_precision(refs, ["the"] * int(c), 1))
+
+
+def test_compact_explorer_shows_score_bp_and_precisions_first_and_folds_the_tables():
+    from bleu_teach import explain
+
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], compact=True)
+    html = explorer.output.value
+    report = explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split())
+    assert f'data-score="{report.score!r}"' in html
+    head, _, folded = html.partition("<details>")
+    assert head.index('class="score"') < head.index("<table>")
+    for order in report.orders:
+        assert f"<td>{order.clipped}/{order.total}</td>" in head
+    assert "<h4>1-grams" not in head and "<h4>1-grams" in folded
+    explorer.hypothesis.value = "the cat is on the mat"
+    assert 'data-score="1.0"' in explorer.output.value
+
+
+def test_reference_buttons_size_to_their_labels():
+    explorer = BleuExplorer()
+    assert explorer.references.add_button.layout.width == "auto"
+    assert explorer.references.remove_button.layout.width == "auto"
