@@ -17,17 +17,17 @@ import matplotlib
 from cycler import cycler
 from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from bleu_teach.curves import bp_curve, length_sweep
 from bleu_teach.explain import BleuReport
 
-__all__ = ["PALETTE", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "lesson_style"]
+__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "lesson_style"]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 LINESTYLES = ["-", "--", ":", "-."]
-HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "++", "--"]
 
 _RC: dict[RcKeyType, Any] = {
     "font.size": 15,
@@ -39,6 +39,19 @@ _RC: dict[RcKeyType, Any] = {
     "axes.prop_cycle": cycler(color=PALETTE),
     "figure.dpi": 80,
 }
+
+
+#: Figures are saved at this resolution (a projector or a high-density screen needs at least 150 dpi) ...
+PNG_DPI = 150
+#: ... and shown at the size they would have at this one.
+SCREEN_DPI = 80
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """The figure as a PNG at :data:`PNG_DPI`."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=PNG_DPI)
+    return buffer.getvalue()
 
 
 def lesson_style() -> Any:
@@ -53,10 +66,9 @@ class LessonFigure(Figure):
     caller's back: a notebook shows it only when a cell returns it.
     """
 
-    def _repr_png_(self) -> bytes:
-        buffer = io.BytesIO()
-        self.savefig(buffer, format="png")
-        return buffer.getvalue()
+    def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
+        # Drawn at 150 dpi so that it stays sharp on a projector, shown at the figure's screen size.
+        return png_bytes(self), {"width": round(self.get_figwidth() * SCREEN_DPI)}
 
 
 def _new(figsize: tuple[float, float] = (8, 4.8)) -> tuple[Figure, Any]:
@@ -85,15 +97,14 @@ def _style_axes(ax: Any, title: str, xlabel: str, ylabel: str) -> None:
 def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gram order") -> Figure:
     """Bars of p_1..p_N from a report, each labelled with its exact fraction."""
     fig, ax = _new()
-    labels = [f"p{o.n}" for o in report.orders]
+    labels = [f"$p_{o.n}$" for o in report.orders]
     values = [float(o.precision) for o in report.orders]
     bars = ax.bar(labels, values, color=PALETTE[0], edgecolor="black")
     for bar, order in zip(bars, report.orders):
-        bar.set_hatch(HATCHES[(order.n - 1) % len(HATCHES)])
         ax.annotate(f"{order.clipped}/{order.total}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                     ha="center", va="bottom", fontsize=14, xytext=(0, 3), textcoords="offset points")
     ax.set_ylim(0, 1.15)
-    _style_axes(ax, title, "n-gram order", "modified precision p_n")
+    _style_axes(ax, title, "n-gram order", "modified precision $p_n$")
     return fig
 
 
@@ -107,14 +118,14 @@ def plot_length_sweep(
     xs = [r.hyp_len for r in rows]
     series = [
         ("brevity penalty", [r.brevity_penalty for r in rows]),
-        ("modified unigram precision p1", [r.p1 for r in rows]),
-        ("BLEU-1 = BP x p1", [r.bleu for r in rows]),
+        ("modified unigram precision $p_1$", [r.p1 for r in rows]),
+        ("BLEU-1 = BP $\\times$ $p_1$", [r.bleu for r in rows]),
     ]
     for i, (label, ys) in enumerate(series):
         ax.plot(xs, ys, marker=MARKERS[i], linestyle=LINESTYLES[i], color=PALETTE[i], label=label, linewidth=2.5, markersize=9)
     ax.set_xticks(xs)
     ax.set_ylim(-0.02, 1.1)
-    _style_axes(ax, f"'{word}' repeated: precision rises, BP falls", "hypothesis length (tokens)", "value")
+    _style_axes(ax, f"'{word}' repeated 1 to {max_len} times", "hypothesis length (tokens)", "value")
     ax.legend(loc="center right")
     return fig
 
@@ -138,6 +149,7 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
                 linestyle="none", label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}")
     ax.set_ylim(-0.02, 1.1)
     ax.set_xlim(0, top + 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     _style_axes(ax, "Brevity penalty against hypothesis length", "hypothesis length c (tokens)", "brevity penalty")
     ax.legend(loc="lower right")
     return fig
@@ -155,9 +167,9 @@ def plot_scores(
     fig, ax = _new((9, 4.8))
     names = list(scores)
     values = [float(v) if not isinstance(v, str) else 0.0 for v in scores.values()]
-    bars = ax.bar(names, values, color=[PALETTE[i % len(PALETTE)] for i in range(len(names))], edgecolor="black")
+    # One colour: the bars differ only by what the axis already names.
+    bars = ax.bar(names, values, color=PALETTE[0], edgecolor="black")
     for i, (bar, raw) in enumerate(zip(bars, scores.values())):
-        bar.set_hatch(HATCHES[i % len(HATCHES)])
         label = "n/a" if isinstance(raw, str) else f"{values[i]:.3f}"
         ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
                     va="bottom", fontsize=13, xytext=(0, 3), textcoords="offset points")

@@ -13,7 +13,6 @@ message inside the widget, which keeps working; callbacks never print.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -174,16 +173,15 @@ class BrevityPenaltyExplorer(widgets.VBox):
         return [self.ref_len.value] + ([self.second_ref_len.value] if self.use_second.value else [])
 
     def _render(self) -> str:
-        from bleu_teach.plots import plot_brevity_penalty
+        from bleu_teach.plots import SCREEN_DPI, plot_brevity_penalty, png_bytes
 
         self.second_ref_len.disabled = not self.use_second.value
         c, lens = self.hyp_len.value, self.ref_lens
         r = closest_length(lens, c)
         self.brevity_penalty = float(brevity_penalty_value(r, c))
         self.figure = plot_brevity_penalty(lens, c, self.max_len)
-        buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png")
-        self.image.value = buffer.getvalue()
+        self.image.value = png_bytes(self.figure)
+        self.image.width = round(self.figure.get_figwidth() * SCREEN_DPI)
         return bp_summary_html(c, r, self.brevity_penalty)
 
     def update(self) -> None:

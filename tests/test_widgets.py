@@ -162,3 +162,23 @@ def test_reference_buttons_size_to_their_labels():
     explorer = BleuExplorer()
     assert explorer.references.add_button.layout.width == "auto"
     assert explorer.references.remove_button.layout.width == "auto"
+
+
+def test_figures_are_drawn_for_a_projector():
+    import struct
+
+    from bleu_teach import explain
+    from bleu_teach.plots import PNG_DPI, plot_brevity_penalty, plot_precisions, plot_scores
+
+    fig = plot_brevity_penalty([6, 9], 4)
+    data, meta = fig._repr_png_()
+    width_px = struct.unpack(">I", data[16:20])[0]
+    assert PNG_DPI >= 150 and width_px == round(fig.get_figwidth() * PNG_DPI)
+    assert meta["width"] < width_px  # shown at screen size, sharp when enlarged
+    ticks = fig.axes[0].get_xticks()
+    assert all(float(t).is_integer() for t in ticks)  # token counts are whole numbers
+    report = explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split())
+    labels = [t.get_text() for t in plot_precisions(report).axes[0].get_xticklabels()]
+    assert labels == ["$p_1$", "$p_2$", "$p_3$", "$p_4$"]
+    bars = plot_scores({"a": 0.5, "b": 0.25}, "t").axes[0].patches
+    assert len({tuple(b.get_facecolor()) for b in bars}) == 1 and not any(b.get_hatch() for b in bars)
