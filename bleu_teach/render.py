@@ -200,6 +200,12 @@ def report_text(report: "BleuReport") -> str:
     return "\n".join(lines)
 
 
+_COMPACT_STYLE = (
+    "<style>.bleu-teach.compact p{margin:0.2em 0}.bleu-teach.compact table{font-size:0.85em;margin:0.2em 0}"
+    ".bleu-teach.compact th,.bleu-teach.compact td{padding:1px 6px}</style>"
+)
+
+
 def _summary_rows(report: "BleuReport") -> tuple[list[str], list[list[str]]]:
     """The compact view's table: p_n as counted and as used, the weights, and BP."""
     header = ["", *[f"p_{o.n}" for o in report.orders], "BP"]
@@ -241,7 +247,8 @@ def report_html(report: "BleuReport", compact: bool = False) -> str:
     if compact:
         header, rows = _summary_rows(report)
         return "".join([
-            _STYLE, '<div class="bleu-teach">', headline, f"<p>{escape(how)}</p>",
+            _STYLE, _COMPACT_STYLE, '<div class="bleu-teach compact">',
+            f'<p><span class="score" data-score="{report.score!r}">{escape(score)}</span> = {escape(how)}</p>',
             _html_table(header, rows), hypothesis,
             "<details><summary>Every step: the references, the n-gram tables, the lengths, the sum</summary>",
             references, *steps, notes, "</details></div>",

@@ -230,7 +230,9 @@ class BleuExplorer(widgets.VBox):
     """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
 
     ``compact=True`` shows the score, BP and the precisions first and folds
-    the n-gram tables away (for slides and small screens).
+    the n-gram tables away (for slides and small screens);
+    ``show_settings=False`` hides the tokenizer, max n, weights and smoothing
+    controls (their values still apply: state them beside the explorer).
 
     >>> explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
     >>> explorer.report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
@@ -241,10 +243,10 @@ class BleuExplorer(widgets.VBox):
     def __init__(self, hypothesis: str = "the cat sat on the mat",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  tokenizer: str = "whitespace", lowercase: bool = False, max_n: int = 4, weights: str = "",
-                 smoothing: str = "method0", compact: bool = False) -> None:
+                 smoothing: str = "method0", compact: bool = False, show_settings: bool = True) -> None:
         self.compact = compact
         self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
-                                           rows=2, continuous_update=True)
+                                           rows=1 if compact else 2, continuous_update=True)
         self.references = ReferenceList(references, self.update)
         self.settings = _Settings(tokenizer, lowercase, max_n, weights, smoothing, self.update)
         s = self.settings
@@ -253,7 +255,7 @@ class BleuExplorer(widgets.VBox):
         self.output = widgets.HTML()
         self.report: BleuReport | None = None
         self.hypothesis.observe(lambda _: self.update(), names="value")
-        super().__init__([self.hypothesis, self.references, *s.rows, self.output])
+        super().__init__([self.hypothesis, self.references, *(s.rows if show_settings else []), self.output])
         self.update()
 
     def __repr__(self) -> str:

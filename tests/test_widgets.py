@@ -182,3 +182,15 @@ def test_figures_are_drawn_for_a_projector():
     assert labels == ["$p_1$", "$p_2$", "$p_3$", "$p_4$"]
     bars = plot_scores({"a": 0.5, "b": 0.25}, "t").axes[0].patches
     assert len({tuple(b.get_facecolor()) for b in bars}) == 1 and not any(b.get_hatch() for b in bars)
+
+
+def test_explorer_without_settings_controls_still_applies_the_settings():
+    from bleu_teach import explain
+
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True,
+                            show_settings=False)
+    assert not any(row in explorer.children for row in explorer.settings.rows)
+    shown = BleuExplorer(max_n=2)
+    assert all(row in shown.children for row in shown.settings.rows)
+    expected = explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), weights=(0.5, 0.5))
+    assert explorer.report.score == expected.score

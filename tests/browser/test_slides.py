@@ -28,6 +28,49 @@ def at_slide(page, index: int) -> None:  # noqa: ANN001
     page.wait_for_function(f"() => ({CURRENT})() === {index}")
 
 
+def slide_index(page, heading: str) -> int:  # noqa: ANN001
+    """The index of the slide whose heading contains ``heading`` (upper case, as the theme shows it)."""
+    titles = page.evaluate("() => [...document.querySelectorAll('.reveal .slides > section')]"
+                           ".map(s => (s.querySelector('h1, h2') || {textContent: ''}).textContent.toUpperCase())")
+    return next(i for i, title in enumerate(titles) if heading in title)
+
+
+#: Whether the slide on screen fits: nothing to scroll, no button label cut, every score in sight.
+FITS = """() => {
+  const s = document.querySelector('.reveal .slides > section.present');
+  const cut = [...s.querySelectorAll('button')].filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1)
+      .map(b => b.innerText);
+  const hidden = [...s.querySelectorAll('.bleu-teach .score')].filter(e => e.offsetParent)
+      .filter(e => e.getBoundingClientRect().bottom > window.innerHeight).length;
+  return {overflow: s.scrollHeight - s.clientHeight, cut, hidden,
+          title: (s.querySelector('h1, h2') || {textContent: ''}).textContent};
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1024, 768)])
+def test_every_slide_fits_the_screen(browser, static_deck: Path, width: int, height: int):  # noqa: ANN001
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else route.abort())
+    page = context.new_page()
+    page.goto(static_deck.as_uri())
+    page.wait_for_selector(".reveal.ready")
+    page.wait_for_selector(".reveal .jupyter-widgets.widget-vbox", state="attached", timeout=30_000)
+    count = page.locator(".reveal .slides > section").count()
+    problems = []
+    for index in range(count):
+        at_slide(page, index)
+        page.wait_for_timeout(300)  # layout after MathJax and the widget manager
+        fit = page.evaluate(FITS)
+        if fit["overflow"] > 0 or fit["cut"] or fit["hidden"]:
+            problems.append((index, fit))
+        if index == slide_index(page, "THE SCORE"):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"deck_score_{width}x{height}.png"))
+        page.keyboard.press("ArrowRight")
+    assert problems == [], problems
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def static_deck(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (build_slides.NODE / "reveal.js").is_dir():
@@ -63,8 +106,10 @@ def test_static_deck_works_from_disk_with_the_network_off(browser, static_deck: 
     assert page.evaluate("getComputedStyle(document.querySelector('.reveal .slides')).position") == "absolute"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "deck_title.png"))
-    page.keyboard.press("ArrowRight")
-    at_slide(page, 1)
+    clipping, bp_slide = slide_index(page, "CLIP THEM"), slide_index(page, "BREVITY PENALTY")
+    for index in range(1, clipping + 1):
+        page.keyboard.press("ArrowRight")
+        at_slide(page, index)
     # the widgets' saved state is rendered by the local html-manager
     page.wait_for_selector(".reveal .jupyter-widgets.widget-vbox", timeout=30_000)
     slide = page.locator(".reveal .slides > section.present")
@@ -73,8 +118,9 @@ def test_static_deck_works_from_disk_with_the_network_off(browser, static_deck: 
                                bt.tokenize("the the the the the the the"), 1)
     assert f"p1 = {p1.numerator}/{p1.denominator}" in slide.locator(".bleu-teach .score").inner_text()
     page.screenshot(path=str(ARTIFACTS / "deck_clipping.png"))
-    page.keyboard.press("ArrowRight")
-    at_slide(page, 2)
+    for index in range(clipping + 1, bp_slide + 1):
+        page.keyboard.press("ArrowRight")
+        at_slide(page, index)
     # the brevity-penalty figure is an embedded image that has loaded, and MathJax typeset the formula
     image = page.locator(".reveal .slides section.present img").first
     assert image.evaluate("img => img.complete && img.naturalWidth > 0")
@@ -109,7 +155,7 @@ def test_live_voila_deck_responds_to_typing(browser, voila_deck: Lab):  # noqa: 
     page.set_default_timeout(90_000)
     page.goto(f"{voila_deck.url}/")
     page.wait_for_selector(".reveal.ready")
-    for index in (1, 2, 3):
+    for index in range(1, slide_index(page, "THE SCORE") + 1):
         page.keyboard.press("ArrowRight")
         at_slide(page, index)
     box = page.locator("section.present .widget-textarea textarea").first
