@@ -24,7 +24,7 @@ from bleu_teach.core import (
     plain_precision,
     sentence_bleu,
 )
-from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
+from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, compare_hypotheses, explain, explain_corpus
 from bleu_teach.sacre import SacreScore, corpus_score, sentence_score, to_sacrebleu_references
 from bleu_teach.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
 from bleu_teach.tokenize import TOKENIZERS, lowercase, tokenize
@@ -34,6 +34,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BleuReport",
     "CorpusReport",
+    "HypothesisComparison",
     "CountFraction",
     "SMOOTHING_METHODS",
     "SacreScore",
@@ -44,6 +45,7 @@ __all__ = [
     "clipped_counts",
     "closest_ref_length",
     "closest_reference_length",
+    "compare_hypotheses",
     "corpus_bleu",
     "corpus_score",
     "explain",

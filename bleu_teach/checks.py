@@ -39,6 +39,12 @@ def _array_to_tuples(value: Any, what: str) -> Any:
     )
 
 
+def _split_example(what: str) -> str:
+    """How to split ``what``: one string, or one string per sentence (``hypotheses[0]``)."""
+    base = what.split("[")[0]
+    return f"[s.split() for s in {base}]" if "[" in what else f"{base}.split()"
+
+
 def _preview(value: object, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -54,8 +60,8 @@ def check_tokens(value: Any, what: str) -> Tokens:
     if isinstance(value, (str, bytes)):
         raise TypeError(
             f"{what} is a string ({_preview(value)}), but BLEU needs a list of "
-            f"tokens. Split it first, for example {what.split('[')[0]}.split() "
-            f"or bleu_teach.tokenize(text)."
+            f"tokens. Split it first, for example "
+            f"{_split_example(what)} or bleu_teach.tokenize(text)."
         )
     if not isinstance(value, Sequence) or isinstance(value, Mapping):
         raise TypeError(
@@ -178,12 +184,24 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
     return tuple(weight)
 
 
-def check_weights(weights: Any) -> tuple[list[Any], bool]:
-    """Return (list of weight tuples as given, whether several were given).
+def is_default_tuple(weight: Any) -> bool:
+    """Whether ``weight`` is the default weights given exactly as NLTK tests for them: the tuple (0.25,) * 4.
+
+    NLTK's ``auto_reweigh`` compares the weights with that tuple, so a list
+    [0.25, 0.25, 0.25, 0.25] does not count (and a numpy array makes NLTK
+    raise); bleu_teach follows the tuple rule and never reweighs the others.
+    """
+    return isinstance(weight, tuple) and len(weight) == 4 and all(
+        isinstance(w, (int, float)) and w == 0.25 for w in weight)
+
+
+def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
+    """Return (the weight tuples, whether several were given, which of them are the default tuple).
 
     Accepts what NLTK accepts: a tuple of weights, a list of tuples, a 1-D
     numpy array (one tuple) or a 2-D array or list of arrays (several).
     """
+    raw = weights
     weights = _array_to_tuples(weights, "weights")
     if isinstance(weights, list):
         weights = [_array_to_tuples(w, f"weights[{i}]") for i, w in enumerate(weights)]
@@ -203,4 +221,5 @@ def check_weights(weights: Any) -> tuple[list[Any], bool]:
     group = list(weights) if several else [weights]
     checked = [check_weight_tuple(weight, f"weights[{index}]" if several else "weights")
                for index, weight in enumerate(group)]
-    return checked, several
+    raw_group = list(raw) if several else [raw]
+    return checked, several, [is_default_tuple(w) for w in raw_group]

@@ -422,6 +422,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise _InputError(f"choose a command: explain or corpus (try '{PROG} --help')")
         report: BleuReport | CorpusReport = _explain(args) if args.command == "explain" else _corpus(args)
         text = report._repr_html_() if args.html else report.to_text()
+        if args.html:
+            # In HTML, a character the output cannot encode becomes a character reference (&#223;),
+            # which a browser shows as the character itself.
+            reconfigure = getattr(sys.stdout, "reconfigure", None)
+            if reconfigure is not None and getattr(sys.stdout, "errors", "") == "backslashreplace":
+                reconfigure(errors="xmlcharrefreplace")
     except (_InputError, TypeError, ValueError) as problem:
         _error(str(problem))
         return EXIT_BAD_INPUT
@@ -437,6 +443,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader stopped reading (e.g. "| head"): not an error
         _silence_stdout()
+    except OSError as problem:  # e.g. a full disk
+        _error(f"cannot write the report: {problem.strerror or problem}")
+        _silence_stdout()
+        return EXIT_BUG
     return EXIT_OK
 
 

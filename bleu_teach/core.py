@@ -204,8 +204,10 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[T
     hyps = list(hypotheses)
     if len(refs_list) != len(hyps):
         raise ValueError(
-            f"There are {len(hyps)} hypotheses but {len(refs_list)} sets of "
-            f"references; give exactly one list of references per hypothesis."
+            f"There {'is' if len(hyps) == 1 else 'are'} {len(hyps)} "
+            f"{'hypothesis' if len(hyps) == 1 else 'hypotheses'} but {len(refs_list)} "
+            f"{'set' if len(refs_list) == 1 else 'sets'} of references; "
+            f"give exactly one list of references per hypothesis."
         )
     if not hyps:
         raise ValueError("The corpus is empty: give at least one hypothesis and its references.")
@@ -245,8 +247,9 @@ def corpus_bleu(
       hypothesis; methods 5, 6 and 7 therefore use that sentence alone for
       their extra statistics.
     * ``auto_reweigh`` changes only the default weights, given exactly as the
-      tuple (0.25, 0.25, 0.25, 0.25), and only when the corpus has fewer than
-      4 hypothesis tokens.
+      tuple (0.25, 0.25, 0.25, 0.25) (not a list, not an array: NLTK compares
+      with that tuple, and raises for an array), and only when the corpus has
+      fewer than 4 hypothesis tokens.
     * Orders whose smoothed precision is not positive are left out of the sum.
 
     Refused, unlike NLTK: strings where tokens are expected, empty reference
@@ -258,12 +261,12 @@ def corpus_bleu(
     >>> round(corpus_bleu([[ref]], [hyp]), 4)
     0.6732
     """
-    group, several = check_weights(weights)
+    group, several, defaults = check_weights(weights)
     func, name = resolve_smoothing(smoothing_function, "smoothing_function")
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     max_n = max(len(w) for w in group)
     counts = pooled_counts(refs_list, hyps, max_n)
-    results = score_counts(counts, group, func, name, auto_reweigh, refs_list[-1], hyps[-1])
+    results = score_counts(counts, group, func, name, auto_reweigh, refs_list[-1], hyps[-1], defaults)
     scores = [r.score for r in results]
     return scores if several and len(scores) > 1 else scores[0]
 
@@ -286,12 +289,12 @@ def sentence_bleu(
     >>> sentence_bleu(refs, 'the cat sat on the mat'.split(), weights=(0.5, 0.5))
     0.7071067811865476
     """
-    group, several = check_weights(weights)
+    group, several, defaults = check_weights(weights)
     func, name = resolve_smoothing(smoothing_function, "smoothing_function")
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     max_n = max(len(w) for w in group)
     counts = pooled_counts([refs], [hyp], max_n)
-    results = score_counts(counts, group, func, name, auto_reweigh, refs, hyp)
+    results = score_counts(counts, group, func, name, auto_reweigh, refs, hyp, defaults)
     scores = [r.score for r in results]
     return scores if several and len(scores) > 1 else scores[0]

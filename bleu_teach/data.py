@@ -3,8 +3,9 @@
 Sixteen everyday English sentences written for this project, with two
 made-up "translation systems": system A is mostly fluent, system B makes
 more word-choice and word-order errors, and system C is system A with three
-sentences worded differently (a difference a paired test should not call
-significant).  Small enough to read in full,
+sentences worded differently (a small difference: lesson 06 shows what the
+paired tests make of it, and why approximate randomization's p-value is
+misleading on so few differing sentences).  Small enough to read in full,
 large enough for corpus BLEU, a bootstrap confidence interval and a paired
 test.  Text is raw (detokenized), as sacreBLEU expects.
 """

@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_teach.checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple
+from bleu_teach.checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple, is_default_tuple
 from bleu_teach.core import check_corpus
 from bleu_teach.render import comparison_html, comparison_text, corpus_html, corpus_text, report_html, report_text
 from bleu_teach.scoring import BleuResult, Number, score_counts
@@ -116,6 +116,13 @@ def _orders(counts: Sequence[OrderCounts], result: BleuResult) -> tuple[OrderRep
     )
 
 
+def _short(value: Any) -> str:
+    """A precision for a note: a fraction as a/b with its decimal, a float to 4 significant digits."""
+    if hasattr(value, "numerator") and not isinstance(value, float):
+        return f"{value.numerator}/{value.denominator} = {float(value):.4g}"
+    return f"{float(value):.4g}"
+
+
 def _orders_text(orders: Sequence[int]) -> str:
     return ", ".join(map(str, orders))
 
@@ -153,9 +160,18 @@ def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corp
             f"{result.score:.3g} rather than exactly 0. Try a smoothing method."
         )
     elif weighted_zero:
+        values = ", ".join(f"p_{o.n} = {_short(o.smoothed)}" for o in orders if o.n in weighted_zero)
         notes.append(
-            f"No match for n = {_orders_text(weighted_zero)}: smoothing ({result.smoothing}) replaced "
-            f"{'that precision' if len(weighted_zero) == 1 else 'those precisions'} by a small positive value."
+            f"No match for n = {_orders_text(weighted_zero)}: smoothing ({result.smoothing}) used {values} "
+            f"instead of 0."
+        )
+    above_one = [o for o in orders if o.weight > 0 and o.log_term is not None and o.smoothed > 1]
+    if above_one:
+        notes.append(
+            f"After smoothing, {', '.join(f'p_{o.n} = {_short(o.smoothed)}' for o in above_one)} "
+            f"{'is' if len(above_one) == 1 else 'are'} above 1: "
+            f"{result.smoothing} averages or interpolates neighbouring orders, so a smoothed value is not a "
+            f"share of matched n-grams any more."
         )
     if unweighted_zero:
         notes.append(
@@ -279,6 +295,11 @@ class CorpusReport:
     ngrams: tuple[int, ...] = ()
     counts: PooledCounts | None = field(default=None, compare=False)
     result: BleuResult | None = field(default=None, compare=False)
+    orders: tuple[OrderReport, ...] = ()
+
+    @property
+    def log_sum(self) -> float | None:
+        return self.result.log_sum if self.result is not None else None
 
     def to_text(self) -> str:
         return corpus_text(self)
@@ -291,6 +312,15 @@ class CorpusReport:
 
     def _repr_html_(self) -> str:
         return corpus_html(self)
+
+
+def _one_weight_tuple(weights: Any) -> tuple[float, ...]:
+    if isinstance(weights, list) and weights and isinstance(weights[0], (list, tuple)):
+        raise TypeError(
+            "A report explains one score, so it takes one tuple of weights such as (0.25, 0.25, 0.25, 0.25); "
+            "for several weight tuples, make one report per tuple."
+        )
+    return check_weight_tuple(weights)
 
 
 def _length_report(statistics: SentenceStatistics, bp: Number) -> LengthReport:
@@ -318,11 +348,11 @@ def explain(
     """
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
-    weight = check_weight_tuple(weights)
+    weight = _one_weight_tuple(weights)
     func, name = resolve_smoothing(smoothing)
     statistics = sentence_statistics(refs, hyp, len(weight))
     counts = pool([statistics])
-    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp)[0]
+    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp, [is_default_tuple(weights)])[0]
     orders = _orders(statistics.orders, result)
     return BleuReport(
         hypothesis=hyp,
@@ -352,7 +382,8 @@ def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) 
         )
         notes.append(
             f"A hypothesis shorter than n tokens has no n-grams, and NLTK counts it as 0/1 (one n-gram, no match), "
-            f"so it adds 1 to the pooled total: {parts}. The score uses these totals."
+            f"so it adds 1 to the pooled total: {parts}. The score uses these totals. sacreBLEU counts only "
+            f"the real n-grams, so its score differs here (bleu_teach.corpus_score gives sacreBLEU's)."
         )
     failed = [row for row in rows if row.sentence_score is None]
     if failed:
@@ -385,7 +416,7 @@ def explain_corpus(
     shown to make the point that corpus BLEU is not that average (None when
     some sentence cannot be scored on its own).
     """
-    weight = check_weight_tuple(weights)
+    weight = _one_weight_tuple(weights)
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     func, name = resolve_smoothing(smoothing)
     quiet = quietly(func)
@@ -396,7 +427,8 @@ def explain_corpus(
         problem = None
         sentence_result: BleuResult | None
         try:
-            sentence_result = score_counts(pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp)[0]
+            sentence_result = score_counts(pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp,
+                                           [is_default_tuple(weights)])[0]
         except ValueError as error:  # e.g. method6 on a sentence without a trigram match
             sentence_result, problem = None, str(error)
         rows.append(SentenceRow(
@@ -411,11 +443,17 @@ def explain_corpus(
             problem=problem,
         ))
     counts = pool(sentences)
-    result = score_counts(counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1])[0]
+    result = score_counts(counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1],
+                          [is_default_tuple(weights)])[0]
     scored = [row.sentence_score for row in rows if row.sentence_score is not None]
     mean = math.fsum(scored) / len(rows) if len(scored) == len(rows) else None
-    orders = _orders([OrderCounts(n, counts.matches[n - 1], counts.ngrams[n - 1]) for n in range(1, max_n + 1)],
-                     result)
+    orders = tuple(
+        OrderReport(n=n, rows=(), clipped=counts.matches[n - 1], total=counts.totals[n - 1],
+                    precision=result.precisions[n - 1], weight=result.weights[n - 1],
+                    smoothed=result.smoothed[n - 1], log_term=result.log_terms[n - 1],
+                    ngrams=counts.ngrams[n - 1], left_out=result.left_out[n - 1])
+        for n in range(1, max_n + 1)
+    )
     notes = _corpus_notes(rows, counts, name) + _notes(orders, result, counts.hyp_len, corpus=True)
     return CorpusReport(
         sentences=tuple(rows),
@@ -435,6 +473,7 @@ def explain_corpus(
         ngrams=counts.ngrams,
         counts=counts,
         result=result,
+        orders=orders,
     )
 
 

@@ -96,6 +96,7 @@ def score_counts(
     auto_reweigh: bool,
     last_references: Sequence[Sequence[Hashable]],
     last_hypothesis: Sequence[Hashable],
+    default_tuples: Sequence[bool] | None = None,
 ) -> list[BleuResult]:
     """Counts -> one :class:`BleuResult` per weight tuple, with NLTK's arithmetic.
 
@@ -103,9 +104,11 @@ def score_counts(
     tuple.  The smoothing function is called once, as NLTK calls it: with
     the pooled precisions, the last sentence's references and hypothesis
     (methods 5 to 7 read them) and the pooled hypothesis length.
-    ``auto_reweigh`` replaces the default weights, given exactly as
-    (0.25, 0.25, 0.25, 0.25), by 1/c for each of the c orders when the
-    hypothesis length c is below 4 (NLTK's rule).
+    ``auto_reweigh`` replaces the default weights, given exactly as the
+    tuple (0.25, 0.25, 0.25, 0.25), by 1/c for each of the c orders when the
+    hypothesis length c is below 4 (NLTK's rule); ``default_tuples`` says,
+    for each weight tuple, whether it was given that way (by default:
+    whether it equals that tuple).
 
     >>> from bleu_teach.smoothing import get_smoothing
     >>> counts = PooledCounts((5, 3), (6, 5), (6, 5), 6, 6)
@@ -123,14 +126,15 @@ def score_counts(
             padded = tuple(weight) + (0.0,) * (k - len(weight))
             results.append(BleuResult(
                 precisions, precisions, padded, (None,) * k,
-                ("no unigram matches, so the score is 0 and nothing is combined",) * k,
+                ("no unigram match: nothing is combined",) * k,
                 None, bp, counts.hyp_len, counts.ref_len, 0.0, smoothing_name, True, False))
         return results
     smoothed = tuple(smoothing(list(precisions), references=last_references, hypothesis=last_hypothesis,
                                hyp_len=counts.hyp_len))
-    for weight in weight_group:
+    flags = list(default_tuples) if default_tuples is not None else [tuple(w) == DEFAULT_WEIGHTS for w in weight_group]
+    for weight, given_as_default in zip(weight_group, flags):
         reweighed = False
-        if auto_reweigh and counts.hyp_len < 4 and tuple(weight) == DEFAULT_WEIGHTS:
+        if auto_reweigh and counts.hyp_len < 4 and given_as_default:
             weight = (1 / counts.hyp_len,) * counts.hyp_len
             reweighed = True
         terms: list[float | None] = []

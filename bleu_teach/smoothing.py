@@ -15,6 +15,7 @@ NLTK's do.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import warnings
 from collections.abc import Callable, Hashable, Sequence
@@ -41,6 +42,17 @@ SMOOTHING_METHODS: dict[str, str] = {
     "method6": "interpolate with a prior from the two lower orders (Gao and He, 2013)",
     "method7": "method4, then method5",
 }
+
+
+def _caller_stacklevel() -> int:
+    """The stacklevel that points a warning at the first caller outside this package."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 class ZeroPrecisionWarning(UserWarning):
@@ -95,11 +107,11 @@ class SmoothingFunction:
         if zero_orders and warn:
             orders = ", ".join(f"{n}-gram" for n in zero_orders)
             warnings.warn(
-                f"The hypothesis has no {orders} match, so unsmoothed BLEU is "
-                f"(nearly) 0 whatever the other orders. Use fewer n-gram orders "
+                f"No {orders} match (at corpus level: in all the hypotheses together), so unsmoothed "
+                f"BLEU is (nearly) 0 whatever the other orders. Use fewer n-gram orders "
                 f"or a smoothing method, e.g. SmoothingFunction().method1.",
                 ZeroPrecisionWarning,
-                stacklevel=2,
+                stacklevel=_caller_stacklevel(),
             )
         return smoothed
 
@@ -268,7 +280,7 @@ def resolve_smoothing(smoothing: Any, what: str = "smoothing") -> tuple[Smoothin
     if isinstance(smoothing, SmoothingFunction) or type(smoothing).__name__ == "SmoothingFunction":
         raise TypeError(
             f"{what} is a SmoothingFunction object, not a smoothing method; pick one of its methods, "
-            f"for example {smoothing!r}.method1 (note the .method1), or pass the name 'method1'."
+            f"for example SmoothingFunction().method1 (note the .method1), or pass the name 'method1'."
         )
     if callable(smoothing):
         return smoothing, str(getattr(smoothing, "__name__", type(smoothing).__name__))

@@ -69,8 +69,8 @@ class CountFraction(Fraction):
     equality is symmetric with any other number, reduced or not.
 
     >>> p = CountFraction(2, 4)
-    >>> p.numerator, p.denominator, p == Fraction(1, 2), Fraction(1, 2) == p
-    (2, 4, True, True)
+    >>> p.numerator, p.denominator, p == Fraction(1, 2), Fraction(1, 2) == p, p * 2 == 1
+    (2, 4, True, True, True)
     """
 
     __slots__ = ("_count", "_total")
@@ -103,6 +103,52 @@ class CountFraction(Fraction):
 
     def __hash__(self) -> int:  # type: ignore[override]  # numbers.Complex declares __hash__ = None
         return hash(self.as_fraction())
+
+    # Arithmetic on the reduced value.  Fraction's own operators read the
+    # (unreduced) numerator and denominator and assume them coprime, which
+    # would give results such as 2/4 * 2 = 2/2 that compare unequal to 1.
+    # Values (and so every float and every score) are the same either way.
+    def __add__(self, other: Any) -> Any:
+        return self.as_fraction() + other
+
+    def __radd__(self, other: Any) -> Any:
+        return other + self.as_fraction()
+
+    def __sub__(self, other: Any) -> Any:
+        return self.as_fraction() - other
+
+    def __rsub__(self, other: Any) -> Any:
+        return other - self.as_fraction()
+
+    def __mul__(self, other: Any) -> Any:
+        return self.as_fraction() * other
+
+    def __rmul__(self, other: Any) -> Any:
+        return other * self.as_fraction()
+
+    def __truediv__(self, other: Any) -> Any:
+        return self.as_fraction() / other
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return other / self.as_fraction()
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self.as_fraction() // other
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return other // self.as_fraction()
+
+    def __mod__(self, other: Any) -> Any:
+        return self.as_fraction() % other
+
+    def __rmod__(self, other: Any) -> Any:
+        return other % self.as_fraction()
+
+    def __pow__(self, other: Any) -> Any:
+        return self.as_fraction() ** other
+
+    def __rpow__(self, other: Any) -> Any:
+        return other ** self.as_fraction()
 
     def __repr__(self) -> str:
         return f"CountFraction({self._count}, {self._total})"

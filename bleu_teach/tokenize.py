@@ -31,13 +31,14 @@ SACREBLEU_TOKENIZERS: dict[str, tuple[str, str]] = {
 
 #: Every tokenizer name :func:`tokenize` accepts, with a short description.
 TOKENIZERS: dict[str, str] = {
-    "whitespace": "split on spaces only",
-    "nltk": "NLTK word_tokenize (Treebank rules: is n't, 's, punctuation apart)",
+    "whitespace": "split on spaces only (Python's str.split)",
+    "nltk": "NLTK word_tokenize without sentence splitting (Treebank rules: is n't, 's and most punctuation "
+            "apart; a full stop stays attached except at the end of the text; needs no downloaded data)",
     "13a": "sacreBLEU 13a (mteval-v13a.pl rules, sacreBLEU's default)",
     "intl": "sacreBLEU intl (Unicode punctuation and symbols apart)",
     "char": "sacreBLEU char (every character a token)",
     "zh": "sacreBLEU zh (Chinese characters apart)",
-    "none": "sacreBLEU none (split on spaces only)",
+    "none": "sacreBLEU none (no tokenization: split on spaces, as the signature's tok:none says)",
 }
 
 

@@ -111,7 +111,7 @@ def test_weights_as_string():
 
 def test_different_corpus_lengths():
     # NLTK raises an AssertionError.
-    with pytest.raises(ValueError, match="2 hypotheses but 1 sets of references"):
+    with pytest.raises(ValueError, match="2 hypotheses but 1 set of references"):
         bt.corpus_bleu([[REF]], [HYP, HYP])
 
 

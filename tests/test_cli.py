@@ -137,7 +137,7 @@ def test_ascii_output_escapes_non_ascii_tokens() -> None:
 def test_ascii_output_escapes_non_ascii_in_html_and_in_errors() -> None:
     html = _run("explain", "猫", "--ref", "猫", "-n", "1", "--html", env=_env(PYTHONIOENCODING="ascii"))
     assert html.returncode == 0, html.stderr
-    assert b"<table" in html.stdout and b"\\u732b" in html.stdout
+    assert b"<table" in html.stdout and b"&#29483;" in html.stdout  # HTML gets a character reference
     bad = _run("explain", "é", "--ref", "é", "--tokenizer", "猫", env=_env(PYTHONIOENCODING="ascii"))
     line = _assert_one_error_line(bad.returncode, bad.stdout.decode("ascii"), bad.stderr.decode("ascii"))
     assert "\\u732b" in line
@@ -455,3 +455,43 @@ def test_every_help_example_runs(tmp_path: Path) -> None:
         result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=_env(), capture_output=True, timeout=60)
         assert result.returncode == 0, (example, result.stderr)
         assert result.stdout.startswith((b"BLEU, step by step", b"Corpus BLEU, step by step")), example
+
+
+def test_readme_corpus_example_runs_on_the_shipped_example_files() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_examples
+
+    for name, lines in make_examples.files().items():  # the shipped files are what the script makes
+        assert (ROOT / "examples" / name).read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"python -m bleu_teach (corpus examples/\S+ examples/\S+ examples/\S+[^\n`]*)", readme)
+    assert command, "the README shows the corpus command on the example files"
+    result = _run(*shlex.split(command.group(1)))
+    assert result.returncode == 0, result.stderr
+    from bleu_teach import tokenize
+
+    hyps = [tokenize(h, "13a") for h in make_examples.files()["hyps.txt"]]
+    refs = [[tokenize(a, "13a"), tokenize(b, "13a")]
+            for a, b in zip(make_examples.files()["refs1.txt"], make_examples.files()["refs2.txt"])]
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = nltk_corpus_bleu(refs, hyps)
+    assert f"(exact value {expected!r})" in result.stdout.decode()
+
+
+def test_html_on_an_ascii_terminal_uses_character_references() -> None:
+    result = _run("explain", "--html", "--ref", "Straße", "Straße", env={**_env(), "PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    assert b"Stra&#223;e" in result.stdout and b"\\xdf" not in result.stdout
+
+
+def test_a_full_disk_is_one_error_line() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "bleu_teach", "explain", "--ref", "a b", "a b"],
+                                stdout=full, stderr=subprocess.PIPE, env=_env(), cwd=ROOT, timeout=60)
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 1 and len(lines) == 1 and lines[0].startswith("error: cannot write the report")

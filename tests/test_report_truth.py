@@ -76,6 +76,7 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
     # The pooled counts on show are the ones the score was made from (NLTK's).
     assert list(zip(report.clipped, report.totals)) == pooled
     assert [(p.numerator, p.denominator) for p in report.precisions] == pooled
+    assert [(o.clipped, o.total) for o in report.orders] == pooled  # the combining table's "as counted"
     for row, expected in zip(report.sentences, per_sentence):
         assert list(zip(row.clipped, row.totals)) == expected
     text = report.to_text()
@@ -124,6 +125,35 @@ def test_sentence_report_counts_and_notes_are_true(refs, hyp, weight, method, au
     for order in report.orders:
         assert f"p_{order.n} = {order.clipped}/{order.total}" in text
     parity_counter["explain"] += 1
+
+
+def test_zero_precision_warning_points_at_the_callers_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bt.sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "x", "y"])
+    assert caught and caught[0].filename == __file__
+
+
+def test_auto_reweigh_only_for_the_default_tuple_as_nltk():
+    ref, hyp = ["a", "b", "c", "d"], ["a", "b", "x"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for weights in ([0.25] * 4, (0.25,) * 4, [[0.25] * 4], [(0.25,) * 4]):
+            assert bt.sentence_bleu([ref], hyp, weights, auto_reweigh=True) == \
+                nltk_bleu.sentence_bleu([ref], hyp, weights, auto_reweigh=True)
+            assert bt.corpus_bleu([[ref]], [hyp], weights, auto_reweigh=True) == \
+                nltk_bleu.corpus_bleu([[ref]], [hyp], weights, auto_reweigh=True)
+        # NLTK raises for an array here ("truth value ... ambiguous"); bleu_teach does not reweigh it.
+        assert bt.sentence_bleu([ref], hyp, np.array([0.25] * 4), auto_reweigh=True) == \
+            nltk_bleu.sentence_bleu([ref], hyp, [0.25] * 4, auto_reweigh=True)
+    assert bt.explain([ref], hyp, [0.25] * 4, auto_reweigh=True).score != bt.explain([ref], hyp, auto_reweigh=True).score
+
+
+def test_count_fraction_arithmetic_compares_by_value():
+    p = bt.CountFraction(2, 4)
+    assert p * 2 == 1 and 2 * p == 1 and p - Fraction(1, 2) == 0 and p + 0 == Fraction(1, 2)
+    assert p / 2 == Fraction(1, 4) and 1 - p == Fraction(1, 2) and p ** 2 == Fraction(1, 4)
+    assert bt.CountFraction(0, 5) == 0 and p + bt.CountFraction(1, 4) == Fraction(3, 4)
 
 
 def test_corpus_table_shows_the_totals_the_score_used():
