@@ -147,9 +147,11 @@ def precision_over_reference_ngrams(
 ) -> Fraction:
     """WRONG: divide the clipped matches by the number of n-grams in the (first) reference.
 
-    That is a recall, not a precision: the number goes up when the
-    hypothesis is longer.  Same number as the right one only when the
-    hypothesis and the reference have the same length.  Right:
+    That is a recall, not a precision: every extra matched word raises it
+    and an unmatched one costs nothing, so it can only grow as the
+    hypothesis gets longer.  Same number as the right one only when the
+    hypothesis and the reference have the same length (or nothing
+    matches).  Right:
     ``modified_precision(references, hypothesis, n)``, which divides by the
     hypothesis's n-gram count.
 
@@ -220,11 +222,14 @@ def mean_sentence_bleu(
 def unsmoothed_short_sentence_bleu(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable]) -> float:
     """WRONG (as a habit): sentence BLEU-4 without smoothing on a sentence shorter than four tokens.
 
-    A hypothesis of three tokens has no 4-gram, so p_4 = 0 and the score is
-    (almost) zero even for a perfect translation: NLTK returns a tiny number
-    such as 1e-78 and a warning that is easy to miss.  Right: smooth
-    (``SmoothingFunction().method1`` or ``method4``), use a lower order for
-    very short segments, or report corpus BLEU.
+    A hypothesis of three tokens has no 4-gram, so p_4 is 0/0, undefined;
+    NLTK counts it as 0/1, a zero precision, and the score is (almost) zero
+    even for a perfect translation: NLTK returns a tiny number such as 1e-77
+    and a warning that is easy to miss.  Right: smooth
+    (``SmoothingFunction().method1`` or ``method4``), leave out the orders
+    the sentence is too short for (effective order: sacreBLEU's
+    ``sentence_bleu`` does it by default, NLTK's ``auto_reweigh=True`` for
+    the default weights), or report corpus BLEU; and say which.
 
     >>> unsmoothed_short_sentence_bleu([["thank", "you", "!"]], ["thank", "you", "!"]) < 1e-10
     True
@@ -300,8 +305,8 @@ def _examples() -> list[Mistake]:
         ),
         Mistake(
             "unsmoothed_short_sentence_bleu", "BLEU-4 without smoothing on a 3-token sentence",
-            "smooth (e.g. method4), lower the order, or score the corpus",
-            "ref = hyp = 'thank you !', BLEU-4 (right: method4)",
+            "smooth (e.g. method4), use effective order, or score the corpus; say which",
+            "ref = hyp = 'thank you !', BLEU-4 (right here: method4; effective order is another)",
             unsmoothed_short_sentence_bleu([thanks], thanks),
             _quiet_bleu([thanks], thanks, smoothing_function=smooth.method4),
         ),

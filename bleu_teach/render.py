@@ -561,3 +561,112 @@ def tool_comparison_text(comparison: "ToolComparison") -> str:
 def tool_comparison_html(comparison: "ToolComparison") -> str:
     """Three tools' scores as an HTML table."""
     return f'{_STYLE}<div class="bleu-teach">{_html_table(_TOOL_HEADER, _tool_rows(comparison))}</div>'
+
+
+# ---------------------------------------------------------------------------
+# NLTK and sacreBLEU side by side, with the reasons they differ (bleu_teach.compare)
+# ---------------------------------------------------------------------------
+
+
+def _count_text(value: Any) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+def _tool_value(value: float, scale: int) -> str:
+    return format_number(value) if scale == 1 else f"{value:.2f}"
+
+
+def _tool_order_cell(order: Any, scale: int) -> str:
+    counted = f"{_count_text(order.matches)}/{_count_text(order.total)}"
+    if order.used is None:
+        return f"{counted}, left out"
+    return f"{counted} {'->' if order.smoothed else '='} {_tool_value(order.used, scale)}"
+
+
+_TOOL_AGREEMENT_HEADER = ["", "NLTK (0-1)", "sacreBLEU (0-100)"]
+
+
+def tool_agreement_rows(comparison: "ToolComparison") -> list[list[str]]:
+    """The two tools' calls, p_n (as counted, then '=' the value used, or '->' when that is not m_n/t_n), BP and
+    the scores, with bleu_teach's number on each tool's terms."""
+    a, b = comparison.nltk_run, comparison.sacrebleu_run
+    rows = [["called as", a.call, b.call]]
+    rows += [[f"p_{x.n} = m_{x.n}/t_{x.n}", _tool_order_cell(x, a.scale), _tool_order_cell(y, b.scale)]
+             for x, y in zip(a.orders, b.orders)]
+    rows.append(["BP", *[f"{format_number(run.brevity_penalty)} (c = {run.hyp_len}, r = {run.ref_len})"
+                         for run in (a, b)]])
+    rows.append(["score", _tool_value(a.score, a.scale), _tool_value(b.score, b.scale)])
+    rows.append(["exact score", repr(a.score), repr(b.score)])
+    rows.append(["bleu_teach on the same terms",
+                 f"{a.bleu_teach_call}: {a.bleu_teach_score!r} ({'== NLTK' if a.bleu_teach_equal else 'NOT equal to NLTK'})",
+                 f"{b.bleu_teach_call}: {b.bleu_teach_score!r} "
+                 f"({'within 1e-9 of sacreBLEU' if b.bleu_teach_equal else 'NOT within 1e-9 of sacreBLEU'})"])
+    return rows
+
+
+def _tool_title(comparison: "ToolComparison") -> str:
+    n = comparison.max_n
+    return (f"NLTK and sacreBLEU on the same tokens: {comparison.level} BLEU-{n} "
+            f"(weights 1/{n} each; p_n as counted, then '=' or '->' the value used)")
+
+
+def _tool_verdict(comparison: "ToolComparison") -> str:
+    a, b = comparison.nltk_run, comparison.sacrebleu_run
+    if comparison.agree:
+        return (f"They agree: sacreBLEU's {_tool_value(b.score, 100)} is 100 times NLTK's "
+                f"{_tool_value(a.score, 1)} (up to float rounding).")
+    return (f"They differ: NLTK {_tool_value(a.score, 1)}, sacreBLEU {_tool_value(b.score, 100)} "
+            f"({format_number(comparison.sacrebleu)} on NLTK's 0-1 scale).")
+
+
+def tool_agreement_text(comparison: "ToolComparison") -> str:
+    """NLTK and sacreBLEU side by side as plain text, with the verdict and the reasons."""
+    lines = [_tool_title(comparison)]
+    lines += _table_text(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), indent="")
+    lines += ["", _tool_verdict(comparison), "Why:" if not comparison.agree else "Why they agree:"]
+    lines += [f"  - {reason}" for reason in comparison.reasons]
+    lines.append(f"sacreBLEU's signature: {comparison.sacrebleu_run.signature}")
+    return "\n".join(lines)
+
+
+def tool_agreement_html(comparison: "ToolComparison") -> str:
+    """NLTK and sacreBLEU side by side as HTML (all text escaped), with the verdict and the reasons."""
+    reasons = "".join(f"<li>{_math_html(reason)}</li>" for reason in comparison.reasons)
+    return (
+        f'{_STYLE}<div class="bleu-teach"><p>{_math_html(_tool_title(comparison))}</p>'
+        f"{_html_table(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), math_first_column=True)}"
+        f"<p><b>{escape(_tool_verdict(comparison))}</b></p>"
+        f"<p>{'Why:' if not comparison.agree else 'Why they agree:'}</p><ul>{reasons}</ul>"
+        f"<p>sacreBLEU's signature: <code>{escape(comparison.sacrebleu_run.signature)}</code></p></div>"
+    )
+
+
+# ---------------------------------------------------------------------------
+# The precisions each smoothing method uses, side by side (lesson 04)
+# ---------------------------------------------------------------------------
+
+
+def smoothing_table(reports: "dict[str, BleuReport]") -> Table:
+    """p_n as counted, then as each report's smoothing used it; * marks a precision WITH matches that changed.
+
+    The reports are of the same hypothesis and references under different
+    smoothing methods (the first one's counts head the table).
+    """
+    names = list(reports)
+    first = reports[names[0]]
+    rows = []
+    for i, order in enumerate(first.orders):
+        row = [f"p_{order.n}", f"{order.clipped}/{order.total}"]
+        for name in names:
+            o = reports[name].orders[i]
+            changed = not o.is_zero and o.smoothed != o.precision
+            row.append(format_number(float(o.smoothed)) + (" *" if changed else ""))
+        rows.append(row)
+    rows.append(["BP", "", *[format_number(float(reports[n].brevity_penalty)) for n in names]])
+    rows.append(["BLEU", "", *[format_number(reports[n].score) for n in names]])
+    return Table(["", "as counted", *names], rows,
+                 caption="p_n used by each smoothing method (* = a precision with matches that the method changed)")
+
+
+__all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html", "smoothing_table"]

@@ -180,3 +180,15 @@ def test_mistakes_reject_bad_input():
         mistakes.mean_sentence_bleu([[["a"]]], [["a"], ["b"]])
     with pytest.raises(ValueError, match="hyp_len must be positive"):
         mistakes.inverted_brevity_penalty(3, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(sentence, min_size=1, max_size=3), sentence, WORDS)
+def test_reference_denominator_only_grows_with_the_hypothesis(refs, hyp, word):
+    """The recall of mistake 4 rises with a matched word and stays put with an unmatched one."""
+    count_parity()
+    before = mistakes.precision_over_reference_ngrams(refs, hyp, 1)
+    after = mistakes.precision_over_reference_ngrams(refs, hyp + [word], 1)
+    gained = nltk_mp(refs, hyp + [word], 1).numerator - nltk_mp(refs, hyp, 1).numerator
+    assert after - before == Fraction(gained, len(refs[0]))
+    assert gained in (0, 1) and after >= before
