@@ -11,13 +11,14 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.checks import check_length, check_references, check_tokens
+from bleu_teach.checks import check_length, check_order, check_references, check_tokens
+from bleu_teach.core import check_corpus
 from bleu_teach.scoring import Number, brevity_penalty_value
 from bleu_teach.explain import explain
 from bleu_teach.smoothing import SMOOTHING_METHODS
-from bleu_teach.statistics import closest_length
+from bleu_teach.statistics import CountFraction, closest_length, pool, sentence_statistics
 
-__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison"]
+__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions"]
 
 
 @dataclass(frozen=True)
@@ -92,3 +93,37 @@ def smoothing_comparison(
             out[name] = str(problem)
     return out
 
+
+@dataclass(frozen=True)
+class PrecisionRow:
+    """The modified precisions p_1..p_N of one sentence, or of a whole corpus."""
+
+    label: str
+    precisions: tuple[CountFraction, ...]
+
+
+def corpus_precisions(
+    list_of_references: Sequence[Sequence[Sequence[Hashable]]],
+    hypotheses: Sequence[Sequence[Hashable]],
+    max_n: int = 4,
+) -> list[PrecisionRow]:
+    """p_1..p_max_n of each sentence, then of the corpus (Papineni et al. 2002, Section 2.1).
+
+    The corpus row adds up the clipped counts of every sentence and divides
+    by the sum of their n-gram counts: it is not the mean of the sentence
+    rows.  The counts are the ones ``corpus_bleu`` uses (NLTK's 0/1 rule for
+    a sentence shorter than n included).  Precisions only: no brevity
+    penalty, no score.
+
+    >>> rows = corpus_precisions([[['the', 'cat', 'is', 'on', 'the', 'mat']], [['a', 'dog', 'slept']]],
+    ...                          [['the', 'cat'], ['a', 'dog', 'slept', 'in', 'the', 'sun', 'all', 'day']], max_n=2)
+    >>> [(row.label, [str(p) for p in row.precisions]) for row in rows]
+    [('sentence 1', ['2/2', '1/1']), ('sentence 2', ['3/8', '2/7']), ('corpus', ['5/10', '3/8'])]
+    """
+    refs_list, hyps = check_corpus(list_of_references, hypotheses)
+    max_n = check_order(max_n, "max_n")
+    sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
+    rows = [PrecisionRow(f"sentence {i}", tuple(o.precision for o in s.orders)) for i, s in enumerate(sentences, start=1)]
+    pooled = pool(sentences)
+    rows.append(PrecisionRow("corpus", tuple(CountFraction(m, t) for m, t in zip(pooled.matches, pooled.totals))))
+    return rows
