@@ -40,8 +40,8 @@ def solution_path(lesson: Path) -> Path:
 
 
 def _relink(markdown: str) -> str:
-    """Links to other lessons go up one folder from notebooks/solutions/."""
-    return re.sub(r"\]\((\d\d_[^)]+\.ipynb)\)", r"](../\1)", markdown)
+    """Links to other lessons and to the glossary go up one folder from notebooks/solutions/."""
+    return re.sub(r"\]\(((?:\d\d_[^)]+\.ipynb|GLOSSARY\.md)(?:#[^)]*)?)\)", r"](../\1)", markdown)
 
 
 def solution_notebook(lesson: Path) -> nbformat.NotebookNode:

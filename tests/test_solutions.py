@@ -3,6 +3,7 @@ drift from the lessons, and every worked answer passes its own checker (nbval re
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -51,3 +52,11 @@ def test_generator_refuses_an_exercise_without_a_solution(tmp_path: Path):
     nbformat.write(nb, path)
     with pytest.raises(ValueError, match="carry a solution"):
         solutions.solution_notebook(path)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_solution_copies_link_back_up_to_the_lessons_and_the_glossary(lesson: Path):
+    copy = solutions.solution_notebook(lesson)
+    for cell in copy.cells:
+        if cell.cell_type == "markdown":
+            assert "](GLOSSARY.md" not in cell.source and not re.search(r"\]\(\d\d_", cell.source)
