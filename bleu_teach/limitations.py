@@ -3,20 +3,46 @@
 Every number comes from :func:`bleu_teach.explain` or
 :func:`bleu_teach.sentence_bleu`; these helpers only tokenize raw text,
 loop over the settings and lay the results out as a :class:`Table`.
+
+The word-order demonstration of Callison-Burch, Osborne and Koehn (2006,
+"Re-evaluating the Role of BLEU in Machine Translation Research", EACL,
+section 3): cut a hypothesis at every bigram that occurs in no reference
+(:func:`bigram_mismatch_chunks`), put the chunks in another order
+(:func:`permute_chunks`), and BLEU cannot tell, although the sentence may
+now say something else (:func:`chunk_permutation` shows both, scored).
+Exactly what stays the same:
+
+* always: the tokens (so every unigram count), the length (so the number of
+  n-grams of every order, and BP);
+* every n-gram of order 2 or more that occurs in a reference consists of
+  bigrams that occur in it, so it lies inside one chunk and survives the
+  move; the n-grams that cross a cut contain a mismatched bigram and never
+  matched.  So if no NEW junction (the last token of one chunk followed by
+  the first of the next, in the new order) forms a bigram that occurs in a
+  reference, every clipped count of every order is unchanged, and so is
+  BLEU-N for every N, with or without smoothing;
+* if a new junction does form a reference bigram, clipped counts of order 2
+  and up can only rise, never fall.  :attr:`ChunkPermutation.new_matches`
+  lists such junctions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from bleu_teach.checks import check_references, check_tokens
 from bleu_teach.core import sentence_bleu
 from bleu_teach.explain import BleuReport, explain
-from bleu_teach.render import Table, format_number
+from bleu_teach.render import Table, chunk_permutation_html, chunk_permutation_text, format_number
 from bleu_teach.smoothing import quietly, resolve_smoothing
+from bleu_teach.statistics import ngram_list, reference_maxima
 from bleu_teach.tokenize import tokenize
 
-__all__ = ["explain_texts", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS"]
+__all__ = ["explain_texts", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS",
+           "bigram_mismatch_chunks", "permute_chunks", "new_junction_matches", "ChunkPermutation",
+           "chunk_permutation"]
 
 #: The tokenizers lesson 05 compares: label -> tokenize() arguments.
 TOKENIZER_SETTINGS: dict[str, dict[str, Any]] = {
@@ -136,3 +162,169 @@ def order_table(
         # NLTK's rule: a list holding one weight tuple gives one score, not a list.
         rows.append([label, *[format_number(s) for s in (scores if isinstance(scores, list) else [scores])]])
     return Table(["hypothesis", *[f"BLEU-{k}" for k in range(1, max_order + 1)]], rows)
+
+
+# ---------------------------------------------------------------------------
+# Permuting a hypothesis at its bigram mismatches (Callison-Burch et al. 2006)
+# ---------------------------------------------------------------------------
+
+Chunk = tuple[Hashable, ...]
+
+
+def _reference_bigrams(references: Sequence[Sequence[Hashable]]) -> set[tuple[Hashable, ...]]:
+    return set(reference_maxima(check_references(references), 2))
+
+
+def bigram_mismatch_chunks(
+    references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable]
+) -> list[Chunk]:
+    """Cut the hypothesis between two tokens wherever their bigram occurs in no reference.
+
+    The chunks are the maximal pieces of the hypothesis whose neighbouring
+    tokens form bigrams found in some reference (Callison-Burch, Osborne and
+    Koehn, 2006, section 3).  ``references`` is a list of token lists, as
+    for :func:`bleu_teach.sentence_bleu`.
+
+    >>> bigram_mismatch_chunks([["the", "cat", "sat", "on", "the", "mat"]],
+    ...                        ["the", "cat", "was", "on", "the", "mat"])
+    [('the', 'cat'), ('was',), ('on', 'the', 'mat')]
+    """
+    seen = _reference_bigrams(references)
+    hyp = check_tokens(hypothesis, "hypothesis")
+    if not hyp:
+        return []
+    chunks: list[list[Hashable]] = [[hyp[0]]]
+    for bigram in ngram_list(hyp, 2):
+        if bigram in seen:
+            chunks[-1].append(bigram[1])
+        else:
+            chunks.append([bigram[1]])
+    return [tuple(chunk) for chunk in chunks]
+
+
+def _check_order(order: Any, k: int) -> tuple[int, ...]:
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
+        raise TypeError(f"order must be a list of chunk numbers, e.g. {list(range(k, 0, -1))}.")
+    numbers = tuple(order)
+    if any(isinstance(x, bool) or not isinstance(x, int) for x in numbers):
+        raise TypeError(f"order must list whole chunk numbers, e.g. {list(range(k, 0, -1))}; got {list(numbers)}.")
+    if sorted(numbers) != list(range(1, k + 1)):
+        raise ValueError(f"order must use each chunk number 1 to {k} exactly once, e.g. {list(range(k, 0, -1))}; "
+                         f"got {list(numbers)}.")
+    return numbers
+
+
+def permute_chunks(chunks: Sequence[Sequence[Hashable]], order: Sequence[int]) -> list[Hashable]:
+    """The tokens of ``chunks`` put together in ``order`` (chunk numbers counted from 1).
+
+    >>> permute_chunks([("the", "cat"), ("was",), ("on", "the", "mat")], [3, 2, 1])
+    ['on', 'the', 'mat', 'was', 'the', 'cat']
+    """
+    numbers = _check_order(order, len(chunks))
+    return [token for i in numbers for token in chunks[i - 1]]
+
+
+def new_junction_matches(
+    references: Sequence[Sequence[Hashable]], chunks: Sequence[Sequence[Hashable]], order: Sequence[int]
+) -> list[tuple[Hashable, Hashable]]:
+    """The bigrams at the junctions of the new order that occur in a reference.
+
+    Empty means that the permutation keeps every clipped count of every order
+    (see the module notes); otherwise counts of order 2 and up may rise.
+
+    >>> chunks = [("c", "d"), ("x",), ("a", "b")]
+    >>> new_junction_matches([["a", "b", "c", "d"]], chunks, [3, 1, 2])
+    [('b', 'c')]
+    >>> new_junction_matches([["a", "b", "c", "d"]], chunks, [2, 1, 3])
+    []
+    """
+    numbers = _check_order(order, len(chunks))
+    seen = _reference_bigrams(references)
+    junctions = [(chunks[i - 1][-1], chunks[j - 1][0]) for i, j in zip(numbers, numbers[1:])]
+    return [bigram for bigram in junctions if bigram in seen]
+
+
+@dataclass(frozen=True)
+class ChunkPermutation:
+    """A hypothesis, its chunks, a new order of the chunks and both versions scored.
+
+    ``original`` and ``permuted`` are the reports of BLEU-``max_order``
+    (uniform weights, ``smoothing``); ``original_scores`` and
+    ``permuted_scores`` are BLEU-1 to BLEU-``max_order``.
+    """
+
+    references: tuple[tuple[Hashable, ...], ...]
+    hypothesis: tuple[Hashable, ...]
+    chunks: tuple[Chunk, ...]
+    order: tuple[int, ...]
+    permuted: tuple[Hashable, ...]
+    new_matches: tuple[tuple[Hashable, Hashable], ...]
+    original: BleuReport
+    permuted_report: BleuReport
+    original_scores: tuple[float, ...]
+    permuted_scores: tuple[float, ...]
+    smoothing: str
+
+    @property
+    def same_scores(self) -> bool:
+        """Whether BLEU-1 to BLEU-N are exactly equal for the two versions."""
+        return self.original_scores == self.permuted_scores
+
+    def __repr__(self) -> str:
+        return chunk_permutation_text(self)
+
+    def _repr_html_(self) -> str:
+        return chunk_permutation_html(self)
+
+
+def _bleu_1_to(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_order: int,
+               smoothing: Any) -> tuple[float, ...]:
+    func, _ = resolve_smoothing(smoothing)
+    weights = [tuple([1 / k] * k) for k in range(1, max_order + 1)]
+    scores = sentence_bleu(references, hypothesis, weights, smoothing_function=quietly(func))
+    return tuple(float(s) for s in (scores if isinstance(scores, list) else [scores]))
+
+
+def chunk_permutation(
+    references: Sequence[str],
+    hypothesis: str,
+    order: Sequence[int] | None = None,
+    max_order: int = 4,
+    smoothing: str | None = None,
+    tokenizer: str = "whitespace",
+) -> ChunkPermutation:
+    """Cut a hypothesis at its bigram mismatches, reorder the chunks and score both versions.
+
+    ``order`` lists the chunk numbers (from 1) in their new order; by default
+    the chunks are reversed.  Scores are NLTK's sentence BLEU-1 to
+    BLEU-``max_order`` with uniform weights (unsmoothed by default, as the
+    word-order table of lesson 05).
+
+    >>> result = chunk_permutation(["the cat sat on the mat"], "the cat was on the mat", order=[3, 2, 1])
+    >>> " ".join(result.permuted), result.same_scores, result.new_matches
+    ('on the mat was the cat', True, ())
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError("hypothesis must be a string.")
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
+        raise ValueError(f"max_order must be a whole number of at least 1, not {max_order!r}.")
+    refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
+    hyp = _tokens(hypothesis, "hypothesis", tokenizer, False)
+    chunks = bigram_mismatch_chunks(refs, hyp)
+    numbers = _check_order(list(range(len(chunks), 0, -1)) if order is None else order, len(chunks))
+    permuted = permute_chunks(chunks, numbers)
+    _, name = resolve_smoothing(smoothing)
+    weights = (1 / max_order,) * max_order
+    return ChunkPermutation(
+        references=tuple(tuple(r) for r in refs),
+        hypothesis=tuple(hyp),
+        chunks=tuple(chunks),
+        order=numbers,
+        permuted=tuple(permuted),
+        new_matches=tuple(new_junction_matches(refs, chunks, numbers)),
+        original=explain(refs, hyp, weights=weights, smoothing=smoothing),
+        permuted_report=explain(refs, permuted, weights=weights, smoothing=smoothing),
+        original_scores=_bleu_1_to(refs, hyp, max_order, smoothing),
+        permuted_scores=_bleu_1_to(refs, permuted, max_order, smoothing),
+        smoothing=name,
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from cycler import cycler
@@ -22,7 +22,10 @@ from matplotlib.ticker import MaxNLocator
 from bleu_teach.curves import bp_curve, length_sweep
 from bleu_teach.explain import BleuReport
 
-__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "lesson_style"]
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.significance import BootstrapDistribution
+
+__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style"]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -176,4 +179,39 @@ def plot_scores(
     ax.set_ylim(0, max(values + [0.1]) * 1.2)
     ax.tick_params(axis="x", rotation=30)
     _style_axes(ax, title, xlabel, ylabel)
+    return fig
+
+
+@_styled
+def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | None = None) -> Figure:
+    """A histogram of the resampled scores, the score and their mean, and the two 95% intervals.
+
+    ``dist`` is a :class:`bleu_teach.significance.BootstrapDistribution`.
+    One colour for the bars (colour encodes nothing); the score, the mean and
+    the two intervals are told apart by line style and labelled in the legend.
+    The intervals are drawn as horizontal bars above the histogram, sacreBLEU's
+    (mean ± half-width) above the percentile one.
+    """
+    n = len(dist.scores)
+    fig, ax = _new((9, 6.8))
+    counts, _, _ = ax.hist(dist.scores, bins=bins, color="#BBBBBB", edgecolor="black")
+    top = float(max(counts))
+    ax.axvline(dist.score, color="black", linestyle="-", linewidth=2.5,
+               label=f"BLEU of the test set: {dist.score:.2f}")
+    ax.axvline(dist.mean, color="black", linestyle="--", linewidth=2,
+               label=f"mean of the resampled scores: {dist.mean:.2f}")
+    bars = [
+        (1.20, "-.", f"sacreBLEU's interval, mean ± half-width: {dist.sacrebleu_low:.2f} to {dist.sacrebleu_high:.2f}",
+         dist.sacrebleu_low, dist.sacrebleu_high),
+        (1.08, ":", f"percentile interval, 2.5th to 97.5th: {dist.percentile_low:.2f} to {dist.percentile_high:.2f}",
+         dist.percentile_low, dist.percentile_high),
+    ]
+    for height, style, label, low, high in bars:
+        ax.plot([low, high], [top * height] * 2, color="black", linestyle=style, linewidth=3, label=label)
+        ax.plot([low, high], [top * height] * 2, color="black", linestyle="none", marker="|", markersize=16)
+    ax.set_ylim(0, top * 1.32)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    title = title if title is not None else f"BLEU of {n:,} resampled test sets"
+    _style_axes(ax, title, "corpus BLEU of a resampled test set (0-100)", "number of resampled test sets")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=13, ncol=1, frameon=False)
     return fig

@@ -670,3 +670,155 @@ def smoothing_table(reports: "dict[str, BleuReport]") -> Table:
 
 
 __all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html", "smoothing_table"]
+
+
+# ---------------------------------------------------------------------------
+# Lesson 05: a hypothesis permuted at its bigram mismatches (bleu_teach.limitations)
+# Lesson 06: the bootstrap distribution and the exact randomization test (bleu_teach.significance)
+# (read through attributes; the types are imported for the type checker only)
+# ---------------------------------------------------------------------------
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.limitations import ChunkPermutation
+    from bleu_teach.significance import BootstrapDistribution, ExactRandomization, SampledRandomization
+
+__all__ += ["chunk_permutation_rows", "chunk_permutation_text", "chunk_permutation_html", "bootstrap_rows",
+            "bootstrap_text", "bootstrap_html", "exact_randomization_rows", "exact_randomization_text",
+            "exact_randomization_html", "sampled_randomization_rows", "sampled_randomization_text",
+            "sampled_randomization_html"]
+
+
+def _numbered_chunks(chunks: Sequence[Sequence[Hashable]]) -> list[str]:
+    return [f"[{i}] {_join(chunk)}" for i, chunk in enumerate(chunks, start=1)]
+
+
+def chunk_permutation_rows(result: "ChunkPermutation") -> list[list[str]]:
+    """p_n as clipped/total, BP, then BLEU-1 to BLEU-N, for the original and the permuted hypothesis."""
+    rows = [[f"p_{a.n}", f"{a.clipped}/{a.total}", f"{b.clipped}/{b.total}"]
+            for a, b in zip(result.original.orders, result.permuted_report.orders)]
+    rows.append(["BP", format_number(float(result.original.brevity_penalty)),
+                 format_number(float(result.permuted_report.brevity_penalty))])
+    rows += [[f"BLEU-{k}", format_number(a), format_number(b)]
+             for k, (a, b) in enumerate(zip(result.original_scores, result.permuted_scores), start=1)]
+    return rows
+
+
+def _chunk_verdict(result: "ChunkPermutation") -> str:
+    if result.new_matches:
+        found = ", ".join(_join(b) for b in result.new_matches)
+        return (f"A new junction forms a bigram of a reference ({found}): counts of order 2 and up can rise, "
+                f"so the scores may differ.")
+    same = "the same" if result.same_scores else "NOT the same (please report this)"
+    return (f"No new junction forms a bigram of a reference: every count above is unchanged, and BLEU-1 to "
+            f"BLEU-{len(result.original_scores)} are {same}.")
+
+
+_CHUNK_HEADER = ["", "original", "permuted"]
+
+
+def chunk_permutation_text(result: "ChunkPermutation") -> str:
+    """A chunk permutation as plain text: chunks, new order, counts and scores side by side."""
+    lines = [f"Reference {i}: {_join(r)}" for i, r in enumerate(result.references, start=1)]
+    lines.append("Chunks: " + " | ".join(_numbered_chunks(result.chunks)))
+    lines.append(f"Original: {_join(result.hypothesis)}")
+    lines.append(f"Order {' '.join(str(i) for i in result.order)}: {_join(result.permuted)}")
+    lines += _table_text(_CHUNK_HEADER, chunk_permutation_rows(result), indent="")
+    lines.append(f"(smoothing: {result.smoothing}) {_chunk_verdict(result)}")
+    return "\n".join(lines)
+
+
+def chunk_permutation_html(result: "ChunkPermutation") -> str:
+    """A chunk permutation as HTML (all user text escaped)."""
+    out = [_STYLE, '<div class="bleu-teach">']
+    out += [f"<p><b>Reference {i}</b>: {tokens_html(r)}</p>" for i, r in enumerate(result.references, start=1)]
+    chunks = " &#124; ".join(escape(c) for c in _numbered_chunks(result.chunks))
+    out.append(f"<p><b>Chunks</b> (cut wherever a bigram occurs in no reference): {chunks}</p>")
+    out.append(f"<p><b>Original</b>: {tokens_html(result.hypothesis)}</p>")
+    out.append(f"<p><b>Order {escape(' '.join(str(i) for i in result.order))}</b>: {tokens_html(result.permuted)}</p>")
+    out.append(_html_table(_CHUNK_HEADER, chunk_permutation_rows(result), math_first_column=True))
+    out.append(f"<p>(smoothing: {escape(result.smoothing)}) {escape(_chunk_verdict(result))}</p></div>")
+    return "".join(out)
+
+
+_BOOTSTRAP_HEADER = ["", "BLEU (0-100)"]
+
+
+def bootstrap_rows(dist: "BootstrapDistribution") -> list[list[str]]:
+    """The score, the resamples' mean, sacreBLEU's interval and the percentile interval, to 2 decimals."""
+    n = len(dist.scores)
+    low_rank = dist.rank + 1
+    return [
+        ["BLEU of the test set", f"{dist.score:.2f}"],
+        [f"mean of the {n:,} resampled scores", f"{dist.mean:.2f}"],
+        ["sacreBLEU's 95% interval: mean ± half-width", f"{dist.mean:.2f} ± {dist.half_width:.2f} = "
+                                                        f"{dist.sacrebleu_low:.2f} to {dist.sacrebleu_high:.2f}"],
+        [f"percentile 95% interval: {_ordinal(low_rank)} lowest to {_ordinal(low_rank)} highest resampled score",
+         f"{dist.percentile_low:.2f} to {dist.percentile_high:.2f}"],
+    ]
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def bootstrap_text(dist: "BootstrapDistribution") -> str:
+    """A bootstrap distribution's two intervals as a plain-text table."""
+    return _plain_table(_BOOTSTRAP_HEADER, bootstrap_rows(dist))
+
+
+def bootstrap_html(dist: "BootstrapDistribution") -> str:
+    """A bootstrap distribution's two intervals as an HTML table."""
+    return _boxed_table(_BOOTSTRAP_HEADER, bootstrap_rows(dist))
+
+
+def _exact_header(result: "ExactRandomization") -> list[str]:
+    a, b = result.names
+    return ["sentences swapped", f"BLEU of {a}'", f"BLEU of {b}'", "difference", "at least the observed one?"]
+
+
+def exact_randomization_rows(result: "ExactRandomization") -> list[list[str]]:
+    """One row per swap: which sentences, both pseudo-systems' BLEU, their difference, and whether it counts."""
+    return [[", ".join(str(i) for i in swap.swapped) or "none", f"{swap.baseline_score:.2f}",
+             f"{swap.system_score:.2f}", f"{swap.difference:.4f}", "yes" if swap.at_least_observed else "no"]
+            for swap in result.swaps]
+
+
+def _exact_summary(result: "ExactRandomization") -> str:
+    k, total = len(result.differing), len(result.swaps)
+    return (f"{result.names[1]} differs from {result.names[0]} in {k} sentence{'s' if k != 1 else ''} "
+            f"({', '.join(str(i) for i in result.differing)}), so there are 2^{k} = {total} distinct swaps. "
+            f"Observed difference {result.observed:.4f}; {result.count_at_least} of {total} swaps reach it, "
+            f"{result.count_greater} exceed it. Exact p-value = {result.count_at_least}/{total} = {result.p_value:.4f}.")
+
+
+def exact_randomization_text(result: "ExactRandomization") -> str:
+    """Every swap of an exact randomization test as a plain-text table, with the exact p-value."""
+    return "\n".join([*_table_text(_exact_header(result), exact_randomization_rows(result), indent=""),
+                      _exact_summary(result)])
+
+
+def exact_randomization_html(result: "ExactRandomization") -> str:
+    """Every swap of an exact randomization test as an HTML table, with the exact p-value."""
+    return (f'{_STYLE}<div class="bleu-teach">{_html_table(_exact_header(result), exact_randomization_rows(result))}'
+            f"<p>{escape(_exact_summary(result))}</p></div>")
+
+
+_SAMPLED_HEADER = ["trials", "seed", "larger difference", "same difference", "sacreBLEU's p: (larger + 1)/(trials + 1)",
+                   "counting ties: (larger + same + 1)/(trials + 1)"]
+
+
+def sampled_randomization_rows(result: "SampledRandomization") -> list[list[str]]:
+    """One row per run: trials, seed, how many trials exceeded or tied the observed difference, both p-values."""
+    return [[f"{run.n_samples:,}", str(run.seed), str(run.greater), str(run.ties), f"{run.p_strict:.4f}",
+             f"{run.p_at_least:.4f}"] for run in result.runs]
+
+
+def sampled_randomization_text(result: "SampledRandomization") -> str:
+    """sacreBLEU's random swaps, counted both ways, as a plain-text table."""
+    return _plain_table(_SAMPLED_HEADER, sampled_randomization_rows(result))
+
+
+def sampled_randomization_html(result: "SampledRandomization") -> str:
+    """sacreBLEU's random swaps, counted both ways, as an HTML table."""
+    return _boxed_table(_SAMPLED_HEADER, sampled_randomization_rows(result))

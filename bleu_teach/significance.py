@@ -29,22 +29,51 @@ SACREBLEU QUIRKS, made explicit here:
   MultEval: "a zero difference should not be attributed to chance").  Read
   literally that says "significantly different"; :class:`SystemResult` flags
   such rows with ``identical_to_baseline`` and the table says so.
+* The same strict rule bites approximate randomization whenever the two
+  systems differ in few sentences.  With k differing sentences there are
+  only 2^k distinct swaps (swapping identical outputs changes nothing), and
+  swapping all k gives back the observed difference exactly, so the largest
+  possible difference often IS the observed one: nothing is counted and
+  sacreBLEU prints its floor 1/(n_samples + 1).  :func:`exact_randomization`
+  enumerates the 2^k swaps and gives the exact p-value, counting differences
+  at least as large as the observed one (never below 2/2^k);
+  :meth:`ExactRandomization.sampled` counts sacreBLEU's own random trials both
+  ways.  sacreBLEU's default number of AR trials is 10,000 (``PairedTest``
+  with ``n_samples=0``, and ``--paired-ar-n`` on its command line); 1,000 for
+  the paired bootstrap.
+* :func:`bootstrap_distribution` keeps every resampled score, drawn exactly as
+  sacreBLEU draws them (same seed, same order), so that the interval can be
+  shown as a histogram beside the percentile interval.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Optional, cast
 
-from bleu_teach.render import interval_html, significance_html, significance_rows, significance_text
+from bleu_teach.render import (
+    bootstrap_html,
+    bootstrap_text,
+    exact_randomization_html,
+    exact_randomization_text,
+    interval_html,
+    sampled_randomization_html,
+    sampled_randomization_text,
+    significance_html,
+    significance_rows,
+    significance_text,
+)
 from bleu_teach.sacre import SACREBLEU_SMOOTHING, check_inputs, to_sacrebleu_references
 from bleu_teach.tokenize import SACREBLEU_TOKENIZERS
 
 __all__ = ["ConfidenceInterval", "SignificanceResults", "SystemResult", "bootstrap_ci", "paired_test",
-           "significance_table"]
+           "significance_table", "BootstrapDistribution", "bootstrap_distribution", "Swap", "ExactRandomization",
+           "exact_randomization", "TrialRun", "SampledRandomization", "MAX_DIFFERING"]
 
 DEFAULT_SEED = 12345
 
@@ -282,3 +311,289 @@ def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> Sig
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {alpha!r}.")
     return SignificanceResults(tuple(rows), alpha)
+
+
+# ---------------------------------------------------------------------------
+# The bootstrap distribution behind the interval
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class BootstrapDistribution:
+    """sacreBLEU's bootstrap interval together with every resampled score it came from.
+
+    ``scores`` are the BLEU scores (0-100) of the ``n_samples`` resampled test
+    sets, in the order sacreBLEU draws them.  sacreBLEU sorts them, takes the
+    ones at rank ``n // 40`` from each end (the 26th lowest and the 26th highest
+    of 1,000), and reports the MEAN of all of them plus or minus HALF the
+    distance between those two: an interval centred on the mean of the
+    resamples, not on the score.  The percentile interval runs between the
+    same two resampled scores (``percentile_low``, ``percentile_high``), so
+    the two intervals have the same width and different centres.
+    """
+
+    interval: ConfidenceInterval
+    scores: tuple[float, ...]
+
+    @property
+    def score(self) -> float:
+        """BLEU of the test set itself."""
+        return self.interval.score
+
+    @property
+    def mean(self) -> float:
+        """The mean of the resampled scores (sacreBLEU's centre)."""
+        return self.interval.mean
+
+    @property
+    def half_width(self) -> float:
+        return self.interval.half_width
+
+    @property
+    def sacrebleu_low(self) -> float:
+        return self.interval.low
+
+    @property
+    def sacrebleu_high(self) -> float:
+        return self.interval.high
+
+    @property
+    def rank(self) -> int:
+        """How many resampled scores lie below the percentile interval (and above it): n // 40."""
+        return len(self.scores) // 40
+
+    @property
+    def percentile_low(self) -> float:
+        """The 2.5th percentile, at sacreBLEU's rank: the (n // 40 + 1)-th lowest resampled score."""
+        return sorted(self.scores)[self.rank]
+
+    @property
+    def percentile_high(self) -> float:
+        """The 97.5th percentile, at sacreBLEU's rank: the (n // 40 + 1)-th highest resampled score."""
+        return sorted(self.scores)[len(self.scores) - self.rank - 1]
+
+    def __repr__(self) -> str:
+        return bootstrap_text(self)
+
+    def _repr_html_(self) -> str:
+        return bootstrap_html(self)
+
+
+def bootstrap_distribution(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    n_samples: int = 1000,
+    seed: int = DEFAULT_SEED,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth_method: str = "exp",
+    *,
+    orientation: Optional[str] = None,
+) -> BootstrapDistribution:
+    """:func:`bootstrap_ci`, plus the resampled scores, drawn by sacreBLEU's own resampling code.
+
+    The scores come from sacreBLEU's ``_bootstrap_resample`` with the same
+    seed as the interval, so their mean and the half-width computed from them
+    are sacreBLEU's numbers (the tests check it).
+
+    >>> dist = bootstrap_distribution(["the cat sat", "a dog ran"], [["the cat sat"], ["the dog ran"]], n_samples=40)
+    >>> len(dist.scores), dist.percentile_high - dist.percentile_low == 2 * dist.half_width
+    (40, True)
+    """
+    from sacrebleu.significance import _bootstrap_resample
+
+    interval = bootstrap_ci(hypotheses, references, n_samples, seed, tokenize, lowercase, smooth_method,
+                            orientation=orientation)
+    per_hyp = check_inputs(hypotheses, references, orientation)
+    metric = _metric(tokenize, lowercase, smooth_method)
+    with _sacrebleu_seed(interval.seed):
+        stats = metric._extract_corpus_statistics(list(hypotheses), to_sacrebleu_references(per_hyp))
+        _, resampled = _bootstrap_resample(stats, metric, interval.n_samples)
+    return BootstrapDistribution(interval, tuple(float(s.score) for s in resampled))
+
+
+# ---------------------------------------------------------------------------
+# Approximate randomization made exact: every swap of the differing sentences
+# ---------------------------------------------------------------------------
+
+#: The largest number of differing sentences :func:`exact_randomization` enumerates (2^10 = 1,024 swaps).
+MAX_DIFFERING = 10
+
+
+@dataclass(frozen=True)
+class Swap:
+    """One swap: the outputs of these sentences (numbered from 1) exchanged between the two systems."""
+
+    swapped: tuple[int, ...]
+    baseline_score: float
+    system_score: float
+    difference: float
+    at_least_observed: bool
+
+
+@dataclass(frozen=True)
+class TrialRun:
+    """sacreBLEU's random AR trials for one number of trials, counted with both rules."""
+
+    n_samples: int
+    seed: int
+    greater: int
+    ties: int
+
+    @property
+    def p_strict(self) -> float:
+        """sacreBLEU's (and MultEval's) p-value: only differences strictly larger count."""
+        return (self.greater + 1) / (self.n_samples + 1)
+
+    @property
+    def p_at_least(self) -> float:
+        """The same trials, counting differences at least as large as the observed one."""
+        return (self.greater + self.ties + 1) / (self.n_samples + 1)
+
+
+@dataclass(frozen=True, repr=False)
+class SampledRandomization:
+    """sacreBLEU's AR trials, replayed: how many beat the observed difference, and how many tie it."""
+
+    names: tuple[str, str]
+    observed: float
+    runs: tuple[TrialRun, ...]
+
+    def __repr__(self) -> str:
+        return sampled_randomization_text(self)
+
+    def _repr_html_(self) -> str:
+        return sampled_randomization_html(self)
+
+
+@dataclass(frozen=True, repr=False)
+class ExactRandomization:
+    """Every distinct swap between two systems, and the exact randomization p-value.
+
+    ``differing`` numbers (from 1) the sentences whose outputs differ;
+    ``swaps`` has one :class:`Swap` per subset of them (2^k), the empty swap
+    first.  The p-value counts swaps whose BLEU difference is at least the
+    observed one (the observed arrangement itself included), over all 2^k.
+    """
+
+    names: tuple[str, str]
+    n_sentences: int
+    differing: tuple[int, ...]
+    observed: float
+    swaps: tuple[Swap, ...]
+
+    @property
+    def count_at_least(self) -> int:
+        return sum(s.at_least_observed for s in self.swaps)
+
+    @property
+    def count_greater(self) -> int:
+        """Swaps whose difference is strictly larger: the ones sacreBLEU's rule would count."""
+        return sum(s.difference > self.observed for s in self.swaps)
+
+    @property
+    def p_fraction(self) -> Fraction:
+        return Fraction(self.count_at_least, len(self.swaps))
+
+    @property
+    def p_value(self) -> float:
+        """The exact p-value: swaps at least as far apart as observed, over all 2^k swaps."""
+        return float(self.p_fraction)
+
+    @property
+    def smallest_p_value(self) -> float:
+        """The smallest exact p-value possible with k differing sentences: 2/2^k (1 when k = 0).
+
+        Swapping all k sentences exchanges the two systems, which gives the
+        observed difference again; so at least two swaps always count.
+        """
+        return min(1.0, 2 / len(self.swaps))
+
+    def sampled(self, n_samples: Sequence[int] = (1000, 10000), seed: int = DEFAULT_SEED) -> SampledRandomization:
+        """Replay sacreBLEU's random AR trials and count them with the strict rule and with ties.
+
+        sacreBLEU draws, for each trial, a coin per sentence from
+        ``numpy.random.default_rng(seed)`` (``integers(2, size=(n_samples, N))``)
+        and exchanges the outputs where the coin is 0.  Each trial is one of
+        the 2^k swaps above; its difference is looked up, not recomputed.
+        ``greater`` trials are what sacreBLEU counts; ``ties`` are trials
+        whose difference equals the observed one.
+        """
+        import numpy as np
+
+        seed = _check_seed(seed)
+        by_subset = {s.swapped: s.difference for s in self.swaps}
+        where = [i - 1 for i in self.differing]
+        runs = []
+        for n in n_samples:
+            n = _check_samples(n, 1)
+            coins = np.random.default_rng(seed).integers(2, size=(n, self.n_sentences), dtype=bool)
+            differences = [by_subset[tuple(i + 1 for i, keep in zip(where, row[where]) if not keep)] for row in coins]
+            runs.append(TrialRun(n, seed, sum(d > self.observed for d in differences),
+                                 sum(d == self.observed for d in differences)))
+        return SampledRandomization(self.names, self.observed, tuple(runs))
+
+    def __repr__(self) -> str:
+        return exact_randomization_text(self)
+
+    def _repr_html_(self) -> str:
+        return exact_randomization_html(self)
+
+
+def exact_randomization(
+    baseline: Sequence[str],
+    system: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    names: tuple[str, str] = ("baseline", "system"),
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    *,
+    orientation: Optional[str] = None,
+) -> ExactRandomization:
+    """The exact (permutation) version of approximate randomization, for systems that differ in few sentences.
+
+    For each subset of the k sentences where the two outputs differ, the two
+    outputs of those sentences are exchanged, giving two pseudo-systems; each
+    is scored with sacreBLEU's corpus BLEU (``BLEU().corpus_score``) and the
+    absolute difference recorded.  Exchanging identical outputs changes
+    nothing, so these 2^k swaps are all the distinct ones.  The exact p-value
+    is the share of swaps whose difference is at least the observed one (a
+    plain ``>=`` on sacreBLEU's floats: a swap that merely exchanges the two
+    systems reproduces the observed difference bit for bit).  At most
+    :data:`MAX_DIFFERING` differing sentences; beyond that use sacreBLEU's
+    sampled test (:func:`paired_test` with ``test="ar"``).
+
+    >>> exact = exact_randomization(["a cat sat", "the dog ran"], ["the cat sat", "the dog ran"],
+    ...                             [["the cat sat"], ["the dog ran"]])
+    >>> exact.differing, len(exact.swaps), exact.p_value
+    ((1,), 2, 1.0)
+    """
+    if not isinstance(names, tuple) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise TypeError("names must be a pair of strings, e.g. ('A', 'C').")
+    per_hyp = check_inputs(baseline, references, orientation)
+    if isinstance(system, str) or not isinstance(system, Sequence) or len(system) != len(per_hyp):
+        raise ValueError(f"system must be a list of {len(per_hyp)} hypothesis strings, one per sentence, "
+                         f"like the baseline.")
+    check_inputs(system, per_hyp, "per_hypothesis")
+    base, other = list(baseline), list(system)
+    differing = [i for i, (a, b) in enumerate(zip(base, other)) if a != b]
+    if len(differing) > MAX_DIFFERING:
+        raise ValueError(f"The systems differ in {len(differing)} sentences, which makes 2^{len(differing)} swaps; "
+                         f"exact_randomization enumerates at most {MAX_DIFFERING}. Use paired_test(..., test='ar').")
+    metric = _metric(tokenize, lowercase, "exp")
+    streams = to_sacrebleu_references(per_hyp)
+
+    def bleu(hyps: list[str]) -> float:
+        return float(metric.corpus_score(hyps, streams).score)
+
+    observed = abs(bleu(base) - bleu(other))
+    swaps = []
+    for size in range(len(differing) + 1):
+        for subset in itertools.combinations(differing, size):
+            x, y = list(base), list(other)
+            for i in subset:
+                x[i], y[i] = other[i], base[i]
+            sx, sy = bleu(x), bleu(y)
+            difference = abs(sx - sy)
+            swaps.append(Swap(tuple(i + 1 for i in subset), sx, sy, difference, difference >= observed))
+    return ExactRandomization(names, len(base), tuple(i + 1 for i in differing), observed, tuple(swaps))
