@@ -28,7 +28,7 @@ __all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparis
            "format_number", "tokens_html", "message_html", "clipping_html", "bp_summary_html", "feedback_text",
            "feedback_html", "Table", "precision_table", "settings_scores_rows", "settings_scores_text",
            "settings_scores_html", "significance_rows", "significance_text", "significance_html", "interval_rows",
-           "interval_text", "interval_html", "tool_comparison_text", "tool_comparison_html"]
+           "interval_text", "interval_html"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -51,6 +51,10 @@ def format_number(value: Any, digits: int = 4) -> str:
     if number != 0 and abs(number) < 10 ** (-digits):
         return f"{number:.3g}"
     return f"{number:.{digits}f}"
+
+
+def _tokens_count(tokens: Sequence[Hashable]) -> str:
+    return f"{len(tokens)} token" + ("" if len(tokens) == 1 else "s")
 
 
 def _join(tokens: Iterable[Hashable]) -> str:
@@ -180,9 +184,9 @@ def tokens_html(tokens: Sequence[Hashable], marks: Sequence[bool] | None = None)
 def report_text(report: "BleuReport") -> str:
     """The report as plain text for a terminal."""
     lines = ["BLEU, step by step", ""]
-    lines.append(f"Hypothesis ({len(report.hypothesis)} tokens): {_join(report.hypothesis)}")
+    lines.append(f"Hypothesis ({_tokens_count(report.hypothesis)}): {_join(report.hypothesis)}")
     for i, ref in enumerate(report.references, start=1):
-        lines.append(f"Reference {i} ({len(ref)} tokens): {_join(ref)}")
+        lines.append(f"Reference {i} ({_tokens_count(ref)}): {_join(ref)}")
     for order in report.orders:
         lines += ["", f"{order.n}-grams: modified precision p_{order.n}"]
         if order.rows:
@@ -228,9 +232,9 @@ def report_html(report: "BleuReport", compact: bool = False) -> str:
     marks = report.matched_positions(1) if report.orders else None
     score, how = _score_lines(report)
     headline = f'<p class="score" data-score="{report.score!r}">{escape(score)}</p>'
-    hypothesis = (f'<p><b>Hypothesis</b> ({len(report.hypothesis)} tokens; '
+    hypothesis = (f'<p><b>Hypothesis</b> ({_tokens_count(report.hypothesis)}; '
                   f'matched unigrams in bold with &#10003;): {tokens_html(report.hypothesis, marks)}</p>')
-    references = "".join(f"<p><b>Reference {i}</b> ({len(ref)} tokens): {tokens_html(ref)}</p>"
+    references = "".join(f"<p><b>Reference {i}</b> ({_tokens_count(ref)}): {tokens_html(ref)}</p>"
                          for i, ref in enumerate(report.references, start=1))
     steps = []
     for order in report.orders:
@@ -299,7 +303,14 @@ def corpus_text(report: "CorpusReport") -> str:
     header, rows = _corpus_rows(report)
     lines = ["Corpus BLEU, step by step", "", _CORPUS_KEY]
     lines += _table_text(header, rows)
-    lines += [""] + _corpus_lines(report)
+    *details, score = _corpus_lines(report)
+    lines += [""] + details
+    if report.orders:
+        lines += ["", f"Combining the pooled precisions (smoothing: {report.smoothing})"]
+        lines += _table_text(_COMBINE_HEADER, _combine_rows(report.orders))
+        if report.log_sum is not None:
+            lines.append(f"  sum of log terms = {format_number(report.log_sum)}")
+    lines += ["", score]
     if report.notes:
         lines += ["", "Notes"] + [f"  - {n}" for n in report.notes]
     return "\n".join(lines)
@@ -314,6 +325,10 @@ def corpus_html(report: "CorpusReport") -> str:
         f'{_STYLE}<div class="bleu-teach"><p>{_math_html(_CORPUS_KEY)}</p>'
         f"{_html_table(header, rows)}"
         + "".join(f"<p>{_math_html(line)}</p>" for line in details)
+        + (f"<h4>Combining the pooled precisions (smoothing: {escape(report.smoothing)})</h4>"
+           + _html_table(_COMBINE_HEADER, _combine_rows(report.orders), math_first_column=True)
+           if report.orders else "")
+        + (f"<p>sum of log terms = {format_number(report.log_sum)}</p>" if report.log_sum is not None else "")
         + f'<p class="score">{escape(score)}</p>'
         + (f"<ul>{notes}</ul>" if notes else "")
         + "</div>"
@@ -502,6 +517,11 @@ def significance_rows(result: "SignificanceResults") -> list[list[str]]:
         elif row.identical_to_baseline:
             p = f"{row.p_value:.4f}"
             verdict = "same output as the baseline (sacreBLEU's p-value means nothing here)"
+        elif row.smallest_exact_p is not None and row.smallest_exact_p >= alpha:
+            p = f"{row.p_value:.4f}"
+            verdict = (f"cannot be significant: only {row.differing} sentence{'s' if row.differing != 1 else ''} "
+                       f"differ, so an exact test's smallest p is 2/2^{row.differing} = {row.smallest_exact_p:.4g}; "
+                       f"sacreBLEU's p is its floor (ties are not counted)")
         else:
             p = f"{row.p_value:.4f}"
             verdict = (f"differs from the baseline (p < {alpha})" if row.significant(alpha)
@@ -533,143 +553,6 @@ def interval_text(ci: "ConfidenceInterval") -> str:
 def interval_html(ci: "ConfidenceInterval") -> str:
     """A bootstrap confidence interval as an HTML table."""
     return _boxed_table(_INTERVAL_HEADER, interval_rows(ci))
-
-
-# ---------------------------------------------------------------------------
-# Three tools side by side (bleu_teach.compare)
-# ---------------------------------------------------------------------------
-
-
-def _tool_rows(comparison: "ToolComparison") -> list[list[str]]:
-    ours = comparison.bleu_teach
-    return [
-        ["bleu_teach.sentence_bleu", repr(ours), "(itself)"],
-        ["nltk sentence_bleu", repr(comparison.nltk), "yes (==)" if comparison.nltk == ours else "no"],
-        ["sacreBLEU / 100", repr(comparison.sacrebleu),
-         "yes (within 1e-12)" if abs(comparison.sacrebleu - ours) <= 1e-12 else "no"],
-    ]
-
-
-_TOOL_HEADER = ["tool", "score", "equal to bleu_teach"]
-
-
-def tool_comparison_text(comparison: "ToolComparison") -> str:
-    """Three tools' scores as a plain-text table."""
-    return "\n".join(_table_text(_TOOL_HEADER, _tool_rows(comparison), indent=""))
-
-
-def tool_comparison_html(comparison: "ToolComparison") -> str:
-    """Three tools' scores as an HTML table."""
-    return f'{_STYLE}<div class="bleu-teach">{_html_table(_TOOL_HEADER, _tool_rows(comparison))}</div>'
-
-
-# ---------------------------------------------------------------------------
-# NLTK and sacreBLEU side by side, with the reasons they differ (bleu_teach.compare)
-# ---------------------------------------------------------------------------
-
-
-def _count_text(value: Any) -> str:
-    number = float(value)
-    return str(int(number)) if number.is_integer() else f"{number:g}"
-
-
-def _tool_value(value: float, scale: int) -> str:
-    return format_number(value) if scale == 1 else f"{value:.2f}"
-
-
-def _tool_order_cell(order: Any, scale: int) -> str:
-    counted = f"{_count_text(order.matches)}/{_count_text(order.total)}"
-    if order.used is None:
-        return f"{counted}, left out"
-    return f"{counted} {'->' if order.smoothed else '='} {_tool_value(order.used, scale)}"
-
-
-_TOOL_AGREEMENT_HEADER = ["", "NLTK (0-1)", "sacreBLEU (0-100)"]
-
-
-def tool_agreement_rows(comparison: "ToolComparison") -> list[list[str]]:
-    """The two tools' calls, p_n (as counted, then '=' the value used, or '->' when that is not m_n/t_n), BP and
-    the scores, with bleu_teach's number on each tool's terms."""
-    a, b = comparison.nltk_run, comparison.sacrebleu_run
-    rows = [["called as", a.call, b.call]]
-    rows += [[f"p_{x.n} = m_{x.n}/t_{x.n}", _tool_order_cell(x, a.scale), _tool_order_cell(y, b.scale)]
-             for x, y in zip(a.orders, b.orders)]
-    rows.append(["BP", *[f"{format_number(run.brevity_penalty)} (c = {run.hyp_len}, r = {run.ref_len})"
-                         for run in (a, b)]])
-    rows.append(["score", _tool_value(a.score, a.scale), _tool_value(b.score, b.scale)])
-    rows.append(["exact score", repr(a.score), repr(b.score)])
-    rows.append(["bleu_teach on the same terms",
-                 f"{a.bleu_teach_call}: {a.bleu_teach_score!r} ({'== NLTK' if a.bleu_teach_equal else 'NOT equal to NLTK'})",
-                 f"{b.bleu_teach_call}: {b.bleu_teach_score!r} "
-                 f"({'within 1e-9 of sacreBLEU' if b.bleu_teach_equal else 'NOT within 1e-9 of sacreBLEU'})"])
-    return rows
-
-
-def _tool_title(comparison: "ToolComparison") -> str:
-    n = comparison.max_n
-    return (f"NLTK and sacreBLEU on the same tokens: {comparison.level} BLEU-{n} "
-            f"(weights 1/{n} each; p_n as counted, then '=' or '->' the value used)")
-
-
-def _tool_verdict(comparison: "ToolComparison") -> str:
-    a, b = comparison.nltk_run, comparison.sacrebleu_run
-    if comparison.agree:
-        return (f"They agree: sacreBLEU's {_tool_value(b.score, 100)} is 100 times NLTK's "
-                f"{_tool_value(a.score, 1)} (up to float rounding).")
-    return (f"They differ: NLTK {_tool_value(a.score, 1)}, sacreBLEU {_tool_value(b.score, 100)} "
-            f"({format_number(comparison.sacrebleu)} on NLTK's 0-1 scale).")
-
-
-def tool_agreement_text(comparison: "ToolComparison") -> str:
-    """NLTK and sacreBLEU side by side as plain text, with the verdict and the reasons."""
-    lines = [_tool_title(comparison)]
-    lines += _table_text(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), indent="")
-    lines += ["", _tool_verdict(comparison), "Why:" if not comparison.agree else "Why they agree:"]
-    lines += [f"  - {reason}" for reason in comparison.reasons]
-    lines.append(f"sacreBLEU's signature: {comparison.sacrebleu_run.signature}")
-    return "\n".join(lines)
-
-
-def tool_agreement_html(comparison: "ToolComparison") -> str:
-    """NLTK and sacreBLEU side by side as HTML (all text escaped), with the verdict and the reasons."""
-    reasons = "".join(f"<li>{_math_html(reason)}</li>" for reason in comparison.reasons)
-    return (
-        f'{_STYLE}<div class="bleu-teach"><p>{_math_html(_tool_title(comparison))}</p>'
-        f"{_html_table(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), math_first_column=True)}"
-        f"<p><b>{escape(_tool_verdict(comparison))}</b></p>"
-        f"<p>{'Why:' if not comparison.agree else 'Why they agree:'}</p><ul>{reasons}</ul>"
-        f"<p>sacreBLEU's signature: <code>{escape(comparison.sacrebleu_run.signature)}</code></p></div>"
-    )
-
-
-# ---------------------------------------------------------------------------
-# The precisions each smoothing method uses, side by side (lesson 04)
-# ---------------------------------------------------------------------------
-
-
-def smoothing_table(reports: "dict[str, BleuReport]") -> Table:
-    """p_n as counted, then as each report's smoothing used it; * marks a precision WITH matches that changed.
-
-    The reports are of the same hypothesis and references under different
-    smoothing methods (the first one's counts head the table).
-    """
-    names = list(reports)
-    first = reports[names[0]]
-    rows = []
-    for i, order in enumerate(first.orders):
-        row = [f"p_{order.n}", f"{order.clipped}/{order.total}"]
-        for name in names:
-            o = reports[name].orders[i]
-            changed = not o.is_zero and o.smoothed != o.precision
-            row.append(format_number(float(o.smoothed)) + (" *" if changed else ""))
-        rows.append(row)
-    rows.append(["BP", "", *[format_number(float(reports[n].brevity_penalty)) for n in names]])
-    rows.append(["BLEU", "", *[format_number(reports[n].score) for n in names]])
-    return Table(["", "as counted", *names], rows,
-                 caption="p_n used by each smoothing method (* = a precision with matches that the method changed)")
-
-
-__all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html", "smoothing_table"]
 
 
 # ---------------------------------------------------------------------------
@@ -822,3 +705,112 @@ def sampled_randomization_text(result: "SampledRandomization") -> str:
 def sampled_randomization_html(result: "SampledRandomization") -> str:
     """sacreBLEU's random swaps, counted both ways, as an HTML table."""
     return _boxed_table(_SAMPLED_HEADER, sampled_randomization_rows(result))
+
+
+# ---------------------------------------------------------------------------
+# NLTK and sacreBLEU side by side, with the reasons they differ (bleu_teach.compare)
+# ---------------------------------------------------------------------------
+
+
+def _count_text(value: Any) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+def _tool_value(value: float, scale: int) -> str:
+    return format_number(value) if scale == 1 else f"{value:.2f}"
+
+
+def _tool_order_cell(order: Any, scale: int) -> str:
+    counted = f"{_count_text(order.matches)}/{_count_text(order.total)}"
+    if order.used is None:
+        return f"{counted}, left out"
+    return f"{counted} {'->' if order.smoothed else '='} {_tool_value(order.used, scale)}"
+
+
+_TOOL_AGREEMENT_HEADER = ["", "NLTK (0-1)", "sacreBLEU (0-100)"]
+
+
+def tool_agreement_rows(comparison: "ToolComparison") -> list[list[str]]:
+    """The two tools' calls, p_n (as counted, then '=' the value used, or '->' when that is not m_n/t_n), BP and
+    the scores, with bleu_teach's number on each tool's terms."""
+    a, b = comparison.nltk_run, comparison.sacrebleu_run
+    rows = [["called as", a.call, b.call]]
+    rows += [[f"p_{x.n} = m_{x.n}/t_{x.n}", _tool_order_cell(x, a.scale), _tool_order_cell(y, b.scale)]
+             for x, y in zip(a.orders, b.orders)]
+    rows.append(["BP", *[f"{format_number(run.brevity_penalty)} (c = {run.hyp_len}, r = {run.ref_len})"
+                         for run in (a, b)]])
+    rows.append(["score", _tool_value(a.score, a.scale), _tool_value(b.score, b.scale)])
+    rows.append(["exact score", repr(a.score), repr(b.score)])
+    rows.append(["bleu_teach on the same terms",
+                 f"{a.bleu_teach_call}: {a.bleu_teach_score!r} ({'== NLTK' if a.bleu_teach_equal else 'NOT equal to NLTK'})",
+                 f"{b.bleu_teach_call}: {b.bleu_teach_score!r} "
+                 f"({'within 1e-9 of sacreBLEU' if b.bleu_teach_equal else 'NOT within 1e-9 of sacreBLEU'})"])
+    return rows
+
+
+def _tool_title(comparison: "ToolComparison") -> str:
+    n = comparison.max_n
+    return (f"NLTK and sacreBLEU on the same tokens: {comparison.level} BLEU-{n} "
+            f"(weights 1/{n} each; p_n as counted, then '=' or '->' the value used)")
+
+
+def _tool_verdict(comparison: "ToolComparison") -> str:
+    a, b = comparison.nltk_run, comparison.sacrebleu_run
+    if comparison.agree:
+        return (f"They agree: sacreBLEU's {_tool_value(b.score, 100)} is 100 times NLTK's "
+                f"{_tool_value(a.score, 1)} (up to float rounding).")
+    return (f"They differ: NLTK {_tool_value(a.score, 1)}, sacreBLEU {_tool_value(b.score, 100)} "
+            f"({format_number(comparison.sacrebleu)} on NLTK's 0-1 scale).")
+
+
+def tool_agreement_text(comparison: "ToolComparison") -> str:
+    """NLTK and sacreBLEU side by side as plain text, with the verdict and the reasons."""
+    lines = [_tool_title(comparison)]
+    lines += _table_text(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), indent="")
+    lines += ["", _tool_verdict(comparison), "Why:" if not comparison.agree else "Why they agree:"]
+    lines += [f"  - {reason}" for reason in comparison.reasons]
+    lines.append(f"sacreBLEU's signature: {comparison.sacrebleu_run.signature}")
+    return "\n".join(lines)
+
+
+def tool_agreement_html(comparison: "ToolComparison") -> str:
+    """NLTK and sacreBLEU side by side as HTML (all text escaped), with the verdict and the reasons."""
+    reasons = "".join(f"<li>{_math_html(reason)}</li>" for reason in comparison.reasons)
+    return (
+        f'{_STYLE}<div class="bleu-teach"><p>{_math_html(_tool_title(comparison))}</p>'
+        f"{_html_table(_TOOL_AGREEMENT_HEADER, tool_agreement_rows(comparison), math_first_column=True)}"
+        f"<p><b>{escape(_tool_verdict(comparison))}</b></p>"
+        f"<p>{'Why:' if not comparison.agree else 'Why they agree:'}</p><ul>{reasons}</ul>"
+        f"<p>sacreBLEU's signature: <code>{escape(comparison.sacrebleu_run.signature)}</code></p></div>"
+    )
+
+
+# ---------------------------------------------------------------------------
+# The precisions each smoothing method uses, side by side (lesson 04)
+# ---------------------------------------------------------------------------
+
+
+def smoothing_table(reports: "dict[str, BleuReport]") -> Table:
+    """p_n as counted, then as each report's smoothing used it; * marks a precision WITH matches that changed.
+
+    The reports are of the same hypothesis and references under different
+    smoothing methods (the first one's counts head the table).
+    """
+    names = list(reports)
+    first = reports[names[0]]
+    rows = []
+    for i, order in enumerate(first.orders):
+        row = [f"p_{order.n}", f"{order.clipped}/{order.total}"]
+        for name in names:
+            o = reports[name].orders[i]
+            changed = not o.is_zero and o.smoothed != o.precision
+            row.append(format_number(float(o.smoothed)) + (" *" if changed else ""))
+        rows.append(row)
+    rows.append(["BP", "", *[format_number(float(reports[n].brevity_penalty)) for n in names]])
+    rows.append(["BLEU", "", *[format_number(reports[n].score) for n in names]])
+    return Table(["", "as counted", *names], rows,
+                 caption="p_n used by each smoothing method (* = a precision with matches that the method changed)")
+
+
+__all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html", "smoothing_table"]

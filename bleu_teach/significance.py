@@ -111,16 +111,37 @@ class SystemResult:
     mean: float | None
     half_width: float | None
     identical_to_baseline: bool = False
+    test: str = "bs"
+    differing: int = -1
+
+    @property
+    def smallest_exact_p(self) -> float | None:
+        """For approximate randomization: the smallest p-value an exact test could give, 2 / 2^k.
+
+        With k sentences that differ from the baseline there are only 2^k
+        distinct swaps, and two of them (none, all) reach the observed
+        difference, so no permutation test can go below 2 / 2^k.
+        """
+        if self.test != "ar" or self.differing < 1:
+            return None
+        return 2.0 / float(2 ** self.differing)
 
     def significant(self, alpha: float = 0.05) -> bool | None:
         """Whether the difference to the baseline is significant at ``alpha``.
 
         None for the baseline itself, False for output identical to the
-        baseline's (whatever sacreBLEU's p-value says; see the module notes).
+        baseline's (whatever sacreBLEU's p-value says; see the module notes),
+        and False for approximate randomization when so few sentences differ
+        that even the exact test's smallest p-value, 2 / 2^k, is not below
+        ``alpha`` (sacreBLEU then prints its floor, 1/(n+1), because it counts
+        only strictly larger differences).
         """
         if self.p_value is None:
             return None
         if self.identical_to_baseline:
+            return False
+        floor = self.smallest_exact_p
+        if floor is not None and floor >= alpha:
             return False
         return self.p_value < alpha
 
@@ -264,6 +285,8 @@ def paired_test(
             mean=None if result.mean is None else float(result.mean),
             half_width=None if result.ci is None else float(result.ci),
             identical_to_baseline=result.p_value is not None and hyps == baseline,
+            test=test,
+            differing=sum(h != b for h, b in zip(hyps, baseline)),
         ))
     return rows, str(signatures["BLEU"])
 

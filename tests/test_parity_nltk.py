@@ -136,7 +136,7 @@ def test_paper_example_every_method(method):
 def test_zero_precision_quirk_gives_nltk_tiny_number_with_warning():
     refs = ["the cat is on the mat".split()]
     hyp = ["the"] * 7
-    with pytest.warns(bt.ZeroPrecisionWarning, match="no 2-gram, 3-gram, 4-gram match"):
+    with pytest.warns(bt.ZeroPrecisionWarning, match="No 2-gram, 3-gram, 4-gram match"):
         ours = bt.sentence_bleu(refs, hyp)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -252,3 +252,18 @@ def test_bootstrap_histogram_is_readable_on_a_projector():
     width, height = struct.unpack(">II", png[16:24])
     assert (width, height) == (round(fig.get_figwidth() * PNG_DPI), round(fig.get_figheight() * PNG_DPI))
     assert PNG_DPI >= 150
+
+
+def test_approximate_randomization_on_three_differing_sentences_is_not_called_significant():
+    from bleu_teach import data
+    from bleu_teach.significance import paired_test, significance_table
+
+    rows, _ = paired_test(data.systems(), data.references(), test="ar", n_samples=1000)
+    c = next(r for r in rows if r.name == "C")
+    differing = sum(a != b for a, b in zip(data.systems()["A"], data.systems()["C"]))
+    assert c.differing == differing == 3 and c.smallest_exact_p == 2 / 8
+    assert c.p_value == 1 / 1001  # sacreBLEU's floor: it counts only strictly larger differences
+    assert c.significant(0.05) is False
+    assert "cannot be significant" in repr(significance_table(rows))
+    b = next(r for r in rows if r.name == "B")
+    assert b.significant(0.05) is True  # 16 differing sentences: the exact floor is tiny
