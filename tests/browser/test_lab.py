@@ -215,23 +215,34 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     open_and_run(page, lab, "05_limitations.ipynb")
     area = explorer(page, "duel = SideBySideExplorer(")
     verdict = area.locator(".bleu-teach .score")
-    refs = ["the dog is chasing the cat"]
 
-    def line(a: str, b: str, refs: list[str] = refs, n: int = 4) -> str:
+    def box(label: str):  # noqa: ANN202
+        return area.locator(".widget-textarea").filter(has_text=label).locator("textarea")
+
+    # Start from whatever the lesson sets up, read from the page itself.
+    hyp_a = box("Hypothesis A").input_value()
+    hyp_b = box("Hypothesis B").input_value()
+    refs = [field.input_value() for field in area.locator(".widget-text").filter(has_text="Reference").locator("input").all()]
+    assert hyp_a and hyp_b and refs
+
+    def line(a: str, b: str, refs: list[str], n: int = 4) -> str:
         duel = compare_hypotheses([bt.tokenize(r) for r in refs], bt.tokenize(a), bt.tokenize(b),
                                   weights=(1 / n,) * n, smoothing="method1")
         return duel.to_text().splitlines()[-1]
 
-    expect_text(verdict, line("the cat is chasing the dog", "the cat is chased by the dog"))
-    area.locator(".widget-textarea").filter(has_text="Hypothesis B").locator("textarea").fill("the dog is chasing a cat")
-    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat"))
+    expect_text(verdict, line(hyp_a, hyp_b, refs))
+    box("Hypothesis A").fill("the cat is chasing the dog")
+    box("Hypothesis B").fill("the dog is chasing a cat")
+    area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill("the dog is chasing the cat")
+    refs = ["the dog is chasing the cat"] + refs[1:]
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs))
     area.get_by_role("button", name="Add reference").click()
-    area.locator(".widget-text").filter(has_text="Reference 2").locator("input").fill("the cat is chasing the dog")
-    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat",
-                              refs + ["the cat is chasing the dog"]))
+    area.locator(".widget-text").filter(has_text=f"Reference {len(refs) + 1}").locator("input").fill(
+        "the cat is chasing the dog")
+    refs = refs + ["the cat is chasing the dog"]
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs))
     set_readout(area, "Max n", 2)
-    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat",
-                              refs + ["the cat is chasing the dog"], n=2))
+    expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs, n=2))
 
 
 # --- the server (after the lessons, so that the first lesson measures a cold start) ---------------------------------------------------------------------------
