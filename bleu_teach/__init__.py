@@ -4,12 +4,14 @@ The NLTK-compatible functions (``sentence_bleu``, ``corpus_bleu``,
 ``modified_precision``, ``closest_ref_length``, ``brevity_penalty`` and
 ``SmoothingFunction``) give NLTK's numbers exactly; ``explain`` and
 ``explain_corpus`` keep every intermediate number; ``corpus_score`` scores
-raw strings the way sacreBLEU does.
+raw strings the way sacreBLEU does; ``explain_chrf`` and ``chrf_score`` give
+sacreBLEU's chrF and chrF++, every step kept.
 
 Importing this package loads neither NLTK, sacreBLEU, matplotlib nor
 ipywidgets: they are imported only by the functions that need them.
 """
 
+from bleu_teach.chrf import ChrfCorpusScore, ChrfReport, chrf_score, explain_chrf
 from bleu_teach.core import (
     CountFraction,
     brevity_penalty,
@@ -33,6 +35,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BleuReport",
+    "ChrfCorpusScore",
+    "ChrfReport",
     "CorpusReport",
     "HypothesisComparison",
     "CountFraction",
@@ -42,6 +46,7 @@ __all__ = [
     "TOKENIZERS",
     "ZeroPrecisionWarning",
     "brevity_penalty",
+    "chrf_score",
     "clipped_counts",
     "closest_ref_length",
     "closest_reference_length",
@@ -50,6 +55,7 @@ __all__ = [
     "corpus_score",
     "explain",
     "explain_corpus",
+    "explain_chrf",
     "lowercase",
     "max_reference_counts",
     "modified_precision",

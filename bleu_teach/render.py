@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.compare import ToolComparison
     from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, OrderReport
+    from bleu_teach.chrf import ChrfCorpusScore, ChrfOrder, ChrfReport, ChrfResult
     from bleu_teach.sacre import SettingsScores
+    from bleu_teach.statistics import ChrfNgramRow
     from bleu_teach.significance import ConfidenceInterval, SignificanceResults
 
 __all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparison_text", "comparison_html",
@@ -814,3 +816,232 @@ def smoothing_table(reports: "dict[str, BleuReport]") -> Table:
 
 
 __all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html", "smoothing_table"]
+
+
+# ---------------------------------------------------------------------------
+# chrF and chrF++ (bleu_teach.chrf): the sentence report and the corpus score
+# (read through attributes; the types are imported for the type checker only)
+# ---------------------------------------------------------------------------
+
+__all__ += ["chrf_ngram_rows", "chrf_order_rows", "chrf_reference_rows", "chrf_score_lines", "chrf_report_text",
+            "chrf_report_html", "chrf_segment_rows", "chrf_corpus_text", "chrf_corpus_html"]
+
+_VISIBLE = {" ": "\u2423", "\t": "\u21e5", "\n": "\u21b5", "\r": "\u240d"}
+
+
+def _visible(text: str, keep_spaces: bool = False) -> str:
+    """Whitespace and control characters made visible, so that a table cell stays on one line."""
+    out = []
+    for ch in text:
+        if ch == " " and keep_spaces:
+            out.append(ch)
+        elif ch in _VISIBLE:
+            out.append(_VISIBLE[ch])
+        elif ch.isspace() or not ch.isprintable():
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _chrf_value(value: float, is_eps: bool) -> str:
+    return "1e-16 (eps)" if is_eps else format_number(value)
+
+
+_CHRF_NGRAM_HEADER = ["n-gram", "hyp", "ref", "matched"]
+
+
+def chrf_ngram_rows(rows: Sequence["ChrfNgramRow"]) -> list[list[str]]:
+    """One row per distinct n-gram (hypothesis ones first, then those only in the reference)."""
+    return [[_visible(r.ngram), str(r.hyp_count), str(r.ref_count), str(r.matched)] for r in rows]
+
+
+def _chrf_order_header(result: "ChrfResult") -> list[str]:
+    return ["order", "matched", "hyp", "ref", "P_n", "R_n", f"F{result.beta}_n", "in the averages"]
+
+
+def chrf_order_rows(result: "ChrfResult") -> list[list[str]]:
+    """One row per order: matched, hypothesis and reference totals, P_n, R_n, F_n, whether it is averaged."""
+    rows = []
+    for o in result.orders:
+        hyp = str(o.hyp_total) + (f" (of {o.hyp_ngrams})" if o.counts.hyp_left_out else "")
+        rows.append([o.label, str(o.matches), hyp, str(o.ref_total), _chrf_value(o.precision, o.precision_is_eps),
+                     _chrf_value(o.recall, o.recall_is_eps), _chrf_value(o.f_score, o.f_is_eps),
+                     "yes" if o.in_average else "no"])
+    return rows
+
+
+def _chrf_order_line(o: "ChrfOrder", beta: float) -> str:
+    """P_n, R_n and F_n of one order, with the counts they come from."""
+    if o.precision_is_eps:
+        p = ("P_n = 1e-16 (eps): " + (f"the reference has no {o.label}, so the hypothesis's {o.hyp_ngrams} count as 0"
+                                      if o.counts.hyp_left_out else f"the hypothesis has no {o.label}"))
+    else:
+        p = f"P_n = {o.matches}/{o.hyp_total} = {format_number(o.precision)}"
+    r = (f"R_n = 1e-16 (eps): the reference has no {o.label}" if o.recall_is_eps
+         else f"R_n = {o.matches}/{o.ref_total} = {format_number(o.recall)}")
+    f = f"F{beta}_n = " + ("1e-16 (eps: P_n and R_n are both 0)" if o.f_is_eps else format_number(o.f_score))
+    return f"{p}; {r}; {f}"
+
+
+def chrf_score_lines(result: "ChrfResult", name: str) -> list[str]:
+    """How the orders become the score, one step a line; the last line is the score."""
+    k, total = result.effective_order, len(result.orders)
+    b2 = f"{result.beta_squared:g}"
+    if result.eps_smoothing:
+        return [f"eps_smoothing: mean of F{result.beta}_n over all {total} orders",
+                f"sum of F{result.beta}_n = {format_number(result.f_sum)}",
+                f"{name} = 100 * {format_number(result.f_sum)} / {total} = {result.score:.4f}"]
+    if k == 0:
+        return ["no order has n-grams in both the hypothesis and the reference: P = R = 0",
+                f"{name} = 0"]
+    lines = [f"P = mean of P_n = {format_number(result.avg_precision)}, R = mean of R_n = "
+             f"{format_number(result.avg_recall)} (over the {k} of {total} orders with n-grams on both sides)"]
+    if not result.avg_precision + result.avg_recall:
+        return lines + [f"P + R = 0 (no match at any order), so {name} = 0"]
+    return lines + [f"{name} = 100 * (1 + {b2}) * P * R / ({b2} * P + R) = {result.score:.4f}"]
+
+
+def chrf_reference_rows(report: "ChrfReport") -> list[list[str]]:
+    """One row per reference: its number, its text, the chrF against it alone, and whether it is kept."""
+    return [[str(c.index + 1), _visible(c.reference, keep_spaces=True), f"{c.score:.4f}", "kept" if i == report.chosen else ""]
+            for i, c in enumerate(report.candidates)]
+
+
+def _chrf_reference_header(report: "ChrfReport") -> list[str]:
+    return ["reference", "text", report.name, ""]
+
+
+def _chrf_text_lines(report: "ChrfReport") -> list[tuple[str, str]]:
+    """(label, text) lines for the texts compared and what their n-grams read."""
+    lines = [("Hypothesis", _visible(report.hypothesis, keep_spaces=True))]
+    if report.settings.lowercase:
+        lines.append(("  lowercased", _visible(report.compared, keep_spaces=True)))
+    if report.settings.char_order:
+        lines.append((f"  characters ({len(report.characters)})", _visible(report.characters)))
+    if report.settings.word_order:
+        lines.append((f"  words ({len(report.words)})", " | ".join(report.words)))
+    for c in report.candidates:
+        lines.append((f"Reference {c.index + 1}", _visible(c.reference, keep_spaces=True)))
+        if report.settings.lowercase:
+            lines.append(("  lowercased", _visible(c.compared, keep_spaces=True)))
+        if report.settings.char_order:
+            lines.append((f"  characters ({len(c.characters)})", _visible(c.characters)))
+        if report.settings.word_order:
+            lines.append((f"  words ({len(c.words)})", " | ".join(c.words)))
+    return lines
+
+
+def _chrf_title(report: "ChrfReport | ChrfCorpusScore", what: str) -> str:
+    return f"{report.name} ({what}), step by step, as sacreBLEU computes it"
+
+
+def chrf_report_text(report: "ChrfReport", ngram_tables: bool = True) -> str:
+    """A chrF sentence report as plain text (``ngram_tables=False``: without the n-gram tables)."""
+    result = report.result
+    kept = report.best.index + 1
+    lines = [_chrf_title(report, "one sentence"), f"Settings: {report.settings.description}", ""]
+    lines += [f"{label}: {text}" for label, text in _chrf_text_lines(report)]
+    lines += ["", f"Reference used: {kept} ({report.reason})"]
+    if len(report.candidates) > 1:
+        lines += _table_text(_chrf_reference_header(report), chrf_reference_rows(report))
+    if ngram_tables:
+        for o in result.orders:
+            lines += ["", f"{o.label} (hypothesis against reference {kept})"]
+            if o.rows:
+                lines += _table_text(_CHRF_NGRAM_HEADER, chrf_ngram_rows(o.rows))
+            else:
+                lines.append("  (none on either side)")
+            lines.append("  " + _chrf_order_line(o, result.beta))
+    lines += ["", f"Every order (against reference {kept})"]
+    lines += _table_text(_chrf_order_header(result), chrf_order_rows(result))
+    *steps, score = chrf_score_lines(result, report.name)
+    lines += [""] + steps + [f"{score}  (exact value {report.score!r})"]
+    if report.notes:
+        lines += ["", "Notes"] + [f"  - {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+def chrf_report_html(report: "ChrfReport") -> str:
+    """A chrF sentence report as an HTML fragment (all user text escaped); n-gram tables fold away."""
+    result = report.result
+    kept = report.best.index + 1
+    *steps, score = chrf_score_lines(result, report.name)
+    out = [_STYLE, '<div class="bleu-teach">', f"<h4>{escape(_chrf_title(report, 'one sentence'))}</h4>",
+           f"<p>Settings: {escape(report.settings.description)}</p><p>"]
+    out.append("<br>".join(f"<b>{escape(label)}</b>: {escape(text)}" for label, text in _chrf_text_lines(report)))
+    out.append(f"</p><p>Reference used: {kept} ({escape(report.reason)})</p>")
+    if len(report.candidates) > 1:
+        out.append(_html_table(_chrf_reference_header(report), chrf_reference_rows(report)))
+    for o in result.orders:
+        out.append(f"<details><summary>{escape(o.label)}: {escape(_chrf_order_line(o, result.beta))}</summary>")
+        out.append(_html_table(_CHRF_NGRAM_HEADER, chrf_ngram_rows(o.rows)) if o.rows
+                   else "<p>(none on either side)</p>")
+        out.append("</details>")
+    out.append(f"<h4>Every order (against reference {kept})</h4>")
+    out.append(_html_table(_chrf_order_header(result), chrf_order_rows(result)))
+    out += [f"<p>{escape(line)}</p>" for line in steps]
+    out.append(f'<p class="score" data-score="{report.score!r}">{escape(score)}</p>')
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.notes) + "</ul>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _chrf_order_key(label: str) -> str:
+    kind, rest = label.split(" ", 1)
+    return f"{kind[0]}{rest.split('-')[0]}"
+
+
+def chrf_segment_rows(corpus: "ChrfCorpusScore", max_segments: int = 20) -> list[list[str]]:
+    """One row per segment (the first ``max_segments``): kept reference, segment chrF, matched/hyp/ref per order;
+    then the corpus sums."""
+    rows = []
+    for s in corpus.segments[:max_segments]:
+        rows.append([str(s.index + 1), f"{s.chosen + 1} of {s.n_references}", f"{s.score:.4f}",
+                     *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in s.counts]])
+    hidden = len(corpus.segments) - max_segments
+    if hidden > 0:
+        rows.append([f"... {hidden} more", "", "", *["" for _ in corpus.totals]])
+    rows.append(["corpus (summed)", "", f"{corpus.score:.4f}",
+                 *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in corpus.totals]])
+    return rows
+
+
+def _chrf_segment_header(corpus: "ChrfCorpusScore") -> list[str]:
+    return ["segment", "reference kept", corpus.name, *[_chrf_order_key(o.label) for o in corpus.totals]]
+
+
+_CHRF_SEGMENT_KEY = ("c3 = character 3-grams, w1 = word 1-grams, and so on, as matched/hypothesis/reference "
+                     "n-grams against the reference kept")
+
+
+def chrf_corpus_text(corpus: "ChrfCorpusScore", max_segments: int = 20) -> str:
+    """Corpus chrF as plain text: segments, summed counts, the arithmetic on the sums."""
+    lines = [_chrf_title(corpus, "a corpus"), f"Settings: {corpus.settings.description}", "", _CHRF_SEGMENT_KEY]
+    lines += _table_text(_chrf_segment_header(corpus), chrf_segment_rows(corpus, max_segments))
+    lines += ["", "Every order (summed over the corpus)"]
+    lines += _table_text(_chrf_order_header(corpus.result), chrf_order_rows(corpus.result))
+    *steps, score = chrf_score_lines(corpus.result, corpus.name)
+    lines += [""] + steps + [f"{score}  (exact value {corpus.score!r})",
+                             f"for contrast, the mean of the segment scores is {corpus.mean_segment_score:.4f}"]
+    if corpus.notes:
+        lines += ["", "Notes"] + [f"  - {n}" for n in corpus.notes]
+    return "\n".join(lines)
+
+
+def chrf_corpus_html(corpus: "ChrfCorpusScore", max_segments: int = 20) -> str:
+    """Corpus chrF as an HTML fragment (all text escaped)."""
+    *steps, score = chrf_score_lines(corpus.result, corpus.name)
+    out = [_STYLE, '<div class="bleu-teach">', f"<h4>{escape(_chrf_title(corpus, 'a corpus'))}</h4>",
+           f"<p>Settings: {escape(corpus.settings.description)}</p>", f"<p>{escape(_CHRF_SEGMENT_KEY)}</p>",
+           _html_table(_chrf_segment_header(corpus), chrf_segment_rows(corpus, max_segments)),
+           "<h4>Every order (summed over the corpus)</h4>",
+           _html_table(_chrf_order_header(corpus.result), chrf_order_rows(corpus.result))]
+    out += [f"<p>{escape(line)}</p>" for line in steps]
+    out.append(f'<p class="score" data-score="{corpus.score!r}">{escape(score)}</p>')
+    out.append(f"<p>for contrast, the mean of the segment scores is {corpus.mean_segment_score:.4f}</p>")
+    if corpus.notes:
+        out.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in corpus.notes) + "</ul>")
+    out.append("</div>")
+    return "".join(out)

@@ -1,0 +1,653 @@
+"""chrF and chrF++ on raw strings, step by step, with sacreBLEU's numbers.
+
+chrF (Popović 2015, "chrF: character n-gram F-score for automatic MT
+evaluation", WMT) compares the CHARACTER n-grams of a hypothesis and a
+reference; chrF++ (Popović 2017, "chrF++: words helping character n-grams",
+WMT) adds WORD unigrams and bigrams.  For each order n (character orders
+1..``char_order``, then word orders 1..``word_order``)::
+
+    matched_n = sum over n-grams g of min(count of g in hypothesis, count of g in reference)
+    P_n = matched_n / hypothesis n-grams        R_n = matched_n / reference n-grams
+
+and with P and R the means of P_n and R_n over the orders::
+
+    chrF_beta = 100 * (1 + beta^2) * P * R / (beta^2 * P + R)
+
+beta = 2 weighs recall twice as much as precision (Popović 2015, Section 2;
+2 is the default since WMT16).  :func:`explain_chrf` (one sentence) and
+:func:`chrf_score` (a corpus) give the numbers of sacreBLEU's
+``sacrebleu.metrics.CHRF(...).sentence_score`` / ``.corpus_score`` (to
+1e-9; in practice exactly, as they do the same float steps in the same
+order), on sacreBLEU's 0-100 scale.  Counting is done by
+:mod:`bleu_teach.statistics` (:func:`~bleu_teach.statistics.chrf_ngram_counts`,
+:func:`~bleu_teach.statistics.chrf_order_counts`); this module only combines
+the counts (:func:`chrf_from_counts`, which follows ``CHRF._compute_f_score``).
+
+SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
+
+* Whitespace is removed before character n-grams are taken
+  (``whitespace=False``): "the cat" and "thecat" have the same character
+  n-grams, and n-grams run across word boundaries ("ec" in "the cat").
+* Averaging: P and R are the means of P_n and R_n over the orders with
+  n-grams on BOTH sides (hypothesis and reference); an order missing on one
+  side is left out of the averages ("effective order", sacreBLEU's default
+  ``eps_smoothing=False``).  An order with n-grams on both sides but no
+  match still counts, with P_n = R_n = 0.
+* ``eps_smoothing=True`` is a different formula, not a smoothing of this
+  one: it averages the per-order F-scores F_n over ALL orders (as
+  Popović's chrF++.py, Moses and NLTK do), with eps = 1e-16 standing in for
+  an undefined P_n or R_n, and F_n = 1e-16 when P_n = R_n = 0.
+* When the reference has no n-grams of an order, sacreBLEU reports the
+  hypothesis's n-grams of that order as 0 too: they are neither matched nor
+  held against the precision (see ``ChrfOrderCounts.hyp_left_out``).  In a
+  corpus, those n-grams are missing from the summed totals.
+* Several references are NOT pooled as in BLEU: the hypothesis is scored
+  against each reference alone and the reference with the highest chrF (the
+  first on a tie) is kept; the corpus sums the counts against each
+  segment's chosen reference.  Corpus chrF is computed from those summed
+  counts, not as a mean of segment scores.
+* chrF++ words: the text is split on whitespace and ONE punctuation
+  character is split off the end of a word (or, failing that, its start):
+  "(hi)" gives "(hi" and ")" (:func:`~bleu_teach.statistics.chrf_words`).
+* ``lowercase=True`` applies ``str.lower()`` to hypothesis and references
+  before everything else.  Characters are Unicode code points.
+* The name follows sacreBLEU: ``chrF{beta}`` plus one "+" per word order
+  (``chrF2``, ``chrF2++``; word_order 1 gives ``chrF2+``).
+
+>>> report = explain_chrf("the cat is chasing the dog", ["the cat chased the dog"])
+>>> round(report.score, 2), report.result.effective_order
+(51.19, 6)
+>>> round(explain_chrf("the cat is chasing the dog", ["the cat chased the dog"], word_order=2).score, 2)
+53.96
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from bleu_teach.render import chrf_corpus_html, chrf_corpus_text, chrf_report_html, chrf_report_text
+from bleu_teach.sacre import check_inputs
+from bleu_teach.statistics import (
+    ChrfNgramRow,
+    ChrfOrderCounts,
+    chrf_characters,
+    chrf_ngram_counts,
+    chrf_order_counts,
+    chrf_pool,
+    chrf_words,
+)
+
+__all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult",
+           "ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore", "chrf_from_counts", "explain_chrf",
+           "chrf_score"]
+
+#: sacreBLEU's stand-in for an undefined precision, recall or F-score (``CHRF._compute_f_score``).
+EPSILON = 1e-16
+#: sacreBLEU's defaults: chrF2 with character 6-grams and no word n-grams.
+CHAR_ORDER = 6
+WORD_ORDER = 0
+BETA = 2
+
+
+@dataclass(frozen=True)
+class ChrfSettings:
+    """The options of one chrF computation (``CHRF(...)``'s, with its defaults)."""
+
+    char_order: int = CHAR_ORDER
+    word_order: int = WORD_ORDER
+    beta: float = BETA
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    @property
+    def name(self) -> str:
+        """sacreBLEU's name for the metric: ``chrF2``, ``chrF2++`` (one "+" per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    @property
+    def orders(self) -> int:
+        return self.char_order + self.word_order
+
+    @property
+    def description(self) -> str:
+        """The settings in words, one phrase each."""
+        return "; ".join([
+            f"character n-grams 1 to {self.char_order}" if self.char_order else "no character n-grams",
+            f"word n-grams 1 to {self.word_order}" if self.word_order else "no word n-grams",
+            f"beta = {self.beta}",
+            "lowercased" if self.lowercase else "case-sensitive",
+            "whitespace kept in character n-grams" if self.whitespace else "whitespace removed before character n-grams",
+            "eps_smoothing on (mean of the per-order F over all orders)" if self.eps_smoothing
+            else "eps_smoothing off (F of the mean P and mean R over the orders with n-grams on both sides)",
+        ])
+
+
+# ---------------------------------------------------------------------------
+# The arithmetic: counts -> precisions, recalls, F-scores, averages, score
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChrfOrder:
+    """One order as it enters the score: the counts, then P_n, R_n and F_n as sacreBLEU computes them.
+
+    ``precision`` is matches / hypothesis n-grams, or :data:`EPSILON` when
+    ``hyp_total`` is 0 (``precision_is_eps``); ``recall`` likewise with the
+    reference.  ``f_score`` is (1 + beta^2) P_n R_n / (beta^2 P_n + R_n), or
+    :data:`EPSILON` when that denominator is 0 (``f_is_eps``); it enters the
+    score only with ``eps_smoothing``.  ``in_average`` says whether P_n and
+    R_n enter the averages (n-grams on both sides).
+    """
+
+    counts: ChrfOrderCounts
+    precision: float
+    recall: float
+    f_score: float
+    f_is_eps: bool
+    in_average: bool
+
+    @property
+    def kind(self) -> str:
+        return self.counts.kind
+
+    @property
+    def n(self) -> int:
+        return self.counts.n
+
+    @property
+    def label(self) -> str:
+        return self.counts.label
+
+    @property
+    def matches(self) -> int:
+        return self.counts.matches
+
+    @property
+    def hyp_total(self) -> int:
+        return self.counts.hyp_total
+
+    @property
+    def ref_total(self) -> int:
+        return self.counts.ref_total
+
+    @property
+    def hyp_ngrams(self) -> int:
+        return self.counts.hyp_ngrams
+
+    @property
+    def rows(self) -> tuple[ChrfNgramRow, ...]:
+        return self.counts.rows
+
+    @property
+    def precision_is_eps(self) -> bool:
+        return self.counts.hyp_total == 0
+
+    @property
+    def recall_is_eps(self) -> bool:
+        return self.counts.ref_total == 0
+
+
+@dataclass(frozen=True)
+class ChrfResult:
+    """Every number between the counts and the score (``CHRF._compute_f_score``, step by step).
+
+    ``avg_precision`` and ``avg_recall`` are the means of P_n and R_n over
+    the ``effective_order`` orders with n-grams on both sides (0.0 when there
+    is none); without ``eps_smoothing`` the score is their F-beta.
+    ``f_sum`` is the sum of the per-order F_n; with ``eps_smoothing`` the
+    score is 100 * f_sum / (number of orders).  ``score`` is on the 0-100
+    scale.
+    """
+
+    orders: tuple[ChrfOrder, ...]
+    beta: float
+    eps_smoothing: bool
+    effective_order: int
+    avg_precision: float
+    avg_recall: float
+    f_sum: float
+    score: float
+
+    @property
+    def beta_squared(self) -> float:
+        return self.beta ** 2
+
+
+def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_smoothing: bool = False) -> ChrfResult:
+    """Combine the counts of every order into chrF (0-100), keeping each step.
+
+    The float steps of sacreBLEU's ``CHRF._compute_f_score``, in its order.
+    Without ``eps_smoothing`` (sacreBLEU's default)::
+
+        P = mean of P_n, R = mean of R_n   over the orders with hypothesis AND reference n-grams
+        chrF = 100 * (1 + beta^2) * P * R / (beta^2 * P + R)          (0 if P + R = 0)
+
+    With ``eps_smoothing``: chrF = 100 * (sum of F_n over all orders) / number
+    of orders, F_n = (1 + beta^2) P_n R_n / (beta^2 P_n + R_n), undefined
+    values replaced by 1e-16.
+
+    >>> from bleu_teach.statistics import chrf_ngram_counts, chrf_order_counts
+    >>> counts = chrf_order_counts(chrf_ngram_counts("abcd", 2), chrf_ngram_counts("abc", 2), 2)
+    >>> r = chrf_from_counts(counts)
+    >>> r.avg_precision, r.avg_recall, round(r.score, 4)
+    (0.7083333333333333, 1.0, 92.3913)
+    """
+    factor = beta ** 2
+    orders = []
+    f_sum = 0.0
+    effective_order = 0
+    avg_precision, avg_recall = 0.0, 0.0
+    for o in counts:
+        precision = o.matches / o.hyp_total if o.hyp_total > 0 else EPSILON
+        recall = o.matches / o.ref_total if o.ref_total > 0 else EPSILON
+        denominator = factor * precision + recall
+        f_score = ((1 + factor) * precision * recall / denominator) if denominator > 0 else EPSILON
+        f_sum += f_score
+        in_average = o.hyp_total > 0 and o.ref_total > 0
+        if in_average:
+            avg_precision += precision
+            avg_recall += recall
+            effective_order += 1
+        orders.append(ChrfOrder(o, precision, recall, f_score, not denominator > 0, in_average))
+
+    if effective_order == 0:
+        avg_precision = avg_recall = 0.0
+    else:
+        avg_precision /= effective_order
+        avg_recall /= effective_order
+
+    if eps_smoothing:
+        score = 100 * f_sum / len(orders)
+    elif avg_precision + avg_recall:
+        score = (1 + factor) * avg_precision * avg_recall
+        score /= (factor * avg_precision) + avg_recall
+        score = 100 * score
+    else:
+        score = 0.0
+    return ChrfResult(tuple(orders), beta, eps_smoothing, effective_order, avg_precision, avg_recall, f_sum, score)
+
+
+def _choose(scores: Sequence[float]) -> int:
+    # sacreBLEU: the first reference with a strictly higher chrF than all before it (best starts at -1).
+    best, chosen = -1.0, 0
+    for i, score in enumerate(scores):
+        if score > best:
+            best, chosen = score, i
+    return chosen
+
+
+# ---------------------------------------------------------------------------
+# Checking inputs
+# ---------------------------------------------------------------------------
+
+
+def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
+                   eps_smoothing: Any) -> ChrfSettings:
+    for name, value in (("char_order", char_order), ("word_order", word_order)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
+                            f"word_order=2), not {value!r}.")
+        if value < 0:
+            raise ValueError(f"{name} must be 0 or more; got {value}.")
+    if char_order + word_order == 0:
+        raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
+                         "chrF uses char_order=6 (and chrF++ adds word_order=2).")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+        raise TypeError(f"beta must be a number such as 2 (recall counts beta times as much as precision), "
+                        f"not {beta!r}.")
+    if not math.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0 (2 is chrF's usual value); got {beta!r}.")
+    for name, value in (("lowercase", lowercase), ("whitespace", whitespace), ("eps_smoothing", eps_smoothing)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, not {value!r}.")
+    return ChrfSettings(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+
+
+def _check_sentence(hypothesis: Any, references: Any) -> None:
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
+                        f"for a list of hypotheses use chrf_score.")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list of reference strings; wrap a single reference in a list: "
+                        "[reference].")
+    for j, r in enumerate(references):
+        if r is not None and not isinstance(r, str):
+            raise TypeError(f"references[{j}] must be a string (raw text), not {type(r).__name__}.")
+    if all(r is None for r in references):
+        raise ValueError("references has no reference string; give at least one.")
+
+
+# ---------------------------------------------------------------------------
+# One sentence: the report
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChrfCandidate:
+    """The hypothesis scored against one reference.
+
+    ``index`` is the reference's position in the list given (0-based;
+    ``None`` entries keep their places); ``compared`` the text after
+    lowercasing (if on); ``characters`` what the character n-grams read;
+    ``words`` what the word n-grams read (chrF++ only).
+    """
+
+    index: int
+    reference: str
+    compared: str
+    characters: str
+    words: tuple[str, ...]
+    result: ChrfResult
+
+    @property
+    def score(self) -> float:
+        return self.result.score
+
+
+def _reason(candidates: Sequence[ChrfCandidate], chosen: int, name: str) -> str:
+    if len(candidates) == 1:
+        return "the only reference"
+    best = candidates[chosen]
+    tied = [c.index + 1 for c in candidates if c.score == best.score]
+    if len(tied) > 1:
+        return (f"references {', '.join(map(str, tied))} tie at {name} = {best.score:.4f}; "
+                f"sacreBLEU keeps the first")
+    return f"the highest {name} of the {len(candidates)} references; sacreBLEU keeps the best one, it does not pool them"
+
+
+def _orders_named(orders: Sequence[ChrfOrder]) -> str:
+    return ", ".join(o.label for o in orders)
+
+
+def _sentence_notes(settings: ChrfSettings, characters: str, words: tuple[str, ...],
+                    candidates: Sequence[ChrfCandidate], chosen: int) -> list[str]:
+    notes: list[str] = []
+    best = candidates[chosen]
+    result = best.result
+    if not characters and not words:
+        notes.append("The hypothesis is empty (after removing whitespace), so it has no n-grams and chrF is 0.")
+    left_out = [o for o in result.orders if o.counts.hyp_left_out]
+    if left_out:
+        notes.append(
+            f"Reference {best.index + 1} has no {_orders_named(left_out)}, so sacreBLEU counts the hypothesis's "
+            f"{', '.join(f'{o.hyp_ngrams} {o.label}' for o in left_out)} as 0 too: they are neither matched "
+            f"nor held against the precision.")
+    outside = [o for o in result.orders if not o.in_average]
+    if outside and not settings.eps_smoothing:
+        notes.append(
+            f"{_orders_named(outside)}: no n-grams in the hypothesis or in the reference, so "
+            f"{'this order is' if len(outside) == 1 else 'these orders are'} left out of the averages "
+            f"(sacreBLEU's effective order): P and R are means over {result.effective_order} of "
+            f"{len(result.orders)} orders.")
+    if settings.eps_smoothing:
+        notes.append(
+            f"eps_smoothing: the score is the mean of the per-order F over all {len(result.orders)} orders; "
+            f"an undefined P_n or R_n counts as 1e-16, and F_n as 1e-16 when P_n and R_n are both 0.")
+    if not settings.whitespace:
+        notes.append("Whitespace is removed before character n-grams are taken, so they run across word "
+                     "boundaries.")
+    if len(candidates) > 1:
+        notes.append(
+            "With several references, chrF scores the hypothesis against each one alone and keeps the best "
+            "(the first on a tie); unlike BLEU it neither pools nor clips n-grams over the references.")
+    if settings.word_order:
+        notes.append("chrF++ words: text split on whitespace, then one punctuation character split off the end "
+                     "of a word (or else its start), as in Popović's chrF++.py.")
+    return notes
+
+
+@dataclass(frozen=True, repr=False)
+class ChrfReport:
+    """chrF of one hypothesis, with every intermediate number (``explain_chrf``).
+
+    ``candidates`` holds the hypothesis scored against each reference
+    (``None`` references skipped, as sacreBLEU does); ``chosen`` is the
+    position in ``candidates`` of the one kept and ``reason`` says why;
+    ``result`` (its :class:`ChrfResult`) is what the score was computed
+    from.  ``compared`` is the hypothesis after lowercasing (if on),
+    ``characters`` what its character n-grams read and ``words`` its chrF++
+    words.  Prints as text (``print(report)``, :meth:`to_text`); shows as
+    HTML in a notebook.
+    """
+
+    hypothesis: str
+    references: tuple[Optional[str], ...]
+    settings: ChrfSettings
+    compared: str
+    characters: str
+    words: tuple[str, ...]
+    candidates: tuple[ChrfCandidate, ...]
+    chosen: int
+    reason: str
+    notes: tuple[str, ...]
+
+    @property
+    def best(self) -> ChrfCandidate:
+        """The reference kept (the best-scoring one)."""
+        return self.candidates[self.chosen]
+
+    @property
+    def result(self) -> ChrfResult:
+        return self.best.result
+
+    @property
+    def orders(self) -> tuple[ChrfOrder, ...]:
+        return self.result.orders
+
+    @property
+    def score(self) -> float:
+        """chrF on sacreBLEU's 0-100 scale."""
+        return self.result.score
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    def to_text(self, ngram_tables: bool = True) -> str:
+        """The report as plain text (``ngram_tables=False`` leaves out the n-gram tables)."""
+        return chrf_report_text(self, ngram_tables=ngram_tables)
+
+    def __repr__(self) -> str:
+        return chrf_report_text(self)
+
+    def _repr_html_(self) -> str:
+        return chrf_report_html(self)
+
+
+def _compared(text: str, settings: ChrfSettings) -> str:
+    return text.lower() if settings.lowercase else text
+
+
+def explain_chrf(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> ChrfReport:
+    """Sentence chrF (chrF++ with ``word_order=2``), every step kept; equal to ``CHRF(...).sentence_score``.
+
+    The options are ``sacrebleu.metrics.CHRF``'s, with its defaults.
+    ``references`` is a list of reference strings for this one hypothesis
+    (``None`` entries are skipped, as sacreBLEU does).  The hypothesis is
+    scored against each reference and the best is kept (see the module
+    docstring for this and sacreBLEU's other rules).
+
+    >>> r = explain_chrf("the cat is chasing the dog", ["a dog", "the cat chased the dog"])
+    >>> r.best.index, r.reason, round(r.score, 2)
+    (1, 'the highest chrF2 of the 2 references; sacreBLEU keeps the best one, it does not pool them', 51.19)
+    >>> o = r.orders[0]
+    >>> o.label, o.matches, o.hyp_total, o.ref_total, round(o.precision, 4), round(o.recall, 4)
+    ('char 1-grams', 16, 21, 18, 0.7619, 0.8889)
+    """
+    settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    _check_sentence(hypothesis, references)
+    compared = _compared(hypothesis, settings)
+    hyp_counts = chrf_ngram_counts(compared, char_order, word_order, whitespace)
+    candidates = []
+    for i, reference in enumerate(references):
+        if reference is None:
+            continue
+        ref_compared = _compared(reference, settings)
+        counts = chrf_order_counts(hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace),
+                                   char_order, rows=True)
+        candidates.append(ChrfCandidate(
+            index=i, reference=reference, compared=ref_compared,
+            characters=chrf_characters(ref_compared, whitespace) if char_order else "",
+            words=chrf_words(ref_compared) if word_order else (),
+            result=chrf_from_counts(counts, beta, eps_smoothing)))
+    chosen = _choose([c.score for c in candidates])
+    characters = chrf_characters(compared, whitespace) if char_order else ""
+    words = chrf_words(compared) if word_order else ()
+    return ChrfReport(
+        hypothesis=hypothesis,
+        references=tuple(references),
+        settings=settings,
+        compared=compared,
+        characters=characters,
+        words=words,
+        candidates=tuple(candidates),
+        chosen=chosen,
+        reason=_reason(candidates, chosen, settings.name),
+        notes=tuple(_sentence_notes(settings, characters, words, candidates, chosen)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# A corpus
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChrfSegment:
+    """One segment of a corpus: the reference kept for it, its own chrF and its counts against that reference.
+
+    ``chosen`` is the kept reference's position in the segment's list of
+    references (0-based; ``None`` entries keep their places).
+    """
+
+    index: int
+    chosen: int
+    n_references: int
+    score: float
+    counts: tuple[ChrfOrderCounts, ...]
+
+
+def _corpus_notes(settings: ChrfSettings, segments: Sequence[ChrfSegment], result: ChrfResult) -> list[str]:
+    notes = ["Corpus chrF is computed from the counts summed over the segments (each against the reference "
+             "kept for it), not as the mean of the segment scores."]
+    left_out = [o for o in result.orders if o.counts.hyp_left_out]
+    if left_out:
+        notes.append(
+            "Some references have no n-grams of an order the hypothesis has, and sacreBLEU counts those "
+            "hypothesis n-grams as 0: "
+            + ", ".join(f"{o.counts.hyp_left_out} {o.label}" for o in left_out)
+            + " are missing from the hypothesis totals.")
+    if any(s.n_references > 1 for s in segments):
+        notes.append("Where a segment has several references, the one with the highest segment chrF is kept "
+                     "(the first on a tie); n-grams are not pooled over references.")
+    outside = [o for o in result.orders if not o.in_average]
+    if outside and not settings.eps_smoothing:
+        notes.append(f"{_orders_named(outside)}: no n-grams on one side in the whole corpus, so left out of the "
+                     f"averages (effective order {result.effective_order} of {len(result.orders)}).")
+    return notes
+
+
+@dataclass(frozen=True, repr=False)
+class ChrfCorpusScore:
+    """Corpus chrF: the segments, their summed counts and the arithmetic on the sums (``chrf_score``).
+
+    ``totals`` are the per-order counts summed over ``segments``;
+    ``result`` the :class:`ChrfResult` computed from them; ``score`` is on
+    sacreBLEU's 0-100 scale.  ``mean_segment_score`` is shown for contrast
+    (it is not corpus chrF).
+    """
+
+    settings: ChrfSettings
+    segments: tuple[ChrfSegment, ...]
+    totals: tuple[ChrfOrderCounts, ...]
+    result: ChrfResult
+    notes: tuple[str, ...]
+
+    @property
+    def score(self) -> float:
+        return self.result.score
+
+    @property
+    def orders(self) -> tuple[ChrfOrder, ...]:
+        return self.result.orders
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    @property
+    def mean_segment_score(self) -> float:
+        return math.fsum(s.score for s in self.segments) / len(self.segments)
+
+    def to_text(self) -> str:
+        return chrf_corpus_text(self)
+
+    def __repr__(self) -> str:
+        return chrf_corpus_text(self)
+
+    def _repr_html_(self) -> str:
+        return chrf_corpus_html(self)
+
+
+def chrf_score(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[Optional[str]]],
+    char_order: int = CHAR_ORDER,
+    word_order: int = WORD_ORDER,
+    beta: float = BETA,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+    *,
+    orientation: Optional[str] = None,
+) -> ChrfCorpusScore:
+    """Corpus chrF on raw strings, equal to ``sacrebleu.metrics.CHRF(...).corpus_score`` (0-100 scale).
+
+    ``references[i]`` is the list of reference strings for ``hypotheses[i]``
+    (``None`` entries skipped); for sacreBLEU's streams (``references[k][i]``
+    is reference k of hypothesis i) pass ``orientation="streams"``.  As in
+    :func:`bleu_teach.sacre.corpus_score`, a square corpus that reads both
+    ways must say which it is.
+
+    Each segment keeps the counts against its best reference (highest
+    segment chrF); the counts are summed over the corpus and
+    :func:`chrf_from_counts` turns the sums into the score.
+
+    >>> result = chrf_score(["the cat is chasing the dog", "a bird sings"],
+    ...                     [["the cat chased the dog"], ["a bird is singing", "the bird sings"]])
+    >>> round(result.score, 2), [s.chosen for s in result.segments]
+    (57.68, [0, 1])
+    """
+    settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    per_hyp = check_inputs(hypotheses, references, orientation)
+    segments = []
+    for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
+        hyp_counts = chrf_ngram_counts(_compared(hypothesis, settings), char_order, word_order, whitespace)
+        positions, matched, scores = [], [], []
+        for j, reference in enumerate(refs):
+            if reference is None:
+                continue
+            counts = chrf_order_counts(
+                hyp_counts, chrf_ngram_counts(_compared(reference, settings), char_order, word_order, whitespace),
+                char_order)
+            positions.append(j)
+            matched.append(counts)
+            scores.append(chrf_from_counts(counts, beta, eps_smoothing).score)
+        best = _choose(scores)
+        segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], matched[best]))
+    totals = chrf_pool([s.counts for s in segments])
+    result = chrf_from_counts(totals, beta, eps_smoothing)
+    return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))

@@ -1,0 +1,384 @@
+"""chrF and chrF++ (bleu_teach.chrf, the chrF counting in bleu_teach.statistics) against sacreBLEU.
+
+sacreBLEU's ``sacrebleu.metrics.CHRF`` is the oracle: every expected number
+(scores, and the per-order [hyp, ref, match] statistics sacreBLEU extracts)
+comes from it, run on the same raw strings, never from bleu_teach.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import CHRF
+
+import bleu_teach as bt
+from bleu_teach import render
+from bleu_teach.chrf import ChrfReport, chrf_from_counts, chrf_score, explain_chrf
+from bleu_teach.statistics import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
+
+TOL = 1e-9
+
+# Raw strings: words that share character and word n-grams, punctuation that chrF++ splits off, Unicode
+# (combining marks, a capital whose lowercase is two code points, non-ASCII spaces), repeated words.
+WORDS = ["the", "The", "THE", "cat", "cats", "chased", "chasing", "dog", "dog.", "(dog)", "\"hi\"", "...", "end...",
+         "isn't", "a", "a", "a", "I", "İstanbul", "naïve", "nai\u0308ve", "猫が", "好き", "Straße", "<script>", "&amp;",
+         ",", "e-mail", "3.5", "x"]
+SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000"]
+CHARS = "abcAB .,!?'-\"()&;<>\t\n猫がéİ\u00a0"
+
+words_sentence = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), min_size=0, max_size=10).map(
+    lambda pairs: "".join(w + s for w, s in pairs).rstrip(" "))
+raw_text = st.text(alphabet=CHARS, max_size=20)
+tiny = st.sampled_from(["", " ", "a", ".", "ab", "the cat", "a a a", "\n", "A."])
+raw = st.one_of(words_sentence, words_sentence, words_sentence, raw_text, tiny)
+
+
+@st.composite
+def reference_like(draw: st.DrawFn, hyp: str) -> str:
+    """A reference: unrelated text, or the hypothesis itself, cut, reordered, re-cased or with a word replaced."""
+    kind = draw(st.sampled_from(["other", "other", "same", "cut", "replaced", "shuffled", "upper"]))
+    words = hyp.split()
+    if kind == "same":
+        return hyp
+    if kind in ("cut", "replaced") and words:
+        i = draw(st.integers(0, len(words) - 1))
+        middle = [draw(st.sampled_from(WORDS))] if kind == "replaced" else []
+        return " ".join(words[:i] + middle + words[i + 1:])
+    if kind == "shuffled" and words:
+        return " ".join(draw(st.permutations(words)))
+    if kind == "upper":
+        return hyp.upper()
+    return draw(raw)
+
+
+@st.composite
+def sentence_case(draw: st.DrawFn) -> tuple[str, list[str | None]]:
+    hyp = draw(raw)
+    refs: list[str | None] = draw(st.lists(reference_like(hyp), min_size=1, max_size=4))
+    if len(refs) > 1 and draw(st.integers(0, 5)) == 0:  # sacreBLEU skips None references
+        refs[draw(st.integers(0, len(refs) - 1))] = None
+    return hyp, refs
+
+
+@st.composite
+def corpus_case(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
+    """Hypotheses and their references per hypothesis (None where a segment has fewer references)."""
+    n = draw(st.integers(1, 5))
+    k = draw(st.integers(1, 4))
+    hyps, per_hyp = [], []
+    for _ in range(n):
+        hyp = draw(raw)
+        refs: list[str | None] = [draw(reference_like(hyp)) for _ in range(k)]
+        for j in range(1, k):
+            if draw(st.integers(0, 6)) == 0:
+                refs[j] = None
+        hyps.append(hyp)
+        per_hyp.append(draw(st.permutations(refs)))
+    return hyps, per_hyp
+
+
+@st.composite
+def options(draw: st.DrawFn) -> dict[str, Any]:
+    """CHRF's options: chrF and chrF++ (several orders), beta, lowercase, whitespace, eps_smoothing."""
+    word_order = draw(st.sampled_from([0, 0, 2, 2, 1, 3]))
+    char_order = draw(st.sampled_from([6, 6, 6, 1, 2, 3, 4, 8] + ([0] if word_order else [])))
+    return {
+        "char_order": char_order,
+        "word_order": word_order,
+        "beta": draw(st.sampled_from([2, 2, 1, 3, 0.5, 0, 2.0])),
+        "lowercase": draw(st.booleans()),
+        "whitespace": draw(st.sampled_from([False, False, True])),
+        "eps_smoothing": draw(st.booleans()),
+    }
+
+
+def flat(counts: tuple[ChrfOrderCounts, ...]) -> list[int]:
+    """bleu_teach's counts in sacreBLEU's layout: [hyp, ref, match] for each order."""
+    return [x for o in counts for x in (o.hyp_total, o.ref_total, o.matches)]
+
+
+def note_branches(report: ChrfReport) -> None:
+    """Label the interesting cases (shown with --hypothesis-show-statistics)."""
+    result = report.result
+    if len(report.candidates) > 1:
+        event("several references")
+        if report.chosen > 0:
+            event("a later reference is kept")
+    if any(o.counts.hyp_left_out for o in result.orders):
+        event("hypothesis n-grams dropped: the reference has none of that order")
+    if 0 < result.effective_order < len(result.orders):
+        event("effective order below the number of orders")
+    if result.effective_order == 0:
+        event("no order with n-grams on both sides")
+    if any(o.in_average and o.matches == 0 for o in result.orders):
+        event("an averaged order without a match")
+    if any(o.f_is_eps for o in result.orders):
+        event("an F_n replaced by eps")
+
+
+# --- sentence: score, per-order statistics of every reference, choice of reference -----------------
+
+@settings(max_examples=1000, deadline=None)
+@given(case=sentence_case(), opts=options())
+def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter):
+    hyp, refs = case
+    metric = CHRF(**opts)
+    expected = metric.sentence_score(hyp, refs)
+    report = explain_chrf(hyp, refs, **opts)
+    assert report.score == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert report.name == expected.name
+
+    # sacreBLEU's sufficient statistics for the segment: those of the reference it kept.
+    assert flat(tuple(o.counts for o in report.orders)) == \
+        metric._extract_corpus_statistics([hyp], [[r] for r in refs])[0]
+    # Every reference alone: the same statistics and the same score as sacreBLEU's.
+    present = [r for r in refs if r is not None]
+    alone = [CHRF(**opts).sentence_score(hyp, [r]).score for r in present]
+    for candidate, reference, score in zip(report.candidates, present, alone, strict=True):
+        assert candidate.reference == reference
+        assert flat(tuple(o.counts for o in candidate.result.orders)) == \
+            CHRF(**opts)._extract_corpus_statistics([hyp], [[reference]])[0]
+        assert candidate.score == pytest.approx(score, abs=TOL, rel=0)
+    # The kept reference is the first with the highest chrF.
+    assert report.chosen == alone.index(max(alone))
+    note_branches(report)
+    parity_counter["chrf_sentence"] += 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=sentence_case(), opts=options())
+def test_report_rows_add_up_to_the_counts(case, opts):
+    """The n-gram tables a learner reads are the counts the score used (sacreBLEU's, tested above)."""
+    hyp, refs = case
+    report = explain_chrf(hyp, refs, **opts)
+    for candidate in report.candidates:
+        for o in candidate.result.orders:
+            assert sum(r.hyp_count for r in o.rows) == o.hyp_ngrams
+            assert sum(r.ref_count for r in o.rows) == o.ref_total
+            assert sum(r.matched for r in o.rows) == o.matches
+            assert all(r.matched == min(r.hyp_count, r.ref_count) for r in o.rows)
+            assert len({r.ngram for r in o.rows}) == len(o.rows)
+            assert o.hyp_total == (o.hyp_ngrams if o.ref_total else 0)
+    text, html = report.to_text(), report._repr_html_()
+    for row in render.chrf_order_rows(report.result):
+        for cell in row:
+            assert cell in text and escape(cell) in html
+
+
+# --- corpus: score and summed statistics, both orientations ---------------------------------------
+
+@settings(max_examples=500, deadline=None)
+@given(case=corpus_case(), opts=options())
+def test_chrf_score_equals_sacrebleu_corpus_score(case, opts, parity_counter):
+    hyps, per_hyp = case
+    streams = bt.to_sacrebleu_references(per_hyp)
+    metric = CHRF(**opts)
+    expected = metric.corpus_score(hyps, streams)
+    segment_stats = CHRF(**opts)._extract_corpus_statistics(hyps, streams)
+
+    got = chrf_score(hyps, per_hyp, **opts, orientation="per_hypothesis")
+    assert got.score == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert got.name == expected.name
+    assert [flat(s.counts) for s in got.segments] == segment_stats
+    assert flat(got.totals) == [sum(column) for column in zip(*segment_stats)]
+    assert chrf_score(hyps, streams, **opts, orientation="streams").score == got.score
+
+    n = len(hyps)
+    if n >= 2 and all(len(r) == n for r in per_hyp):
+        event("square corpus: orientation must be given")
+        with pytest.raises(ValueError, match="orientation='streams'"):
+            chrf_score(hyps, per_hyp, **opts)
+    else:
+        assert chrf_score(hyps, per_hyp, **opts).score == got.score
+    parity_counter["chrf_corpus"] += 1
+
+
+# --- the worked example and sacreBLEU's rules, with sacreBLEU's numbers ---------------------------
+
+HYP, REF = "the cat is chasing the dog", "the cat chased the dog"
+
+
+def test_worked_example(parity_counter):
+    report = explain_chrf(HYP, [REF])
+    expected = CHRF().sentence_score(HYP, [REF])
+    assert report.score == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert flat(tuple(o.counts for o in report.orders)) == CHRF()._extract_corpus_statistics([HYP], [[REF]])[0]
+    assert [(o.matches, o.hyp_total, o.ref_total) for o in report.orders][0] == (16, 21, 18)
+    assert report.characters == "thecatischasingthedog" and report.best.characters == "thecatchasedthedog"
+    text = report.to_text()
+    assert "P_n = 16/21 = 0.7619; R_n = 16/18 = 0.8889; F2_n = 0.8602" in text
+    assert f"chrF2 = 100 * (1 + 4) * P * R / (4 * P + R) = {expected.score:.4f}" in text
+    plus = explain_chrf(HYP, [REF], word_order=2)
+    assert plus.score == pytest.approx(CHRF(word_order=2).sentence_score(HYP, [REF]).score, abs=TOL, rel=0)
+    assert [o.label for o in plus.orders][-2:] == ["word 1-grams", "word 2-grams"]
+    assert (plus.orders[-2].matches, plus.orders[-2].hyp_total, plus.orders[-2].ref_total) == (4, 6, 5)
+    parity_counter["chrf_sentence"] += 2
+
+
+def test_a_reference_without_ngrams_of_an_order_drops_the_hypothesis_ngrams_too(parity_counter):
+    # "abc" has no 4-grams, so sacreBLEU reports the hypothesis's one 4-gram as 0 (not 1).
+    report = explain_chrf("abcd", ["abc"], char_order=4)
+    assert CHRF(char_order=4)._extract_corpus_statistics(["abcd"], [["abc"]])[0][9:] == [0, 0, 0]
+    last = report.orders[-1]
+    assert (last.hyp_total, last.hyp_ngrams, last.counts.hyp_left_out) == (0, 1, 1)
+    assert not last.in_average and report.result.effective_order == 3
+    assert "Reference 1 has no char 4-grams" in report.to_text()
+    assert report.score == pytest.approx(CHRF(char_order=4).sentence_score("abcd", ["abc"]).score, abs=TOL, rel=0)
+    parity_counter["chrf_sentence"] += 1
+
+
+def test_several_references_keep_the_best_and_the_first_on_a_tie(parity_counter):
+    refs = ["a dog", "the cat chased the dog", "the cat chased the dog"]
+    report = explain_chrf(HYP, refs)
+    assert report.best.index == 1 and "tie" in report.reason
+    assert report.score == pytest.approx(CHRF().sentence_score(HYP, refs).score, abs=TOL, rel=0)
+    # Not BLEU's pooling: the score is that of the best reference alone.
+    assert report.score == max(c.score for c in report.candidates)
+    with_none = explain_chrf(HYP, [None, "a dog", REF])
+    assert with_none.best.index == 2 and "Reference used: 3 (" in with_none.to_text()
+    parity_counter["chrf_sentence"] += 1
+
+
+def test_eps_smoothing_averages_the_per_order_f(parity_counter):
+    report = explain_chrf("abc", ["abcdefg"], eps_smoothing=True)
+    expected = CHRF(eps_smoothing=True).sentence_score("abc", ["abcdefg"])
+    assert report.score == pytest.approx(expected.score, abs=TOL, rel=0)
+    assert report.score == pytest.approx(100 * sum(o.f_score for o in report.orders) / 6, abs=TOL, rel=0)
+    assert "mean of F2_n over all 6 orders" in report.to_text()
+    parity_counter["chrf_sentence"] += 1
+
+
+def test_whitespace_is_removed_before_character_ngrams():
+    assert explain_chrf("the cat", ["thecat"]).score == 100.0
+    assert explain_chrf("the cat", ["thecat"], whitespace=True).score < 100.0
+    assert "␣" in explain_chrf("a b", ["a b"], whitespace=True).to_text()
+
+
+def test_chrf_words_split_off_one_punctuation_mark():
+    assert chrf_words("(hi) end... a. 'x'") == ("(hi", ")", "end..", ".", "a", ".", "'x", "'")
+    metric = CHRF(word_order=1)
+    assert metric._remove_punctuation("(hi) end... a. 'x'") == list(chrf_words("(hi) end... a. 'x'"))
+
+
+def test_chrf_from_counts_is_the_arithmetic_of_the_counts():
+    counts = chrf_order_counts(chrf_ngram_counts("the cat", 6), chrf_ngram_counts("the hat", 6), 6)
+    assert chrf_from_counts(counts).score == explain_chrf("the cat", ["the hat"]).score
+
+
+def test_corpus_sums_counts_rather_than_averaging_segments(parity_counter):
+    hyps = [HYP, "a bird sings"]
+    refs = [[REF], ["a bird is singing", "the bird sings"]]
+    got = chrf_score(hyps, refs)
+    assert got.score == pytest.approx(CHRF().corpus_score(hyps, [[REF, "a bird is singing"], [None, "the bird sings"]])
+                                      .score, abs=TOL, rel=0)
+    assert got.mean_segment_score != pytest.approx(got.score)
+    assert [s.chosen for s in got.segments] == [0, 1]
+    assert "corpus (summed)" in got.to_text() and "mean of the segment scores" in repr(got)
+    parity_counter["chrf_corpus"] += 1
+
+
+def test_corpus_view_shows_the_first_segments_and_says_how_many_more():
+    got = chrf_score(["a b"] * 25, [["a c"]] * 25)
+    assert "... 5 more" in got.to_text() and "... 5 more" in got._repr_html_()
+
+
+# --- views ------------------------------------------------------------------------------------------
+
+def test_views_escape_user_text():
+    evil = "<script>alert(1)</script> & <b>"
+    report = explain_chrf(evil, [evil + " x", "<img src=x>"], word_order=2)
+    corpus = chrf_score([evil], [[evil]])
+    html = report._repr_html_()
+    labels = re.sub(r"<b>(Hypothesis|Reference \d|  (characters|words|lowercased)[^<]*)</b>", "", html)
+    assert "<script>" not in html and "<img" not in html and "<b>" not in labels
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;" in html and "&lt;img src=x&gt;" in html
+    assert "&lt;script&gt;" in html.split("char 1-grams", 1)[1]  # in the n-gram tables too (word n-grams)
+    assert "<script>" not in corpus._repr_html_()
+    assert "<script>alert(1)</script>" in repr(report)
+
+
+def test_control_characters_stay_on_one_line_in_tables():
+    report = explain_chrf("a\tb", ["a\tb"], whitespace=True)
+    for row in render.chrf_ngram_rows(report.orders[1].rows):
+        assert "\t" not in row[0] and "\n" not in row[0]
+
+
+def test_text_and_html_views_show_the_same_cells():
+    report = explain_chrf(HYP, ["a dog", REF], word_order=2)
+    text, html = report.to_text(), report._repr_html_()
+    for builder in (render.chrf_reference_rows(report), render.chrf_order_rows(report.result),
+                    *[render.chrf_ngram_rows(o.rows) for o in report.orders]):
+        for row in builder:
+            for cell in row:
+                assert cell in text and escape(cell) in html
+    corpus = chrf_score([HYP, "x"], [[REF], ["y"]])
+    text, html = corpus.to_text(), corpus._repr_html_()
+    for row in render.chrf_segment_rows(corpus) + render.chrf_order_rows(corpus.result):
+        for cell in row:
+            assert cell in text and escape(cell) in html
+
+
+def test_summary_text_leaves_out_the_ngram_tables():
+    report = explain_chrf(HYP, [REF])
+    assert "char 3-grams (hypothesis against" in report.to_text()
+    assert "char 3-grams (hypothesis against" not in report.to_text(ngram_tables=False)
+    assert repr(report) == report.to_text()
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hyp, refs, kwargs, error, message", [
+    (["a b"], ["a b"], {}, TypeError, "for a list of hypotheses use chrf_score"),
+    ("a b", "a b", {}, TypeError, r"wrap a single reference in a list: \[reference\]"),
+    ("a b", [], {}, ValueError, "at least one"),
+    ("a b", [None], {}, ValueError, "at least one"),
+    ("a b", [["a b"]], {}, TypeError, r"references\[0\] must be a string"),
+    ("a", ["a"], {"char_order": 6.0}, TypeError, "char_order must be a whole number"),
+    ("a", ["a"], {"word_order": True}, TypeError, "word_order must be a whole number"),
+    ("a", ["a"], {"char_order": -1}, ValueError, "0 or more"),
+    ("a", ["a"], {"char_order": 0}, ValueError, "nothing to count"),
+    ("a", ["a"], {"beta": "2"}, TypeError, "beta must be a number"),
+    ("a", ["a"], {"beta": -1}, ValueError, ">= 0"),
+    ("a", ["a"], {"beta": float("inf")}, ValueError, "finite"),
+    ("a", ["a"], {"lowercase": 1}, TypeError, "lowercase must be True or False"),
+    ("a", ["a"], {"whitespace": None}, TypeError, "whitespace must be True or False"),
+    ("a", ["a"], {"eps_smoothing": "no"}, TypeError, "eps_smoothing must be True or False"),
+])
+def test_explain_chrf_bad_input(hyp, refs, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        explain_chrf(hyp, refs, **kwargs)
+
+
+@pytest.mark.parametrize("hyps, refs, kwargs, error, message", [
+    ("a b", [["a b"]], {}, TypeError, "hypotheses must be a list of strings"),
+    ([], [], {}, ValueError, "hypotheses is empty"),
+    (["a", "b"], [["a"]], {}, ValueError, "2 hypotheses but 1 reference lists"),
+    (["a"], ["a"], {}, TypeError, "wrap it in a list"),
+    (["a"], [[None]], {}, ValueError, "no reference"),
+    (["a", "b"], [["a", "b"], ["a", "b"]], {}, ValueError, "can be read two ways"),
+    (["a"], [["a"]], {"orientation": "columns"}, ValueError, "'per_hypothesis'.*'streams'"),
+    (["a"], [["a"]], {"beta": True}, TypeError, "beta must be a number"),
+])
+def test_chrf_score_bad_input(hyps, refs, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        chrf_score(hyps, refs, **kwargs)
+
+
+# --- the package's seams ------------------------------------------------------------------------------
+
+def test_exported_and_counting_stays_in_statistics():
+    for name in ("explain_chrf", "chrf_score", "ChrfReport", "ChrfCorpusScore"):
+        assert name in bt.__all__
+    assert bt.explain_chrf is explain_chrf and bt.chrf_score is chrf_score
+    tree = ast.parse(Path(bt.chrf.__file__).read_text(encoding="utf-8"))
+    assert "Counter" not in {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert not any(m and m.split(".")[0] == "sacrebleu" for m in imported)
