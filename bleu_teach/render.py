@@ -1045,3 +1045,125 @@ def chrf_corpus_html(corpus: "ChrfCorpusScore", max_segments: int = 20) -> str:
         out.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in corpus.notes) + "</ul>")
     out.append("</div>")
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Metric-human agreement on WMT21 TED (bleu_teach.agreement)
+# (read through attributes; the types are imported for the type checker only)
+# ---------------------------------------------------------------------------
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.agreement import Correlations, SegmentTable, SystemTable
+
+__all__ += ["system_table_rows", "system_table_text", "system_table_html", "correlations_rows", "correlations_text",
+            "correlations_html", "segment_table_rows", "segment_table_text", "segment_table_html"]
+
+
+def _against(pair: str, references: Sequence[str]) -> str:
+    return f"{pair}, against {' and '.join(references)}"
+
+
+def _metric_label(metric: str) -> str:
+    return f"{metric} (lower is better)" if metric == "TER" else metric
+
+
+def _system_table_header(table: "SystemTable") -> list[str]:
+    return ["system", *[_metric_label(m) for m in table.metrics], "MQM (mean per segment)"]
+
+
+def system_table_rows(table: "SystemTable") -> list[list[str]]:
+    """One row per system (references scored as systems marked), corpus scores to 2 decimals, MQM to 3."""
+    return [[f"{row.name} (human reference)" if row.is_reference else row.name,
+             *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.3f}"] for row in table.rows]
+
+
+def _system_table_lines(table: "SystemTable") -> list[str]:
+    return [f"System-level scores, {_against(table.pair, table.references_used)} ({table.segments} segments)",
+            "MQM = mean of the per-segment MQM scores (negated error points: 0 = no error, higher is better)"]
+
+
+def system_table_text(table: "SystemTable") -> str:
+    """System-level metric and MQM scores as a plain-text table."""
+    return "\n".join(_system_table_lines(table)) + "\n" + _plain_table(_system_table_header(table),
+                                                                        system_table_rows(table))
+
+
+def system_table_html(table: "SystemTable") -> str:
+    """System-level metric and MQM scores as an HTML table (all text escaped)."""
+    title, note = _system_table_lines(table)
+    return (f'{_STYLE}<div class="bleu-teach"><h4>{escape(title)}</h4><p>{escape(note)}</p>'
+            f"{_html_table(_system_table_header(table), system_table_rows(table))}</div>")
+
+
+_CORRELATIONS_HEADER = ["metric", "Pearson r", "p-value", "Kendall tau-b", "p-value", "n"]
+
+
+def _p_value(p: float) -> str:
+    return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def correlations_rows(result: "Correlations") -> list[list[str]]:
+    """One row per metric: Pearson r and Kendall tau-b with MQM (4 decimals), their p-values, and n."""
+    return [[f"-{c.metric} (negated)" if c.negated else c.metric, f"{c.pearson:.4f}", _p_value(c.pearson_p),
+             f"{c.kendall:.4f}", _p_value(c.kendall_p), str(c.n)] for c in result.rows]
+
+
+def _correlations_lines(result: "Correlations") -> list[str]:
+    lines = [f"{result.level.capitalize()}-level correlation with MQM, {result.pair}, "
+             f"against {'both references' if result.reference == 'both' else result.reference}"]
+    if result.included:
+        lines.append(f"rows include the human reference{'s' if len(result.included) > 1 else ''} "
+                     f"{', '.join(result.included)} scored as a system")
+    if any(c.negated for c in result.rows):
+        lines.append("TER is lower-is-better, so minus TER is correlated: higher always means better agreement")
+    return lines
+
+
+def correlations_text(result: "Correlations") -> str:
+    """Metric-MQM correlations as a plain-text table."""
+    return "\n".join(_correlations_lines(result)) + "\n" + _plain_table(_CORRELATIONS_HEADER,
+                                                                         correlations_rows(result))
+
+
+def correlations_html(result: "Correlations") -> str:
+    """Metric-MQM correlations as an HTML table (all text escaped)."""
+    title, *notes = _correlations_lines(result)
+    return (f'{_STYLE}<div class="bleu-teach"><h4>{escape(title)}</h4>'
+            + "".join(f"<p>{escape(n)}</p>" for n in notes)
+            + f"{_html_table(_CORRELATIONS_HEADER, correlations_rows(result))}</div>")
+
+
+def segment_table_rows(table: "SegmentTable", max_rows: int = 10) -> list[list[str]]:
+    """The first ``max_rows`` (system, segment) rows: sentence scores to 2 decimals, MQM to 1; then how many more."""
+    rows = [[row.system, str(row.segment + 1), *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.1f}"]
+            for row in table.rows[:max_rows]]
+    hidden = len(table.rows) - max_rows
+    if hidden > 0:
+        rows.append([f"... {hidden} more", "", *["" for _ in table.metrics], ""])
+    return rows
+
+
+def _segment_table_header(table: "SegmentTable") -> list[str]:
+    return ["system", "segment", *[f"sentence {m}" for m in table.metrics], "MQM"]
+
+
+def _segment_table_lines(table: "SegmentTable") -> list[str]:
+    lines = [f"Segment-level scores, {_against(table.pair, table.references_used)}: "
+             f"{len(table.rows)} (system, segment) pairs from {len(table.systems)} systems"]
+    if table.unrated:
+        lines.append(f"{table.unrated} pairs without an MQM score left out")
+    return lines
+
+
+def segment_table_text(table: "SegmentTable", max_rows: int = 10) -> str:
+    """Segment-level sentence scores and MQM as a plain-text table (the first ``max_rows`` rows)."""
+    return "\n".join(_segment_table_lines(table)) + "\n" + _plain_table(_segment_table_header(table),
+                                                                         segment_table_rows(table, max_rows))
+
+
+def segment_table_html(table: "SegmentTable", max_rows: int = 10) -> str:
+    """Segment-level sentence scores and MQM as an HTML table (all text escaped)."""
+    title, *notes = _segment_table_lines(table)
+    return (f'{_STYLE}<div class="bleu-teach"><h4>{escape(title)}</h4>'
+            + "".join(f"<p>{escape(n)}</p>" for n in notes)
+            + f"{_html_table(_segment_table_header(table), segment_table_rows(table, max_rows))}</div>")

@@ -1,0 +1,417 @@
+"""Do BLEU, chrF and TER agree with expert judgements? Metric-human correlation on WMT21 TED.
+
+A metric is trusted as far as it ranks translations the way people do.  The
+WMT metrics task measures this by correlating a metric's scores with human
+scores (Freitag et al., 2021, "Results of the WMT21 Metrics Shared Task",
+section 3): over systems (one corpus score and one human score per system)
+and over segments (one pair per system and sentence).
+
+- :func:`system_level` scores each system's whole output with corpus BLEU
+  (:func:`bleu_teach.sacre.corpus_score`, sacreBLEU's 13a tokenizer), corpus
+  chrF (:func:`bleu_teach.chrf.chrf_score`) and TER (sacreBLEU's
+  ``TER().corpus_score``, called directly) against a chosen reference, and
+  gives each its MQM system score: **the mean of its per-segment MQM scores**
+  (negated error points, 0 = no error, higher is better), over the segments
+  that were rated.
+- :func:`segment_level` scores each (system, segment) pair with sentence BLEU
+  (:func:`bleu_teach.sacre.sentence_score`, sacreBLEU's ``sentence_bleu``,
+  effective order on) and sentence chrF, beside the segment's MQM score.
+- :func:`correlations` gives, per metric, Pearson's r and Kendall's tau (tau-b,
+  which corrects for ties) between the metric and MQM, with their p-values,
+  from ``scipy.stats.pearsonr`` and ``scipy.stats.kendalltau``.
+
+**TER is an error rate (lower is better), MQM is higher-is-better.**  So that
+"higher correlation = better agreement" holds for every metric,
+:func:`correlations` correlates **minus TER** with MQM; this flips the sign of
+r and tau and changes nothing else (``Correlation.negated`` says so).
+
+scipy and sacreBLEU are imported inside the functions that need them, so
+``import bleu_teach`` stays light.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from bleu_teach.chrf import chrf_score
+from bleu_teach.render import (
+    correlations_html,
+    correlations_text,
+    segment_table_html,
+    segment_table_text,
+    system_table_html,
+    system_table_text,
+)
+from bleu_teach.sacre import corpus_score, sentence_score
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.data import Wmt21Ted
+
+__all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
+           "Correlations", "mqm_system_score", "system_level", "segment_level", "correlations"]
+
+#: The metrics :func:`system_level` can compute, in the order shown.
+METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
+
+#: Metrics where a lower score means a better translation (their sign is flipped before correlating).
+LOWER_IS_BETTER: frozenset[str] = frozenset({"TER"})
+
+#: The metrics :func:`segment_level` computes per sentence.
+SEGMENT_METRICS: tuple[str, ...] = ("BLEU", "chrF")
+
+BOTH = "both"
+
+
+@dataclass(frozen=True)
+class SystemRow:
+    """One system (or a reference scored as if it were one): its corpus scores and its MQM system score.
+
+    ``scores`` is aligned with the table's ``metrics`` (0-100 scale; TER
+    lower is better).  ``mqm`` is the mean of the per-segment MQM scores over
+    the ``rated`` segments that have one.
+    """
+
+    name: str
+    is_reference: bool
+    scores: tuple[float, ...]
+    mqm: float
+    rated: int
+
+
+@dataclass(frozen=True, repr=False)
+class SystemTable:
+    """System-level scores of one language pair against one reference (or ``"both"``): see :func:`system_level`."""
+
+    pair: str
+    reference: str
+    references_used: tuple[str, ...]
+    metrics: tuple[str, ...]
+    rows: tuple[SystemRow, ...]
+    segments: int
+
+    level = "system"
+
+    def column(self, metric: str) -> list[float]:
+        """One metric's scores, a value per row, in row order."""
+        return [row.scores[_metric_index(self.metrics, metric)] for row in self.rows]
+
+    def mqm_column(self) -> list[float]:
+        """The MQM system scores, a value per row, in row order."""
+        return [row.mqm for row in self.rows]
+
+    def score(self, name: str, metric: str) -> float:
+        """The score of system (or included reference) ``name`` under ``metric``."""
+        for row in self.rows:
+            if row.name == name:
+                return row.scores[_metric_index(self.metrics, metric)]
+        raise ValueError(f"no row {name!r}; the rows are {', '.join(r.name for r in self.rows)}")
+
+    def __repr__(self) -> str:
+        return system_table_text(self)
+
+    def _repr_html_(self) -> str:
+        return system_table_html(self)
+
+
+@dataclass(frozen=True)
+class SegmentRow:
+    """One (system, segment) pair: sentence BLEU and chrF against the reference, and the segment's MQM score."""
+
+    system: str
+    segment: int
+    scores: tuple[float, ...]
+    mqm: float
+
+
+@dataclass(frozen=True, repr=False)
+class SegmentTable:
+    """Segment-level scores of every system against one reference: see :func:`segment_level`.
+
+    ``unrated`` counts the (system, segment) pairs left out because they have no MQM score.
+    """
+
+    pair: str
+    reference: str
+    references_used: tuple[str, ...]
+    metrics: tuple[str, ...]
+    rows: tuple[SegmentRow, ...]
+    systems: tuple[str, ...]
+    unrated: int
+
+    level = "segment"
+
+    def column(self, metric: str) -> list[float]:
+        """One metric's sentence scores, a value per (system, segment) row."""
+        return [row.scores[_metric_index(self.metrics, metric)] for row in self.rows]
+
+    def mqm_column(self) -> list[float]:
+        """The segment MQM scores, a value per (system, segment) row."""
+        return [row.mqm for row in self.rows]
+
+    def __repr__(self) -> str:
+        return segment_table_text(self)
+
+    def _repr_html_(self) -> str:
+        return segment_table_html(self)
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """Agreement of one metric with MQM: Pearson's r and Kendall's tau-b, with their two-sided p-values.
+
+    ``negated`` is True for a lower-is-better metric (TER): the correlation is
+    that of minus the metric with MQM, so that higher always means better agreement.
+    """
+
+    metric: str
+    pearson: float
+    pearson_p: float
+    kendall: float
+    kendall_p: float
+    n: int
+    negated: bool
+
+
+@dataclass(frozen=True, repr=False)
+class Correlations:
+    """Each metric's correlation with MQM over the rows of one table (see :func:`correlations`)."""
+
+    pair: str
+    level: str
+    reference: str
+    rows: tuple[Correlation, ...]
+    included: tuple[str, ...]
+
+    def __getitem__(self, metric: str) -> Correlation:
+        for row in self.rows:
+            if row.metric == metric:
+                return row
+        raise KeyError(f"no correlation for {metric!r}; the metrics are {', '.join(r.metric for r in self.rows)}")
+
+    def __repr__(self) -> str:
+        return correlations_text(self)
+
+    def _repr_html_(self) -> str:
+        return correlations_html(self)
+
+
+# ---------------------------------------------------------------------------
+# Checking arguments
+# ---------------------------------------------------------------------------
+
+
+def _metric_index(metrics: Sequence[str], metric: str) -> int:
+    if metric not in metrics:
+        raise ValueError(f"no metric {metric!r} in this table; it has {', '.join(metrics)}")
+    return list(metrics).index(metric)
+
+
+def _check_data(data: Any) -> None:
+    for attribute in ("pair", "references", "systems", "mqm"):
+        if not hasattr(data, attribute):
+            raise TypeError(f"data must be a data set from bleu_teach.data.wmt21_ted(...), "
+                            f"not {type(data).__name__}")
+
+
+def _check_reference(data: "Wmt21Ted", reference: Any) -> tuple[str, ...]:
+    """The names of the references each segment is scored against."""
+    if not isinstance(reference, str):
+        raise TypeError(f"reference must be a string: one of {', '.join(_reference_choices(data))}; "
+                        f"got {type(reference).__name__}")
+    if reference == BOTH:
+        if len(data.references) < 2:
+            raise ValueError(f"{data.pair} has only one reference ({', '.join(data.references)}), "
+                             f"so reference='both' is not possible; choose {', '.join(data.references)}")
+        return tuple(data.references)
+    if reference not in data.references:
+        raise ValueError(f"no reference {reference!r} in {data.pair}; "
+                         f"choose one of {', '.join(_reference_choices(data))}")
+    return (reference,)
+
+
+def _reference_choices(data: "Wmt21Ted") -> list[str]:
+    return list(data.references) + ([BOTH] if len(data.references) > 1 else [])
+
+
+def _check_metrics(metrics: Any, allowed: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(metrics, str):
+        raise TypeError(f"metrics must be a list of metric names, e.g. ({metrics!r},), not one string")
+    try:
+        chosen = tuple(metrics)
+    except TypeError:
+        raise TypeError(f"metrics must be a list of metric names from {', '.join(allowed)}") from None
+    if not chosen:
+        raise ValueError(f"metrics is empty; choose from {', '.join(allowed)}")
+    for metric in chosen:
+        if metric not in allowed:
+            raise ValueError(f"unknown metric {metric!r}; choose from {', '.join(allowed)} (names are case-sensitive)")
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"metrics names a metric twice: {', '.join(chosen)}")
+    return chosen
+
+
+def _check_include(data: "Wmt21Ted", include: Any, used: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(include, str):
+        raise TypeError(f"include must be a list of names, e.g. ({include!r},), not one string")
+    try:
+        names = tuple(include)
+    except TypeError:
+        raise TypeError(f"include must be a list of reference names, e.g. ('ref-A',), not {type(include).__name__}") from None
+    for name in names:
+        if name in used:
+            raise ValueError(f"{name!r} is the reference being scored against; scoring a translation against "
+                             f"itself is meaningless. Choose another reference (e.g. reference="
+                             f"{next((r for r in data.references if r not in used), 'another')!r}) to include it")
+        if name in data.systems:
+            raise ValueError(f"{name!r} is already a system row; include is for references scored as systems")
+        if name not in data.references:
+            raise ValueError(f"no reference {name!r} in {data.pair} to include; "
+                             f"choose from {', '.join(data.references)}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"include names a reference twice: {', '.join(names)}")
+    return names
+
+
+def _texts(data: "Wmt21Ted", name: str) -> list[str]:
+    return data.systems[name] if name in data.systems else data.references[name]
+
+
+def _segment_references(data: "Wmt21Ted", used: tuple[str, ...]) -> list[list[Optional[str]]]:
+    """References per hypothesis: ``refs[i]`` lists segment i's reference strings."""
+    return [[data.references[name][i] for name in used] for i in range(len(data.sources))]
+
+
+def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int]:
+    """(mean MQM over the rated segments, how many were rated): the MQM system score.
+
+    Unrated segments (``None``) are left out of the mean.
+
+    >>> mqm_system_score([0.0, -1.0, None, -5.0])
+    (-2.0, 3)
+    """
+    rated = [s for s in per_segment if s is not None]
+    if not rated:
+        raise ValueError("no segment has an MQM score, so there is no MQM system score")
+    return math.fsum(rated) / len(rated), len(rated)
+
+
+# ---------------------------------------------------------------------------
+# System level, segment level, correlations
+# ---------------------------------------------------------------------------
+
+
+def system_level(
+    data: "Wmt21Ted",
+    metrics: Sequence[str] = METRICS,
+    reference: str = "ref-B",
+    include: Sequence[str] = (),
+) -> SystemTable:
+    """Corpus BLEU, chrF and TER of every system, and its MQM system score, against one reference.
+
+    ``reference`` is ``"ref-A"``, ``"ref-B"`` or ``"both"`` (two references
+    per segment).  ``include`` adds references scored as if they were systems
+    (e.g. ``("ref-A",)`` against ref-B: how would a human translation fare?);
+    the reference scored against cannot be one of them (``ValueError``).
+
+    - BLEU: :func:`bleu_teach.sacre.corpus_score` (sacreBLEU's BLEU, 13a tokenizer, exp smoothing).
+    - chrF: :func:`bleu_teach.chrf.chrf_score` (sacreBLEU's chrF: character 6-grams, beta 2).
+    - TER: ``sacrebleu.metrics.TER().corpus_score`` (edits per reference word, x100; lower is better).
+    - MQM: the mean of the system's per-segment MQM scores over the rated segments
+      (:func:`mqm_system_score`); 0 = no error, higher is better.
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> table = system_level(wmt21_ted("zh-en"), metrics=("BLEU",))
+    >>> len(table.rows), round(table.score("Facebook-AI", "BLEU"), 2)
+    (13, 40.23)
+    """
+    _check_data(data)
+    chosen = _check_metrics(metrics, METRICS)
+    used = _check_reference(data, reference)
+    extra = _check_include(data, include, used)
+    refs = _segment_references(data, used)
+    ter: Any = None
+    if "TER" in chosen:
+        from sacrebleu.metrics import TER
+
+        ter = TER()
+        streams = [data.references[name] for name in used]
+    rows = []
+    for name in [*data.systems, *extra]:
+        hyps = _texts(data, name)
+        scores = []
+        for metric in chosen:
+            if metric == "BLEU":
+                scores.append(corpus_score(hyps, refs, tokenize="13a").score)
+            elif metric == "chrF":
+                scores.append(chrf_score(hyps, refs).score)
+            else:
+                scores.append(float(ter.corpus_score(hyps, streams).score))
+        mqm, rated = mqm_system_score(data.mqm[name])
+        rows.append(SystemRow(name, name in data.references, tuple(scores), mqm, rated))
+    return SystemTable(data.pair, reference, used, chosen, tuple(rows), len(data.sources))
+
+
+def segment_level(data: "Wmt21Ted", reference: str = "ref-B") -> SegmentTable:
+    """Sentence BLEU and sentence chrF of every (system, segment) pair, beside the segment's MQM score.
+
+    Sentence BLEU is :func:`bleu_teach.sacre.sentence_score` (sacreBLEU's
+    ``sentence_bleu``: 13a, exp smoothing, effective order on); sentence chrF
+    is :func:`bleu_teach.chrf.chrf_score` on the one segment (sacreBLEU's
+    ``sentence_chrf``).  Pairs without an MQM score are left out
+    (``unrated`` counts them).  Human references are not rows here.
+    """
+    _check_data(data)
+    used = _check_reference(data, reference)
+    refs = _segment_references(data, used)
+    rows = []
+    unrated = 0
+    for name, hyps in data.systems.items():
+        for i, (hyp, seg_refs) in enumerate(zip(hyps, refs)):
+            mqm = data.mqm[name][i]
+            if mqm is None:
+                unrated += 1
+                continue
+            bleu = sentence_score(hyp, seg_refs).score
+            chrf = chrf_score([hyp], [seg_refs]).score
+            rows.append(SegmentRow(name, i, (bleu, chrf), mqm))
+    return SegmentTable(data.pair, reference, used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
+
+
+def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:
+    """Per metric, Pearson's r and Kendall's tau-b between the metric and MQM over the table's rows.
+
+    ``scipy.stats.pearsonr`` and ``scipy.stats.kendalltau`` (tau-b, its
+    default: ties in either ranking are corrected for), two-sided p-values.
+    For a lower-is-better metric (TER) the correlation is computed with
+    **minus** the metric, so that for every metric higher means the metric
+    agrees better with the experts (``Correlation.negated``).
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> c = correlations(system_level(wmt21_ted("zh-en"), metrics=("BLEU",)))
+    >>> c["BLEU"].n, round(c["BLEU"].pearson, 4)
+    (13, 0.3315)
+    """
+    if not isinstance(table, (SystemTable, SegmentTable)):
+        raise TypeError(f"table must come from system_level or segment_level, not {type(table).__name__}")
+    from scipy.stats import kendalltau, pearsonr
+
+    human = table.mqm_column()
+    if len(human) < 3:
+        raise ValueError(f"a correlation needs at least 3 rows; this table has {len(human)}")
+    if len(set(human)) == 1:
+        raise ValueError("every row has the same MQM score, so no correlation is defined")
+    rows = []
+    for metric in table.metrics:
+        negated = metric in LOWER_IS_BETTER
+        values = [-v if negated else v for v in table.column(metric)]
+        if len(set(values)) == 1:
+            raise ValueError(f"every row has the same {metric} score, so no correlation is defined")
+        r = pearsonr(values, human)
+        tau = kendalltau(values, human)
+        rows.append(Correlation(metric, float(r.statistic), float(r.pvalue), float(tau.statistic),
+                                float(tau.pvalue), len(values), negated))
+    included = tuple(row.name for row in table.rows if row.is_reference) if isinstance(table, SystemTable) else ()
+    return Correlations(table.pair, table.level, table.reference, tuple(rows), included)
