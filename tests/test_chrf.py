@@ -22,6 +22,7 @@ import bleu_teach as bt
 from bleu_teach import render
 from bleu_teach.chrf import ChrfReport, chrf_from_counts, chrf_score, explain_chrf
 from bleu_teach.statistics import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
+from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 
 TOL = 1e-9
 
@@ -33,55 +34,17 @@ WORDS = ["the", "The", "THE", "cat", "cats", "chased", "chasing", "dog", "dog.",
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000"]
 CHARS = "abcAB .,!?'-\"()&;<>\t\n猫がéİ\u00a0"
 
-words_sentence = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), min_size=0, max_size=10).map(
-    lambda pairs: "".join(w + s for w, s in pairs).rstrip(" "))
-raw_text = st.text(alphabet=CHARS, max_size=20)
-tiny = st.sampled_from(["", " ", "a", ".", "ab", "the cat", "a a a", "\n", "A."])
-raw = st.one_of(words_sentence, words_sentence, words_sentence, raw_text, tiny)
+raw = raw_strings(WORDS, SEPARATORS, CHARS, ["", " ", "a", ".", "ab", "the cat", "a a a", "\n", "A."])
+KINDS = ["other", "other", "same", "cut", "replaced", "shuffled", "upper"]
 
 
-@st.composite
-def reference_like(draw: st.DrawFn, hyp: str) -> str:
-    """A reference: unrelated text, or the hypothesis itself, cut, reordered, re-cased or with a word replaced."""
-    kind = draw(st.sampled_from(["other", "other", "same", "cut", "replaced", "shuffled", "upper"]))
-    words = hyp.split()
-    if kind == "same":
-        return hyp
-    if kind in ("cut", "replaced") and words:
-        i = draw(st.integers(0, len(words) - 1))
-        middle = [draw(st.sampled_from(WORDS))] if kind == "replaced" else []
-        return " ".join(words[:i] + middle + words[i + 1:])
-    if kind == "shuffled" and words:
-        return " ".join(draw(st.permutations(words)))
-    if kind == "upper":
-        return hyp.upper()
-    return draw(raw)
+def sentence_case() -> st.SearchStrategy[tuple[str, list[str | None]]]:
+    return raw_sentence_case(raw, WORDS, KINDS)
 
 
-@st.composite
-def sentence_case(draw: st.DrawFn) -> tuple[str, list[str | None]]:
-    hyp = draw(raw)
-    refs: list[str | None] = draw(st.lists(reference_like(hyp), min_size=1, max_size=4))
-    if len(refs) > 1 and draw(st.integers(0, 5)) == 0:  # sacreBLEU skips None references
-        refs[draw(st.integers(0, len(refs) - 1))] = None
-    return hyp, refs
-
-
-@st.composite
-def corpus_case(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
+def corpus_case() -> st.SearchStrategy[tuple[list[str], list[list[str | None]]]]:
     """Hypotheses and their references per hypothesis (None where a segment has fewer references)."""
-    n = draw(st.integers(1, 5))
-    k = draw(st.integers(1, 4))
-    hyps, per_hyp = [], []
-    for _ in range(n):
-        hyp = draw(raw)
-        refs: list[str | None] = [draw(reference_like(hyp)) for _ in range(k)]
-        for j in range(1, k):
-            if draw(st.integers(0, 6)) == 0:
-                refs[j] = None
-        hyps.append(hyp)
-        per_hyp.append(draw(st.permutations(refs)))
-    return hyps, per_hyp
+    return raw_corpus_case(raw, WORDS, KINDS)
 
 
 @st.composite

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_teach as bt
+from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 
 WORDS = ["The", "the", "THE", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
          "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on", "&amp;", "<skipped>", "x-\ny"]
@@ -25,62 +26,27 @@ CHARS = "abcAB .,!?'-\"()&;<>\t\n猫がé0"
 
 # Raw strings: sentences of words (which share n-grams), arbitrary short text, and
 # the empty and very short strings that exercise zero totals.
-words_sentence = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), min_size=1, max_size=12).map(
-    lambda pairs: "".join(w + s for w, s in pairs).rstrip(" ") if pairs else "")
-raw_text = st.text(alphabet=CHARS, max_size=24)
-tiny = st.sampled_from(["", " ", "a", ".", "The", "the cat", "cat", "\n"])
-raw = st.one_of(words_sentence, words_sentence, words_sentence, raw_text, tiny)
+raw = raw_strings(WORDS, SEPARATORS, CHARS, ["", " ", "a", ".", "The", "the cat", "cat", "\n"],
+                  min_words=1, max_words=12, max_chars=24)
+KINDS = ["other", "same", "cut", "replaced", "shuffled", "alternate", "upper"]
 
 TOKENIZERS = ["13a", "none", "char", "intl", "zh"]
 METHODS = ["none", "floor", "add-k", "exp"]
 smooth_values = st.one_of(st.none(), st.sampled_from([0, 0.1, 0.5, 1, 2, 3.5]))
 
 
-@st.composite
-def reference_like(draw: st.DrawFn, hyp: str) -> str:
-    """A reference: unrelated text, or the hypothesis itself, cut, reordered or re-cased."""
-    kind = draw(st.sampled_from(["other", "same", "cut", "replaced", "shuffled", "alternate", "upper"]))
-    words = hyp.split()
-    if kind == "same":
-        return hyp
-    if kind == "alternate":  # every second word replaced: unigrams match, longer n-grams mostly do not
-        return " ".join(w if i % 2 == 0 else "zz" for i, w in enumerate(words))
-    if kind in ("cut", "replaced") and words:
-        i = draw(st.integers(0, len(words) - 1))
-        middle = [draw(st.sampled_from(WORDS))] if kind == "replaced" else []
-        return " ".join(words[:i] + middle + words[i + 1:])
-    if kind == "shuffled" and words:
-        return " ".join(draw(st.permutations(words)))
-    if kind == "upper":
-        return hyp.upper()
-    return draw(raw)
+def sentence_case() -> st.SearchStrategy[tuple[str, list[str | None]]]:
+    return raw_sentence_case(raw, WORDS, KINDS)
 
 
-@st.composite
-def sentence_case(draw: st.DrawFn) -> tuple[str, list[str | None]]:
-    hyp = draw(raw)
-    refs: list[str | None] = draw(st.lists(reference_like(hyp), min_size=1, max_size=4))
-    if len(refs) > 1 and draw(st.integers(0, 5)) == 0:  # sacreBLEU skips None references
-        refs[draw(st.integers(0, len(refs) - 1))] = None
-    return hyp, refs
-
-
-@st.composite
-def corpus_case(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
+def corpus_case() -> st.SearchStrategy[tuple[list[str], list[list[str | None]]]]:
     """Hypotheses and sacreBLEU streams (references[k][i]), None where a segment has no k-th reference."""
-    n = draw(st.integers(1, 5))
-    k = draw(st.integers(1, 4))
-    hyps, per_hyp = [], []
-    for _ in range(n):
-        hyp = draw(raw)
-        refs: list[str | None] = [draw(reference_like(hyp)) for _ in range(k)]
-        for j in range(1, k):
-            if draw(st.integers(0, 6)) == 0:
-                refs[j] = None
-        hyps.append(hyp)
-        per_hyp.append(draw(st.permutations(refs)))
-    streams = [[per_hyp[i][j] for i in range(n)] for j in range(k)]
-    return hyps, streams
+
+    def streams(case: tuple[list[str], list[list[str | None]]]) -> tuple[list[str], list[list[str | None]]]:
+        hyps, per_hyp = case
+        return hyps, [[refs[j] for refs in per_hyp] for j in range(len(per_hyp[0]))]
+
+    return raw_corpus_case(raw, WORDS, KINDS).map(streams)
 
 
 options = st.fixed_dictionaries({
