@@ -6,9 +6,6 @@ Expected numbers come from sacreBLEU (and NLTK for the home-made whitespace row)
 from __future__ import annotations
 
 import dataclasses
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
@@ -25,6 +22,7 @@ from bleu_teach.significance import (
     paired_test,
     significance_table,
 )
+from tests.oracles import sacrebleu_seed
 
 # Three hypotheses and three lists of three strings: a square corpus reads two ways.
 HYPS = ["the cat sat on the mat", "a dog ran in the park", "birds sing at dawn"]
@@ -33,19 +31,6 @@ SQUARE = [
     ["a dog ran in a park", "the dog runs in the park", "a dog ran through the park"],
     ["birds sing at sunrise", "the birds sing at dawn", "birds are singing at dawn"],
 ]
-
-
-@contextmanager
-def sacrebleu_seed(seed: int) -> Iterator[None]:
-    before = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = before
 
 
 def transpose(lists):

@@ -4,10 +4,8 @@ the interval (lesson 06), each checked against sacreBLEU run directly."""
 from __future__ import annotations
 
 import itertools
-import os
 import statistics
 import struct
-from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
@@ -32,19 +30,7 @@ from bleu_teach.significance import (
     exact_randomization,
     paired_test,
 )
-
-
-@contextmanager
-def sacrebleu_seed(seed: int):
-    before = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = before
+from tests.oracles import sacrebleu_seed
 
 
 def _sacrebleu_ar_differences(baseline, system, streams, masks):
