@@ -97,22 +97,27 @@ class LengthReport:
         return len(self.tied) > 1
 
 
-def _orders(counts: Sequence[OrderCounts], result: BleuResult) -> tuple[OrderReport, ...]:
+def _orders(result: BleuResult, ngrams: Sequence[int], detail: Sequence[OrderCounts] = ()) -> tuple[OrderReport, ...]:
+    """Order by order, the numbers the score was made from: the counts are the result's own precisions.
+
+    ``ngrams`` are the real n-gram counts (for the 0/1 rule); ``detail`` adds the
+    n-gram rows and matched tokens of a single sentence.
+    """
     return tuple(
         OrderReport(
-            n=o.n,
-            rows=o.rows,
-            clipped=o.matches,
-            total=o.total,
-            precision=result.precisions[i],
+            n=i + 1,
+            rows=detail[i].rows if detail else (),
+            clipped=p.numerator,
+            total=p.denominator,
+            precision=p,
             weight=result.weights[i],
             smoothed=result.smoothed[i],
             log_term=result.log_terms[i],
-            ngrams=o.ngrams,
+            ngrams=ngrams[i],
             left_out=result.left_out[i],
-            marks=o.marks,
+            marks=detail[i].marks if detail else (),
         )
-        for i, o in enumerate(counts)
+        for i, p in enumerate(result.precisions)
     )
 
 
@@ -353,7 +358,7 @@ def explain(
     statistics = sentence_statistics(refs, hyp, len(weight))
     counts = pool([statistics])
     result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp, [is_default_tuple(weights)])[0]
-    orders = _orders(statistics.orders, result)
+    orders = _orders(result, statistics.ngrams, statistics.orders)
     return BleuReport(
         hypothesis=hyp,
         references=refs,
@@ -447,13 +452,7 @@ def explain_corpus(
                           [is_default_tuple(weights)])[0]
     scored = [row.sentence_score for row in rows if row.sentence_score is not None]
     mean = math.fsum(scored) / len(rows) if len(scored) == len(rows) else None
-    orders = tuple(
-        OrderReport(n=n, rows=(), clipped=counts.matches[n - 1], total=counts.totals[n - 1],
-                    precision=result.precisions[n - 1], weight=result.weights[n - 1],
-                    smoothed=result.smoothed[n - 1], log_term=result.log_terms[n - 1],
-                    ngrams=counts.ngrams[n - 1], left_out=result.left_out[n - 1])
-        for n in range(1, max_n + 1)
-    )
+    orders = _orders(result, counts.ngrams)
     notes = _corpus_notes(rows, counts, name) + _notes(orders, result, counts.hyp_len, corpus=True)
     return CorpusReport(
         sentences=tuple(rows),
