@@ -74,11 +74,6 @@ class BleuResult:
     no_unigram_match: bool
     reweighed: bool
 
-    @property
-    def orders_used(self) -> tuple[int, ...]:
-        """The orders n whose log term is in the sum."""
-        return tuple(i + 1 for i, t in enumerate(self.log_terms) if t is not None)
-
 
 def _left_out_reason(weight_in_force: bool, smoothed: Any) -> str:
     if not weight_in_force:
