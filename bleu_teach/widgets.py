@@ -19,17 +19,17 @@ from typing import Any
 import ipywidgets as widgets
 
 from bleu_teach.explain import BleuReport, HypothesisComparison, compare_hypotheses, explain
+from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
 from bleu_teach.render import bp_summary_html, clipping_html, comparison_html, message_html, report_html
 from bleu_teach.scoring import brevity_penalty_value
 from bleu_teach.smoothing import SMOOTHING_METHODS
 from bleu_teach.statistics import closest_length
-from bleu_teach.tokenize import TOKENIZERS, tokenize
+from bleu_teach.tokenize import TOKENIZERS
 
 __all__ = [
     "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "MAX_REFERENCES",
 ]
 
-MAX_REFERENCES = 8
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
 
@@ -96,13 +96,6 @@ class ReferenceList(widgets.VBox):
         self._on_change()
 
 
-def _tokens_or_error(text: str, what: str, tokenizer: str = "whitespace", lowercase: bool = False) -> list[str]:
-    tokens = tokenize(text, tokenizer, lowercase=lowercase)
-    if not tokens:
-        raise ValueError(f"The {what} is empty: type a sentence into it.")
-    return tokens
-
-
 class ClippingExplorer(widgets.VBox):
     """Edit a hypothesis and its references and watch n-gram clipping.
 
@@ -129,8 +122,8 @@ class ClippingExplorer(widgets.VBox):
         return f"ClippingExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, n={self.n.value})"
 
     def _render(self) -> str:
-        hyp = _tokens_or_error(self.hypothesis.value, "hypothesis")
-        refs = [_tokens_or_error(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
+        hyp = text_tokens(self.hypothesis.value, "hypothesis")
+        refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
         n = self.n.value
         self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing="method1")
         return clipping_html(self.report, n)
@@ -195,7 +188,7 @@ class _Settings:
                  on_change: Callable[[], None]) -> None:
         self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
         self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
-        self.max_n = widgets.IntSlider(value=max_n, min=1, max=6, description="Max n", style=_LABEL)
+        self.max_n = widgets.IntSlider(value=max_n, min=1, max=MAX_ORDER, description="Max n", style=_LABEL)
         self.weights = widgets.Text(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)", description="Weights",
                                     style=_LABEL)
         self.smoothing = widgets.Dropdown(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
@@ -207,23 +200,13 @@ class _Settings:
                      self.smoothing]
 
     def tokens(self, text: str, what: str) -> list[str]:
-        return _tokens_or_error(text, what, self.tokenizer.value, self.lowercase.value)
+        return text_tokens(text, what, self.tokenizer.value, self.lowercase.value)
 
     def references(self, texts: Sequence[str]) -> list[list[str]]:
         return [self.tokens(text, f"reference {i}") for i, text in enumerate(texts, start=1)]
 
     def weight_tuple(self) -> tuple[float, ...]:
-        n: int = self.max_n.value
-        text: str = self.weights.value.strip()
-        if not text or text.lower() == "uniform":
-            return (1 / n,) * n
-        try:
-            values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
-        except ValueError:
-            raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
-        if len(values) != n:
-            raise ValueError(f"Give {n} weights for Max n = {n} (got {len(values)}), or leave the box empty for uniform.")
-        return values
+        return parse_weights(self.weights.value, self.max_n.value)
 
 
 class BleuExplorer(widgets.VBox):
@@ -233,6 +216,8 @@ class BleuExplorer(widgets.VBox):
     the n-gram tables away (for slides and small screens);
     ``show_settings=False`` hides the tokenizer, max n, weights and smoothing
     controls (their values still apply: state them beside the explorer).
+    Hidden controls stay in the widget's tree with ``display: none``, so a
+    saved copy of the widget (a static page) still holds every setting.
 
     >>> explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
     >>> explorer.report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
@@ -255,7 +240,8 @@ class BleuExplorer(widgets.VBox):
         self.output = widgets.HTML()
         self.report: BleuReport | None = None
         self.hypothesis.observe(lambda _: self.update(), names="value")
-        super().__init__([self.hypothesis, self.references, *(s.rows if show_settings else []), self.output])
+        settings = s.rows if show_settings else [widgets.VBox(s.rows, layout=widgets.Layout(display="none"))]
+        super().__init__([self.hypothesis, self.references, *settings, self.output])
         self.update()
 
     def __repr__(self) -> str:
@@ -263,9 +249,8 @@ class BleuExplorer(widgets.VBox):
                 f"tokenizer={self.tokenizer.value!r}, max_n={self.max_n.value}, smoothing={self.smoothing.value!r})")
 
     def _render(self) -> str:
-        hyp = self.settings.tokens(self.hypothesis.value, "hypothesis")
-        refs = self.settings.references(self.references.values)
-        self.report = explain(refs, hyp, weights=self.settings.weight_tuple(), smoothing=self.smoothing.value)
+        self.report = explain_text(self.hypothesis.value, self.references.values, self.tokenizer.value,
+                                   self.lowercase.value, self.max_n.value, self.weights.value, self.smoothing.value)
         return report_html(self.report, compact=self.compact)
 
     def update(self) -> None:

@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bleu_teach"
 MODULES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
 
 #: Below the widgets everything must run on the standard library alone (a plain terminal, Pyodide).
-STANDARD_LIBRARY_ONLY = ["checks", "statistics", "smoothing", "scoring", "core", "render", "explain", "chrf"]
+STANDARD_LIBRARY_ONLY = ["checks", "statistics", "smoothing", "scoring", "core", "render", "explain", "chrf",
+                         "explorer"]
 
 
 def _is_type_checking(node: ast.If) -> bool:

@@ -190,6 +190,9 @@ def test_explorer_without_settings_controls_still_applies_the_settings():
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True,
                             show_settings=False)
     assert not any(row in explorer.children for row in explorer.settings.rows)
+    # hidden, not dropped: a saved copy of the widget (the static site) still holds every setting
+    (hidden,) = [child for child in explorer.children if child.layout.display == "none"]
+    assert list(hidden.children) == explorer.settings.rows
     shown = BleuExplorer(max_n=2)
     assert all(row in shown.children for row in shown.settings.rows)
     expected = explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), weights=(0.5, 0.5))

@@ -1,0 +1,119 @@
+"""The full explorer's input, read the way a learner types it: text and settings in, a report out.
+
+Two explorers show the step-by-step report: the notebook widget
+(:class:`bleu_teach.widgets.BleuExplorer`) and the static website's live
+explorer, which runs this package in the browser on Pyodide.  Both pass
+what the learner typed to :func:`explain_text`, so the same text and
+settings give the same report and the same score, and bad input gets the
+same message.
+
+* :func:`text_tokens`: a text box's text as tokens; an empty box is an error
+  that names the box.
+* :func:`parse_weights`: the *Weights* box ("0.5, 0.3, 0.2", or empty for
+  uniform weights) as a tuple with one weight per order up to *Max n*.
+* :func:`explain_text`: both, then :func:`bleu_teach.explain.explain`.
+
+Standard library only (the website runs it without NumPy or NLTK).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bleu_teach.explain import BleuReport, explain
+from bleu_teach.tokenize import tokenize
+
+__all__ = ["MAX_REFERENCES", "MAX_ORDER", "text_tokens", "parse_weights", "explain_text"]
+
+#: The explorers take 1 to 8 references.
+MAX_REFERENCES = 8
+#: The highest n-gram order the explorers offer (Max n).
+MAX_ORDER = 6
+
+
+def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: bool = False) -> list[str]:
+    """The tokens of one text box; an empty box raises ``ValueError`` naming it (``what``).
+
+    >>> text_tokens("The cat sat.", "hypothesis", "13a", lowercase=True)
+    ['the', 'cat', 'sat', '.']
+    >>> text_tokens("   ", "reference 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: The reference 2 is empty: type a sentence into it.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"The {what} must be text (a string), not {type(text).__name__}.")
+    tokens = tokenize(text, tokenizer, lowercase=lowercase)
+    if not tokens:
+        raise ValueError(f"The {what} is empty: type a sentence into it.")
+    return tokens
+
+
+def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
+    """The Weights box as one weight per order: empty (or "uniform") means 1/max_n each.
+
+    Numbers are separated by commas (or semicolons).  Whether they are
+    valid BLEU weights (not negative, summing to 1) is checked by
+    :func:`bleu_teach.explain.explain`, with its own message.
+
+    >>> parse_weights("", 4)
+    (0.25, 0.25, 0.25, 0.25)
+    >>> parse_weights("0.7; 0.3", 2)
+    (0.7, 0.3)
+    """
+    max_n = _order(max_n)
+    if not isinstance(text, str):
+        raise TypeError(f"The weights must be text such as '0.5, 0.5', not {type(text).__name__}.")
+    text = text.strip()
+    if not text or text.lower() == "uniform":
+        return (1 / max_n,) * max_n
+    try:
+        values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
+    except ValueError:
+        raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
+    if len(values) != max_n:
+        raise ValueError(
+            f"Give {max_n} weights for Max n = {max_n} (got {len(values)}), or leave the box empty for uniform."
+        )
+    return values
+
+
+def _order(max_n: object) -> int:
+    if isinstance(max_n, bool) or not isinstance(max_n, int):
+        raise TypeError(f"Max n must be a whole number from 1 to {MAX_ORDER}, not {max_n!r}.")
+    if not 1 <= max_n <= MAX_ORDER:
+        raise ValueError(f"Max n must be a whole number from 1 to {MAX_ORDER} (got {max_n}).")
+    return max_n
+
+
+def explain_text(
+    hypothesis: str,
+    references: Sequence[str],
+    tokenizer: str = "whitespace",
+    lowercase: bool = False,
+    max_n: int = 4,
+    weights: str = "",
+    smoothing: str = "method0",
+) -> BleuReport:
+    """Sentence BLEU of typed text, every step kept: tokenize, read the weights, :func:`explain`.
+
+    ``references`` holds 1 to :data:`MAX_REFERENCES` texts; ``weights`` is
+    the Weights box's text (see :func:`parse_weights`); ``smoothing`` a
+    method name such as "method1".  Bad input raises ``TypeError`` or
+    ``ValueError`` with a message for the learner.
+
+    >>> report = explain_text("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
+    >>> report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
+    ...                         ["the", "cat", "sat", "on", "the", "mat"], weights=(0.5, 0.5)).score
+    True
+    """
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("The references must be a list of texts, one per reference.")
+    if not 1 <= len(references) <= MAX_REFERENCES:
+        raise ValueError(f"Give 1 to {MAX_REFERENCES} references (got {len(references)}).")
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"Lowercase must be True or False, not {lowercase!r}.")
+    hyp = text_tokens(hypothesis, "hypothesis", tokenizer, lowercase)
+    refs = [text_tokens(text, f"reference {i}", tokenizer, lowercase) for i, text in enumerate(references, start=1)]
+    weight = parse_weights(weights, max_n)
+    return explain(refs, hyp, weights=weight, smoothing=smoothing)
