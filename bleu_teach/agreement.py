@@ -39,6 +39,9 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from bleu_teach.chrf import chrf_score
 from bleu_teach.render import (
     correlations_html,
+    disagreement_text,
+    mqm_segment_html,
+    mqm_segment_text,
     correlations_text,
     segment_table_html,
     segment_table_text,
@@ -48,10 +51,11 @@ from bleu_teach.render import (
 from bleu_teach.sacre import corpus_score, sentence_score
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.data import Wmt21Ted
+    from bleu_teach.data import ErrorSpan, Wmt21Ted
 
 __all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
-           "Correlations", "mqm_system_score", "system_level", "segment_level", "correlations"]
+           "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
+           "disagreements"]
 
 #: The metrics :func:`system_level` can compute, in the order shown.
 METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
@@ -198,6 +202,60 @@ class Correlations:
         return correlations_html(self)
 
 
+@dataclass(frozen=True, repr=False)
+class Disagreement:
+    """One (system, segment) pair placed in two rankings: the metric's and the experts'.
+
+    Each *percentile* is the share (0-100) of the table's pairs that score
+    below this one, ties counted half (mid-rank: ``(rank - 0.5) / n * 100``
+    with ``scipy.stats.rankdata``'s average ranks).  ``gap`` is the metric's
+    percentile minus MQM's: large and positive when the metric rates the
+    translation far better than the experts did (the metric is *too kind*),
+    large and negative when it rates it far worse (*too harsh*).
+    """
+
+    system: str
+    segment: int
+    metric: str
+    score: float
+    mqm: float
+    metric_percentile: float
+    mqm_percentile: float
+
+    @property
+    def gap(self) -> float:
+        return self.metric_percentile - self.mqm_percentile
+
+    def __repr__(self) -> str:
+        return disagreement_text(self)
+
+
+@dataclass(frozen=True, repr=False)
+class MqmSegment:
+    """One translation of one segment with the errors its expert marked (see :func:`mqm_segment`).
+
+    ``mqm`` is the shipped MQM score of the segment; it equals minus the sum
+    of the ``errors``' weights (every zh-en and en-de segment has one rater).
+    """
+
+    pair: str
+    name: str
+    segment: int
+    source: str
+    translation: str
+    reference_name: str
+    reference: Optional[str]
+    errors: tuple["ErrorSpan", ...]
+    mqm: float
+    rater: str
+
+    def __repr__(self) -> str:
+        return mqm_segment_text(self)
+
+    def _repr_html_(self) -> str:
+        return mqm_segment_html(self)
+
+
 # ---------------------------------------------------------------------------
 # Checking arguments
 # ---------------------------------------------------------------------------
@@ -296,6 +354,37 @@ def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int
     if not rated:
         raise ValueError("no segment has an MQM score, so there is no MQM system score")
     return math.fsum(rated) / len(rated), len(rated)
+
+
+def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = "ref-B") -> MqmSegment:
+    """Segment ``segment`` (0-based) as translated by ``name`` (a system or a reference), with its experts' errors.
+
+    ``reference`` names the human translation to show beside it (``None``
+    for none; it may not be ``name`` itself).
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> seg = mqm_segment(wmt21_ted("zh-en"), "Borderline", 0)
+    >>> seg.mqm, [(e.severity, e.weight) for e in seg.errors][:2]
+    (-20.0, [('Major', 5.0), ('Major', 5.0)])
+    """
+    _check_data(data)
+    texts = data.translations(name)
+    if isinstance(segment, bool) or not isinstance(segment, int):
+        raise TypeError(f"segment must be a whole number from 0 to {len(texts) - 1}, not {segment!r}")
+    if not 0 <= segment < len(texts):
+        raise ValueError(f"segment must be from 0 to {len(texts) - 1} (0-based), not {segment}")
+    if reference is not None:
+        if reference not in data.references:
+            raise ValueError(f"no reference {reference!r}; choose one of {', '.join(data.references)} or None")
+        if reference == name:
+            raise ValueError(f"{name} is the translation shown; choose another reference or None")
+    score = data.mqm[name][segment]
+    if score is None:
+        raise ValueError(f"{name}'s segment {segment} was not rated; choose a rated one")
+    raters = data.raters[name][segment]
+    return MqmSegment(data.pair, name, segment, data.sources[segment], texts[segment], reference or "",
+                      data.references[reference][segment] if reference is not None else None,
+                      tuple(data.errors[name][segment]), score, ", ".join(raters))
 
 
 # ---------------------------------------------------------------------------
@@ -415,3 +504,36 @@ def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:
                                 float(tau.pvalue), len(values), negated))
     included = tuple(row.name for row in table.rows if row.is_reference) if isinstance(table, SystemTable) else ()
     return Correlations(table.pair, table.level, table.reference, tuple(rows), included)
+
+
+def disagreements(table: SegmentTable, metric: str = "BLEU") -> tuple[Disagreement, ...]:
+    """Every (system, segment) pair of ``table``, the metric's largest over-rating first.
+
+    The metric's scores and the MQM scores are each turned into percentiles
+    over all the table's pairs (see :class:`Disagreement`), so that a sentence
+    BLEU of 0-100 and an MQM score of -25-0 can be compared; the pairs are
+    sorted by ``gap``, largest first (then by system and segment).  The last
+    pairs are those the metric rates far *below* the experts.
+
+    >>> d = Disagreement("sys", 0, "BLEU", 80.0, -10.0, metric_percentile=95.0, mqm_percentile=5.0)
+    >>> d.gap
+    90.0
+    """
+    if not isinstance(table, SegmentTable):
+        raise TypeError(f"table must come from segment_level, not {type(table).__name__}")
+    if metric not in table.metrics:
+        raise ValueError(f"no {metric!r} column; choose one of {', '.join(table.metrics)}")
+    if not table.rows:
+        raise ValueError("the table has no rated (system, segment) pairs")
+    from scipy.stats import rankdata
+
+    scores = table.column(metric)
+    human = table.mqm_column()
+    n = len(scores)
+    metric_ranks = rankdata(scores, method="average")
+    mqm_ranks = rankdata(human, method="average")
+    found = [Disagreement(row.system, row.segment, metric, score, mqm, float((mr - 0.5) / n * 100),
+                          float((hr - 0.5) / n * 100))
+             for row, score, mqm, mr, hr in zip(table.rows, scores, human, metric_ranks, mqm_ranks)]
+    order = {name: i for i, name in enumerate(table.systems)}
+    return tuple(sorted(found, key=lambda d: (-d.gap, order[d.system], d.segment)))

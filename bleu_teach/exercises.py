@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from bleu_teach.checks import DEFAULT_WEIGHTS, check_order, check_references, check_tokens, check_weight_tuple
+from bleu_teach.data import ErrorSpan
 from bleu_teach.core import check_corpus, corpus_bleu, modified_precision, plain_precision
 from bleu_teach.explain import explain, explain_corpus
 from bleu_teach.render import feedback_html, feedback_text
@@ -40,6 +41,7 @@ __all__ = [
     "check_corpus_bleu",
     "check_choice",
     "check_higher",
+    "check_mqm_score",
 ]
 
 
@@ -336,3 +338,34 @@ def check_higher(
              "Compare the n-gram tables of the two hypotheses.")
     feedback = {k: (why[k] if k == right else f"not quite: {scores}. {wrong}") for k in why}
     return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right, feedback)
+
+
+def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1) -> Feedback:
+    """Check a segment's MQM score worked out from its error list (one rater).
+
+    The right answer is minus the sum of the errors' weights
+    (:attr:`bleu_teach.data.ErrorSpan.weight`: non-translation 25, major 5,
+    minor 1, minor punctuation 0.1).  Offered misconceptions: the sum without
+    its minus sign, a minor punctuation error weighed as a full minor error,
+    and every error counted as one point.
+
+    >>> spans = [ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 3, "cat", "target"),
+    ...          ErrorSpan("r", "Fluency/Punctuation", "Minor", 3, 4, ",", "target")]
+    >>> check_mqm_score(-5.1, spans).correct, check_mqm_score(-6, spans).recognised
+    (True, 'punctuation_as_minor')
+    """
+    if isinstance(errors, (str, bytes)) or not isinstance(errors, Sequence) or \
+            not all(isinstance(e, ErrorSpan) for e in errors):
+        raise TypeError("errors must be a list of ErrorSpan, e.g. wmt21_ted('zh-en').errors[system][segment].")
+    points = math.fsum(e.weight for e in errors)
+    right = -points
+    punctuation = [e for e in errors if e.category == "Fluency/Punctuation" and e.severity == "Minor"]
+    mistakes = [Misconception("positive_sign", points,
+                              "MQM scores are negated error points: more errors give a lower (more negative) score.")]
+    if punctuation:
+        mistakes.append(Misconception("punctuation_as_minor", right - 0.9 * len(punctuation),
+                                      "a minor punctuation error costs 0.1 point, not 1 (Freitag et al., 2021)."))
+    mistakes.append(Misconception("counted_errors", -float(len(errors)),
+                                  "errors are weighed by severity (major 5, minor 1), not just counted."))
+    weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"
+    return _judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals)

@@ -23,9 +23,11 @@ from bleu_teach.curves import bp_curve, length_sweep
 from bleu_teach.explain import BleuReport
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.agreement import SegmentTable, SystemTable
     from bleu_teach.significance import BootstrapDistribution
 
-__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style"]
+__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
+           "plot_system_scatter", "plot_segment_bands", "MQM_BANDS"]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -214,4 +216,65 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
     title = title if title is not None else f"BLEU of {n:,} resampled test sets"
     _style_axes(ax, title, "corpus BLEU of a resampled test set (0-100)", "number of resampled test sets")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=13, ncol=1, frameon=False)
+    return fig
+
+
+def _metric_axis(table: "SystemTable | SegmentTable", metric: str) -> str:
+    against = " and ".join(table.references_used)
+    lower = ", lower is better" if metric == "TER" else ""
+    return f"{metric} against {against} (0-100{lower})"
+
+
+@_styled
+def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str | None = None) -> Figure:
+    """Each system's corpus ``metric`` (x) against its MQM system score (y), every point labelled with its name.
+
+    ``table`` comes from :func:`bleu_teach.agreement.system_level`.  Human
+    references scored as systems are drawn as black squares and labelled
+    "(human)"; machine systems as blue circles (shape, not colour alone).
+    """
+    xs, ys = table.column(metric), table.mqm_column()
+    fig, ax = _new((9, 6.5))
+    for row, x, y in zip(table.rows, xs, ys):
+        human = row.is_reference
+        ax.plot(x, y, linestyle="none", marker="s" if human else "o", markersize=9 if human else 7,
+                color="black" if human else PALETTE[0])
+        ax.annotate(f"{row.name} (human)" if human else row.name, (x, y), textcoords="offset points", xytext=(5, 4),
+                    fontsize=10)
+    span = max(xs) - min(xs)
+    ax.set_xlim(min(xs) - 0.05 * span, max(xs) + 0.25 * span)
+    title = title if title is not None else f"{table.pair}: corpus {metric} against expert MQM, one point per system"
+    _style_axes(ax, title, _metric_axis(table, metric), "MQM system score (0 = no error, higher is better)")
+    return fig
+
+
+#: The MQM bands of :func:`plot_segment_bands`: (label, low, high), a segment belongs where low <= MQM < high.
+MQM_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("0\n(no error)", 0.0, float("inf")),
+    ("-0.1 to -1", -1.0, 0.0),
+    ("-1.1 to -5", -5.0, -1.0),
+    ("-5.1 to -10", -10.0, -5.0),
+    ("below -10", float("-inf"), -10.0),
+)
+
+
+@_styled
+def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> Figure:
+    """Box plots of sentence ``metric`` for the segments in each MQM band (:data:`MQM_BANDS`), with their counts.
+
+    ``table`` comes from :func:`bleu_teach.agreement.segment_level`.  Boxes
+    span the middle half (quartiles), the line is the median, whiskers reach
+    1.5 times the box; outliers are not drawn, so that 6,000 points do not
+    hide the boxes.
+    """
+    scores, human = table.column(metric), table.mqm_column()
+    groups = [[s for s, m in zip(scores, human) if low <= m < high] for _, low, high in MQM_BANDS]
+    fig, ax = _new((9, 6))
+    ax.boxplot(groups, showfliers=False, widths=0.6, medianprops={"color": "black", "linewidth": 2.5},
+               boxprops={"facecolor": "#BBBBBB"}, patch_artist=True)
+    ax.set_xticks(range(1, len(MQM_BANDS) + 1),
+                  [f"{label}\nn = {len(g):,}" for (label, _, _), g in zip(MQM_BANDS, groups)])
+    title = title if title is not None else f"{table.pair}: sentence {metric} by the experts' MQM score"
+    _style_axes(ax, title, "segment MQM score (error points, negated)", f"sentence {metric} against "
+                f"{' and '.join(table.references_used)}")
     return fig

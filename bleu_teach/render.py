@@ -1135,7 +1135,7 @@ def correlations_html(result: "Correlations") -> str:
 
 def segment_table_rows(table: "SegmentTable", max_rows: int = 10) -> list[list[str]]:
     """The first ``max_rows`` (system, segment) rows: sentence scores to 2 decimals, MQM to 1; then how many more."""
-    rows = [[row.system, str(row.segment + 1), *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.1f}"]
+    rows = [[row.system, str(row.segment), *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.1f}"]
             for row in table.rows[:max_rows]]
     hidden = len(table.rows) - max_rows
     if hidden > 0:
@@ -1167,3 +1167,131 @@ def segment_table_html(table: "SegmentTable", max_rows: int = 10) -> str:
     return (f'{_STYLE}<div class="bleu-teach"><h4>{escape(title)}</h4>'
             + "".join(f"<p>{escape(n)}</p>" for n in notes)
             + f"{_html_table(_segment_table_header(table), segment_table_rows(table, max_rows))}</div>")
+
+
+# ---------------------------------------------------------------------------
+# Expert judgements: one segment's MQM errors, and where a metric disagrees
+# ---------------------------------------------------------------------------
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.agreement import Disagreement, MqmSegment
+    from bleu_teach.data import ErrorSpan
+
+__all__ += ["error_span_rows", "highlighted_html", "mqm_segment_text", "mqm_segment_html", "disagreement_text",
+            "disagreement_html"]
+
+#: How each severity is marked: a CSS class, and a background that is not the only cue (spans also carry [k]).
+_SEVERITY_CLASS = {"Major": "major", "Minor": "minor"}
+
+_MQM_STYLE = (
+    "<style>.bleu-teach mark{padding:0 1px;border-bottom:2px solid #555}"
+    ".bleu-teach mark.major{background:#f4b6b6}.bleu-teach mark.minor{background:#fbe7a1}"
+    ".bleu-teach mark.other{background:#ddd}.bleu-teach sup.err{font-size:0.7em;font-weight:bold}"
+    ".bleu-teach .segtext{text-align:left;line-height:1.7}</style>"
+)
+
+
+def _span_class(span: "ErrorSpan") -> str:
+    if span.category.startswith("Non-translation"):
+        return "major"
+    return _SEVERITY_CLASS.get(span.severity, "other")
+
+
+def _weight(value: float) -> str:
+    return f"{value:g}"
+
+
+def error_span_rows(spans: Sequence["ErrorSpan"]) -> list[list[str]]:
+    """One row per error: its number, category, severity, weight (error points), where it was marked, the text."""
+    return [[f"[{k}]", span.category, span.severity, _weight(span.weight), span.side,
+             span.text if span.side != "none" else "(no span marked)"]
+            for k, span in enumerate(spans, start=1)]
+
+
+def highlighted_html(text: str, spans: Sequence[tuple[int, "ErrorSpan"]]) -> str:
+    """``text`` escaped, each (number, span) marked: ``<mark>`` by severity plus a [number] after the span.
+
+    Overlapping spans are split at every boundary; a piece covered by several
+    spans takes the most severe one's colour and lists all of them in its title.
+    """
+    cuts = sorted({0, len(text), *[p for _, s in spans for p in (s.start, s.end) if 0 <= p <= len(text)]})
+    ends: dict[int, list[int]] = {}
+    for k, span in spans:
+        ends.setdefault(min(span.end, len(text)), []).append(k)
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        piece = escape(text[a:b])
+        covering = [(k, s) for k, s in spans if s.start <= a and b <= s.end and s.start < s.end]
+        if covering:
+            rank = {"major": 0, "minor": 1, "other": 2}
+            worst = min((_span_class(s) for _, s in covering), key=lambda c: rank[c])
+            title = "; ".join(f"[{k}] {s.severity} {s.category}" for k, s in covering)
+            piece = f'<mark class="{worst}" title="{escape(title)}">{piece}</mark>'
+        out.append(piece)
+        for k in sorted(ends.get(b, [])):
+            out.append(f'<sup class="err">[{k}]</sup>')
+    return "".join(out)
+
+
+def _mqm_sum_line(segment: "MqmSegment") -> str:
+    weights = [s.weight for s in segment.errors]
+    if not weights:
+        return f"MQM score {_weight(segment.mqm)}: the rater ({segment.rater}) marked no error."
+    terms = " + ".join(_weight(w) for w in weights)
+    return (f"MQM score {_weight(segment.mqm)} = minus the error points ({terms}), "
+            f"rater {segment.rater}.")
+
+
+def _mqm_segment_title(segment: "MqmSegment") -> str:
+    return f"{segment.pair} segment {segment.segment}, translated by {segment.name}"
+
+
+def mqm_segment_text(segment: "MqmSegment") -> str:
+    """One translation with its experts' errors, as plain text."""
+    lines = [_mqm_segment_title(segment), f"source: {segment.source}"]
+    if segment.reference is not None:
+        lines.append(f"{segment.reference_name}: {segment.reference}")
+    lines += [f"translation: {segment.translation}", _mqm_sum_line(segment)]
+    if segment.errors:
+        lines.append(_plain_table(["", "category", "severity", "weight", "marked in", "text"],
+                                  error_span_rows(segment.errors)))
+    return "\n".join(lines)
+
+
+def mqm_segment_html(segment: "MqmSegment") -> str:
+    """One translation with its experts' errors highlighted in the text (and in the source, where marked there)."""
+    numbered = list(enumerate(segment.errors, start=1))
+    target = [(k, s) for k, s in numbered if s.side == "target"]
+    source = [(k, s) for k, s in numbered if s.side == "source"]
+    parts = [_STYLE, _MQM_STYLE, '<div class="bleu-teach">', f"<h4>{escape(_mqm_segment_title(segment))}</h4>",
+             f'<p class="segtext"><b>Source</b>: {highlighted_html(segment.source, source)}</p>']
+    if segment.reference is not None:
+        parts.append(f'<p class="segtext"><b>{escape(segment.reference_name)}</b>: {escape(segment.reference)}</p>')
+    parts.append(f'<p class="segtext"><b>Translation</b>: {highlighted_html(segment.translation, target)}</p>')
+    parts.append(f'<p><span class="score" data-mqm="{segment.mqm!r}">{escape(_mqm_sum_line(segment))}</span></p>')
+    if segment.errors:
+        parts.append(_html_table(["", "category", "severity", "weight", "marked in", "text"],
+                                 error_span_rows(segment.errors)))
+        parts.append("<p>Marked errors: major in red, minor in yellow, each followed by its number.</p>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def disagreement_text(d: "Disagreement") -> str:
+    """One line: the metric's and the experts' scores and percentiles, and the gap between them."""
+    return (f"{d.system}, segment {d.segment}: sentence {d.metric} {d.score:.2f} "
+            f"(percentile {d.metric_percentile:.1f}), MQM {_weight(d.mqm)} (percentile {d.mqm_percentile:.1f}), "
+            f"gap {d.gap:+.1f}")
+
+
+def disagreement_html(d: "Disagreement", segment: "MqmSegment", metric_report: str) -> str:
+    """The explorer's view of one disagreement: the gap, the segment with its errors, the metric's report.
+
+    ``metric_report`` is the HTML of the metric's own report for this
+    sentence (a view made here, passed in by the caller).
+    """
+    how = ("sentence BLEU = 100 \u00d7 the score below: sacreBLEU's sentence_bleu (13a tokens, exp smoothing "
+           "= NLTK's method 3, effective order = auto_reweigh)" if d.metric == "BLEU"
+           else "sentence chrF, step by step (sacreBLEU's sentence_chrf)")
+    return "".join([f"<p><b>{escape(disagreement_text(d))}</b></p>", mqm_segment_html(segment),
+                    f"<h4>Sentence {escape(d.metric)}</h4><p>{escape(how)}</p>", metric_report])

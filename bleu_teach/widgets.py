@@ -9,25 +9,40 @@ message inside the widget, which keeps working; callbacks never print.
 * :class:`BrevityPenaltyExplorer`: sliders for reference and hypothesis lengths.
 * :class:`BleuExplorer`: the full step-by-step report with every setting.
 * :class:`SideBySideExplorer`: two hypotheses, the same references and settings; which wins and why.
+* :class:`DisagreementExplorer`: real translations where sentence BLEU (or chrF) and expert MQM disagree most,
+  the experts' errors highlighted beside the metric's step-by-step report.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from bleu_teach.agreement import Disagreement, SegmentTable, disagreements, mqm_segment
+from bleu_teach.chrf import explain_chrf
 from bleu_teach.explain import BleuReport, HypothesisComparison, compare_hypotheses, explain
 from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
-from bleu_teach.render import bp_summary_html, clipping_html, comparison_html, message_html, report_html
+from bleu_teach.render import (
+    bp_summary_html,
+    clipping_html,
+    comparison_html,
+    disagreement_html,
+    message_html,
+    report_html,
+)
 from bleu_teach.scoring import brevity_penalty_value
 from bleu_teach.smoothing import SMOOTHING_METHODS
 from bleu_teach.statistics import closest_length
-from bleu_teach.tokenize import TOKENIZERS
+from bleu_teach.tokenize import TOKENIZERS, tokenize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bleu_teach.data import Wmt21Ted
 
 __all__ = [
-    "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "MAX_REFERENCES",
+    "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "DisagreementExplorer",
+    "MAX_REFERENCES",
 ]
 
 _WIDE = widgets.Layout(width="95%")
@@ -297,4 +312,88 @@ class SideBySideExplorer(widgets.VBox):
 
     def update(self) -> None:
         self.comparison = None
+        _guard(self._render, self.output)
+
+
+ALL_SYSTEMS = "all systems"
+TOO_KIND = "metric too kind"
+TOO_HARSH = "metric too harsh"
+
+
+class DisagreementExplorer(widgets.VBox):
+    """Browse the (system, segment) pairs where a sentence metric and the experts disagree most.
+
+    ``table`` comes from :func:`bleu_teach.agreement.segment_level` on ``data``.
+    Choose the metric (sentence BLEU or chrF), a system (or all), which way
+    the metric errs ("too kind": it ranks the translation far above the
+    experts; "too harsh": far below) and a rank (1 = the largest gap).  Shown:
+    the source, the reference and the translation with the experts' errors
+    highlighted, then the metric's step-by-step report for that one sentence:
+    for BLEU, :func:`bleu_teach.explain` on sacreBLEU's 13a tokens with
+    smoothing method 3 and ``auto_reweigh`` (= sacreBLEU's ``sentence_bleu``:
+    exp smoothing and effective order), for chrF :func:`bleu_teach.explain_chrf`.
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.agreement import segment_level
+    >>> ted = wmt21_ted("zh-en")
+    >>> explorer = DisagreementExplorer(ted, segment_level(ted))
+    >>> explorer.current.system, explorer.current.segment
+    ('MiSS', 92)
+    """
+
+    def __init__(self, data: "Wmt21Ted", table: SegmentTable, metric: str = "BLEU", system: str = ALL_SYSTEMS,
+                 direction: str = TOO_KIND, rank: int = 1) -> None:
+        if not isinstance(table, SegmentTable):
+            raise TypeError(f"table must come from segment_level, not {type(table).__name__}")
+        if table.pair != getattr(data, "pair", None):
+            raise ValueError("data and table must be the same language pair: make the table with segment_level(data)")
+        self.data = data
+        self.table = table
+        self._ranked = {m: disagreements(table, m) for m in table.metrics}
+        self.metric = widgets.Dropdown(options=list(table.metrics), value=metric, description="Metric", style=_LABEL)
+        self.system = widgets.Dropdown(options=[ALL_SYSTEMS, *table.systems], value=system, description="System",
+                                       style=_LABEL)
+        self.direction = widgets.ToggleButtons(options=[TOO_KIND, TOO_HARSH], value=direction, description="Show",
+                                               style=_LABEL)
+        self.rank = widgets.BoundedIntText(value=rank, min=1, max=len(table.rows), description="Rank", style=_LABEL,
+                                           layout=widgets.Layout(width="220px"))
+        self.count = widgets.HTML()
+        self.output = widgets.HTML()
+        self.current: Disagreement | None = None
+        for control in (self.metric, self.system, self.direction, self.rank):
+            control.observe(lambda _: self.update(), names="value")
+        super().__init__([widgets.HBox([self.metric, self.system]), self.direction,
+                          widgets.HBox([self.rank, self.count]), self.output])
+        self.update()
+
+    def __repr__(self) -> str:
+        return (f"DisagreementExplorer(metric={self.metric.value!r}, system={self.system.value!r}, "
+                f"direction={self.direction.value!r}, rank={self.rank.value})")
+
+    def candidates(self) -> list[Disagreement]:
+        """The pairs shown for the current metric, system and direction, largest gap first."""
+        ranked = [d for d in self._ranked[self.metric.value]
+                  if self.system.value == ALL_SYSTEMS or d.system == self.system.value]
+        return ranked if self.direction.value == TOO_KIND else ranked[::-1]
+
+    def _metric_report(self, d: Disagreement) -> str:
+        hypothesis = self.data.translations(d.system)[d.segment]
+        references = [self.data.references[name][d.segment] for name in self.table.references_used]
+        if d.metric == "chrF":
+            return explain_chrf(hypothesis, references)._repr_html_()
+        report = explain([tokenize(r, "13a") for r in references], tokenize(hypothesis, "13a"),
+                         smoothing="method3", auto_reweigh=True)
+        return report_html(report, compact=True)
+
+    def _render(self) -> str:
+        shown = self.candidates()
+        self.rank.max = max(1, len(shown))
+        self.count.value = f"of {len(shown)} pairs"
+        d = shown[min(self.rank.value, len(shown)) - 1]
+        self.current = d
+        segment = mqm_segment(self.data, d.system, d.segment, reference=self.table.references_used[0])
+        return disagreement_html(d, segment, self._metric_report(d))
+
+    def update(self) -> None:
+        self.current = None
         _guard(self._render, self.output)

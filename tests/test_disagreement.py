@@ -1,0 +1,246 @@
+"""Lesson 08's views of expert judgements: MQM segments, disagreements, the explorer, the MQM exercise, the plots.
+
+Oracles: sacreBLEU's ``sentence_bleu`` and ``sentence_chrf`` for every
+(system, segment) pair, plain counting for the percentiles (no scipy), and
+the weights of Freitag et al. (2021) written out here for the MQM scores.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+
+import pytest
+import sacrebleu
+
+import bleu_teach as bt
+from bleu_teach import render
+from bleu_teach.agreement import Disagreement, disagreements, mqm_segment, segment_level, system_level
+from bleu_teach.data import ErrorSpan, wmt21_ted
+from bleu_teach.exercises import check_mqm_score
+from bleu_teach.plots import MQM_BANDS, plot_segment_bands, plot_system_scatter
+from bleu_teach.widgets import TOO_HARSH, DisagreementExplorer
+
+#: MQM weights as published (Freitag et al., 2021, section 3.2), independent of ErrorSpan.weight.
+PUBLISHED = {("Major", False): 5.0, ("Major", True): 5.0, ("Minor", False): 1.0, ("Minor", True): 0.1}
+
+
+@pytest.fixture(scope="module")
+def ted():
+    return wmt21_ted("zh-en")
+
+
+@pytest.fixture(scope="module")
+def segments(ted):
+    return segment_level(ted, reference="ref-B")
+
+
+@pytest.fixture(scope="module")
+def explorer(ted, segments):
+    return DisagreementExplorer(ted, segments)
+
+
+def _published_weight(span: ErrorSpan) -> float:
+    if span.category.startswith("Non-translation"):
+        return 25.0
+    if span.severity not in ("Major", "Minor"):
+        return 0.0
+    return PUBLISHED[(span.severity, span.category == "Fluency/Punctuation")]
+
+
+# --- MQM segments --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pair", ["zh-en", "en-de"])
+def test_every_shipped_mqm_score_is_minus_its_published_error_weights(pair):
+    data = wmt21_ted(pair)
+    checked = 0
+    for name, scores in data.mqm.items():
+        for i, score in enumerate(scores):
+            if score is None:
+                continue
+            segment = mqm_segment(data, name, i, reference=None)
+            assert segment.mqm == score
+            assert len(data.raters[name][i]) == 1
+            assert score == pytest.approx(-sum(_published_weight(e) for e in segment.errors), abs=1e-9)
+            checked += 1
+    assert checked > 7000
+
+
+def test_mqm_segment_view_shows_every_error_and_highlights_its_text(ted):
+    segment = mqm_segment(ted, "MiSS", 292)
+    text, page = repr(segment), segment._repr_html_()
+    assert "MQM score -6.1" in text and "(5 + 1 + 0.1)" in text
+    for error in segment.errors:
+        assert error.text in text
+        assert f">{html.escape(error.text)}</mark>" in page
+    # Strip the marks and the [k] numbers: what is left is the translation, unchanged.
+    shown = re.search(r"<b>Translation</b>: (.*?)</p>", page).group(1)
+    plain = html.unescape(re.sub(r"<sup[^>]*>\[\d+\]</sup>|<[^>]+>", "", shown))
+    assert plain == segment.translation
+
+
+def test_highlighting_escapes_text_and_splits_overlapping_spans():
+    text = "<b>a & b</b> c"
+    spans = [(1, ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 8, text[0:8], "target")),
+             (2, ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, text[4:14], "target"))]
+    page = render.highlighted_html(text, spans)
+    assert "<b>" not in page and "&lt;b&gt;" in page
+    assert page.count("<mark") == 3  # [0,4) major, [4,8) both, [8,14) minor
+    assert 'title="[1] Major Accuracy/Mistranslation; [2] Minor Fluency/Grammar"' in page
+    assert re.search(r'<mark class="major"[^>]*> &amp; b</mark>', page)  # the overlap takes the worse colour
+    plain = html.unescape(re.sub(r"<sup[^>]*>\[\d+\]</sup>|<[^>]+>", "", page))
+    assert plain == text
+
+
+def test_source_side_errors_are_marked_in_the_source(ted):
+    name, i = next((n, i) for n, per in ted.errors.items() if n in ted.systems
+                   for i, spans in enumerate(per) if any(e.side == "source" and e.end > e.start for e in spans))
+    segment = mqm_segment(ted, name, i)
+    page = segment._repr_html_()
+    source_part = re.search(r"<b>Source</b>: (.*?)</p>", page).group(1)
+    for error in segment.errors:
+        if error.side == "source" and error.end > error.start:
+            assert ted.sources[i][error.start:error.end] == error.text
+            assert html.escape(error.text) in source_part
+
+
+@pytest.mark.parametrize("args, error, words", [
+    (("MiSS", 529), ValueError, "from 0 to 528"),
+    (("MiSS", "3"), TypeError, "whole number"),
+    (("MiSS", True), TypeError, "whole number"),
+    (("Nobody", 3), ValueError, "choose one of"),
+])
+def test_mqm_segment_bad_arguments(ted, args, error, words):
+    with pytest.raises(error, match=words):
+        mqm_segment(ted, *args)
+    with pytest.raises(ValueError, match="translation shown"):
+        mqm_segment(ted, "ref-B", 0, reference="ref-B")
+    with pytest.raises(ValueError, match="no reference 'ref-Z'"):
+        mqm_segment(ted, "MiSS", 0, reference="ref-Z")
+
+
+# --- Disagreements -------------------------------------------------------------------------------
+
+
+def _percentile(values, x):
+    below = sum(v < x for v in values)
+    equal = sum(v == x for v in values)
+    return (below + equal / 2) / len(values) * 100
+
+
+@pytest.mark.parametrize("metric", ["BLEU", "chrF"])
+def test_disagreement_percentiles_are_mid_ranks_counted_by_hand(segments, metric):
+    found = disagreements(segments, metric)
+    assert len(found) == len(segments.rows)
+    scores, human = segments.column(metric), segments.mqm_column()
+    for d in found[:25] + found[-25:] + found[::997]:
+        assert d.metric_percentile == pytest.approx(_percentile(scores, d.score), abs=1e-9)
+        assert d.mqm_percentile == pytest.approx(_percentile(human, d.mqm), abs=1e-9)
+    gaps = [d.gap for d in found]
+    assert gaps == sorted(gaps, reverse=True)
+    assert found[0].gap > 80 and found[-1].gap < -70
+
+
+def test_disagreement_bad_arguments(ted, segments):
+    with pytest.raises(ValueError, match="choose one of BLEU, chrF"):
+        disagreements(segments, "TER")
+    with pytest.raises(TypeError, match="segment_level"):
+        disagreements(system_level(ted, metrics=("BLEU",)))
+    with pytest.raises(ValueError, match="no rated"):
+        disagreements(dataclasses.replace(segments, rows=()))
+
+
+def test_sentence_bleu_report_equals_sacrebleu_for_every_pair(ted, segments, parity_counter):
+    """The explorer's BLEU report (13a, method 3, auto_reweigh) is sacreBLEU's sentence_bleu, pair by pair."""
+    refs = ted.references["ref-B"]
+    for row in segments.rows:
+        hyp, ref = ted.systems[row.system][row.segment], refs[row.segment]
+        report = bt.explain([bt.tokenize(ref, "13a")], bt.tokenize(hyp, "13a"), smoothing="method3",
+                            auto_reweigh=True)
+        assert report.score * 100 == pytest.approx(sacrebleu.sentence_bleu(hyp, [ref]).score, abs=1e-9)
+    parity_counter["sentence BLEU report vs sacreBLEU"] += len(segments.rows)
+
+
+# --- The explorer --------------------------------------------------------------------------------
+
+
+def _report_score(page: str, attribute: str = "data-score") -> float:
+    return float(re.search(rf'{attribute}="([^"]+)"', page).group(1))
+
+
+def test_explorer_shows_the_largest_gap_and_its_report(ted, explorer):
+    d = explorer.current
+    assert (d.system, d.segment) == (disagreements(explorer.table)[0].system, disagreements(explorer.table)[0].segment)
+    page = explorer.output.value
+    hyp, ref = ted.systems[d.system][d.segment], ted.references["ref-B"][d.segment]
+    assert _report_score(page) * 100 == pytest.approx(sacrebleu.sentence_bleu(hyp, [ref]).score, abs=1e-9)
+    assert _report_score(page, "data-mqm") == ted.mqm[d.system][d.segment]
+    source = re.search(r"<b>Source</b>: (.*?)</p>", page).group(1)
+    assert html.unescape(re.sub(r"<sup[^>]*>\[\d+\]</sup>|<[^>]+>", "", source)) == ted.sources[d.segment]
+
+
+def test_explorer_follows_every_control(ted, explorer):
+    explorer.direction.value = TOO_HARSH
+    harsh = explorer.current
+    assert harsh.gap == min(d.gap for d in disagreements(explorer.table))
+    explorer.metric.value = "chrF"
+    d = explorer.current
+    hyp, ref = ted.systems[d.system][d.segment], ted.references["ref-B"][d.segment]
+    page = explorer.output.value
+    assert d.metric == "chrF" and "chrF" in page
+    assert d.score == pytest.approx(sacrebleu.sentence_chrf(hyp, [ref]).score, abs=1e-9)
+    explorer.system.value = "Online-W"
+    assert explorer.current.system == "Online-W" and explorer.count.value == "of 529 pairs"
+    explorer.rank.value = 5
+    assert explorer.current == explorer.candidates()[4]
+    explorer.rank.value = 529
+    assert explorer.current == explorer.candidates()[-1]
+    assert "Please check" not in explorer.output.value
+
+
+def test_explorer_refuses_bad_construction(ted, segments):
+    with pytest.raises(TypeError, match="segment_level"):
+        DisagreementExplorer(ted, [1, 2])
+    with pytest.raises(ValueError, match="same language pair"):
+        DisagreementExplorer(wmt21_ted("en-de"), segments)
+
+
+# --- The MQM exercise ------------------------------------------------------------------------------
+
+
+def test_check_mqm_score_right_answer_and_each_misconception(ted):
+    errors = ted.errors["MiSS"][292]
+    assert check_mqm_score(-6.1, errors).correct is True
+    assert check_mqm_score("-61/10", errors).correct is True
+    assert check_mqm_score(6.1, errors).recognised == "positive_sign"
+    assert check_mqm_score(-7, errors).recognised == "punctuation_as_minor"
+    assert check_mqm_score(-3, errors).recognised == "counted_errors"
+    assert check_mqm_score(-4, errors).correct is False and check_mqm_score(-4, errors).recognised is None
+    assert check_mqm_score(None, errors).correct is None
+    with pytest.raises(TypeError, match="ErrorSpan"):
+        check_mqm_score(-1, ["Major"])
+
+
+# --- Plots -------------------------------------------------------------------------------------------
+
+
+def test_system_scatter_has_one_labelled_point_per_row(ted):
+    table = system_level(ted, metrics=("BLEU",), include=("ref-A",))
+    fig = plot_system_scatter(table)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == [f"{r.name} (human)" if r.is_reference else r.name for r in table.rows]
+    points = [tuple(line.get_xydata()[0]) for line in ax.get_lines()]
+    assert points == [(s, m) for s, m in zip(table.column("BLEU"), table.mqm_column())]
+
+
+def test_segment_bands_count_every_pair_once(segments):
+    fig = plot_segment_bands(segments)
+    counts = [int(t.get_text().split("n = ")[1].replace(",", "")) for t in fig.axes[0].get_xticklabels()]
+    assert sum(counts) == len(segments.rows)
+    human = segments.mqm_column()
+    assert counts[0] == sum(m == 0 for m in human)
+    assert counts[-1] == sum(m < -10 for m in human)
+    assert len(counts) == len(MQM_BANDS)
