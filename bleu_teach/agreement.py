@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from bleu_teach.chrf import chrf_score
@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
            "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
-           "disagreements"]
+           "disagreements", "PairwiseAccuracy", "pairwise_accuracy"]
 
 #: The metrics :func:`system_level` can compute, in the order shown.
 METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
@@ -105,6 +105,10 @@ class SystemTable:
     def mqm_column(self) -> list[float]:
         """The MQM system scores, a value per row, in row order."""
         return [row.mqm for row in self.rows]
+
+    def systems_only(self) -> "SystemTable":
+        """The same table without the human references scored as systems (the machine systems' rows only)."""
+        return replace(self, rows=tuple(row for row in self.rows if not row.is_reference))
 
     def score(self, name: str, metric: str) -> float:
         """The score of system (or included reference) ``name`` under ``metric``."""
@@ -537,3 +541,51 @@ def disagreements(table: SegmentTable, metric: str = "BLEU") -> tuple[Disagreeme
              for row, score, mqm, mr, hr in zip(table.rows, scores, human, metric_ranks, mqm_ranks)]
     order = {name: i for i, name in enumerate(table.systems)}
     return tuple(sorted(found, key=lambda d: (-d.gap, order[d.system], d.segment)))
+
+
+@dataclass(frozen=True)
+class PairwiseAccuracy:
+    """How many pairs of systems a metric orders the way the experts do (see :func:`pairwise_accuracy`)."""
+
+    metric: str
+    agree: int
+    disagree: int
+    tied: int
+
+    @property
+    def pairs(self) -> int:
+        return self.agree + self.disagree + self.tied
+
+    @property
+    def accuracy(self) -> float:
+        """The share of all pairs ordered as the experts order them (ties count as wrong)."""
+        return self.agree / self.pairs
+
+
+def pairwise_accuracy(table: SystemTable, metric: str = "BLEU") -> PairwiseAccuracy:
+    """Over every pair of rows, does the metric put the same one ahead as MQM? (Kocmi et al., 2021)
+
+    "To Ship or Not to Ship" ranks metrics by this pairwise accuracy.  A
+    pair is *tied* when the metric or MQM gives both the same score.  For a
+    lower-is-better metric (TER) the lower score counts as ahead.
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> pairwise_accuracy(system_level(wmt21_ted("zh-en"), metrics=("BLEU",)))
+    PairwiseAccuracy(metric='BLEU', agree=48, disagree=30, tied=0)
+    """
+    if not isinstance(table, SystemTable):
+        raise TypeError(f"table must come from system_level, not {type(table).__name__}")
+    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
+    scores = [sign * v for v in table.column(metric)]
+    human = table.mqm_column()
+    agree = disagree = tied = 0
+    for i in range(len(scores)):
+        for j in range(i + 1, len(scores)):
+            product = (scores[i] - scores[j]) * (human[i] - human[j])
+            if product > 0:
+                agree += 1
+            elif product < 0:
+                disagree += 1
+            else:
+                tied += 1
+    return PairwiseAccuracy(metric, agree, disagree, tied)

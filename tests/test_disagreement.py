@@ -244,3 +244,27 @@ def test_segment_bands_count_every_pair_once(segments):
     assert counts[0] == sum(m == 0 for m in human)
     assert counts[-1] == sum(m < -10 for m in human)
     assert len(counts) == len(MQM_BANDS)
+
+
+def test_systems_only_drops_the_references_and_nothing_else(ted):
+    table = system_level(ted, metrics=("BLEU",), include=("ref-A",))
+    machine = table.systems_only()
+    assert [r.name for r in machine.rows] == list(ted.systems)
+    assert machine.rows == system_level(ted, metrics=("BLEU",)).rows
+
+
+def test_pairwise_accuracy_matches_kendall_without_ties(ted):
+    import scipy.stats
+
+    from bleu_teach.agreement import pairwise_accuracy
+
+    table = system_level(ted, metrics=("BLEU", "chrF"))
+    for metric in ("BLEU", "chrF"):
+        result = pairwise_accuracy(table, metric)
+        assert result.pairs == 13 * 12 // 2 and result.tied == 0
+        tau = scipy.stats.kendalltau(table.column(metric), table.mqm_column()).statistic
+        assert (result.agree - result.disagree) / result.pairs == pytest.approx(tau, abs=1e-12)
+    flipped = dataclasses.replace(table, metrics=("TER", "chrF"))  # a lower-is-better column counts the other way
+    assert pairwise_accuracy(flipped, "TER").agree == pairwise_accuracy(table, "BLEU").disagree
+    with pytest.raises(TypeError, match="system_level"):
+        pairwise_accuracy([1, 2, 3])
