@@ -45,6 +45,8 @@ __all__ = [
     "MAX_REFERENCES",
 ]
 
+#: The clipping explorer scores with this smoothing (it shows the counts; the static site's links reuse it).
+CLIPPING_SMOOTHING = "method1"
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
 
@@ -140,7 +142,7 @@ class ClippingExplorer(widgets.VBox):
         hyp = text_tokens(self.hypothesis.value, "hypothesis")
         refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
         n = self.n.value
-        self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing="method1")
+        self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing=CLIPPING_SMOOTHING)
         return clipping_html(self.report, n)
 
     def update(self) -> None:

@@ -19,21 +19,28 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 PROJECT = Path(__file__).resolve().parent.parent
 DECKS = PROJECT / "notebooks" / "slides"
 NODE = PROJECT / "node_modules"
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "reveal_offline.html.j2"
 
-#: vendor/<name>: (package folder in node_modules, the parts of it the deck needs)
+#: vendor/<name>: (package folder in node_modules, the parts of it the deck and the static site need)
 ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "reveal.js": ("reveal.js", ("dist", "plugin")),
     "requirejs": ("requirejs", ("require.js",)),
     "jquery": ("jquery", ("dist/jquery.min.js",)),
     "mathjax": ("mathjax", ("MathJax.js", "config", "extensions", "jax", "localization", "fonts/HTML-CSS/TeX/woff")),
     "html-manager": ("@jupyter-widgets/html-manager", ("dist",)),
+    # Pyodide's core only (the static site's live explorer; scripts/build_site.py): no packages beyond the stdlib.
+    "pyodide": ("pyodide", ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                            "pyodide-lock.json")),
 }
+#: What the deck itself loads.
+DECK_ASSETS = ("reveal.js", "requirejs", "jquery", "mathjax", "html-manager")
 
 URLS = {
     "reveal_url_prefix": "vendor/reveal.js",
@@ -50,7 +57,7 @@ def copy_assets(vendor: Path, only: tuple[str, ...] | None = None) -> None:
             continue
         source = NODE / package
         if not source.is_dir():
-            raise SystemExit(f"{source} is missing: run `npm ci` (make slides does) to install the deck's assets.")
+            raise SystemExit(f"{source} is missing: run `npm ci` (make slides and make site do) to install it.")
         for part in parts:
             src, dst = source / part, vendor / name / part
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -76,7 +83,8 @@ def copy_widget_fonts(out_dir: Path) -> None:
                 shutil.copy2(font, target / font.name)
 
 
-def export(deck: Path, out_dir: Path) -> Path:
+def export(deck: Path, out_dir: Path, prepare: Callable[[Any], None] | None = None) -> Path:
+    """Write ``<deck>.slides.html`` into ``out_dir``; ``prepare`` may edit the notebook first (the site adds links)."""
     import nbformat
     from nbconvert import SlidesExporter
     from traitlets.config import Config
@@ -91,7 +99,10 @@ def export(deck: Path, out_dir: Path) -> Path:
     for key, value in URLS.items():
         setattr(config.SlidesExporter, key, value)
     exporter = SlidesExporter(config=config, template_file=str(TEMPLATE))
-    body, _ = exporter.from_notebook_node(nbformat.read(deck, as_version=4))
+    notebook = nbformat.read(deck, as_version=4)
+    if prepare is not None:
+        prepare(notebook)
+    body, _ = exporter.from_notebook_node(notebook)
     target = out_dir / f"{deck.stem}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target
@@ -100,7 +111,7 @@ def export(deck: Path, out_dir: Path) -> Path:
 def build(out_dir: Path) -> list[Path]:
     """Copy the assets and export every deck into ``out_dir``; return the HTML files."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    copy_assets(out_dir / "vendor")
+    copy_assets(out_dir / "vendor", only=DECK_ASSETS)
     copy_widget_fonts(out_dir)
     return [export(deck, out_dir) for deck in sorted(DECKS.glob("*.ipynb"))]
 

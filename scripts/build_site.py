@@ -1,0 +1,492 @@
+"""Build bleu-teach as a static website that needs nothing installed: `make site` writes build/site/.
+
+* ``index.html``: what the suite is, the learning path (read from the lessons'
+  own title cells: title, "You will learn", "Time"), and links to every page.
+* ``NN_topic.html`` for every ``notebooks/[0-9][0-9]_*.ipynb``: the stored
+  lesson (prose, math, figures, the widgets' saved state) exported by
+  nbconvert's ``lab`` template, with previous/next links, a download link,
+  and a link into the live explorer under every explorer that holds text.
+* ``explorer.html``: the full step-by-step explorer, live: Pyodide's core
+  (from the npm registry, ``vendor/pyodide/``) runs bleu_teach itself, from
+  ``bleu_teach_site.zip`` (the package's standard-library modules, sacreBLEU's
+  pure-Python tokenizers and ``explorer_page.py``).
+* ``bleu_in_10_minutes.slides.html``: the deck (scripts/build_slides.py), with
+  the same explorer links; ``glossary.html``; ``notebooks/`` to download.
+
+Every script, stylesheet and font comes from the site's own folder, so it works
+from any static file server with the network off.  The explorer needs
+http(s): browsers do not let a page opened from disk load WebAssembly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import html
+import importlib.metadata
+import importlib.util
+import json
+import re
+import shutil
+import sys
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+SCRIPTS = Path(__file__).resolve().parent
+PROJECT = SCRIPTS.parent
+sys.path.insert(0, str(SCRIPTS))
+import build_slides  # noqa: E402
+
+NOTEBOOKS = PROJECT / "notebooks"
+PACKAGE = PROJECT / "bleu_teach"
+TEMPLATES = SCRIPTS / "templates"
+STATIC = SCRIPTS / "site"
+#: The zip the explorer unpacks into Pyodide's file system.
+PYTHON_ZIP = "bleu_teach_site.zip"
+#: Modules the explorer page imports; everything they import at load time is shipped with them.
+ENTRY_MODULES = ("__init__", "explorer")
+LESSON_GLOB = "[0-9][0-9]_*.ipynb"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+# ---------------------------------------------------------------------------
+# The lessons, read from their own title cells
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Lesson:
+    path: Path
+    number: str
+    title: str
+    learn: str
+    minutes: int
+    prev: Lesson | None = field(default=None, repr=False)
+    next: Lesson | None = field(default=None, repr=False)
+
+    @property
+    def page(self) -> str:
+        return f"{self.path.stem}.html"
+
+    @property
+    def download(self) -> str:
+        return f"notebooks/{self.path.name}"
+
+
+def _line(text: str, label: str, path: Path) -> str:
+    match = re.search(rf"^\*\*{re.escape(label)}\*\*\s*(.+)$", text, re.MULTILINE)
+    if match is None:
+        raise SystemExit(f"{path.name}: the title cell has no '**{label}**' line (CONTRIBUTING: the lesson skeleton).")
+    return match.group(1).strip()
+
+
+def read_lesson(path: Path) -> Lesson:
+    """Number, title, "You will learn" and minutes from the lesson's title cell (# NN · Title, then three lines)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    first = "".join(notebook["cells"][0]["source"])
+    heading = re.match(r"#\s*(\d\d)\s*·\s*(.+)", first)
+    if heading is None:
+        raise SystemExit(f"{path.name}: the first cell must be the title '# NN · Title'.")
+    time_line = _line(first, "Time:", path)
+    minutes = re.search(r"(\d+)\s*minutes", time_line)
+    if minutes is None:
+        raise SystemExit(f"{path.name}: the **Time:** line must say 'about N minutes', not {time_line!r}.")
+    learn = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", _line(first, "You will learn:", path))  # the links' words only
+    return Lesson(path, heading.group(1), heading.group(2).strip(), learn, int(minutes.group(1)))
+
+
+def lessons(folder: Path = NOTEBOOKS) -> list[Lesson]:
+    """Every lesson, in order, linked to its neighbours."""
+    found = [read_lesson(path) for path in sorted(folder.glob(LESSON_GLOB))]
+    for before, after in zip(found, found[1:]):
+        before.next, after.prev = after, before
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Links into the live explorer, read from the explorers' saved widget state
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preset:
+    """One example for the live explorer: what a notebook explorer showed, as the explorer's settings."""
+
+    label: str
+    hypothesis: str
+    references: tuple[str, ...]
+    tokenizer: str = "whitespace"
+    lowercase: bool = False
+    max_n: int = 4
+    weights: str = ""
+    smoothing: str = "method0"
+
+    def query(self) -> str:
+        """The explorer's URL query: hyp, ref (once per reference), n, weights, smoothing, tokenizer, lowercase."""
+        pairs = [("hyp", self.hypothesis), *(("ref", r) for r in self.references), ("n", str(self.max_n))]
+        if self.weights:
+            pairs.append(("weights", self.weights))
+        pairs += [("smoothing", self.smoothing), ("tokenizer", self.tokenizer), ("lowercase", "1" if self.lowercase else "0")]
+        return urlencode(pairs)
+
+    def url(self) -> str:
+        return f"explorer.html?{self.query()}"
+
+    def state(self) -> dict[str, Any]:
+        """The explorer page's state (explorer.js), for its default example."""
+        return {"hypothesis": self.hypothesis, "references": list(self.references), "tokenizer": self.tokenizer,
+                "lowercase": self.lowercase, "max_n": str(self.max_n), "weights": self.weights,
+                "smoothing": self.smoothing}
+
+
+def _widget_tree(models: dict[str, Any], model_id: str) -> Iterator[dict[str, Any]]:
+    """The saved states of a widget and of all its descendants, depth first (the order shown on screen)."""
+    model = models.get(model_id)
+    if model is None:
+        return
+    state = model["state"]
+    yield state
+    for child in state.get("children", []):
+        yield from _widget_tree(models, str(child).removeprefix("IPY_MODEL_"))
+
+
+def _dropdown_value(state: dict[str, Any]) -> str:
+    labels = state.get("_options_labels", [])
+    index = state.get("index")
+    if not isinstance(index, int) or not 0 <= index < len(labels):
+        raise SystemExit(f"A saved {state.get('description')!r} dropdown has no valid selection: re-run make notebooks.")
+    return str(labels[index])
+
+
+def presets(models: dict[str, Any], model_id: str) -> list[Preset]:
+    """The live-explorer examples a saved explorer holds: one per hypothesis box, none for a widget without text.
+
+    The controls are found by the labels the learner sees (bleu_teach.widgets):
+    text boxes "Hypothesis" (or "Hypothesis A" / "Hypothesis B") and
+    "Reference N"; settings "Tokenizer", "Lowercase", "Max n", "Weights",
+    "Smoothing" (its options read "methodK: ...").  The clipping explorer
+    has an "n-gram order" slider instead and scores with CLIPPING_SMOOTHING.
+    Settings a widget hides stay in its tree (display: none), so they are read too.
+    """
+    from bleu_teach.smoothing import SMOOTHING_METHODS
+    from bleu_teach.widgets import CLIPPING_SMOOTHING
+
+    hypotheses: list[tuple[str, str]] = []
+    references: list[str] = []
+    settings: dict[str, Any] = {}
+    for state in _widget_tree(models, model_id):
+        label = state.get("description")
+        if not isinstance(label, str):
+            continue
+        if re.fullmatch(r"Hypothesis( [A-Z])?", label) and "value" in state:
+            hypotheses.append((label, state["value"]))
+        elif re.fullmatch(r"Reference \d+", label) and "value" in state:
+            references.append(state["value"])
+        elif label == "Tokenizer":
+            settings["tokenizer"] = _dropdown_value(state)
+        elif label == "Lowercase":
+            settings["lowercase"] = bool(state["value"])
+        elif label == "Max n":
+            settings["max_n"] = int(state["value"])
+        elif label == "Weights":
+            settings["weights"] = str(state["value"]).strip()
+        elif label == "Smoothing":
+            settings["smoothing"] = _dropdown_value(state).split(":")[0]
+        elif label == "n-gram order":
+            settings.update(max_n=int(state["value"]), smoothing=CLIPPING_SMOOTHING)
+    if not hypotheses:
+        return []
+    if not references:
+        raise SystemExit(f"A saved explorer with {hypotheses[0][0]!r} has no 'Reference N' boxes: re-run make notebooks.")
+    if settings.get("smoothing", "method0") not in SMOOTHING_METHODS:
+        raise SystemExit(f"A saved explorer has an unknown smoothing method {settings['smoothing']!r}.")
+    return [Preset(label, text, tuple(references), **settings) for label, text in hypotheses]
+
+
+def notebook_presets(notebook: Any) -> dict[int, list[Preset]]:
+    """For each code cell showing an explorer that holds text: its index and the presets read from it."""
+    models = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    found: dict[int, list[Preset]] = {}
+    for index, cell in enumerate(notebook["cells"]):
+        for output in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view and presets(models, view["model_id"]):
+                found[index] = presets(models, view["model_id"])
+    return found
+
+
+def _explorer_links_html(links: list[Preset]) -> str:
+    items = []
+    for preset in links:
+        which = "" if preset.label == "Hypothesis" else f" ({html.escape(preset.label.lower())})"
+        items.append(f'<a class="live-explorer-link" href="{html.escape(preset.url(), quote=True)}">'
+                     f"Open this example{which} in the live explorer</a>")
+    return f'<p class="live-explorer">&#9654; {" · ".join(items)}: it runs in your browser, nothing to install.</p>'
+
+
+def add_explorer_links(notebook: Any, slide: bool = False) -> int:
+    """Insert a markdown cell with live-explorer links after every explorer that holds text; return how many."""
+    import nbformat
+
+    count = 0
+    for index in sorted(notebook_presets(notebook), reverse=True):
+        links = notebook_presets(notebook)[index]
+        cell = nbformat.v4.new_markdown_cell(_explorer_links_html(links))
+        if slide:
+            cell.metadata["slideshow"] = {"slide_type": "-"}  # on the explorer's own slide
+        notebook["cells"].insert(index + 1, cell)
+        count += len(links)
+    return count
+
+
+# ---------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------
+
+def _site_link(target: str, pages: dict[str, str]) -> str:
+    """A notebook link as a site link: lessons to their pages, the glossary to its page."""
+    path, hash_, anchor = target.partition("#")
+    if path in pages:
+        return pages[path] + hash_ + anchor
+    return target
+
+
+def relink(notebook: Any, pages: dict[str, str]) -> None:
+    """Point the markdown cells' links to notebooks and to GLOSSARY.md at the site's pages."""
+    pattern = re.compile(r"(\]\(|href=\")([^)\"\s]+)")
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = pattern.sub(lambda m: m.group(1) + _site_link(m.group(2), pages), cell["source"])
+
+
+def _environment() -> Any:
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=True,
+                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+
+def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str]) -> int:
+    """Write the lesson's page; return the number of live-explorer links in it."""
+    import nbformat
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    notebook = nbformat.read(lesson.path, as_version=4)
+    relink(notebook, pages)
+    links = add_explorer_links(notebook)
+    config = Config()
+    config.HTMLExporter.exclude_input_prompt = True
+    config.HTMLExporter.exclude_output_prompt = True
+    for key, value in build_slides.URLS.items():
+        if key != "reveal_url_prefix":
+            setattr(config.HTMLExporter, key, value)
+    exporter = HTMLExporter(config=config, template_file=str(TEMPLATES / "site_lesson.html.j2"))
+    resources = {"site": {"lesson": lesson, "links": links}, "metadata": {"name": f"{lesson.number} · {lesson.title}"}}
+    body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    (out_dir / lesson.page).write_text(body, encoding="utf-8")
+    return links
+
+
+def export_glossary(out_dir: Path, environment: Any, pages: dict[str, str]) -> None:
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    text = (NOTEBOOKS / "GLOSSARY.md").read_text(encoding="utf-8")
+    text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1), pages) + ")", text)
+    body = markdown2html_mistune(text)
+    page = environment.get_template("glossary.html.j2").render(body=body)
+    (out_dir / "glossary.html").write_text(page, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# The Python the explorer runs: bleu_teach's standard-library modules and sacreBLEU's pure tokenizers
+# ---------------------------------------------------------------------------
+
+def _load_time_imports(source: str) -> list[ast.ImportFrom | ast.Import]:
+    """Imports that run when a module loads: top level, outside functions and `if TYPE_CHECKING:`."""
+    found: list[ast.ImportFrom | ast.Import] = []
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.append(node)
+            elif isinstance(node, ast.If):
+                if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, (ast.Try, ast.With)):
+                visit(node.body)
+
+    visit(ast.parse(source).body)
+    return found
+
+
+def _is_stdlib(module: str) -> bool:
+    return module.split(".")[0] in sys.stdlib_module_names
+
+
+def package_modules() -> list[str]:
+    """bleu_teach's modules that `import bleu_teach` and the explorer load, each checked to need only the stdlib."""
+    wanted, todo = set(), list(ENTRY_MODULES)
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        wanted.add(name)
+        for node in _load_time_imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8")):
+            targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for target in targets:
+                if target.startswith("bleu_teach."):
+                    todo.append(target.split(".")[1])
+                elif not _is_stdlib(target):
+                    raise SystemExit(f"bleu_teach/{name}.py imports {target} when it loads; the site runs the "
+                                     f"package on the standard library alone (tests/test_layers.py).")
+    return sorted(wanted)
+
+
+def _sacrebleu_folder() -> Path:
+    spec = importlib.util.find_spec("sacrebleu")  # finds the folder without running sacreBLEU's __init__
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("sacreBLEU is not installed: run make site (it installs the project first).")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _pure_tokenizer_files(module: str, folder: Path) -> list[str] | None:
+    """The tokenizer module's file and its sibling modules, or None if it needs more than the stdlib."""
+    files: list[str] = []
+    todo = [module.rsplit(".", 1)[1]]
+    while todo:
+        name = todo.pop()
+        if name in files:
+            continue
+        files.append(name)
+        for node in _load_time_imports((folder / f"{name}.py").read_text(encoding="utf-8")):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                todo.append(node.module)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_stdlib(node.module or ""):
+                continue
+            elif isinstance(node, ast.Import) and all(_is_stdlib(a.name) for a in node.names):
+                continue
+            else:
+                return None
+    return files
+
+
+def browser_tokenizers() -> tuple[dict[str, str], list[str]]:
+    """The tokenizers the explorer offers (name: description), and the sacreBLEU tokenizer files they need.
+
+    ``whitespace`` needs nothing; sacreBLEU's tokenizers are offered when
+    their modules import only the standard library (13a, char, zh and none
+    do; intl needs the third-party ``regex``); NLTK's is left out (NLTK).
+    """
+    from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, TOKENIZERS
+
+    folder = _sacrebleu_folder() / "tokenizers"
+    offered, files = {"whitespace": TOKENIZERS["whitespace"]}, {"__init__"}
+    for name, (module, _) in SACREBLEU_TOKENIZERS.items():
+        needed = _pure_tokenizer_files(module, folder)
+        if needed is not None:
+            offered[name] = TOKENIZERS[name]
+            files.update(needed)
+    files.update(_pure_tokenizer_files("tokenizers.__init__", folder) or [])
+    return offered, sorted(files)
+
+
+SACREBLEU_STAND_IN = '''"""Only sacreBLEU's pure-Python tokenizers ({files}), copied unchanged from sacreBLEU {version}.
+
+sacreBLEU's own __init__ imports its metrics, which need NumPy; bleu-teach's
+static site runs in the browser without NumPy, and only needs the tokenizers.
+sacreBLEU is released under the Apache License 2.0 (LICENSE.txt beside this file).
+"""
+'''
+
+
+def write_python_zip(target: Path) -> list[str]:
+    """The zip the explorer unpacks: bleu_teach's modules, sacreBLEU's tokenizers, explorer_page.py. Returns its names."""
+    folder = _sacrebleu_folder()
+    _, tokenizer_files = browser_tokenizers()
+    version = importlib.metadata.version("sacrebleu")
+    licence = next((p for p in (importlib.metadata.files("sacrebleu") or []) if p.name.startswith("LICENSE")), None)
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name in package_modules():
+            archive.write(PACKAGE / f"{name}.py", f"bleu_teach/{name}.py")
+        archive.writestr("sacrebleu/__init__.py", SACREBLEU_STAND_IN.format(
+            files=", ".join(f for f in tokenizer_files if f != "__init__"), version=version))
+        for name in tokenizer_files:
+            archive.write(folder / "tokenizers" / f"{name}.py", f"sacrebleu/tokenizers/{name}.py")
+        if licence is not None:
+            archive.write(Path(str(licence.locate())), "sacrebleu/LICENSE.txt")
+        archive.write(STATIC / "explorer_page.py", "explorer_page.py")
+        return archive.namelist()
+
+
+# ---------------------------------------------------------------------------
+# The whole site
+# ---------------------------------------------------------------------------
+
+def build(out_dir: Path) -> dict[str, Any]:
+    """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests."""
+    from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES
+    from bleu_teach.smoothing import SMOOTHING_METHODS
+    from bleu_teach.tokenize import TOKENIZERS
+
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
+    build_slides.copy_assets(out_dir / "vendor")
+    build_slides.copy_widget_fonts(out_dir)
+    for name in ("site.css", "explorer.js"):
+        shutil.copy2(STATIC / name, out_dir / name)
+
+    found = lessons()
+    pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
+    links = {lesson.page: export_lesson(lesson, out_dir, pages) for lesson in found}
+    # The explorer opens on the lessons' first example (lesson 00's demo).
+    first = next(p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
+                 for p in ps)
+
+    downloads = out_dir / "notebooks"
+    downloads.mkdir()
+    with zipfile.ZipFile(out_dir / "bleu-teach-notebooks.zip", "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in [lesson.path for lesson in found] + [NOTEBOOKS / "GLOSSARY.md"]:
+            shutil.copy2(path, downloads / path.name)
+            archive.write(path, f"bleu-teach-notebooks/{path.name}")
+
+    decks = []
+    for deck in sorted(build_slides.DECKS.glob("*.ipynb")):
+        counted: list[int] = []
+        decks.append(build_slides.export(deck, out_dir, lambda nb: counted.append(add_explorer_links(nb, slide=True))))
+        links[decks[-1].name] = counted[0]
+
+    environment = _environment()
+    export_glossary(out_dir, environment, pages)
+    python_files = write_python_zip(out_dir / PYTHON_ZIP)
+    tokenizers, _ = browser_tokenizers()
+    explorer = environment.get_template("explorer.html.j2").render(
+        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers],
+        smoothing=SMOOTHING_METHODS, max_order=MAX_ORDER, max_references=MAX_REFERENCES, python_zip=PYTHON_ZIP,
+        default=first.state())
+    (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
+    index = environment.get_template("index.html.j2").render(
+        lessons=found, total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
+    (out_dir / "index.html").write_text(index, encoding="utf-8")
+    return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
+            "tokenizers": list(tokenizers), "python": python_files}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site")
+    out = parser.parse_args().out.resolve()
+    built = build(out)
+    shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
+    print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
+          f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html")
+    print(f"live-explorer links: {sum(built['links'].values())}; serve it with: python -m http.server -d {shown}")
+
+
+if __name__ == "__main__":
+    main()
