@@ -32,6 +32,7 @@ scipy and sacreBLEU are imported inside the functions that need them, so
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -55,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
            "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
-           "disagreements", "PairwiseAccuracy", "pairwise_accuracy"]
+           "disagreements", "PairwiseAccuracy", "pairwise_accuracy", "MQM_BANDS", "MqmBand", "mqm_bands"]
 
 #: The metrics :func:`system_level` can compute, in the order shown.
 METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
@@ -589,3 +590,45 @@ def pairwise_accuracy(table: SystemTable, metric: str = "BLEU") -> PairwiseAccur
             else:
                 tied += 1
     return PairwiseAccuracy(metric, agree, disagree, tied)
+
+
+#: Bands of segment MQM scores: (label, low, high); a segment belongs where low <= MQM < high.
+MQM_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("0 (no error)", 0.0, math.inf),
+    ("-0.1 to -1", -1.0, 0.0),
+    ("-1.1 to -5", -5.0, -1.0),
+    ("-5.1 to -10", -10.0, -5.0),
+    ("below -10", -math.inf, -10.0),
+)
+
+
+@dataclass(frozen=True)
+class MqmBand:
+    """The sentence scores of the (system, segment) pairs whose MQM score lies in one band."""
+
+    label: str
+    low: float
+    high: float
+    scores: tuple[float, ...]
+
+    def quartiles(self) -> tuple[float, float, float]:
+        """(lower quartile, median, upper quartile) of the band's scores (``statistics.quantiles``, inclusive)."""
+        if len(self.scores) < 2:
+            raise ValueError(f"the band {self.label!r} has {len(self.scores)} score(s); quartiles need 2")
+        q1, q2, q3 = statistics.quantiles(self.scores, n=4, method="inclusive")
+        return q1, q2, q3
+
+
+def mqm_bands(table: SegmentTable, metric: str = "BLEU") -> tuple[MqmBand, ...]:
+    """Split the table's sentence ``metric`` scores by the pair's MQM band (:data:`MQM_BANDS`); every pair lands in one.
+
+    >>> from bleu_teach.data import wmt21_ted
+    >>> bands = mqm_bands(segment_level(wmt21_ted("zh-en")))
+    >>> [len(b.scores) for b in bands]
+    [3738, 884, 1456, 582, 217]
+    """
+    if not isinstance(table, SegmentTable):
+        raise TypeError(f"table must come from segment_level, not {type(table).__name__}")
+    scores, human = table.column(metric), table.mqm_column()
+    return tuple(MqmBand(label, low, high, tuple(s for s, m in zip(scores, human) if low <= m < high))
+                 for label, low, high in MQM_BANDS)

@@ -19,6 +19,7 @@ from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from bleu_teach.agreement import mqm_bands
 from bleu_teach.curves import bp_curve, length_sweep
 from bleu_teach.explain import BleuReport
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.significance import BootstrapDistribution
 
 __all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
-           "plot_system_scatter", "plot_segment_bands", "MQM_BANDS"]
+           "plot_system_scatter", "plot_segment_bands"]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -248,32 +249,22 @@ def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str |
     return fig
 
 
-#: The MQM bands of :func:`plot_segment_bands`: (label, low, high), a segment belongs where low <= MQM < high.
-MQM_BANDS: tuple[tuple[str, float, float], ...] = (
-    ("0\n(no error)", 0.0, float("inf")),
-    ("-0.1 to -1", -1.0, 0.0),
-    ("-1.1 to -5", -5.0, -1.0),
-    ("-5.1 to -10", -10.0, -5.0),
-    ("below -10", float("-inf"), -10.0),
-)
-
-
 @_styled
 def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> Figure:
-    """Box plots of sentence ``metric`` for the segments in each MQM band (:data:`MQM_BANDS`), with their counts.
+    """Box plots of sentence ``metric`` for the segments in each MQM band (:func:`bleu_teach.agreement.mqm_bands`).
 
     ``table`` comes from :func:`bleu_teach.agreement.segment_level`.  Boxes
     span the middle half (quartiles), the line is the median, whiskers reach
     1.5 times the box; outliers are not drawn, so that 6,000 points do not
     hide the boxes.
     """
-    scores, human = table.column(metric), table.mqm_column()
-    groups = [[s for s, m in zip(scores, human) if low <= m < high] for _, low, high in MQM_BANDS]
+    bands = mqm_bands(table, metric)
+    groups = [list(band.scores) for band in bands]
     fig, ax = _new((9, 6))
     ax.boxplot(groups, showfliers=False, widths=0.6, medianprops={"color": "black", "linewidth": 2.5},
                boxprops={"facecolor": "#BBBBBB"}, patch_artist=True)
-    ax.set_xticks(range(1, len(MQM_BANDS) + 1),
-                  [f"{label}\nn = {len(g):,}" for (label, _, _), g in zip(MQM_BANDS, groups)])
+    ax.set_xticks(range(1, len(bands) + 1),
+                  [f"{band.label.replace(' (', chr(10) + '(')}\nn = {len(band.scores):,}" for band in bands])
     title = title if title is not None else f"{table.pair}: sentence {metric} by the experts' MQM score"
     _style_axes(ax, title, "segment MQM score (error points, negated)", f"sentence {metric} against "
                 f"{' and '.join(table.references_used)}")

@@ -19,7 +19,8 @@ from bleu_teach import render
 from bleu_teach.agreement import Disagreement, disagreements, mqm_segment, segment_level, system_level
 from bleu_teach.data import ErrorSpan, wmt21_ted
 from bleu_teach.exercises import check_mqm_score
-from bleu_teach.plots import MQM_BANDS, plot_segment_bands, plot_system_scatter
+from bleu_teach.agreement import MQM_BANDS, mqm_bands
+from bleu_teach.plots import plot_segment_bands, plot_system_scatter
 from bleu_teach.widgets import TOO_HARSH, DisagreementExplorer
 
 #: MQM weights as published (Freitag et al., 2021, section 3.2), independent of ErrorSpan.weight.
@@ -268,3 +269,11 @@ def test_pairwise_accuracy_matches_kendall_without_ties(ted):
     assert pairwise_accuracy(flipped, "TER").agree == pairwise_accuracy(table, "BLEU").disagree
     with pytest.raises(TypeError, match="system_level"):
         pairwise_accuracy([1, 2, 3])
+
+
+def test_mqm_band_quartiles_match_numpy_on_the_same_scores(segments):
+    import numpy
+
+    for band in mqm_bands(segments):
+        q1, q2, q3 = band.quartiles()
+        assert (q1, q2, q3) == pytest.approx(tuple(numpy.percentile(band.scores, [25, 50, 75])), abs=1e-9)
