@@ -142,7 +142,7 @@ class Preset:
                 "smoothing": self.smoothing}
 
 
-def _widget_tree(models: dict[str, Any], model_id: str) -> Iterator[dict[str, Any]]:
+def widget_tree(models: dict[str, Any], model_id: str) -> Iterator[dict[str, Any]]:
     """The saved states of a widget and of all its descendants, depth first (the order shown on screen)."""
     model = models.get(model_id)
     if model is None:
@@ -150,7 +150,7 @@ def _widget_tree(models: dict[str, Any], model_id: str) -> Iterator[dict[str, An
     state = model["state"]
     yield state
     for child in state.get("children", []):
-        yield from _widget_tree(models, str(child).removeprefix("IPY_MODEL_"))
+        yield from widget_tree(models, str(child).removeprefix("IPY_MODEL_"))
 
 
 def _dropdown_value(state: dict[str, Any]) -> str:
@@ -177,7 +177,7 @@ def presets(models: dict[str, Any], model_id: str) -> list[Preset]:
     hypotheses: list[tuple[str, str]] = []
     references: list[str] = []
     settings: dict[str, Any] = {}
-    for state in _widget_tree(models, model_id):
+    for state in widget_tree(models, model_id):
         label = state.get("description")
         if not isinstance(label, str):
             continue
@@ -218,12 +218,14 @@ def notebook_presets(notebook: Any) -> dict[int, list[Preset]]:
     return found
 
 
-def _explorer_links_html(links: list[Preset]) -> str:
+def _explorer_links_html(links: list[Preset], slide: bool = False) -> str:
     items = []
     for preset in links:
         which = "" if preset.label == "Hypothesis" else f" ({html.escape(preset.label.lower())})"
         items.append(f'<a class="live-explorer-link" href="{html.escape(preset.url(), quote=True)}">'
                      f"Open this example{which} in the live explorer</a>")
+    if slide:  # small and tight, so that the explorer's slide still fits the screen
+        return f'<p class="live-explorer" style="font-size: 0.55em; margin: 0">&#9654; {" · ".join(items)}</p>'
     return f'<p class="live-explorer">&#9654; {" · ".join(items)}: it runs in your browser, nothing to install.</p>'
 
 
@@ -234,7 +236,7 @@ def add_explorer_links(notebook: Any, slide: bool = False) -> int:
     count = 0
     for index in sorted(notebook_presets(notebook), reverse=True):
         links = notebook_presets(notebook)[index]
-        cell = nbformat.v4.new_markdown_cell(_explorer_links_html(links))
+        cell = nbformat.v4.new_markdown_cell(_explorer_links_html(links, slide))
         if slide:
             cell.metadata["slideshow"] = {"slide_type": "-"}  # on the explorer's own slide
         notebook["cells"].insert(index + 1, cell)

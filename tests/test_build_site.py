@@ -1,0 +1,211 @@
+"""The static site's build (scripts/build_site.py) in plain Python: the learning path read from the lessons,
+the live-explorer links read from the explorers' saved state, and the Python the browser runs.
+
+The links are checked against what each notebook explorer showed when the notebook was executed (its
+saved output HTML), and the browser's Python against bleu_teach and sacreBLEU as installed here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import nbformat
+import pytest
+
+import bleu_teach as bt
+from bleu_teach.render import clipping_html, comparison_html, report_html
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT / "scripts"))
+import build_site  # noqa: E402
+
+LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+DECKS = sorted((PROJECT / "notebooks" / "slides").glob("*.ipynb"))
+STATE = build_site.WIDGET_STATE
+
+
+def _title_cell(number: str, title: str, minutes: int) -> str:
+    return (f"# {number} · {title}\n\n**You will learn:** what [BLEU](GLOSSARY.md#bleu) counts.\n"
+            f"**You need first:** nothing.\n**Time:** about {minutes} minutes.")
+
+
+def test_the_learning_path_comes_from_the_lessons_title_cells(tmp_path: Path):
+    for name, number, title, minutes in [("00_a", "00", "Start", 10), ("08_c", "08", "People", 35),
+                                         ("01_b", "01", "Clipping", 20)]:
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell(number, title, minutes))])
+        nbformat.write(notebook, tmp_path / f"{name}.ipynb")
+    (tmp_path / "notes.ipynb").write_text("{}")  # not a lesson: no NN_ prefix
+    found = build_site.lessons(tmp_path)
+    assert [(x.number, x.title, x.minutes, x.page) for x in found] == [
+        ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("08", "People", 35, "08_c.html")]
+    assert found[0].learn == "what BLEU counts."  # the link's words, not its markdown
+    assert found[0].prev is None and found[0].next is found[1] and found[2].prev is found[1] and found[2].next is None
+    assert found[2].download == "notebooks/08_c.ipynb"
+
+
+def test_a_lesson_without_the_skeletons_time_line_is_refused(tmp_path: Path):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# 03 · BP\n\n**You will learn:** BP.")])
+    nbformat.write(notebook, tmp_path / "03_bp.ipynb")
+    with pytest.raises(SystemExit, match=r"03_bp.ipynb: the title cell has no '\*\*Time:\*\*' line"):
+        build_site.lessons(tmp_path)
+
+
+def test_every_real_lesson_is_on_the_path_in_order():
+    found = build_site.lessons()
+    assert [x.path for x in found] == LESSONS
+    assert [x.number for x in found] == [p.name[:2] for p in LESSONS]
+    assert all(x.minutes > 0 and x.learn for x in found)
+
+
+def test_links_to_lessons_and_the_glossary_point_at_the_sites_pages():
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "See [01](01_ngrams_and_clipping.ipynb), [BP](GLOSSARY.md#brevity-penalty), "
+        '<a href="GLOSSARY.md">all words</a> and [elsewhere](https://example.org/x.ipynb).')])
+    build_site.relink(notebook, {"01_ngrams_and_clipping.ipynb": "01_ngrams_and_clipping.html",
+                                 "GLOSSARY.md": "glossary.html"})
+    assert notebook.cells[0].source == (
+        "See [01](01_ngrams_and_clipping.html), [BP](glossary.html#brevity-penalty), "
+        '<a href="glossary.html">all words</a> and [elsewhere](https://example.org/x.ipynb).')
+
+
+# ---------------------------------------------------------------------------
+# Live-explorer links: each reproduces what its notebook explorer showed
+# ---------------------------------------------------------------------------
+
+def _tokens(text: str, query: dict[str, list[str]]) -> list[str]:
+    return bt.tokenize(text, query["tokenizer"][0], lowercase=query["lowercase"][0] == "1")
+
+
+def _weights(query: dict[str, list[str]]) -> tuple[float, ...]:
+    n = int(query["n"][0])
+    typed = query.get("weights", [""])[0]
+    return tuple(float(w) for w in typed.split(",")) if typed else (1 / n,) * n
+
+
+def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
+    """(cell index, the widget tree's saved states) for every explorer output with a Hypothesis box."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    models = notebook["metadata"].get("widgets", {}).get(STATE, {}).get("state", {})
+    found = []
+    for index, cell in enumerate(notebook["cells"]):
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(build_site.WIDGET_VIEW)
+            if view:
+                tree = list(build_site.widget_tree(models, view["model_id"]))
+                if any(s.get("_model_name") in ("TextModel", "TextareaModel")
+                       and str(s.get("description", "")).startswith("Hypothesis") for s in tree):
+                    found.append((index, tree))
+    return found
+
+
+@pytest.mark.parametrize("path", LESSONS + DECKS, ids=lambda p: p.stem)
+def test_each_explorer_link_reproduces_what_the_notebook_explorer_showed(path: Path):
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    presets = build_site.notebook_presets(notebook)
+    explorers = _saved_explorers(path)
+    assert sorted(presets) == [index for index, _ in explorers]  # every explorer with text gets links
+    for index, tree in explorers:
+        shown = [s["value"] for s in tree if s.get("_model_name") == "HTMLModel" and "bleu-teach" in s.get("value", "")]
+        assert len(shown) == 1, f"cell {index}: expected one output HTML widget"
+        queries = [parse_qs(preset.query(), keep_blank_values=True) for preset in presets[index]]
+        refs = [_tokens(r, queries[0]) for r in queries[0]["ref"]]
+        weights, smoothing = _weights(queries[0]), queries[0]["smoothing"][0]
+        labels = {s.get("description") for s in tree}
+        if "Hypothesis A" in labels:
+            a, b = (_tokens(q["hyp"][0], q) for q in queries)
+            assert shown[0] == comparison_html(bt.compare_hypotheses(refs, a, b, weights=weights, smoothing=smoothing))
+            continue
+        (query,) = queries
+        report = bt.explain(refs, _tokens(query["hyp"][0], query), weights=weights, smoothing=smoothing)
+        if "n-gram order" in labels:
+            assert shown[0] == clipping_html(report, int(query["n"][0]))
+        else:
+            assert re.search(r'data-score="([^"]+)"', shown[0]).group(1) == repr(report.score)
+            assert shown[0] == report_html(report, compact="bleu-teach compact" in shown[0])
+
+
+def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
+    linked = []
+    for path in LESSONS:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        presets = build_site.notebook_presets(notebook)
+        explorers = dict(_saved_explorers(path))
+        cells = notebook["cells"]
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] == "markdown" and re.search(r"^## Try it", "".join(cell["source"]), re.MULTILINE):
+                widget = next(i for i in range(index + 1, len(cells)) if cells[i]["cell_type"] == "code")
+                if widget in explorers:
+                    assert widget in presets, f"{path.name}: the Try it explorer in cell {widget} has no link"
+                    linked.append(path.name)
+    assert len(linked) >= 4, linked  # lessons 01, 02, 04 and 05 today
+
+
+def test_a_saved_explorer_without_references_is_refused():
+    models = {"root": {"state": {"children": ["IPY_MODEL_hyp"]}},
+              "hyp": {"state": {"description": "Hypothesis", "value": "the cat"}}}
+    with pytest.raises(SystemExit, match="no 'Reference N' boxes"):
+        build_site.presets(models, "root")
+
+
+def test_a_preset_url_carries_every_setting():
+    preset = build_site.Preset("Hypothesis", "a <b> & c", ("x y", "z"), "13a", True, 2, "0.7, 0.3", "method3")
+    assert parse_qs(preset.query()) == {"hyp": ["a <b> & c"], "ref": ["x y", "z"], "n": ["2"], "weights": ["0.7, 0.3"],
+                                        "smoothing": ["method3"], "tokenizer": ["13a"], "lowercase": ["1"]}
+
+
+# ---------------------------------------------------------------------------
+# The Python the explorer page runs
+# ---------------------------------------------------------------------------
+
+RUN_ZIP = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import explorer_page
+answers = [json.loads(explorer_page.score_json(json.dumps(case))) for case in json.loads(sys.argv[2])]
+loaded = sorted({name.split(".")[0] for name in sys.modules} - set(sys.stdlib_module_names) - {"__main__"})
+print(json.dumps({"answers": answers, "loaded": loaded}))
+"""
+
+
+def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
+    names = build_site.write_python_zip(tmp_path / "site.zip")
+    assert "explorer_page.py" in names and "bleu_teach/explorer.py" in names and "sacrebleu/LICENSE.txt" in names
+    assert not any(n.startswith("bleu_teach/") and n.split("/")[1] in ("widgets.py", "plots.py", "agreement.py")
+                   for n in names)
+    tokenizers, _ = build_site.browser_tokenizers()
+    assert {"whitespace", "13a", "char"} <= set(tokenizers) and "nltk" not in tokenizers and "intl" not in tokenizers
+    hyp, refs = "The cat, it sat on the MAT.", ["the cat sat on the mat .", "a cat was sitting on the mat"]
+    base = {"hypothesis": hyp, "references": refs, "lowercase": True, "max_n": "3", "weights": "", "smoothing": "method1"}
+    cases = [{**base, "tokenizer": name} for name in tokenizers]
+    cases += [{**base, "tokenizer": "nltk"}, {**base, "tokenizer": "13a", "max_n": "three"},
+              {**base, "tokenizer": "13a", "hypothesis": " "}, {**base, "tokenizer": "13a", "weights": "0.5, 0.5"}]
+    # -I -S: no site-packages at all, so neither the installed bleu_teach nor sacreBLEU, NumPy or NLTK
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", RUN_ZIP, str(tmp_path / "site.zip"), json.dumps(cases)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["loaded"] == ["bleu_teach", "explorer_page", "sacrebleu"]
+    answers = result["answers"]
+    for case, answer in zip(cases, answers[:len(tokenizers)]):
+        tokens = [bt.tokenize(text, case["tokenizer"], lowercase=True) for text in [hyp, *refs]]
+        expected = bt.explain(tokens[1:], tokens[0], weights=(1 / 3,) * 3, smoothing="method1")
+        assert answer["message"] == "" and answer["score"] == repr(expected.score), case["tokenizer"]
+        assert answer["html"] == report_html(expected)
+    assert [a["message"] for a in answers[len(tokenizers):]] == [
+        "The nltk tokenizer needs a package this page does not carry; choose another tokenizer.",
+        "Max n must be a whole number, e.g. 4 (got 'three').",
+        "The hypothesis is empty: type a sentence into it.",
+        "Give 3 weights for Max n = 3 (got 2), or leave the box empty for uniform.",
+    ]
+    assert all(a["score"] is None for a in answers[len(tokenizers):])
+
+
+def test_the_shipped_modules_are_what_import_bleu_teach_loads():
+    modules = build_site.package_modules()
+    assert {"__init__", "explorer", "explain", "render", "tokenize"} <= set(modules)
+    assert not {"widgets", "plots", "data", "significance", "agreement"} & set(modules)
