@@ -5,11 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bleu-teach-installed
-# The slide decks' scripts (reveal.js, MathJax 2, ...) from the npm registry, for offline decks.
+# The slide decks' and the static site's scripts (reveal.js, MathJax 2, Pyodide, ...) from the npm registry, for offline use.
 NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab deck test notebooks solutions slides benchmark constraints clean
+.PHONY: lab deck test notebooks solutions slides site benchmark constraints clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ solutions: $(STAMP)
 slides: $(STAMP) $(NODE_STAMP)
 	$(EXECUTE) notebooks/slides/*.ipynb
 	$(BIN)/python scripts/build_slides.py
+
+# The static website, nothing to install for its readers: build/site/ (scripts/build_site.py).
+# Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.
+# Publish: copy build/site/ to any web host, or serve it: python -m http.server -d build/site
+site: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python scripts/build_site.py
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
