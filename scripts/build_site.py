@@ -76,6 +76,13 @@ class Lesson:
     def download(self) -> str:
         return f"notebooks/{self.path.name}"
 
+    def learn_html(self, pages: dict[str, str]) -> str:
+        """The "You will learn" line as HTML, its links pointing at the site's pages (the lessons' own markdown)."""
+        from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+        text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1), pages) + ")", self.learn)
+        return re.sub(r"^<p>|</p>\s*$", "", markdown2html_mistune(text).strip())
+
 
 def _line(text: str, label: str, path: Path) -> str:
     match = re.search(rf"^\*\*{re.escape(label)}\*\*\s*(.+)$", text, re.MULTILINE)
@@ -95,7 +102,7 @@ def read_lesson(path: Path) -> Lesson:
     minutes = re.search(r"(\d+)\s*minutes", time_line)
     if minutes is None:
         raise SystemExit(f"{path.name}: the **Time:** line must say 'about N minutes', not {time_line!r}.")
-    learn = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", _line(first, "You will learn:", path))  # the links' words only
+    learn = _line(first, "You will learn:", path)
     return Lesson(path, heading.group(1), heading.group(2).strip(), learn, int(minutes.group(1)))
 
 
@@ -473,7 +480,7 @@ def build(out_dir: Path) -> dict[str, Any]:
         default=first.state())
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = environment.get_template("index.html.j2").render(
-        lessons=found, total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
+        lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found}, total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
     (out_dir / "index.html").write_text(index, encoding="utf-8")
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
             "tokenizers": list(tokenizers), "python": python_files}

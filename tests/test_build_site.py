@@ -43,7 +43,7 @@ def test_the_learning_path_comes_from_the_lessons_title_cells(tmp_path: Path):
     found = build_site.lessons(tmp_path)
     assert [(x.number, x.title, x.minutes, x.page) for x in found] == [
         ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("08", "People", 35, "08_c.html")]
-    assert found[0].learn == "what BLEU counts."  # the link's words, not its markdown
+    assert found[0].learn_html({"GLOSSARY.md": "glossary.html"}) == 'what <a href="glossary.html#bleu">BLEU</a> counts.'
     assert found[0].prev is None and found[0].next is found[1] and found[2].prev is found[1] and found[2].next is None
     assert found[2].download == "notebooks/08_c.ipynb"
 

@@ -38,6 +38,8 @@ INSTALL_HINT = "Chromium not found; install it to run the browser tests: sudo ap
 
 #: Figures measured by the browser tests, printed at the end of the run.
 TIMINGS: dict[str, str] = {}
+#: The static site's figures (tests/browser/test_site.py), printed as "site timing:" lines.
+SITE_TIMINGS: dict[str, str] = {}
 
 
 def _chromium() -> str | None:
@@ -148,3 +150,5 @@ def page(browser, lab: Lab):  # noqa: ANN001, ANN201
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001
     for name, value in TIMINGS.items():
         terminalreporter.write_line(f"browser timing: {name}: {value}")
+    for name, value in SITE_TIMINGS.items():
+        terminalreporter.write_line(f"site timing: {name}: {value}")

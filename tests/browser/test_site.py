@@ -1,0 +1,364 @@
+"""The static website (`make site`) served by a plain static file server and read in Chromium, with every
+request that leaves the site blocked and counted.
+
+The site is built once with the command `make site` runs (scripts/build_site.py), into a scratch folder,
+and served by `python -m http.server` on 127.0.0.1.  Every page loads without a page error, shows its
+figures, math and saved widgets; the live explorer (bleu_teach on Pyodide) gives bleu_teach's own score
+for every preset, for typing, for each setting, a clear message for bad input, and keeps typed HTML as
+text.  One explorer page (one Pyodide start) serves the checks that do not need a fresh page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import bleu_teach as bt
+from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, _free_port, stop, wait_until_up
+
+LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SCORE = "#score"
+EXPLORER_LINK = re.compile(r'class="live-explorer-link" href="([^"]+)"')
+
+
+@dataclass
+class Site:
+    url: str
+    root: Path
+
+
+@dataclass
+class Visitor:
+    """A browser context that lets through only requests to the site, and counts the others."""
+
+    context: object
+    blocked: list[str] = field(default_factory=list)
+
+    def page(self):  # noqa: ANN201
+        page = self.context.new_page()  # type: ignore[attr-defined]
+        page.problems = []
+        page.on("pageerror", lambda error: page.problems.append(str(error)))
+        return page
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except OSError:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    if not (PROJECT / "node_modules" / "pyodide").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
+        pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
+    out = tmp_path_factory.mktemp("site") / "site"
+    started = time.perf_counter()
+    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out)], cwd=PROJECT,
+                           capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout + build.stderr
+    SITE_TIMINGS["build (scripts/build_site.py, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(server, lambda: _status(f"{url}/index.html") == 200, "http.server")
+        yield Site(url, out)
+    finally:
+        stop(server)
+
+
+@pytest.fixture(scope="module")
+def visitor(browser, site: Site):  # noqa: ANN001, ANN201
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    found = Visitor(context)
+
+    def only_the_site(route):  # noqa: ANN001, ANN202
+        if route.request.url.startswith(site.url + "/"):
+            return route.continue_()
+        found.blocked.append(route.request.url)
+        return route.abort()
+
+    context.route("**/*", only_the_site)
+    yield found
+    context.close()
+
+
+def expected_score(query: dict[str, list[str]]) -> float:
+    """bleu_teach.explain on the query's text, tokenized by bleu_teach.tokenize (the oracle for the page)."""
+    tokenizer, lowercase = query.get("tokenizer", ["whitespace"])[0], query.get("lowercase", ["0"])[0] == "1"
+    n = int(query.get("n", ["4"])[0])
+    typed = query.get("weights", [""])[0]
+    weights = tuple(float(w) for w in typed.replace(";", ",").split(",")) if typed.strip() else (1 / n,) * n
+    refs = [bt.tokenize(r, tokenizer, lowercase=lowercase) for r in query["ref"]]
+    hyp = bt.tokenize(query["hyp"][0], tokenizer, lowercase=lowercase)
+    return bt.explain(refs, hyp, weights=weights, smoothing=query.get("smoothing", ["method0"])[0]).score
+
+
+def wait_for_score(page, score: float, timeout: float = 30_000) -> None:  # noqa: ANN001
+    page.wait_for_function(f"document.getElementById('score').dataset.score === {json.dumps(repr(score))}",
+                           timeout=timeout)
+
+
+def explorer_links(root: Path) -> list[str]:
+    """Every live-explorer link on the built pages, once each."""
+    links: list[str] = []
+    for page in sorted(root.glob("*.html")):
+        for href in EXPLORER_LINK.findall(page.read_text(encoding="utf-8")):
+            if html.unescape(href) not in links:
+                links.append(html.unescape(href))
+    return links
+
+
+def page_query(page) -> dict[str, list[str]]:  # noqa: ANN001
+    """The address bar's query (read in the page: history.replaceState reaches page.url only later)."""
+    return parse_qs(urlparse(page.evaluate("window.location.href")).query, keep_blank_values=True)
+
+
+# ---------------------------------------------------------------------------
+# The index and the lesson pages
+# ---------------------------------------------------------------------------
+
+def _minutes(path: Path) -> int:
+    first = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
+    return int(re.search(r"\*\*Time:\*\* about (\d+) minutes", first).group(1))
+
+
+def test_index_shows_the_learning_path_and_links_to_everything(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/index.html")
+    items = page.locator("ol.lessons li")
+    assert items.count() == len(LESSONS)
+    for item, path in zip(items.all(), LESSONS):
+        assert item.get_attribute("data-lesson") == path.name[:2]
+        assert item.locator("a").get_attribute("href") == f"{path.stem}.html"
+        assert f"about {_minutes(path)} minutes" in item.inner_text()
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+    for needed in ["explorer.html", "bleu_in_10_minutes.slides.html", "bleu-teach-notebooks.zip", "glossary.html",
+                   *(f"notebooks/{p.name}" for p in LESSONS)]:
+        assert needed in hrefs
+    for href in {h.split("#")[0] for h in hrefs}:
+        assert _status(f"{site.url}/{href}") == 200, href
+    assert (site.root / "notebooks" / LESSONS[0].name).read_bytes() == LESSONS[0].read_bytes()
+    page.screenshot(path=str(ARTIFACTS / "site_index.png"), full_page=True)
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def _outputs(path: Path) -> tuple[int, int, bool]:
+    """(widget views, image outputs, has math) of a stored lesson."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    outputs = [o.get("data", {}) for c in cells for o in c.get("outputs", [])]
+    math = any(c["cell_type"] == "markdown" and "$" in "".join(c["source"]) for c in cells)
+    return (sum("application/vnd.jupyter.widget-view+json" in d for d in outputs),
+            sum(any(k.startswith("image/") for k in d) for d in outputs), math)
+
+
+#: True when every saved widget view has been rendered by the widget renderer.
+WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+    .every(s => s.parentElement.querySelector('.lm-Widget, .jupyter-widgets.widget-box'))"""
+IMAGES_LOADED = "() => [...document.images].every(img => img.complete && img.naturalWidth > 0)"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_page_shows_its_prose_math_figures_and_widgets(visitor: Visitor, site: Site, lesson: Path):
+    page = visitor.page()
+    page.goto(f"{site.url}/{lesson.stem}.html")
+    views, images, math = _outputs(lesson)
+    title = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"]).splitlines()[0].lstrip("# ")
+    assert page.locator("h1").first.inner_text().rstrip("¶").strip() == title
+    if views:
+        page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
+        assert page.locator(".widget-vbox").count() >= views
+    page.wait_for_function(IMAGES_LOADED, timeout=30_000)
+    assert page.locator(".jp-OutputArea-output img").count() >= images
+    if math:
+        page.wait_for_selector(".MathJax_CHTML, .MathJax_Display, .MathJax", state="attached", timeout=30_000)
+    assert "Loading widget" not in page.inner_text("body")
+    nav = page.locator("nav.site-nav-top")
+    index = LESSONS.index(lesson)
+    if index > 0:
+        assert nav.locator("a[rel=prev]").get_attribute("href") == f"{LESSONS[index - 1].stem}.html"
+    if index + 1 < len(LESSONS):
+        assert nav.locator("a[rel=next]").get_attribute("href") == f"{LESSONS[index + 1].stem}.html"
+    assert nav.locator("a.download").get_attribute("href") == f"notebooks/{lesson.name}"
+    assert _status(f"{site.url}/notebooks/{lesson.name}") == 200
+    if lesson.stem.startswith("04"):
+        page.locator(".live-explorer").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "site_lesson_04_try_it.png"))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_the_deck_on_the_site_links_to_the_live_explorer(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/bleu_in_10_minutes.slides.html")
+    page.wait_for_selector(".reveal.ready")
+    assert page.locator(".reveal a.live-explorer-link").count() >= 1
+    assert all(h.startswith("explorer.html?") for h in page.eval_on_selector_all(
+        ".reveal a.live-explorer-link", "links => links.map(a => a.getAttribute('href'))"))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+# ---------------------------------------------------------------------------
+# The live explorer: one page, one Pyodide start, several checks
+# ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def explorer(visitor: Visitor, site: Site):  # noqa: ANN201
+    """The explorer opened from the first lesson link, with the time from opening to its first score."""
+    first = explorer_links(site.root)[0]
+    page = visitor.page()
+    started = time.perf_counter()
+    page.goto(f"{site.url}/{first}")
+    page.wait_for_selector(f"{SCORE}[data-score]", timeout=90_000)
+    SITE_TIMINGS["explorer: open to first score"] = f"{time.perf_counter() - started:.2f} s"
+    yield page
+    page.close()
+
+
+def test_a_preset_opens_with_bleu_teachs_score(explorer, visitor: Visitor):  # noqa: ANN001
+    query = page_query(explorer)
+    score = expected_score(query)
+    assert explorer.locator(SCORE).get_attribute("data-score") == repr(score)
+    assert explorer.locator("#hypothesis").input_value() == query["hyp"][0]
+    assert [box.input_value() for box in explorer.locator("input.reference").all()] == query["ref"]
+    # the report below is bleu_teach's own HTML, showing the same score
+    assert explorer.locator("#report .score").get_attribute("data-score") == repr(score)
+    assert explorer.locator("#message").is_hidden()
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+def test_typing_updates_the_score_and_the_address(explorer, visitor: Visitor):  # noqa: ANN001
+    box = explorer.locator("#hypothesis")
+    box.fill("the cat")
+    query = page_query(explorer)
+    query["hyp"] = ["the cat"]
+    wait_for_score(explorer, expected_score(query))
+    box.press("End")
+    delays = []
+    for key in " is on the mat":
+        text = box.input_value() + key
+        query["hyp"] = [text]
+        score = expected_score(query)
+        started = time.perf_counter()
+        box.press(key if key != " " else "Space")
+        wait_for_score(explorer, score)
+        delays.append(time.perf_counter() - started)
+    assert page_query(explorer)["hyp"] == ["the cat is on the mat"]
+    SITE_TIMINGS["explorer: keystroke to updated score"] = (
+        f"median {1000 * statistics.median(delays):.0f} ms, max {1000 * max(delays):.0f} ms over {len(delays)} keys "
+        f"(60 ms debounce included)")
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+def test_references_can_be_added_and_removed(explorer, visitor: Visitor):  # noqa: ANN001
+    before = page_query(explorer)
+    explorer.click("#add-reference")
+    explorer.locator("input.reference").last.fill("the cat sat on the mat")
+    query = page_query(explorer)
+    assert query["ref"] == before["ref"] + ["the cat sat on the mat"]
+    wait_for_score(explorer, expected_score(query))
+    while explorer.locator("#add-reference").is_enabled():
+        explorer.click("#add-reference")
+    assert explorer.locator("input.reference").count() == 8
+    while explorer.locator("#remove-reference").is_enabled():
+        explorer.click("#remove-reference")
+    assert explorer.locator("input.reference").count() == 1
+    wait_for_score(explorer, expected_score(page_query(explorer)))
+    assert len(page_query(explorer)["ref"]) == 1
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+def test_every_setting_reaches_bleu_teach(explorer, visitor: Visitor):  # noqa: ANN001
+    explorer.locator("#hypothesis").fill("The cat, it sat on the MAT.")
+    explorer.locator("input.reference").first.fill("the cat sat on the mat .")
+    explorer.select_option("#tokenizer", "13a")
+    explorer.check("#lowercase")
+    explorer.fill("#max-n", "3")
+    explorer.fill("#weights", "0.5, 0.3, 0.2")
+    explorer.select_option("#smoothing", "method3")
+    query = page_query(explorer)
+    assert (query["tokenizer"], query["lowercase"], query["n"], query["weights"], query["smoothing"]) == (
+        ["13a"], ["1"], ["3"], ["0.5, 0.3, 0.2"], ["method3"])
+    wait_for_score(explorer, expected_score(query))
+    explorer.select_option("#tokenizer", "char")
+    wait_for_score(explorer, expected_score(page_query(explorer)))
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+@pytest.mark.parametrize("control, value, message", [
+    ("#hypothesis", "   ", "The hypothesis is empty: type a sentence into it."),
+    ("#weights", "0.7, x", "Weights must be numbers separated by commas"),
+    ("#weights", "0.9, 0.3, 0.2", "sum to 1.4"),
+    ("#max-n", "9", "Max n must be a whole number from 1 to 6 (got 9)."),
+])
+def test_bad_input_shows_a_message_and_the_page_keeps_working(explorer, visitor: Visitor, control: str, value: str,
+                                                               message: str):  # noqa: ANN001
+    if control != "#max-n":
+        explorer.fill("#max-n", "3")  # the weights' messages below are for three orders
+    good = explorer.locator(control).input_value()
+    explorer.fill(control, value)
+    explorer.wait_for_selector("#message:not([hidden])")
+    assert message in explorer.locator("#message").inner_text()
+    assert explorer.locator(SCORE).get_attribute("data-score") is None
+    explorer.fill(control, good)
+    wait_for_score(explorer, expected_score(page_query(explorer)))
+    assert explorer.locator("#message").is_hidden()
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+def test_typed_html_stays_text(explorer, visitor: Visitor):  # noqa: ANN001
+    requests: list[str] = []
+    explorer.on("request", lambda request: requests.append(request.url))
+    attack = '<img src=x onerror="window.__typed=1"> <script>window.__typed=2</script>'
+    explorer.select_option("#tokenizer", "whitespace")
+    explorer.fill("#weights", "")
+    explorer.locator("#hypothesis").fill(attack)
+    explorer.locator("input.reference").first.fill("<b>bold</b> " + attack)
+    wait_for_score(explorer, expected_score(page_query(explorer)))
+    assert explorer.evaluate("window.__typed") is None
+    assert explorer.locator("#report img, #report script, #report b:text-is('bold')").count() == 0
+    assert "<img" in explorer.locator("#report").inner_text()
+    explorer.fill("#weights", "<i>1</i>")
+    explorer.wait_for_selector("#message:not([hidden])")
+    assert "<i>1</i>" in explorer.locator("#message").inner_text()
+    assert explorer.locator("#message *").count() == 0
+    assert not any(urlparse(u).path.endswith("/x") for u in requests), requests
+    assert explorer.problems == [] and visitor.blocked == []
+
+
+def test_every_live_explorer_link_opens_and_scores(visitor: Visitor, site: Site):
+    links = explorer_links(site.root)
+    assert len(links) >= 4
+    page = visitor.page()
+    times = []
+    for link in links:
+        started = time.perf_counter()
+        page.goto(f"{site.url}/{link}")
+        wait_for_score(page, expected_score(parse_qs(urlparse(link).query, keep_blank_values=True)), timeout=90_000)
+        times.append(time.perf_counter() - started)
+        assert page.locator("#message").is_hidden()
+    SITE_TIMINGS["explorer: open to first score, each Try it link (files cached)"] = (
+        f"median {statistics.median(times):.2f} s over {len(times)} links")
+    page.screenshot(path=str(ARTIFACTS / "site_explorer.png"))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
