@@ -362,3 +362,22 @@ def test_every_live_explorer_link_opens_and_scores(visitor: Visitor, site: Site)
     page.screenshot(path=str(ARTIFACTS / "site_explorer.png"))
     assert page.problems == [] and visitor.blocked == []
     page.close()
+
+
+def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browser, site: Site):  # noqa: ANN001
+    context = browser.new_context()
+    blocked: list[str] = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else (
+        blocked.append(route.request.url), route.abort()))
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    lesson = next(path for path in LESSONS if _outputs(path)[0])  # the first lesson with a widget
+    page.goto((site.root / f"{lesson.stem}.html").as_uri())
+    page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
+    page.goto((site.root / "explorer.html").as_uri())
+    from playwright.sync_api import expect
+
+    expect(page.locator("#status")).to_contain_text("served over http(s), not opened from disk")
+    assert errors == [] and blocked == []
+    context.close()
