@@ -245,6 +245,32 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs, n=2))
 
 
+def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
+    """Lesson 08's explorer: every control changes the segment shown to the one bleu_teach ranks there."""
+    from bleu_teach.agreement import disagreements, segment_level
+    from bleu_teach.data import wmt21_ted
+    from bleu_teach.render import disagreement_text
+
+    table = segment_level(wmt21_ted("zh-en"))
+    ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}
+    open_and_run(page, lab, "08_bleu_and_people.ipynb")
+    area = explorer(page, "DisagreementExplorer(ted, segments)")
+    expect_text(area, disagreement_text(ranked["BLEU"][0]))
+    area.get_by_role("button", name="metric too harsh").click()
+    expect_text(area, disagreement_text(ranked["BLEU"][-1]))
+    area.get_by_label("Metric").select_option("chrF")
+    expect_text(area, disagreement_text(ranked["chrF"][-1]))
+    area.get_by_label("System").select_option("Online-W")
+    online = [d for d in ranked["chrF"] if d.system == "Online-W"][::-1]
+    expect_text(area, disagreement_text(online[0]))
+    rank = area.get_by_label("Rank")
+    rank.fill("3")
+    rank.press("Enter")
+    expect_text(area, disagreement_text(online[2]))
+    assert area.locator(".bleu-teach .score[data-mqm]").count() == 1  # the segment's MQM score, shown once
+    assert page.problems == []  # type: ignore[attr-defined]
+
+
 # --- the server (after the lessons, so that the first lesson measures a cold start) ---------------------------------------------------------------------------
 
 def test_server_refuses_requests_without_the_token(lab: Lab):
