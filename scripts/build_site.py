@@ -15,7 +15,8 @@
 
 Every script, stylesheet and font comes from the site's own folder, so it works
 from any static file server with the network off.  The explorer needs
-http(s): browsers do not let a page opened from disk load WebAssembly.
+http(s): from a page opened from disk, browsers run neither its module
+script nor Pyodide's WebAssembly (the page then says how to serve it).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # The lessons, read from their own title cells
 # ---------------------------------------------------------------------------
 
-@dataclass
+@dataclass(eq=False)
 class Lesson:
     path: Path
     number: str
@@ -136,7 +137,8 @@ class Preset:
         pairs = [("hyp", self.hypothesis), *(("ref", r) for r in self.references), ("n", str(self.max_n))]
         if self.weights:
             pairs.append(("weights", self.weights))
-        pairs += [("smoothing", self.smoothing), ("tokenizer", self.tokenizer), ("lowercase", "1" if self.lowercase else "0")]
+        pairs += [("smoothing", self.smoothing), ("tokenizer", self.tokenizer),
+                  ("lowercase", "1" if self.lowercase else "0")]
         return urlencode(pairs)
 
     def url(self) -> str:
@@ -442,9 +444,11 @@ def build(out_dir: Path) -> dict[str, Any]:
     from bleu_teach.smoothing import SMOOTHING_METHODS
     from bleu_teach.tokenize import TOKENIZERS
 
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        if not (out_dir / "explorer.html").is_file():
+            raise SystemExit(f"{out_dir} is not empty and holds no earlier site: choose another --out.")
+        shutil.rmtree(out_dir)  # an earlier build
+    out_dir.mkdir(parents=True, exist_ok=True)
     build_slides.copy_assets(out_dir / "vendor")
     build_slides.copy_widget_fonts(out_dir)
     for name in ("site.css", "explorer.js"):
@@ -454,8 +458,10 @@ def build(out_dir: Path) -> dict[str, Any]:
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
     links = {lesson.page: export_lesson(lesson, out_dir, pages) for lesson in found}
     # The explorer opens on the lessons' first example (lesson 00's demo).
-    first = next(p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
-                 for p in ps)
+    first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
+                  for p in ps), None)
+    if first is None:
+        raise SystemExit("No lesson has an explorer with text to open the live explorer on.")
 
     downloads = out_dir / "notebooks"
     downloads.mkdir()
@@ -480,7 +486,8 @@ def build(out_dir: Path) -> dict[str, Any]:
         default=first.state())
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = environment.get_template("index.html.j2").render(
-        lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found}, total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
+        lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},
+        total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
     (out_dir / "index.html").write_text(index, encoding="utf-8")
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
             "tokenizers": list(tokenizers), "python": python_files}
@@ -494,7 +501,8 @@ def main() -> None:
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html")
-    print(f"live-explorer links: {sum(built['links'].values())}; serve it with: python -m http.server -d {shown}")
+    print(f"live-explorer links: {sum(built['links'].values())}; "
+          f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
 
 
 if __name__ == "__main__":

@@ -209,3 +209,10 @@ def test_the_shipped_modules_are_what_import_bleu_teach_loads():
     modules = build_site.package_modules()
     assert {"__init__", "explorer", "explain", "render", "tokenize"} <= set(modules)
     assert not {"widgets", "plots", "data", "significance", "agreement"} & set(modules)
+
+
+def test_the_build_never_empties_a_folder_that_holds_no_earlier_site(tmp_path: Path):
+    (tmp_path / "thesis.tex").write_text("years of work")
+    with pytest.raises(SystemExit, match="holds no earlier site"):
+        build_site.build(tmp_path)
+    assert (tmp_path / "thesis.tex").read_text() == "years of work"
