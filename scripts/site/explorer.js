@@ -151,10 +151,13 @@ function soon() {
 }
 
 async function startPython() {
+  // bleu_teach's zip downloads while Pyodide starts
+  const zip = fetch(form.dataset.pythonZip).then((response) => {
+    if (!response.ok) throw new Error(`${form.dataset.pythonZip}: HTTP ${response.status}`);
+    return response.arrayBuffer();
+  });
   const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", document.baseURI).href });
-  const response = await fetch(form.dataset.pythonZip);
-  if (!response.ok) throw new Error(`${form.dataset.pythonZip}: HTTP ${response.status}`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/bleu_teach_site" });
+  pyodide.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/bleu_teach_site" });
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/bleu_teach_site')");
   scoreJson = pyodide.pyimport("explorer_page").score_json;
   return pyodide.runPython("import sys; sys.version.split()[0]");
