@@ -55,7 +55,7 @@ slides: $(STAMP) $(NODE_STAMP)
 
 # The static website, nothing to install for its readers: build/site/ (scripts/build_site.py).
 # Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.
-# Publish: copy build/site/ to any web host, or serve it: python -m http.server -d build/site
+# Publish: copy build/site/ to any web host, or serve it: python -m http.server --bind 127.0.0.1 -d build/site
 site: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python scripts/build_site.py
 
