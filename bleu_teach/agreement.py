@@ -246,6 +246,7 @@ class MqmSegment:
     pair: str
     name: str
     segment: int
+    seg_id: int
     source: str
     translation: str
     reference_name: str
@@ -364,6 +365,9 @@ def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int
 def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = "ref-B") -> MqmSegment:
     """Segment ``segment`` (0-based) as translated by ``name`` (a system or a reference), with its experts' errors.
 
+    ``segment`` is the position in the shipped lists (0-528); the views also
+    give the release's own ``seg_id``, to find the segment in Google's files.
+
     ``reference`` names the human translation to show beside it (``None``
     for none; it may not be ``name`` itself).
 
@@ -387,7 +391,8 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
     if score is None:
         raise ValueError(f"{name}'s segment {segment} was not rated; choose a rated one")
     raters = data.raters[name][segment]
-    return MqmSegment(data.pair, name, segment, data.sources[segment], texts[segment], reference or "",
+    return MqmSegment(data.pair, name, segment, data.seg_ids[segment], data.sources[segment], texts[segment],
+                      reference or "",
                       data.references[reference][segment] if reference is not None else None,
                       tuple(data.errors[name][segment]), score, ", ".join(raters))
 

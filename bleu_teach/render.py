@@ -1243,7 +1243,8 @@ def _mqm_sum_line(segment: "MqmSegment") -> str:
 
 
 def _mqm_segment_title(segment: "MqmSegment") -> str:
-    return f"{segment.pair} segment {segment.segment}, translated by {segment.name}"
+    return (f"{segment.pair} segment {segment.segment} (release seg_id {segment.seg_id}), "
+            f"translated by {segment.name}")
 
 
 def mqm_segment_text(segment: "MqmSegment") -> str:

@@ -73,6 +73,7 @@ def test_mqm_segment_view_shows_every_error_and_highlights_its_text(ted):
     segment = mqm_segment(ted, "MiSS", 292)
     text, page = repr(segment), segment._repr_html_()
     assert "MQM score -6.1" in text and "(5 + 1 + 0.1)" in text
+    assert f"segment 292 (release seg_id {ted.seg_ids[292]})" in text
     for error in segment.errors:
         assert error.text in text
         assert f">{html.escape(error.text)}</mark>" in page
