@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
            "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
-           "disagreements", "PairwiseAccuracy", "pairwise_accuracy", "MQM_BANDS", "MqmBand", "mqm_bands"]
+           "disagreements", "default_reference", "PairwiseAccuracy", "pairwise_accuracy", "MQM_BANDS", "MqmBand", "mqm_bands"]
 
 #: The metrics :func:`system_level` can compute, in the order shown.
 METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
@@ -280,8 +280,16 @@ def _check_data(data: Any) -> None:
                             f"not {type(data).__name__}")
 
 
+def default_reference(data: "Wmt21Ted") -> str:
+    """The reference scored against when none is named: ref-B where it exists (zh-en: the experts rated it
+    best), otherwise the pair's only one (en-de: ref-A)."""
+    return "ref-B" if "ref-B" in data.references else next(iter(data.references))
+
+
 def _check_reference(data: "Wmt21Ted", reference: Any) -> tuple[str, ...]:
-    """The names of the references each segment is scored against."""
+    """The names of the references each segment is scored against (``None``: :func:`default_reference`)."""
+    if reference is None:
+        reference = default_reference(data)
     if not isinstance(reference, str):
         raise TypeError(f"reference must be a string: one of {', '.join(_reference_choices(data))}; "
                         f"got {type(reference).__name__}")
@@ -292,7 +300,7 @@ def _check_reference(data: "Wmt21Ted", reference: Any) -> tuple[str, ...]:
         return tuple(data.references)
     if reference not in data.references:
         raise ValueError(f"no reference {reference!r} in {data.pair}; "
-                         f"choose one of {', '.join(_reference_choices(data))}")
+                         f"choose reference= one of {', '.join(_reference_choices(data))}")
     return (reference,)
 
 
@@ -362,14 +370,19 @@ def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int
     return math.fsum(rated) / len(rated), len(rated)
 
 
-def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = "ref-B") -> MqmSegment:
+AUTO = "auto"
+
+
+def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = AUTO) -> MqmSegment:
     """Segment ``segment`` (0-based) as translated by ``name`` (a system or a reference), with its experts' errors.
 
     ``segment`` is the position in the shipped lists (0-528); the views also
     give the release's own ``seg_id``, to find the segment in Google's files.
 
-    ``reference`` names the human translation to show beside it (``None``
-    for none; it may not be ``name`` itself).
+    ``reference`` names the human reference to show beside it: ``"auto"``
+    (the default) shows :func:`default_reference`, or the pair's other
+    reference when ``name`` is that one (none if there is no other); ``None``
+    shows none; a name may not be ``name`` itself.
 
     >>> from bleu_teach.data import wmt21_ted
     >>> seg = mqm_segment(wmt21_ted("zh-en"), "Borderline", 0)
@@ -377,16 +390,23 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
     (-20.0, [('Major', 5.0), ('Major', 5.0)])
     """
     _check_data(data)
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a system or reference name (a string), such as {next(iter(data.systems))!r}; "
+                        f"got {type(name).__name__}: the arguments are (data, name, segment)")
     texts = data.translations(name)
+    if reference == AUTO:
+        others = [r for r in (default_reference(data), *data.references) if r != name]
+        reference = others[0] if others else None
     if isinstance(segment, bool) or not isinstance(segment, int):
         raise TypeError(f"segment must be a whole number from 0 to {len(texts) - 1}, not {segment!r}")
     if not 0 <= segment < len(texts):
         raise ValueError(f"segment must be from 0 to {len(texts) - 1} (0-based), not {segment}")
     if reference is not None:
         if reference not in data.references:
-            raise ValueError(f"no reference {reference!r}; choose one of {', '.join(data.references)} or None")
+            raise ValueError(f"no reference {reference!r} in {data.pair}; pass reference= one of "
+                             f"{', '.join(data.references)}, or None for none")
         if reference == name:
-            raise ValueError(f"{name} is the translation shown; choose another reference or None")
+            raise ValueError(f"{name} is the translation shown; pass reference= another reference, or None for none")
     score = data.mqm[name][segment]
     if score is None:
         raise ValueError(f"{name}'s segment {segment} was not rated; choose a rated one")
@@ -405,13 +425,14 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
 def system_level(
     data: "Wmt21Ted",
     metrics: Sequence[str] = METRICS,
-    reference: str = "ref-B",
+    reference: Optional[str] = None,
     include: Sequence[str] = (),
 ) -> SystemTable:
     """Corpus BLEU, chrF and TER of every system, and its MQM system score, against one reference.
 
     ``reference`` is ``"ref-A"``, ``"ref-B"`` or ``"both"`` (two references
-    per segment).  ``include`` adds references scored as if they were systems
+    per segment); ``None`` (the default) means :func:`default_reference`:
+    ref-B for zh-en, ref-A for en-de.  ``include`` adds references scored as if they were systems
     (e.g. ``("ref-A",)`` against ref-B: how would a human translation fare?);
     the reference scored against cannot be one of them (``ValueError``).
 
@@ -450,10 +471,10 @@ def system_level(
                 scores.append(float(ter.corpus_score(hyps, streams).score))
         mqm, rated = mqm_system_score(data.mqm[name])
         rows.append(SystemRow(name, name in data.references, tuple(scores), mqm, rated))
-    return SystemTable(data.pair, reference, used, chosen, tuple(rows), len(data.sources))
+    return SystemTable(data.pair, reference or default_reference(data), used, chosen, tuple(rows), len(data.sources))
 
 
-def segment_level(data: "Wmt21Ted", reference: str = "ref-B") -> SegmentTable:
+def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentTable:
     """Sentence BLEU and sentence chrF of every (system, segment) pair, beside the segment's MQM score.
 
     Sentence BLEU is :func:`bleu_teach.sacre.sentence_score` (sacreBLEU's
@@ -476,7 +497,7 @@ def segment_level(data: "Wmt21Ted", reference: str = "ref-B") -> SegmentTable:
             bleu = sentence_score(hyp, seg_refs).score
             chrf = chrf_score([hyp], [seg_refs]).score
             rows.append(SegmentRow(name, i, (bleu, chrf), mqm))
-    return SegmentTable(data.pair, reference, used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
+    return SegmentTable(data.pair, reference or default_reference(data), used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
 
 
 def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:

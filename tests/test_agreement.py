@@ -205,7 +205,7 @@ def test_segment_correlations_equal_scipy_on_recomputed_vectors(full, segments):
 @pytest.mark.parametrize("kwargs, error, words", [
     ({"reference": "ref-B", "include": ("ref-B",)}, ValueError, "against itself"),
     ({"reference": "both", "include": ("ref-A",)}, ValueError, "against itself"),
-    ({"reference": "ref-C"}, ValueError, "choose one of ref-A, ref-B, both"),
+    ({"reference": "ref-C"}, ValueError, "choose reference= one of ref-A, ref-B, both"),
     ({"reference": 2}, TypeError, "reference must be a string"),
     ({"metrics": ("BLEU", "bleu")}, ValueError, "unknown metric 'bleu'"),
     ({"metrics": "BLEU"}, TypeError, "not one string"),
@@ -226,7 +226,7 @@ def test_bad_data_and_tables_raise_clear_errors(data):
     with pytest.raises(ValueError, match="only one reference"):
         segment_level(wmt21_ted("en-de"), reference="both")
     with pytest.raises(ValueError, match="no reference 'ref-B' in en-de"):
-        system_level(wmt21_ted("en-de"))
+        system_level(wmt21_ted("en-de"), reference="ref-B")
     with pytest.raises(TypeError, match="system_level or segment_level"):
         correlations([1, 2, 3])
     tiny = system_level(_first(data, 5), metrics=("BLEU",))

@@ -117,8 +117,10 @@ def test_source_side_errors_are_marked_in_the_source(ted):
 def test_mqm_segment_bad_arguments(ted, args, error, words):
     with pytest.raises(error, match=words):
         mqm_segment(ted, *args)
-    with pytest.raises(ValueError, match="translation shown"):
+    with pytest.raises(ValueError, match="translation shown; pass reference="):
         mqm_segment(ted, "ref-B", 0, reference="ref-B")
+    with pytest.raises(TypeError, match=r"\(data, name, segment\)"):
+        mqm_segment(ted, 3, "Borderline")
     with pytest.raises(ValueError, match="no reference 'ref-Z'"):
         mqm_segment(ted, "MiSS", 0, reference="ref-Z")
 
@@ -278,3 +280,19 @@ def test_mqm_band_quartiles_match_numpy_on_the_same_scores(segments):
     for band in mqm_bands(segments):
         q1, q2, q3 = band.quartiles()
         assert (q1, q2, q3) == pytest.approx(tuple(numpy.percentile(band.scores, [25, 50, 75])), abs=1e-9)
+
+
+def test_en_de_works_with_the_defaults_against_its_only_reference():
+    """en-de has ref-A only: the defaults score against it, and mqm_segment shows it (or nothing for ref-A itself)."""
+    de = wmt21_ted("en-de")
+    segments = segment_level(de)
+    assert segments.references_used == ("ref-A",) and len(segments.rows) == 13 * len(de.sources)
+    row = segments.rows[0]
+    hyp, ref = de.systems[row.system][row.segment], de.references["ref-A"][row.segment]
+    assert row.scores[0] == pytest.approx(sacrebleu.sentence_bleu(hyp, [ref]).score, abs=1e-9)
+    assert mqm_segment(de, row.system, 0).reference_name == "ref-A"
+    assert mqm_segment(de, "ref-A", 0).reference is None
+    zh = wmt21_ted("zh-en")
+    assert mqm_segment(zh, "ref-B", 0).reference_name == "ref-A"
+    assert mqm_segment(zh, "MiSS", 0).reference_name == "ref-B"
+    assert system_level(de, metrics=("BLEU",)).references_used == ("ref-A",)
