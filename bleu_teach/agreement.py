@@ -287,9 +287,7 @@ def default_reference(data: "Wmt21Ted") -> str:
 
 
 def _check_reference(data: "Wmt21Ted", reference: Any) -> tuple[str, ...]:
-    """The names of the references each segment is scored against (``None``: :func:`default_reference`)."""
-    if reference is None:
-        reference = default_reference(data)
+    """The names of the references each segment is scored against."""
     if not isinstance(reference, str):
         raise TypeError(f"reference must be a string: one of {', '.join(_reference_choices(data))}; "
                         f"got {type(reference).__name__}")
@@ -449,6 +447,7 @@ def system_level(
     """
     _check_data(data)
     chosen = _check_metrics(metrics, METRICS)
+    reference = reference if reference is not None else default_reference(data)
     used = _check_reference(data, reference)
     extra = _check_include(data, include, used)
     refs = _segment_references(data, used)
@@ -471,7 +470,7 @@ def system_level(
                 scores.append(float(ter.corpus_score(hyps, streams).score))
         mqm, rated = mqm_system_score(data.mqm[name])
         rows.append(SystemRow(name, name in data.references, tuple(scores), mqm, rated))
-    return SystemTable(data.pair, reference or default_reference(data), used, chosen, tuple(rows), len(data.sources))
+    return SystemTable(data.pair, reference, used, chosen, tuple(rows), len(data.sources))
 
 
 def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentTable:
@@ -484,6 +483,7 @@ def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentT
     (``unrated`` counts them).  Human references are not rows here.
     """
     _check_data(data)
+    reference = reference if reference is not None else default_reference(data)
     used = _check_reference(data, reference)
     refs = _segment_references(data, used)
     rows = []
@@ -497,7 +497,7 @@ def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentT
             bleu = sentence_score(hyp, seg_refs).score
             chrf = chrf_score([hyp], [seg_refs]).score
             rows.append(SegmentRow(name, i, (bleu, chrf), mqm))
-    return SegmentTable(data.pair, reference or default_reference(data), used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
+    return SegmentTable(data.pair, reference, used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
 
 
 def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:

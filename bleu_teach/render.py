@@ -914,21 +914,21 @@ def _chrf_reference_header(report: "ChrfReport") -> list[str]:
 
 def _chrf_text_lines(report: "ChrfReport") -> list[tuple[str, str]]:
     """(label, text) lines for the texts compared and what their n-grams read."""
-    lines = [("Hypothesis", _visible(report.hypothesis, keep_spaces=True))]
-    if report.settings.lowercase:
-        lines.append(("  lowercased", _visible(report.compared, keep_spaces=True)))
-    if report.settings.char_order:
-        lines.append((f"  characters ({len(report.characters)})", _visible(report.characters)))
-    if report.settings.word_order:
-        lines.append((f"  words ({len(report.words)})", " | ".join(report.words)))
+    settings = report.settings
+
+    def block(label: str, text: str, compared: str, characters: str, words: Sequence[str]) -> list[tuple[str, str]]:
+        lines = [(label, _visible(text, keep_spaces=True))]
+        if settings.lowercase:
+            lines.append(("  lowercased", _visible(compared, keep_spaces=True)))
+        if settings.char_order:
+            lines.append((f"  characters ({len(characters)})", _visible(characters)))
+        if settings.word_order:
+            lines.append((f"  words ({len(words)})", " | ".join(words)))
+        return lines
+
+    lines = block("Hypothesis", report.hypothesis, report.compared, report.characters, report.words)
     for c in report.candidates:
-        lines.append((f"Reference {c.index + 1}", _visible(c.reference, keep_spaces=True)))
-        if report.settings.lowercase:
-            lines.append(("  lowercased", _visible(c.compared, keep_spaces=True)))
-        if report.settings.char_order:
-            lines.append((f"  characters ({len(c.characters)})", _visible(c.characters)))
-        if report.settings.word_order:
-            lines.append((f"  words ({len(c.words)})", " | ".join(c.words)))
+        lines += block(f"Reference {c.index + 1}", c.reference, c.compared, c.characters, c.words)
     return lines
 
 
