@@ -15,9 +15,9 @@ import random
 import statistics
 import time
 
-from bleu_teach.agreement import segment_level
-from bleu_teach.data import wmt21_ted
-from bleu_teach.widgets import BleuExplorer, ClippingExplorer, DisagreementExplorer
+from bleu_teach.lessons.agreement import segment_level
+from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.ui.widgets import BleuExplorer, ClippingExplorer, DisagreementExplorer
 
 
 def sentence(rng: random.Random, length: int) -> str:

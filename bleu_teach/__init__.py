@@ -11,8 +11,8 @@ Importing this package loads neither NLTK, sacreBLEU, matplotlib nor
 ipywidgets: they are imported only by the functions that need them.
 """
 
-from bleu_teach.chrf import ChrfCorpusScore, ChrfReport, chrf_score, explain_chrf
-from bleu_teach.core import (
+from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport, chrf_score, explain_chrf
+from bleu_teach.bleu.nltk_api import (
     CountFraction,
     brevity_penalty,
     clipped_counts,
@@ -26,10 +26,18 @@ from bleu_teach.core import (
     plain_precision,
     sentence_bleu,
 )
-from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, compare_hypotheses, explain, explain_corpus
-from bleu_teach.sacre import SacreScore, corpus_score, sentence_score, to_sacrebleu_references
-from bleu_teach.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
-from bleu_teach.tokenize import TOKENIZERS, lowercase, tokenize
+from bleu_teach.bleu.reports import (
+    BleuReport,
+    CorpusReport,
+    HypothesisComparison,
+    compare_hypotheses,
+    explain,
+    explain_corpus,
+)
+from bleu_teach.bleu.sacrebleu_api import SacreScore, corpus_score, sentence_score
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
+from bleu_teach.inputs.tokenizers import TOKENIZERS, lowercase, tokenize
 
 __version__ = "0.1.0"
 

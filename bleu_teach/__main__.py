@@ -1,8 +1,8 @@
-"""``python -m bleu_teach``: see :mod:`bleu_teach.cli`."""
+"""``python -m bleu_teach``: see :mod:`bleu_teach.ui.cli`."""
 
 import sys
 
-from bleu_teach.cli import main
+from bleu_teach.ui.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

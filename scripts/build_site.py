@@ -49,7 +49,7 @@ STATIC = SCRIPTS / "site"
 #: The zip the explorer unpacks into Pyodide's file system.
 PYTHON_ZIP = "bleu_teach_site.zip"
 #: Modules the explorer page imports; everything they import at load time is shipped with them.
-ENTRY_MODULES = ("__init__", "explorer")
+ENTRY_MODULES = ("bleu_teach", "bleu_teach.ui.typed_input")
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -173,15 +173,15 @@ def _dropdown_value(state: dict[str, Any]) -> str:
 def presets(models: dict[str, Any], model_id: str) -> list[Preset]:
     """The live-explorer examples a saved explorer holds: one per hypothesis box, none for a widget without text.
 
-    The controls are found by the labels the learner sees (bleu_teach.widgets):
+    The controls are found by the labels the learner sees (bleu_teach.ui.widgets):
     text boxes "Hypothesis" (or "Hypothesis A" / "Hypothesis B") and
     "Reference N"; settings "Tokenizer", "Lowercase", "Max n", "Weights",
     "Smoothing" (its options read "methodK: ...").  The clipping explorer
     has an "n-gram order" slider instead and scores with CLIPPING_SMOOTHING.
     Settings a widget hides stay in its tree (display: none), so they are read too.
     """
-    from bleu_teach.smoothing import SMOOTHING_METHODS
-    from bleu_teach.widgets import CLIPPING_SMOOTHING
+    from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+    from bleu_teach.ui.widgets import CLIPPING_SMOOTHING
 
     hypotheses: list[tuple[str, str]] = []
     references: list[str] = []
@@ -339,22 +339,38 @@ def _is_stdlib(module: str) -> bool:
     return module.split(".")[0] in sys.stdlib_module_names
 
 
+def module_file(module: str) -> Path:
+    """The source file of a bleu_teach module given by its dotted name (a package's is its __init__.py)."""
+    path = PACKAGE.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
 def package_modules() -> list[str]:
-    """bleu_teach's modules that `import bleu_teach` and the explorer load, each checked to need only the stdlib."""
-    wanted, todo = set(), list(ENTRY_MODULES)
+    """bleu_teach's modules that `import bleu_teach` and the explorer load, each checked to need only the stdlib.
+
+    Dotted names; importing ``bleu_teach.a.b`` runs the packages ``bleu_teach`` and ``bleu_teach.a`` too.
+    """
+    wanted: set[str] = set()
+    todo = list(ENTRY_MODULES)
     while todo:
         name = todo.pop()
         if name in wanted:
             continue
         wanted.add(name)
-        for node in _load_time_imports((PACKAGE / f"{name}.py").read_text(encoding="utf-8")):
+        parts = name.split(".")
+        todo += [".".join(parts[:k]) for k in range(1, len(parts))]
+        for node in _load_time_imports(module_file(name).read_text(encoding="utf-8")):
             targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bleu_teach"):
+                # "from bleu_teach.views import text" loads the module bleu_teach.views.text
+                targets += [f"{node.module}.{a.name}" for a in node.names
+                            if module_file(f"{node.module}.{a.name}").exists()]
             for target in targets:
-                if target.startswith("bleu_teach."):
-                    todo.append(target.split(".")[1])
+                if target == "bleu_teach" or target.startswith("bleu_teach."):
+                    todo.append(target)
                 elif not _is_stdlib(target):
-                    raise SystemExit(f"bleu_teach/{name}.py imports {target} when it loads; the site runs the "
-                                     f"package on the standard library alone (tests/test_layers.py).")
+                    raise SystemExit(f"{module_file(name).relative_to(PROJECT)} imports {target} when it loads; "
+                                     f"the site runs the package on the standard library alone (tests/test_layers.py).")
     return sorted(wanted)
 
 
@@ -393,7 +409,7 @@ def browser_tokenizers() -> tuple[dict[str, str], list[str]]:
     their modules import only the standard library (13a, char, zh and none
     do; intl needs the third-party ``regex``); NLTK's is left out (NLTK).
     """
-    from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, TOKENIZERS
+    from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, TOKENIZERS
 
     folder = _sacrebleu_folder() / "tokenizers"
     offered, files = {"whitespace": TOKENIZERS["whitespace"]}, {"__init__"}
@@ -423,7 +439,8 @@ def write_python_zip(target: Path) -> list[str]:
     licence = next((p for p in (importlib.metadata.files("sacrebleu") or []) if p.name.startswith("LICENSE")), None)
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in package_modules():
-            archive.write(PACKAGE / f"{name}.py", f"bleu_teach/{name}.py")
+            path = module_file(name)
+            archive.write(path, str(path.relative_to(PROJECT)))
         archive.writestr("sacrebleu/__init__.py", SACREBLEU_STAND_IN.format(
             files=", ".join(f for f in tokenizer_files if f != "__init__"), version=version))
         for name in tokenizer_files:
@@ -440,9 +457,9 @@ def write_python_zip(target: Path) -> list[str]:
 
 def build(out_dir: Path) -> dict[str, Any]:
     """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests."""
-    from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES
-    from bleu_teach.smoothing import SMOOTHING_METHODS
-    from bleu_teach.tokenize import TOKENIZERS
+    from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
+    from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+    from bleu_teach.inputs.tokenizers import TOKENIZERS
 
     if out_dir.exists() and any(out_dir.iterdir()):
         if not (out_dir / "explorer.html").is_file():

@@ -1,4 +1,4 @@
-"""Derive bleu_teach/wmt21/ from the raw WMT21 TED talks MQM release (Freitag et al., 2021).
+"""Derive bleu_teach/lessons/wmt21/ from the raw WMT21 TED talks MQM release (Freitag et al., 2021).
 
     python scripts/derive_wmt21.py /path/to/wmt21-ted-mqm [--out DIR]
 
@@ -7,10 +7,10 @@ annotated error, the error marked ``<v>...</v>`` in the target, or in the
 source for omissions and source errors), their ``*.avg_seg_scores.tsv``
 (per-segment MQM averages), ``LICENSE`` (Apache 2.0) and a ``README.md``
 naming the upstream repository and commit.  This script writes, into
-``--out`` (default: ``bleu_teach/wmt21`` beside this script's project):
+``--out`` (default: ``bleu_teach/lessons/wmt21`` beside this script's project):
 
 - ``zh-en.json.gz``, ``en-de.json.gz``: one gzip-compressed JSON file per
-  language pair, read by ``bleu_teach.data.wmt21_ted`` with the standard
+  language pair, read by ``bleu_teach.lessons.data.wmt21_ted`` with the standard
   library (layout below);
 - ``LICENSE``: the Apache License 2.0 text, copied unchanged;
 - ``SHA256SUMS``: the sha256 of each file written (``sha256sum -c`` format).
@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 PROJECT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = PROJECT / "bleu_teach" / "wmt21"
+DEFAULT_OUT = PROJECT / "bleu_teach" / "lessons" / "wmt21"
 FORMAT = 1
 
 REPOSITORY = "google/wmt-mqm-human-evaluation"

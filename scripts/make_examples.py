@@ -1,7 +1,7 @@
 """Write examples/: plain-text files for trying `python -m bleu_teach corpus` from the README.
 
 One segment per line: the first eight sentences of system A of the built-in
-test set (bleu_teach.data), and its two reference streams.  Run from the
+test set (bleu_teach.lessons.data), and its two reference streams.  Run from the
 project's root: python scripts/make_examples.py
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bleu_teach import data
+from bleu_teach.lessons import data
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 COUNT = 8

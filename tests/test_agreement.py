@@ -1,9 +1,9 @@
-"""bleu_teach.agreement: metric scores equal sacreBLEU's, correlations equal scipy's, MQM means as computed here.
+"""bleu_teach.lessons.agreement: metric scores equal sacreBLEU's, correlations equal scipy's, MQM means as computed here.
 
 sacreBLEU's TER takes about a second per system on the full 529 segments, so
 the system-level tables here are built on the SUBSET of zh-en's segments
 (every system kept; segments whose long sentences make TER slowest are not in it); the full zh-en numbers are in the doctests of
-``bleu_teach/agreement.py``.  The segment level runs on the full set.
+``bleu_teach/lessons/agreement.py``.  The segment level runs on the full set.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import sacrebleu
 import scipy.stats
 from sacrebleu.metrics import TER
 
-from bleu_teach import render
-from bleu_teach.agreement import (
+from bleu_teach.views import render
+from bleu_teach.lessons.agreement import (
     METRICS,
     SegmentTable,
     SystemTable,
@@ -27,7 +27,7 @@ from bleu_teach.agreement import (
     segment_level,
     system_level,
 )
-from bleu_teach.data import wmt21_ted
+from bleu_teach.lessons.data import wmt21_ted
 
 SUBSET = slice(60, 120)
 ORACLE_SYSTEMS = ("Borderline", "Facebook-AI", "metricsystem5")

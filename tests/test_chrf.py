@@ -1,4 +1,4 @@
-"""chrF and chrF++ (bleu_teach.chrf, the chrF counting in bleu_teach.statistics) against sacreBLEU.
+"""chrF and chrF++ (bleu_teach.chrf.reports, the chrF counting in bleu_teach.bleu.counting) against sacreBLEU.
 
 sacreBLEU's ``sacrebleu.metrics.CHRF`` is the oracle: every expected number
 (scores, and the per-order [hyp, ref, match] statistics sacreBLEU extracts)
@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
 
 import bleu_teach as bt
-from bleu_teach import render
-from bleu_teach.chrf import ChrfReport, chrf_from_counts, chrf_score, explain_chrf
-from bleu_teach.statistics import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
+from bleu_teach.views import render
+from bleu_teach.chrf.arithmetic import chrf_from_counts
+from bleu_teach.chrf.reports import ChrfReport, chrf_score, explain_chrf
+from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
 from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 
 TOL = 1e-9

@@ -2,7 +2,7 @@
 
 Numbers are checked against NLTK (the oracle), never against bleu_teach's own
 functions.  Subprocess tests run the real ``python -m bleu_teach``; the many
-small error cases call :func:`bleu_teach.cli.main` in-process, which is faster.
+small error cases call :func:`bleu_teach.ui.cli.main` in-process, which is faster.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pytest
 from nltk.translate.bleu_score import SmoothingFunction, closest_ref_length, corpus_bleu, modified_precision
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleu_teach import cli
-from bleu_teach.cli import EXIT_BAD_INPUT, main
+from bleu_teach.ui import cli
+from bleu_teach.ui.cli import EXIT_BAD_INPUT, main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ from nltk.translate.bleu_score import modified_precision as nltk_modified_precis
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU
 
-from bleu_teach.compare import ToolComparison, compare_tools, compare_tools_corpus
+from bleu_teach.lessons.tool_comparison import ToolComparison, compare_tools, compare_tools_corpus
 
 CAT = "the cat is on the mat".split()
 THERE = "there is a cat on the mat".split()

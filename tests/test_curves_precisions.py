@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from bleu_teach.curves import corpus_precisions
+from bleu_teach.lessons.curves import corpus_precisions
 from tests.strategies import references, tokens
 
 corpora = st.lists(st.tuples(references, tokens), min_size=1, max_size=5)

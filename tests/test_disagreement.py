@@ -15,13 +15,13 @@ import pytest
 import sacrebleu
 
 import bleu_teach as bt
-from bleu_teach import render
-from bleu_teach.agreement import Disagreement, disagreements, mqm_segment, segment_level, system_level
-from bleu_teach.data import ErrorSpan, wmt21_ted
-from bleu_teach.exercises import check_mqm_score
-from bleu_teach.agreement import MQM_BANDS, mqm_bands
-from bleu_teach.plots import plot_segment_bands, plot_system_scatter
-from bleu_teach.widgets import TOO_HARSH, DisagreementExplorer
+from bleu_teach.views import render
+from bleu_teach.lessons.agreement import Disagreement, disagreements, mqm_segment, segment_level, system_level
+from bleu_teach.lessons.data import ErrorSpan, wmt21_ted
+from bleu_teach.lessons.exercises import check_mqm_score
+from bleu_teach.lessons.agreement import MQM_BANDS, mqm_bands
+from bleu_teach.ui.plots import plot_segment_bands, plot_system_scatter
+from bleu_teach.ui.widgets import TOO_HARSH, DisagreementExplorer
 
 #: MQM weights as published (Freitag et al., 2021, section 3.2), independent of ErrorSpan.weight.
 PUBLISHED = {("Major", False): 5.0, ("Major", True): 5.0, ("Minor", False): 1.0, ("Minor", True): 0.1}
@@ -260,7 +260,7 @@ def test_systems_only_drops_the_references_and_nothing_else(ted):
 def test_pairwise_accuracy_matches_kendall_without_ties(ted):
     import scipy.stats
 
-    from bleu_teach.agreement import pairwise_accuracy
+    from bleu_teach.lessons.agreement import pairwise_accuracy
 
     table = system_level(ted, metrics=("BLEU", "chrF"))
     for metric in ("BLEU", "chrF"):

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from bleu_teach.exercises import Feedback
+from bleu_teach.lessons.exercises import Feedback
 
 LESSONS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PREDICTION_CHECKERS = ("check_choice", "check_higher")

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.exercises import (
+from bleu_teach.lessons.exercises import (
     check_bleu,
     check_brevity_penalty,
     check_choice,

@@ -1,4 +1,4 @@
-"""bleu_teach.explorer: typed text and settings give NLTK's sentence BLEU on the tools' own tokens.
+"""bleu_teach.ui.typed_input: typed text and settings give NLTK's sentence BLEU on the tools' own tokens.
 
 The oracles are NLTK's ``sentence_bleu`` and the tokenizers themselves
 (``str.split`` and sacreBLEU's tokenizer classes, called directly).
@@ -15,8 +15,8 @@ from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 
-from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
-from bleu_teach.widgets import BleuExplorer
+from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
+from bleu_teach.ui.widgets import BleuExplorer
 
 #: Each tokenizer the way the tool itself splits a line (sacreBLEU strips trailing space, tokenizes, splits).
 ORACLE_TOKENS = {

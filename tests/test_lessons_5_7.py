@@ -15,12 +15,19 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
-from bleu_teach import data
-from bleu_teach.explain import compare_hypotheses
-from bleu_teach.limitations import CASING_SETTINGS, TOKENIZER_SETTINGS, explain_texts, order_table, settings_table
-from bleu_teach.sacre import settings_scores, to_sacrebleu_references
-from bleu_teach.significance import bootstrap_ci, paired_test, significance_table
-from bleu_teach.widgets import SideBySideExplorer
+from bleu_teach.lessons import data
+from bleu_teach.bleu.reports import compare_hypotheses
+from bleu_teach.lessons.limitations import (
+    CASING_SETTINGS,
+    TOKENIZER_SETTINGS,
+    explain_texts,
+    order_table,
+    settings_table,
+)
+from bleu_teach.lessons.settings import settings_scores
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
+from bleu_teach.lessons.significance import bootstrap_ci, paired_test, significance_table
+from bleu_teach.ui.widgets import SideBySideExplorer
 
 WORDS = st.sampled_from(["the", "cat", "dog", "is", "chasing", "by", "a"])
 sentence = st.lists(WORDS, min_size=1, max_size=9)
@@ -156,7 +163,7 @@ def test_settings_scores_equal_sacrebleu_run_directly():
     systems, refs = data.systems(), data.references()
     table = settings_scores(systems["B"], refs, with_whitespace_corpus_bleu=False)
     streams = to_sacrebleu_references(refs)
-    from bleu_teach.sacre import REPORTING_SETTINGS
+    from bleu_teach.lessons.settings import REPORTING_SETTINGS
     for row, options in zip(table.rows, REPORTING_SETTINGS.values()):
         metric = BLEU(**options)
         assert row[1] == f"{metric.corpus_score(systems['B'], streams).score:.2f}"

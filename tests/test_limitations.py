@@ -6,7 +6,7 @@ import warnings
 
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleu_teach.limitations import order_table
+from bleu_teach.lessons.limitations import order_table
 
 
 def test_order_table_with_one_order_shows_one_score():
@@ -34,7 +34,7 @@ from nltk.translate.bleu_score import brevity_penalty as nltk_brevity_penalty
 from nltk.translate.bleu_score import closest_ref_length as nltk_closest_ref_length
 from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
 
-from bleu_teach.limitations import (
+from bleu_teach.lessons.limitations import (
     bigram_mismatch_chunks,
     chunk_permutation,
     new_junction_matches,

@@ -16,7 +16,7 @@ from nltk.translate.bleu_score import modified_precision as nltk_mp
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
 
-from bleu_teach import mistakes
+from bleu_teach.lessons import mistakes
 from tests.conftest import PARITY_CASES
 
 

@@ -13,9 +13,11 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
-from bleu_teach import data, render
-from bleu_teach.sacre import REPORTING_SETTINGS, SettingsScores, check_inputs, settings_scores
-from bleu_teach.significance import (
+from bleu_teach.lessons import data
+from bleu_teach.views import render
+from bleu_teach.lessons.settings import REPORTING_SETTINGS, SettingsScores, settings_scores
+from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.lessons.significance import (
     SignificanceResults,
     SystemResult,
     bootstrap_ci,

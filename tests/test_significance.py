@@ -16,20 +16,11 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_teach import data
-from bleu_teach.plots import PNG_DPI, plot_bootstrap, png_bytes
-from bleu_teach.render import (
-    bootstrap_rows,
-    exact_randomization_rows,
-    sampled_randomization_rows,
-)
-from bleu_teach.sacre import to_sacrebleu_references
-from bleu_teach.significance import (
-    MAX_DIFFERING,
-    bootstrap_distribution,
-    exact_randomization,
-    paired_test,
-)
+from bleu_teach.lessons import data
+from bleu_teach.ui.plots import PNG_DPI, plot_bootstrap, png_bytes
+from bleu_teach.views.render import bootstrap_rows, exact_randomization_rows, sampled_randomization_rows
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
+from bleu_teach.lessons.significance import MAX_DIFFERING, bootstrap_distribution, exact_randomization, paired_test
 from tests.oracles import sacrebleu_seed
 
 
@@ -241,8 +232,8 @@ def test_bootstrap_histogram_is_readable_on_a_projector():
 
 
 def test_approximate_randomization_on_three_differing_sentences_is_not_called_significant():
-    from bleu_teach import data
-    from bleu_teach.significance import paired_test, significance_table
+    from bleu_teach.lessons import data
+    from bleu_teach.lessons.significance import paired_test, significance_table
 
     rows, _ = paired_test(data.systems(), data.references(), test="ar", n_samples=1000)
     c = next(r for r in rows if r.name == "C")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bleu_teach as bt
-from bleu_teach.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
+from bleu_teach.ui.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
 
 
 def test_clipping_explorer_shows_clipped_counts_and_marks_matches():
@@ -113,8 +113,8 @@ def test_brevity_penalty_explorer_second_reference_and_closest():
 
 
 def test_every_plot_has_title_and_axis_labels():
-    from bleu_teach.curves import smoothing_comparison
-    from bleu_teach.plots import plot_brevity_penalty, plot_length_sweep, plot_precisions, plot_scores
+    from bleu_teach.lessons.curves import smoothing_comparison
+    from bleu_teach.ui.plots import plot_brevity_penalty, plot_length_sweep, plot_precisions, plot_scores
 
     refs = [["the", "cat", "is", "on", "the", "mat"]]
     figures = [
@@ -130,7 +130,7 @@ def test_every_plot_has_title_and_axis_labels():
 
 
 def test_length_sweep_plot_data_equals_core():
-    from bleu_teach.plots import plot_length_sweep
+    from bleu_teach.ui.plots import plot_length_sweep
 
     refs = [["the", "cat", "is", "on", "the", "mat"]]
     lines = plot_length_sweep(refs, "the", 10).axes[0].get_lines()
@@ -168,7 +168,7 @@ def test_figures_are_drawn_for_a_projector():
     import struct
 
     from bleu_teach import explain
-    from bleu_teach.plots import PNG_DPI, plot_brevity_penalty, plot_precisions, plot_scores
+    from bleu_teach.ui.plots import PNG_DPI, plot_brevity_penalty, plot_precisions, plot_scores
 
     fig = plot_brevity_penalty([6, 9], 4)
     data, meta = fig._repr_png_()

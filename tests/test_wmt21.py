@@ -1,4 +1,4 @@
-"""bleu_teach.data.wmt21_ted and the shipped WMT21 TED files (bleu_teach/wmt21/).
+"""bleu_teach.lessons.data.wmt21_ted and the shipped WMT21 TED files (bleu_teach/lessons/wmt21/).
 
 Always: the shipped files' checksums, counts, alignment, clean texts, spans
 that index their texts, MQM scores that follow from the spans' weights, the
@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from bleu_teach import data
-from bleu_teach.data import ErrorSpan, Wmt21Ted, wmt21_ted
+from bleu_teach.lessons import data
+from bleu_teach.lessons.data import ErrorSpan, Wmt21Ted, wmt21_ted
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ROOT / "bleu_teach" / "wmt21"
+SHIPPED = ROOT / "bleu_teach" / "lessons" / "wmt21"
 RAW = (Path(__file__).parents[1] / ".." / "shared" / "data" / "wmt21-ted-mqm").resolve()
 SCRIPT = ROOT / "scripts" / "derive_wmt21.py"
 COMMIT = "7fadea281aff8db61cc72fc3d469a4dca78b82a6"
@@ -208,7 +208,7 @@ def test_the_repr_is_a_summary_not_the_data():
 
 
 def test_importing_the_package_reads_no_data():
-    code = ("import bleu_teach, bleu_teach.data as d\n"
+    code = ("import bleu_teach, bleu_teach.lessons.data as d\n"
             "print(d._load_wmt21.cache_info().currsize)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent)
     assert out.stdout.strip() == "0"
@@ -216,7 +216,7 @@ def test_importing_the_package_reads_no_data():
 
 def test_the_data_loads_from_another_directory(tmp_path):
     # The installed package (editable or not) finds its data files wherever Python starts.
-    code = "import bleu_teach.data as d; print(len(d.wmt21_ted().sources), len(d.wmt21_ted('en-de').sources))"
+    code = "import bleu_teach.lessons.data as d; print(len(d.wmt21_ted().sources), len(d.wmt21_ted('en-de').sources))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert out.stdout.split() == ["529", "529"]
 

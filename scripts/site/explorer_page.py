@@ -1,10 +1,10 @@
 """The live explorer page's Python (the static site runs it in the browser on Pyodide).
 
 The page sends what the learner typed as JSON and gets JSON back: the
-report's HTML (bleu_teach.render's, every piece of typed text escaped), the
+report's HTML (bleu_teach.views.render's, every piece of typed text escaped), the
 score as ``repr(float)`` for ``data-score`` and as shown in the report, or a
 message for the learner instead.  The scoring itself is
-:func:`bleu_teach.explorer.explain_text`, the notebook explorer's own path.
+:func:`bleu_teach.ui.typed_input.explain_text`, the notebook explorer's own path.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bleu_teach.explorer import explain_text
-from bleu_teach.render import format_number
+from bleu_teach.ui.typed_input import explain_text
+from bleu_teach.views.render import format_number
 
 #: The settings the page sends, with their types.
 FIELDS: dict[str, type] = {"hypothesis": str, "references": list, "tokenizer": str, "lowercase": bool, "max_n": str,

@@ -12,8 +12,8 @@ import nbformat
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.explain import compare_hypotheses
-from bleu_teach.render import format_number
+from bleu_teach.bleu.reports import compare_hypotheses
+from bleu_teach.views.render import format_number
 from tests.browser.conftest import ARTIFACTS, PROJECT, TIMINGS, Lab
 
 NOTEBOOKS = sorted(p.name for p in (PROJECT / "notebooks").glob("*.ipynb"))
@@ -247,9 +247,9 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
 
 def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
     """Lesson 08's explorer: every control changes the segment shown to the one bleu_teach ranks there."""
-    from bleu_teach.agreement import disagreements, segment_level
-    from bleu_teach.data import wmt21_ted
-    from bleu_teach.render import disagreement_text
+    from bleu_teach.lessons.agreement import disagreements, segment_level
+    from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.views.render import disagreement_text
 
     table = segment_level(wmt21_ted("zh-en"))
     ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}

@@ -3,12 +3,12 @@
 ``explain`` returns a :class:`BleuReport` for one sentence and
 ``explain_corpus`` a :class:`CorpusReport` for a corpus.  A report is the
 computation, not a retelling of it: it holds the statistics the score was
-counted from (:mod:`bleu_teach.statistics`) and the scoring result
-(:mod:`bleu_teach.scoring`) that ``sentence_bleu`` and ``corpus_bleu``
+counted from (:mod:`bleu_teach.bleu.counting`) and the scoring result
+(:mod:`bleu_teach.bleu.arithmetic`) that ``sentence_bleu`` and ``corpus_bleu``
 return their score from, and nothing it shows is counted or computed again.
 
 A report prints as plain text (``print(report)``) and shows as an HTML table
-in a notebook; both views come from :mod:`bleu_teach.render`.
+in a notebook; both views come from :mod:`bleu_teach.views.render`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,26 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_teach.checks import DEFAULT_WEIGHTS, Tokens, check_references, check_tokens, check_weight_tuple, is_default_tuple
-from bleu_teach.core import check_corpus
-from bleu_teach.render import comparison_html, comparison_text, corpus_html, corpus_text, report_html, report_text
-from bleu_teach.scoring import BleuResult, Number, score_counts
-from bleu_teach.smoothing import SmoothingCallable, quietly, resolve_smoothing
-from bleu_teach.statistics import (
+from bleu_teach.inputs.validation import (
+    DEFAULT_WEIGHTS,
+    Tokens,
+    check_references,
+    check_tokens,
+    check_weight_tuple,
+    is_default_tuple,
+)
+from bleu_teach.bleu.nltk_api import check_corpus
+from bleu_teach.views.render import (
+    comparison_html,
+    comparison_text,
+    corpus_html,
+    corpus_text,
+    report_html,
+    report_text,
+)
+from bleu_teach.bleu.arithmetic import BleuResult, Number, score_counts
+from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
+from bleu_teach.bleu.counting import (
     CountFraction,
     Ngram,
     NgramRow,

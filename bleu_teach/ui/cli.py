@@ -32,7 +32,7 @@ Input, decided here:
   too, but at most one input can come from standard input.  When standard
   input is a terminal, a one-line hint on standard error says how to end it.
 * ``--smoothing`` takes the package's one vocabulary, checked by
-  :func:`bleu_teach.smoothing.get_smoothing`: ``method0`` to ``method7`` or
+  :func:`bleu_teach.bleu.smoothing.get_smoothing`: ``method0`` to ``method7`` or
   just the number, ``0`` to ``7``.
 
 Output, decided here: the report goes to standard output.  If that stream
@@ -69,9 +69,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bleu_teach.explain import BleuReport, CorpusReport, explain, explain_corpus
-from bleu_teach.smoothing import SMOOTHING_METHODS, get_smoothing
-from bleu_teach.tokenize import TOKENIZERS, tokenize
+from bleu_teach.bleu.reports import BleuReport, CorpusReport, explain, explain_corpus
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
+from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 
 __all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
 

@@ -6,8 +6,8 @@ this module is a drop-in replacement, and the numbers are equal to NLTK's
 ``ValueError`` that says what to do.
 
 This module only checks input and calls the two layers below it: the counts
-come from :mod:`bleu_teach.statistics` and the arithmetic from
-:mod:`bleu_teach.scoring`, the same code every report uses.
+come from :mod:`bleu_teach.bleu.counting` and the arithmetic from
+:mod:`bleu_teach.bleu.arithmetic`, the same code every report uses.
 
 Reference: Papineni, Roukos, Ward and Zhu (2002), "BLEU: a method for
 automatic evaluation of machine translation", ACL.  Section numbers below
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from bleu_teach.checks import (
+from bleu_teach.inputs.validation import (
     DEFAULT_WEIGHTS,
     Tokens,
     check_length,
@@ -29,9 +29,9 @@ from bleu_teach.checks import (
     check_tokens,
     check_weights,
 )
-from bleu_teach.scoring import Number, brevity_penalty_value, score_counts
-from bleu_teach.smoothing import SmoothingCallable, resolve_smoothing
-from bleu_teach.statistics import (
+from bleu_teach.bleu.arithmetic import Number, brevity_penalty_value, score_counts
+from bleu_teach.bleu.smoothing import SmoothingCallable, resolve_smoothing
+from bleu_teach.bleu.counting import (
     CountFraction,
     Ngram,
     closest_length,

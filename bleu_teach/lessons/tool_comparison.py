@@ -43,12 +43,13 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, cast
 
-from bleu_teach.checks import check_references, check_tokens
-from bleu_teach.core import check_corpus, corpus_bleu, sentence_bleu
-from bleu_teach.explain import explain, explain_corpus
-from bleu_teach.render import tool_agreement_html, tool_agreement_text
-from bleu_teach.sacre import SACREBLEU_SMOOTHING, SacreScore, corpus_score, sentence_score, to_sacrebleu_references
-from bleu_teach.smoothing import SMOOTHING_METHODS
+from bleu_teach.inputs.validation import check_references, check_tokens
+from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, sentence_bleu
+from bleu_teach.bleu.reports import explain, explain_corpus
+from bleu_teach.views.render import tool_agreement_html, tool_agreement_text
+from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, SacreScore, corpus_score, sentence_score
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 
 __all__ = ["OrderSide", "ToolRun", "ToolComparison", "compare_tools", "compare_tools_corpus"]
 

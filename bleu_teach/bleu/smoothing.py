@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 from numbers import Real
 from typing import Any
 
-from bleu_teach.statistics import CountFraction, count_matches
+from bleu_teach.bleu.counting import CountFraction, count_matches
 
 __all__ = ["SmoothingFunction", "SmoothingCallable", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing",
            "resolve_smoothing", "quietly"]

@@ -2,7 +2,7 @@
 
 Each function sweeps one thing (the hypothesis length, the smoothing
 method, ...) and returns plain rows computed by the core; the plots in
-:mod:`bleu_teach.plots` only draw these rows.
+:mod:`bleu_teach.ui.plots` only draw these rows.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.checks import check_length, check_order, check_references, check_tokens
-from bleu_teach.core import check_corpus
-from bleu_teach.scoring import Number, brevity_penalty_value
-from bleu_teach.explain import explain
-from bleu_teach.smoothing import SMOOTHING_METHODS
-from bleu_teach.statistics import CountFraction, closest_length, pool, sentence_statistics
+from bleu_teach.inputs.validation import check_length, check_order, check_references, check_tokens
+from bleu_teach.bleu.nltk_api import check_corpus
+from bleu_teach.bleu.arithmetic import Number, brevity_penalty_value
+from bleu_teach.bleu.reports import explain
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+from bleu_teach.bleu.counting import CountFraction, closest_length, pool, sentence_statistics
 
 __all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions"]
 

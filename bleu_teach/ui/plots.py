@@ -19,13 +19,13 @@ from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from bleu_teach.agreement import mqm_bands
-from bleu_teach.curves import bp_curve, length_sweep
-from bleu_teach.explain import BleuReport
+from bleu_teach.lessons.agreement import mqm_bands
+from bleu_teach.lessons.curves import bp_curve, length_sweep
+from bleu_teach.bleu.reports import BleuReport
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.agreement import SegmentTable, SystemTable
-    from bleu_teach.significance import BootstrapDistribution
+    from bleu_teach.lessons.agreement import SegmentTable, SystemTable
+    from bleu_teach.lessons.significance import BootstrapDistribution
 
 __all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
            "plot_system_scatter", "plot_segment_bands"]
@@ -189,7 +189,7 @@ def plot_scores(
 def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | None = None) -> Figure:
     """A histogram of the resampled scores, the score and their mean, and the two 95% intervals.
 
-    ``dist`` is a :class:`bleu_teach.significance.BootstrapDistribution`.
+    ``dist`` is a :class:`bleu_teach.lessons.significance.BootstrapDistribution`.
     One colour for the bars (colour encodes nothing); the score, the mean and
     the two intervals are told apart by line style and labelled in the legend.
     The intervals are drawn as horizontal bars above the histogram, sacreBLEU's
@@ -230,7 +230,7 @@ def _metric_axis(table: "SystemTable | SegmentTable", metric: str) -> str:
 def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str | None = None) -> Figure:
     """Each system's corpus ``metric`` (x) against its MQM system score (y), every point labelled with its name.
 
-    ``table`` comes from :func:`bleu_teach.agreement.system_level`.  Human
+    ``table`` comes from :func:`bleu_teach.lessons.agreement.system_level`.  Human
     references scored as systems are drawn as black squares and labelled
     "(human)"; machine systems as blue circles (shape, not colour alone).
     """
@@ -251,9 +251,9 @@ def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str |
 
 @_styled
 def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> Figure:
-    """Box plots of sentence ``metric`` for the segments in each MQM band (:func:`bleu_teach.agreement.mqm_bands`).
+    """Box plots of sentence ``metric`` for the segments in each MQM band (:func:`bleu_teach.lessons.agreement.mqm_bands`).
 
-    ``table`` comes from :func:`bleu_teach.agreement.segment_level`.  Boxes
+    ``table`` comes from :func:`bleu_teach.lessons.agreement.segment_level`.  Boxes
     span the middle half (quartiles), the line is the median, whiskers reach
     1.5 times the box; outliers are not drawn, so that 6,000 points do not
     hide the boxes.

@@ -1,6 +1,6 @@
 """Arithmetic: the one place where counts become a BLEU score.
 
-:func:`score_counts` takes the counts from :mod:`bleu_teach.statistics`
+:func:`score_counts` takes the counts from :mod:`bleu_teach.bleu.counting`
 (clipped matches, totals, the two lengths) and returns a
 :class:`BleuResult` for each weight tuple: the brevity penalty, the exact
 precisions, the precisions as used after smoothing, the weights in force,
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
 
-from bleu_teach.checks import DEFAULT_WEIGHTS
-from bleu_teach.smoothing import SmoothingCallable
-from bleu_teach.statistics import CountFraction, PooledCounts
+from bleu_teach.inputs.validation import DEFAULT_WEIGHTS
+from bleu_teach.bleu.smoothing import SmoothingCallable
+from bleu_teach.bleu.counting import CountFraction, PooledCounts
 
 __all__ = ["DEFAULT_WEIGHTS", "Number", "BleuResult", "brevity_penalty_value", "score_counts"]
 
@@ -105,7 +105,7 @@ def score_counts(
     for each weight tuple, whether it was given that way (by default:
     whether it equals that tuple).
 
-    >>> from bleu_teach.smoothing import get_smoothing
+    >>> from bleu_teach.bleu.smoothing import get_smoothing
     >>> counts = PooledCounts((5, 3), (6, 5), (6, 5), 6, 6)
     >>> result = score_counts(counts, [(0.5, 0.5)], get_smoothing(0), "method0", False, (), ())[0]
     >>> result.precisions, round(result.score, 4)

@@ -1,7 +1,7 @@
 """The full explorer's input, read the way a learner types it: text and settings in, a report out.
 
 Two explorers show the step-by-step report: the notebook widget
-(:class:`bleu_teach.widgets.BleuExplorer`) and the static website's live
+(:class:`bleu_teach.ui.widgets.BleuExplorer`) and the static website's live
 explorer, which runs this package in the browser on Pyodide.  Both pass
 what the learner typed to :func:`explain_text`, so the same text and
 settings give the same report and the same score, and bad input gets the
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bleu_teach.explain import BleuReport, explain
-from bleu_teach.tokenize import tokenize
+from bleu_teach.bleu.reports import BleuReport, explain
+from bleu_teach.inputs.tokenizers import tokenize
 
 __all__ = ["MAX_REFERENCES", "MAX_ORDER", "text_tokens", "parse_weights", "explain_text"]
 

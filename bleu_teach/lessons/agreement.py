@@ -7,14 +7,14 @@ section 3): over systems (one corpus score and one human score per system)
 and over segments (one pair per system and sentence).
 
 - :func:`system_level` scores each system's whole output with corpus BLEU
-  (:func:`bleu_teach.sacre.corpus_score`, sacreBLEU's 13a tokenizer), corpus
-  chrF (:func:`bleu_teach.chrf.chrf_score`) and TER (sacreBLEU's
+  (:func:`bleu_teach.bleu.sacrebleu_api.corpus_score`, sacreBLEU's 13a tokenizer), corpus
+  chrF (:func:`bleu_teach.chrf.reports.chrf_score`) and TER (sacreBLEU's
   ``TER().corpus_score``, called directly) against a chosen reference, and
   gives each its MQM system score: **the mean of its per-segment MQM scores**
   (negated error points, 0 = no error, higher is better), over the segments
   that were rated.
 - :func:`segment_level` scores each (system, segment) pair with sentence BLEU
-  (:func:`bleu_teach.sacre.sentence_score`, sacreBLEU's ``sentence_bleu``,
+  (:func:`bleu_teach.bleu.sacrebleu_api.sentence_score`, sacreBLEU's ``sentence_bleu``,
   effective order on) and sentence chrF, beside the segment's MQM score.
 - :func:`correlations` gives, per metric, Pearson's r and Kendall's tau (tau-b,
   which corrects for ties) between the metric and MQM, with their p-values,
@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from bleu_teach.chrf import chrf_score
-from bleu_teach.render import (
+from bleu_teach.chrf.reports import chrf_score
+from bleu_teach.views.render import (
     correlations_html,
     disagreement_text,
     mqm_segment_html,
@@ -49,10 +49,10 @@ from bleu_teach.render import (
     system_table_html,
     system_table_text,
 )
-from bleu_teach.sacre import corpus_score, sentence_score
+from bleu_teach.bleu.sacrebleu_api import corpus_score, sentence_score
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.data import ErrorSpan, Wmt21Ted
+    from bleu_teach.lessons.data import ErrorSpan, Wmt21Ted
 
 __all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
            "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
@@ -276,7 +276,7 @@ def _metric_index(metrics: Sequence[str], metric: str) -> int:
 def _check_data(data: Any) -> None:
     for attribute in ("pair", "references", "systems", "mqm"):
         if not hasattr(data, attribute):
-            raise TypeError(f"data must be a data set from bleu_teach.data.wmt21_ted(...), "
+            raise TypeError(f"data must be a data set from bleu_teach.lessons.data.wmt21_ted(...), "
                             f"not {type(data).__name__}")
 
 
@@ -382,7 +382,7 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
     reference when ``name`` is that one (none if there is no other); ``None``
     shows none; a name may not be ``name`` itself.
 
-    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.lessons.data import wmt21_ted
     >>> seg = mqm_segment(wmt21_ted("zh-en"), "Borderline", 0)
     >>> seg.mqm, [(e.severity, e.weight) for e in seg.errors][:2]
     (-20.0, [('Major', 5.0), ('Major', 5.0)])
@@ -434,13 +434,13 @@ def system_level(
     (e.g. ``("ref-A",)`` against ref-B: how would a human translation fare?);
     the reference scored against cannot be one of them (``ValueError``).
 
-    - BLEU: :func:`bleu_teach.sacre.corpus_score` (sacreBLEU's BLEU, 13a tokenizer, exp smoothing).
-    - chrF: :func:`bleu_teach.chrf.chrf_score` (sacreBLEU's chrF: character 6-grams, beta 2).
+    - BLEU: :func:`bleu_teach.bleu.sacrebleu_api.corpus_score` (sacreBLEU's BLEU, 13a tokenizer, exp smoothing).
+    - chrF: :func:`bleu_teach.chrf.reports.chrf_score` (sacreBLEU's chrF: character 6-grams, beta 2).
     - TER: ``sacrebleu.metrics.TER().corpus_score`` (edits per reference word, x100; lower is better).
     - MQM: the mean of the system's per-segment MQM scores over the rated segments
       (:func:`mqm_system_score`); 0 = no error, higher is better.
 
-    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.lessons.data import wmt21_ted
     >>> table = system_level(wmt21_ted("zh-en"), metrics=("BLEU",))
     >>> len(table.rows), round(table.score("Facebook-AI", "BLEU"), 2)
     (13, 40.23)
@@ -476,9 +476,9 @@ def system_level(
 def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentTable:
     """Sentence BLEU and sentence chrF of every (system, segment) pair, beside the segment's MQM score.
 
-    Sentence BLEU is :func:`bleu_teach.sacre.sentence_score` (sacreBLEU's
+    Sentence BLEU is :func:`bleu_teach.bleu.sacrebleu_api.sentence_score` (sacreBLEU's
     ``sentence_bleu``: 13a, exp smoothing, effective order on); sentence chrF
-    is :func:`bleu_teach.chrf.chrf_score` on the one segment (sacreBLEU's
+    is :func:`bleu_teach.chrf.reports.chrf_score` on the one segment (sacreBLEU's
     ``sentence_chrf``).  Pairs without an MQM score are left out
     (``unrated`` counts them).  Human references are not rows here.
     """
@@ -509,7 +509,7 @@ def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:
     **minus** the metric, so that for every metric higher means the metric
     agrees better with the experts (``Correlation.negated``).
 
-    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.lessons.data import wmt21_ted
     >>> c = correlations(system_level(wmt21_ted("zh-en"), metrics=("BLEU",)))
     >>> c["BLEU"].n, round(c["BLEU"].pearson, 4)
     (13, 0.3315)
@@ -596,7 +596,7 @@ def pairwise_accuracy(table: SystemTable, metric: str = "BLEU") -> PairwiseAccur
     pair is *tied* when the metric or MQM gives both the same score.  For a
     lower-is-better metric (TER) the lower score counts as ahead.
 
-    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.lessons.data import wmt21_ted
     >>> pairwise_accuracy(system_level(wmt21_ted("zh-en"), metrics=("BLEU",)))
     PairwiseAccuracy(metric='BLEU', agree=48, disagree=30, tied=0)
     """
@@ -648,7 +648,7 @@ class MqmBand:
 def mqm_bands(table: SegmentTable, metric: str = "BLEU") -> tuple[MqmBand, ...]:
     """Split the table's sentence ``metric`` scores by the pair's MQM band (:data:`MQM_BANDS`); every pair lands in one.
 
-    >>> from bleu_teach.data import wmt21_ted
+    >>> from bleu_teach.lessons.data import wmt21_ted
     >>> bands = mqm_bands(segment_level(wmt21_ted("zh-en")))
     >>> [len(b.scores) for b in bands]
     [3738, 884, 1456, 582, 217]

@@ -1,7 +1,7 @@
 """sacreBLEU-compatible BLEU on raw strings: a corpus score and a sentence score.
 
 :func:`corpus_score` and :func:`sentence_score` tokenize with sacreBLEU's own
-tokenizers, count with :mod:`bleu_teach.statistics` (the package's one
+tokenizers, count with :mod:`bleu_teach.bleu.counting` (the package's one
 counting path: clipped matches with the maximum over references, the
 closest reference length), and combine the counts with sacreBLEU's
 arithmetic (:func:`_compute`, which follows ``BLEU.compute_bleu``; Post,
@@ -9,29 +9,8 @@ arithmetic (:func:`_compute`, which follows ``BLEU.compute_bleu``; Post,
 equal ``sacrebleu.metrics.BLEU(...).corpus_score`` and
 ``sacrebleu.sentence_bleu``, and they carry sacreBLEU's signature.
 
-ORIENTATION: two ways to lay out the references of a corpus.
-
-* ``orientation="per_hypothesis"`` (bleu_teach's and NLTK's way):
-  ``references[i]`` is the list of reference strings of ``hypotheses[i]``::
-
-      corpus_score(["hyp 1", "hyp 2"], [["ref 1a", "ref 1b"], ["ref 2a"]])
-
-* ``orientation="streams"`` (sacreBLEU's way): ``references[k][i]`` is
-  reference ``k`` of ``hypotheses[i]``; one "stream" per reference set, each
-  holding one string per hypothesis (``None`` where a hypothesis has no k-th
-  reference)::
-
-      corpus_score(["hyp 1", "hyp 2"], [["ref 1a", "ref 2a"], ["ref 1b", None]],
-                   orientation="streams")
-
-With the default ``orientation=None`` references are read per hypothesis,
-and nothing is guessed silently: a corpus of N >= 2 hypotheses with N lists
-of N strings each (say 3 hypotheses with 3 references each) reads both ways,
-with different scores, so it raises a ValueError that asks for
-``orientation=``; data that only fits sacreBLEU's orientation raises a
-ValueError that names ``orientation="streams"``.  A corpus of one hypothesis
-with one reference is the same both ways.  :func:`to_sacrebleu_references`
-turns per-hypothesis lists into streams.
+The references of a corpus are laid out as :mod:`bleu_teach.inputs.corpus_layout` says
+(``orientation=``); :func:`check_inputs` there reads them.
 
 SACREBLEU QUIRKS, followed on purpose so that the numbers are equal:
 
@@ -54,21 +33,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, cast
 
-from bleu_teach.core import corpus_bleu
-from bleu_teach.render import settings_scores_html, settings_scores_rows, settings_scores_text
-from bleu_teach.smoothing import get_smoothing, quietly
-from bleu_teach.statistics import closest_length, count_matches
-from bleu_teach.tokenize import SACREBLEU_TOKENIZERS, tokenize
+from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.bleu.counting import closest_length, count_matches
+from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
 
-__all__ = ["ORIENTATIONS", "SACREBLEU_SMOOTHING", "REPORTING_SETTINGS", "SacreScore", "SettingScore",
-           "SettingsScores", "check_inputs", "corpus_score", "sentence_score", "settings_scores",
-           "to_sacrebleu_references"]
+__all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "sentence_score"]
 
 #: sacreBLEU's smoothing methods and their default values.
 SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-
-#: The two layouts of a corpus's references (see the module docstring).
-ORIENTATIONS = ("per_hypothesis", "streams")
 
 MAX_ORDER = 4
 
@@ -108,135 +80,6 @@ class SacreScore:
 
     def __str__(self) -> str:
         return self.format()
-
-
-def to_sacrebleu_references(references: Sequence[Sequence[Optional[str]]]) -> list[list[Optional[str]]]:
-    """Transpose per-hypothesis reference lists into sacreBLEU's streams.
-
-    Hypotheses with fewer references get ``None`` (sacreBLEU skips it).
-
-    >>> to_sacrebleu_references([["a", "b"], ["c"]])
-    [['a', 'c'], ['b', None]]
-    """
-    width = max((len(r) for r in references), default=0)
-    return [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
-
-
-# ---------------------------------------------------------------------------
-# Checking inputs
-# ---------------------------------------------------------------------------
-
-
-def _is_list(x: Any) -> bool:
-    return isinstance(x, Sequence) and not isinstance(x, str)
-
-
-def _ambiguous_message(n: int) -> str:
-    return (
-        f"The references can be read two ways: there are {n} hypotheses and {n} lists of {n} strings each. "
-        f"Pass orientation='per_hypothesis' if references[i] lists the references of hypotheses[i] "
-        f"(bleu_teach's and NLTK's way), or orientation='streams' if references[k][i] is reference k of "
-        f"hypotheses[i] (sacreBLEU's way, one stream per reference set)."
-    )
-
-
-def _check_hypotheses(hypotheses: Any) -> int:
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
-        raise TypeError("hypotheses must be a list of strings, one per segment.")
-    for i, h in enumerate(hypotheses):
-        if not isinstance(h, str):
-            raise TypeError(f"hypotheses[{i}] must be a string (raw text), not {type(h).__name__}.")
-    if not hypotheses:
-        raise ValueError("hypotheses is empty; give at least one segment.")
-    return len(hypotheses)
-
-
-def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[Optional[str]]]:
-    if len(references) != n:
-        hint = ""
-        if all(_is_list(r) and len(r) == n for r in references):
-            hint = (
-                " It looks like sacreBLEU's orientation (one stream per reference set, references[k][i] "
-                "is reference k of hypotheses[i]): pass orientation='streams', or give one list of "
-                "references per hypothesis, e.g. [list(refs) for refs in zip(*streams)]."
-            )
-        raise ValueError(
-            f"There are {n} hypotheses but {len(references)} reference lists; "
-            f"give one list of reference strings per hypothesis.{hint}"
-        )
-    out = []
-    for i, refs in enumerate(references):
-        if isinstance(refs, str):
-            raise TypeError(
-                f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] "
-                f"gives one reference per hypothesis."
-            )
-        if not isinstance(refs, Sequence):
-            raise TypeError(f"references[{i}] must be a list of reference strings.")
-        for j, r in enumerate(refs):
-            if r is not None and not isinstance(r, str):
-                raise TypeError(f"references[{i}][{j}] must be a string (raw text), not {type(r).__name__}.")
-        if all(r is None for r in refs):
-            raise ValueError(f"references[{i}] has no reference; every hypothesis needs at least one.")
-        out.append(list(refs))
-    return out
-
-
-def _from_streams(n: int, streams: Sequence[Any]) -> list[list[Optional[str]]]:
-    for k, stream in enumerate(streams):
-        if isinstance(stream, str):
-            raise TypeError(
-                f"With orientation='streams', references[{k}] must be a stream (a list of {n} reference "
-                f"strings, one per hypothesis), not a string; for one reference per hypothesis pass [refs]."
-            )
-        if not isinstance(stream, Sequence):
-            raise TypeError(f"With orientation='streams', references[{k}] must be a list of {n} reference strings.")
-        if len(stream) != n:
-            raise ValueError(
-                f"With orientation='streams', every stream holds one reference per hypothesis, but "
-                f"references[{k}] has {len(stream)} strings for {n} hypotheses (use None where a "
-                f"hypothesis has no k-th reference; sacreBLEU itself would silently cut the corpus short)."
-            )
-        for i, r in enumerate(stream):
-            if r is not None and not isinstance(r, str):
-                raise TypeError(f"references[{k}][{i}] must be a string (raw text) or None, not {type(r).__name__}.")
-    per_hyp = [[stream[i] for stream in streams] for i in range(n)]
-    for i, refs in enumerate(per_hyp):
-        if all(r is None for r in refs):
-            raise ValueError(f"hypotheses[{i}] has no reference in any stream (all None); every hypothesis needs one.")
-    return per_hyp
-
-
-def check_inputs(hypotheses: Any, references: Any, orientation: Optional[str] = None) -> list[list[Optional[str]]]:
-    """Check a corpus of raw strings and return its references per hypothesis.
-
-    ``orientation`` is ``"per_hypothesis"``, ``"streams"`` or None (read per
-    hypothesis, refusing shapes that read both ways; see the module
-    docstring).  The result always holds one list per hypothesis, in the
-    order given; ``None`` entries (sacreBLEU's "no reference here") are kept.
-
-    >>> check_inputs(["a", "b"], [["a 1", "b 1"], ["a 2", None]], orientation="streams")
-    [['a 1', 'a 2'], ['b 1', None]]
-    """
-    n = _check_hypotheses(hypotheses)
-    if orientation is not None and orientation not in ORIENTATIONS:
-        raise ValueError(
-            f"orientation must be 'per_hypothesis' (references[i] lists the references of hypotheses[i]), "
-            f"'streams' (references[k][i] is reference k of hypotheses[i], sacreBLEU's way) or None; "
-            f"not {orientation!r}."
-        )
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list with one list of reference strings per hypothesis "
-                        "(or, with orientation='streams', a list of reference streams).")
-    if not references:
-        raise ValueError("references is empty; every hypothesis needs at least one reference.")
-    if orientation is None:
-        if n >= 2 and len(references) == n and all(_is_list(r) and len(r) == n for r in references):
-            raise ValueError(_ambiguous_message(n))
-        orientation = "per_hypothesis"
-    if orientation == "streams":
-        return _from_streams(n, references)
-    return _per_hypothesis(n, references)
 
 
 def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
@@ -450,85 +293,3 @@ def _compute(
             precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
     score = bp * math.exp(sum([_log_floor(p) for p in precisions[:used]]) / used)
     return score, counts, totals, precisions, bp, used
-
-
-# ---------------------------------------------------------------------------
-# One corpus under several reporting settings
-# ---------------------------------------------------------------------------
-
-
-#: Settings that change a corpus BLEU score without changing a single output.
-REPORTING_SETTINGS: dict[str, dict[str, Any]] = {
-    "sacreBLEU default (13a, case-sensitive)": {"tokenize": "13a"},
-    "sacreBLEU, lowercased": {"tokenize": "13a", "lowercase": True},
-    "sacreBLEU intl tokenizer": {"tokenize": "intl"},
-    "sacreBLEU no tokenization (none)": {"tokenize": "none"},
-    "sacreBLEU character tokens (char)": {"tokenize": "char"},
-}
-
-
-@dataclass(frozen=True)
-class SettingScore:
-    """One setting's corpus score (0-100) and its signature (None: a home-made setup with none)."""
-
-    setting: str
-    score: float
-    signature: Optional[str]
-
-
-@dataclass(frozen=True)
-class SettingsScores:
-    """The same outputs scored under several settings, one :class:`SettingScore` each.
-
-    Shown as a table (text in a terminal, HTML in a notebook); ``rows`` gives
-    that table's cells as strings.
-    """
-
-    scores: tuple[SettingScore, ...]
-
-    @property
-    def rows(self) -> list[list[str]]:
-        """The cells of the table as shown: setting, BLEU to 2 decimals, signature."""
-        return settings_scores_rows(self)
-
-    def __repr__(self) -> str:
-        return settings_scores_text(self)
-
-    def _repr_html_(self) -> str:
-        return settings_scores_html(self)
-
-
-def settings_scores(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
-    settings: "dict[str, dict[str, Any]] | None" = None,
-    with_whitespace_corpus_bleu: bool = True,
-    *,
-    orientation: Optional[str] = None,
-) -> SettingsScores:
-    """The same outputs scored under several settings, each with its signature.
-
-    ``settings`` maps a label to :func:`corpus_score` options (default
-    :data:`REPORTING_SETTINGS`).  The last row (optional) is NLTK-style
-    ``corpus_bleu`` on whitespace tokens, a common home-made setup, scaled to
-    0-100; it has no signature at all.  ``orientation`` as in
-    :func:`corpus_score`.
-
-    >>> result = settings_scores(["The cat sat on the mat ."], [["the cat sat on the mat ."]])
-    >>> [round(s.score, 2) for s in result.scores], result.scores[-1].signature
-    ([80.91, 100.0, 80.91, 80.91, 93.91, 80.91], None)
-    """
-    per_hyp = check_inputs(hypotheses, references, orientation)
-    if settings is not None and not isinstance(settings, dict):
-        raise TypeError("settings must be a dict of {label: dict of corpus_score options}, or None for the defaults.")
-    rows = []
-    for label, options in (REPORTING_SETTINGS if settings is None else settings).items():
-        result = corpus_score(hypotheses, per_hyp, **options, orientation="per_hypothesis")
-        rows.append(SettingScore(str(label), result.score, result.signature))
-    if with_whitespace_corpus_bleu:
-        hyps = [h.split() for h in hypotheses]
-        refs = [[r.split() for r in group if r is not None] for group in per_hyp]
-        # One weight tuple gives one float; a zero precision is shown as NLTK's number, without a warning.
-        whitespace = cast(float, corpus_bleu(refs, hyps, smoothing_function=quietly(get_smoothing(None))))
-        rows.append(SettingScore("corpus_bleu on whitespace tokens x 100", 100 * whitespace, None))
-    return SettingsScores(tuple(rows))

@@ -19,8 +19,8 @@ beta = 2 weighs recall twice as much as precision (Popović 2015, Section 2;
 ``sacrebleu.metrics.CHRF(...).sentence_score`` / ``.corpus_score`` (to
 1e-9; in practice exactly, as they do the same float steps in the same
 order), on sacreBLEU's 0-100 scale.  Counting is done by
-:mod:`bleu_teach.statistics` (:func:`~bleu_teach.statistics.chrf_ngram_counts`,
-:func:`~bleu_teach.statistics.chrf_order_counts`); this module only combines
+:mod:`bleu_teach.bleu.counting` (:func:`~bleu_teach.bleu.counting.chrf_ngram_counts`,
+:func:`~bleu_teach.bleu.counting.chrf_order_counts`); this module only combines
 the counts (:func:`chrf_from_counts`, which follows ``CHRF._compute_f_score``).
 
 SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
@@ -48,7 +48,7 @@ SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
   counts, not as a mean of segment scores.
 * chrF++ words: the text is split on whitespace and ONE punctuation
   character is split off the end of a word (or, failing that, its start):
-  "(hi)" gives "(hi" and ")" (:func:`~bleu_teach.statistics.chrf_words`).
+  "(hi)" gives "(hi" and ")" (:func:`~bleu_teach.bleu.counting.chrf_words`).
 * ``lowercase=True`` applies ``str.lower()`` to hypothesis and references
   before everything else.  Characters are Unicode code points.
 * The name follows sacreBLEU: ``chrF{beta}`` plus one "+" per word order
@@ -68,9 +68,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from bleu_teach.render import chrf_corpus_html, chrf_corpus_text, chrf_report_html, chrf_report_text
-from bleu_teach.sacre import check_inputs
-from bleu_teach.statistics import (
+from bleu_teach.views.render import chrf_corpus_html, chrf_corpus_text, chrf_report_html, chrf_report_text
+from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.chrf.arithmetic import (
+    BETA,
+    CHAR_ORDER,
+    WORD_ORDER,
+    ChrfOrder,
+    ChrfResult,
+    ChrfSettings,
+    chrf_from_counts,
+)
+from bleu_teach.chrf.counting import (
     ChrfNgramRow,
     ChrfOrderCounts,
     chrf_characters,
@@ -80,196 +89,7 @@ from bleu_teach.statistics import (
     chrf_words,
 )
 
-__all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult",
-           "ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore", "chrf_from_counts", "explain_chrf",
-           "chrf_score"]
-
-#: sacreBLEU's stand-in for an undefined precision, recall or F-score (``CHRF._compute_f_score``).
-EPSILON = 1e-16
-#: sacreBLEU's defaults: chrF2 with character 6-grams and no word n-grams.
-CHAR_ORDER = 6
-WORD_ORDER = 0
-BETA = 2
-
-
-@dataclass(frozen=True)
-class ChrfSettings:
-    """The options of one chrF computation (``CHRF(...)``'s, with its defaults)."""
-
-    char_order: int = CHAR_ORDER
-    word_order: int = WORD_ORDER
-    beta: float = BETA
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
-
-    @property
-    def name(self) -> str:
-        """sacreBLEU's name for the metric: ``chrF2``, ``chrF2++`` (one "+" per word order)."""
-        return f"chrF{self.beta}" + "+" * self.word_order
-
-    @property
-    def orders(self) -> int:
-        return self.char_order + self.word_order
-
-    @property
-    def description(self) -> str:
-        """The settings in words, one phrase each."""
-        return "; ".join([
-            f"character n-grams 1 to {self.char_order}" if self.char_order else "no character n-grams",
-            f"word n-grams 1 to {self.word_order}" if self.word_order else "no word n-grams",
-            f"beta = {self.beta}",
-            "lowercased" if self.lowercase else "case-sensitive",
-            "whitespace kept in character n-grams" if self.whitespace else "whitespace removed before character n-grams",
-            "eps_smoothing on (mean of the per-order F over all orders)" if self.eps_smoothing
-            else "eps_smoothing off (F of the mean P and mean R over the orders with n-grams on both sides)",
-        ])
-
-
-# ---------------------------------------------------------------------------
-# The arithmetic: counts -> precisions, recalls, F-scores, averages, score
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ChrfOrder:
-    """One order as it enters the score: the counts, then P_n, R_n and F_n as sacreBLEU computes them.
-
-    ``precision`` is matches / hypothesis n-grams, or :data:`EPSILON` when
-    ``hyp_total`` is 0 (``precision_is_eps``); ``recall`` likewise with the
-    reference.  ``f_score`` is (1 + beta^2) P_n R_n / (beta^2 P_n + R_n), or
-    :data:`EPSILON` when that denominator is 0 (``f_is_eps``); it enters the
-    score only with ``eps_smoothing``.  ``in_average`` says whether P_n and
-    R_n enter the averages (n-grams on both sides).
-    """
-
-    counts: ChrfOrderCounts
-    precision: float
-    recall: float
-    f_score: float
-    f_is_eps: bool
-    in_average: bool
-
-    @property
-    def kind(self) -> str:
-        return self.counts.kind
-
-    @property
-    def n(self) -> int:
-        return self.counts.n
-
-    @property
-    def label(self) -> str:
-        return self.counts.label
-
-    @property
-    def matches(self) -> int:
-        return self.counts.matches
-
-    @property
-    def hyp_total(self) -> int:
-        return self.counts.hyp_total
-
-    @property
-    def ref_total(self) -> int:
-        return self.counts.ref_total
-
-    @property
-    def hyp_ngrams(self) -> int:
-        return self.counts.hyp_ngrams
-
-    @property
-    def rows(self) -> tuple[ChrfNgramRow, ...]:
-        return self.counts.rows
-
-    @property
-    def precision_is_eps(self) -> bool:
-        return self.counts.hyp_total == 0
-
-    @property
-    def recall_is_eps(self) -> bool:
-        return self.counts.ref_total == 0
-
-
-@dataclass(frozen=True)
-class ChrfResult:
-    """Every number between the counts and the score (``CHRF._compute_f_score``, step by step).
-
-    ``avg_precision`` and ``avg_recall`` are the means of P_n and R_n over
-    the ``effective_order`` orders with n-grams on both sides (0.0 when there
-    is none); without ``eps_smoothing`` the score is their F-beta.
-    ``f_sum`` is the sum of the per-order F_n; with ``eps_smoothing`` the
-    score is 100 * f_sum / (number of orders).  ``score`` is on the 0-100
-    scale.
-    """
-
-    orders: tuple[ChrfOrder, ...]
-    beta: float
-    eps_smoothing: bool
-    effective_order: int
-    avg_precision: float
-    avg_recall: float
-    f_sum: float
-    score: float
-
-    @property
-    def beta_squared(self) -> float:
-        return self.beta ** 2
-
-
-def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_smoothing: bool = False) -> ChrfResult:
-    """Combine the counts of every order into chrF (0-100), keeping each step.
-
-    The float steps of sacreBLEU's ``CHRF._compute_f_score``, in its order.
-    Without ``eps_smoothing`` (sacreBLEU's default)::
-
-        P = mean of P_n, R = mean of R_n   over the orders with hypothesis AND reference n-grams
-        chrF = 100 * (1 + beta^2) * P * R / (beta^2 * P + R)          (0 if P + R = 0)
-
-    With ``eps_smoothing``: chrF = 100 * (sum of F_n over all orders) / number
-    of orders, F_n = (1 + beta^2) P_n R_n / (beta^2 P_n + R_n), undefined
-    values replaced by 1e-16.
-
-    >>> from bleu_teach.statistics import chrf_ngram_counts, chrf_order_counts
-    >>> counts = chrf_order_counts(chrf_ngram_counts("abcd", 2), chrf_ngram_counts("abc", 2), 2)
-    >>> r = chrf_from_counts(counts)
-    >>> r.avg_precision, r.avg_recall, round(r.score, 4)
-    (0.7083333333333333, 1.0, 92.3913)
-    """
-    factor = beta ** 2
-    orders = []
-    f_sum = 0.0
-    effective_order = 0
-    avg_precision, avg_recall = 0.0, 0.0
-    for o in counts:
-        precision = o.matches / o.hyp_total if o.hyp_total > 0 else EPSILON
-        recall = o.matches / o.ref_total if o.ref_total > 0 else EPSILON
-        denominator = factor * precision + recall
-        f_score = ((1 + factor) * precision * recall / denominator) if denominator > 0 else EPSILON
-        f_sum += f_score
-        in_average = o.hyp_total > 0 and o.ref_total > 0
-        if in_average:
-            avg_precision += precision
-            avg_recall += recall
-            effective_order += 1
-        orders.append(ChrfOrder(o, precision, recall, f_score, not denominator > 0, in_average))
-
-    if effective_order == 0:
-        avg_precision = avg_recall = 0.0
-    else:
-        avg_precision /= effective_order
-        avg_recall /= effective_order
-
-    if eps_smoothing:
-        score = 100 * f_sum / len(orders)
-    elif avg_precision + avg_recall:
-        score = (1 + factor) * avg_precision * avg_recall
-        score /= (factor * avg_precision) + avg_recall
-        score = 100 * score
-    else:
-        score = 0.0
-    return ChrfResult(tuple(orders), beta, eps_smoothing, effective_order, avg_precision, avg_recall, f_sum, score)
-
+__all__ = ["ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore", "explain_chrf", "chrf_score"]
 
 def _choose(scores: Sequence[float]) -> int:
     # sacreBLEU: the first reference with a strictly higher chrF than all before it (best starts at -1).
@@ -619,7 +439,7 @@ def chrf_score(
     ``references[i]`` is the list of reference strings for ``hypotheses[i]``
     (``None`` entries skipped); for sacreBLEU's streams (``references[k][i]``
     is reference k of hypothesis i) pass ``orientation="streams"``.  As in
-    :func:`bleu_teach.sacre.corpus_score`, a square corpus that reads both
+    :func:`bleu_teach.bleu.sacrebleu_api.corpus_score`, a square corpus that reads both
     ways must say which it is.
 
     Each segment keeps the counts against its best reference (highest

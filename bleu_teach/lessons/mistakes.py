@@ -18,11 +18,24 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bleu_teach.checks import DEFAULT_WEIGHTS, check_length, check_order, check_references, check_tokens, check_weight_tuple
-from bleu_teach.core import brevity_penalty, closest_ref_length, corpus_bleu, modified_precision, sentence_bleu
-from bleu_teach.statistics import sentence_statistics
-from bleu_teach.render import Table, format_number
-from bleu_teach.smoothing import SmoothingFunction
+from bleu_teach.inputs.validation import (
+    DEFAULT_WEIGHTS,
+    check_length,
+    check_order,
+    check_references,
+    check_tokens,
+    check_weight_tuple,
+)
+from bleu_teach.bleu.nltk_api import (
+    brevity_penalty,
+    closest_ref_length,
+    corpus_bleu,
+    modified_precision,
+    sentence_bleu,
+)
+from bleu_teach.bleu.counting import sentence_statistics
+from bleu_teach.views.render import Table, format_number
+from bleu_teach.bleu.smoothing import SmoothingFunction
 
 __all__ = [
     "MISTAKES",

@@ -1,8 +1,8 @@
 """Interactive explorers for the lessons (ipywidgets).
 
 Widgets only wire controls to the other layers: they call the core
-(:func:`bleu_teach.explain`) and show what :mod:`bleu_teach.render` and
-:mod:`bleu_teach.plots` make of it.  Bad or empty input shows a plain
+(:func:`bleu_teach.explain`) and show what :mod:`bleu_teach.views.render` and
+:mod:`bleu_teach.ui.plots` make of it.  Bad or empty input shows a plain
 message inside the widget, which keeps working; callbacks never print.
 
 * :class:`ClippingExplorer`: one hypothesis, 1-8 references, an n-gram order.
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from bleu_teach.agreement import Disagreement, SegmentTable, disagreements, mqm_segment
-from bleu_teach.chrf import explain_chrf
-from bleu_teach.explain import BleuReport, HypothesisComparison, compare_hypotheses, explain
-from bleu_teach.explorer import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
-from bleu_teach.render import (
+from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreements, mqm_segment
+from bleu_teach.chrf.reports import explain_chrf
+from bleu_teach.bleu.reports import BleuReport, HypothesisComparison, compare_hypotheses, explain
+from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
+from bleu_teach.views.render import (
     bp_summary_html,
     clipping_html,
     comparison_html,
@@ -32,13 +32,13 @@ from bleu_teach.render import (
     message_html,
     report_html,
 )
-from bleu_teach.scoring import brevity_penalty_value
-from bleu_teach.smoothing import SMOOTHING_METHODS
-from bleu_teach.statistics import closest_length
-from bleu_teach.tokenize import TOKENIZERS, tokenize
+from bleu_teach.bleu.arithmetic import brevity_penalty_value
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+from bleu_teach.bleu.counting import closest_length
+from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.data import Wmt21Ted
+    from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = [
     "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "DisagreementExplorer",
@@ -183,7 +183,7 @@ class BrevityPenaltyExplorer(widgets.VBox):
         return [self.ref_len.value] + ([self.second_ref_len.value] if self.use_second.value else [])
 
     def _render(self) -> str:
-        from bleu_teach.plots import SCREEN_DPI, plot_brevity_penalty, png_bytes
+        from bleu_teach.ui.plots import SCREEN_DPI, plot_brevity_penalty, png_bytes
 
         self.second_ref_len.disabled = not self.use_second.value
         c, lens = self.hyp_len.value, self.ref_lens
@@ -325,7 +325,7 @@ TOO_HARSH = "metric too harsh"
 class DisagreementExplorer(widgets.VBox):
     """Browse the (system, segment) pairs where a sentence metric and the experts disagree most.
 
-    ``table`` comes from :func:`bleu_teach.agreement.segment_level` on ``data``.
+    ``table`` comes from :func:`bleu_teach.lessons.agreement.segment_level` on ``data``.
     Choose the metric (sentence BLEU or chrF), a system (or all), which way
     the metric errs ("too kind": it ranks the translation far above the
     experts; "too harsh": far below) and a rank (1 = the largest gap).  Shown:
@@ -335,8 +335,8 @@ class DisagreementExplorer(widgets.VBox):
     smoothing method 3 and ``auto_reweigh`` (= sacreBLEU's ``sentence_bleu``:
     exp smoothing and effective order), for chrF :func:`bleu_teach.explain_chrf`.
 
-    >>> from bleu_teach.data import wmt21_ted
-    >>> from bleu_teach.agreement import segment_level
+    >>> from bleu_teach.lessons.data import wmt21_ted
+    >>> from bleu_teach.lessons.agreement import segment_level
     >>> ted = wmt21_ted("zh-en")
     >>> explorer = DisagreementExplorer(ted, segment_level(ted))
     >>> explorer.current.system, explorer.current.segment

@@ -32,13 +32,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.checks import check_references, check_tokens
-from bleu_teach.core import sentence_bleu
-from bleu_teach.explain import BleuReport, explain
-from bleu_teach.render import Table, chunk_permutation_html, chunk_permutation_text, format_number
-from bleu_teach.smoothing import quietly, resolve_smoothing
-from bleu_teach.statistics import ngram_list, reference_maxima
-from bleu_teach.tokenize import tokenize
+from bleu_teach.inputs.validation import check_references, check_tokens
+from bleu_teach.bleu.nltk_api import sentence_bleu
+from bleu_teach.bleu.reports import BleuReport, explain
+from bleu_teach.views.render import Table, chunk_permutation_html, chunk_permutation_text, format_number
+from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
+from bleu_teach.bleu.counting import ngram_list, reference_maxima
+from bleu_teach.inputs.tokenizers import tokenize
 
 __all__ = ["explain_texts", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS",
            "bigram_mismatch_chunks", "permute_chunks", "new_junction_matches", "ChunkPermutation",

@@ -23,13 +23,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-from bleu_teach.checks import DEFAULT_WEIGHTS, check_order, check_references, check_tokens, check_weight_tuple
-from bleu_teach.data import ErrorSpan
-from bleu_teach.core import check_corpus, corpus_bleu, modified_precision, plain_precision
-from bleu_teach.explain import explain, explain_corpus
-from bleu_teach.render import feedback_html, feedback_text
-from bleu_teach.scoring import brevity_penalty_value
-from bleu_teach.statistics import closest_length, sentence_statistics
+from bleu_teach.inputs.validation import (
+    DEFAULT_WEIGHTS,
+    check_order,
+    check_references,
+    check_tokens,
+    check_weight_tuple,
+)
+from bleu_teach.lessons.data import ErrorSpan
+from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision
+from bleu_teach.bleu.reports import explain, explain_corpus
+from bleu_teach.views.render import feedback_html, feedback_text
+from bleu_teach.bleu.arithmetic import brevity_penalty_value
+from bleu_teach.bleu.counting import closest_length, sentence_statistics
 
 __all__ = [
     "Feedback",
@@ -344,7 +350,7 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
     """Check a segment's MQM score worked out from its error list (one rater).
 
     The right answer is minus the sum of the errors' weights
-    (:attr:`bleu_teach.data.ErrorSpan.weight`: non-translation 25, major 5,
+    (:attr:`bleu_teach.lessons.data.ErrorSpan.weight`: non-translation 25, major 5,
     minor 1, minor punctuation 0.1).  Offered misconceptions: the sum without
     its minus sign, a minor punctuation error weighed as a full minor error,
     and every error counted as one point.

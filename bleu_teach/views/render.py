@@ -19,12 +19,13 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.compare import ToolComparison
-    from bleu_teach.explain import BleuReport, CorpusReport, HypothesisComparison, OrderReport
-    from bleu_teach.chrf import ChrfCorpusScore, ChrfOrder, ChrfReport, ChrfResult
-    from bleu_teach.sacre import SettingsScores
-    from bleu_teach.statistics import ChrfNgramRow
-    from bleu_teach.significance import ConfidenceInterval, SignificanceResults
+    from bleu_teach.lessons.tool_comparison import ToolComparison
+    from bleu_teach.bleu.reports import BleuReport, CorpusReport, HypothesisComparison, OrderReport
+    from bleu_teach.chrf.arithmetic import ChrfOrder, ChrfResult
+    from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport
+    from bleu_teach.lessons.settings import SettingsScores
+    from bleu_teach.chrf.counting import ChrfNgramRow
+    from bleu_teach.lessons.significance import ConfidenceInterval, SignificanceResults
 
 __all__ = ["report_text", "report_html", "corpus_text", "corpus_html", "comparison_text", "comparison_html",
            "format_number", "tokens_html", "message_html", "clipping_html", "bp_summary_html", "feedback_text",
@@ -558,14 +559,14 @@ def interval_html(ci: "ConfidenceInterval") -> str:
 
 
 # ---------------------------------------------------------------------------
-# Lesson 05: a hypothesis permuted at its bigram mismatches (bleu_teach.limitations)
-# Lesson 06: the bootstrap distribution and the exact randomization test (bleu_teach.significance)
+# Lesson 05: a hypothesis permuted at its bigram mismatches (bleu_teach.lessons.limitations)
+# Lesson 06: the bootstrap distribution and the exact randomization test (bleu_teach.lessons.significance)
 # (read through attributes; the types are imported for the type checker only)
 # ---------------------------------------------------------------------------
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.limitations import ChunkPermutation
-    from bleu_teach.significance import BootstrapDistribution, ExactRandomization, SampledRandomization
+    from bleu_teach.lessons.limitations import ChunkPermutation
+    from bleu_teach.lessons.significance import BootstrapDistribution, ExactRandomization, SampledRandomization
 
 __all__ += ["chunk_permutation_rows", "chunk_permutation_text", "chunk_permutation_html", "bootstrap_rows",
             "bootstrap_text", "bootstrap_html", "exact_randomization_rows", "exact_randomization_text",
@@ -710,7 +711,7 @@ def sampled_randomization_html(result: "SampledRandomization") -> str:
 
 
 # ---------------------------------------------------------------------------
-# NLTK and sacreBLEU side by side, with the reasons they differ (bleu_teach.compare)
+# NLTK and sacreBLEU side by side, with the reasons they differ (bleu_teach.lessons.tool_comparison)
 # ---------------------------------------------------------------------------
 
 
@@ -819,7 +820,7 @@ __all__ += ["tool_agreement_rows", "tool_agreement_text", "tool_agreement_html",
 
 
 # ---------------------------------------------------------------------------
-# chrF and chrF++ (bleu_teach.chrf): the sentence report and the corpus score
+# chrF and chrF++ (bleu_teach.chrf.reports): the sentence report and the corpus score
 # (read through attributes; the types are imported for the type checker only)
 # ---------------------------------------------------------------------------
 
@@ -1048,12 +1049,12 @@ def chrf_corpus_html(corpus: "ChrfCorpusScore", max_segments: int = 20) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Metric-human agreement on WMT21 TED (bleu_teach.agreement)
+# Metric-human agreement on WMT21 TED (bleu_teach.lessons.agreement)
 # (read through attributes; the types are imported for the type checker only)
 # ---------------------------------------------------------------------------
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.agreement import Correlations, SegmentTable, SystemTable
+    from bleu_teach.lessons.agreement import Correlations, SegmentTable, SystemTable
 
 __all__ += ["system_table_rows", "system_table_text", "system_table_html", "correlations_rows", "correlations_text",
             "correlations_html", "segment_table_rows", "segment_table_text", "segment_table_html"]
@@ -1174,8 +1175,8 @@ def segment_table_html(table: "SegmentTable", max_rows: int = 10) -> str:
 # ---------------------------------------------------------------------------
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.agreement import Disagreement, MqmSegment
-    from bleu_teach.data import ErrorSpan
+    from bleu_teach.lessons.agreement import Disagreement, MqmSegment
+    from bleu_teach.lessons.data import ErrorSpan
 
 __all__ += ["error_span_rows", "highlighted_html", "mqm_segment_text", "mqm_segment_html", "disagreement_text",
             "disagreement_html"]

@@ -11,7 +11,7 @@ test.  Text is raw (detokenized), as sacreBLEU expects.
 
 :func:`wmt21_ted` adds real data: the WMT21 TED talks (zh-en, en-de) with
 13 systems, human references and expert MQM error annotations (Freitag et
-al., 2021), read from ``bleu_teach/wmt21/`` only when first asked for.
+al., 2021), read from ``bleu_teach/lessons/wmt21/`` only when first asked for.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ class Wmt21Ted:
 
 
 def _wmt21_bytes(pair: str) -> bytes:
-    """The pair's shipped file, ``bleu_teach/wmt21/<pair>.json.gz``, uncompressed."""
+    """The pair's shipped file, ``bleu_teach/lessons/wmt21/<pair>.json.gz``, uncompressed."""
     shipped = files(__name__.rpartition(".")[0]).joinpath("wmt21").joinpath(f"{pair}.json.gz")
     return gzip.decompress(shipped.read_bytes())
 
@@ -268,8 +268,8 @@ def wmt21_ted(pair: str = "zh-en") -> Wmt21Ted:
     with MQM (Multidimensional Quality Metrics): each error marked, with a
     category and a severity.  Freitag, Foster, Grangier, Ratnakar, Tan and
     Macherey (2021), "Experts, Errors, and Context", TACL 9:1460-1474;
-    Apache License 2.0 (``bleu_teach/wmt21/LICENSE``; what was changed:
-    ``bleu_teach/wmt21/README.md``).
+    Apache License 2.0 (``bleu_teach/lessons/wmt21/LICENSE``; what was changed:
+    ``bleu_teach/lessons/wmt21/README.md``).
 
     MQM scores are negated error points (major 5, minor 1, minor punctuation
     0.1, non-translation 25): 0 means no error, higher is better.

@@ -5,9 +5,9 @@ These functions only call sacreBLEU's own bootstrap resampling
 bootstrap resampling, Koehn 2004; approximate randomization, Riezler and
 Maxwell 2005), and return their numbers as plain dataclasses that show
 themselves as tables (:class:`SignificanceResults`; the views live in
-:mod:`bleu_teach.render`).
+:mod:`bleu_teach.views.render`).
 
-ORIENTATION, as in :mod:`bleu_teach.sacre`: ``references[i]`` lists the
+ORIENTATION, as in :mod:`bleu_teach.bleu.sacrebleu_api`: ``references[i]`` lists the
 reference strings of hypothesis i (``orientation="per_hypothesis"``, the
 default reading), or ``references[k][i]`` is reference k of hypothesis i
 (``orientation="streams"``, sacreBLEU's own layout).  A corpus of N >= 2
@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Optional, cast
 
-from bleu_teach.render import (
+from bleu_teach.views.render import (
     bootstrap_html,
     bootstrap_text,
     exact_randomization_html,
@@ -68,8 +68,9 @@ from bleu_teach.render import (
     significance_rows,
     significance_text,
 )
-from bleu_teach.sacre import SACREBLEU_SMOOTHING, check_inputs, to_sacrebleu_references
-from bleu_teach.tokenize import SACREBLEU_TOKENIZERS
+from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
+from bleu_teach.inputs.corpus_layout import check_inputs, to_sacrebleu_references
+from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
 
 __all__ = ["ConfidenceInterval", "SignificanceResults", "SystemResult", "bootstrap_ci", "paired_test",
            "significance_table", "BootstrapDistribution", "bootstrap_distribution", "Swap", "ExactRandomization",

@@ -1,0 +1,215 @@
+"""Counting for chrF and chrF++: character and word n-grams (Popović 2015, 2017).
+
+The rules are sacreBLEU's (``sacrebleu/metrics/helpers.py`` and
+``CHRF._remove_punctuation`` / ``CHRF._get_match_statistics``), so that
+:mod:`bleu_teach.chrf.reports` gives its numbers.  Character n-grams are
+substrings of Python strings (code points, not grapheme clusters); word
+n-grams are the words joined by one space, as sacreBLEU keys them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CHRF_PUNCTUATION",
+    "ChrfNgramRow",
+    "ChrfOrderCounts",
+    "chrf_characters",
+    "char_ngram_counts",
+    "chrf_words",
+    "word_ngram_counts",
+    "chrf_ngram_counts",
+    "chrf_order_counts",
+    "chrf_pool",
+]
+
+#: The characters sacreBLEU's chrF++ splits off the start or end of a word (``string.punctuation``).
+CHRF_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def chrf_characters(text: str, whitespace: bool = False) -> str:
+    """The string whose character n-grams chrF counts.
+
+    With ``whitespace=False`` (chrF's and sacreBLEU's default) every run of
+    whitespace is removed (``"".join(text.split())``, so Unicode spaces too);
+    with ``whitespace=True`` the text is kept as it is.
+
+    >>> chrf_characters("the cat  sat\\n")
+    'thecatsat'
+    """
+    return text if whitespace else "".join(text.split())
+
+
+def char_ngram_counts(text: str, n: int, whitespace: bool = False) -> Counter[str]:
+    """How often each character n-gram of order ``n`` occurs in ``text`` (whitespace removed first unless kept).
+
+    >>> char_ngram_counts("a bab", 2)
+    Counter({'ab': 2, 'ba': 1})
+    """
+    line = chrf_characters(text, whitespace)
+    return Counter(line[i:i + n] for i in range(len(line) - n + 1))
+
+
+def chrf_words(text: str) -> tuple[str, ...]:
+    """The words chrF++ counts: split on whitespace, one punctuation mark split off each word.
+
+    sacreBLEU's ``CHRF._remove_punctuation``, adapted from Popović's
+    ``chrF++.py``: a word of one character stays whole; otherwise, if its
+    LAST character is punctuation, that character becomes a word of its own;
+    else, if its FIRST character is, that one does.  Only one character is
+    ever split off, so ``"(hi)"`` gives ``"(hi"`` and ``")"`` and ``"end..."``
+    gives ``"end.."`` and ``"."`` (sacreBLEU's issue #124).
+
+    >>> chrf_words("(hi) there, 'you' end...")
+    ('(hi', ')', 'there', ',', "'you", "'", 'end..', '.')
+    """
+    words: list[str] = []
+    for w in text.split():
+        if len(w) == 1:
+            words.append(w)
+        elif w[-1] in CHRF_PUNCTUATION:
+            words += [w[:-1], w[-1]]
+        elif w[0] in CHRF_PUNCTUATION:
+            words += [w[0], w[1:]]
+        else:
+            words.append(w)
+    return tuple(words)
+
+
+def word_ngram_counts(words: Sequence[str], n: int) -> Counter[str]:
+    """How often each word n-gram of order ``n`` occurs, keyed as sacreBLEU keys it (words joined by a space).
+
+    >>> word_ngram_counts(("the", "cat", "the", "cat"), 2)
+    Counter({'the cat': 2, 'cat the': 1})
+    """
+    return Counter(" ".join(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
+                      whitespace: bool = False) -> tuple[Counter[str], ...]:
+    """Every n-gram count chrF needs from one text, in sacreBLEU's order.
+
+    Character orders 1..``char_order`` first, then (chrF++) word orders
+    1..``word_order``.  ``text`` is already lowercased if the metric
+    lowercases.
+
+    >>> [sum(c.values()) for c in chrf_ngram_counts("the cat", 3, 2)]
+    [6, 5, 4, 2, 1]
+    """
+    line = chrf_characters(text, whitespace)
+    counts = [Counter(line[i:i + n] for i in range(len(line) - n + 1)) for n in range(1, char_order + 1)]
+    if word_order > 0:
+        words = chrf_words(text)
+        counts += [word_ngram_counts(words, n) for n in range(1, word_order + 1)]
+    return tuple(counts)
+
+
+@dataclass(frozen=True)
+class ChrfNgramRow:
+    """One distinct n-gram of the hypothesis or the reference, and how much of it matches.
+
+    ``matched = min(hyp_count, ref_count)``: it counts toward precision
+    (out of the hypothesis n-grams) and toward recall (out of the
+    reference n-grams).
+    """
+
+    ngram: str
+    hyp_count: int
+    ref_count: int
+    matched: int
+
+
+@dataclass(frozen=True)
+class ChrfOrderCounts:
+    """The counts of one chrF order against one reference (or summed over a corpus).
+
+    ``kind`` is ``"char"`` or ``"word"``.  ``matches`` is the sum over
+    n-grams of min(hypothesis count, reference count); ``ref_total`` the
+    number of reference n-grams; ``hyp_total`` the number of hypothesis
+    n-grams AS THEY ENTER THE SCORE, and ``hyp_ngrams`` the real number.
+
+    Quirk kept from sacreBLEU (``CHRF._get_match_statistics``): when the
+    reference has no n-grams of this order, the hypothesis's n-grams are
+    reported as 0 (``hyp_total == 0`` while ``hyp_ngrams > 0``), so they are
+    neither matched nor counted against the precision, in the sentence and
+    in every corpus sum.  ``hyp_left_out`` is how many were dropped that way.
+    ``rows`` (the table behind the counts) is empty on the lean path and in
+    corpus sums.
+    """
+
+    kind: str
+    n: int
+    matches: int
+    hyp_total: int
+    ref_total: int
+    hyp_ngrams: int
+    rows: tuple[ChrfNgramRow, ...] = ()
+
+    @property
+    def hyp_left_out(self) -> int:
+        """Hypothesis n-grams sacreBLEU does not count because the reference had none of this order."""
+        return self.hyp_ngrams - self.hyp_total
+
+    @property
+    def label(self) -> str:
+        """``"char 3-grams"``, ``"word 1-grams"``."""
+        return f"{self.kind} {self.n}-grams"
+
+
+def _chrf_rows(hyp: Counter[str], ref: Counter[str]) -> tuple[ChrfNgramRow, ...]:
+    # Hypothesis n-grams in order of first appearance, then those only in the reference.
+    rows = [ChrfNgramRow(g, c, ref.get(g, 0), min(c, ref.get(g, 0))) for g, c in hyp.items()]
+    rows += [ChrfNgramRow(g, 0, c, 0) for g, c in ref.items() if g not in hyp]
+    return tuple(rows)
+
+
+def chrf_order_counts(hypothesis: Sequence[Counter[str]], reference: Sequence[Counter[str]], char_order: int,
+                      rows: bool = False) -> tuple[ChrfOrderCounts, ...]:
+    """Match the n-gram counts of a hypothesis and ONE reference, order by order.
+
+    Both sequences come from :func:`chrf_ngram_counts` with the same orders;
+    the first ``char_order`` are character orders, the rest word orders.
+    With ``rows`` each order keeps its n-gram table (for a report).
+
+    >>> h = chrf_ngram_counts("abcd", 4)
+    >>> [(o.matches, o.hyp_total, o.ref_total, o.hyp_ngrams)
+    ...  for o in chrf_order_counts(h, chrf_ngram_counts("abc", 4), 4)]
+    [(3, 4, 3, 4), (2, 3, 2, 3), (1, 2, 1, 2), (0, 0, 0, 1)]
+    """
+    out = []
+    for i, (hyp, ref) in enumerate(zip(hypothesis, reference)):
+        hyp_ngrams = matches = 0
+        for g, c in hyp.items():
+            hyp_ngrams += c
+            m = ref.get(g)
+            if m:
+                matches += c if c < m else m
+        ref_total = sum(ref.values())
+        kind, n = ("char", i + 1) if i < char_order else ("word", i + 1 - char_order)
+        out.append(ChrfOrderCounts(kind, n, matches, hyp_ngrams if ref_total else 0, ref_total, hyp_ngrams,
+                                   _chrf_rows(hyp, ref) if rows else ()))
+    return tuple(out)
+
+
+def chrf_pool(segments: Sequence[Sequence[ChrfOrderCounts]]) -> tuple[ChrfOrderCounts, ...]:
+    """Add up the counts of already matched segments, order by order (what corpus chrF is computed from).
+
+    Each segment contributes the counts against the reference chosen for it;
+    the sums keep each segment's ``hyp_total`` (sacreBLEU's quirk above
+    applies per segment, before summing).
+    """
+    if not segments:
+        return ()
+    return tuple(
+        ChrfOrderCounts(
+            first.kind, first.n,
+            matches=sum(s[i].matches for s in segments),
+            hyp_total=sum(s[i].hyp_total for s in segments),
+            ref_total=sum(s[i].ref_total for s in segments),
+            hyp_ngrams=sum(s[i].hyp_ngrams for s in segments),
+        )
+        for i, first in enumerate(segments[0])
+    )

@@ -1,0 +1,1 @@
+"""What comes in: token lists checked, raw text tokenized, a corpus's reference layout read (standard library only)."""

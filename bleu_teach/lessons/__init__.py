@@ -1,0 +1,1 @@
+"""Lesson support: limitations, mistakes, significance, agreement with experts, the exercise bank, data sets."""

@@ -1,0 +1,1 @@
+"""User interfaces: notebook widgets, matplotlib plots, the command line, the explorer's typed input."""
