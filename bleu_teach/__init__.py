@@ -11,13 +11,13 @@ Importing this package loads neither NLTK, sacreBLEU, matplotlib nor
 ipywidgets: they are imported only by the functions that need them.
 """
 
-from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport, chrf_score, explain_chrf
+from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport
+from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.bleu.nltk_api import (
     CountFraction,
     brevity_penalty,
     clipped_counts,
     closest_ref_length,
-    closest_reference_length,
     corpus_bleu,
     max_reference_counts,
     modified_precision,
@@ -26,14 +26,8 @@ from bleu_teach.bleu.nltk_api import (
     plain_precision,
     sentence_bleu,
 )
-from bleu_teach.bleu.reports import (
-    BleuReport,
-    CorpusReport,
-    HypothesisComparison,
-    compare_hypotheses,
-    explain,
-    explain_corpus,
-)
+from bleu_teach.bleu.reports import BleuReport, CorpusReport, HypothesisComparison
+from bleu_teach.bleu.explain import compare_hypotheses, explain, explain_corpus
 from bleu_teach.bleu.sacrebleu_api import SacreScore, corpus_score, sentence_score
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
@@ -57,7 +51,6 @@ __all__ = [
     "chrf_score",
     "clipped_counts",
     "closest_ref_length",
-    "closest_reference_length",
     "compare_hypotheses",
     "corpus_bleu",
     "corpus_score",

@@ -362,7 +362,7 @@ def package_modules() -> list[str]:
         for node in _load_time_imports(module_file(name).read_text(encoding="utf-8")):
             targets = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bleu_teach"):
-                # "from bleu_teach.views import text" loads the module bleu_teach.views.text
+                # "from bleu_teach.views import text" loads the module bleu_teach.views.text_writer
                 targets += [f"{node.module}.{a.name}" for a in node.names
                             if module_file(f"{node.module}.{a.name}").exists()]
             for target in targets:

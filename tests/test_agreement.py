@@ -17,17 +17,18 @@ import sacrebleu
 import scipy.stats
 from sacrebleu.metrics import TER
 
-from bleu_teach.views import render
 from bleu_teach.lessons.agreement import (
     METRICS,
+    Correlations,
     SegmentTable,
     SystemTable,
     correlations,
-    mqm_system_score,
     segment_level,
     system_level,
 )
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.mqm import mqm_system_score
+from tests.view_checks import check_every_view, document_tables
 
 SUBSET = slice(60, 120)
 ORACLE_SYSTEMS = ("Borderline", "Facebook-AI", "metricsystem5")
@@ -240,9 +241,17 @@ def test_bad_data_and_tables_raise_clear_errors(data):
 # --- Views --------------------------------------------------------------------------------------------
 
 
+def _system_cells(table):
+    """The cells a system table must show, formatted here: the name (references marked), scores to 2 decimals, MQM to 3."""
+    return [[f"{row.name} (human reference)" if row.is_reference else row.name, *[f"{s:.2f}" for s in row.scores],
+             f"{row.mqm:.3f}"] for row in table.rows]
+
+
 def test_views_show_the_numbers_and_escape_text(ref_b, segments):
     text, html = repr(ref_b), ref_b._repr_html_()
-    for row in render.system_table_rows(ref_b):
+    (shown,) = document_tables(ref_b.to_document().blocks)
+    assert [list(row) for row in shown.rows] == _system_cells(ref_b)
+    for row in _system_cells(ref_b):
         for cell in row:
             assert cell in text
             assert escape(cell) in html
@@ -255,3 +264,23 @@ def test_views_show_the_numbers_and_escape_text(ref_b, segments):
     odd = dataclasses.replace(ref_b, rows=(dataclasses.replace(ref_b.rows[0], name="<b>&"),) + ref_b.rows[1:])
     assert "&lt;b&gt;&amp;" in odd._repr_html_() and "<b>&" not in odd._repr_html_()
     assert isinstance(ref_b, SystemTable)
+
+
+def test_every_view_of_the_tables_and_correlations(ref_b, segments, tmp_path):
+    results = [ref_b, correlations(ref_b), segments, correlations(segments)]
+    assert [type(r) for r in results] == [SystemTable, Correlations, SegmentTable, Correlations]
+    for i, result in enumerate(results):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        check_every_view(result, folder)
+    text = ref_b.to_text()
+    assert "ref-A (human reference)" in ref_b.to_markdown() and "ref-A (human reference)" in ref_b.to_latex()
+    assert text.startswith("System-level scores, zh-en, against ref-B (60 segments)")
+
+
+def test_segment_table_data_is_the_rows_shown_unless_all_are_asked_for(segments):
+    data = segments.to_dict()
+    assert data["pairs"] == 6877 and len(data["rows"]) == 10 and data["unrated"] == 0
+    assert data["rows"][0] == {"type": "SegmentRow", "system": segments.rows[0].system, "segment": segments.rows[0].segment,
+                               "scores": list(segments.rows[0].scores), "mqm": segments.rows[0].mqm}
+    assert len(segments.to_dict(max_rows=None)["rows"]) == 6877

@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.views.render import clipping_html, comparison_html, report_html
+from bleu_teach.views.html_writer import write_html
 
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT / "scripts"))
@@ -118,15 +118,15 @@ def test_each_explorer_link_reproduces_what_the_notebook_explorer_showed(path: P
         labels = {s.get("description") for s in tree}
         if "Hypothesis A" in labels:
             a, b = (_tokens(q["hyp"][0], q) for q in queries)
-            assert shown[0] == comparison_html(bt.compare_hypotheses(refs, a, b, weights=weights, smoothing=smoothing))
+            assert shown[0] == bt.compare_hypotheses(refs, a, b, weights=weights, smoothing=smoothing).to_html()
             continue
         (query,) = queries
         report = bt.explain(refs, _tokens(query["hyp"][0], query), weights=weights, smoothing=smoothing)
         if "n-gram order" in labels:
-            assert shown[0] == clipping_html(report, int(query["n"][0]))
+            assert shown[0] == write_html(report.clipping_document(int(query["n"][0])))
         else:
             assert re.search(r'data-score="([^"]+)"', shown[0]).group(1) == repr(report.score)
-            assert shown[0] == report_html(report, compact="bleu-teach compact" in shown[0])
+            assert shown[0] == report.to_html(compact="bleu-teach compact" in shown[0])
 
 
 def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
@@ -195,7 +195,7 @@ def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
         tokens = [bt.tokenize(text, case["tokenizer"], lowercase=True) for text in [hyp, *refs]]
         expected = bt.explain(tokens[1:], tokens[0], weights=(1 / 3,) * 3, smoothing="method1")
         assert answer["message"] == "" and answer["score"] == repr(expected.score), case["tokenizer"]
-        assert answer["html"] == report_html(expected)
+        assert answer["html"] == expected.to_html()
     assert [a["message"] for a in answers[len(tokenizers):]] == [
         "The nltk tokenizer needs a package this page does not carry; choose another tokenizer.",
         "Max n must be a whole number, e.g. 4 (got 'three').",

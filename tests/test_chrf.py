@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import ast
 import re
-from html import escape
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
 
 import bleu_teach as bt
-from bleu_teach.views import render
 from bleu_teach.chrf.arithmetic import chrf_from_counts
-from bleu_teach.chrf.reports import ChrfReport, chrf_score, explain_chrf
+from bleu_teach.chrf.reports import ChrfReport
+from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
 from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
+from tests.view_checks import assert_tables_shown, document_tables
 
 TOL = 1e-9
 
@@ -68,29 +68,59 @@ def flat(counts: tuple[ChrfOrderCounts, ...]) -> list[int]:
     return [x for o in counts for x in (o.hyp_total, o.ref_total, o.matches)]
 
 
-def note_branches(report: ChrfReport) -> None:
-    """Label the interesting cases (shown with --hypothesis-show-statistics)."""
+def branches(report: ChrfReport) -> set[str]:
+    """The interesting cases a report falls into."""
     result = report.result
+    found = set()
     if len(report.candidates) > 1:
-        event("several references")
+        found.add("several references")
         if report.chosen > 0:
-            event("a later reference is kept")
+            found.add("a later reference is kept")
     if any(o.counts.hyp_left_out for o in result.orders):
-        event("hypothesis n-grams dropped: the reference has none of that order")
+        found.add("hypothesis n-grams dropped: the reference has none of that order")
     if 0 < result.effective_order < len(result.orders):
-        event("effective order below the number of orders")
+        found.add("effective order below the number of orders")
     if result.effective_order == 0:
-        event("no order with n-grams on both sides")
+        found.add("no order with n-grams on both sides")
     if any(o.in_average and o.matches == 0 for o in result.orders):
-        event("an averaged order without a match")
+        found.add("an averaged order without a match")
     if any(o.f_is_eps for o in result.orders):
-        event("an F_n replaced by eps")
+        found.add("an F_n replaced by eps")
+    return found
+
+
+DEFAULTS = {"char_order": 6, "word_order": 0, "beta": 2, "lowercase": False, "whitespace": False,
+            "eps_smoothing": False}
+
+#: One example of each branch: the property test always runs these, whatever hypothesis draws.
+BRANCH_EXAMPLES = {
+    "several references": ("a b", ["a b", "c"]),
+    "a later reference is kept": ("a b", ["x y", "a b"]),
+    "hypothesis n-grams dropped: the reference has none of that order": ("abcdefg", ["ab"]),
+    "effective order below the number of orders": ("abcdefg", ["abc"]),
+    "no order with n-grams on both sides": ("", ["abc"]),
+    "an averaged order without a match": ("ab", ["cd"]),
+    "an F_n replaced by eps": ("ab", ["cd"]),
+}
+
+
+@pytest.mark.parametrize("label", BRANCH_EXAMPLES)
+def test_each_branch_example_takes_its_branch(label):
+    hyp, refs = BRANCH_EXAMPLES[label]
+    assert label in branches(explain_chrf(hyp, refs))
 
 
 # --- sentence: score, per-order statistics of every reference, choice of reference -----------------
 
+def _with_branch_examples(test):
+    for hyp, refs in BRANCH_EXAMPLES.values():
+        test = example(case=(hyp, list(refs)), opts=dict(DEFAULTS))(test)
+    return test
+
+
 @settings(max_examples=1000, deadline=None)
 @given(case=sentence_case(), opts=options())
+@_with_branch_examples
 def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter):
     hyp, refs = case
     metric = CHRF(**opts)
@@ -112,7 +142,8 @@ def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter
         assert candidate.score == pytest.approx(score, abs=TOL, rel=0)
     # The kept reference is the first with the highest chrF.
     assert report.chosen == alone.index(max(alone))
-    note_branches(report)
+    for label in sorted(branches(report)):
+        event(label)
     parity_counter["chrf_sentence"] += 1
 
 
@@ -130,10 +161,7 @@ def test_report_rows_add_up_to_the_counts(case, opts):
             assert all(r.matched == min(r.hyp_count, r.ref_count) for r in o.rows)
             assert len({r.ngram for r in o.rows}) == len(o.rows)
             assert o.hyp_total == (o.hyp_ngrams if o.ref_total else 0)
-    text, html = report.to_text(), report._repr_html_()
-    for row in render.chrf_order_rows(report.result):
-        for cell in row:
-            assert cell in text and escape(cell) in html
+    assert_tables_shown(report)
 
 
 # --- corpus: score and summed statistics, both orientations ---------------------------------------
@@ -270,28 +298,22 @@ def test_views_escape_user_text():
 
 def test_control_characters_stay_on_one_line_in_tables():
     report = explain_chrf("a\tb", ["a\tb"], whitespace=True)
-    for row in render.chrf_ngram_rows(report.orders[1].rows):
-        assert "\t" not in row[0] and "\n" not in row[0]
+    cells = [c for table in document_tables(report.to_document().blocks) for row in table.rows for c in row]
+    assert "a\u21e5" in cells  # the tab made visible
+    assert not any("\t" in c or "\n" in c for c in cells)
 
 
 def test_text_and_html_views_show_the_same_cells():
     report = explain_chrf(HYP, ["a dog", REF], word_order=2)
-    text, html = report.to_text(), report._repr_html_()
-    for builder in (render.chrf_reference_rows(report), render.chrf_order_rows(report.result),
-                    *[render.chrf_ngram_rows(o.rows) for o in report.orders]):
-        for row in builder:
-            for cell in row:
-                assert cell in text and escape(cell) in html
+    assert len(list(document_tables(report.to_document().blocks))) == 2 + len(report.orders)
+    assert_tables_shown(report)
     corpus = chrf_score([HYP, "x"], [[REF], ["y"]])
-    text, html = corpus.to_text(), corpus._repr_html_()
-    for row in render.chrf_segment_rows(corpus) + render.chrf_order_rows(corpus.result):
-        for cell in row:
-            assert cell in text and escape(cell) in html
+    assert_tables_shown(corpus)
 
 
 def test_summary_text_leaves_out_the_ngram_tables():
     report = explain_chrf(HYP, [REF])
-    assert "char 3-grams (hypothesis against" in report.to_text()
+    assert "char 3-grams (hypothesis against reference 1)" in report.to_text()
     assert "char 3-grams (hypothesis against" not in report.to_text(ngram_tables=False)
     assert repr(report) == report.to_text()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import json
 import re
 import shlex
 import subprocess
@@ -130,7 +131,8 @@ def test_ascii_output_escapes_non_ascii_tokens() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     text = result.stdout.decode("ascii")  # nothing but ASCII was written
-    assert "Hypothesis (4 tokens): le chat \\xe9 \\u732b" in text
+    assert "Hypothesis (4 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713 \\u732b\\u2713" in text
+    assert "Reference 1 (4 tokens): le chat \\xe9 \\u732b" in text
     assert _exact_value(text) == 1.0
 
 
@@ -152,7 +154,7 @@ def test_c_locale_without_utf8_mode(tmp_path: Path) -> None:
     result = _run("explain", "le chat é", "--ref-file", str(tmp_path / "ref.txt"), "-n", "1", env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
-    assert b"Hypothesis (3 tokens): le chat \\xe9" in result.stdout  # escaped, so stdout was not UTF-8
+    assert b"Hypothesis (3 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713" in result.stdout  # escaped
     assert b"Reference 1 (3 tokens): le chat \\xe9" in result.stdout
     assert _exact_value(result.stdout.decode("ascii")) == 1.0
 
@@ -169,7 +171,7 @@ def test_hypothesis_from_standard_input(capsys: pytest.CaptureFixture[str], monk
     code, from_stdin, err = _main(capsys, "explain", "-", "--ref", REF_1)
     assert code == 0 and err == ""
     assert from_stdin == expected
-    assert f"Hypothesis (6 tokens): {HYP}\n" in from_stdin
+    assert "Hypothesis (6 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 sat on\u2713 the\u2713 mat\u2713\n" in from_stdin
 
 
 def test_hypothesis_from_standard_input_subprocess() -> None:
@@ -212,7 +214,9 @@ def test_a_200000_character_hypothesis(tmp_path: Path, how: str) -> None:
         result = _run("explain", "-", "--ref", ref, stdin=hyp.encode() + b"\n")
     assert result.returncode == 0, result.stderr[-2000:]
     text = result.stdout.decode()
-    assert f"Hypothesis ({len(hyp.split())} tokens): {hyp[:40]}" in text
+    shown = re.search(r"Hypothesis \((\d+) tokens; matched unigrams marked \u2713\): (.*)", text)
+    assert shown and int(shown.group(1)) == len(hyp.split())
+    assert shown.group(2).replace("\u2713", "") == hyp
     assert _exact_value(text) == _nltk_sentence([ref], hyp)
 
 
@@ -397,7 +401,7 @@ def test_interrupts_and_bugs_are_one_line_too(capsys: pytest.CaptureFixture[str]
     def fail(*args: object, **kwargs: object) -> None:
         raise problem
 
-    monkeypatch.setattr(cli, "explain", fail)
+    monkeypatch.setattr(cli, "_report", fail)
     result, out, err = _main(capsys, "explain", "a", "--ref", "a")
     assert (result, out) == (code, "")
     assert len(err.splitlines()) == 1 and err.startswith(expected), err
@@ -443,18 +447,27 @@ def test_every_help_example_runs(tmp_path: Path) -> None:
                         "refs1.txt": CORPUS_REFS_1, "refs2.txt": CORPUS_REFS_2}.items():
         _write_lines(tmp_path / name, lines)
     examples = []
-    for subcommand in ([], ["explain"], ["corpus"]):
+    for subcommand in ([], ["explain"], ["corpus"], ["chrf"], ["chrf-corpus"]):
         shown = _run(*subcommand, "--help").stdout.decode()
-        examples += [line.strip() for line in shown.split("examples:")[1].splitlines()
-                     if line.strip().startswith(("python -m bleu_teach", "my_translator"))]
-    assert len(examples) == 9, examples
+        found = [line.strip() for line in shown.split("examples:")[1].splitlines()
+                 if line.strip().startswith(("python -m bleu_teach", "my_translator"))]
+        assert len(found) >= 3, (subcommand, found)
+        examples += found
     python = shlex.quote(sys.executable)
     for example in examples:
         command = example.replace("my_translator < source.txt", "cat hyps.txt")
         command = command.replace("python -m bleu_teach", f"{python} -m bleu_teach")
         result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=_env(), capture_output=True, timeout=60)
         assert result.returncode == 0, (example, result.stderr)
-        assert result.stdout.startswith((b"BLEU, step by step", b"Corpus BLEU, step by step")), example
+        out = (tmp_path / "report.tex").read_bytes() if "> report.tex" in example else result.stdout
+        if "--format json" in example:
+            assert isinstance(json.loads(out), dict), example
+        elif "--format markdown" in example:
+            assert out.startswith(b"### "), example
+        elif "--format latex --standalone" in example:
+            assert out.startswith(b"\\documentclass") and out.rstrip().endswith(b"\\end{document}"), example
+        else:
+            assert out.startswith((b"BLEU, step by step", b"Corpus BLEU, step by step", b"chrF2")), example
 
 
 def test_readme_corpus_example_runs_on_the_shipped_example_files() -> None:
@@ -495,3 +508,68 @@ def test_a_full_disk_is_one_error_line() -> None:
                                 stdout=full, stderr=subprocess.PIPE, env=_env(), cwd=ROOT, timeout=60)
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1 and lines[0].startswith("error: cannot write the report")
+
+
+# ---------------------------------------------------------------------------
+# Every metric of the registry, in every format
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "html", "markdown", "latex", "json"])
+def test_every_format_prints_the_same_score(capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    import bleu_teach as bt
+
+    expected = bt.explain([REF_1.split()], HYP.split(), weights=(0.5, 0.5))
+    code, out, err = _main(capsys, "explain", HYP, "--ref", REF_1, "--max-n", "2", "--format", fmt)
+    assert (code, err) == (0, "")
+    if fmt == "json":
+        assert json.loads(out)["score"] == expected.score
+    else:
+        shown = {"text": expected.to_text(), "html": expected.to_html(), "markdown": expected.to_markdown(),
+                 "latex": expected.to_latex()}[fmt]
+        assert out == shown + "\n"
+
+
+def test_html_flag_is_format_html(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _main(capsys, "explain", HYP, "--ref", REF_1, "--html") == _main(capsys, "explain", HYP, "--ref", REF_1,
+                                                                             "--format", "html")
+
+
+def test_standalone_needs_latex(capsys: pytest.CaptureFixture[str]) -> None:
+    line = _assert_one_error_line(*_main(capsys, "explain", HYP, "--ref", REF_1, "--standalone"))
+    assert "--standalone goes with --format latex" in line
+    code, out, _ = _main(capsys, "explain", HYP, "--ref", REF_1, "--format", "latex", "--standalone")
+    assert code == 0 and out.startswith("\\documentclass") and out.rstrip().endswith("\\end{document}")
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_chrf_equals_sacrebleu(capsys: pytest.CaptureFixture[str], word_order: int) -> None:
+    from sacrebleu.metrics import CHRF
+
+    hyp, refs = "the cat is chasing the dog", ["the cat chased the dog", "a dog chases a cat"]
+    code, out, err = _main(capsys, "chrf", hyp, "--ref", refs[0], "--ref", refs[1], "--word-order", str(word_order),
+                           "--format", "json")
+    assert (code, err) == (0, "")
+    assert abs(json.loads(out)["score"] - CHRF(word_order=word_order).sentence_score(hyp, refs).score) < 1e-9
+
+
+def test_chrf_corpus_equals_sacrebleu(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from sacrebleu.metrics import CHRF
+
+    hyps = _write_lines(tmp_path / "hyps.txt", CORPUS_HYPS)
+    refs1 = _write_lines(tmp_path / "refs1.txt", CORPUS_REFS_1)
+    refs2 = _write_lines(tmp_path / "refs2.txt", CORPUS_REFS_2)
+    code, out, err = _main(capsys, "chrf-corpus", hyps, refs1, refs2, "--format", "json")
+    assert (code, err) == (0, "")
+    oracle = CHRF().corpus_score(CORPUS_HYPS, [CORPUS_REFS_1, CORPUS_REFS_2]).score
+    assert abs(json.loads(out)["score"] - oracle) < 1e-9
+    code, text, _ = _main(capsys, "chrf-corpus", hyps, refs1)
+    assert code == 0 and text.startswith("chrF2 (a corpus), step by step")
+
+
+def test_readme_chrf_example_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"python -m bleu_teach (chrf [^\n`]*)", readme)
+    assert command, "the README shows the chrf command"
+    result = _run(*shlex.split(command.group(1)))
+    assert result.returncode == 0 and result.stdout.startswith(b"chrF2++ (one sentence), step by step")

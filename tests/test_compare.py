@@ -200,3 +200,35 @@ def test_random_sentences_against_sacrebleu_sentence_bleu(parity_counter, refs, 
         nltk_p = [nltk_modified_precision(refs, hyp, n) for n in range(1, len(hyp) + 1)]
         if all(p.numerator for p in nltk_p):
             assert result.agree
+
+
+# --- every view of a comparison: one document ---
+
+from bleu_teach.views.document import Code, Notes, Paragraph, Score, Table as TableBlock  # noqa: E402
+from bleu_teach.views.formatting import format_number  # noqa: E402
+from tests.view_checks import check_every_view  # noqa: E402
+
+
+@pytest.mark.parametrize("make", [
+    lambda: compare_tools([CAT, THERE], "there is a cat sitting on the mat".split()),
+    lambda: compare_tools([CAT], "the cat sat on a mat".split()),
+    lambda: compare_tools_corpus(CORPUS_REFS, CORPUS_HYPS, smoothing="method1"),
+], ids=["agree", "differ", "corpus"])
+def test_tool_comparison_every_view(make, tmp_path):
+    result = make()
+    check_every_view(result, tmp_path)
+    blocks = result.to_document().blocks
+    table = next(b for b in blocks if isinstance(b, TableBlock))
+    assert table.header == ("", "NLTK (0-1)", "sacreBLEU (0-100)") and table.label_column
+    assert [list(r) for r in table.rows] == result.rows
+    assert [r[0] for r in result.rows[:2]] == ["called as", "p_1 = m_1/t_1"]
+    assert result.rows[-3:-1] == [["score", format_number(result.nltk), f"{result.sacrebleu_run.score:.2f}"],
+                                  ["exact score", repr(result.nltk_run.score), repr(result.sacrebleu_run.score)]]
+    assert [b.text for b in blocks if isinstance(b, Score)] == [(result.verdict,)]
+    notes = next(b for b in blocks if isinstance(b, Notes))
+    assert notes.title == ("Why they agree:" if result.agree else "Why:") and len(notes.items) == len(result.reasons)
+    signature = [p for p in blocks if isinstance(p, Paragraph) and Code(result.sacrebleu_run.signature) in p.content]
+    assert signature and f"<code>{result.sacrebleu_run.signature}</code>" in result.to_html()
+    text = repr(result)
+    assert text.startswith(result.title) and f"sacreBLEU's signature: {result.sacrebleu_run.signature}" in text
+    assert all(f"  - {reason}" in text for reason in result.reasons)

@@ -15,13 +15,21 @@ import pytest
 import sacrebleu
 
 import bleu_teach as bt
-from bleu_teach.views import render
-from bleu_teach.lessons.agreement import Disagreement, disagreements, mqm_segment, segment_level, system_level
+from bleu_teach.lessons.agreement import (
+    Disagreement,
+    disagreement_document,
+    disagreements,
+    mqm_bands,
+    segment_level,
+    system_level,
+)
 from bleu_teach.lessons.data import ErrorSpan, wmt21_ted
 from bleu_teach.lessons.exercises import check_mqm_score
-from bleu_teach.lessons.agreement import MQM_BANDS, mqm_bands
+from bleu_teach.lessons.mqm import MQM_BANDS, MqmSegment, mqm_segment
 from bleu_teach.ui.plots import plot_segment_bands, plot_system_scatter
 from bleu_teach.ui.widgets import TOO_HARSH, DisagreementExplorer
+from bleu_teach.views.document import Paragraph, Section
+from tests.view_checks import check_every_view
 
 #: MQM weights as published (Freitag et al., 2021, section 3.2), independent of ErrorSpan.weight.
 PUBLISHED = {("Major", False): 5.0, ("Major", True): 5.0, ("Minor", False): 1.0, ("Minor", True): 0.1}
@@ -81,13 +89,24 @@ def test_mqm_segment_view_shows_every_error_and_highlights_its_text(ted):
     shown = re.search(r"<b>Translation</b>: (.*?)</p>", page).group(1)
     plain = html.unescape(re.sub(r"<sup[^>]*>\[\d+\]</sup>|<[^>]+>", "", shown))
     assert plain == segment.translation
+    assert page.count("<mark") == len(segment.errors) == 3
+    assert f'data-mqm="{segment.mqm!r}"' in page
+    assert re.search(r"</table><p>Marked errors: major in red, minor in yellow, each followed by its number\.</p>", page)
+
+
+def _segment_with(text, errors, name="sys"):
+    return MqmSegment("zh-en", name, 0, 1, "source <text>", text, "ref-B", "a <ref> & more", tuple(errors),
+                      -sum(e.weight for e in errors), "rater1")
 
 
 def test_highlighting_escapes_text_and_splits_overlapping_spans():
     text = "<b>a & b</b> c"
-    spans = [(1, ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 8, text[0:8], "target")),
-             (2, ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, text[4:14], "target"))]
-    page = render.highlighted_html(text, spans)
+    spans = [ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 8, text[0:8], "target"),
+             ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, text[4:14], "target")]
+    whole = _segment_with(text, spans, name="<i>sys</i>").to_html()
+    assert "<i>" not in whole and "&lt;i&gt;sys&lt;/i&gt;" in whole
+    assert "<ref>" not in whole and "a &lt;ref&gt; &amp; more" in whole and "source &lt;text&gt;" in whole
+    page = re.search(r"<b>Translation</b>: (.*?)</p>", whole).group(1)
     assert "<b>" not in page and "&lt;b&gt;" in page
     assert page.count("<mark") == 3  # [0,4) major, [4,8) both, [8,14) minor
     assert 'title="[1] Major Accuracy/Mistranslation; [2] Minor Fluency/Grammar"' in page
@@ -106,6 +125,35 @@ def test_source_side_errors_are_marked_in_the_source(ted):
         if error.side == "source" and error.end > error.start:
             assert ted.sources[i][error.start:error.end] == error.text
             assert html.escape(error.text) in source_part
+    assert source_part.count("<mark") >= 1
+
+
+def test_every_view_of_an_mqm_segment_and_a_disagreement(ted, segments, tmp_path):
+    found = disagreements(segments)[0]
+    odd = "<b>a & b</b> | *c* \\ $x_1$ 100%"
+    results = [mqm_segment(ted, "MiSS", 292), mqm_segment(ted, found.system, found.segment),
+               mqm_segment(wmt21_ted("en-de"), "ref-A", 0), found,
+               _segment_with(odd, [ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, odd[4:14], "target")])]
+    for i, result in enumerate(results):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        check_every_view(result, folder)
+    assert results[0].to_dict()["errors"][0]["weight"] == 5.0 and results[0].to_dict()["mqm"] == -6.1
+    assert isinstance(found, Disagreement) and repr(found) == found.to_text() == (
+        f"{found.system}, segment {found.segment}: sentence BLEU {found.score:.2f} (percentile "
+        f"{found.metric_percentile:.1f}), MQM {found.mqm:g} (percentile {found.mqm_percentile:.1f}), gap {found.gap:+.1f}")
+
+
+def test_the_explorers_document_is_the_disagreement_then_its_segment(ted, segments):
+    found = disagreements(segments)[0]
+    segment = mqm_segment(ted, found.system, found.segment)
+    document = disagreement_document(found, segment, "how it was made")
+    assert document.blocks[:-1] == found.to_document().blocks + segment.to_document().blocks
+    assert document.styles == ("mqm",)
+    assert document.blocks[-1] == Section(("Sentence BLEU",), (Paragraph(("how it was made",)),))
+    other = next(name for name in ted.systems if name != found.system)
+    with pytest.raises(ValueError, match="the segment shown is"):
+        disagreement_document(found, mqm_segment(ted, other, found.segment), "")
 
 
 @pytest.mark.parametrize("args, error, words", [

@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 import bleu_teach as bt
+from tests.view_checks import check_every_view
 from bleu_teach.lessons.exercises import (
+    Feedback,
     check_bleu,
     check_brevity_penalty,
     check_choice,
@@ -61,7 +63,24 @@ def test_bad_answer_text():
 
 def test_feedback_html_is_escaped():
     html = check_modified_precision("1", [["<b>"]], ["<b>"])._repr_html_()
-    assert "<b>" not in html.replace("<b>&#10004; Correct:</b>", "")
+    assert "<b>" not in html.replace("<b>\u2714 Correct:</b>", "")
+
+
+@pytest.mark.parametrize("answer, word, symbol", [("2/7", "Correct", "\u2714"), (1.0, "Not yet", "\u2718"),
+                                                  (None, "No answer yet", "\u270e")])
+def test_feedback_is_one_line_of_text_and_a_symbol_and_a_word_elsewhere(answer, word, symbol, tmp_path):
+    feedback = check_modified_precision(answer, REFS, ["the"] * 7)
+    assert repr(feedback) == str(feedback) == feedback.to_text() == f"{word}: {feedback.message}"
+    assert f"<b>{symbol} {word}:</b> " in feedback.to_html()
+    assert feedback.to_markdown().startswith(f"**{symbol} {word}:** ")
+    check_every_view(feedback, tmp_path)
+
+
+def test_feedback_user_text_is_escaped_in_every_view():
+    feedback = Feedback(False, "the n-gram <b>*A*</b> is not in the reference")
+    assert "&lt;b&gt;*A*&lt;/b&gt;" in feedback.to_html() and "<b>*A*" not in feedback.to_html()
+    assert "\\<b\\>\\*A\\*" in feedback.to_markdown()
+    assert "\\textless{}b\\textgreater{}*A*" in feedback.to_latex()
 
 
 def test_ngram_count_right_and_misconceptions():

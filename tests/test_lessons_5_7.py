@@ -16,11 +16,11 @@ from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
 from bleu_teach.lessons import data
-from bleu_teach.bleu.reports import compare_hypotheses
+from bleu_teach.bleu.explain import compare_hypotheses
 from bleu_teach.lessons.limitations import (
     CASING_SETTINGS,
     TOKENIZER_SETTINGS,
-    explain_texts,
+    explain_hypotheses,
     order_table,
     settings_table,
 )
@@ -139,11 +139,11 @@ def test_order_table_equals_nltk():
 
 def test_limitation_helpers_reject_bad_input():
     with pytest.raises(TypeError, match="non-empty list of strings"):
-        explain_texts("the cat", {"a": "the cat"})
+        explain_hypotheses({"a": "the cat"}, "the cat")
     with pytest.raises(TypeError, match="dict"):
-        explain_texts(["the cat"], ["the cat"])
+        explain_hypotheses(["the cat"], ["the cat"])
     with pytest.raises(ValueError, match="no tokens"):
-        explain_texts(["the cat"], {"a": "   "})
+        explain_hypotheses({"a": "   "}, ["the cat"])
     with pytest.raises(TypeError, match="must be a string"):
         settings_table(["the cat"], ["the", "cat"])
 

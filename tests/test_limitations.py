@@ -156,3 +156,36 @@ def test_chunk_helpers_reject_bad_orders_and_escape_html():
         chunk_permutation(["a b"], ["a", "b"])
     html = chunk_permutation(["<b>x</b> y"], "<b>x</b> z")._repr_html_()
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+# --- every view of a chunk permutation: one document, user text kept literal ---
+
+from bleu_teach.lessons.limitations import ChunkPermutation  # noqa: E402
+from bleu_teach.views.document import Table as TableBlock  # noqa: E402
+from tests.view_checks import check_every_view  # noqa: E402
+
+
+@pytest.mark.parametrize("order", [[6, 2, 3, 4, 5, 1], [1, 3, 4, 5, 6, 2]])
+def test_chunk_permutation_every_view(order, tmp_path):
+    result = chunk_permutation(LESSON_REF, LESSON_HYP, order=order)
+    assert isinstance(result, ChunkPermutation)
+    check_every_view(result, tmp_path)
+    table = next(b for b in result.to_document().blocks if isinstance(b, TableBlock))
+    assert table.header == ("", "original", "permuted") and table.label_column
+    # the same cells as before: p_n as clipped/total, BP, then BLEU-1 to BLEU-4, original then permuted
+    assert [list(r) for r in table.rows] == result.rows
+    assert result.rows[0] == ["p_1", "10/13", "10/13"] and result.rows[4][0] == "BP"
+    assert [r[0] for r in result.rows[5:]] == ["BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4"]
+    assert result.rows[-1][1:] == [f"{result.original_scores[-1]:.4f}", f"{result.permuted_scores[-1]:.4f}"]
+    text = repr(result)
+    assert text == result.to_text() and f"(smoothing: {result.smoothing}) {result.verdict}" in text
+    assert "Chunks (cut wherever a bigram occurs in no reference): [1] the new mayor | [2] has" in text
+    assert "p<sub>1</sub>" in result._repr_html_()
+
+
+def test_chunk_permutation_user_text_is_escaped_in_every_view():
+    result = chunk_permutation(["<b>x</b> y *z*"], "<b>x</b> q *z*")
+    assert "<b>x</b>" not in result.to_html() and "&lt;b&gt;x&lt;/b&gt;" in result.to_html()
+    assert "<b>x</b>" not in result.to_markdown() and "\\*z\\*" in result.to_markdown()
+    assert "<b>" not in result.to_latex() and "\\textless{}b\\textgreater{}x" in result.to_latex()
+    assert result.to_dict()["hypothesis"] == ["<b>x</b>", "q", "*z*"]

@@ -62,7 +62,7 @@ def test_cli_explains_the_paper_example():
 def test_cli_tokenizer_lowercase_and_smoothing():
     result = _cli("explain", "-r", "The cat isn't here.", "-t", "13a", "--lowercase", "-s", "method1", "the cat isn't here .")
     assert result.returncode == 0, result.stderr
-    assert "Hypothesis (5 tokens): the cat isn't here ." in result.stdout
+    assert "Hypothesis (5 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 isn't\u2713 here\u2713 .\u2713" in result.stdout
     assert "smoothing: method1" in result.stdout
 
 

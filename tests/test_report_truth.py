@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_teach as bt
+from tests.view_checks import assert_tables_shown
 from tests.strategies import VOCAB, references, weights
 
 short_or_long = st.one_of(
@@ -82,7 +83,9 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
     text = report.to_text()
     pooled_line = next(line for line in text.splitlines() if line.startswith("pooled: "))
     assert pooled_line.endswith(", ".join(f"{m}/{t}" for m, t in pooled))
-    assert report._repr_html_()
+    # The HTML view shows the same tables, cell for cell, and carries the score at full precision.
+    assert_tables_shown(report)
+    assert f'data-score="{report.score!r}"' in report.to_html()
     # A sentence row has a score exactly when NLTK can score that sentence alone.
     for row, refs, hyp in zip(report.sentences, refs_list, hyps):
         alone = quiet(nltk_bleu.sentence_bleu, refs, hyp, weight,

@@ -14,8 +14,8 @@ from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
 from bleu_teach.lessons import data
-from bleu_teach.views import render
 from bleu_teach.lessons.settings import REPORTING_SETTINGS, SettingsScores, settings_scores
+from bleu_teach.views.text_writer import write_text
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.lessons.significance import (
     SignificanceResults,
@@ -24,7 +24,9 @@ from bleu_teach.lessons.significance import (
     paired_test,
     significance_table,
 )
+from bleu_teach.views.document import Table as TableBlock
 from tests.oracles import sacrebleu_seed
+from tests.view_checks import check_every_view
 
 # Three hypotheses and three lists of three strings: a square corpus reads two ways.
 HYPS = ["the cat sat on the mat", "a dog ran in the park", "birds sing at dawn"]
@@ -171,13 +173,26 @@ def test_settings_scores_shows_the_table():
     assert result.rows[0] == [result.scores[0].setting, f"{result.scores[0].score:.2f}", result.scores[0].signature]
     html = result._repr_html_()
     assert html.count("<tr>") == 1 + len(result.scores) and "nobody can tell" in html
-    assert render.settings_scores_text(result) == repr(result)
+    assert write_text(result.to_document()) == repr(result) == result.to_text()
 
 
 def test_settings_labels_are_escaped_in_html():
     result = settings_scores(["a b"], [["a b"]], settings={"<b>bold</b>": {"tokenize": "none"}},
                              with_whitespace_corpus_bleu=False)
     assert "&lt;b&gt;bold&lt;/b&gt;" in result._repr_html_() and "<b>bold" not in result._repr_html_()
+
+
+def test_settings_scores_every_view(tmp_path):
+    result = settings_scores(["The cat sat on the mat ."], [["the cat sat on the mat ."]])
+    check_every_view(result, tmp_path)
+    (table,) = result.to_document().blocks
+    assert isinstance(table, TableBlock) and table.header == ("setting", "BLEU", "signature")
+    assert [list(row) for row in table.rows] == result.rows
+    labelled = settings_scores(["a b"], [["a b"]], settings={"<b>*bold*</b> | x": {"tokenize": "none"}},
+                               with_whitespace_corpus_bleu=False)
+    assert "<b>" not in labelled.to_markdown() and "\\*bold\\*" in labelled.to_markdown()
+    assert "<b>" not in labelled.to_latex() and "\\textless{}b\\textgreater{}" in labelled.to_latex()
+    check_every_view(labelled, tmp_path)
 
 
 def test_settings_scores_bad_settings():

@@ -86,3 +86,39 @@ def test_format_reads_like_sacrebleu():
     hyps, refs = ["The cat sat on the mat."], [["The cat sat on the red mat."]]
     expected = BLEU().corpus_score(hyps, bt.to_sacrebleu_references(refs))
     assert bt.corpus_score(hyps, refs).format() == expected.format()
+
+
+# --- SacreScore's views: str is sacreBLEU's own line, repr and the rest are one document ---
+
+from bleu_teach.bleu.sacrebleu_api import SacreScore  # noqa: E402
+from bleu_teach.views.document import Code, Paragraph, Score, Table as TableBlock  # noqa: E402
+from tests.view_checks import check_every_view  # noqa: E402
+
+
+@pytest.mark.parametrize("make", [
+    lambda: bt.corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]),
+    lambda: bt.sentence_score("The cat", ["The cat sat on the mat."]),
+    lambda: bt.corpus_score(["The cat sat on a mat.", "A dog"], [["The cat sat on the red mat."], ["A dog ran."]],
+                            smooth_method="add-k"),
+    lambda: bt.corpus_score(["x y"], [["The cat sat."]], smooth_method="none"),
+], ids=["corpus", "effective-order", "add-k", "no-match"])
+def test_sacre_score_every_view(make, tmp_path):
+    score = make()
+    assert isinstance(score, SacreScore)
+    check_every_view(score, tmp_path)
+    assert str(score) == score.format() and str(score).startswith("BLEU = ")
+    assert repr(score) == score.to_text() != str(score)
+    blocks = score.to_document().blocks
+    (headline,) = [b for b in blocks if isinstance(b, Score)]
+    assert headline.value == score.score and headline.text == (f"BLEU = {score.score:.2f}",)
+    assert f'data-score="{score.score!r}"' in score.to_html()
+    (table,) = [b for b in blocks if isinstance(b, TableBlock)]
+    assert table.header == ("n", "counts", "totals", "precisions (%)", "matches", "ngrams", "in the mean")
+    for n, row in enumerate(table.rows, start=1):
+        assert [float(c) for c in row[1:3]] == [score.counts[n - 1], score.totals[n - 1]]
+        assert row[3] == f"{score.precisions[n - 1]:.4f}"
+        assert row[4:6] == (str(score.matches[n - 1]), str(score.ngrams[n - 1]))
+        assert row[6] == ("yes" if n <= score.orders_used else "no")
+    assert any(isinstance(b, Paragraph) and Code(score.signature) in b.content for b in blocks)
+    assert f"BP = {score.bp:.4f} (sys_len = {score.sys_len}, ref_len = {score.ref_len})" in repr(score)
+    assert score.to_dict()["score"] == score.score and score.to_dict()["signature"] == score.signature

@@ -1,9 +1,11 @@
-"""The exact randomization test, sacreBLEU's AR trials replayed, and the bootstrap distribution behind
-the interval (lesson 06), each checked against sacreBLEU run directly."""
+"""The exact randomization test, sacreBLEU's AR trials replayed, the bootstrap distribution behind the interval,
+the interval and the paired tests (lesson 06), each checked against sacreBLEU run directly; every view of each result."""
 
 from __future__ import annotations
 
+import html
 import itertools
+import os
 import statistics
 import struct
 from fractions import Fraction
@@ -18,10 +20,24 @@ from sacrebleu.significance import PairedTest
 
 from bleu_teach.lessons import data
 from bleu_teach.ui.plots import PNG_DPI, plot_bootstrap, png_bytes
-from bleu_teach.views.render import bootstrap_rows, exact_randomization_rows, sampled_randomization_rows
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
-from bleu_teach.lessons.significance import MAX_DIFFERING, bootstrap_distribution, exact_randomization, paired_test
+from bleu_teach.lessons.significance import (
+    MAX_DIFFERING,
+    bootstrap_ci,
+    bootstrap_distribution,
+    exact_randomization,
+    paired_test,
+    significance_table,
+)
+from bleu_teach.views.document import Table as TableBlock
 from tests.oracles import sacrebleu_seed
+from tests.view_checks import check_every_view
+
+
+def table_cells(result):
+    """The cells of a result's table, as its document holds them (and every view shows them)."""
+    (table,) = [b for b in result.to_document().blocks if isinstance(b, TableBlock)]
+    return [list(row) for row in table.rows]
 
 
 def _sacrebleu_ar_differences(baseline, system, streams, masks):
@@ -169,7 +185,7 @@ def test_exact_randomization_bad_input():
 def test_exact_and_sampled_views_show_the_same_cells():
     systems, refs = data.systems(), data.references()
     exact = exact_randomization(systems["A"], systems["C"], refs, names=("A", "C"))
-    rows = exact_randomization_rows(exact)
+    rows = table_cells(exact)
     assert rows[0][0] == "none" and rows[-1][0] == "3, 6, 12" and [r[-1] for r in rows].count("yes") == 2
     text, html = repr(exact), exact._repr_html_()
     for row in rows:
@@ -177,7 +193,7 @@ def test_exact_and_sampled_views_show_the_same_cells():
             assert cell in text and cell in html
     assert "Exact p-value = 2/8 = 0.2500" in text
     sampled = exact.sampled([1000])
-    assert sampled_randomization_rows(sampled) == [["1,000", "12345", "0", "243", "0.0010", "0.2438"]]
+    assert table_cells(sampled) == [["1,000", "12345", "0", "243", "0.0010", "0.2438"]]
     assert "0.2438" in repr(sampled) and "0.2438" in sampled._repr_html_()
 
 
@@ -207,7 +223,7 @@ def test_bootstrap_distribution_reproduces_sacrebleus_mean_and_interval(parity_c
 
 def test_bootstrap_view_labels_both_intervals():
     dist = bootstrap_distribution(data.systems()["A"], data.references())
-    rows = bootstrap_rows(dist)
+    rows = table_cells(dist)
     assert rows[0] == ["BLEU of the test set", "71.95"]
     assert rows[2][0] == "sacreBLEU's 95% interval: mean ± half-width"
     assert rows[3][0] == "percentile 95% interval: 26th lowest to 26th highest resampled score"
@@ -232,9 +248,6 @@ def test_bootstrap_histogram_is_readable_on_a_projector():
 
 
 def test_approximate_randomization_on_three_differing_sentences_is_not_called_significant():
-    from bleu_teach.lessons import data
-    from bleu_teach.lessons.significance import paired_test, significance_table
-
     rows, _ = paired_test(data.systems(), data.references(), test="ar", n_samples=1000)
     c = next(r for r in rows if r.name == "C")
     differing = sum(a != b for a, b in zip(data.systems()["A"], data.systems()["C"]))
@@ -244,3 +257,112 @@ def test_approximate_randomization_on_three_differing_sentences_is_not_called_si
     assert "cannot be significant" in repr(significance_table(rows))
     b = next(r for r in rows if r.name == "B")
     assert b.significant(0.05) is True  # 16 differing sentences: the exact floor is tiny
+
+
+# --- the paired tests and the interval, computed here, against sacreBLEU run the sacreBLEU way -------
+
+def _sacrebleu_paired(monkeypatch, systems, refs, test, n_samples, seed, **options):
+    """sacreBLEU's PairedTest as its users run it: the seed in SACREBLEU_SEED."""
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    tester = PairedTest(list(systems.items()), {"BLEU": BLEU(**options)}, to_sacrebleu_references(refs),
+                        test_type=test, n_samples=n_samples, n_ar_confidence=n_samples if test == "ar" else -1)
+    signatures, scores = tester()
+    return str(signatures["BLEU"]), scores["BLEU"]
+
+
+@pytest.mark.parametrize("test, n_samples, seed, two, lowercase", [
+    ("bs", 1000, 12345, False, False), ("bs", 200, 7, True, True), ("bs", 41, 2, False, False),
+    ("ar", 1000, 12345, False, False), ("ar", 300, 3, True, False), ("ar", 10000, 12345, False, True),
+])
+def test_paired_test_equals_sacrebleus_paired_test(monkeypatch, parity_counter, test, n_samples, seed, two,
+                                                    lowercase):
+    systems, refs = data.systems(), data.references(two=two)
+    systems = {**systems, "copy of A": list(systems["A"])}
+    rows, signature = paired_test(systems, refs, test=test, n_samples=n_samples, seed=seed, lowercase=lowercase)
+    expected_signature, expected = _sacrebleu_paired(monkeypatch, systems, refs, test, n_samples, seed,
+                                                     lowercase=lowercase)
+    assert signature == expected_signature and f"{test}:{n_samples}" in signature and f"seed:{seed}" in signature
+    assert len(rows) == len(expected) == 4
+    for row, result in zip(rows, expected):
+        assert (row.score, row.p_value, row.mean, row.half_width) == (result.score, result.p_value, result.mean,
+                                                                      result.ci)
+        parity_counter["paired_test"] += 1
+    assert rows[3].identical_to_baseline and rows[3].p_value == 1 / (n_samples + 1)
+
+
+@pytest.mark.parametrize("smooth_method, tokenize, lowercase, n_samples, seed", [
+    ("exp", "13a", False, 1000, 12345), ("floor", "13a", True, 200, 7), ("add-k", "intl", False, 100, 3),
+    ("none", "char", False, 40, 11), ("exp", "none", True, 999, 5),
+])
+def test_bootstrap_ci_equals_sacrebleus_corpus_score(monkeypatch, parity_counter, smooth_method, tokenize, lowercase,
+                                                     n_samples, seed):
+    hyps, refs = data.systems()["B"], data.references(two=True)
+    ci = bootstrap_ci(hyps, refs, n_samples=n_samples, seed=seed, tokenize=tokenize, lowercase=lowercase,
+                      smooth_method=smooth_method)
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    metric = BLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method)
+    direct = metric.corpus_score(hyps, to_sacrebleu_references(refs), n_bootstrap=n_samples)
+    assert (ci.score, ci.mean, ci.half_width) == (direct.score, direct._mean, direct._ci)
+    assert ci.text == direct.format(signature=str(metric.get_signature()))
+    parity_counter["bootstrap_ci"] += 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(two_systems(), st.integers(min_value=1, max_value=10 ** 6), st.sampled_from(["bs", "ar"]))
+def test_paired_test_on_random_corpora_equals_sacrebleu(parity_counter, case, seed, test):
+    refs, a, b = case
+    rows, signature = paired_test({"a": a, "b": b}, refs, test=test, n_samples=60, seed=seed)
+    ci = bootstrap_distribution(b, refs, n_samples=40, seed=seed)
+    with pytest.MonkeyPatch.context() as patch:
+        expected_signature, expected = _sacrebleu_paired(patch, {"a": a, "b": b}, refs, test, 60, seed)
+        direct = BLEU().corpus_score(b, to_sacrebleu_references(refs), n_bootstrap=40)
+    assert signature == expected_signature
+    assert [(r.score, r.p_value, r.mean, r.half_width) for r in rows] == [(e.score, e.p_value, e.mean, e.ci)
+                                                                          for e in expected]
+    assert (ci.score, ci.mean, ci.half_width) == (direct.score, direct._mean, direct._ci)
+    parity_counter["paired_test"] += len(rows)
+    parity_counter["bootstrap_ci"] += 1
+
+
+def test_the_seed_is_an_argument_and_the_environment_is_left_alone(monkeypatch):
+    a, refs = data.systems()["A"], data.references()
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    plain = bootstrap_ci(a, refs, n_samples=100, seed=7)
+    rows, _ = paired_test({"A": a, "C": data.systems()["C"]}, refs, n_samples=100, seed=7)
+    assert "SACREBLEU_SEED" not in os.environ
+    monkeypatch.setenv("SACREBLEU_SEED", "999")
+    assert bootstrap_ci(a, refs, n_samples=100, seed=7) == plain
+    assert paired_test({"A": a, "C": data.systems()["C"]}, refs, n_samples=100, seed=7)[0] == rows
+    assert os.environ["SACREBLEU_SEED"] == "999"
+
+
+# --- every view of every result -----------------------------------------------------------------------
+
+def test_every_view_of_every_significance_result(tmp_path):
+    systems, refs = data.systems(), data.references()
+    exact = exact_randomization(systems["A"], systems["C"], refs, names=("A", "C"))
+    rows, _ = paired_test(systems, refs, n_samples=100)
+    results = [bootstrap_ci(systems["A"], refs, n_samples=100), significance_table(rows),
+               bootstrap_distribution(systems["A"], refs, n_samples=100), exact, exact.sampled([1000])]
+    for i, result in enumerate(results):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        check_every_view(result, folder)
+        cells = [cell for row in table_cells(result) for cell in row]
+        assert repr(result) == result.to_text() and result._repr_html_() == result.to_html()
+        assert all(cell in result.to_text() and html.escape(cell) in result.to_html() for cell in cells)
+    assert table_cells(results[0]) == [[f"{results[0].score:.2f}", f"{results[0].mean:.2f}",
+                                        f"{results[0].low:.2f} to {results[0].high:.2f}", "100", "12345"]]
+    assert table_cells(results[1]) == results[1].rows
+
+
+def test_system_names_are_user_text_in_every_view(tmp_path):
+    a, refs = data.systems()["A"], data.references()
+    name = "<b>*x*</b> | p_1"
+    table = significance_table(paired_test({name: a, "C": data.systems()["C"]}, refs, n_samples=100)[0])
+    exact = exact_randomization(a, data.systems()["C"], refs, names=(name, "C"))
+    for result in (table, exact):
+        assert "<b>*x*" not in result.to_html() and "&lt;b&gt;*x*&lt;/b&gt;" in result.to_html()
+        assert "\\*x\\*" in result.to_markdown() and "\\textless{}b\\textgreater{}" in result.to_latex()
+        assert name in result.to_text()
+    check_every_view(table, tmp_path)

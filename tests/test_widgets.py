@@ -10,7 +10,8 @@ def test_clipping_explorer_shows_clipped_counts_and_marks_matches():
     explorer = ClippingExplorer()
     html = explorer.output.value
     assert "p<sub>1</sub> = 2/7" in html
-    assert html.count("&#10003;") == 2 + 1  # two marked tokens plus the legend's tick
+    assert html.count("&#10003;") == 2 and html.count("class=\"match\"") == 2  # two marked tokens
+    assert "match marked \u2713" in html  # the legend
     explorer.n.value = 2
     assert "p<sub>2</sub> = 0/6" in explorer.output.value
 

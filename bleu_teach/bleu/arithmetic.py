@@ -1,17 +1,39 @@
-"""Arithmetic: the one place where counts become a BLEU score.
+"""Arithmetic: the one place where counts become a BLEU score, NLTK's way and sacreBLEU's way.
 
-:func:`score_counts` takes the counts from :mod:`bleu_teach.bleu.counting`
-(clipped matches, totals, the two lengths) and returns a
-:class:`BleuResult` for each weight tuple: the brevity penalty, the exact
-precisions, the precisions as used after smoothing, the weights in force,
-each weighted log term (or the reason it is left out) and the score.
-``sentence_bleu``, ``corpus_bleu`` and every report use it; nothing else
-combines counts into a score.
+Both conventions start from the same counts (:mod:`bleu_teach.bleu.counting`:
+clipped matches, n-grams, the two lengths) and the same formula,
+BLEU = BP * exp(sum of w_n * log p_n), and differ in the steps:
 
-The floating-point steps are NLTK's, in NLTK's order, so that the numbers
-are equal to NLTK's (``==``):
+=============================  ======================================  =====================================
+step                           NLTK (:func:`score_counts`)             sacreBLEU (:func:`sacrebleu_score_counts`)
+=============================  ======================================  =====================================
+scale                          0 to 1                                  0 to 100 (precisions in percent)
+a hypothesis shorter than n    order n counts as 0/1                   only real n-grams are counted
+weights                        any tuple summing to 1                  uniform, 1/N
+a zero p_n, no smoothing       the smallest float (2.2e-308), so a     log 0 floored to -9999999999,
+                               tiny positive score and a warning       so the score is 0
+orders averaged                every weighted order; auto_reweigh      N, or with effective order the
+                               (default weights, < 4 tokens only)      orders before the first with no
+                                                                       n-grams
+smoothing                      Chen and Cherry's methods 0-7           none, floor, add-k, exp (= method 3)
+the sum                        math.fsum, orders with p_n > 0          sum() over the orders used
+BP                             1 if c > r, 0 if c = 0, else            the same, as floats
+                               exp(1 - r/c) (integers 1 and 0 exact)
+=============================  ======================================  =====================================
+
+:func:`score_counts` returns a :class:`BleuResult` for each weight tuple
+(the brevity penalty, the exact precisions, the precisions as used after
+smoothing, the weights in force, each weighted log term or the reason it is
+left out, and the score); ``sentence_bleu``, ``corpus_bleu`` and every
+report use it, with NLTK's floating-point steps in NLTK's order, so that
+the numbers equal NLTK's (``==``):
 
     BLEU = BP * exp(fsum(w_n * log p_n for the orders with p_n > 0))
+
+:func:`sacrebleu_score_counts` follows sacreBLEU's ``BLEU.compute_bleu``
+step for step (Post, 2018, "A Call for Clarity in Reporting BLEU Scores");
+:mod:`bleu_teach.bleu.sacrebleu_api` scores raw strings with it.  Nothing
+else combines counts into a BLEU score.
 
 Reference: Papineni et al. (2002), Section 2.2.2 (BP, the geometric mean);
 Chen and Cherry (2014) for smoothing.
@@ -23,23 +45,24 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from bleu_teach.inputs.validation import DEFAULT_WEIGHTS
 from bleu_teach.bleu.smoothing import SmoothingCallable
 from bleu_teach.bleu.counting import CountFraction, PooledCounts
 
-__all__ = ["DEFAULT_WEIGHTS", "Number", "BleuResult", "brevity_penalty_value", "score_counts"]
+__all__ = ["DEFAULT_WEIGHTS", "Number", "BleuResult", "brevity_penalty", "score_counts",
+           "SACREBLEU_SMOOTHING", "SACREBLEU_LOG_FLOOR", "SacreArithmetic", "sacrebleu_score_counts"]
 
 Number = Union[int, float, Fraction]
 
 
-def brevity_penalty_value(r: int, c: int) -> Number:
+def brevity_penalty(r: int, c: int) -> Number:
     """BP = 1 if c > r, else exp(1 - r/c); 0 for an empty hypothesis (Section 2.2.2).
 
     As in NLTK, the two exact cases are the integers 1 and 0.
 
-    >>> brevity_penalty_value(28, 12), brevity_penalty_value(12, 13)
+    >>> brevity_penalty(28, 12), brevity_penalty(12, 13)
     (0.2635971381157267, 1)
     """
     if c > r:
@@ -111,7 +134,7 @@ def score_counts(
     >>> result.precisions, round(result.score, 4)
     ((CountFraction(5, 6), CountFraction(3, 5)), 0.7071)
     """
-    bp = brevity_penalty_value(counts.ref_len, counts.hyp_len)
+    bp = brevity_penalty(counts.ref_len, counts.hyp_len)
     k = len(counts.matches)
     precisions = tuple(CountFraction(m, t) for m, t in zip(counts.matches, counts.totals))
     results = []
@@ -148,3 +171,83 @@ def score_counts(
             math.fsum(present) if present else None, bp, counts.hyp_len, counts.ref_len, score,
             smoothing_name, False, reweighed))
     return results
+
+
+# ---------------------------------------------------------------------------
+# sacreBLEU's way (BLEU.compute_bleu), beside NLTK's
+# ---------------------------------------------------------------------------
+
+#: sacreBLEU's smoothing methods and their default values.
+SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+#: sacreBLEU floors log(0) to this, so that a zero precision makes the score 0.
+SACREBLEU_LOG_FLOOR = -9999999999
+
+
+@dataclass(frozen=True)
+class SacreArithmetic:
+    """sacreBLEU's numbers for one set of counts, in its own terms.
+
+    ``counts`` and ``totals`` are as sacreBLEU reports them (with add-k's k
+    already added for n > 1); ``precisions`` are in percent; ``orders_used``
+    is how many precisions the geometric mean averaged (0 when there is no
+    unigram match and the score is 0 without any average).
+    """
+
+    score: float
+    counts: tuple[float, ...]
+    totals: tuple[float, ...]
+    precisions: tuple[float, ...]
+    bp: float
+    orders_used: int
+
+
+def _log_floor(x: float) -> float:
+    return SACREBLEU_LOG_FLOOR if x == 0.0 else math.log(x)
+
+
+def sacrebleu_score_counts(
+    matches: Sequence[int], ngrams: Sequence[int], sys_len: int, ref_len: int, method: str = "exp",
+    value: Optional[float] = None, max_order: int = 4, effective_order: bool = False,
+) -> SacreArithmetic:
+    """Counts to a score the way sacreBLEU's ``BLEU.compute_bleu`` does, step for step (0-100 scale).
+
+    ``matches`` and ``ngrams`` are the clipped matches and the real
+    hypothesis n-grams of orders 1 to ``max_order`` (summed over a corpus);
+    ``method`` and ``value`` are sacreBLEU's smoothing (``none``, ``floor``,
+    ``add-k``, ``exp``; ``value`` None takes its default).
+
+    >>> r = sacrebleu_score_counts([5, 3, 1, 0], [6, 5, 4, 3], sys_len=6, ref_len=6)
+    >>> round(r.score, 4), r.precisions[3], r.orders_used
+    (37.9918, 16.666666666666668, 4)
+    """
+    if value is None:
+        value = SACREBLEU_SMOOTHING[method]
+    counts: list[float] = list(matches)
+    totals: list[float] = list(ngrams)
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    precisions = [0.0] * max_order
+    if not any(counts):
+        return SacreArithmetic(0.0, tuple(counts), tuple(totals), tuple(precisions), bp, 0)
+    halving = 1.0
+    used = max_order
+    for n in range(1, max_order + 1):
+        if method == "add-k" and n > 1:
+            counts[n - 1] += value  # type: ignore[operator]
+            totals[n - 1] += value  # type: ignore[operator]
+        if totals[n - 1] == 0:
+            break
+        if effective_order:
+            used = n
+        if counts[n - 1] == 0:
+            if method == "exp":
+                halving *= 2
+                precisions[n - 1] = 100.0 / (halving * totals[n - 1])
+            elif method == "floor":
+                precisions[n - 1] = 100.0 * value / totals[n - 1]  # type: ignore[operator]
+        else:
+            precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
+    score = bp * math.exp(sum([_log_floor(p) for p in precisions[:used]]) / used)
+    return SacreArithmetic(score, tuple(counts), tuple(totals), tuple(precisions), bp, used)

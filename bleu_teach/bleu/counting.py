@@ -44,11 +44,11 @@ __all__ = [
     "Lengths",
     "SentenceStatistics",
     "PooledCounts",
-    "ngram_list",
-    "count_ngrams",
+    "ngrams",
+    "ngram_counts",
     "count_matches",
-    "closest_length",
-    "reference_maxima",
+    "closest_ref_length",
+    "max_reference_counts",
     "sentence_statistics",
     "pooled_counts",
     "pool",
@@ -165,12 +165,12 @@ class CountFraction(Fraction):
 # ---------------------------------------------------------------------------
 
 
-def ngram_list(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
+def ngrams(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
     """The n-grams of ``tokens`` in order (zip over shifted slices, at C speed)."""
     return list(zip(*(tokens[i:] for i in range(n))))
 
 
-def count_ngrams(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
+def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     """How often each n-gram of order ``n`` occurs in ``tokens``."""
     if len(tokens) < n:
         return Counter()
@@ -212,20 +212,20 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
     return matched
 
 
-def reference_maxima(references: Sequence[Tokens], n: int) -> Counter[Ngram]:
+def max_reference_counts(references: Sequence[Tokens], n: int) -> Counter[Ngram]:
     """For every n-gram of order ``n``, its largest count in any single reference."""
     best: Counter[Ngram] = Counter()
     for ref in references:
-        best |= count_ngrams(ref, n)
+        best |= ngram_counts(ref, n)
     return best
 
 
-def closest_length(ref_lens: Iterable[int], hyp_len: int) -> int:
+def closest_ref_length(ref_lens: Iterable[int], hyp_len: int) -> int:
     """The reference length closest to ``hyp_len``; a tie goes to the shorter one.
 
     The rule of NLTK, sacreBLEU and NIST's mteval-v13a.pl.
 
-    >>> closest_length([13, 11], 12)
+    >>> closest_ref_length([13, 11], 12)
     11
     """
     return min(ref_lens, key=lambda r: (abs(r - hyp_len), r))
@@ -348,8 +348,8 @@ def _marks(hypothesis: Tokens, n: int, clipped: dict[Ngram, int]) -> tuple[bool,
 
 
 def _order(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCounts:
-    counts = count_ngrams(hypothesis, n)
-    per_ref = [count_ngrams(ref, n) for ref in references]
+    counts = ngram_counts(hypothesis, n)
+    per_ref = [ngram_counts(ref, n) for ref in references]
     table = []
     clipped: dict[Ngram, int] = {}
     for gram, c in counts.items():
@@ -375,7 +375,7 @@ def sentence_statistics(
     ([(2, 3), (1, 2)], (True, False, True))
     """
     ref_lens = tuple(len(r) for r in references)
-    length = Lengths(len(hypothesis), ref_lens, closest_length(ref_lens, len(hypothesis)))
+    length = Lengths(len(hypothesis), ref_lens, closest_ref_length(ref_lens, len(hypothesis)))
     if rows:
         orders = tuple(_order(references, hypothesis, n) for n in range(1, max_n + 1))
     else:
@@ -417,7 +417,7 @@ def pooled_counts(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Se
             else:
                 totals[i] += 1
         hyp_lengths += hyp_len
-        ref_lengths += closest_length([len(r) for r in refs], hyp_len)
+        ref_lengths += closest_ref_length([len(r) for r in refs], hyp_len)
     return PooledCounts(tuple(matches), tuple(totals), tuple(ngrams), hyp_lengths, ref_lengths)
 
 

@@ -29,17 +29,14 @@ from bleu_teach.inputs.validation import (
     check_tokens,
     check_weights,
 )
-from bleu_teach.bleu.arithmetic import Number, brevity_penalty_value, score_counts
+from bleu_teach.bleu import arithmetic, counting
+from bleu_teach.bleu.arithmetic import Number, score_counts
 from bleu_teach.bleu.smoothing import SmoothingCallable, resolve_smoothing
 from bleu_teach.bleu.counting import (
     CountFraction,
     Ngram,
-    closest_length,
     count_matches,
-    count_ngrams,
-    ngram_list,
     pooled_counts,
-    reference_maxima,
     sentence_statistics,
 )
 
@@ -53,7 +50,6 @@ __all__ = [
     "modified_precision",
     "plain_precision",
     "closest_ref_length",
-    "closest_reference_length",
     "brevity_penalty",
     "sentence_bleu",
     "corpus_bleu",
@@ -67,7 +63,7 @@ def ngrams(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
     >>> ngrams(['the', 'cat', 'sat'], 2)
     [('the', 'cat'), ('cat', 'sat')]
     """
-    return ngram_list(check_tokens(tokens, "tokens"), check_order(n))
+    return counting.ngrams(check_tokens(tokens, "tokens"), check_order(n))
 
 
 def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
@@ -76,7 +72,7 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     >>> ngram_counts('the the cat'.split(), 1)
     Counter({('the',): 2, ('cat',): 1})
     """
-    return count_ngrams(check_tokens(tokens, "tokens"), check_order(n))
+    return counting.ngram_counts(check_tokens(tokens, "tokens"), check_order(n))
 
 
 def max_reference_counts(
@@ -91,7 +87,7 @@ def max_reference_counts(
     >>> max_reference_counts(refs, 1)[('the',)]
     2
     """
-    return reference_maxima(check_references(references), check_order(n))
+    return counting.max_reference_counts(check_references(references), check_order(n))
 
 
 def clipped_counts(
@@ -166,11 +162,8 @@ def closest_ref_length(references: Iterable[Sequence[Hashable]], hyp_len: int) -
     """
     refs = check_references(references)
     hyp_len = check_length(hyp_len, "hyp_len")
-    return closest_length((len(r) for r in refs), hyp_len)
+    return counting.closest_ref_length((len(r) for r in refs), hyp_len)
 
-
-#: A name that reads the way a learner says it.
-closest_reference_length = closest_ref_length
 
 
 def brevity_penalty(closest_ref_len: int, hyp_len: int) -> Number:
@@ -187,7 +180,7 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> Number:
     """
     r = check_length(closest_ref_len, "closest_ref_len")
     c = check_length(hyp_len, "hyp_len")
-    return brevity_penalty_value(r, c)
+    return arithmetic.brevity_penalty(r, c)
 
 
 def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[Tokens, ...]], list[Tokens]]:

@@ -1,52 +1,47 @@
-"""Reports that carry the whole story of a BLEU score.
+"""BLEU reports: the whole story of a score, as objects that describe themselves once.
 
-``explain`` returns a :class:`BleuReport` for one sentence and
-``explain_corpus`` a :class:`CorpusReport` for a corpus.  A report is the
-computation, not a retelling of it: it holds the statistics the score was
-counted from (:mod:`bleu_teach.bleu.counting`) and the scoring result
-(:mod:`bleu_teach.bleu.arithmetic`) that ``sentence_bleu`` and ``corpus_bleu``
-return their score from, and nothing it shows is counted or computed again.
+:func:`bleu_teach.bleu.explain.explain` returns a :class:`BleuReport` for one
+sentence and :func:`~bleu_teach.bleu.explain.explain_corpus` a
+:class:`CorpusReport` for a corpus.  A report is the computation, not a
+retelling of it: it holds the statistics the score was counted from
+(:mod:`bleu_teach.bleu.counting`) and the scoring result
+(:mod:`bleu_teach.bleu.arithmetic`) that ``sentence_bleu`` and
+``corpus_bleu`` return their score from, and nothing it shows is counted or
+computed again.
 
-A report prints as plain text (``print(report)``) and shows as an HTML table
-in a notebook; both views come from :mod:`bleu_teach.views.render`.
+Each report's ``to_document()`` lays out what it shows; every view (text,
+HTML, Markdown, LaTeX) is written from that one document by
+:mod:`bleu_teach.views`, and ``to_dict()`` gives its numbers as data.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bleu_teach.inputs.validation import (
-    DEFAULT_WEIGHTS,
-    Tokens,
-    check_references,
-    check_tokens,
-    check_weight_tuple,
-    is_default_tuple,
+from bleu_teach.bleu.arithmetic import BleuResult, Number
+from bleu_teach.bleu.counting import CountFraction, Ngram, NgramRow, PooledCounts, SentenceStatistics
+from bleu_teach.inputs.validation import Tokens
+from bleu_teach.views.document import (
+    Block,
+    Details,
+    Document,
+    Heading,
+    Label,
+    Lines,
+    Notes,
+    Paragraph,
+    Score,
+    Section,
+    Strong,
+    Table as TableBlock,
+    Tokens as TokenRun,
 )
-from bleu_teach.bleu.nltk_api import check_corpus
-from bleu_teach.views.render import (
-    comparison_html,
-    comparison_text,
-    corpus_html,
-    corpus_text,
-    report_html,
-    report_text,
-)
-from bleu_teach.bleu.arithmetic import BleuResult, Number, score_counts
-from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
-from bleu_teach.bleu.counting import (
-    CountFraction,
-    Ngram,
-    NgramRow,
-    OrderCounts,
-    PooledCounts,
-    SentenceStatistics,
-    pool,
-    sentence_statistics,
-)
+from bleu_teach.views.html_writer import write_html
+from bleu_teach.views.formatting import format_number, plural
+from bleu_teach.views.tables import Table
+from bleu_teach.views.viewable import View, Viewable
 
 __all__ = [
     "NgramRow",
@@ -56,9 +51,9 @@ __all__ = [
     "SentenceRow",
     "CorpusReport",
     "HypothesisComparison",
-    "explain",
-    "explain_corpus",
-    "compare_hypotheses",
+    "precision_table",
+    "smoothing_table",
+    "bp_line",
 ]
 
 
@@ -94,6 +89,16 @@ class OrderReport:
         """True when the hypothesis has no n-grams of this order and NLTK counts it as 0/1."""
         return self.ngrams == 0
 
+    @property
+    def precision_line(self) -> str:
+        """p_n as counted, in words: ``p_2 = 3/5 = 0.6000 (clipped matches / hypothesis 2-grams)``."""
+        n = self.n
+        if self.counted_as_one:
+            return (f"p_{n} = 0/1: the hypothesis has no {n}-grams (0/0 is undefined); "
+                    f"NLTK counts it as one {n}-gram with no match")
+        return (f"p_{n} = {self.clipped}/{self.total} = {float(self.precision):.4f} "
+                f"(clipped matches / hypothesis {n}-grams)")
+
 
 @dataclass(frozen=True)
 class LengthReport:
@@ -110,113 +115,55 @@ class LengthReport:
     def tie(self) -> bool:
         return len(self.tied) > 1
 
+    @property
+    def lines(self) -> tuple[str, str, str]:
+        """c and the reference lengths, the r chosen and why, and the rule that gives BP."""
+        return (f"hypothesis length c = {self.hyp_len}; reference lengths {', '.join(map(str, self.ref_lens))}",
+                f"closest reference length r = {self.closest_ref_len} ({self.reason})",
+                bp_line(self.hyp_len, self.closest_ref_len, self.brevity_penalty))
 
-def _orders(result: BleuResult, ngrams: Sequence[int], detail: Sequence[OrderCounts] = ()) -> tuple[OrderReport, ...]:
-    """Order by order, the numbers the score was made from: the counts are the result's own precisions.
 
-    ``ngrams`` are the real n-gram counts (for the 0/1 rule); ``detail`` adds the
-    n-gram rows and matched tokens of a single sentence.
+def bp_line(c: int, r: int, bp: Any, empty: str = "empty hypothesis") -> str:
+    """The brevity-penalty rule that applies to c and r, with its value.
+
+    >>> bp_line(5, 6, 0.8187307530779818)
+    'c = 5 <= r = 6, so BP = exp(1 - r/c) = exp(1 - 6/5) = 0.8187'
     """
-    return tuple(
-        OrderReport(
-            n=i + 1,
-            rows=detail[i].rows if detail else (),
-            clipped=p.numerator,
-            total=p.denominator,
-            precision=p,
-            weight=result.weights[i],
-            smoothed=result.smoothed[i],
-            log_term=result.log_terms[i],
-            ngrams=ngrams[i],
-            left_out=result.left_out[i],
-            marks=detail[i].marks if detail else (),
-        )
-        for i, p in enumerate(result.precisions)
-    )
+    if c == 0:
+        return f"BP = 0 ({empty})"
+    if c > r:
+        return f"c = {c} > r = {r}, so BP = 1"
+    return f"c = {c} <= r = {r}, so BP = exp(1 - r/c) = exp(1 - {r}/{c}) = {format_number(bp)}"
 
 
-def _short(value: Any) -> str:
-    """A precision for a note: a fraction as a/b with its decimal, a float to 4 significant digits."""
-    if hasattr(value, "numerator") and not isinstance(value, float):
-        return f"{value.numerator}/{value.denominator} = {float(value):.4g}"
-    return f"{float(value):.4g}"
+def _strings(tokens: Sequence[Hashable]) -> tuple[str, ...]:
+    return tuple(str(t) for t in tokens)
 
 
-def _orders_text(orders: Sequence[int]) -> str:
-    return ", ".join(map(str, orders))
+_COMBINE_HEADER = ("order", "weight w_n", "p_n as counted", "p_n used", "w_n * log p_n")
 
 
-def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corpus: bool) -> list[str]:
-    """What a learner should know about this score, each sentence true for these numbers."""
-    notes: list[str] = []
-    what = "hypotheses" if corpus else "hypothesis"
-    if hyp_len == 0:
-        notes.append(f"The {what} {'are' if corpus else 'is'} empty, so the score is 0.")
-        return notes
-    if result.no_unigram_match:
-        notes.append(f"No unigram of the {what} appears in any reference, so the score is 0 "
-                     f"(whatever the weights and smoothing).")
-        return notes
-    short = [o.n for o in orders if o.counted_as_one]
-    if short and not corpus:
-        notes.append(
-            f"The hypothesis has {hyp_len} token{'s' if hyp_len != 1 else ''}, so it has no n-grams for "
-            f"n = {_orders_text(short)}: p_n would be 0/0, undefined. NLTK (and bleu_teach, to stay equal) "
-            f"counts each such order as 0/1, one n-gram with no match."
-        )
-    if result.reweighed:
-        notes.append(
-            f"auto_reweigh: the hypothesis has only {hyp_len} token{'s' if hyp_len != 1 else ''}, so the default "
-            f"weights were replaced by 1/{hyp_len} for each of the orders 1 to {hyp_len}; higher orders get no weight."
-        )
-    zero = [o for o in orders if o.is_zero]
-    weighted_zero = [o.n for o in zero if o.weight > 0 and o.log_term is not None]
-    unweighted_zero = [o.n for o in zero if not (o.weight > 0)]
-    if weighted_zero and result.smoothing == "method0":
-        notes.append(
-            f"No match for n = {_orders_text(weighted_zero)}: without smoothing, log 0 is undefined. NLTK (and "
-            f"bleu_teach, to stay equal) uses the smallest positive float (about 2.2e-308) instead, so the score is "
-            f"{result.score:.3g} rather than exactly 0. Try a smoothing method."
-        )
-    elif weighted_zero:
-        values = ", ".join(f"p_{o.n} = {_short(o.smoothed)}" for o in orders if o.n in weighted_zero)
-        notes.append(
-            f"No match for n = {_orders_text(weighted_zero)}: smoothing ({result.smoothing}) used {values} "
-            f"instead of 0."
-        )
-    above_one = [o for o in orders if o.weight > 0 and o.log_term is not None and o.smoothed > 1]
-    if above_one:
-        notes.append(
-            f"After smoothing, {', '.join(f'p_{o.n} = {_short(o.smoothed)}' for o in above_one)} "
-            f"{'is' if len(above_one) == 1 else 'are'} above 1: "
-            f"{result.smoothing} averages or interpolates neighbouring orders, so a smoothed value is not a "
-            f"share of matched n-grams any more."
-        )
-    if unweighted_zero:
-        notes.append(
-            f"No match for n = {_orders_text(unweighted_zero)}, but {'that order has' if len(unweighted_zero) == 1 else 'those orders have'} "
-            f"weight 0, so {'it does' if len(unweighted_zero) == 1 else 'they do'} not change the score."
-        )
-    skipped = [o.n for o in orders if o.weight > 0 and o.log_term is None]
-    if skipped:
-        notes.append(
-            f"p_n is still 0 after smoothing for n = {_orders_text(skipped)}; NLTK leaves such orders out of the "
-            f"sum, which treats them as if p_n were 1."
-        )
-    changed = [o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed != o.precision]
-    if changed:
-        notes.append(
-            f"{result.smoothing} also changed p_n for n = {_orders_text(changed)}, where there were matches: "
-            f"smoothing is not only for zeros."
-        )
-    if result.brevity_penalty < 1:
-        notes.append(f"The {what} {'are' if corpus else 'is'} shorter than the closest reference "
-                     f"length{' (summed over the corpus)' if corpus else ''}, so the brevity penalty lowers the score.")
-    return notes
+def _combine_table(orders: Sequence[OrderReport]) -> TableBlock:
+    rows = tuple(
+        (f"p_{o.n}", format_number(o.weight), f"{o.clipped}/{o.total}", format_number(o.smoothed),
+         format_number(o.log_term) if o.log_term is not None else f"left out: {o.left_out}")
+        for o in orders)
+    return TableBlock(_COMBINE_HEADER, rows, label_column=True)
+
+
+def _combine_section(title: str, smoothing: str, orders: Sequence[OrderReport], log_sum: float | None) -> Section:
+    blocks: list[Block] = [_combine_table(orders)]
+    if log_sum is not None:
+        blocks.append(Paragraph((f"sum of log terms = {format_number(log_sum)}",)))
+    return Section((f"{title} (smoothing: ", smoothing, ")"), tuple(blocks))
+
+
+def _notes(notes: Sequence[str]) -> tuple[Block, ...]:
+    return (Notes(tuple((Label(n),) for n in notes)),) if notes else ()
 
 
 @dataclass(frozen=True, repr=False)
-class BleuReport:
+class BleuReport(Viewable):
     """The step-by-step story of one sentence-level BLEU score.
 
     ``statistics`` and ``result`` are the objects the score was computed
@@ -232,8 +179,8 @@ class BleuReport:
     log_sum: float | None
     score: float
     notes: tuple[str, ...]
-    statistics: SentenceStatistics | None = field(default=None, compare=False)
-    result: BleuResult | None = field(default=None, compare=False)
+    statistics: SentenceStatistics | None = field(default=None, compare=False, repr=False)
+    result: BleuResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def precisions(self) -> tuple[CountFraction, ...]:
@@ -249,22 +196,93 @@ class BleuReport:
         Matches are credited left to right, up to each n-gram's clipped count
         (worked out when the n-grams were counted).
         """
-        order = next((o for o in self.orders if o.n == n), None)
-        if order is None:
-            raise ValueError(f"This report has orders 1 to {len(self.orders)}; n={n} is not among them.")
+        order = self.order(n)
         return order.marks
 
-    def to_text(self) -> str:
-        return report_text(self)
+    def order(self, n: int) -> OrderReport:
+        """The report of order ``n`` (1 to the number of weights)."""
+        found = next((o for o in self.orders if o.n == n), None)
+        if found is None:
+            raise ValueError(f"This report has orders 1 to {len(self.orders)}; n={n} is not among them.")
+        return found
+
+    @property
+    def how(self) -> str:
+        """How the score was made from the steps above it, in one line."""
+        if self.log_sum is None:
+            return "no unigram matches, so nothing is combined" if self.length.hyp_len else "an empty hypothesis"
+        return (f"BP * exp(sum of log terms) = {format_number(self.length.brevity_penalty)} * "
+                f"exp({format_number(self.log_sum)})")
+
+    def _hypothesis(self, legend: str) -> Paragraph:
+        marks = self.matched_positions(1) if self.orders else ()
+        return Paragraph((Strong("Hypothesis"), f" ({plural(len(self.hypothesis), 'token')}{legend}): ",
+                          TokenRun(_strings(self.hypothesis), marks)))
+
+    def _references(self) -> tuple[Paragraph, ...]:
+        return tuple(Paragraph((Strong(f"Reference {i}"), f" ({plural(len(ref), 'token')}): ", TokenRun(_strings(ref))))
+                     for i, ref in enumerate(self.references, start=1))
+
+    def _ngram_table(self, order: OrderReport) -> TableBlock:
+        header = ("n-gram", "hyp", *[f"ref{i}" for i in range(1, len(self.references) + 1)], "max ref", "clipped")
+        rows = tuple((row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count),
+                      str(row.clipped_count)) for row in order.rows)
+        return TableBlock(header, rows)
+
+    def _steps(self) -> list[Block]:
+        steps: list[Block] = [
+            Section((Label(f"{o.n}-grams: modified precision p_{o.n}"),),
+                    ((self._ngram_table(o),) if o.rows else ()) + (Paragraph((Label(o.precision_line),)),))
+            for o in self.orders]
+        steps.append(Section(("Brevity penalty",), (Lines(tuple((line,) for line in self.length.lines)),)))
+        steps.append(_combine_section("Combining", self.smoothing, self.orders, self.log_sum))
+        return steps
+
+    def _score(self) -> tuple[Score, Paragraph]:
+        """The score, then how it was made and its exact value."""
+        return (Score((f"BLEU = {format_number(self.score)}",), self.score),
+                Paragraph((f"({self.how}; exact value {self.score!r})",)))
+
+    def to_document(self, compact: bool = False) -> Document:
+        """Hypothesis (matched unigrams ticked), references, each order's clipping table, BP, the sum, the score.
+
+        ``compact=True`` puts the score, the precisions and BP first and folds
+        the rest away (for slides and small screens).
+        """
+        if compact:
+            header = ("", *[f"p_{o.n}" for o in self.orders], "BP")
+            length = self.length
+            rows = (
+                ("as counted", *[f"{o.clipped}/{o.total}" for o in self.orders],
+                 f"c = {length.hyp_len}, r = {length.closest_ref_len}"),
+                ("used", *[format_number(o.smoothed) for o in self.orders], format_number(length.brevity_penalty)),
+                ("weight", *[format_number(o.weight) for o in self.orders], ""),
+            )
+            folded = (*self._references(), *self._steps(), *_notes(self.notes))
+            return Document((*self._score(), TableBlock(header, rows), self._hypothesis("; matched unigrams marked \u2713"),
+                             Details(("Every step: the references, the n-gram tables, the lengths, the sum",), folded)),
+                            styles=("compact",))
+        return Document((Heading("BLEU, step by step"), self._hypothesis("; matched unigrams marked \u2713"),
+                         *self._references(), *self._steps(), *self._score(), *_notes(self.notes)))
+
+    def clipping_document(self, n: int) -> Document:
+        """Order ``n`` alone: the hypothesis with the tokens of its clipped n-gram matches ticked, the table, p_n."""
+        order = self.order(n)
+        hypothesis = Paragraph((Strong("Hypothesis"), f" (tokens inside a clipped {n}-gram match marked \u2713): ",
+                                TokenRun(_strings(self.hypothesis), order.marks)))
+        table = (self._ngram_table(order),) if order.rows else ()
+        return Document((hypothesis, *table, Score((Label(order.precision_line),), float(order.precision))))
+
+    def clipping(self, n: int) -> View:
+        """Order ``n`` alone, to show: :meth:`clipping_document` with the order's numbers as its data."""
+        return View(self.clipping_document(n), self.order(n))
+
+    def to_html(self, compact: bool = False) -> str:
+        """An HTML fragment (all user text escaped); ``compact=True`` folds the steps away."""
+        return write_html(self.to_document(compact=compact))
 
     def __str__(self) -> str:
         return self.to_text()
-
-    def __repr__(self) -> str:
-        return self.to_text()
-
-    def _repr_html_(self) -> str:
-        return report_html(self)
 
 
 @dataclass(frozen=True)
@@ -288,8 +306,12 @@ class SentenceRow:
     problem: str | None = None
 
 
+_CORPUS_KEY = ("m_n = clipped n-gram matches, t_n = hypothesis n-grams as counted "
+               "(* = the sentence has no n-grams of that order; NLTK counts it as 0/1)")
+
+
 @dataclass(frozen=True, repr=False)
-class CorpusReport:
+class CorpusReport(Viewable):
     """Per-sentence statistics and the pooled ones behind a corpus BLEU score.
 
     ``clipped``/``totals`` are the pooled counts exactly as the score used
@@ -312,186 +334,49 @@ class CorpusReport:
     mean_sentence_score: float | None
     notes: tuple[str, ...]
     ngrams: tuple[int, ...] = ()
-    counts: PooledCounts | None = field(default=None, compare=False)
-    result: BleuResult | None = field(default=None, compare=False)
+    counts: PooledCounts | None = field(default=None, compare=False, repr=False)
+    result: BleuResult | None = field(default=None, compare=False, repr=False)
     orders: tuple[OrderReport, ...] = ()
 
     @property
     def log_sum(self) -> float | None:
         return self.result.log_sum if self.result is not None else None
 
-    def to_text(self) -> str:
-        return corpus_text(self)
+    def _table(self) -> TableBlock:
+        k = len(self.weights)
+        header = ("sentence", "c", "r", *[f"m_{n}/t_{n}" for n in range(1, k + 1)], "BP", "sentence BLEU")
+        rows = [
+            (str(s.index + 1), str(s.hyp_len), str(s.closest_ref_len),
+             *[f"{m}/{t}" + ("*" if g == 0 else "") for m, t, g in zip(s.clipped, s.totals, s.ngrams or s.totals)],
+             format_number(s.brevity_penalty),
+             format_number(s.sentence_score) if s.sentence_score is not None else "cannot score alone")
+            for s in self.sentences]
+        rows.append(("corpus (pooled)", str(self.hyp_len), str(self.ref_len),
+                     *[f"{m}/{t}" for m, t in zip(self.clipped, self.totals)], format_number(self.brevity_penalty),
+                     format_number(self.score)))
+        return TableBlock(header, tuple(rows))
+
+    def to_document(self) -> Document:
+        """Each sentence's counts, the pooled counts and BP, the combination, the score and the mean it is not."""
+        mean = ("mean of sentence BLEU = " + format_number(self.mean_sentence_score)
+                if self.mean_sentence_score is not None else "no mean of sentence BLEU (see the notes)")
+        pooled = Lines((
+            (Label("pooled: p_n = sum of m_n / sum of t_n = "
+                   + ", ".join(f"{m}/{t}" for m, t in zip(self.clipped, self.totals))),),
+            (bp_line(self.hyp_len, self.ref_len, self.brevity_penalty, empty="empty hypotheses"),),
+        ))
+        combine = ((_combine_section("Combining the pooled precisions", self.smoothing, self.orders, self.log_sum),)
+                   if self.orders else ())
+        score = Score((f"corpus BLEU = {format_number(self.score)} (exact value {self.score!r}); {mean}",), self.score)
+        return Document((Heading("Corpus BLEU, step by step"), Paragraph((Label(_CORPUS_KEY),)), self._table(),
+                         pooled, *combine, score, *_notes(self.notes)))
 
     def __str__(self) -> str:
         return self.to_text()
 
-    def __repr__(self) -> str:
-        return self.to_text()
-
-    def _repr_html_(self) -> str:
-        return corpus_html(self)
-
-
-def _one_weight_tuple(weights: Any) -> tuple[float, ...]:
-    if isinstance(weights, list) and weights and isinstance(weights[0], (list, tuple)):
-        raise TypeError(
-            "A report explains one score, so it takes one tuple of weights such as (0.25, 0.25, 0.25, 0.25); "
-            "for several weight tuples, make one report per tuple."
-        )
-    return check_weight_tuple(weights)
-
-
-def _length_report(statistics: SentenceStatistics, bp: Number) -> LengthReport:
-    length = statistics.length
-    return LengthReport(length.hyp_len, length.ref_lens, length.closest_ref_len, length.reason, bp, length.tied)
-
-
-def explain(
-    references: Sequence[Sequence[Hashable]],
-    hypothesis: Sequence[Hashable],
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
-    smoothing: str | SmoothingCallable | None = None,
-    auto_reweigh: bool = False,
-) -> BleuReport:
-    """Compute sentence BLEU and keep every step.
-
-    ``smoothing`` is a method name ("method0" to "method7", or just the
-    number) or a smoothing function such as ``SmoothingFunction().method1``.
-    The score is ``sentence_bleu``'s, computed by the same code.
-
-    >>> refs = ['the cat is on the mat'.split(), 'there is a cat on the mat'.split()]
-    >>> report = explain(refs, ['the'] * 7, weights=(1.0,))
-    >>> report.orders[0].precision, report.orders[0].rows[0].max_ref_count
-    (CountFraction(2, 7), 2)
-    """
-    refs = check_references(references)
-    hyp = check_tokens(hypothesis, "hypothesis")
-    weight = _one_weight_tuple(weights)
-    func, name = resolve_smoothing(smoothing)
-    statistics = sentence_statistics(refs, hyp, len(weight))
-    counts = pool([statistics])
-    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp, [is_default_tuple(weights)])[0]
-    orders = _orders(result, statistics.ngrams, statistics.orders)
-    return BleuReport(
-        hypothesis=hyp,
-        references=refs,
-        weights=result.weights,
-        smoothing=name,
-        orders=orders,
-        length=_length_report(statistics, result.brevity_penalty),
-        log_sum=result.log_sum,
-        score=result.score,
-        notes=tuple(_notes(orders, result, len(hyp), corpus=False)),
-        statistics=statistics,
-        result=result,
-    )
-
-
-def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) -> list[str]:
-    notes = []
-    k = len(counts.totals)
-    extra = [(n, counts.totals[n - 1] - counts.ngrams[n - 1]) for n in range(1, k + 1)
-             if counts.totals[n - 1] != counts.ngrams[n - 1]]
-    if extra:
-        parts = "; ".join(
-            f"t_{n} = {counts.totals[n - 1]} for {counts.ngrams[n - 1]} real {n}-grams "
-            f"({e} sentence{'s' if e != 1 else ''} shorter than {n} tokens)"
-            for n, e in extra
-        )
-        notes.append(
-            f"A hypothesis shorter than n tokens has no n-grams, and NLTK counts it as 0/1 (one n-gram, no match), "
-            f"so it adds 1 to the pooled total: {parts}. The score uses these totals. sacreBLEU counts only "
-            f"the real n-grams, so its score differs here (bleu_teach.corpus_score gives sacreBLEU's)."
-        )
-    failed = [row for row in rows if row.sentence_score is None]
-    if failed:
-        which = ", ".join(str(row.index + 1) for row in failed)
-        notes.append(
-            f"{name} cannot score sentence{'s' if len(failed) > 1 else ''} {which} on "
-            f"{'their' if len(failed) > 1 else 'its'} own, so there is no mean of sentence scores. "
-            f"The corpus score pools the counts first and does not need "
-            f"{'them' if len(failed) > 1 else 'it'}. Why: {failed[0].problem}"
-        )
-    if name in ("method5", "method6", "method7"):
-        notes.append(
-            f"{name} reads extra statistics from the last sentence only (as NLTK does), "
-            f"not from the whole corpus."
-        )
-    return notes
-
-
-def explain_corpus(
-    list_of_references: Sequence[Sequence[Sequence[Hashable]]],
-    hypotheses: Sequence[Sequence[Hashable]],
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
-    smoothing: str | SmoothingCallable | None = None,
-    auto_reweigh: bool = False,
-) -> CorpusReport:
-    """Corpus BLEU with each sentence's counts and the pooled counts the score used.
-
-    The score is ``corpus_bleu``'s, computed by the same code from the same
-    counts.  ``mean_sentence_score`` is the average of the sentence scores,
-    shown to make the point that corpus BLEU is not that average (None when
-    some sentence cannot be scored on its own).
-    """
-    weight = _one_weight_tuple(weights)
-    refs_list, hyps = check_corpus(list_of_references, hypotheses)
-    func, name = resolve_smoothing(smoothing)
-    quiet = quietly(func)
-    max_n = len(weight)
-    sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
-    rows = []
-    for index, (stats, refs, hyp) in enumerate(zip(sentences, refs_list, hyps)):
-        problem = None
-        sentence_result: BleuResult | None
-        try:
-            sentence_result = score_counts(pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp,
-                                           [is_default_tuple(weights)])[0]
-        except ValueError as error:  # e.g. method6 on a sentence without a trigram match
-            sentence_result, problem = None, str(error)
-        rows.append(SentenceRow(
-            index=index,
-            hyp_len=stats.length.hyp_len,
-            closest_ref_len=stats.length.closest_ref_len,
-            clipped=stats.matches,
-            totals=stats.totals,
-            brevity_penalty=sentence_result.brevity_penalty if sentence_result else math.nan,
-            sentence_score=sentence_result.score if sentence_result else None,
-            ngrams=stats.ngrams,
-            problem=problem,
-        ))
-    counts = pool(sentences)
-    result = score_counts(counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1],
-                          [is_default_tuple(weights)])[0]
-    scored = [row.sentence_score for row in rows if row.sentence_score is not None]
-    mean = math.fsum(scored) / len(rows) if len(scored) == len(rows) else None
-    orders = _orders(result, counts.ngrams)
-    notes = _corpus_notes(rows, counts, name) + _notes(orders, result, counts.hyp_len, corpus=True)
-    return CorpusReport(
-        sentences=tuple(rows),
-        weights=result.weights,
-        smoothing=name,
-        clipped=counts.matches,
-        totals=counts.totals,
-        precisions=result.precisions,
-        smoothed=result.smoothed,
-        log_terms=result.log_terms,
-        hyp_len=counts.hyp_len,
-        ref_len=counts.ref_len,
-        brevity_penalty=result.brevity_penalty,
-        score=result.score,
-        mean_sentence_score=mean,
-        notes=tuple(notes),
-        ngrams=counts.ngrams,
-        counts=counts,
-        result=result,
-        orders=orders,
-    )
-
 
 @dataclass(frozen=True, repr=False)
-class HypothesisComparison:
+class HypothesisComparison(Viewable):
     """Two hypotheses scored against the same references with the same settings."""
 
     a: BleuReport
@@ -518,37 +403,73 @@ class HypothesisComparison:
         more_b = tuple(g for g, c in got_b.items() for _ in range(c - got_a.get(g, 0)))
         return more_a, more_b
 
-    def to_text(self) -> str:
-        return comparison_text(self)
+    @property
+    def verdict(self) -> str:
+        """Which hypothesis scores higher, with both scores."""
+        la, lb = self.labels
+        if self.winner is None:
+            return f"{la} and {lb} score the same ({format_number(self.a.score)})."
+        high, low = (self.a, self.b) if self.winner == la else (self.b, self.a)
+        loser = lb if self.winner == la else la
+        return f"{self.winner} scores higher: {format_number(high.score)} against {format_number(low.score)} for {loser}."
 
-    def __repr__(self) -> str:
-        return self.to_text()
+    def to_document(self) -> Document:
+        """Both hypotheses (matched unigrams ticked), the references, p_n side by side with the n-grams that decide."""
+        la, lb = self.labels
+        join = " ".join
+        rows = []
+        for oa, ob in zip(self.a.orders, self.b.orders):
+            more_a, more_b = self.deciding(oa.n)
+            rows.append((f"p_{oa.n}", f"{oa.clipped}/{oa.total}", f"{ob.clipped}/{ob.total}",
+                         ", ".join(join(map(str, g)) for g in more_a) or "-",
+                         ", ".join(join(map(str, g)) for g in more_b) or "-"))
+        rows.append(("BP", format_number(float(self.a.brevity_penalty)), format_number(float(self.b.brevity_penalty)),
+                     "", ""))
+        rows.append(("BLEU", format_number(self.a.score), format_number(self.b.score), "", ""))
+        hypotheses = tuple(Paragraph((Strong(label), " (matched unigrams marked \u2713): ",
+                                      TokenRun(_strings(r.hypothesis), r.matched_positions(1))))
+                           for label, r in ((la, self.a), (lb, self.b)))
+        references = tuple(Paragraph((Strong(f"Reference {i}"), ": ", TokenRun(_strings(ref))))
+                           for i, ref in enumerate(self.a.references, start=1))
+        header = ("", la, lb, f"matched more in {la}", f"matched more in {lb}")
+        return Document((*hypotheses, *references, TableBlock(header, tuple(rows), label_column=True),
+                         Score((self.verdict,), None)))
 
-    def _repr_html_(self) -> str:
-        return comparison_html(self)
+
+def precision_table(reports: Mapping[str, BleuReport]) -> Table:
+    """p_1..p_N of several reports side by side, as exact fractions and decimals."""
+    names = list(reports)
+    k = max(len(r.orders) for r in reports.values())
+    rows: list[list[Any]] = []
+    for i in range(k):
+        row: list[Any] = [f"p_{i + 1}"]
+        for name in names:
+            orders = reports[name].orders
+            row.append(f"{orders[i].clipped}/{orders[i].total} = {float(orders[i].precision):.4f}"
+                       if i < len(orders) else "-")
+        rows.append(row)
+    rows.append(["BP", *[float(reports[n].brevity_penalty) for n in names]])
+    rows.append(["BLEU", *[reports[n].score for n in names]])
+    return Table(["", *names], rows, label_column=True)
 
 
-def compare_hypotheses(
-    references: Sequence[Sequence[Hashable]],
-    hypothesis_a: Sequence[Hashable],
-    hypothesis_b: Sequence[Hashable],
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
-    smoothing: str | SmoothingCallable | None = None,
-    labels: tuple[str, str] = ("A", "B"),
-) -> HypothesisComparison:
-    """Score two hypotheses against the same references and say which n-grams decide it.
+def smoothing_table(reports: Mapping[str, BleuReport]) -> Table:
+    """p_n as counted, then as each report's smoothing used it; * marks a precision WITH matches that changed.
 
-    >>> refs = [["the", "dog", "is", "chasing", "the", "cat"]]
-    >>> duel = compare_hypotheses(refs, "the cat is chasing the dog".split(),
-    ...                           "the cat is chased by the dog".split(), weights=(0.5, 0.5))
-    >>> duel.winner, duel.deciding(2)[0]
-    ('A', (('is', 'chasing'), ('chasing', 'the')))
+    The reports are of the same hypothesis and references under different
+    smoothing methods (the first one's counts head the table).
     """
-    if (not isinstance(labels, tuple) or len(labels) != 2 or not all(isinstance(x, str) for x in labels)
-            or labels[0] == labels[1]):
-        raise ValueError("labels must be two different strings, e.g. ('A', 'B').")
-    return HypothesisComparison(
-        explain(references, hypothesis_a, weights, smoothing),
-        explain(references, hypothesis_b, weights, smoothing),
-        labels,
-    )
+    names = list(reports)
+    first = reports[names[0]]
+    rows: list[list[Any]] = []
+    for i, order in enumerate(first.orders):
+        row: list[Any] = [f"p_{order.n}", f"{order.clipped}/{order.total}"]
+        for name in names:
+            o = reports[name].orders[i]
+            changed = not o.is_zero and o.smoothed != o.precision
+            row.append(format_number(float(o.smoothed)) + (" *" if changed else ""))
+        rows.append(row)
+    rows.append(["BP", "", *[float(reports[n].brevity_penalty) for n in names]])
+    rows.append(["BLEU", "", *[reports[n].score for n in names]])
+    return Table(["", "as counted", *names], rows, label_column=True,
+                 caption="p_n used by each smoothing method (* = a precision with matches that the method changed)")

@@ -4,7 +4,8 @@
 tokenizers, count with :mod:`bleu_teach.bleu.counting` (the package's one
 counting path: clipped matches with the maximum over references, the
 closest reference length), and combine the counts with sacreBLEU's
-arithmetic (:func:`_compute`, which follows ``BLEU.compute_bleu``; Post,
+arithmetic (:func:`bleu_teach.bleu.arithmetic.sacrebleu_score_counts`, which follows
+``BLEU.compute_bleu``; Post,
 2018, "A Call for Clarity in Reporting BLEU Scores", WMT).  Their numbers
 equal ``sacrebleu.metrics.BLEU(...).corpus_score`` and
 ``sacrebleu.sentence_bleu``, and they carry sacreBLEU's signature.
@@ -31,22 +32,33 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
+from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_counts
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.bleu.counting import closest_length, count_matches
+from bleu_teach.bleu.counting import closest_ref_length, count_matches
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
+from bleu_teach.views.document import Code, Document, Heading, Label, Notes, Paragraph, Score, Table as TableBlock
+from bleu_teach.views.formatting import format_number
+from bleu_teach.views.viewable import Viewable
 
 __all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "sentence_score"]
 
-#: sacreBLEU's smoothing methods and their default values.
-SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 MAX_ORDER = 4
 
 
-@dataclass(frozen=True)
-class SacreScore:
+def _count(value: float) -> str:
+    """A count as sacreBLEU reports it: whole numbers without decimals (add-k may add a fraction)."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+_ORDERS_HEADER = ("n", "counts", "totals", "precisions (%)", "matches", "ngrams", "in the mean")
+
+
+@dataclass(frozen=True, repr=False)
+class SacreScore(Viewable):
     """The fields of sacreBLEU's ``BLEUScore``, plus the unsmoothed counts.
 
     ``counts`` and ``totals`` are exactly what sacreBLEU reports; note that
@@ -55,6 +67,11 @@ class SacreScore:
     ``orders_used`` is the number of precisions the geometric mean averaged
     (``max_ngram_order``, or fewer with effective order); 0 when there is no
     unigram match and the score is 0 without any average.
+
+    ``str(score)`` (and :meth:`format`) is sacreBLEU's own one-line summary;
+    ``repr`` and the other views (:meth:`to_html`, :meth:`to_markdown`,
+    :meth:`to_latex`) show the score, a table of the orders, BP, the lengths
+    and the signature.
     """
 
     score: float
@@ -80,6 +97,35 @@ class SacreScore:
 
     def __str__(self) -> str:
         return self.format()
+
+    def to_document(self) -> Document:
+        """The score, each order's counts as sacreBLEU reports them and as counted, BP and lengths, the signature."""
+        rows = tuple(
+            (str(n), _count(self.counts[n - 1]), _count(self.totals[n - 1]), format_number(self.precisions[n - 1]),
+             str(self.matches[n - 1]), str(self.ngrams[n - 1]), "yes" if n <= self.orders_used else "no")
+            for n in range(1, len(self.precisions) + 1))
+        notes = []
+        zero = [n for n in range(1, self.orders_used + 1) if self.precisions[n - 1] == 0]
+        if self.orders_used == 0:
+            notes.append("no unigram matches: the score is 0, no precision is averaged")
+        elif self.orders_used < len(self.precisions):
+            notes.append(f"effective order: the geometric mean averages the first {self.orders_used} orders "
+                         f"(the next order has no n-grams)")
+        if zero:
+            notes.append(f"{', '.join(f'p_{n}' for n in zero)} = 0: sacreBLEU floors log 0 to -9999999999, "
+                         f"so the score is 0")
+        if self.counts != tuple(self.matches) or self.totals != tuple(self.ngrams):
+            notes.append("add-k smoothing: sacreBLEU reports counts and totals of orders 2 and up with k added; "
+                         "matches and ngrams are the raw counts")
+        return Document((
+            Heading("BLEU, as sacreBLEU computes it"),
+            Score((f"BLEU = {self.score:.2f}",), self.score),
+            Paragraph((f"(0-100 scale; exact value {self.score!r})",)),
+            TableBlock(_ORDERS_HEADER, rows),
+            Paragraph((f"BP = {format_number(self.bp)} (sys_len = {self.sys_len}, ref_len = {self.ref_len})",)),
+            Paragraph(("signature: ", Code(self.signature))),
+            *((Notes(tuple((Label(n),) for n in notes)),) if notes else ()),
+        ))
 
 
 def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
@@ -134,28 +180,28 @@ def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str
         hyp = tuple(_tok(hyp_text, tokenize_name, lowercase))
         refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)
         sys_len += len(hyp)
-        ref_len += closest_length((len(r) for r in refs), len(hyp))
+        ref_len += closest_ref_length((len(r) for r in refs), len(hyp))
         for n, matched in enumerate(count_matches(refs, hyp, max_order), start=1):
             matches[n - 1] += matched
             ngrams[n - 1] += max(0, len(hyp) - n + 1)
 
     # sacreBLEU's signature says nrefs:var when segments have different numbers of references.
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1
-    score, counts_out, totals_out, precisions, bp, used = _compute(
-        matches, ngrams, sys_len, ref_len, smooth_method, smooth_value, max_order, effective_order)
+    done = sacrebleu_score_counts(matches, ngrams, sys_len, ref_len, smooth_method, smooth_value, max_order,
+                                  effective_order)
     return SacreScore(
-        score=score,
-        counts=tuple(counts_out),
-        totals=tuple(totals_out),
-        precisions=tuple(precisions),
-        bp=bp,
+        score=done.score,
+        counts=done.counts,
+        totals=done.totals,
+        precisions=done.precisions,
+        bp=done.bp,
         sys_len=sys_len,
         ref_len=ref_len,
         matches=tuple(matches),
         ngrams=tuple(ngrams),
         signature=_signature(tokenize_name, lowercase, smooth_method, smooth_value, num_refs, effective_order,
                              max_order),
-        orders_used=used,
+        orders_used=done.orders_used,
     )
 
 
@@ -248,48 +294,3 @@ def _tok(text: str, tokenizer: str, lowercase: bool) -> list[str]:
     return tokenize(text, tokenizer, lowercase=lowercase)
 
 
-def _log_floor(x: float) -> float:
-    # sacreBLEU floors log(0) to -9999999999 so that the score becomes 0.
-    return -9999999999 if x == 0.0 else math.log(x)
-
-
-def _compute(
-    matches: list[int], ngrams: list[int], sys_len: int, ref_len: int, method: str, value: Optional[float],
-    max_order: int = MAX_ORDER, effective_order: bool = False,
-) -> tuple[float, list[float], list[float], list[float], float, int]:
-    """sacreBLEU's arithmetic (``BLEU.compute_bleu``): percentages, smoothing, BP, geometric mean.
-
-    Returns (score, counts, totals, precisions, bp, orders used), in
-    sacreBLEU's terms: counts and totals as it reports them (with add-k's k),
-    precisions in percent.
-    """
-    if value is None:
-        value = SACREBLEU_SMOOTHING[method]
-    counts: list[float] = list(matches)
-    totals: list[float] = list(ngrams)
-    bp = 1.0
-    if sys_len < ref_len:
-        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-    precisions = [0.0] * max_order
-    if not any(counts):
-        return 0.0, counts, totals, precisions, bp, 0
-    halving = 1.0
-    used = max_order
-    for n in range(1, max_order + 1):
-        if method == "add-k" and n > 1:
-            counts[n - 1] += value  # type: ignore[operator]
-            totals[n - 1] += value  # type: ignore[operator]
-        if totals[n - 1] == 0:
-            break
-        if effective_order:
-            used = n
-        if counts[n - 1] == 0:
-            if method == "exp":
-                halving *= 2
-                precisions[n - 1] = 100.0 / (halving * totals[n - 1])
-            elif method == "floor":
-                precisions[n - 1] = 100.0 * value / totals[n - 1]  # type: ignore[operator]
-        else:
-            precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
-    score = bp * math.exp(sum([_log_floor(p) for p in precisions[:used]]) / used)
-    return score, counts, totals, precisions, bp, used

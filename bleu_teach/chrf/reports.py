@@ -1,64 +1,8 @@
-"""chrF and chrF++ on raw strings, step by step, with sacreBLEU's numbers.
+"""chrF reports: one sentence (:class:`ChrfReport`) and a corpus (:class:`ChrfCorpusScore`), every step kept.
 
-chrF (Popović 2015, "chrF: character n-gram F-score for automatic MT
-evaluation", WMT) compares the CHARACTER n-grams of a hypothesis and a
-reference; chrF++ (Popović 2017, "chrF++: words helping character n-grams",
-WMT) adds WORD unigrams and bigrams.  For each order n (character orders
-1..``char_order``, then word orders 1..``word_order``)::
-
-    matched_n = sum over n-grams g of min(count of g in hypothesis, count of g in reference)
-    P_n = matched_n / hypothesis n-grams        R_n = matched_n / reference n-grams
-
-and with P and R the means of P_n and R_n over the orders::
-
-    chrF_beta = 100 * (1 + beta^2) * P * R / (beta^2 * P + R)
-
-beta = 2 weighs recall twice as much as precision (Popović 2015, Section 2;
-2 is the default since WMT16).  :func:`explain_chrf` (one sentence) and
-:func:`chrf_score` (a corpus) give the numbers of sacreBLEU's
-``sacrebleu.metrics.CHRF(...).sentence_score`` / ``.corpus_score`` (to
-1e-9; in practice exactly, as they do the same float steps in the same
-order), on sacreBLEU's 0-100 scale.  Counting is done by
-:mod:`bleu_teach.bleu.counting` (:func:`~bleu_teach.bleu.counting.chrf_ngram_counts`,
-:func:`~bleu_teach.bleu.counting.chrf_order_counts`); this module only combines
-the counts (:func:`chrf_from_counts`, which follows ``CHRF._compute_f_score``).
-
-SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
-
-* Whitespace is removed before character n-grams are taken
-  (``whitespace=False``): "the cat" and "thecat" have the same character
-  n-grams, and n-grams run across word boundaries ("ec" in "the cat").
-* Averaging: P and R are the means of P_n and R_n over the orders with
-  n-grams on BOTH sides (hypothesis and reference); an order missing on one
-  side is left out of the averages ("effective order", sacreBLEU's default
-  ``eps_smoothing=False``).  An order with n-grams on both sides but no
-  match still counts, with P_n = R_n = 0.
-* ``eps_smoothing=True`` is a different formula, not a smoothing of this
-  one: it averages the per-order F-scores F_n over ALL orders (as
-  Popović's chrF++.py, Moses and NLTK do), with eps = 1e-16 standing in for
-  an undefined P_n or R_n, and F_n = 1e-16 when P_n = R_n = 0.
-* When the reference has no n-grams of an order, sacreBLEU reports the
-  hypothesis's n-grams of that order as 0 too: they are neither matched nor
-  held against the precision (see ``ChrfOrderCounts.hyp_left_out``).  In a
-  corpus, those n-grams are missing from the summed totals.
-* Several references are NOT pooled as in BLEU: the hypothesis is scored
-  against each reference alone and the reference with the highest chrF (the
-  first on a tie) is kept; the corpus sums the counts against each
-  segment's chosen reference.  Corpus chrF is computed from those summed
-  counts, not as a mean of segment scores.
-* chrF++ words: the text is split on whitespace and ONE punctuation
-  character is split off the end of a word (or, failing that, its start):
-  "(hi)" gives "(hi" and ")" (:func:`~bleu_teach.bleu.counting.chrf_words`).
-* ``lowercase=True`` applies ``str.lower()`` to hypothesis and references
-  before everything else.  Characters are Unicode code points.
-* The name follows sacreBLEU: ``chrF{beta}`` plus one "+" per word order
-  (``chrF2``, ``chrF2++``; word_order 1 gives ``chrF2+``).
-
->>> report = explain_chrf("the cat is chasing the dog", ["the cat chased the dog"])
->>> round(report.score, 2), report.result.effective_order
-(51.19, 6)
->>> round(explain_chrf("the cat is chasing the dog", ["the cat chased the dog"], word_order=2).score, 2)
-53.96
+:func:`bleu_teach.chrf.explain.explain_chrf` and
+:func:`~bleu_teach.chrf.explain.chrf_score` make them; each describes
+itself once (``to_document()``) and every view is written from that.
 """
 
 from __future__ import annotations
@@ -66,84 +10,120 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
-from bleu_teach.views.render import chrf_corpus_html, chrf_corpus_text, chrf_report_html, chrf_report_text
-from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.chrf.arithmetic import (
-    BETA,
-    CHAR_ORDER,
-    WORD_ORDER,
-    ChrfOrder,
-    ChrfResult,
-    ChrfSettings,
-    chrf_from_counts,
+from bleu_teach.chrf.arithmetic import ChrfOrder, ChrfResult, ChrfSettings
+from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts
+from bleu_teach.views.document import (
+    Block,
+    Details,
+    Document,
+    Heading,
+    Inline,
+    Label,
+    Lines,
+    Notes,
+    Paragraph,
+    Score,
+    Section,
+    Strong,
+    Table as TableBlock,
 )
-from bleu_teach.chrf.counting import (
-    ChrfNgramRow,
-    ChrfOrderCounts,
-    chrf_characters,
-    chrf_ngram_counts,
-    chrf_order_counts,
-    chrf_pool,
-    chrf_words,
-)
+from bleu_teach.views.formatting import format_number, visible
+from bleu_teach.views.text_writer import write_text
+from bleu_teach.views.viewable import Viewable
 
-__all__ = ["ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore", "explain_chrf", "chrf_score"]
-
-def _choose(scores: Sequence[float]) -> int:
-    # sacreBLEU: the first reference with a strictly higher chrF than all before it (best starts at -1).
-    best, chosen = -1.0, 0
-    for i, score in enumerate(scores):
-        if score > best:
-            best, chosen = score, i
-    return chosen
+__all__ = ["ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore"]
 
 
-# ---------------------------------------------------------------------------
-# Checking inputs
-# ---------------------------------------------------------------------------
+def _title(name: str, what: str) -> str:
+    return f"{name} ({what}), step by step, as sacreBLEU computes it"
 
 
-def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
-                   eps_smoothing: Any) -> ChrfSettings:
-    for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
-                            f"word_order=2), not {value!r}.")
-        if value < 0:
-            raise ValueError(f"{name} must be 0 or more; got {value}.")
-    if char_order + word_order == 0:
-        raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
-                         "chrF uses char_order=6 (and chrF++ adds word_order=2).")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"beta must be a number such as 2 (recall counts beta times as much as precision), "
-                        f"not {beta!r}.")
-    if not math.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0 (2 is chrF's usual value); got {beta!r}.")
-    for name, value in (("lowercase", lowercase), ("whitespace", whitespace), ("eps_smoothing", eps_smoothing)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, not {value!r}.")
-    return ChrfSettings(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+def _notes(notes: Sequence[str]) -> tuple[Block, ...]:
+    return (Notes(tuple((Label(n),) for n in notes)),) if notes else ()
 
 
-def _check_sentence(hypothesis: Any, references: Any) -> None:
-    if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
-                        f"for a list of hypotheses use chrf_score.")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list of reference strings; wrap a single reference in a list: "
-                        "[reference].")
-    for j, r in enumerate(references):
-        if r is not None and not isinstance(r, str):
-            raise TypeError(f"references[{j}] must be a string (raw text), not {type(r).__name__}.")
-    if all(r is None for r in references):
-        raise ValueError("references has no reference string; give at least one.")
+_NGRAM_HEADER = ("n-gram", "hyp", "ref", "matched")
 
 
-# ---------------------------------------------------------------------------
-# One sentence: the report
-# ---------------------------------------------------------------------------
+def _ngram_rows(rows: Sequence[ChrfNgramRow]) -> tuple[tuple[str, ...], ...]:
+    """One row per distinct n-gram (hypothesis ones first, then those only in the reference)."""
+    return tuple((visible(r.ngram), str(r.hyp_count), str(r.ref_count), str(r.matched)) for r in rows)
+
+
+def _value(value: float, is_eps: bool) -> str:
+    return "1e-16 (eps)" if is_eps else format_number(value)
+
+
+def _order_table(result: ChrfResult) -> TableBlock:
+    """One row per order: matched, hypothesis and reference totals, P_n, R_n, F_n, whether it is averaged."""
+    rows = []
+    for o in result.orders:
+        hyp = str(o.hyp_total) + (f" (of {o.hyp_ngrams})" if o.counts.hyp_left_out else "")
+        rows.append((o.label, str(o.matches), hyp, str(o.ref_total), _value(o.precision, o.precision_is_eps),
+                     _value(o.recall, o.recall_is_eps), _value(o.f_score, o.f_is_eps), "yes" if o.in_average else "no"))
+    return TableBlock(("order", "matched", "hyp", "ref", "P_n", "R_n", f"F{result.beta}_n", "in the averages"),
+                      tuple(rows))
+
+
+def _order_line(o: ChrfOrder, beta: float) -> str:
+    """P_n, R_n and F_n of one order, with the counts they come from."""
+    if o.precision_is_eps:
+        p = ("P_n = 1e-16 (eps): " + (f"the reference has no {o.label}, so the hypothesis's {o.hyp_ngrams} count as 0"
+                                      if o.counts.hyp_left_out else f"the hypothesis has no {o.label}"))
+    else:
+        p = f"P_n = {o.matches}/{o.hyp_total} = {format_number(o.precision)}"
+    r = (f"R_n = 1e-16 (eps): the reference has no {o.label}" if o.recall_is_eps
+         else f"R_n = {o.matches}/{o.ref_total} = {format_number(o.recall)}")
+    f = f"F{beta}_n = " + ("1e-16 (eps: P_n and R_n are both 0)" if o.f_is_eps else format_number(o.f_score))
+    return f"{p}; {r}; {f}"
+
+
+def _score_lines(result: ChrfResult, name: str) -> list[str]:
+    """How the orders become the score, one step a line; the last line is the score."""
+    k, total = result.effective_order, len(result.orders)
+    b2 = f"{result.beta_squared:g}"
+    if result.eps_smoothing:
+        return [f"eps_smoothing: mean of F{result.beta}_n over all {total} orders",
+                f"sum of F{result.beta}_n = {format_number(result.f_sum)}",
+                f"{name} = 100 * {format_number(result.f_sum)} / {total} = {result.score:.4f}"]
+    if k == 0:
+        return ["no order has n-grams in both the hypothesis and the reference: P = R = 0", f"{name} = 0"]
+    lines = [f"P = mean of P_n = {format_number(result.avg_precision)}, R = mean of R_n = "
+             f"{format_number(result.avg_recall)} (over the {k} of {total} orders with n-grams on both sides)"]
+    if not result.avg_precision + result.avg_recall:
+        return lines + [f"P + R = 0 (no match at any order), so {name} = 0"]
+    return lines + [f"{name} = 100 * (1 + {b2}) * P * R / ({b2} * P + R) = {result.score:.4f}"]
+
+
+def _text_lines(report: "ChrfReport") -> tuple[tuple[Inline, ...], ...]:
+    """The texts compared, and what their n-grams read."""
+    settings = report.settings
+
+    def block(label: str, text: str, compared: str, characters: str, words: Sequence[str]) -> list[tuple[Inline, ...]]:
+        lines: list[tuple[Inline, ...]] = [(Strong(label), ": ", visible(text, keep_spaces=True))]
+        if settings.lowercase:
+            lines.append((Strong("  lowercased"), ": ", visible(compared, keep_spaces=True)))
+        if settings.char_order:
+            lines.append((Strong(f"  characters ({len(characters)})"), ": ", visible(characters)))
+        if settings.word_order:
+            lines.append((Strong(f"  words ({len(words)})"), ": ", " | ".join(words)))
+        return lines
+
+    lines = block("Hypothesis", report.hypothesis, report.compared, report.characters, report.words)
+    for c in report.candidates:
+        lines += block(f"Reference {c.index + 1}", c.reference, c.compared, c.characters, c.words)
+    return tuple(lines)
+
+
+def _order_key(label: str) -> str:
+    kind, rest = label.split(" ", 1)
+    return f"{kind[0]}{rest.split('-')[0]}"
+
+
+_SEGMENT_KEY = ("c3 = character 3-grams, w1 = word 1-grams, and so on, as matched/hypothesis/reference "
+                "n-grams against the reference kept")
 
 
 @dataclass(frozen=True)
@@ -168,60 +148,8 @@ class ChrfCandidate:
         return self.result.score
 
 
-def _reason(candidates: Sequence[ChrfCandidate], chosen: int, name: str) -> str:
-    if len(candidates) == 1:
-        return "the only reference"
-    best = candidates[chosen]
-    tied = [c.index + 1 for c in candidates if c.score == best.score]
-    if len(tied) > 1:
-        return (f"references {', '.join(map(str, tied))} tie at {name} = {best.score:.4f}; "
-                f"sacreBLEU keeps the first")
-    return f"the highest {name} of the {len(candidates)} references; sacreBLEU keeps the best one, it does not pool them"
-
-
-def _orders_named(orders: Sequence[ChrfOrder]) -> str:
-    return ", ".join(o.label for o in orders)
-
-
-def _sentence_notes(settings: ChrfSettings, characters: str, words: tuple[str, ...],
-                    candidates: Sequence[ChrfCandidate], chosen: int) -> list[str]:
-    notes: list[str] = []
-    best = candidates[chosen]
-    result = best.result
-    if not characters and not words:
-        notes.append("The hypothesis is empty (after removing whitespace), so it has no n-grams and chrF is 0.")
-    left_out = [o for o in result.orders if o.counts.hyp_left_out]
-    if left_out:
-        notes.append(
-            f"Reference {best.index + 1} has no {_orders_named(left_out)}, so sacreBLEU counts the hypothesis's "
-            f"{', '.join(f'{o.hyp_ngrams} {o.label}' for o in left_out)} as 0 too: they are neither matched "
-            f"nor held against the precision.")
-    outside = [o for o in result.orders if not o.in_average]
-    if outside and not settings.eps_smoothing:
-        notes.append(
-            f"{_orders_named(outside)}: no n-grams in the hypothesis or in the reference, so "
-            f"{'this order is' if len(outside) == 1 else 'these orders are'} left out of the averages "
-            f"(sacreBLEU's effective order): P and R are means over {result.effective_order} of "
-            f"{len(result.orders)} orders.")
-    if settings.eps_smoothing:
-        notes.append(
-            f"eps_smoothing: the score is the mean of the per-order F over all {len(result.orders)} orders; "
-            f"an undefined P_n or R_n counts as 1e-16, and F_n as 1e-16 when P_n and R_n are both 0.")
-    if not settings.whitespace:
-        notes.append("Whitespace is removed before character n-grams are taken, so they run across word "
-                     "boundaries.")
-    if len(candidates) > 1:
-        notes.append(
-            "With several references, chrF scores the hypothesis against each one alone and keeps the best "
-            "(the first on a tie); unlike BLEU it neither pools nor clips n-grams over the references.")
-    if settings.word_order:
-        notes.append("chrF++ words: text split on whitespace, then one punctuation character split off the end "
-                     "of a word (or else its start), as in Popović's chrF++.py.")
-    return notes
-
-
 @dataclass(frozen=True, repr=False)
-class ChrfReport:
+class ChrfReport(Viewable):
     """chrF of one hypothesis, with every intermediate number (``explain_chrf``).
 
     ``candidates`` holds the hypothesis scored against each reference
@@ -267,82 +195,35 @@ class ChrfReport:
     def name(self) -> str:
         return self.settings.name
 
+    def to_document(self, ngram_tables: bool = True) -> Document:
+        """Settings, the texts as compared, the reference kept, each order's n-grams, every order, the score.
+
+        ``ngram_tables=False`` leaves out the per-order n-gram tables.
+        """
+        result = self.result
+        kept = self.best.index + 1
+        blocks: list[Block] = [Heading(_title(self.name, "one sentence")),
+                               Paragraph((f"Settings: {self.settings.description}",)), Lines(_text_lines(self)),
+                               Paragraph((f"Reference used: {kept} ({self.reason})",))]
+        if len(self.candidates) > 1:
+            blocks.append(TableBlock(("reference", "text", self.name, ""), tuple(
+                (str(c.index + 1), visible(c.reference, keep_spaces=True), f"{c.score:.4f}",
+                 "kept" if i == self.chosen else "") for i, c in enumerate(self.candidates))))
+        if ngram_tables:
+            for o in result.orders:
+                table: Block = (TableBlock(_NGRAM_HEADER, _ngram_rows(o.rows)) if o.rows
+                                else Paragraph(("(none on either side)",)))
+                blocks.append(Details((f"{o.label} (hypothesis against reference {kept}): ", Label(_order_line(o, result.beta))),
+                                      (table,)))
+        blocks.append(Section((f"Every order (against reference {kept})",), (_order_table(result),)))
+        *steps, score = _score_lines(result, self.name)
+        blocks += [Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
+                   Paragraph((f"(exact value {self.score!r})",)), *_notes(self.notes)]
+        return Document(tuple(blocks))
+
     def to_text(self, ngram_tables: bool = True) -> str:
         """The report as plain text (``ngram_tables=False`` leaves out the n-gram tables)."""
-        return chrf_report_text(self, ngram_tables=ngram_tables)
-
-    def __repr__(self) -> str:
-        return chrf_report_text(self)
-
-    def _repr_html_(self) -> str:
-        return chrf_report_html(self)
-
-
-def _compared(text: str, settings: ChrfSettings) -> str:
-    return text.lower() if settings.lowercase else text
-
-
-def explain_chrf(
-    hypothesis: str,
-    references: Sequence[Optional[str]],
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> ChrfReport:
-    """Sentence chrF (chrF++ with ``word_order=2``), every step kept; equal to ``CHRF(...).sentence_score``.
-
-    The options are ``sacrebleu.metrics.CHRF``'s, with its defaults.
-    ``references`` is a list of reference strings for this one hypothesis
-    (``None`` entries are skipped, as sacreBLEU does).  The hypothesis is
-    scored against each reference and the best is kept (see the module
-    docstring for this and sacreBLEU's other rules).
-
-    >>> r = explain_chrf("the cat is chasing the dog", ["a dog", "the cat chased the dog"])
-    >>> r.best.index, r.reason, round(r.score, 2)
-    (1, 'the highest chrF2 of the 2 references; sacreBLEU keeps the best one, it does not pool them', 51.19)
-    >>> o = r.orders[0]
-    >>> o.label, o.matches, o.hyp_total, o.ref_total, round(o.precision, 4), round(o.recall, 4)
-    ('char 1-grams', 16, 21, 18, 0.7619, 0.8889)
-    """
-    settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    _check_sentence(hypothesis, references)
-    compared = _compared(hypothesis, settings)
-    hyp_counts = chrf_ngram_counts(compared, char_order, word_order, whitespace)
-    candidates = []
-    for i, reference in enumerate(references):
-        if reference is None:
-            continue
-        ref_compared = _compared(reference, settings)
-        counts = chrf_order_counts(hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace),
-                                   char_order, rows=True)
-        candidates.append(ChrfCandidate(
-            index=i, reference=reference, compared=ref_compared,
-            characters=chrf_characters(ref_compared, whitespace) if char_order else "",
-            words=chrf_words(ref_compared) if word_order else (),
-            result=chrf_from_counts(counts, beta, eps_smoothing)))
-    chosen = _choose([c.score for c in candidates])
-    characters = chrf_characters(compared, whitespace) if char_order else ""
-    words = chrf_words(compared) if word_order else ()
-    return ChrfReport(
-        hypothesis=hypothesis,
-        references=tuple(references),
-        settings=settings,
-        compared=compared,
-        characters=characters,
-        words=words,
-        candidates=tuple(candidates),
-        chosen=chosen,
-        reason=_reason(candidates, chosen, settings.name),
-        notes=tuple(_sentence_notes(settings, characters, words, candidates, chosen)),
-    )
-
-
-# ---------------------------------------------------------------------------
-# A corpus
-# ---------------------------------------------------------------------------
+        return write_text(self.to_document(ngram_tables=ngram_tables))
 
 
 @dataclass(frozen=True)
@@ -360,28 +241,8 @@ class ChrfSegment:
     counts: tuple[ChrfOrderCounts, ...]
 
 
-def _corpus_notes(settings: ChrfSettings, segments: Sequence[ChrfSegment], result: ChrfResult) -> list[str]:
-    notes = ["Corpus chrF is computed from the counts summed over the segments (each against the reference "
-             "kept for it), not as the mean of the segment scores."]
-    left_out = [o for o in result.orders if o.counts.hyp_left_out]
-    if left_out:
-        notes.append(
-            "Some references have no n-grams of an order the hypothesis has, and sacreBLEU counts those "
-            "hypothesis n-grams as 0: "
-            + ", ".join(f"{o.counts.hyp_left_out} {o.label}" for o in left_out)
-            + " are missing from the hypothesis totals.")
-    if any(s.n_references > 1 for s in segments):
-        notes.append("Where a segment has several references, the one with the highest segment chrF is kept "
-                     "(the first on a tie); n-grams are not pooled over references.")
-    outside = [o for o in result.orders if not o.in_average]
-    if outside and not settings.eps_smoothing:
-        notes.append(f"{_orders_named(outside)}: no n-grams on one side in the whole corpus, so left out of the "
-                     f"averages (effective order {result.effective_order} of {len(result.orders)}).")
-    return notes
-
-
 @dataclass(frozen=True, repr=False)
-class ChrfCorpusScore:
+class ChrfCorpusScore(Viewable):
     """Corpus chrF: the segments, their summed counts and the arithmetic on the sums (``chrf_score``).
 
     ``totals`` are the per-order counts summed over ``segments``;
@@ -412,62 +273,23 @@ class ChrfCorpusScore:
     def mean_segment_score(self) -> float:
         return math.fsum(s.score for s in self.segments) / len(self.segments)
 
-    def to_text(self) -> str:
-        return chrf_corpus_text(self)
-
-    def __repr__(self) -> str:
-        return chrf_corpus_text(self)
-
-    def _repr_html_(self) -> str:
-        return chrf_corpus_html(self)
-
-
-def chrf_score(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
-    char_order: int = CHAR_ORDER,
-    word_order: int = WORD_ORDER,
-    beta: float = BETA,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-    *,
-    orientation: Optional[str] = None,
-) -> ChrfCorpusScore:
-    """Corpus chrF on raw strings, equal to ``sacrebleu.metrics.CHRF(...).corpus_score`` (0-100 scale).
-
-    ``references[i]`` is the list of reference strings for ``hypotheses[i]``
-    (``None`` entries skipped); for sacreBLEU's streams (``references[k][i]``
-    is reference k of hypothesis i) pass ``orientation="streams"``.  As in
-    :func:`bleu_teach.bleu.sacrebleu_api.corpus_score`, a square corpus that reads both
-    ways must say which it is.
-
-    Each segment keeps the counts against its best reference (highest
-    segment chrF); the counts are summed over the corpus and
-    :func:`chrf_from_counts` turns the sums into the score.
-
-    >>> result = chrf_score(["the cat is chasing the dog", "a bird sings"],
-    ...                     [["the cat chased the dog"], ["a bird is singing", "the bird sings"]])
-    >>> round(result.score, 2), [s.chosen for s in result.segments]
-    (57.68, [0, 1])
-    """
-    settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    per_hyp = check_inputs(hypotheses, references, orientation)
-    segments = []
-    for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
-        hyp_counts = chrf_ngram_counts(_compared(hypothesis, settings), char_order, word_order, whitespace)
-        positions, matched, scores = [], [], []
-        for j, reference in enumerate(refs):
-            if reference is None:
-                continue
-            counts = chrf_order_counts(
-                hyp_counts, chrf_ngram_counts(_compared(reference, settings), char_order, word_order, whitespace),
-                char_order)
-            positions.append(j)
-            matched.append(counts)
-            scores.append(chrf_from_counts(counts, beta, eps_smoothing).score)
-        best = _choose(scores)
-        segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], matched[best]))
-    totals = chrf_pool([s.counts for s in segments])
-    result = chrf_from_counts(totals, beta, eps_smoothing)
-    return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))
+    def to_document(self, max_segments: int = 20) -> Document:
+        """The segments (the first ``max_segments``), the summed counts, every order, the score and the mean it is not."""
+        rows = [(str(s.index + 1), f"{s.chosen + 1} of {s.n_references}", f"{s.score:.4f}",
+                 *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in s.counts])
+                for s in self.segments[:max_segments]]
+        hidden = len(self.segments) - max_segments
+        if hidden > 0:
+            rows.append((f"... {hidden} more", "", "", *["" for _ in self.totals]))
+        rows.append(("corpus (summed)", "", f"{self.score:.4f}",
+                     *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in self.totals]))
+        header = ("segment", "reference kept", self.name, *[_order_key(o.label) for o in self.totals])
+        *steps, score = _score_lines(self.result, self.name)
+        return Document((
+            Heading(_title(self.name, "a corpus")), Paragraph((f"Settings: {self.settings.description}",)),
+            Paragraph((_SEGMENT_KEY,)), TableBlock(header, tuple(rows)),
+            Section(("Every order (summed over the corpus)",), (_order_table(self.result),)),
+            Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
+            Paragraph((f"(exact value {self.score!r}); for contrast, the mean of the segment scores is "
+                       f"{self.mean_segment_score:.4f}",)),
+            *_notes(self.notes)))

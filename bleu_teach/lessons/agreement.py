@@ -8,7 +8,7 @@ and over segments (one pair per system and sentence).
 
 - :func:`system_level` scores each system's whole output with corpus BLEU
   (:func:`bleu_teach.bleu.sacrebleu_api.corpus_score`, sacreBLEU's 13a tokenizer), corpus
-  chrF (:func:`bleu_teach.chrf.reports.chrf_score`) and TER (sacreBLEU's
+  chrF (:func:`bleu_teach.chrf.explain.chrf_score`) and TER (sacreBLEU's
   ``TER().corpus_score``, called directly) against a chosen reference, and
   gives each its MQM system score: **the mean of its per-segment MQM scores**
   (negated error points, 0 = no error, higher is better), over the segments
@@ -18,56 +18,65 @@ and over segments (one pair per system and sentence).
   effective order on) and sentence chrF, beside the segment's MQM score.
 - :func:`correlations` gives, per metric, Pearson's r and Kendall's tau (tau-b,
   which corrects for ties) between the metric and MQM, with their p-values,
-  from ``scipy.stats.pearsonr`` and ``scipy.stats.kendalltau``.
+  from ``scipy.stats.pearsonr`` and ``scipy.stats.kendalltau``;
+  :func:`pairwise_accuracy` counts the pairs of systems a metric orders as the experts do.
+- :func:`disagreements` ranks the (system, segment) pairs by how far the
+  metric and the experts place them apart; :func:`disagreement_document`
+  shows one beside its segment's errors (the explorer's view);
+  :func:`mqm_bands` groups the sentence scores by MQM band.
 
 **TER is an error rate (lower is better), MQM is higher-is-better.**  So that
 "higher correlation = better agreement" holds for every metric,
 :func:`correlations` correlates **minus TER** with MQM; this flips the sign of
 r and tau and changes nothing else (``Correlation.negated`` says so).
 
-scipy and sacreBLEU are imported inside the functions that need them, so
-``import bleu_teach`` stays light.
+What the experts said (a segment's errors, MQM system scores, the bands) is
+:mod:`bleu_teach.lessons.mqm`.  Each result describes itself once
+(``to_document()``); every view is written from that.  scipy and sacreBLEU
+are imported inside the functions that need them, so ``import bleu_teach``
+stays light.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from bleu_teach.chrf.reports import chrf_score
-from bleu_teach.views.render import (
-    correlations_html,
-    disagreement_text,
-    mqm_segment_html,
-    mqm_segment_text,
-    correlations_text,
-    segment_table_html,
-    segment_table_text,
-    system_table_html,
-    system_table_text,
-)
-from bleu_teach.bleu.sacrebleu_api import corpus_score, sentence_score
+from bleu_teach.metrics import METRICS as REGISTERED
+from bleu_teach.lessons.mqm import MQM_BANDS, MqmBand, MqmSegment, check_data, default_reference, mqm_system_score
+from bleu_teach.views.document import Block, Document, Heading, Paragraph, Section, Strong, Table as TableBlock
+from bleu_teach.views.viewable import Viewable, plain_data
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.lessons.data import ErrorSpan, Wmt21Ted
+    from bleu_teach.lessons.data import Wmt21Ted
 
-__all__ = ["METRICS", "LOWER_IS_BETTER", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable", "Correlation",
-           "Correlations", "Disagreement", "MqmSegment", "mqm_segment", "mqm_system_score", "system_level", "segment_level", "correlations",
-           "disagreements", "default_reference", "PairwiseAccuracy", "pairwise_accuracy", "MQM_BANDS", "MqmBand", "mqm_bands"]
+__all__ = ["METRICS", "LOWER_IS_BETTER", "SEGMENT_METRICS", "SystemRow", "SystemTable", "SegmentRow", "SegmentTable",
+           "Correlation", "Correlations", "Disagreement", "system_level", "segment_level", "correlations",
+           "disagreements", "disagreement_document", "PairwiseAccuracy", "pairwise_accuracy", "mqm_bands"]
 
 #: The metrics :func:`system_level` can compute, in the order shown.
-METRICS: tuple[str, ...] = ("BLEU", "chrF", "TER")
+METRICS: tuple[str, ...] = (*REGISTERED, "TER")
 
 #: Metrics where a lower score means a better translation (their sign is flipped before correlating).
 LOWER_IS_BETTER: frozenset[str] = frozenset({"TER"})
 
 #: The metrics :func:`segment_level` computes per sentence.
-SEGMENT_METRICS: tuple[str, ...] = ("BLEU", "chrF")
+SEGMENT_METRICS: tuple[str, ...] = tuple(REGISTERED)
 
 BOTH = "both"
+
+
+def _against(pair: str, references: Sequence[str]) -> str:
+    return f"{pair}, against {' and '.join(references)}"
+
+
+def _metric_label(metric: str) -> str:
+    return f"{metric} (lower is better)" if metric in LOWER_IS_BETTER else metric
+
+
+def _p_value(p: float) -> str:
+    return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,7 @@ class SystemRow:
 
 
 @dataclass(frozen=True, repr=False)
-class SystemTable:
+class SystemTable(Viewable):
     """System-level scores of one language pair against one reference (or ``"both"``): see :func:`system_level`."""
 
     pair: str
@@ -118,11 +127,16 @@ class SystemTable:
                 return row.scores[_metric_index(self.metrics, metric)]
         raise ValueError(f"no row {name!r}; the rows are {', '.join(r.name for r in self.rows)}")
 
-    def __repr__(self) -> str:
-        return system_table_text(self)
-
-    def _repr_html_(self) -> str:
-        return system_table_html(self)
+    def to_document(self) -> Document:
+        """One row per system (references scored as systems marked): corpus scores to 2 decimals, MQM to 3."""
+        header = ("system", *[_metric_label(m) for m in self.metrics], "MQM (mean per segment)")
+        rows = tuple((f"{row.name} (human reference)" if row.is_reference else row.name,
+                      *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.3f}") for row in self.rows)
+        return Document((
+            Heading(f"System-level scores, {_against(self.pair, self.references_used)} ({self.segments} segments)"),
+            Paragraph(("MQM = mean of the per-segment MQM scores (negated error points: 0 = no error, "
+                       "higher is better)",)),
+            TableBlock(header, rows)))
 
 
 @dataclass(frozen=True)
@@ -136,7 +150,7 @@ class SegmentRow:
 
 
 @dataclass(frozen=True, repr=False)
-class SegmentTable:
+class SegmentTable(Viewable):
     """Segment-level scores of every system against one reference: see :func:`segment_level`.
 
     ``unrated`` counts the (system, segment) pairs left out because they have no MQM score.
@@ -160,11 +174,27 @@ class SegmentTable:
         """The segment MQM scores, a value per (system, segment) row."""
         return [row.mqm for row in self.rows]
 
-    def __repr__(self) -> str:
-        return segment_table_text(self)
+    def to_document(self, max_rows: int = 10) -> Document:
+        """The first ``max_rows`` (system, segment) rows (sentence scores to 2 decimals, MQM to 1), then how many more."""
+        rows = [(row.system, str(row.segment), *[f"{s:.2f}" for s in row.scores], f"{row.mqm:.1f}")
+                for row in self.rows[:max_rows]]
+        hidden = len(self.rows) - max_rows
+        if hidden > 0:
+            rows.append((f"... {hidden} more", "", *["" for _ in self.metrics], ""))
+        blocks: list[Block] = [Heading(f"Segment-level scores, {_against(self.pair, self.references_used)}: "
+                                       f"{len(self.rows)} (system, segment) pairs from {len(self.systems)} systems")]
+        if self.unrated:
+            blocks.append(Paragraph((f"{self.unrated} pairs without an MQM score left out",)))
+        header = ("system", "segment", *[f"sentence {m}" for m in self.metrics], "MQM")
+        return Document((*blocks, TableBlock(header, tuple(rows))))
 
-    def _repr_html_(self) -> str:
-        return segment_table_html(self)
+    def to_dict(self, max_rows: Optional[int] = 10) -> dict[str, Any]:
+        """The table's settings and counts, and its first ``max_rows`` rows (those the views show; ``None``: all)."""
+        shown = self.rows if max_rows is None else self.rows[:max_rows]
+        return {"type": "SegmentTable", "pair": self.pair, "reference": self.reference,
+                "references_used": list(self.references_used), "metrics": list(self.metrics),
+                "systems": list(self.systems), "unrated": self.unrated, "pairs": len(self.rows),
+                "rows": plain_data(shown)}
 
 
 @dataclass(frozen=True)
@@ -185,7 +215,7 @@ class Correlation:
 
 
 @dataclass(frozen=True, repr=False)
-class Correlations:
+class Correlations(Viewable):
     """Each metric's correlation with MQM over the rows of one table (see :func:`correlations`)."""
 
     pair: str
@@ -200,15 +230,25 @@ class Correlations:
                 return row
         raise KeyError(f"no correlation for {metric!r}; the metrics are {', '.join(r.metric for r in self.rows)}")
 
-    def __repr__(self) -> str:
-        return correlations_text(self)
-
-    def _repr_html_(self) -> str:
-        return correlations_html(self)
+    def to_document(self) -> Document:
+        """One row per metric: Pearson r and Kendall tau-b with MQM (4 decimals), their p-values, and n."""
+        against = "both references" if self.reference == BOTH else self.reference
+        notes = []
+        if self.included:
+            notes.append(f"rows include the human reference{'s' if len(self.included) > 1 else ''} "
+                         f"{', '.join(self.included)} scored as a system")
+        if any(c.negated for c in self.rows):
+            notes.append("TER is lower-is-better, so minus TER is correlated: higher always means better agreement")
+        rows = tuple((f"-{c.metric} (negated)" if c.negated else c.metric, f"{c.pearson:.4f}", _p_value(c.pearson_p),
+                      f"{c.kendall:.4f}", _p_value(c.kendall_p), str(c.n)) for c in self.rows)
+        title = f"{self.level.capitalize()}-level correlation with MQM, {self.pair}, against {against}"
+        return Document((Heading(title),
+                         *[Paragraph((note,)) for note in notes],
+                         TableBlock(("metric", "Pearson r", "p-value", "Kendall tau-b", "p-value", "n"), rows)))
 
 
 @dataclass(frozen=True, repr=False)
-class Disagreement:
+class Disagreement(Viewable):
     """One (system, segment) pair placed in two rankings: the metric's and the experts'.
 
     Each *percentile* is the share (0-100) of the table's pairs that score
@@ -217,6 +257,9 @@ class Disagreement:
     percentile minus MQM's: large and positive when the metric rates the
     translation far better than the experts did (the metric is *too kind*),
     large and negative when it rates it far worse (*too harsh*).
+
+    >>> Disagreement("sys", 0, "BLEU", 80.0, -10.0, metric_percentile=95.0, mqm_percentile=5.0)
+    sys, segment 0: sentence BLEU 80.00 (percentile 95.0), MQM -10 (percentile 5.0), gap +90.0
     """
 
     system: str
@@ -231,35 +274,12 @@ class Disagreement:
     def gap(self) -> float:
         return self.metric_percentile - self.mqm_percentile
 
-    def __repr__(self) -> str:
-        return disagreement_text(self)
-
-
-@dataclass(frozen=True, repr=False)
-class MqmSegment:
-    """One translation of one segment with the errors its expert marked (see :func:`mqm_segment`).
-
-    ``mqm`` is the shipped MQM score of the segment; it equals minus the sum
-    of the ``errors``' weights (every zh-en and en-de segment has one rater).
-    """
-
-    pair: str
-    name: str
-    segment: int
-    seg_id: int
-    source: str
-    translation: str
-    reference_name: str
-    reference: Optional[str]
-    errors: tuple["ErrorSpan", ...]
-    mqm: float
-    rater: str
-
-    def __repr__(self) -> str:
-        return mqm_segment_text(self)
-
-    def _repr_html_(self) -> str:
-        return mqm_segment_html(self)
+    def to_document(self) -> Document:
+        """One line: the metric's and the experts' scores and percentiles, and the gap between them."""
+        return Document((Paragraph((Strong(
+            f"{self.system}, segment {self.segment}: sentence {self.metric} {self.score:.2f} (percentile "
+            f"{self.metric_percentile:.1f}), MQM {self.mqm:g} (percentile {self.mqm_percentile:.1f}), "
+            f"gap {self.gap:+.1f}"),)),))
 
 
 # ---------------------------------------------------------------------------
@@ -271,19 +291,6 @@ def _metric_index(metrics: Sequence[str], metric: str) -> int:
     if metric not in metrics:
         raise ValueError(f"no metric {metric!r} in this table; it has {', '.join(metrics)}")
     return list(metrics).index(metric)
-
-
-def _check_data(data: Any) -> None:
-    for attribute in ("pair", "references", "systems", "mqm"):
-        if not hasattr(data, attribute):
-            raise TypeError(f"data must be a data set from bleu_teach.lessons.data.wmt21_ted(...), "
-                            f"not {type(data).__name__}")
-
-
-def default_reference(data: "Wmt21Ted") -> str:
-    """The reference scored against when none is named: ref-B where it exists (zh-en: the experts rated it
-    best), otherwise the pair's only one (en-de: ref-A)."""
-    return "ref-B" if "ref-B" in data.references else next(iter(data.references))
 
 
 def _check_reference(data: "Wmt21Ted", reference: Any) -> tuple[str, ...]:
@@ -354,67 +361,6 @@ def _segment_references(data: "Wmt21Ted", used: tuple[str, ...]) -> list[list[Op
     return [[data.references[name][i] for name in used] for i in range(len(data.sources))]
 
 
-def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int]:
-    """(mean MQM over the rated segments, how many were rated): the MQM system score.
-
-    Unrated segments (``None``) are left out of the mean.
-
-    >>> mqm_system_score([0.0, -1.0, None, -5.0])
-    (-2.0, 3)
-    """
-    rated = [s for s in per_segment if s is not None]
-    if not rated:
-        raise ValueError("no segment has an MQM score, so there is no MQM system score")
-    return math.fsum(rated) / len(rated), len(rated)
-
-
-AUTO = "auto"
-
-
-def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = AUTO) -> MqmSegment:
-    """Segment ``segment`` (0-based) as translated by ``name`` (a system or a reference), with its experts' errors.
-
-    ``segment`` is the position in the shipped lists (0-528); the views also
-    give the release's own ``seg_id``, to find the segment in Google's files.
-
-    ``reference`` names the human reference to show beside it: ``"auto"``
-    (the default) shows :func:`default_reference`, or the pair's other
-    reference when ``name`` is that one (none if there is no other); ``None``
-    shows none; a name may not be ``name`` itself.
-
-    >>> from bleu_teach.lessons.data import wmt21_ted
-    >>> seg = mqm_segment(wmt21_ted("zh-en"), "Borderline", 0)
-    >>> seg.mqm, [(e.severity, e.weight) for e in seg.errors][:2]
-    (-20.0, [('Major', 5.0), ('Major', 5.0)])
-    """
-    _check_data(data)
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a system or reference name (a string), such as {next(iter(data.systems))!r}; "
-                        f"got {type(name).__name__}: the arguments are (data, name, segment)")
-    texts = data.translations(name)
-    if reference == AUTO:
-        others = [r for r in (default_reference(data), *data.references) if r != name]
-        reference = others[0] if others else None
-    if isinstance(segment, bool) or not isinstance(segment, int):
-        raise TypeError(f"segment must be a whole number from 0 to {len(texts) - 1}, not {segment!r}")
-    if not 0 <= segment < len(texts):
-        raise ValueError(f"segment must be from 0 to {len(texts) - 1} (0-based), not {segment}")
-    if reference is not None:
-        if reference not in data.references:
-            raise ValueError(f"no reference {reference!r} in {data.pair}; pass reference= one of "
-                             f"{', '.join(data.references)}, or None for none")
-        if reference == name:
-            raise ValueError(f"{name} is the translation shown; pass reference= another reference, or None for none")
-    score = data.mqm[name][segment]
-    if score is None:
-        raise ValueError(f"{name}'s segment {segment} was not rated; choose a rated one")
-    raters = data.raters[name][segment]
-    return MqmSegment(data.pair, name, segment, data.seg_ids[segment], data.sources[segment], texts[segment],
-                      reference or "",
-                      data.references[reference][segment] if reference is not None else None,
-                      tuple(data.errors[name][segment]), score, ", ".join(raters))
-
-
 # ---------------------------------------------------------------------------
 # System level, segment level, correlations
 # ---------------------------------------------------------------------------
@@ -435,7 +381,7 @@ def system_level(
     the reference scored against cannot be one of them (``ValueError``).
 
     - BLEU: :func:`bleu_teach.bleu.sacrebleu_api.corpus_score` (sacreBLEU's BLEU, 13a tokenizer, exp smoothing).
-    - chrF: :func:`bleu_teach.chrf.reports.chrf_score` (sacreBLEU's chrF: character 6-grams, beta 2).
+    - chrF: :func:`bleu_teach.chrf.explain.chrf_score` (sacreBLEU's chrF: character 6-grams, beta 2).
     - TER: ``sacrebleu.metrics.TER().corpus_score`` (edits per reference word, x100; lower is better).
     - MQM: the mean of the system's per-segment MQM scores over the rated segments
       (:func:`mqm_system_score`); 0 = no error, higher is better.
@@ -445,7 +391,7 @@ def system_level(
     >>> len(table.rows), round(table.score("Facebook-AI", "BLEU"), 2)
     (13, 40.23)
     """
-    _check_data(data)
+    check_data(data)
     chosen = _check_metrics(metrics, METRICS)
     reference = reference if reference is not None else default_reference(data)
     used = _check_reference(data, reference)
@@ -462,11 +408,9 @@ def system_level(
         hyps = _texts(data, name)
         scores = []
         for metric in chosen:
-            if metric == "BLEU":
-                scores.append(corpus_score(hyps, refs, tokenize="13a").score)
-            elif metric == "chrF":
-                scores.append(chrf_score(hyps, refs).score)
-            else:
+            if metric in REGISTERED:
+                scores.append(REGISTERED[metric].corpus_score(hyps, refs))
+            else:  # TER: sacreBLEU's own, which the suite does not explain (yet)
                 scores.append(float(ter.corpus_score(hyps, streams).score))
         mqm, rated = mqm_system_score(data.mqm[name])
         rows.append(SystemRow(name, name in data.references, tuple(scores), mqm, rated))
@@ -478,11 +422,11 @@ def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentT
 
     Sentence BLEU is :func:`bleu_teach.bleu.sacrebleu_api.sentence_score` (sacreBLEU's
     ``sentence_bleu``: 13a, exp smoothing, effective order on); sentence chrF
-    is :func:`bleu_teach.chrf.reports.chrf_score` on the one segment (sacreBLEU's
+    is :func:`bleu_teach.chrf.explain.chrf_score` on the one segment (sacreBLEU's
     ``sentence_chrf``).  Pairs without an MQM score are left out
     (``unrated`` counts them).  Human references are not rows here.
     """
-    _check_data(data)
+    check_data(data)
     reference = reference if reference is not None else default_reference(data)
     used = _check_reference(data, reference)
     refs = _segment_references(data, used)
@@ -494,9 +438,8 @@ def segment_level(data: "Wmt21Ted", reference: Optional[str] = None) -> SegmentT
             if mqm is None:
                 unrated += 1
                 continue
-            bleu = sentence_score(hyp, seg_refs).score
-            chrf = chrf_score([hyp], [seg_refs]).score
-            rows.append(SegmentRow(name, i, (bleu, chrf), mqm))
+            scores = tuple(REGISTERED[metric].sentence_score(hyp, seg_refs) for metric in SEGMENT_METRICS)
+            rows.append(SegmentRow(name, i, scores, mqm))
     return SegmentTable(data.pair, reference, used, SEGMENT_METRICS, tuple(rows), tuple(data.systems), unrated)
 
 
@@ -545,10 +488,6 @@ def disagreements(table: SegmentTable, metric: str = "BLEU") -> tuple[Disagreeme
     BLEU of 0-100 and an MQM score of -25-0 can be compared; the pairs are
     sorted by ``gap``, largest first (then by system and segment).  The last
     pairs are those the metric rates far *below* the experts.
-
-    >>> d = Disagreement("sys", 0, "BLEU", 80.0, -10.0, metric_percentile=95.0, mqm_percentile=5.0)
-    >>> d.gap
-    90.0
     """
     if not isinstance(table, SegmentTable):
         raise TypeError(f"table must come from segment_level, not {type(table).__name__}")
@@ -568,6 +507,19 @@ def disagreements(table: SegmentTable, metric: str = "BLEU") -> tuple[Disagreeme
              for row, score, mqm, mr, hr in zip(table.rows, scores, human, metric_ranks, mqm_ranks)]
     order = {name: i for i, name in enumerate(table.systems)}
     return tuple(sorted(found, key=lambda d: (-d.gap, order[d.system], d.segment)))
+
+
+def disagreement_document(disagreement: Disagreement, segment: MqmSegment, how: str = "") -> Document:
+    """The explorer's view of one disagreement: the gap, the segment with its errors, a heading for the metric's report.
+
+    ``segment`` is the same translation (:func:`~bleu_teach.lessons.mqm.mqm_segment`); ``how`` says
+    how the metric's report, which the caller shows after this document, was made.
+    """
+    if (disagreement.system, disagreement.segment) != (segment.name, segment.segment):
+        raise ValueError(f"the disagreement is about {disagreement.system}'s segment {disagreement.segment}, "
+                         f"the segment shown is {segment.name}'s segment {segment.segment}")
+    report = Section((f"Sentence {disagreement.metric}",), (Paragraph((how,)),) if how else ())
+    return Document((*disagreement.to_document().blocks, *segment.to_document().blocks, report), styles=("mqm",))
 
 
 @dataclass(frozen=True)
@@ -616,33 +568,6 @@ def pairwise_accuracy(table: SystemTable, metric: str = "BLEU") -> PairwiseAccur
             else:
                 tied += 1
     return PairwiseAccuracy(metric, agree, disagree, tied)
-
-
-#: Bands of segment MQM scores: (label, low, high); a segment belongs where low <= MQM < high.
-MQM_BANDS: tuple[tuple[str, float, float], ...] = (
-    ("0 (no error)", 0.0, math.inf),
-    ("-0.1 to -1", -1.0, 0.0),
-    ("-1.1 to -5", -5.0, -1.0),
-    ("-5.1 to -10", -10.0, -5.0),
-    ("below -10", -math.inf, -10.0),
-)
-
-
-@dataclass(frozen=True)
-class MqmBand:
-    """The sentence scores of the (system, segment) pairs whose MQM score lies in one band."""
-
-    label: str
-    low: float
-    high: float
-    scores: tuple[float, ...]
-
-    def quartiles(self) -> tuple[float, float, float]:
-        """(lower quartile, median, upper quartile) of the band's scores (``statistics.quantiles``, inclusive)."""
-        if len(self.scores) < 2:
-            raise ValueError(f"the band {self.label!r} has {len(self.scores)} score(s); quartiles need 2")
-        q1, q2, q3 = statistics.quantiles(self.scores, n=4, method="inclusive")
-        return q1, q2, q3
 
 
 def mqm_bands(table: SegmentTable, metric: str = "BLEU") -> tuple[MqmBand, ...]:

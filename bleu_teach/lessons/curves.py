@@ -13,10 +13,10 @@ from typing import Any
 
 from bleu_teach.inputs.validation import check_length, check_order, check_references, check_tokens
 from bleu_teach.bleu.nltk_api import check_corpus
-from bleu_teach.bleu.arithmetic import Number, brevity_penalty_value
-from bleu_teach.bleu.reports import explain
+from bleu_teach.bleu.arithmetic import Number, brevity_penalty
+from bleu_teach.bleu.explain import explain
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
-from bleu_teach.bleu.counting import CountFraction, closest_length, pool, sentence_statistics
+from bleu_teach.bleu.counting import CountFraction, closest_ref_length, pool, sentence_statistics
 
 __all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions"]
 
@@ -72,8 +72,8 @@ def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, Numb
     max_len = check_length(max_len, "max_len")
     out = []
     for c in range(0, max_len + 1):
-        r = closest_length(lens, c)
-        out.append((c, r, brevity_penalty_value(r, c)))
+        r = closest_ref_length(lens, c)
+        out.append((c, r, brevity_penalty(r, c)))
     return out
 
 

@@ -32,10 +32,12 @@ from bleu_teach.inputs.validation import (
 )
 from bleu_teach.lessons.data import ErrorSpan
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision
-from bleu_teach.bleu.reports import explain, explain_corpus
-from bleu_teach.views.render import feedback_html, feedback_text
-from bleu_teach.bleu.arithmetic import brevity_penalty_value
-from bleu_teach.bleu.counting import closest_length, sentence_statistics
+from bleu_teach.bleu.explain import explain, explain_corpus
+from bleu_teach.bleu.arithmetic import brevity_penalty
+from bleu_teach.bleu.counting import closest_ref_length, sentence_statistics
+from bleu_teach.views.document import Document, Paragraph, Strong
+from bleu_teach.views.text_writer import write_text
+from bleu_teach.views.viewable import Viewable
 
 __all__ = [
     "Feedback",
@@ -60,14 +62,24 @@ class Misconception:
     message: str
 
 
+#: The verdict's word, and the symbol shown beside it (a symbol and a word, never colour alone).
+_VERDICTS: dict[bool | None, tuple[str, str]] = {True: ("Correct", "\u2714"), False: ("Not yet", "\u2718"),
+                                                  None: ("No answer yet", "\u270e")}
+
+
 @dataclass(frozen=True, repr=False)
-class Feedback:
-    """The verdict on one answer, shown as text or HTML.
+class Feedback(Viewable):
+    """The verdict on one answer, shown as text, HTML, Markdown or LaTeX.
 
     ``right`` is the right answer, ``decimals`` the rounding the question
     asks for (None for a choice), ``misconceptions`` every mistake the
     checker offered for this question, and ``recognised`` the name of the
-    one the answer matched, if any.
+    one the answer matched, if any.  The text view is one line,
+    ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``; the
+    other views put a symbol before the word.
+
+    >>> print(Feedback(True, "2 of the 7 tokens are matched."))
+    Correct: 2 of the 7 tokens are matched.
     """
 
     correct: bool | None
@@ -82,14 +94,17 @@ class Feedback:
         """How far a numeric answer may be from the right value: half a unit in the last decimal asked for."""
         return 0.5 * 10.0 ** -(self.decimals if self.decimals is not None else 0) + 1e-12
 
-    def __str__(self) -> str:
-        return feedback_text(self.correct, self.message)
+    def to_document(self, symbol: bool = True) -> Document:
+        """The verdict in one paragraph: (a symbol and) the word in bold, then the message.
 
-    def __repr__(self) -> str:
-        return str(self)
+        ``symbol=False`` leaves the symbol out (the one-line text view).
+        """
+        word, mark = _VERDICTS[self.correct]
+        return Document((Paragraph((Strong(f"{mark} {word}:" if symbol else f"{word}:"), " ", self.message)),))
 
-    def _repr_html_(self) -> str:
-        return feedback_html(self.correct, self.message)
+    def to_text(self) -> str:
+        """One line of plain text: ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``."""
+        return write_text(self.to_document(symbol=False))
 
 
 def _as_number(answer: Any) -> float:
@@ -209,12 +224,12 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     lens = [int(r) for r in ref_lens]
     if hyp_len < 1 or any(r < 1 for r in lens):
         raise ValueError("Lengths must be whole numbers of at least 1.")
-    r = closest_length(lens, hyp_len)
-    right = float(brevity_penalty_value(r, hyp_len))
-    mistakes = [Misconception("longest_reference", float(brevity_penalty_value(max(lens), hyp_len)),
+    r = closest_ref_length(lens, hyp_len)
+    right = float(brevity_penalty(r, hyp_len))
+    mistakes = [Misconception("longest_reference", float(brevity_penalty(max(lens), hyp_len)),
                               "you used the longest reference; BLEU uses the reference length closest to the hypothesis length.")]
     if len(lens) > 1:
-        mistakes.append(Misconception("first_reference", float(brevity_penalty_value(lens[0], hyp_len)),
+        mistakes.append(Misconception("first_reference", float(brevity_penalty(lens[0], hyp_len)),
                                       "you used the first reference; BLEU uses the one whose length is closest to the hypothesis length."))
     if hyp_len <= r:
         mistakes.append(Misconception("no_penalty", 1.0,

@@ -34,13 +34,17 @@ from typing import Any
 
 from bleu_teach.inputs.validation import check_references, check_tokens
 from bleu_teach.bleu.nltk_api import sentence_bleu
-from bleu_teach.bleu.reports import BleuReport, explain
-from bleu_teach.views.render import Table, chunk_permutation_html, chunk_permutation_text, format_number
+from bleu_teach.bleu.reports import BleuReport
+from bleu_teach.bleu.explain import explain
+from bleu_teach.views.document import Document, Paragraph, Strong, Table as TableBlock, Tokens
+from bleu_teach.views.formatting import format_number
+from bleu_teach.views.tables import Table
+from bleu_teach.views.viewable import Viewable
 from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
-from bleu_teach.bleu.counting import ngram_list, reference_maxima
+from bleu_teach.bleu.counting import ngrams, max_reference_counts
 from bleu_teach.inputs.tokenizers import tokenize
 
-__all__ = ["explain_texts", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS",
+__all__ = ["explain_hypotheses", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS",
            "bigram_mismatch_chunks", "permute_chunks", "new_junction_matches", "ChunkPermutation",
            "chunk_permutation"]
 
@@ -75,9 +79,9 @@ def _tokens(text: str, what: str, tokenizer: str, lowercase: bool) -> list[str]:
     return tokens
 
 
-def explain_texts(
-    references: Sequence[str],
+def explain_hypotheses(
     hypotheses: Mapping[str, str],
+    references: Sequence[str],
     tokenizer: str = "whitespace",
     lowercase: bool = False,
     max_n: int = 4,
@@ -85,10 +89,12 @@ def explain_texts(
 ) -> dict[str, BleuReport]:
     """Tokenize raw text and explain each labelled hypothesis against the same references.
 
+    Raw strings, so sacreBLEU's order: the hypotheses (``{label: text}``) first.
+
     Smoothing defaults to method1 because the lesson's sentences are short
     (an unsmoothed zero precision would hide every difference).
 
-    >>> reports = explain_texts(["the cat sat"], {"same": "the cat sat"}, max_n=2)
+    >>> reports = explain_hypotheses({"same": "the cat sat"}, ["the cat sat"], max_n=2)
     >>> reports["same"].score
     1.0
     """
@@ -124,7 +130,7 @@ def settings_table(
         raise TypeError("hypothesis must be a string.")
     rows = []
     for label, options in settings.items():
-        report = explain_texts(references, {label: hypothesis}, max_n=max_n, smoothing=smoothing, **options)[label]
+        report = explain_hypotheses({label: hypothesis}, references, max_n=max_n, smoothing=smoothing, **options)[label]
         rows.append([
             label,
             " ".join(f"[{t}]" for t in report.hypothesis),
@@ -172,7 +178,7 @@ Chunk = tuple[Hashable, ...]
 
 
 def _reference_bigrams(references: Sequence[Sequence[Hashable]]) -> set[tuple[Hashable, ...]]:
-    return set(reference_maxima(check_references(references), 2))
+    return set(max_reference_counts(check_references(references), 2))
 
 
 def bigram_mismatch_chunks(
@@ -194,7 +200,7 @@ def bigram_mismatch_chunks(
     if not hyp:
         return []
     chunks: list[list[Hashable]] = [[hyp[0]]]
-    for bigram in ngram_list(hyp, 2):
+    for bigram in ngrams(hyp, 2):
         if bigram in seen:
             chunks[-1].append(bigram[1])
         else:
@@ -244,13 +250,26 @@ def new_junction_matches(
     return [bigram for bigram in junctions if bigram in seen]
 
 
-@dataclass(frozen=True)
-class ChunkPermutation:
+def _join(tokens: Sequence[Hashable]) -> str:
+    return " ".join(str(t) for t in tokens)
+
+
+def _token_strings(tokens: Sequence[Hashable]) -> tuple[str, ...]:
+    return tuple(str(t) for t in tokens)
+
+
+_CHUNK_HEADER = ("", "original", "permuted")
+
+
+@dataclass(frozen=True, repr=False)
+class ChunkPermutation(Viewable):
     """A hypothesis, its chunks, a new order of the chunks and both versions scored.
 
     ``original`` and ``permuted`` are the reports of BLEU-``max_order``
     (uniform weights, ``smoothing``); ``original_scores`` and
-    ``permuted_scores`` are BLEU-1 to BLEU-``max_order``.
+    ``permuted_scores`` are BLEU-1 to BLEU-``max_order``.  Shown (text,
+    HTML, Markdown, LaTeX) as the references, the chunks, both versions and
+    a table of their counts and scores side by side, then the verdict.
     """
 
     references: tuple[tuple[Hashable, ...], ...]
@@ -270,11 +289,41 @@ class ChunkPermutation:
         """Whether BLEU-1 to BLEU-N are exactly equal for the two versions."""
         return self.original_scores == self.permuted_scores
 
-    def __repr__(self) -> str:
-        return chunk_permutation_text(self)
+    @property
+    def rows(self) -> list[list[str]]:
+        """The table's cells: p_n as clipped/total, BP, then BLEU-1 to BLEU-N, original and permuted."""
+        rows = [[f"p_{a.n}", f"{a.clipped}/{a.total}", f"{b.clipped}/{b.total}"]
+                for a, b in zip(self.original.orders, self.permuted_report.orders)]
+        rows.append(["BP", format_number(float(self.original.brevity_penalty)),
+                     format_number(float(self.permuted_report.brevity_penalty))])
+        rows += [[f"BLEU-{k}", format_number(a), format_number(b)]
+                 for k, (a, b) in enumerate(zip(self.original_scores, self.permuted_scores), start=1)]
+        return rows
 
-    def _repr_html_(self) -> str:
-        return chunk_permutation_html(self)
+    @property
+    def verdict(self) -> str:
+        """Whether a new junction forms a reference bigram, and so whether the scores may differ."""
+        if self.new_matches:
+            found = ", ".join(_join(b) for b in self.new_matches)
+            return (f"A new junction forms a bigram of a reference ({found}): counts of order 2 and up can rise, "
+                    f"so the scores may differ.")
+        same = "the same" if self.same_scores else "NOT the same (please report this)"
+        return (f"No new junction forms a bigram of a reference: every count above is unchanged, and BLEU-1 to "
+                f"BLEU-{len(self.original_scores)} are {same}.")
+
+    def to_document(self) -> Document:
+        """The references, the numbered chunks, both versions, their counts and scores side by side, the verdict."""
+        chunks = " | ".join(f"[{i}] {_join(chunk)}" for i, chunk in enumerate(self.chunks, start=1))
+        return Document((
+            *[Paragraph((Strong(f"Reference {i}"), ": ", Tokens(_token_strings(r))))
+              for i, r in enumerate(self.references, start=1)],
+            Paragraph((Strong("Chunks"), " (cut wherever a bigram occurs in no reference): ", chunks)),
+            Paragraph((Strong("Original"), ": ", Tokens(_token_strings(self.hypothesis)))),
+            Paragraph((Strong(f"Order {' '.join(str(i) for i in self.order)}"), ": ",
+                       Tokens(_token_strings(self.permuted)))),
+            TableBlock(_CHUNK_HEADER, tuple(tuple(row) for row in self.rows), label_column=True),
+            Paragraph(("(smoothing: ", self.smoothing, ") ", self.verdict)),
+        ))
 
 
 def _bleu_1_to(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_order: int,

@@ -34,7 +34,8 @@ from bleu_teach.bleu.nltk_api import (
     sentence_bleu,
 )
 from bleu_teach.bleu.counting import sentence_statistics
-from bleu_teach.views.render import Table, format_number
+from bleu_teach.views.tables import Table
+from bleu_teach.views.formatting import format_number
 from bleu_teach.bleu.smoothing import SmoothingFunction
 
 __all__ = [

@@ -10,11 +10,10 @@ from bleu_teach.bleu.nltk_api import corpus_bleu
 from bleu_teach.bleu.sacrebleu_api import corpus_score
 from bleu_teach.bleu.smoothing import get_smoothing, quietly
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.views.render import settings_scores_html, settings_scores_rows, settings_scores_text
+from bleu_teach.views.document import Document, Table as TableBlock
+from bleu_teach.views.viewable import Viewable
 
 __all__ = ["REPORTING_SETTINGS", "SettingScore", "SettingsScores", "settings_scores"]
-
-
 
 
 #: Settings that change a corpus BLEU score without changing a single output.
@@ -36,26 +35,29 @@ class SettingScore:
     signature: Optional[str]
 
 
-@dataclass(frozen=True)
-class SettingsScores:
+_SETTINGS_HEADER = ("setting", "BLEU", "signature")
+
+
+@dataclass(frozen=True, repr=False)
+class SettingsScores(Viewable):
     """The same outputs scored under several settings, one :class:`SettingScore` each.
 
-    Shown as a table (text in a terminal, HTML in a notebook); ``rows`` gives
-    that table's cells as strings.
+    Shown as a table (text in a terminal, HTML in a notebook, Markdown,
+    LaTeX); ``rows`` gives that table's cells as strings.
     """
 
     scores: tuple[SettingScore, ...]
 
     @property
     def rows(self) -> list[list[str]]:
-        """The cells of the table as shown: setting, BLEU to 2 decimals, signature."""
-        return settings_scores_rows(self)
+        """The cells of the table as shown: setting, BLEU (0-100) to 2 decimals, signature."""
+        return [[s.setting, f"{s.score:.2f}",
+                 s.signature if s.signature is not None else "(none: nobody can tell how it was tokenized)"]
+                for s in self.scores]
 
-    def __repr__(self) -> str:
-        return settings_scores_text(self)
-
-    def _repr_html_(self) -> str:
-        return settings_scores_html(self)
+    def to_document(self) -> Document:
+        """One row per setting: its label, BLEU, and its signature."""
+        return Document((TableBlock(_SETTINGS_HEADER, tuple(tuple(row) for row in self.rows)),))
 
 
 def settings_scores(

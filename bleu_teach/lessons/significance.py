@@ -1,11 +1,13 @@
-"""Confidence intervals and paired significance tests, computed by sacreBLEU.
+"""Confidence intervals and paired significance tests, with sacreBLEU's numbers, and the exact randomization test.
 
-These functions only call sacreBLEU's own bootstrap resampling
-(``BLEU.corpus_score(..., n_bootstrap=N)``) and its ``PairedTest`` (paired
-bootstrap resampling, Koehn 2004; approximate randomization, Riezler and
-Maxwell 2005), and return their numbers as plain dataclasses that show
-themselves as tables (:class:`SignificanceResults`; the views live in
-:mod:`bleu_teach.views.render`).
+:func:`bootstrap_ci` and :func:`bootstrap_distribution` give the interval of
+``BLEU.corpus_score(..., n_bootstrap=N)``, :func:`paired_test` the results of
+sacreBLEU's ``PairedTest`` (paired bootstrap resampling, Koehn 2004;
+approximate randomization, Riezler and Maxwell 2005).  They are computed by
+:mod:`bleu_teach.lessons.resampling` from the package's own counts, with the
+same draws from the same seeded generator and the same arithmetic, so the
+numbers equal sacreBLEU's (the tests run sacreBLEU beside them).  Each result
+describes itself once (``to_document()``) and shows itself as a table.
 
 ORIENTATION, as in :mod:`bleu_teach.bleu.sacrebleu_api`: ``references[i]`` lists the
 reference strings of hypothesis i (``orientation="per_hypothesis"``, the
@@ -17,8 +19,9 @@ here raises a ValueError asking for ``orientation=`` instead of guessing.
 SACREBLEU QUIRKS, made explicit here:
 
 * sacreBLEU reads its random seed from the ``SACREBLEU_SEED`` environment
-  variable (default 12345), not from an argument.  ``seed=`` sets that
-  variable for the duration of the call only.
+  variable (default 12345), not from an argument.  Here ``seed=`` is an
+  argument, given to the generator sacreBLEU seeds from that variable; the
+  environment is left alone.
 * In the paired test a seed of 0 is treated as "no seed" (unrepeatable
   results), so ``seed`` must be a positive integer here.
 * The interval is sacreBLEU's: the mean of the resampled scores plus or minus
@@ -48,40 +51,30 @@ SACREBLEU QUIRKS, made explicit here:
 
 from __future__ import annotations
 
-import itertools
-import os
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
-from bleu_teach.views.render import (
-    bootstrap_html,
-    bootstrap_text,
-    exact_randomization_html,
-    exact_randomization_text,
-    interval_html,
-    sampled_randomization_html,
-    sampled_randomization_text,
-    significance_html,
-    significance_rows,
-    significance_text,
-)
-from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
-from bleu_teach.inputs.corpus_layout import check_inputs, to_sacrebleu_references
-from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
+from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.lessons.resampling import (DEFAULT_SEED, bootstrap, check_samples, check_seed, check_settings,
+                                           corpus_bleu, interval, paired_statistics, randomization_draws,
+                                           segment_statistics, signature, swap_scores)
+from bleu_teach.views.document import Document, Paragraph, Table as TableBlock
+from bleu_teach.views.formatting import plural
+from bleu_teach.views.viewable import Viewable
 
 __all__ = ["ConfidenceInterval", "SignificanceResults", "SystemResult", "bootstrap_ci", "paired_test",
            "significance_table", "BootstrapDistribution", "bootstrap_distribution", "Swap", "ExactRandomization",
-           "exact_randomization", "TrialRun", "SampledRandomization", "MAX_DIFFERING"]
-
-DEFAULT_SEED = 12345
+           "exact_randomization", "TrialRun", "SampledRandomization", "MAX_DIFFERING", "DEFAULT_SEED"]
 
 
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    """A corpus BLEU score (0-100) with sacreBLEU's bootstrap 95% interval."""
+@dataclass(frozen=True, repr=False)
+class ConfidenceInterval(Viewable):
+    """A corpus BLEU score (0-100) with sacreBLEU's bootstrap 95% interval.
+
+    ``text`` is sacreBLEU's own line for it (``BLEU|nrefs:1|bs:1000|seed:12345|... = 71.95 (μ = ... ± ...) ...``).
+    """
 
     score: float
     mean: float
@@ -98,8 +91,11 @@ class ConfidenceInterval:
     def high(self) -> float:
         return self.mean + self.half_width
 
-    def _repr_html_(self) -> str:
-        return interval_html(self)
+    def to_document(self) -> Document:
+        """One row: the score, the bootstrap mean and the 95% interval (2 decimals), the resamples and the seed."""
+        row = (f"{self.score:.2f}", f"{self.mean:.2f}", f"{self.low:.2f} to {self.high:.2f}", str(self.n_samples),
+               str(self.seed))
+        return Document((TableBlock(("score", "bootstrap mean", "95% interval", "resamples", "seed"), (row,)),))
 
 
 @dataclass(frozen=True)
@@ -147,43 +143,21 @@ class SystemResult:
         return self.p_value < alpha
 
 
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be a positive whole number, not {seed!r}.")
-    if seed < 1:
-        raise ValueError(f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {seed}.")
-    return seed
-
-
-def _check_samples(n_samples: Any, minimum: int) -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int):
-        raise TypeError(f"n_samples must be a whole number, not {n_samples!r}.")
-    if n_samples < minimum:
-        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {n_samples}.")
-    return n_samples
-
-
-@contextmanager
-def _sacrebleu_seed(seed: int) -> Iterator[None]:
-    old = os.environ.get("SACREBLEU_SEED")
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SACREBLEU_SEED"]
-        else:
-            os.environ["SACREBLEU_SEED"] = old
-
-
-def _metric(tokenize: str, lowercase: bool, smooth_method: str) -> Any:
-    from sacrebleu.metrics import BLEU
-
-    if tokenize not in SACREBLEU_TOKENIZERS:
-        raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
-    if smooth_method not in SACREBLEU_SMOOTHING:
-        raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
-    return BLEU(tokenize=tokenize, lowercase=bool(lowercase), smooth_method=smooth_method)
+def _resampling(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], n_samples: int,
+                seed: int, tokenize: str, lowercase: bool, smooth_method: str,
+                orientation: Optional[str]) -> tuple[ConfidenceInterval, tuple[float, ...]]:
+    """``corpus_score(..., n_bootstrap=n_samples)`` done here: the interval and every resampled score."""
+    per_hyp = check_inputs(hypotheses, references, orientation)
+    n_samples = check_samples(n_samples, 40)
+    seed = check_seed(seed)
+    check_settings(tokenize, smooth_method)
+    whole, resampled = bootstrap(segment_statistics(list(hypotheses), per_hyp, tokenize, lowercase), n_samples, seed,
+                                 smooth_method)
+    scores = tuple(float(s.score) for s in resampled)
+    whole.estimate_ci(resampled)  # sacreBLEU's public way to put "μ = mean ± half-width" in its line
+    text = whole.format(signature=signature(per_hyp, tokenize, lowercase, smooth_method, bs=n_samples,
+                                            seed=str(seed)))
+    return ConfidenceInterval(float(whole.score), *interval(scores), n_samples, seed, text), scores
 
 
 def bootstrap_ci(
@@ -207,20 +181,23 @@ def bootstrap_ci(
     >>> ci.low <= ci.mean <= ci.high
     True
     """
-    per_hyp = check_inputs(hypotheses, references, orientation)
-    n_samples = _check_samples(n_samples, 40)
-    seed = _check_seed(seed)
-    metric = _metric(tokenize, lowercase, smooth_method)
-    with _sacrebleu_seed(seed):
-        result = metric.corpus_score(list(hypotheses), to_sacrebleu_references(per_hyp), n_bootstrap=n_samples)
-    return ConfidenceInterval(
-        score=float(result.score),
-        mean=float(result._mean),
-        half_width=float(result._ci),
-        n_samples=n_samples,
-        seed=seed,
-        text=result.format(signature=str(metric.get_signature())),
-    )
+    return _resampling(hypotheses, references, n_samples, seed, tokenize, lowercase, smooth_method, orientation)[0]
+
+
+def _check_systems(systems: Mapping[Any, Any], references: Any,
+                   orientation: Optional[str]) -> list[list[Optional[str]]]:
+    per_hyp: list[list[Optional[str]]] = []
+    for name, hyps in systems.items():
+        if not isinstance(name, str):
+            raise TypeError(f"System names must be strings, not {name!r}.")
+        if not per_hyp:
+            per_hyp = check_inputs(hyps, references, orientation)
+            continue
+        if isinstance(hyps, Sequence) and not isinstance(hyps, str) and len(hyps) != len(per_hyp):
+            raise ValueError(f"System {name!r} has {len(hyps)} hypotheses but the references cover {len(per_hyp)}; "
+                             f"every system must translate the same segments.")
+        check_inputs(hyps, per_hyp, "per_hypothesis")
+    return per_hyp
 
 
 def paired_test(
@@ -237,63 +214,59 @@ def paired_test(
     """Compare systems against the first one (the baseline) with sacreBLEU's paired test.
 
     ``test`` is ``"bs"`` (paired bootstrap resampling) or ``"ar"``
-    (approximate randomization).  Returns one :class:`SystemResult` per
-    system, baseline first, and sacreBLEU's signature of the test.  A small
-    p-value says that a difference this large would rarely arise by chance
-    if the two systems were equally good on this test set; it says nothing
-    about other test sets or about how much better a translation reads.
-    ``orientation`` as in the module docstring.
+    (approximate randomization, with a bootstrap interval of ``n_samples``
+    resamples per system, as ``PairedTest(..., n_ar_confidence=n_samples)``).
+    Returns one :class:`SystemResult` per system, baseline first, and
+    sacreBLEU's signature of the test.  A small p-value says that a
+    difference this large would rarely arise by chance if the two systems
+    were equally good on this test set; it says nothing about other test
+    sets or about how much better a translation reads.  ``orientation`` as in
+    the module docstring.  How each test draws and counts:
+    :func:`bleu_teach.lessons.resampling.paired_statistics`.
 
     >>> rows, _ = paired_test({"a": ["the cat sat", "a dog"], "b": ["a cat sat", "the dog"]},
     ...                       [["the cat sat"], ["the dog"]], n_samples=100)
     >>> [r.name for r in rows], rows[0].p_value is None, 0 <= rows[1].p_value <= 1
     (['a', 'b'], True, True)
     """
-    from sacrebleu.significance import PairedTest
-
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise TypeError("systems must be a dict of at least two {name: list of hypothesis strings}, baseline first.")
     if test not in ("bs", "ar"):
         raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), not {test!r}.")
-    per_hyp: list[list[str | None]] = []
-    for name, hyps in systems.items():
-        if not isinstance(name, str):
-            raise TypeError(f"System names must be strings, not {name!r}.")
-        if not per_hyp:
-            per_hyp = check_inputs(hyps, references, orientation)
-            continue
-        if isinstance(hyps, Sequence) and not isinstance(hyps, str) and len(hyps) != len(per_hyp):
-            raise ValueError(f"System {name!r} has {len(hyps)} hypotheses but the references cover {len(per_hyp)}; "
-                             f"every system must translate the same segments.")
-        check_inputs(hyps, per_hyp, "per_hypothesis")
-    n_samples = _check_samples(n_samples, 40)
-    seed = _check_seed(seed)
-    metric = _metric(tokenize, lowercase, "exp")
-    streams = to_sacrebleu_references(per_hyp)
-    named: list[tuple[str, Sequence[str]]] = [(name, list(hyps)) for name, hyps in systems.items()]
-    with _sacrebleu_seed(seed):
-        tester = PairedTest(named, {"BLEU": metric}, cast(Any, streams), test_type=test, n_samples=n_samples,
-                            n_ar_confidence=n_samples if test == "ar" else -1)
-        signatures, scores = tester()
-    rows = []
+    per_hyp = _check_systems(systems, references, orientation)
+    n_samples = check_samples(n_samples, 40)
+    seed = check_seed(seed)
+    check_settings(tokenize, "exp")
+    named = [(name, list(hyps)) for name, hyps in systems.items()]
+    found = paired_statistics([segment_statistics(hyps, per_hyp, tokenize, lowercase) for _, hyps in named], test,
+                              n_samples, seed)
     baseline = named[0][1]
-    results: list[Any] = list(scores["BLEU"])  # sacreBLEU's Result objects
-    for (name, hyps), result in zip(named, results):
-        rows.append(SystemResult(
-            name=name,
-            score=float(result.score),
-            p_value=None if result.p_value is None else float(result.p_value),
-            mean=None if result.mean is None else float(result.mean),
-            half_width=None if result.ci is None else float(result.ci),
-            identical_to_baseline=result.p_value is not None and hyps == baseline,
-            test=test,
-            differing=sum(h != b for h, b in zip(hyps, baseline)),
-        ))
-    return rows, str(signatures["BLEU"])
+    rows = [SystemResult(name, score, p_value, mean, half_width, identical_to_baseline=i > 0 and hyps == baseline,
+                         test=test, differing=sum(h != b for h, b in zip(hyps, baseline)))
+            for i, ((name, hyps), (score, p_value, mean, half_width)) in enumerate(zip(named, found))]
+    extra = {"bs": n_samples} if test == "ar" else {}  # sacreBLEU's intervals for AR are bootstrapped too
+    return rows, signature(per_hyp, tokenize, lowercase, "exp", seed=str(seed), **{test: n_samples}, **extra)
 
 
-@dataclass(frozen=True)
-class SignificanceResults:
+_SIGNIFICANCE_HEADER = ("system", "BLEU", "bootstrap mean ± 95% half-width", "p-value", "verdict")
+
+
+def _verdict(row: SystemResult, alpha: float) -> str:
+    if row.p_value is None:
+        return "baseline"
+    if row.identical_to_baseline:
+        return "same output as the baseline (sacreBLEU's p-value means nothing here)"
+    floor = row.smallest_exact_p
+    if floor is not None and floor >= alpha:
+        return (f"cannot be significant: only {plural(row.differing, 'sentence')} differ, so an exact test's "
+                f"smallest p is 2/2^{row.differing} = {floor:.4g}; sacreBLEU's p is its floor (ties are not counted)")
+    if row.significant(alpha):
+        return f"differs from the baseline (p < {alpha})"
+    return f"no significant difference at {alpha}"
+
+
+@dataclass(frozen=True, repr=False)
+class SignificanceResults(Viewable):
     """A paired test's systems (baseline first) and the level ``alpha`` the verdicts use.
 
     Shown as a table (text in a terminal, HTML in a notebook): score,
@@ -307,13 +280,14 @@ class SignificanceResults:
     @property
     def rows(self) -> list[list[str]]:
         """The cells of the table as shown: system, BLEU, interval, p-value, verdict."""
-        return significance_rows(self)
+        return [[row.name, f"{row.score:.2f}",
+                 "-" if row.mean is None or row.half_width is None else f"{row.mean:.2f} ± {row.half_width:.2f}",
+                 "-" if row.p_value is None else f"{row.p_value:.4f}", _verdict(row, self.alpha)]
+                for row in self.systems]
 
-    def __repr__(self) -> str:
-        return significance_text(self)
-
-    def _repr_html_(self) -> str:
-        return significance_html(self)
+    def to_document(self) -> Document:
+        """One row per system: BLEU, bootstrap interval, p-value and a plain verdict (system names as given)."""
+        return Document((TableBlock(_SIGNIFICANCE_HEADER, tuple(tuple(r) for r in self.rows)),))
 
 
 def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> SignificanceResults:
@@ -337,13 +311,13 @@ def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> Sig
     return SignificanceResults(tuple(rows), alpha)
 
 
-# ---------------------------------------------------------------------------
-# The bootstrap distribution behind the interval
-# ---------------------------------------------------------------------------
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
 
 
 @dataclass(frozen=True, repr=False)
-class BootstrapDistribution:
+class BootstrapDistribution(Viewable):
     """sacreBLEU's bootstrap interval together with every resampled score it came from.
 
     ``scores`` are the BLEU scores (0-100) of the ``n_samples`` resampled test
@@ -396,11 +370,18 @@ class BootstrapDistribution:
         """The 97.5th percentile, at sacreBLEU's rank: the (n // 40 + 1)-th highest resampled score."""
         return sorted(self.scores)[len(self.scores) - self.rank - 1]
 
-    def __repr__(self) -> str:
-        return bootstrap_text(self)
-
-    def _repr_html_(self) -> str:
-        return bootstrap_html(self)
+    def to_document(self) -> Document:
+        """The score, the resamples' mean, sacreBLEU's interval and the percentile interval, to 2 decimals."""
+        low_rank = _ordinal(self.rank + 1)
+        rows = (
+            ("BLEU of the test set", f"{self.score:.2f}"),
+            (f"mean of the {len(self.scores):,} resampled scores", f"{self.mean:.2f}"),
+            ("sacreBLEU's 95% interval: mean ± half-width",
+             f"{self.mean:.2f} ± {self.half_width:.2f} = {self.sacrebleu_low:.2f} to {self.sacrebleu_high:.2f}"),
+            (f"percentile 95% interval: {low_rank} lowest to {low_rank} highest resampled score",
+             f"{self.percentile_low:.2f} to {self.percentile_high:.2f}"),
+        )
+        return Document((TableBlock(("", "BLEU (0-100)"), rows),))
 
 
 def bootstrap_distribution(
@@ -414,26 +395,19 @@ def bootstrap_distribution(
     *,
     orientation: Optional[str] = None,
 ) -> BootstrapDistribution:
-    """:func:`bootstrap_ci`, plus the resampled scores, drawn by sacreBLEU's own resampling code.
+    """:func:`bootstrap_ci`, plus the resampled scores the interval was computed from.
 
-    The scores come from sacreBLEU's ``_bootstrap_resample`` with the same
-    seed as the interval, so their mean and the half-width computed from them
-    are sacreBLEU's numbers (the tests check it).
+    The scores are drawn as sacreBLEU draws them (same seed, same order), so
+    their mean and the half-width computed from them are sacreBLEU's numbers
+    (the tests check it).
 
     >>> dist = bootstrap_distribution(["the cat sat", "a dog ran"], [["the cat sat"], ["the dog ran"]], n_samples=40)
     >>> len(dist.scores), dist.percentile_high - dist.percentile_low == 2 * dist.half_width
     (40, True)
     """
-    from sacrebleu.significance import _bootstrap_resample
-
-    interval = bootstrap_ci(hypotheses, references, n_samples, seed, tokenize, lowercase, smooth_method,
-                            orientation=orientation)
-    per_hyp = check_inputs(hypotheses, references, orientation)
-    metric = _metric(tokenize, lowercase, smooth_method)
-    with _sacrebleu_seed(interval.seed):
-        stats = metric._extract_corpus_statistics(list(hypotheses), to_sacrebleu_references(per_hyp))
-        _, resampled = _bootstrap_resample(stats, metric, interval.n_samples)
-    return BootstrapDistribution(interval, tuple(float(s.score) for s in resampled))
+    found, scores = _resampling(hypotheses, references, n_samples, seed, tokenize, lowercase, smooth_method,
+                                orientation)
+    return BootstrapDistribution(found, scores)
 
 
 # ---------------------------------------------------------------------------
@@ -476,22 +450,24 @@ class TrialRun:
 
 
 @dataclass(frozen=True, repr=False)
-class SampledRandomization:
+class SampledRandomization(Viewable):
     """sacreBLEU's AR trials, replayed: how many beat the observed difference, and how many tie it."""
 
     names: tuple[str, str]
     observed: float
     runs: tuple[TrialRun, ...]
 
-    def __repr__(self) -> str:
-        return sampled_randomization_text(self)
-
-    def _repr_html_(self) -> str:
-        return sampled_randomization_html(self)
+    def to_document(self) -> Document:
+        """One row per run: trials, seed, trials above and equal to the observed difference, both p-values."""
+        rows = tuple((f"{run.n_samples:,}", str(run.seed), str(run.greater), str(run.ties), f"{run.p_strict:.4f}",
+                      f"{run.p_at_least:.4f}") for run in self.runs)
+        header = ("trials", "seed", "larger difference", "same difference",
+                  "sacreBLEU's p: (larger + 1)/(trials + 1)", "counting ties: (larger + same + 1)/(trials + 1)")
+        return Document((TableBlock(header, rows),))
 
 
 @dataclass(frozen=True, repr=False)
-class ExactRandomization:
+class ExactRandomization(Viewable):
     """Every distinct swap between two systems, and the exact randomization p-value.
 
     ``differing`` numbers (from 1) the sentences whose outputs differ;
@@ -543,25 +519,31 @@ class ExactRandomization:
         ``greater`` trials are what sacreBLEU counts; ``ties`` are trials
         whose difference equals the observed one.
         """
-        import numpy as np
-
-        seed = _check_seed(seed)
+        seed = check_seed(seed)
         by_subset = {s.swapped: s.difference for s in self.swaps}
         where = [i - 1 for i in self.differing]
         runs = []
         for n in n_samples:
-            n = _check_samples(n, 1)
-            coins = np.random.default_rng(seed).integers(2, size=(n, self.n_sentences), dtype=bool)
+            n = check_samples(n, 1)
+            coins, _ = randomization_draws(n, self.n_sentences, seed)
             differences = [by_subset[tuple(i + 1 for i, keep in zip(where, row[where]) if not keep)] for row in coins]
             runs.append(TrialRun(n, seed, sum(d > self.observed for d in differences),
                                  sum(d == self.observed for d in differences)))
         return SampledRandomization(self.names, self.observed, tuple(runs))
 
-    def __repr__(self) -> str:
-        return exact_randomization_text(self)
-
-    def _repr_html_(self) -> str:
-        return exact_randomization_html(self)
+    def to_document(self) -> Document:
+        """One row per swap (both pseudo-systems' BLEU, their difference, whether it counts), then the p-value."""
+        a, b = self.names
+        header = ("sentences swapped", f"BLEU of {a}'", f"BLEU of {b}'", "difference", "at least the observed one?")
+        rows = tuple((", ".join(str(i) for i in swap.swapped) or "none", f"{swap.baseline_score:.2f}",
+                      f"{swap.system_score:.2f}", f"{swap.difference:.4f}", "yes" if swap.at_least_observed else "no")
+                     for swap in self.swaps)
+        k, total = len(self.differing), len(self.swaps)
+        summary = (f"{b} differs from {a} in {plural(k, 'sentence')} ({', '.join(str(i) for i in self.differing)}), "
+                   f"so there are 2^{k} = {total} distinct swaps. Observed difference {self.observed:.4f}; "
+                   f"{self.count_at_least} of {total} swaps reach it, {self.count_greater} exceed it. "
+                   f"Exact p-value = {self.count_at_least}/{total} = {self.p_value:.4f}.")
+        return Document((TableBlock(header, rows), Paragraph((summary,))))
 
 
 def exact_randomization(
@@ -578,14 +560,16 @@ def exact_randomization(
 
     For each subset of the k sentences where the two outputs differ, the two
     outputs of those sentences are exchanged, giving two pseudo-systems; each
-    is scored with sacreBLEU's corpus BLEU (``BLEU().corpus_score``) and the
-    absolute difference recorded.  Exchanging identical outputs changes
-    nothing, so these 2^k swaps are all the distinct ones.  The exact p-value
-    is the share of swaps whose difference is at least the observed one (a
-    plain ``>=`` on sacreBLEU's floats: a swap that merely exchanges the two
-    systems reproduces the observed difference bit for bit).  At most
-    :data:`MAX_DIFFERING` differing sentences; beyond that use sacreBLEU's
-    sampled test (:func:`paired_test` with ``test="ar"``).
+    is scored with sacreBLEU's corpus BLEU (as ``BLEU().corpus_score`` scores
+    it, from the sentences' summed counts) and the absolute difference
+    recorded.  Exchanging identical outputs changes nothing, so these 2^k
+    swaps are all the distinct ones.  The exact p-value is the share of swaps
+    whose difference is at least the observed one (a plain ``>=`` on the
+    floats: a swap that merely exchanges the two systems reproduces the
+    observed difference bit for bit).  At most :data:`MAX_DIFFERING`
+    differing sentences; beyond that use sacreBLEU's sampled test
+    (:func:`paired_test` with ``test="ar"``).
+    ``orientation`` as in the module docstring.
 
     >>> exact = exact_randomization(["a cat sat", "the dog ran"], ["the cat sat", "the dog ran"],
     ...                             [["the cat sat"], ["the dog ran"]])
@@ -604,20 +588,10 @@ def exact_randomization(
     if len(differing) > MAX_DIFFERING:
         raise ValueError(f"The systems differ in {len(differing)} sentences, which makes 2^{len(differing)} swaps; "
                          f"exact_randomization enumerates at most {MAX_DIFFERING}. Use paired_test(..., test='ar').")
-    metric = _metric(tokenize, lowercase, "exp")
-    streams = to_sacrebleu_references(per_hyp)
-
-    def bleu(hyps: list[str]) -> float:
-        return float(metric.corpus_score(hyps, streams).score)
-
-    observed = abs(bleu(base) - bleu(other))
-    swaps = []
-    for size in range(len(differing) + 1):
-        for subset in itertools.combinations(differing, size):
-            x, y = list(base), list(other)
-            for i in subset:
-                x[i], y[i] = other[i], base[i]
-            sx, sy = bleu(x), bleu(y)
-            difference = abs(sx - sy)
-            swaps.append(Swap(tuple(i + 1 for i in subset), sx, sy, difference, difference >= observed))
-    return ExactRandomization(names, len(base), tuple(i + 1 for i in differing), observed, tuple(swaps))
+    check_settings(tokenize, "exp")
+    base_rows = segment_statistics(base, per_hyp, tokenize, lowercase)
+    other_rows = segment_statistics(other, per_hyp, tokenize, lowercase)
+    observed = abs(corpus_bleu(base_rows, "exp") - corpus_bleu(other_rows, "exp"))
+    swaps = tuple(Swap(tuple(i + 1 for i in subset), sx, sy, abs(sx - sy), abs(sx - sy) >= observed)
+                  for subset, sx, sy in swap_scores(base_rows, other_rows, differing))
+    return ExactRandomization(names, len(base), tuple(i + 1 for i in differing), observed, swaps)

@@ -45,11 +45,13 @@ from typing import Any, Optional, cast
 
 from bleu_teach.inputs.validation import check_references, check_tokens
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, sentence_bleu
-from bleu_teach.bleu.reports import explain, explain_corpus
-from bleu_teach.views.render import tool_agreement_html, tool_agreement_text
+from bleu_teach.bleu.explain import explain, explain_corpus
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, SacreScore, corpus_score, sentence_score
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+from bleu_teach.views.document import Code, Document, Heading, Label, Notes, Paragraph, Score, Table as TableBlock
+from bleu_teach.views.formatting import format_number
+from bleu_teach.views.viewable import Viewable
 
 __all__ = ["OrderSide", "ToolRun", "ToolComparison", "compare_tools", "compare_tools_corpus"]
 
@@ -103,14 +105,36 @@ class ToolRun:
         return abs(self.bleu_teach_score - self.score) <= SACREBLEU_TOLERANCE
 
 
+def _count_text(value: float) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else f"{number:g}"
+
+
+def _tool_value(value: float, scale: int) -> str:
+    return format_number(value) if scale == 1 else f"{value:.2f}"
+
+
+def _order_cell(order: OrderSide, scale: int) -> str:
+    """p_n as the tool counted it, then '=' the value used, or '->' when smoothing changed it."""
+    counted = f"{_count_text(order.matches)}/{_count_text(order.total)}"
+    if order.used is None:
+        return f"{counted}, left out"
+    return f"{counted} {'->' if order.smoothed else '='} {_tool_value(order.used, scale)}"
+
+
+_TOOL_HEADER = ("", "NLTK (0-1)", "sacreBLEU (0-100)")
+
+
 @dataclass(frozen=True, repr=False)
-class ToolComparison:
+class ToolComparison(Viewable):
     """NLTK and sacreBLEU on the same tokens: their numbers, their counts, and why they differ.
 
     ``nltk_run`` and ``sacrebleu_run`` hold each tool's own score (NLTK's on
     0-1, sacreBLEU's on 0-100) with bleu_teach's number on the same terms;
     ``reasons`` says, order by order, why the tools' precisions differ (or,
-    when nothing differs, why they agree).
+    when nothing differs, why they agree).  Shown (text, HTML, Markdown,
+    LaTeX) as a table of both tools side by side, the verdict, the reasons
+    and sacreBLEU's signature.
     """
 
     level: str
@@ -139,11 +163,52 @@ class ToolComparison:
         """True when sacreBLEU's score is 100 times NLTK's, up to float rounding (relative 1e-9)."""
         return math.isclose(self.nltk, self.sacrebleu, rel_tol=AGREEMENT_TOLERANCE, abs_tol=0.0)
 
-    def __repr__(self) -> str:
-        return tool_agreement_text(self)
+    @property
+    def title(self) -> str:
+        """What is compared, and how the table reads."""
+        n = self.max_n
+        return (f"NLTK and sacreBLEU on the same tokens: {self.level} BLEU-{n} "
+                f"(weights 1/{n} each; p_n as counted, then '=' or '->' the value used)")
 
-    def _repr_html_(self) -> str:
-        return tool_agreement_html(self)
+    @property
+    def rows(self) -> list[list[str]]:
+        """The table's cells: each tool's call, p_n (as counted, then '=' the value used, or '->' when that is
+        not m_n/t_n), BP and the scores, with bleu_teach's number on each tool's terms."""
+        a, b = self.nltk_run, self.sacrebleu_run
+        rows = [["called as", a.call, b.call]]
+        rows += [[f"p_{x.n} = m_{x.n}/t_{x.n}", _order_cell(x, a.scale), _order_cell(y, b.scale)]
+                 for x, y in zip(a.orders, b.orders)]
+        rows.append(["BP", *[f"{format_number(run.brevity_penalty)} (c = {run.hyp_len}, r = {run.ref_len})"
+                             for run in (a, b)]])
+        rows.append(["score", _tool_value(a.score, a.scale), _tool_value(b.score, b.scale)])
+        rows.append(["exact score", repr(a.score), repr(b.score)])
+        rows.append(["bleu_teach on the same terms",
+                     f"{a.bleu_teach_call}: {a.bleu_teach_score!r} "
+                     f"({'== NLTK' if a.bleu_teach_equal else 'NOT equal to NLTK'})",
+                     f"{b.bleu_teach_call}: {b.bleu_teach_score!r} "
+                     f"({'within 1e-9 of sacreBLEU' if b.bleu_teach_equal else 'NOT within 1e-9 of sacreBLEU'})"])
+        return rows
+
+    @property
+    def verdict(self) -> str:
+        """Whether the two tools agree, with both scores."""
+        a, b = self.nltk_run, self.sacrebleu_run
+        if self.agree:
+            return (f"They agree: sacreBLEU's {_tool_value(b.score, 100)} is 100 times NLTK's "
+                    f"{_tool_value(a.score, 1)} (up to float rounding).")
+        return (f"They differ: NLTK {_tool_value(a.score, 1)}, sacreBLEU {_tool_value(b.score, 100)} "
+                f"({format_number(self.sacrebleu)} on NLTK's 0-1 scale).")
+
+    def to_document(self) -> Document:
+        """The title, both tools side by side, the verdict, the reasons, and sacreBLEU's signature."""
+        return Document((
+            Heading(Label(self.title)),
+            TableBlock(_TOOL_HEADER, tuple(tuple(row) for row in self.rows), label_column=True),
+            Score((self.verdict,), None),
+            Notes(tuple((Label(reason),) for reason in self.reasons),
+                  title="Why they agree:" if self.agree else "Why:"),
+            Paragraph(("sacreBLEU's signature: ", Code(self.sacrebleu_run.signature))),
+        ))
 
 
 # ---------------------------------------------------------------------------

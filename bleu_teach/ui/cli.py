@@ -1,14 +1,20 @@
 """The terminal entry point: ``python -m bleu_teach`` (or the ``bleu-teach`` script).
 
-Two commands::
+Two commands for every metric of :data:`bleu_teach.metrics.METRICS`, one
+sentence and one test set::
 
-    python -m bleu_teach explain HYPOTHESIS --ref REFERENCE [--ref ...] [options]
-    python -m bleu_teach corpus HYP_FILE REF_FILE [REF_FILE ...] [options]
+    python -m bleu_teach explain HYPOTHESIS --ref REFERENCE [--ref ...] [options]   # BLEU
+    python -m bleu_teach corpus HYP_FILE REF_FILE [REF_FILE ...] [options]          # BLEU
+    python -m bleu_teach chrf HYPOTHESIS --ref REFERENCE [--ref ...] [options]      # chrF
+    python -m bleu_teach chrf-corpus HYP_FILE REF_FILE [REF_FILE ...] [options]     # chrF
 
-``explain`` prints :func:`bleu_teach.explain`'s step-by-step report for one
-sentence; ``corpus`` prints :func:`bleu_teach.explain_corpus`'s report for a
-test set.  Both take ``--tokenizer``, ``--lowercase``, ``--max-n`` (uniform
-weights over orders 1 to n), ``--smoothing`` and ``--html``.
+Each prints the metric's step-by-step report (for BLEU,
+:func:`bleu_teach.explain` and :func:`bleu_teach.explain_corpus`; for chrF,
+:func:`bleu_teach.explain_chrf` and :func:`bleu_teach.chrf_score`).  The
+options are the metric's own (BLEU: ``--tokenizer``, ``--lowercase``,
+``--max-n`` for uniform weights over orders 1 to n, ``--smoothing``), and
+every command takes ``--format text|html|markdown|latex|json`` (``--html``
+is ``--format html``; ``--standalone`` makes the LaTeX a complete document).
 
 Input, decided here:
 
@@ -17,6 +23,7 @@ Input, decided here:
   TEXT`` and ``--ref-file PATH``, both repeatable and mixable; they are used
   in the order given.  ``explain`` scores one sentence, so a hypothesis or
   reference that spans several lines is an error that points to ``corpus``
+  (the same holds for every metric's sentence command)
   (trailing newlines are dropped first).  A reference with no tokens is an
   error.  A hypothesis that is literally ``-`` can be given with
   ``--hyp-file``.
@@ -55,7 +62,8 @@ error inside bleu_teach (a bug), also as one ``error:`` line.
 >>> main(["explain", "the cat", "--ref", "the cat", "--max-n", "2"])  # doctest: +ELLIPSIS
 BLEU, step by step
 ...
-BLEU = 1.0000  (...)
+BLEU = 1.0000
+(BP * exp(sum of log terms) = 1.0000 * exp(0.0000); exact value 1.0)
 0
 """
 
@@ -69,9 +77,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bleu_teach.bleu.reports import BleuReport, CorpusReport, explain, explain_corpus
-from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
-from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
+from bleu_teach.metrics import METRICS, Metric, Option
+from bleu_teach.views.viewable import FORMATS, Viewable, render
 
 __all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
 
@@ -102,53 +109,49 @@ examples:
   {PROG} explain "the cat sat on the mat" --ref "the cat is on the mat"
   {PROG} explain - --ref-file ref.txt < hyp.txt
   {PROG} corpus hyps.txt refs.txt --tokenizer 13a
+  {PROG} chrf "the cat is chasing the dog" --ref "the cat chased the dog" --word-order 2
+  {PROG} corpus hyps.txt refs.txt --format latex --standalone > report.tex
 
-Run "{PROG} explain --help" or "{PROG} corpus --help" for every option.
+Run "{PROG} COMMAND --help" for every option of a command.
 """
 
 
-def _choices_text() -> str:
-    width = max(len(name) for name in [*TOKENIZERS, *SMOOTHING_METHODS])
-    lines = ["tokenizers (--tokenizer):"]
-    lines += [f"  {name:<{width}}  {text}" for name, text in TOKENIZERS.items()]
-    lines += ["", "smoothing methods (--smoothing, the name or just the number):"]
-    lines += [f"  {name:<{width}}  {text}" for name, text in SMOOTHING_METHODS.items()]
+def _choices_text(metric: Metric) -> str:
+    listed = [o for o in metric.options if o.choices]
+    if not listed:
+        return ""
+    width = max(len(name) for o in listed for name in o.choices)
+    lines: list[str] = []
+    for option in listed:
+        lines += ["", f"{option.help.split(' (')[0]} ({option.flag}):"]
+        lines += [f"  {name:<{width}}  {text}" for name, text in option.choices.items()]
     return "\n".join(lines)
 
 
-def _explain_epilog() -> str:
+def _sentence_epilog(metric: Metric) -> str:
+    command = f"{PROG} {metric.sentence_command}"
     return f"""\
 examples:
-  {PROG} explain "the cat sat on the mat" --ref "the cat is on the mat"
-  {PROG} explain "the the the the" --ref "the cat is on the mat" --max-n 1
-  {PROG} explain --hyp-file hyp.txt --ref-file ref.txt --ref "a cat is on the mat" --smoothing 1
-
-{_choices_text()}
+  {command} "the cat sat on the mat" --ref "the cat is on the mat"
+  {command} --hyp-file hyp.txt --ref-file ref.txt --ref "a cat is on the mat"
+  {command} "the cat sat on the mat" --ref "the cat is on the mat" --format markdown
+{_choices_text(metric)}
 """
 
 
-def _corpus_epilog() -> str:
+def _corpus_epilog(metric: Metric) -> str:
+    command = f"{PROG} {metric.corpus_command}"
     return f"""\
 Line 1 of every reference file is a reference for line 1 of HYP_FILE, and so
 on: each reference file must have exactly as many lines as HYP_FILE.  An empty
 hypothesis line is allowed; an empty reference line is not.
 
 examples:
-  {PROG} corpus hyps.txt refs.txt
-  {PROG} corpus hyps.txt refs1.txt refs2.txt --tokenizer 13a --lowercase
-  my_translator < source.txt | {PROG} corpus - refs.txt --smoothing 1
-
-{_choices_text()}
+  {command} hyps.txt refs.txt
+  {command} hyps.txt refs1.txt refs2.txt --format json
+  my_translator < source.txt | {command} - refs.txt
+{_choices_text(metric)}
 """
-
-
-def _smoothing_name(value: str) -> str:
-    """Check a --smoothing value with the package's one vocabulary; return it as given."""
-    try:
-        get_smoothing(value)
-    except ValueError as problem:
-        raise argparse.ArgumentTypeError(str(problem)) from None
-    return value
 
 
 class _AppendSource(argparse.Action):
@@ -161,62 +164,71 @@ class _AppendSource(argparse.Action):
         setattr(namespace, self.dest, sources)
 
 
-def _add_common_options(parser: argparse.ArgumentParser) -> None:
+def _flags(option: Option) -> list[str]:
+    return [option.flag] + ([f"-{option.short}"] if option.short else [])
+
+
+def _add_options(parser: argparse.ArgumentParser, metric: Metric) -> None:
     group = parser.add_argument_group("how to score")
-    group.add_argument("--tokenizer", "-t", default="whitespace", choices=list(TOKENIZERS), metavar="NAME",
-                       help="how to split text into tokens: " + ", ".join(TOKENIZERS)
-                       + " (default: whitespace; see the list below)")
-    group.add_argument("--lowercase", "-l", action="store_true",
-                       help="lowercase the text before tokenizing, so 'The' and 'the' match")
-    group.add_argument("--max-n", "-n", type=int, default=4, metavar="N",
-                       help="count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)")
-    group.add_argument("--smoothing", "-s", default="method0", type=_smoothing_name, metavar="METHOD",
-                       help="what to do with a zero n-gram precision: method0 to method7, or just "
-                       "0 to 7 (default: method0, no smoothing; see the list below)")
-    group.add_argument("--html", action="store_true", help="print the report as HTML instead of plain text")
+    for option in metric.options:
+        if option.kind is bool:
+            group.add_argument(*_flags(option), dest=option.name, action="store_true", help=option.help)
+            continue
+        choices = list(option.choices) if option.choices and option.check is None else None
+        group.add_argument(*_flags(option), dest=option.name, type=option.kind, default=option.default,
+                           choices=choices, metavar=option.name.split("_")[-1].upper(), help=option.help)
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", "-f", choices=FORMATS, default="text",
+                     help="text (default), html, markdown (a handout or course page), latex (an exam sheet or "
+                          "a slide) or json (every number, for a pipeline)")
+    out.add_argument("--html", dest="format", action="store_const", const="html", help="the same as --format html")
+    out.add_argument("--standalone", action="store_true",
+                     help="with --format latex: a complete document that compiles with pdflatex")
 
 
 def _parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
         prog=PROG,
-        description="Compute BLEU step by step: the n-gram counts, the clipped precisions,\n"
+        description="Compute BLEU (and chrF) step by step: the n-gram counts, the clipped precisions,\n"
                     "the brevity penalty and how they combine into the score.",
         epilog=_MAIN_EPILOG,
         formatter_class=formatter,
     )
     commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
+    for metric in METRICS.values():
+        sentence = commands.add_parser(
+            metric.sentence_command, formatter_class=formatter, epilog=_sentence_epilog(metric),
+            help=f"{metric.name} of one hypothesis (one sentence), every step shown",
+            description=f"Score one hypothesis (a system's translation of one sentence) against one or more\n"
+                        f"reference translations, and show every step of sentence-level {metric.name}.\n"
+                        f"{metric.description}.",
+        )
+        sentence.add_argument("hypothesis", nargs="?", metavar="HYPOTHESIS",
+                              help="the hypothesis as text (quote it), or - to read it from standard input")
+        sentence.add_argument("--hyp-file", metavar="PATH", help="read the hypothesis from this UTF-8 text file instead")
+        refs = sentence.add_argument_group("references (give at least one; repeat for more, in any mix)")
+        refs.add_argument("--ref", "-r", dest="refs", action=_AppendSource, const="text", metavar="TEXT",
+                          help="a reference translation as text")
+        refs.add_argument("--ref-file", dest="refs", action=_AppendSource, const="file", metavar="PATH",
+                          help="a reference translation read from a UTF-8 text file")
+        _add_options(sentence, metric)
+        sentence.set_defaults(metric=metric.name, level="sentence")
 
-    explain = commands.add_parser(
-        "explain", formatter_class=formatter, epilog=_explain_epilog(),
-        help="score one hypothesis (one sentence) and show every step",
-        description="Score one hypothesis (a system's translation of one sentence) against\n"
-                    "one or more reference translations, and show every step of sentence-level BLEU.",
-    )
-    explain.add_argument("hypothesis", nargs="?", metavar="HYPOTHESIS",
-                         help="the hypothesis as text (quote it), or - to read it from standard input")
-    explain.add_argument("--hyp-file", metavar="PATH",
-                         help="read the hypothesis from this UTF-8 text file instead")
-    refs = explain.add_argument_group("references (give at least one; repeat for more, in any mix)")
-    refs.add_argument("--ref", "-r", dest="refs", action=_AppendSource, const="text", metavar="TEXT",
-                      help="a reference translation as text")
-    refs.add_argument("--ref-file", dest="refs", action=_AppendSource, const="file", metavar="PATH",
-                      help="a reference translation read from a UTF-8 text file")
-    _add_common_options(explain)
-
-    corpus = commands.add_parser(
-        "corpus", formatter_class=formatter, epilog=_corpus_epilog(),
-        help="score a whole test set (one sentence per line) and show the pooled counts",
-        description="Score a test set with corpus-level BLEU: the n-gram counts of all\n"
-                    "sentences are added up first, then the score is computed once (corpus BLEU\n"
-                    "is not the mean of the sentence scores).",
-    )
-    corpus.add_argument("hyp_file", metavar="HYP_FILE",
-                        help="the hypotheses, one per line (UTF-8), or - to read them from standard input")
-    corpus.add_argument("ref_files", nargs="+", metavar="REF_FILE",
-                        help="a reference file, one reference per line, as many lines as HYP_FILE; "
-                        "give several files for several references per sentence")
-    _add_common_options(corpus)
+        corpus = commands.add_parser(
+            metric.corpus_command, formatter_class=formatter, epilog=_corpus_epilog(metric),
+            help=f"corpus {metric.name} of a whole test set (one sentence per line)",
+            description=f"Score a test set with corpus-level {metric.name}: the counts of all sentences are\n"
+                        f"added up first, then the score is computed once (it is not the mean of the\n"
+                        f"sentence scores).",
+        )
+        corpus.add_argument("hyp_file", metavar="HYP_FILE",
+                            help="the hypotheses, one per line (UTF-8), or - to read them from standard input")
+        corpus.add_argument("ref_files", nargs="+", metavar="REF_FILE",
+                            help="a reference file, one reference per line, as many lines as HYP_FILE; "
+                            "give several files for several references per sentence")
+        _add_options(corpus, metric)
+        corpus.set_defaults(metric=metric.name, level="corpus")
     return parser
 
 
@@ -311,18 +323,30 @@ def _check_stdin_once(sources: Sequence[str]) -> None:
 
 
 # ---------------------------------------------------------------------------
-# The two commands
+# The commands: read the text, check the options, call the metric's explainer
 # ---------------------------------------------------------------------------
 
 
-def _weights(max_n: int) -> tuple[float, ...]:
-    if max_n < 1:
-        raise _InputError(f"--max-n must be at least 1 (1 = unigrams only, 4 = BLEU-4), got {max_n}")
-    return (1 / max_n,) * max_n
+def _options(metric: Metric, args: argparse.Namespace) -> dict[str, Any]:
+    values = {}
+    for option in metric.options:
+        value = getattr(args, option.name)
+        if option.check is not None:
+            try:
+                option.check(value)
+            except ValueError as problem:
+                raise _InputError(f"{option.flag} {problem}") from None
+        values[option.name] = value
+    return values
 
 
-def _explain(args: argparse.Namespace) -> BleuReport:
-    weights = _weights(args.max_n)
+def _not_blank(text: str, where: str) -> str:
+    if not text.split():
+        raise _InputError(f"{where} is empty (no tokens); every reference needs at least one word")
+    return text
+
+
+def _sentence_texts(args: argparse.Namespace) -> tuple[str, list[str]]:
     if args.hypothesis is not None and args.hyp_file is not None:
         raise _InputError("give the hypothesis once: as text, as - (standard input) or with --hyp-file, "
                           "not two of these")
@@ -342,23 +366,15 @@ def _explain(args: argparse.Namespace) -> BleuReport:
     ref_texts = []
     for index, (kind, value) in enumerate(sources, start=1):
         where = f"reference {index}" + ("" if kind == "text" else f" ({_describe(value)})")
-        ref_texts.append((where, _one_line(_command_line_text(value) if kind == "text" else _read_text(value), where)))
-
-    hyp = tokenize(hyp_text, args.tokenizer, lowercase=args.lowercase)
-    refs = []
-    for where, text in ref_texts:
-        tokens = tokenize(text, args.tokenizer, lowercase=args.lowercase)
-        if not tokens:
-            raise _InputError(f"{where} is empty (no tokens); every reference needs at least one word")
-        refs.append(tokens)
-    return explain(refs, hyp, weights=weights, smoothing=args.smoothing)
+        text = _one_line(_command_line_text(value) if kind == "text" else _read_text(value), where)
+        ref_texts.append(_not_blank(text, where))
+    return hyp_text, ref_texts
 
 
-def _corpus(args: argparse.Namespace) -> CorpusReport:
-    weights = _weights(args.max_n)
+def _corpus_texts(args: argparse.Namespace) -> tuple[list[str], list[list[str]]]:
     _check_stdin_once([args.hyp_file, *args.ref_files])
     hyp_lines = _lines(args.hyp_file, "the hypothesis file")
-    streams = []
+    references: list[list[str]] = [[] for _ in hyp_lines]
     for path in args.ref_files:
         lines = _lines(path, "the reference file")
         if len(lines) != len(hyp_lines):
@@ -367,20 +383,25 @@ def _corpus(args: argparse.Namespace) -> CorpusReport:
                 f"but the hypotheses ({_describe(args.hyp_file)}) have {len(hyp_lines)}; each reference file "
                 f"needs exactly one line per hypothesis, in the same order"
             )
-        streams.append(lines)
-
-    hyps = [tokenize(line, args.tokenizer, lowercase=args.lowercase) for line in hyp_lines]
-    list_of_refs: list[list[list[str]]] = [[] for _ in hyp_lines]
-    for path, lines in zip(args.ref_files, streams):
         for number, line in enumerate(lines, start=1):
-            tokens = tokenize(line, args.tokenizer, lowercase=args.lowercase)
-            if not tokens:
+            if not line.split():
                 raise _InputError(
                     f"line {number} of the reference file {_describe(path)} is empty (no tokens); every "
                     f"sentence needs a reference: fix that line, or delete line {number} from every file"
                 )
-            list_of_refs[number - 1].append(tokens)
-    return explain_corpus(list_of_refs, hyps, weights=weights, smoothing=args.smoothing)
+            references[number - 1].append(line)
+    return hyp_lines, references
+
+
+def _report(args: argparse.Namespace) -> Viewable:
+    """The report the command asks for: its metric's explainer on the text read."""
+    metric = METRICS[args.metric]
+    options = _options(metric, args)
+    if args.level == "sentence":
+        hypothesis, references = _sentence_texts(args)
+        return metric.explain_sentence(hypothesis, references, **options)
+    hypotheses, per_hypothesis = _corpus_texts(args)
+    return metric.explain_corpus(hypotheses, per_hypothesis, **options)
 
 
 # ---------------------------------------------------------------------------
@@ -419,10 +440,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as done:  # --help
             return done.code if isinstance(done.code, int) else EXIT_OK
         if args.command is None:
-            raise _InputError(f"choose a command: explain or corpus (try '{PROG} --help')")
-        report: BleuReport | CorpusReport = _explain(args) if args.command == "explain" else _corpus(args)
-        text = report._repr_html_() if args.html else report.to_text()
-        if args.html:
+            commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in METRICS.values())
+            raise _InputError(f"choose a command: {commands} (try '{PROG} --help')")
+        if args.standalone and args.format != "latex":
+            raise _InputError("--standalone goes with --format latex (a complete LaTeX document)")
+        text = render(_report(args), args.format, standalone=args.standalone)
+        if args.format == "html":
             # In HTML, a character the output cannot encode becomes a character reference (&#223;),
             # which a browser shows as the character itself.
             reconfigure = getattr(sys.stdout, "reconfigure", None)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bleu_teach.bleu.reports import BleuReport, explain
+from bleu_teach.bleu.reports import BleuReport
+from bleu_teach.bleu.explain import explain
 from bleu_teach.inputs.tokenizers import tokenize
 
 __all__ = ["MAX_REFERENCES", "MAX_ORDER", "text_tokens", "parse_weights", "explain_text"]

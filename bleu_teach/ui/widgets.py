@@ -1,7 +1,7 @@
 """Interactive explorers for the lessons (ipywidgets).
 
 Widgets only wire controls to the other layers: they call the core
-(:func:`bleu_teach.explain`) and show what :mod:`bleu_teach.views.render` and
+(:func:`bleu_teach.explain`) and show the HTML view of what it returns and what
 :mod:`bleu_teach.ui.plots` make of it.  Bad or empty input shows a plain
 message inside the widget, which keeps working; callbacks never print.
 
@@ -20,21 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreements, mqm_segment
-from bleu_teach.chrf.reports import explain_chrf
-from bleu_teach.bleu.reports import BleuReport, HypothesisComparison, compare_hypotheses, explain
+from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreement_document, disagreements
+from bleu_teach.lessons.mqm import mqm_segment
+from bleu_teach.metrics import METRICS
+from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
+from bleu_teach.bleu.explain import compare_hypotheses, explain
 from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
-from bleu_teach.views.render import (
-    bp_summary_html,
-    clipping_html,
-    comparison_html,
-    disagreement_html,
-    message_html,
-    report_html,
-)
-from bleu_teach.bleu.arithmetic import brevity_penalty_value
+from bleu_teach.views.document import Alert, Document, Paragraph
+from bleu_teach.views.html_writer import write_html
+from bleu_teach.bleu.reports import bp_line
+from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
-from bleu_teach.bleu.counting import closest_length
+from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,6 +56,11 @@ def _guard(render: Callable[[], str], target: widgets.HTML) -> None:
         target.value = message_html(str(problem))
     except Exception as problem:  # never let a traceback reach the learner
         target.value = message_html(f"Something went wrong ({type(problem).__name__}); try changing the input.")
+
+
+def message_html(message: str) -> str:
+    """A message for the learner about their input (escaped; announced to screen readers)."""
+    return write_html(Document((Alert(message),)))
 
 
 class ReferenceList(widgets.VBox):
@@ -143,7 +145,7 @@ class ClippingExplorer(widgets.VBox):
         refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
         n = self.n.value
         self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing=CLIPPING_SMOOTHING)
-        return clipping_html(self.report, n)
+        return write_html(self.report.clipping_document(n))
 
     def update(self) -> None:
         self.report = None
@@ -187,12 +189,12 @@ class BrevityPenaltyExplorer(widgets.VBox):
 
         self.second_ref_len.disabled = not self.use_second.value
         c, lens = self.hyp_len.value, self.ref_lens
-        r = closest_length(lens, c)
-        self.brevity_penalty = float(brevity_penalty_value(r, c))
+        r = closest_ref_length(lens, c)
+        self.brevity_penalty = float(brevity_penalty(r, c))
         self.figure = plot_brevity_penalty(lens, c, self.max_len)
         self.image.value = png_bytes(self.figure)
         self.image.width = round(self.figure.get_figwidth() * SCREEN_DPI)
-        return bp_summary_html(c, r, self.brevity_penalty)
+        return write_html(Document((Paragraph((f"closest reference length r = {r}: ", bp_line(c, r, self.brevity_penalty))),)))
 
     def update(self) -> None:
         _guard(self._render, self.summary)
@@ -268,7 +270,7 @@ class BleuExplorer(widgets.VBox):
     def _render(self) -> str:
         self.report = explain_text(self.hypothesis.value, self.references.values, self.tokenizer.value,
                                    self.lowercase.value, self.max_n.value, self.weights.value, self.smoothing.value)
-        return report_html(self.report, compact=self.compact)
+        return self.report.to_html(compact=self.compact)
 
     def update(self) -> None:
         self.report = None
@@ -310,7 +312,7 @@ class SideBySideExplorer(widgets.VBox):
         hyp_b = s.tokens(self.hypothesis_b.value, "hypothesis B")
         refs = s.references(self.references.values)
         self.comparison = compare_hypotheses(refs, hyp_a, hyp_b, weights=s.weight_tuple(), smoothing=s.smoothing.value)
-        return comparison_html(self.comparison)
+        return self.comparison.to_html()
 
     def update(self) -> None:
         self.comparison = None
@@ -378,14 +380,12 @@ class DisagreementExplorer(widgets.VBox):
                   if self.system.value == ALL_SYSTEMS or d.system == self.system.value]
         return ranked if self.direction.value == TOO_KIND else ranked[::-1]
 
-    def _metric_report(self, d: Disagreement) -> str:
+    def _metric_report(self, d: Disagreement) -> tuple[str, str]:
+        """(how the sentence score was made, the HTML of the metric's own report for this sentence)."""
         hypothesis = self.data.translations(d.system)[d.segment]
         references = [self.data.references[name][d.segment] for name in self.table.references_used]
-        if d.metric == "chrF":
-            return explain_chrf(hypothesis, references)._repr_html_()
-        report = explain([tokenize(r, "13a") for r in references], tokenize(hypothesis, "13a"),
-                         smoothing="method3", auto_reweigh=True)
-        return report_html(report, compact=True)
+        metric = METRICS[d.metric]
+        return metric.segment_how, metric.segment_view(hypothesis, references).to_html()
 
     def _render(self) -> str:
         shown = self.candidates()
@@ -394,7 +394,8 @@ class DisagreementExplorer(widgets.VBox):
         d = shown[min(self.rank.value, len(shown)) - 1]
         self.current = d
         segment = mqm_segment(self.data, d.system, d.segment, reference=self.table.references_used[0])
-        return disagreement_html(d, segment, self._metric_report(d))
+        how, report = self._metric_report(d)
+        return write_html(disagreement_document(d, segment, how)) + report
 
     def update(self) -> None:
         self.current = None

@@ -2,7 +2,7 @@
 //
 // No BLEU here: every number comes from Python (explorer_page.py calls bleu_teach.ui.typed_input.explain_text).
 // Typed text only ever reaches the page through textContent and form values; the report's HTML is
-// bleu_teach.views.render's, which escapes every piece of typed text.  The address bar holds the state
+// bleu_teach.views.html_writer's, which escapes every piece of typed text.  The address bar holds the state
 // (?hyp=...&ref=...&ref=...&n=4&weights=...&smoothing=method1&tokenizer=whitespace&lowercase=0),
 // updated as the learner types, so that a link reopens the same example.
 
@@ -129,7 +129,7 @@ function showResult(result) {
   message.textContent = "";
   score.textContent = result.shown;
   score.dataset.score = result.score;
-  $("report").innerHTML = result.html; // bleu_teach.views.render's HTML: typed text arrives escaped
+  $("report").innerHTML = result.html; // bleu_teach's HTML (views.html_writer): typed text arrives escaped
   if (!document.documentElement.dataset.firstScoreMs) {
     document.documentElement.dataset.firstScoreMs = String(Math.round(performance.now()));
   }

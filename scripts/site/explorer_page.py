@@ -1,7 +1,7 @@
 """The live explorer page's Python (the static site runs it in the browser on Pyodide).
 
 The page sends what the learner typed as JSON and gets JSON back: the
-report's HTML (bleu_teach.views.render's, every piece of typed text escaped), the
+report's HTML (bleu_teach.views.html_writer's, every piece of typed text escaped), the
 score as ``repr(float)`` for ``data-score`` and as shown in the report, or a
 message for the learner instead.  The scoring itself is
 :func:`bleu_teach.ui.typed_input.explain_text`, the notebook explorer's own path.
@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from bleu_teach.ui.typed_input import explain_text
-from bleu_teach.views.render import format_number
+from bleu_teach.views.formatting import format_number
 
 #: The settings the page sends, with their types.
 FIELDS: dict[str, type] = {"hypothesis": str, "references": list, "tokenizer": str, "lowercase": bool, "max_n": str,
@@ -44,7 +44,7 @@ def score(state: dict[str, Any]) -> dict[str, Any]:
         return {"message": f"Something went wrong ({type(problem).__name__}); try changing the input.", "score": None,
                 "html": ""}
     return {"message": "", "score": repr(report.score), "shown": f"BLEU = {format_number(report.score)}",
-            "html": report._repr_html_()}
+            "html": report.to_html()}
 
 
 def score_json(text: str) -> str:

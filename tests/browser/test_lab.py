@@ -12,8 +12,8 @@ import nbformat
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.bleu.reports import compare_hypotheses
-from bleu_teach.views.render import format_number
+from bleu_teach.bleu.explain import compare_hypotheses
+from bleu_teach.views.formatting import format_number
 from tests.browser.conftest import ARTIFACTS, PROJECT, TIMINGS, Lab
 
 NOTEBOOKS = sorted(p.name for p in (PROJECT / "notebooks").glob("*.ipynb"))
@@ -249,24 +249,23 @@ def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
     """Lesson 08's explorer: every control changes the segment shown to the one bleu_teach ranks there."""
     from bleu_teach.lessons.agreement import disagreements, segment_level
     from bleu_teach.lessons.data import wmt21_ted
-    from bleu_teach.views.render import disagreement_text
 
     table = segment_level(wmt21_ted("zh-en"))
     ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}
     open_and_run(page, lab, "08_bleu_and_people.ipynb")
     area = explorer(page, "DisagreementExplorer(ted, segments)")
-    expect_text(area, disagreement_text(ranked["BLEU"][0]))
+    expect_text(area, ranked["BLEU"][0].to_text())
     area.get_by_role("button", name="metric too harsh").click()
-    expect_text(area, disagreement_text(ranked["BLEU"][-1]))
+    expect_text(area, ranked["BLEU"][-1].to_text())
     area.get_by_label("Metric").select_option("chrF")
-    expect_text(area, disagreement_text(ranked["chrF"][-1]))
+    expect_text(area, ranked["chrF"][-1].to_text())
     area.get_by_label("System").select_option("Online-W")
     online = [d for d in ranked["chrF"] if d.system == "Online-W"][::-1]
-    expect_text(area, disagreement_text(online[0]))
+    expect_text(area, online[0].to_text())
     rank = area.get_by_label("Rank")
     rank.fill("3")
     rank.press("Enter")
-    expect_text(area, disagreement_text(online[2]))
+    expect_text(area, online[2].to_text())
     assert area.locator(".bleu-teach .score[data-mqm]").count() == 1  # the segment's MQM score, shown once
     assert page.problems == []  # type: ignore[attr-defined]
 

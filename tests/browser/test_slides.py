@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.views.render import format_number
+from bleu_teach.views.formatting import format_number
 from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, _free_port, stop, wait_until_up
 
 sys.path.insert(0, str(PROJECT / "scripts"))

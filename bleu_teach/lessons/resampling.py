@@ -1,0 +1,255 @@
+"""sacreBLEU's resampling, done here on bleu_teach's own counts: the arithmetic behind its intervals and tests.
+
+sacreBLEU keeps one row of BLEU statistics per segment,
+``[c, r, m_1, ..., m_4, t_1, ..., t_4]`` (hypothesis length, closest
+reference length, clipped matches and hypothesis n-grams of each order),
+and scores a test set, resampled or not, by summing its rows and
+computing BLEU from the sums.  This module counts the rows with
+:func:`bleu_teach.bleu.sacrebleu_api.sentence_score` (the package's one
+counting path), draws exactly what sacreBLEU draws, and scores the sums
+with sacreBLEU's public ``BLEU.compute_bleu``, in sacreBLEU's number
+types, so that every number equals sacreBLEU's for the same seed:
+
+* the generator is ``numpy.random.default_rng(seed)``, the one sacreBLEU
+  seeds from its ``SACREBLEU_SEED`` environment variable; here the seed is
+  an argument and the environment is never touched;
+* a bootstrap draw is ``choice(N, size=(n_samples, N), replace=True)``: row
+  j lists the N segments of resampled test set j; the rows drawn are summed
+  as float32, as sacreBLEU sums them;
+* approximate randomization draws ``integers(2, size=(n_trials, N))``
+  first, one coin per segment and trial, then (in the paired test) its
+  bootstrap draws from the same generator.
+
+sacreBLEU averages the resampled scores in two ways: ``corpus_score`` with
+``statistics.mean`` (:func:`interval`), the paired test with NumPy's mean
+of the sorted scores (:func:`numpy_interval`); the two can differ in the
+last bit, so each is kept where sacreBLEU uses it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, sentence_score
+from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
+
+__all__ = ["DEFAULT_SEED", "check_seed", "check_samples", "check_settings", "segment_statistics", "summed",
+           "bleu_of", "corpus_bleu", "bootstrap", "bootstrap_draws", "randomization_draws", "resampled_scores",
+           "interval", "numpy_interval", "strict_p_value", "paired_statistics", "swap_scores", "signature"]
+
+#: sacreBLEU's seed when ``SACREBLEU_SEED`` is not set.
+DEFAULT_SEED = 12345
+
+
+def check_seed(seed: Any) -> int:
+    """``seed`` if it is a positive whole number (sacreBLEU's paired test reads 0 as "no seed")."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a positive whole number, not {seed!r}.")
+    if seed < 1:
+        raise ValueError(f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {seed}.")
+    return seed
+
+
+def check_samples(n_samples: Any, minimum: int) -> int:
+    """``n_samples`` if it is a whole number of at least ``minimum``."""
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int):
+        raise TypeError(f"n_samples must be a whole number, not {n_samples!r}.")
+    if n_samples < minimum:
+        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {n_samples}.")
+    return n_samples
+
+
+def check_settings(tokenize: Any, smooth_method: Any) -> None:
+    """Refuse a tokenizer or a smoothing method that sacreBLEU does not have."""
+    if tokenize not in SACREBLEU_TOKENIZERS:
+        raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
+    if smooth_method not in SACREBLEU_SMOOTHING:
+        raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
+
+
+def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize: str,
+                       lowercase: bool) -> list[list[int]]:
+    """One row per segment, in sacreBLEU's layout: ``[c, r, m_1..m_4, t_1..t_4]``.
+
+    ``references[i]`` lists the references of ``hypotheses[i]`` (``None``
+    entries skipped).  The counts are :func:`~bleu_teach.bleu.sacrebleu_api.sentence_score`'s
+    raw ones (``sys_len``, ``ref_len``, ``matches``, ``ngrams``).
+
+    >>> segment_statistics(["the cat sat on the mat"], [["the cat sat on a mat"]], "13a", False)
+    [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]]
+    """
+    rows = []
+    for hypothesis, refs in zip(hypotheses, references):
+        counted = sentence_score(hypothesis, list(refs), smooth_method="none", lowercase=bool(lowercase),
+                                 tokenize=tokenize, use_effective_order=False)
+        rows.append([counted.sys_len, counted.ref_len, *counted.matches, *counted.ngrams])
+    return rows
+
+
+def summed(rows: Sequence[Sequence[int]]) -> list[int]:
+    """The rows of a test set added up column by column (whole numbers, exact): the corpus statistics."""
+    return [sum(column) for column in zip(*rows)]
+
+
+def bleu_of(sums: Any, smooth_method: str) -> Any:
+    """sacreBLEU's ``BLEUScore`` of a test set from its summed row (a list, or a NumPy row as sacreBLEU passes it).
+
+    >>> round(bleu_of([6, 6, 5, 3, 2, 1, 6, 5, 4, 3], "exp").score, 4)
+    53.7285
+    """
+    from sacrebleu.metrics import BLEU
+
+    order = (len(sums) - 2) // 2
+    return BLEU.compute_bleu(correct=sums[2:2 + order], total=sums[2 + order:], sys_len=int(sums[0]),
+                             ref_len=int(sums[1]), smooth_method=smooth_method, smooth_value=None,
+                             effective_order=False, max_ngram_order=order)
+
+
+def corpus_bleu(rows: Sequence[Sequence[int]], smooth_method: str) -> float:
+    """BLEU (0-100) of the test set these rows count: what ``BLEU().corpus_score`` computes from the same counts."""
+    return float(bleu_of(summed(rows), smooth_method).score)
+
+
+def bootstrap_draws(n_segments: int, n_samples: int, seed: int) -> Any:
+    """The segments of ``n_samples`` resampled test sets, drawn with replacement as sacreBLEU draws them."""
+    import numpy as np
+
+    return np.random.default_rng(seed).choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+def randomization_draws(n_trials: int, n_segments: int, seed: int, n_bootstrap: int = 0) -> tuple[Any, Any]:
+    """sacreBLEU's coins for approximate randomization (True: keep, False: swap), then its bootstrap draws.
+
+    The coins come first, ``integers(2, size=(n_trials, n_segments))``; with
+    ``n_bootstrap > 0`` the same generator then draws the resampled test sets
+    for the systems' intervals (None otherwise).
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    coins = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+    draws = rng.choice(n_segments, size=(n_bootstrap, n_segments), replace=True) if n_bootstrap > 0 else None
+    return coins, draws
+
+
+def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: str) -> list[Any]:
+    """sacreBLEU's ``BLEUScore`` of each resampled test set: its rows summed as float32, then BLEU."""
+    import numpy as np
+
+    table = np.array(rows, dtype="float32")
+    return [bleu_of(drawn.sum(0), smooth_method) for drawn in table[draws]]
+
+
+def bootstrap(rows: Sequence[Sequence[int]], n_samples: int, seed: int, smooth_method: str) -> tuple[Any, list[Any]]:
+    """``BLEU.corpus_score(..., n_bootstrap=n_samples)`` on these rows: the test set's ``BLEUScore``, then those of
+    the ``n_samples`` resampled test sets, in the order sacreBLEU draws them."""
+    draws = bootstrap_draws(len(rows), n_samples, seed)
+    return bleu_of(summed(rows), smooth_method), resampled_scores(rows, draws, smooth_method)
+
+
+def interval(scores: Sequence[float]) -> tuple[float, float]:
+    """``corpus_score``'s interval: the mean of the scores and half the distance between ranks n // 40 from each end.
+
+    >>> interval([float(x) for x in range(40)])
+    (19.5, 18.5)
+    """
+    ranked = sorted(scores)
+    low = len(ranked) // 40
+    return statistics.mean(ranked), 0.5 * (ranked[len(ranked) - low - 1] - ranked[low])
+
+
+def numpy_interval(scores: Sequence[float]) -> tuple[float, float]:
+    """The paired test's interval: the same ranks, with NumPy's mean of the sorted scores."""
+    import numpy as np
+
+    ranked = np.sort(np.array(scores, dtype=float))
+    low = len(ranked) // 40
+    return float(ranked.mean()), float(0.5 * (ranked[len(ranked) - low - 1] - ranked[low]))
+
+
+def strict_p_value(statistics_drawn: Any, observed: float) -> float:
+    """sacreBLEU's (and MultEval's) p-value: (how many are strictly larger than ``observed`` + 1) / (how many + 1).
+
+    >>> strict_p_value([0.5, 1.0, 2.0], 1.0)
+    0.5
+    """
+    import numpy as np
+
+    larger = int(np.sum(np.asarray(statistics_drawn) > observed))
+    return (larger + 1) / (len(statistics_drawn) + 1)
+
+
+def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_samples: int,
+                      seed: int) -> list[tuple[float, Optional[float], float, float]]:
+    """(score, p-value, mean, half-width) of each system, baseline first (p None), as sacreBLEU's ``PairedTest``.
+
+    ``test="bs"``: every system is scored on the same ``n_samples``
+    resampled test sets; the differences to the baseline, shifted to average
+    zero, count when strictly larger than the observed difference; the
+    intervals come from the same resamples.  ``test="ar"``: in each of
+    ``n_samples`` trials a coin per sentence decides whether the two systems'
+    outputs are exchanged; the differences between the two pseudo-systems
+    count the same way, and each system's interval comes from ``n_samples``
+    resamples drawn after the coins (sacreBLEU's ``n_ar_confidence``).  The
+    baseline's interval is ``corpus_score``'s resamples, averaged with NumPy.
+    Every comparison starts a generator afresh from ``seed``.
+    """
+    import numpy as np
+
+    def resampled(rows: Sequence[Sequence[int]], draws: Any) -> Any:
+        return np.array([s.score for s in resampled_scores(rows, draws, "exp")])
+
+    scores = [corpus_bleu(rows, "exp") for rows in systems]
+    n = len(systems[0])
+    draws = bootstrap_draws(n, n_samples, seed)
+    baseline = resampled(systems[0], draws)
+    out: list[tuple[float, Optional[float], float, float]] = [(scores[0], None, *numpy_interval(baseline))]
+    coins, own_draws = randomization_draws(n_samples, n, seed, n_samples) if test == "ar" else (None, None)
+    for rows, score in zip(systems[1:], scores[1:]):
+        observed = abs(scores[0] - score)
+        if coins is None:
+            system = resampled(rows, draws)
+            differences = np.abs(system - baseline)
+            p_value = strict_p_value(differences - differences.mean(), observed)
+        else:
+            a, b = np.array(systems[0]), np.array(rows)
+            swapped_a = np.array([bleu_of(x, "exp").score for x in coins @ a + ~coins @ b])
+            swapped_b = np.array([bleu_of(x, "exp").score for x in ~coins @ a + coins @ b])
+            p_value = strict_p_value(np.abs(swapped_a - swapped_b), observed)
+            system = resampled(rows, own_draws)
+        out.append((score, p_value, *numpy_interval(system)))
+    return out
+
+
+def swap_scores(baseline: Sequence[Sequence[int]], system: Sequence[Sequence[int]],
+                differing: Sequence[int]) -> list[tuple[tuple[int, ...], float, float]]:
+    """For every subset of the ``differing`` sentences (0-based), smallest first: the subset and the BLEU of
+    both pseudo-systems once the two systems' rows of those sentences are exchanged."""
+    out = []
+    for size in range(len(differing) + 1):
+        for subset in itertools.combinations(differing, size):
+            x, y = list(baseline), list(system)
+            for i in subset:
+                x[i], y[i] = system[i], baseline[i]
+            out.append((subset, corpus_bleu(x, "exp"), corpus_bleu(y, "exp")))
+    return out
+
+
+def signature(references: Sequence[Sequence[Optional[str]]], tokenize: str, lowercase: bool, smooth_method: str,
+              **updates: Any) -> str:
+    """sacreBLEU's signature of these settings, with ``updates`` (``bs``, ``ar``, ``seed``) as it adds them.
+
+    ``nrefs`` is the number of references per segment, or ``var`` when it varies.
+    """
+    from sacrebleu.metrics import BLEU
+
+    metric = BLEU(tokenize=tokenize, lowercase=bool(lowercase), smooth_method=smooth_method)
+    seen = {sum(r is not None for r in refs) for refs in references}
+    metric.num_refs = seen.pop() if len(seen) == 1 else -1
+    found = metric.get_signature()
+    for key, value in updates.items():
+        found.update(key, value)
+    return str(found)

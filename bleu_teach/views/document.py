@@ -1,0 +1,190 @@
+"""The document model: what a result shows, as a small tree of blocks that knows no output format.
+
+A result describes itself once (its ``to_document()``); the writers in
+:mod:`bleu_teach.views.text_writer`, :mod:`~bleu_teach.views.html_writer`,
+:mod:`~bleu_teach.views.markdown_writer` and :mod:`~bleu_teach.views.latex_writer` turn
+any document into their format and know no report type, as docutils'
+writers share one doctree and pandoc's share one AST.
+
+Inline content is a sequence of pieces: a plain ``str`` is text as it is
+(user text included: every writer escapes it); :class:`Label` is the
+package's own wording, where ``p_1``, ``w_n``, ``m_n`` and ``t_n`` are
+written with real subscripts (HTML) or as math (LaTeX, Markdown keeps
+them as typed); :class:`Tokens` are user tokens, some marked as matched;
+:class:`Highlight` is user text with marked spans (expert error
+annotations).  Blocks: :class:`Heading`, :class:`Paragraph`,
+:class:`Score` (the headline number, with its full-precision value),
+:class:`Table`, :class:`Notes`, :class:`Section`, :class:`Details`,
+:class:`Alert`, all held by a :class:`Document`.
+
+>>> doc = Document((Heading("BLEU"), Paragraph((Label("p_1 = 3/4"),))))
+>>> [type(b).__name__ for b in doc.blocks]
+['Heading', 'Paragraph']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+__all__ = ["Label", "Strong", "Code", "Tokens", "Span", "Highlight", "Inline", "Heading", "Paragraph", "Lines",
+           "Score", "Table", "Notes", "Section", "Details", "Alert", "Block", "Document", "inlines", "SUBSCRIPT"]
+
+#: p_1, w_n, m_2, t_n: the package's labels that carry a subscript.
+SUBSCRIPT = re.compile(r"\b([pwtmPRF]|F\d+(?:\.\d+)?)_(\d+|n)\b")
+
+
+@dataclass(frozen=True)
+class Label:
+    """The package's own wording, with subscripts such as ``p_1`` (never user text)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Strong:
+    """Emphasised text (a field name such as "Hypothesis"); escaped like any text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    """Literal code or a signature, shown in a fixed-width font."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """User tokens; ``marks[i]`` true marks token i as matched (shown with a tick, not colour alone)."""
+
+    tokens: tuple[str, ...]
+    marks: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True)
+class Span:
+    """One marked stretch ``start:end`` of a :class:`Highlight`: its number, its kind and what it is."""
+
+    start: int
+    end: int
+    number: int
+    kind: str  # "major", "minor" or "other"
+    title: str
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """User text with marked spans (overlaps allowed), each followed by its number."""
+
+    text: str
+    spans: tuple[Span, ...]
+
+
+Inline = Union[str, Label, Strong, Code, Tokens, Highlight]
+
+
+def inlines(*pieces: Union[Inline, Sequence[Inline]]) -> tuple[Inline, ...]:
+    """Flatten pieces (single inlines or sequences of them) into one tuple."""
+    out: list[Inline] = []
+    for piece in pieces:
+        if isinstance(piece, (str, Label, Strong, Code, Tokens, Highlight)):
+            out.append(piece)
+        else:
+            out.extend(piece)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading; ``level`` 1 is the document's title, 2 a section of it."""
+
+    content: Union[str, Label]
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One paragraph of inline pieces."""
+
+    content: tuple[Inline, ...]
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Several short lines kept together (one paragraph with line breaks)."""
+
+    lines: tuple[tuple[Inline, ...], ...]
+
+
+@dataclass(frozen=True)
+class Score:
+    """The headline number: ``text`` as the learner reads it, ``value`` at full precision.
+
+    ``name`` is the attribute the HTML view writes the value into
+    (``data-score``, ``data-mqm``), so that pages and tests read the number
+    the result was made from; None for a verdict in words.
+    """
+
+    text: tuple[Inline, ...]
+    value: float | None
+    name: str = "score"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of already formatted cells; header cells and ``label_column`` cells may carry subscripts."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    label_column: bool = False
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Notes:
+    """Remarks about the computation, as a bulleted list of labels."""
+
+    items: tuple[tuple[Inline, ...], ...]
+    title: str = "Notes"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled group of blocks (text indents it; HTML gives it a heading)."""
+
+    title: tuple[Inline, ...]
+    blocks: tuple["Block", ...]
+
+
+@dataclass(frozen=True)
+class Details:
+    """A titled group of blocks that interactive views fold away."""
+
+    summary: tuple[Inline, ...]
+    blocks: tuple["Block", ...]
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A message for the learner about their input."""
+
+    message: str
+
+
+Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert]
+
+
+@dataclass(frozen=True)
+class Document:
+    """A result's content: its blocks, and optional extra styling hints for the HTML view.
+
+    ``styles`` names optional style sheets the HTML writer adds (``"mqm"``
+    for error highlights, ``"compact"`` for the folded slide view).
+    """
+
+    blocks: tuple[Block, ...]
+    styles: tuple[str, ...] = ()

@@ -1,0 +1,60 @@
+"""Numbers and text as a learner reads them: fractions as a/b, floats rounded, whitespace made visible."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["format_number", "plural", "visible"]
+
+
+def format_number(value: Any, digits: int = 4) -> str:
+    """A number as a learner reads it: fractions as a/b, floats rounded.
+
+    >>> format_number(0.123456), format_number(2.2e-308), format_number(None)
+    ('0.1235', '2.2e-308', '-')
+    """
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if hasattr(value, "numerator") and hasattr(value, "denominator") and not isinstance(value, float):
+        return f"{value.numerator}/{value.denominator}"
+    number = float(value)
+    if number != number:
+        return "-"
+    if number != 0 and abs(number) < 10 ** (-digits):
+        return f"{number:.3g}"
+    return f"{number:.{digits}f}"
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless the count is 1.
+
+    >>> plural(1, "token"), plural(3, "token")
+    ('1 token', '3 tokens')
+    """
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+_VISIBLE = {" ": "\u2423", "\t": "\u21e5", "\n": "\u21b5", "\r": "\u240d"}
+
+
+def visible(text: str, keep_spaces: bool = False) -> str:
+    """Whitespace and control characters made visible, so that a table cell stays on one line.
+
+    >>> visible("a b\\tc"), visible("a b", keep_spaces=True)
+    ('a\u2423b\u21e5c', 'a b')
+    """
+    out = []
+    for ch in text:
+        if ch == " " and keep_spaces:
+            out.append(ch)
+        elif ch in _VISIBLE:
+            out.append(_VISIBLE[ch])
+        elif ch.isspace() or not ch.isprintable():
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -1,0 +1,164 @@
+"""The HTML writer: any document as an HTML fragment for a notebook, a widget or a web page.
+
+Every piece of text is escaped (user text stays literal); only the
+package's labels gain markup, ``p_1`` becoming ``p<sub>1</sub>``.  Matched
+tokens are bold, underlined and ticked, error spans are marked and
+numbered: never colour alone.  The headline number carries its full
+precision in a ``data-`` attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from bleu_teach.views.document import (
+    SUBSCRIPT,
+    Alert,
+    Block,
+    Code,
+    Details,
+    Document,
+    Heading,
+    Highlight,
+    Inline,
+    Label,
+    Lines,
+    Notes,
+    Paragraph,
+    Score,
+    Section,
+    Strong,
+    Table,
+    Tokens,
+)
+
+__all__ = ["write_html", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+
+STYLE = (
+    "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
+    ".bleu-teach th,.bleu-teach td{border:1px solid #999;padding:2px 8px;text-align:right}"
+    ".bleu-teach td.gram,.bleu-teach th.gram{text-align:left}"
+    ".bleu-teach .match{font-weight:bold;text-decoration:underline}"
+    ".bleu-teach .score{font-size:1.3em;font-weight:bold}</style>"
+)
+
+_EXTRA_STYLES = {
+    "compact": ("<style>.bleu-teach.compact p{margin:0.2em 0}.bleu-teach.compact table{font-size:0.85em;margin:0.2em 0}"
+                ".bleu-teach.compact th,.bleu-teach.compact td{padding:1px 6px}</style>"),
+    "mqm": ("<style>.bleu-teach mark{padding:0 1px;border-bottom:2px solid #555}"
+            ".bleu-teach mark.major{background:#f4b6b6}.bleu-teach mark.minor{background:#fbe7a1}"
+            ".bleu-teach mark.other{background:#ddd}.bleu-teach sup.err{font-size:0.7em;font-weight:bold}"
+            ".bleu-teach .segtext{text-align:left;line-height:1.7}</style>"),
+}
+
+
+def label_html(text: str) -> str:
+    """The package's wording, escaped, with p_1, w_n, m_n, t_n written with real subscripts.
+
+    >>> label_html("p_1 < w_n")
+    'p<sub>1</sub> &lt; w<sub>n</sub>'
+    """
+    return SUBSCRIPT.sub(r"\1<sub>\2</sub>", escape(text))
+
+
+def tokens_html(tokens: Sequence[object], marks: Sequence[bool] = ()) -> str:
+    """Tokens as escaped HTML; marked ones are bold, underlined and ticked (not colour alone)."""
+    parts = []
+    for i, token in enumerate(tokens):
+        text = escape(str(token))
+        if i < len(marks) and marks[i]:
+            parts.append(f'<span class="match" title="matched">{text}&#10003;</span>')
+        else:
+            parts.append(f"<span>{text}</span>")
+    return " ".join(parts)
+
+
+def highlight_html(piece: Highlight) -> str:
+    """The text escaped, each span in a ``<mark>`` by kind and followed by its number.
+
+    Overlapping spans are split at every boundary; a piece covered by several
+    spans takes the most severe one's class and lists all of them in its title.
+    """
+    text, spans = piece.text, piece.spans
+    cuts = sorted({0, len(text), *[p for s in spans for p in (s.start, s.end) if 0 <= p <= len(text)]})
+    ends: dict[int, list[int]] = {}
+    for span in spans:
+        ends.setdefault(min(span.end, len(text)), []).append(span.number)
+    rank = {"major": 0, "minor": 1, "other": 2}
+    out = []
+    for a, b in zip(cuts, cuts[1:]):
+        chunk = escape(text[a:b])
+        covering = [s for s in spans if s.start <= a and b <= s.end and s.start < s.end]
+        if covering:
+            worst = min((s.kind for s in covering), key=lambda kind: rank.get(kind, 2))
+            title = "; ".join(f"[{s.number}] {s.title}" for s in covering)
+            chunk = f'<mark class="{worst}" title="{escape(title)}">{chunk}</mark>'
+        out.append(chunk)
+        out += [f'<sup class="err">[{k}]</sup>' for k in sorted(ends.get(b, []))]
+    return "".join(out)
+
+
+def _inline(piece: Inline) -> str:
+    if isinstance(piece, str):
+        return escape(piece)
+    if isinstance(piece, Label):
+        return label_html(piece.text)
+    if isinstance(piece, Strong):
+        return f"<b>{escape(piece.text)}</b>"
+    if isinstance(piece, Code):
+        return f"<code>{escape(piece.text)}</code>"
+    if isinstance(piece, Tokens):
+        return tokens_html(piece.tokens, piece.marks)
+    if isinstance(piece, Highlight):
+        return highlight_html(piece)
+    raise TypeError(f"unknown inline {piece!r}")
+
+
+def inline_html(content: Sequence[Inline]) -> str:
+    """Inline pieces as HTML."""
+    return "".join(_inline(p) for p in content)
+
+
+def table_html(table: Table) -> str:
+    """A table; header cells and the label column may carry subscripts, every cell is escaped."""
+    head = "".join(f'<th class="gram">{label_html(h)}</th>' if i == 0 else f"<th>{label_html(h)}</th>"
+                   for i, h in enumerate(table.header))
+    first = label_html if table.label_column else escape
+    body = "".join(
+        "<tr>" + "".join(f'<td class="gram">{first(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>"
+                         for i, c in enumerate(row)) + "</tr>"
+        for row in table.rows)
+    caption = f"<p><b>{escape(table.caption)}</b></p>" if table.caption else ""
+    return f"{caption}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _block(block: Block) -> str:
+    if isinstance(block, Heading):
+        return f"<h4>{_inline(block.content)}</h4>"
+    if isinstance(block, Paragraph):
+        return f"<p>{inline_html(block.content)}</p>"
+    if isinstance(block, Lines):
+        return "<p>" + "<br>".join(inline_html(line) for line in block.lines) + "</p>"
+    if isinstance(block, Score):
+        value = "" if block.value is None else f' data-{block.name}="{block.value!r}"'
+        return f'<p class="score"{value}>{inline_html(block.text)}</p>'
+    if isinstance(block, Table):
+        return table_html(block)
+    if isinstance(block, Notes):
+        return "<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items) + "</ul>"
+    if isinstance(block, Section):
+        return f"<h4>{inline_html(block.title)}</h4>" + "".join(_block(b) for b in block.blocks)
+    if isinstance(block, Details):
+        return (f"<details><summary>{inline_html(block.summary)}</summary>"
+                + "".join(_block(b) for b in block.blocks) + "</details>")
+    if isinstance(block, Alert):
+        return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
+    raise TypeError(f"unknown block {block!r}")
+
+
+def write_html(document: Document, styled: bool = True) -> str:
+    """The document as an HTML fragment in a ``<div class="bleu-teach">`` (with its style sheet unless ``styled=False``)."""
+    styles = (STYLE + "".join(_EXTRA_STYLES[s] for s in document.styles if s in _EXTRA_STYLES)) if styled else ""
+    classes = " ".join(["bleu-teach", *[s for s in document.styles if s == "compact"]])
+    return f'{styles}<div class="{classes}">' + "".join(_block(b) for b in document.blocks) + "</div>"
