@@ -8,6 +8,7 @@ the system-level tables here are built on the SUBSET of zh-en's segments
 
 from __future__ import annotations
 
+import json
 import dataclasses
 import math
 from html import escape
@@ -17,6 +18,7 @@ import sacrebleu
 import scipy.stats
 from sacrebleu.metrics import TER
 
+from bleu_teach.views.latex_writer import escape_latex
 from bleu_teach.lessons.agreement import (
     METRICS,
     Correlations,
@@ -274,13 +276,20 @@ def test_every_view_of_the_tables_and_correlations(ref_b, segments, tmp_path):
         folder.mkdir()
         check_every_view(result, folder)
     text = ref_b.to_text()
-    assert "ref-A (human reference)" in ref_b.to_markdown() and "ref-A (human reference)" in ref_b.to_latex()
+    assert "ref-A (human reference)" in ref_b.to_markdown()
+    assert escape_latex("ref-A (human reference)") in ref_b.to_latex()
     assert text.startswith("System-level scores, zh-en, against ref-B (60 segments)")
 
 
-def test_segment_table_data_is_the_rows_shown_unless_all_are_asked_for(segments):
-    data = segments.to_dict()
+def test_segment_table_data_is_every_row_unless_fewer_are_asked_for(segments):
+    data = segments.to_dict(max_rows=10)
     assert data["pairs"] == 6877 and len(data["rows"]) == 10 and data["unrated"] == 0
     assert data["rows"][0] == {"type": "SegmentRow", "system": segments.rows[0].system, "segment": segments.rows[0].segment,
                                "scores": list(segments.rows[0].scores), "mqm": segments.rows[0].mqm}
-    assert len(segments.to_dict(max_rows=None)["rows"]) == 6877
+    assert len(segments.to_dict()["rows"]) == 6877
+
+
+def test_segment_table_json_holds_every_row(segments):
+    data = json.loads(segments.to_json())
+    assert len(data["rows"]) == len(segments.rows) > 10  # the views show 10; the data is all of it
+    assert len(segments.to_dict(max_rows=3)["rows"]) == 3

@@ -288,7 +288,7 @@ def test_views_escape_user_text():
     report = explain_chrf(evil, [evil + " x", "<img src=x>"], word_order=2)
     corpus = chrf_score([evil], [[evil]])
     html = report._repr_html_()
-    labels = re.sub(r"<b>(Hypothesis|Reference \d|  (characters|words|lowercased)[^<]*)</b>", "", html)
+    labels = re.sub(r"<b>(Hypothesis|Reference \d|Notes|  (characters|words|lowercased)[^<]*)</b>", "", html)
     assert "<script>" not in html and "<img" not in html and "<b>" not in labels
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;" in html and "&lt;img src=x&gt;" in html
     assert "&lt;script&gt;" in html.split("char 1-grams", 1)[1]  # in the n-gram tables too (word n-grams)

@@ -254,7 +254,7 @@ def _assert_corpus_report(text: str, expected: tuple[float, str, int, int]) -> N
     score, pooled, c, r = expected
     assert f"pooled: p_n = sum of m_n / sum of t_n = {pooled}\n" in text
     assert re.search(rf"^c = {c} [<=>]+ r = {r}, so BP", text, re.M), text
-    printed = re.search(r"^corpus BLEU = ([0-9.e+-]+) \(exact value ([0-9.e+-]+)\);", text, re.M)
+    printed = re.search(r"^corpus BLEU = ([0-9.e+-]+)\n\(exact value ([0-9.e+-]+)\);", text, re.M)
     assert printed, text
     assert printed.group(1) == f"{score:.4f}"
     assert float(printed.group(2)) == score  # the exact value, equal to NLTK's

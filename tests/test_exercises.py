@@ -80,7 +80,7 @@ def test_feedback_user_text_is_escaped_in_every_view():
     feedback = Feedback(False, "the n-gram <b>*A*</b> is not in the reference")
     assert "&lt;b&gt;*A*&lt;/b&gt;" in feedback.to_html() and "<b>*A*" not in feedback.to_html()
     assert "\\<b\\>\\*A\\*" in feedback.to_markdown()
-    assert "\\textless{}b\\textgreater{}*A*" in feedback.to_latex()
+    assert "\\textless{}b\\textgreater{}{*}A{*}" in feedback.to_latex()
 
 
 def test_ngram_count_right_and_misconceptions():

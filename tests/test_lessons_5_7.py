@@ -116,19 +116,19 @@ def test_side_by_side_widget_bad_input_and_escaping():
 
 def test_settings_table_scores_equal_explain_on_the_same_tokens():
     refs, hyp = ["It isn't the cat's toy."], "It is not the cat's toy."
-    table = settings_table(refs, hyp, TOKENIZER_SETTINGS)
+    table = settings_table(hyp, refs, TOKENIZER_SETTINGS)
     for row, options in zip(table.rows, TOKENIZER_SETTINGS.values()):
         tokens_h = bt.tokenize(hyp, options["tokenizer"])
         tokens_r = bt.tokenize(refs[0], options["tokenizer"])
         score = nltk_sentence_bleu([tokens_r], tokens_h, smoothing_function=NltkSmoothing().method1)
         assert row[-1] == f"{score:.4f}"
         assert row[1] == " ".join(f"[{t}]" for t in tokens_h)
-    casing = settings_table(["The cat."], "the cat.", CASING_SETTINGS, max_n=1)
+    casing = settings_table("the cat.", ["The cat."], CASING_SETTINGS, max_n=1)
     assert [row[-1] for row in casing.rows] == ["0.5000", "1.0000"]
 
 
 def test_order_table_equals_nltk():
-    table = order_table(["the cat sat on the mat"], {"rev": "mat the on sat cat the"})
+    table = order_table({"rev": "mat the on sat cat the"}, ["the cat sat on the mat"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for k, cell in enumerate(table.rows[0][1:], start=1):
@@ -144,8 +144,8 @@ def test_limitation_helpers_reject_bad_input():
         explain_hypotheses(["the cat"], ["the cat"])
     with pytest.raises(ValueError, match="no tokens"):
         explain_hypotheses({"a": "   "}, ["the cat"])
-    with pytest.raises(TypeError, match="must be a string"):
-        settings_table(["the cat"], ["the", "cat"])
+    with pytest.raises(TypeError, match=r"hypothesis must be one string \(raw text\), given first"):
+        settings_table(["the", "cat"], ["the cat"])
 
 
 # --- reporting -------------------------------------------------------------------------------

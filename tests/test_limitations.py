@@ -11,12 +11,12 @@ from bleu_teach.lessons.limitations import order_table
 
 def test_order_table_with_one_order_shows_one_score():
     # NLTK returns one number, not a list, for a list holding one weight tuple; the table copes.
-    table = order_table(["a b c d"], {"reversed": "d c b a", "same": "a b c d"}, max_order=1)
+    table = order_table({"reversed": "d c b a", "same": "a b c d"}, ["a b c d"], max_order=1)
     assert table.rows == [["reversed", "1.0000"], ["same", "1.0000"]]
 
 
 def test_order_table_scores_are_nltks():
-    table = order_table(["the cat sat on the mat"], {"h": "the cat sat on a mat"}, max_order=3)
+    table = order_table({"h": "the cat sat on a mat"}, ["the cat sat on the mat"], max_order=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = [nltk_sentence_bleu([["the", "cat", "sat", "on", "the", "mat"]], "the cat sat on a mat".split(),
@@ -105,7 +105,7 @@ def test_permuting_at_bigram_mismatches_keeps_what_it_should(parity_counter, cas
 def test_chunk_permutation_scores_are_nltks(parity_counter, case):
     refs, hyp, chunks, order = case
     texts = [" ".join(map(str, r)) for r in refs]
-    result = chunk_permutation(texts, " ".join(map(str, hyp)), order=list(order))
+    result = chunk_permutation(" ".join(map(str, hyp)), texts, order=list(order))
     refs_s = [[str(t) for t in r] for r in refs]
     hyp_s = [str(t) for t in hyp]
     permuted = permute_chunks(bigram_mismatch_chunks(refs_s, hyp_s), list(order))
@@ -122,7 +122,7 @@ LESSON_HYP = "the new mayor has promised to build a school close to the river"
 
 
 def test_lesson_example_keeps_every_score_and_loses_the_meaning():
-    result = chunk_permutation(LESSON_REF, LESSON_HYP, order=[6, 2, 3, 4, 5, 1])
+    result = chunk_permutation(LESSON_HYP, LESSON_REF, order=[6, 2, 3, 4, 5, 1])
     assert [" ".join(c) for c in result.chunks] == ["the new mayor", "has", "promised to build a school", "close",
                                                     "to", "the river"]
     assert " ".join(result.permuted) == "the river has promised to build a school close to the new mayor"
@@ -133,7 +133,7 @@ def test_lesson_example_keeps_every_score_and_loses_the_meaning():
 
 def test_a_new_junction_that_matches_raises_the_counts():
     # "mayor" + "promised" is a bigram of the reference: the permuted hypothesis gains matches.
-    result = chunk_permutation(LESSON_REF, LESSON_HYP, order=[1, 3, 4, 5, 6, 2])
+    result = chunk_permutation(LESSON_HYP, LESSON_REF, order=[1, 3, 4, 5, 6, 2])
     assert result.new_matches == (("mayor", "promised"),)
     before = [o.clipped for o in result.original.orders]
     after = [o.clipped for o in result.permuted_report.orders]
@@ -152,9 +152,9 @@ def test_chunk_helpers_reject_bad_orders_and_escape_html():
         permute_chunks(chunks, "21")
     with pytest.raises(TypeError, match="whole chunk numbers"):
         permute_chunks(chunks, [1.0, 2.0])
-    with pytest.raises(TypeError, match="must be a string"):
-        chunk_permutation(["a b"], ["a", "b"])
-    html = chunk_permutation(["<b>x</b> y"], "<b>x</b> z")._repr_html_()
+    with pytest.raises(TypeError, match=r"hypothesis must be one string \(raw text\), given first"):
+        chunk_permutation(["a", "b"], ["a b"])
+    html = chunk_permutation("<b>x</b> z", ["<b>x</b> y"])._repr_html_()
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
 
 
@@ -167,7 +167,7 @@ from tests.view_checks import check_every_view  # noqa: E402
 
 @pytest.mark.parametrize("order", [[6, 2, 3, 4, 5, 1], [1, 3, 4, 5, 6, 2]])
 def test_chunk_permutation_every_view(order, tmp_path):
-    result = chunk_permutation(LESSON_REF, LESSON_HYP, order=order)
+    result = chunk_permutation(LESSON_HYP, LESSON_REF, order=order)
     assert isinstance(result, ChunkPermutation)
     check_every_view(result, tmp_path)
     table = next(b for b in result.to_document().blocks if isinstance(b, TableBlock))
@@ -184,7 +184,7 @@ def test_chunk_permutation_every_view(order, tmp_path):
 
 
 def test_chunk_permutation_user_text_is_escaped_in_every_view():
-    result = chunk_permutation(["<b>x</b> y *z*"], "<b>x</b> q *z*")
+    result = chunk_permutation("<b>x</b> q *z*", ["<b>x</b> y *z*"])
     assert "<b>x</b>" not in result.to_html() and "&lt;b&gt;x&lt;/b&gt;" in result.to_html()
     assert "<b>x</b>" not in result.to_markdown() and "\\*z\\*" in result.to_markdown()
     assert "<b>" not in result.to_latex() and "\\textless{}b\\textgreater{}x" in result.to_latex()

@@ -31,7 +31,7 @@ from bleu_teach.lessons.significance import (
 )
 from bleu_teach.views.document import Table as TableBlock
 from tests.oracles import sacrebleu_seed
-from tests.view_checks import check_every_view
+from tests.view_checks import assert_tables_shown, check_every_view
 
 
 def table_cells(result):
@@ -350,9 +350,12 @@ def test_every_view_of_every_significance_result(tmp_path):
         check_every_view(result, folder)
         cells = [cell for row in table_cells(result) for cell in row]
         assert repr(result) == result.to_text() and result._repr_html_() == result.to_html()
-        assert all(cell in result.to_text() and html.escape(cell) in result.to_html() for cell in cells)
-    assert table_cells(results[0]) == [[f"{results[0].score:.2f}", f"{results[0].mean:.2f}",
-                                        f"{results[0].low:.2f} to {results[0].high:.2f}", "100", "12345"]]
+        assert cells and all(cells[:1])
+        assert_tables_shown(result)
+    ci = results[0]
+    assert table_cells(ci) == [[f"{ci.score:.2f}", f"{ci.mean:.2f} ± {ci.half_width:.2f} = {ci.low:.2f} to {ci.high:.2f}",
+                                "100", "12345"]]
+    assert ci.text in ci.to_text() and "(\u03bc = " in ci.text  # sacreBLEU's own line, with its mean and half-width
     assert table_cells(results[1]) == results[1].rows
 
 

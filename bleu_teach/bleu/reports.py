@@ -259,7 +259,8 @@ class BleuReport(Viewable):
                 ("weight", *[format_number(o.weight) for o in self.orders], ""),
             )
             folded = (*self._references(), *self._steps(), *_notes(self.notes))
-            return Document((*self._score(), TableBlock(header, rows), self._hypothesis("; matched unigrams marked \u2713"),
+            headline = Score((f"BLEU = {format_number(self.score)} = {self.how}",), self.score)
+            return Document((headline, TableBlock(header, rows), self._hypothesis("; matched unigrams marked \u2713"),
                              Details(("Every step: the references, the n-gram tables, the lengths, the sum",), folded)),
                             styles=("compact",))
         return Document((Heading("BLEU, step by step"), self._hypothesis("; matched unigrams marked \u2713"),
@@ -367,9 +368,10 @@ class CorpusReport(Viewable):
         ))
         combine = ((_combine_section("Combining the pooled precisions", self.smoothing, self.orders, self.log_sum),)
                    if self.orders else ())
-        score = Score((f"corpus BLEU = {format_number(self.score)} (exact value {self.score!r}); {mean}",), self.score)
+        score = Score((f"corpus BLEU = {format_number(self.score)}",), self.score)
+        how = Paragraph((f"(exact value {self.score!r}); {mean}",))
         return Document((Heading("Corpus BLEU, step by step"), Paragraph((Label(_CORPUS_KEY),)), self._table(),
-                         pooled, *combine, score, *_notes(self.notes)))
+                         pooled, *combine, score, how, *_notes(self.notes)))
 
     def __str__(self) -> str:
         return self.to_text()

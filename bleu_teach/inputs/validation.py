@@ -52,6 +52,13 @@ def _preview(value: object, limit: int = 40) -> str:
 
 def check_tokens(value: Any, what: str) -> Tokens:
     """Return ``value`` as a tuple of hashable tokens, or raise a clear error."""
+    if type(value) is list or type(value) is tuple:  # the common case, without the ABC checks below
+        tokens = tuple(value)
+        try:
+            hash(tokens)
+            return tokens
+        except TypeError:
+            pass
     if value is None:
         raise TypeError(
             f"{what} is None; pass a list of tokens such as "
@@ -107,6 +114,14 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
             f"{what} must be a list of references (each a list of tokens), not "
             f"{type(value).__name__}."
         )
+    if type(value) is list or type(value) is tuple:  # the common case: lists of token lists, checked in one go
+        fast = tuple(tuple(ref) for ref in value if type(ref) is list or type(ref) is tuple)
+        if fast and len(fast) == len(value):
+            try:
+                hash(fast)
+                return fast
+            except TypeError:
+                pass
     refs = list(value)
     if not refs:
         raise ValueError(

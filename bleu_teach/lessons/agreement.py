@@ -188,8 +188,8 @@ class SegmentTable(Viewable):
         header = ("system", "segment", *[f"sentence {m}" for m in self.metrics], "MQM")
         return Document((*blocks, TableBlock(header, tuple(rows))))
 
-    def to_dict(self, max_rows: Optional[int] = 10) -> dict[str, Any]:
-        """The table's settings and counts, and its first ``max_rows`` rows (those the views show; ``None``: all)."""
+    def to_dict(self, max_rows: Optional[int] = None) -> dict[str, Any]:
+        """The table's settings and counts, and its rows: all of them, or the first ``max_rows``."""
         shown = self.rows if max_rows is None else self.rows[:max_rows]
         return {"type": "SegmentTable", "pair": self.pair, "reference": self.reference,
                 "references_used": list(self.references_used), "metrics": list(self.metrics),

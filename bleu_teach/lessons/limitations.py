@@ -100,7 +100,7 @@ def explain_hypotheses(
     """
     refs_text = _texts(references)
     if not isinstance(hypotheses, Mapping) or not hypotheses:
-        raise TypeError("hypotheses must be a dict of {label: hypothesis string}.")
+        raise TypeError("hypotheses must be a dict of {label: hypothesis string}, given first: (hypotheses, references).")
     if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 1:
         raise ValueError(f"max_n must be a whole number of at least 1, not {max_n!r}.")
     refs = [_tokens(r, f"reference {i}", tokenizer, lowercase) for i, r in enumerate(refs_text, start=1)]
@@ -114,20 +114,20 @@ def explain_hypotheses(
 
 
 def settings_table(
-    references: Sequence[str],
     hypothesis: str,
+    references: Sequence[str],
     settings: Mapping[str, Mapping[str, Any]] = TOKENIZER_SETTINGS,
     max_n: int = 4,
     smoothing: str = "method1",
 ) -> Table:
     """One hypothesis scored under several tokenize/lowercase settings: tokens, p_1..p_N and BLEU.
 
-    >>> table = settings_table(["The cat sat."], "the cat sat.", CASING_SETTINGS, max_n=1)
+    >>> table = settings_table("the cat sat.", ["The cat sat."], CASING_SETTINGS, max_n=1)
     >>> [row[-1] for row in table.rows]
     ['0.6667', '1.0000']
     """
     if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be a string.")
+        raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
     rows = []
     for label, options in settings.items():
         report = explain_hypotheses({label: hypothesis}, references, max_n=max_n, smoothing=smoothing, **options)[label]
@@ -143,8 +143,8 @@ def settings_table(
 
 
 def order_table(
-    references: Sequence[str],
     hypotheses: Mapping[str, str],
+    references: Sequence[str],
     max_order: int = 4,
     smoothing: str | None = None,
     tokenizer: str = "whitespace",
@@ -154,7 +154,7 @@ def order_table(
     Without smoothing (the default here) a zero precision shows as NLTK's
     tiny number, which is the point when word order is the subject.
 
-    >>> row = order_table(["a b c d"], {"reversed": "d c b a"}, max_order=2).rows[0]
+    >>> row = order_table({"reversed": "d c b a"}, ["a b c d"], max_order=2).rows[0]
     >>> row[1], float(row[2]) < 1e-100
     ('1.0000', True)
     """
@@ -335,8 +335,8 @@ def _bleu_1_to(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Ha
 
 
 def chunk_permutation(
-    references: Sequence[str],
     hypothesis: str,
+    references: Sequence[str],
     order: Sequence[int] | None = None,
     max_order: int = 4,
     smoothing: str | None = None,
@@ -349,12 +349,12 @@ def chunk_permutation(
     BLEU-``max_order`` with uniform weights (unsmoothed by default, as the
     word-order table of lesson 05).
 
-    >>> result = chunk_permutation(["the cat sat on the mat"], "the cat was on the mat", order=[3, 2, 1])
+    >>> result = chunk_permutation("the cat was on the mat", ["the cat sat on the mat"], order=[3, 2, 1])
     >>> " ".join(result.permuted), result.same_scores, result.new_matches
     ('on the mat was the cat', True, ())
     """
     if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be a string.")
+        raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
     if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
         raise ValueError(f"max_order must be a whole number of at least 1, not {max_order!r}.")
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]

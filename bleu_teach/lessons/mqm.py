@@ -40,7 +40,7 @@ __all__ = ["check_data", "default_reference", "mqm_system_score", "error_spans",
            "MQM_BANDS", "MqmBand"]
 
 #: Shown under a segment's table of errors (the HTML view colours the spans; every view numbers them).
-LEGEND = "Marked errors: major in red, minor in yellow, each followed by its number."
+LEGEND = "Each marked error is followed by its number [n]; where colour is shown, major errors are red and minor ones yellow."
 
 _ERROR_HEADER = ("", "category", "severity", "weight", "marked in", "text")
 

@@ -60,7 +60,7 @@ from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.lessons.resampling import (DEFAULT_SEED, bootstrap, check_samples, check_seed, check_settings,
                                            corpus_bleu, interval, paired_statistics, randomization_draws,
                                            segment_statistics, signature, swap_scores)
-from bleu_teach.views.document import Document, Paragraph, Table as TableBlock
+from bleu_teach.views.document import Code, Document, Paragraph, Table as TableBlock
 from bleu_teach.views.formatting import plural
 from bleu_teach.views.viewable import Viewable
 
@@ -92,10 +92,12 @@ class ConfidenceInterval(Viewable):
         return self.mean + self.half_width
 
     def to_document(self) -> Document:
-        """One row: the score, the bootstrap mean and the 95% interval (2 decimals), the resamples and the seed."""
-        row = (f"{self.score:.2f}", f"{self.mean:.2f}", f"{self.low:.2f} to {self.high:.2f}", str(self.n_samples),
-               str(self.seed))
-        return Document((TableBlock(("score", "bootstrap mean", "95% interval", "resamples", "seed"), (row,)),))
+        """The score, sacreBLEU's interval (the mean of the resamples ± half the width of their central 95%),
+        the resamples and the seed; then sacreBLEU's own line, with its signature."""
+        row = (f"{self.score:.2f}", f"{self.mean:.2f} ± {self.half_width:.2f} = {self.low:.2f} to {self.high:.2f}",
+               f"{self.n_samples:,}", str(self.seed))
+        header = ("BLEU (0-100)", "sacreBLEU's 95% interval: mean ± half-width", "resamples", "seed")
+        return Document((TableBlock(header, (row,)), Paragraph(("sacreBLEU: ", Code(self.text)))))
 
 
 @dataclass(frozen=True)

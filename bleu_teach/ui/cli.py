@@ -335,7 +335,10 @@ def _options(metric: Metric, args: argparse.Namespace) -> dict[str, Any]:
             try:
                 option.check(value)
             except ValueError as problem:
-                raise _InputError(f"{option.flag} {problem}") from None
+                message = str(problem)
+                if message[:1].isupper() and message[1:2].islower():  # "Unknown ..." reads on from the flag
+                    message = message[0].lower() + message[1:]
+                raise _InputError(f"{option.flag} {message}") from None
         values[option.name] = value
     return values
 

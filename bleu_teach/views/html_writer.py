@@ -9,8 +9,9 @@ precision in a ``data-`` attribute.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from html import escape
+from html import escape as _escape_html
 
 from bleu_teach.views.document import (
     SUBSCRIPT,
@@ -33,14 +34,31 @@ from bleu_teach.views.document import (
     Tokens,
 )
 
-__all__ = ["write_html", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+#: Control characters and the bidirectional embeddings, overrides and isolates: shown as escapes, never obeyed.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def escape(text: str) -> str:
+    r"""HTML-escaped text in which control characters and bidi overrides are written as visible escapes.
+
+    >>> escape("<b>\x1b[31m\u202e")
+    '&lt;b&gt;\\x1b[31m\\u202e'
+    """
+    def shown(match: re.Match[str]) -> str:
+        code = ord(match.group(0))
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _escape_html(_UNSAFE.sub(shown, text))
+
+
+__all__ = ["write_html", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
 
 STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
     ".bleu-teach th,.bleu-teach td{border:1px solid #999;padding:2px 8px;text-align:right}"
     ".bleu-teach td.gram,.bleu-teach th.gram{text-align:left}"
     ".bleu-teach .match{font-weight:bold;text-decoration:underline}"
-    ".bleu-teach .score{font-size:1.3em;font-weight:bold}</style>"
+    ".bleu-teach .score{font-size:1.3em;font-weight:bold}.bleu-teach span{unicode-bidi:isolate}</style>"
 )
 
 _EXTRA_STYLES = {
@@ -129,7 +147,7 @@ def table_html(table: Table) -> str:
         "<tr>" + "".join(f'<td class="gram">{first(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>"
                          for i, c in enumerate(row)) + "</tr>"
         for row in table.rows)
-    caption = f"<p><b>{escape(table.caption)}</b></p>" if table.caption else ""
+    caption = f"<p><b>{label_html(table.caption)}</b></p>" if table.caption else ""
     return f"{caption}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -137,7 +155,9 @@ def _block(block: Block) -> str:
     if isinstance(block, Heading):
         return f"<h4>{_inline(block.content)}</h4>"
     if isinstance(block, Paragraph):
-        return f"<p>{inline_html(block.content)}</p>"
+        spaced = any(isinstance(piece, Highlight) for piece in block.content)  # room for the span numbers
+        opening = '<p class="segtext">' if spaced else "<p>"
+        return f"{opening}{inline_html(block.content)}</p>"
     if isinstance(block, Lines):
         return "<p>" + "<br>".join(inline_html(line) for line in block.lines) + "</p>"
     if isinstance(block, Score):
@@ -146,7 +166,8 @@ def _block(block: Block) -> str:
     if isinstance(block, Table):
         return table_html(block)
     if isinstance(block, Notes):
-        return "<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items) + "</ul>"
+        return (f"<p><b>{escape(block.title)}</b></p><ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
+                + "</ul>")
     if isinstance(block, Section):
         return f"<h4>{inline_html(block.title)}</h4>" + "".join(_block(b) for b in block.blocks)
     if isinstance(block, Details):

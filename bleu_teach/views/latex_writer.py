@@ -39,7 +39,10 @@ from bleu_teach.views.document import (
     Tokens,
 )
 
-__all__ = ["write_latex", "escape_latex", "PREAMBLE"]
+__all__ = ["write_latex", "escape_latex", "PREAMBLE", "FRAGMENT_NEEDS"]
+
+#: The first line of a fragment: what the document it is pasted into must load.
+FRAGMENT_NEEDS = "% needs \\usepackage{amssymb,booktabs,longtable} in the preamble\n"
 
 PREAMBLE = (
     "\\documentclass{article}\n"
@@ -56,6 +59,8 @@ _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
     "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
     "|": r"\textbar{}", '"': r"\textquotedbl{}", "[": "{[}", "]": "{]}",
+    # no ligatures or line-break options from typed text: -- ``  '' ?` !` and a row starting with *
+    "*": "{*}", "-": "-{}", "`": "`{}", "'": "'{}", "?": "?{}", "!": "!{}",
     "\u2713": r"\checkmark{}", "\u2714": r"\checkmark{}", "\u2718": r"$\times$", "\u270e": r"$\circ$", "\u00d7": r"$\times$", "\u00b1": r"$\pm$",
     "\u2192": r"$\rightarrow$", "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2013": "--", "\u2014": "---",
     "\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''", "\u2026": r"\dots{}", "\u2212": "$-$",
@@ -137,10 +142,11 @@ def _inlines(content: Sequence[Inline]) -> str:
 
 def _table(table: Table) -> str:
     spec = "l" + "r" * (len(table.header) - 1)
+    size = "\\small" if len(table.header) <= 6 else "\\scriptsize" if len(table.header) <= 10 else "\\tiny"
     first = _label if table.label_column else escape_latex
     rows = [" & ".join(first(c) if i == 0 else escape_latex(c) for i, c in enumerate(row)) + r" \\" for row in table.rows]
     caption = f"\\textbf{{{escape_latex(table.caption)}}}\n\n" if table.caption else ""
-    return (caption + "{\\small\n\\begin{longtable}{" + spec + "}\n\\toprule\n"
+    return (caption + "{" + size + "\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{" + spec + "}\n\\toprule\n"
             + " & ".join(_label(h) for h in table.header) + " \\\\\n\\midrule\n"
             + "\n".join(rows) + "\n\\bottomrule\n\\end{longtable}}")
 
@@ -173,5 +179,5 @@ def write_latex(document: Document, standalone: bool = False) -> str:
     """The document as LaTeX: a fragment, or (``standalone=True``) a complete article that compiles."""
     body = "\n\n".join(_block(b, 0) for b in document.blocks) + "\n"
     if not standalone:
-        return body
+        return FRAGMENT_NEEDS + body
     return PREAMBLE + "\\begin{document}\n\n" + body + "\n\\end{document}\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bleu_teach.views.text_writer import safe
 from bleu_teach.views.document import (
     Alert,
     Block,
@@ -32,24 +33,30 @@ from bleu_teach.views.document import (
 
 __all__ = ["write_markdown", "escape_markdown"]
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
-_LINE_START = re.compile(r"^(\s*)([#+=>-]|\d+[.)])")
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~$])")
+_LINE_START = re.compile(r"^(\s*)([#+=>-]|\d+[.)])(?=\s|$)")
 
 
-def escape_markdown(text: str) -> str:
+def escape_markdown(text: str, line_start: bool = False) -> str:
     """Text that Markdown shows literally: the characters that could start markup are backslash-escaped.
 
-    Always ``\\ ` * _ [ ] < > | & ~``; at the start of the text also what
+    Always ``\\ ` * _ [ ] < > | & ~ $``; with ``line_start`` also what
     would open a heading, a list, a quote or a setext line.  Line breaks
-    become spaces (a table cell or a paragraph stays one line).
+    become spaces (a table cell or a paragraph stays one line), and control
+    characters are written as escapes, as in the text view.
 
     >>> escape_markdown("a *b* | <i>")
     'a \\\\*b\\\\* \\\\| \\\\<i\\\\>'
-    >>> escape_markdown("1. first - not a list")
+    >>> escape_markdown("1. first - not a list", line_start=True)
     '1\\\\. first - not a list'
     """
-    text = text.replace("\r", " ").replace("\n", " ")
+    text = safe(text.replace("\r", " ").replace("\n", " "))
     text = _SPECIAL.sub(r"\\\1", text)
+    return text if not line_start else _escape_line_start(text)
+
+
+def _escape_line_start(text: str) -> str:
+    """Escape a marker that would open a heading, list or quote at the start of a line."""
     match = _LINE_START.match(text)
     if match:
         marker = match.group(2)
@@ -59,6 +66,7 @@ def escape_markdown(text: str) -> str:
 
 
 def _code(text: str) -> str:
+    text = safe(text.replace("\r", " ").replace("\n", " "))
     fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -117,9 +125,9 @@ def _block(block: Block, level: int) -> list[str]:
     if isinstance(block, Heading):
         return ["#" * min(6, level + block.level - 1) + " " + _inline(block.content)]
     if isinstance(block, Paragraph):
-        return [_inlines(block.content)]
+        return [_escape_line_start(_inlines(block.content))]
     if isinstance(block, Lines):
-        return ["  \n".join(_inlines(line) for line in block.lines)]
+        return ["  \n".join(_escape_line_start(_inlines(line)) for line in block.lines)]
     if isinstance(block, Score):
         return [f"**{_inlines(block.text)}**"]
     if isinstance(block, Table):

@@ -8,6 +8,7 @@ move the terminal's cursor or change its colours.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from bleu_teach.views.document import (
@@ -30,7 +31,7 @@ from bleu_teach.views.document import (
     Tokens,
 )
 
-__all__ = ["write_text", "table_lines", "safe"]
+__all__ = ["write_text", "table_lines", "safe", "width"]
 
 _PARAGRAPH_LIKE = (Paragraph, Lines, Score)
 
@@ -82,14 +83,24 @@ def inline_text(content: Sequence[Inline]) -> str:
     return "".join(_inline(p) for p in content)
 
 
+def width(text: str) -> int:
+    """How many terminal columns ``text`` takes: wide (CJK, emoji) characters 2, combining marks 0.
+
+    >>> width("cat"), width("猫"), width("e\u0301")
+    (3, 2, 1)
+    """
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
-    """Aligned columns: the first left-aligned, the rest right-aligned."""
+    """Aligned columns (by display width): the first left-aligned, the rest right-aligned."""
     header = [safe(h) for h in header]
     rows = [[safe(c) for c in row] for row in rows]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+    widths = [max(width(x) for x in col) for col in zip(header, *rows)]
     lines = []
     for row in [header, *rows]:
-        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
+                 for i, (c, w) in enumerate(zip(row, widths))]
         lines.append((indent + "  ".join(cells)).rstrip())
     return lines
 

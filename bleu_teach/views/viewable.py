@@ -35,7 +35,9 @@ def plain_data(value: Any) -> Any:
     Floats keep full precision (non-finite ones become the strings "nan",
     "inf", "-inf"); a fraction becomes ``{"numerator", "denominator",
     "value"}`` with its counts as given (2/4 stays 2/4); a dataclass becomes
-    a dict with its ``type``, its fields and its public properties.
+    a dict with its ``type``, its fields and its public properties (but
+    those that return records already among the fields, such as a report's
+    best candidate, so that JSON holds each number once).
 
     >>> from fractions import Fraction
     >>> plain_data({"p": Fraction(1, 2), "score": 0.1, "ngram": ("the", "cat")})
@@ -86,9 +88,17 @@ def _dataclass_data(value: Any) -> dict[str, Any]:
         if not field.name.startswith("_") and field.repr:
             out[field.name] = plain_data(getattr(value, field.name))
     for name in _properties(type(value)):
-        if name not in out:
-            out[name] = plain_data(getattr(value, name))
+        if name in out:
+            continue
+        shown = getattr(value, name)
+        if _is_record(shown) or (isinstance(shown, tuple) and shown and all(_is_record(x) for x in shown)):
+            continue  # a view of the fields above (say, the best of the candidates): JSON holds it once
+        out[name] = plain_data(shown)
     return out
+
+
+def _is_record(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
 class Viewable:
