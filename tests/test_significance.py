@@ -3,7 +3,6 @@ the interval and the paired tests (lesson 06), each checked against sacreBLEU ru
 
 from __future__ import annotations
 
-import html
 import itertools
 import os
 import statistics

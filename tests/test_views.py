@@ -10,7 +10,6 @@ JSON is round-tripped through ``json`` with the score at full precision.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 

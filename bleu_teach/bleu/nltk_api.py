@@ -35,7 +35,6 @@ from bleu_teach.bleu.smoothing import SmoothingCallable, resolve_smoothing
 from bleu_teach.bleu.counting import (
     CountFraction,
     Ngram,
-    count_matches,
     pooled_counts,
     sentence_statistics,
 )

@@ -30,7 +30,7 @@ from bleu_teach.views.document import (
     Heading,
     Label,
     Lines,
-    Notes,
+    notes,
     Paragraph,
     Score,
     Section,
@@ -158,10 +158,6 @@ def _combine_section(title: str, smoothing: str, orders: Sequence[OrderReport], 
     return Section((f"{title} (smoothing: ", smoothing, ")"), tuple(blocks))
 
 
-def _notes(notes: Sequence[str]) -> tuple[Block, ...]:
-    return (Notes(tuple((Label(n),) for n in notes)),) if notes else ()
-
-
 @dataclass(frozen=True, repr=False)
 class BleuReport(Viewable):
     """The step-by-step story of one sentence-level BLEU score.
@@ -258,13 +254,13 @@ class BleuReport(Viewable):
                 ("used", *[format_number(o.smoothed) for o in self.orders], format_number(length.brevity_penalty)),
                 ("weight", *[format_number(o.weight) for o in self.orders], ""),
             )
-            folded = (*self._references(), *self._steps(), *_notes(self.notes))
+            folded = (*self._references(), *self._steps(), *notes(self.notes))
             headline = Score((f"BLEU = {format_number(self.score)} = {self.how}",), self.score)
             return Document((headline, TableBlock(header, rows), self._hypothesis("; matched unigrams marked \u2713"),
                              Details(("Every step: the references, the n-gram tables, the lengths, the sum",), folded)),
                             styles=("compact",))
         return Document((Heading("BLEU, step by step"), self._hypothesis("; matched unigrams marked \u2713"),
-                         *self._references(), *self._steps(), *self._score(), *_notes(self.notes)))
+                         *self._references(), *self._steps(), *self._score(), *notes(self.notes)))
 
     def clipping_document(self, n: int) -> Document:
         """Order ``n`` alone: the hypothesis with the tokens of its clipped n-gram matches ticked, the table, p_n."""
@@ -371,7 +367,7 @@ class CorpusReport(Viewable):
         score = Score((f"corpus BLEU = {format_number(self.score)}",), self.score)
         how = Paragraph((f"(exact value {self.score!r}); {mean}",))
         return Document((Heading("Corpus BLEU, step by step"), Paragraph((Label(_CORPUS_KEY),)), self._table(),
-                         pooled, *combine, score, how, *_notes(self.notes)))
+                         pooled, *combine, score, how, *notes(self.notes)))
 
     def __str__(self) -> str:
         return self.to_text()

@@ -38,7 +38,8 @@ from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_coun
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
-from bleu_teach.views.document import Code, Document, Heading, Label, Notes, Paragraph, Score, Table as TableBlock
+from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score, Table as TableBlock
+from bleu_teach.views.document import notes as document_notes
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.viewable import Viewable
 
@@ -124,7 +125,7 @@ class SacreScore(Viewable):
             TableBlock(_ORDERS_HEADER, rows),
             Paragraph((f"BP = {format_number(self.bp)} (sys_len = {self.sys_len}, ref_len = {self.ref_len})",)),
             Paragraph(("signature: ", Code(self.signature))),
-            *((Notes(tuple((Label(n),) for n in notes)),) if notes else ()),
+            *document_notes(notes),
         ))
 
 

@@ -22,7 +22,7 @@ from bleu_teach.views.document import (
     Inline,
     Label,
     Lines,
-    Notes,
+    notes,
     Paragraph,
     Score,
     Section,
@@ -38,10 +38,6 @@ __all__ = ["ChrfCandidate", "ChrfReport", "ChrfSegment", "ChrfCorpusScore"]
 
 def _title(name: str, what: str) -> str:
     return f"{name} ({what}), step by step, as sacreBLEU computes it"
-
-
-def _notes(notes: Sequence[str]) -> tuple[Block, ...]:
-    return (Notes(tuple((Label(n),) for n in notes)),) if notes else ()
 
 
 _NGRAM_HEADER = ("n-gram", "hyp", "ref", "matched")
@@ -218,7 +214,7 @@ class ChrfReport(Viewable):
         blocks.append(Section((f"Every order (against reference {kept})",), (_order_table(result),)))
         *steps, score = _score_lines(result, self.name)
         blocks += [Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
-                   Paragraph((f"(exact value {self.score!r})",)), *_notes(self.notes)]
+                   Paragraph((f"(exact value {self.score!r})",)), *notes(self.notes)]
         return Document(tuple(blocks))
 
     def to_text(self, ngram_tables: bool = True) -> str:
@@ -292,4 +288,4 @@ class ChrfCorpusScore(Viewable):
             Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
             Paragraph((f"(exact value {self.score!r}); for contrast, the mean of the segment scores is "
                        f"{self.mean_segment_score:.4f}",)),
-            *_notes(self.notes)))
+            *notes(self.notes)))

@@ -32,7 +32,7 @@ from bleu_teach.bleu.reports import bp_line
 from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.bleu.counting import closest_ref_length
-from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
+from bleu_teach.inputs.tokenizers import TOKENIZERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Union
 
 __all__ = ["Label", "Strong", "Code", "Tokens", "Span", "Highlight", "Inline", "Heading", "Paragraph", "Lines",
-           "Score", "Table", "Notes", "Section", "Details", "Alert", "Block", "Document", "inlines", "SUBSCRIPT"]
+           "Score", "Table", "Notes", "Section", "Details", "Alert", "Block", "Document", "inlines", "notes", "SUBSCRIPT"]
 
 #: p_1, w_n, m_2, t_n: the package's labels that carry a subscript.
 SUBSCRIPT = re.compile(r"\b([pwtmPRF]|F\d+(?:\.\d+)?)_(\d+|n)\b")
@@ -82,6 +82,23 @@ class Highlight:
 
     text: str
     spans: tuple[Span, ...]
+
+    def pieces(self) -> list[tuple[str, tuple[Span, ...], tuple[int, ...]]]:
+        """The text cut at every span boundary: (piece, the spans covering it, numbers of the spans ending after it).
+
+        Every writer marks the pieces its own way; the cutting is done once, here.
+
+        >>> h = Highlight("a bad word", (Span(2, 5, 1, "major", "x"), Span(4, 10, 2, "minor", "y")))
+        >>> [(text, [s.number for s in covering], ends) for text, covering, ends in h.pieces()]
+        [('a ', [], ()), ('ba', [1], ()), ('d', [1, 2], (1,)), (' word', [2], (2,))]
+        """
+        size = len(self.text)
+        cuts = sorted({0, size, *[p for s in self.spans for p in (s.start, s.end) if 0 <= p <= size]})
+        ends: dict[int, list[int]] = {}
+        for span in self.spans:
+            ends.setdefault(min(span.end, size), []).append(span.number)
+        return [(self.text[a:b], tuple(s for s in self.spans if s.start <= a and b <= s.end and s.start < s.end),
+                 tuple(sorted(ends.get(b, [])))) for a, b in zip(cuts, cuts[1:])]
 
 
 Inline = Union[str, Label, Strong, Code, Tokens, Highlight]
@@ -150,6 +167,11 @@ class Notes:
 
     items: tuple[tuple[Inline, ...], ...]
     title: str = "Notes"
+
+
+def notes(remarks: Sequence[str], title: str = "Notes") -> tuple["Block", ...]:
+    """The package's remarks as a Notes block (none when there are no remarks)."""
+    return (Notes(tuple((Label(r),) for r in remarks), title),) if remarks else ()
 
 
 @dataclass(frozen=True)

@@ -98,22 +98,16 @@ def highlight_html(piece: Highlight) -> str:
     Overlapping spans are split at every boundary; a piece covered by several
     spans takes the most severe one's class and lists all of them in its title.
     """
-    text, spans = piece.text, piece.spans
-    cuts = sorted({0, len(text), *[p for s in spans for p in (s.start, s.end) if 0 <= p <= len(text)]})
-    ends: dict[int, list[int]] = {}
-    for span in spans:
-        ends.setdefault(min(span.end, len(text)), []).append(span.number)
     rank = {"major": 0, "minor": 1, "other": 2}
     out = []
-    for a, b in zip(cuts, cuts[1:]):
-        chunk = escape(text[a:b])
-        covering = [s for s in spans if s.start <= a and b <= s.end and s.start < s.end]
+    for text, covering, ends in piece.pieces():
+        chunk = escape(text)
         if covering:
             worst = min((s.kind for s in covering), key=lambda kind: rank.get(kind, 2))
             title = "; ".join(f"[{s.number}] {s.title}" for s in covering)
             chunk = f'<mark class="{worst}" title="{escape(title)}">{chunk}</mark>'
         out.append(chunk)
-        out += [f'<sup class="err">[{k}]</sup>' for k in sorted(ends.get(b, []))]
+        out += [f'<sup class="err">[{k}]</sup>' for k in ends]
     return "".join(out)
 
 

@@ -105,16 +105,11 @@ def _label(text: str) -> str:
 
 
 def _highlight(piece: Highlight) -> str:
-    ends: dict[int, list[int]] = {}
-    for span in piece.spans:
-        ends.setdefault(min(span.end, len(piece.text)), []).append(span.number)
-    cuts = sorted({0, len(piece.text), *[max(0, s.start) for s in piece.spans], *ends})
     out = []
-    for a, b in zip(cuts, cuts[1:]):
-        covered = any(s.start <= a and b <= s.end and s.start < s.end for s in piece.spans)
-        chunk = escape_latex(piece.text[a:b])
-        out.append(f"\\underline{{\\textbf{{{chunk}}}}}" if covered and chunk.strip() else chunk)
-        out += [f"\\textsuperscript{{[{k}]}}" for k in sorted(ends.get(b, []))]
+    for text, covering, ends in piece.pieces():
+        chunk = escape_latex(text)
+        out.append(f"\\underline{{\\textbf{{{chunk}}}}}" if covering and chunk.strip() else chunk)
+        out += [f"\\textsuperscript{{[{k}]}}" for k in ends]
     return "".join(out)
 
 

@@ -73,17 +73,11 @@ def _code(text: str) -> str:
 
 
 def _highlight(piece: Highlight) -> str:
-    ends: dict[int, list[int]] = {}
-    for span in piece.spans:
-        ends.setdefault(min(span.end, len(piece.text)), []).append(span.number)
-    starts = sorted({max(0, s.start) for s in piece.spans if s.start < s.end})
-    cuts = sorted({0, len(piece.text), *starts, *ends})
     out = []
-    for a, b in zip(cuts, cuts[1:]):
-        covered = any(s.start <= a and b <= s.end and s.start < s.end for s in piece.spans)
-        chunk = escape_markdown(piece.text[a:b])
-        out.append(f"**{chunk}**" if covered and chunk.strip() else chunk)
-        out += [f"\\[{k}\\]" for k in sorted(ends.get(b, []))]
+    for text, covering, ends in piece.pieces():
+        chunk = escape_markdown(text)
+        out.append(f"**{chunk}**" if covering and chunk.strip() else chunk)
+        out += [f"\\[{k}\\]" for k in ends]
     return "".join(out)
 
 

@@ -67,15 +67,7 @@ def _inline(piece: Inline) -> str:
 
 def _highlight(piece: Highlight) -> str:
     """The text with each span's number after its end: 'a bad[1] word'."""
-    ends: dict[int, list[int]] = {}
-    for span in piece.spans:
-        ends.setdefault(min(span.end, len(piece.text)), []).append(span.number)
-    out, last = [], 0
-    for cut in sorted(ends):
-        out.append(safe(piece.text[last:cut]) + "".join(f"[{k}]" for k in sorted(ends[cut])))
-        last = cut
-    out.append(safe(piece.text[last:]))
-    return "".join(out)
+    return "".join(safe(text) + "".join(f"[{k}]" for k in ends) for text, _, ends in piece.pieces())
 
 
 def inline_text(content: Sequence[Inline]) -> str:
