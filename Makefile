@@ -34,8 +34,9 @@ test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
-EXECUTE := $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+RUN_NOTEBOOK := $(BIN)/jupyter nbconvert --to notebook --execute \
 	--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True
+EXECUTE := $(RUN_NOTEBOOK) --inplace
 
 # Re-execute every lesson in place, top to bottom on a fresh kernel, saving widget state;
 # then remake and execute the teacher's solution copies.
@@ -49,9 +50,10 @@ solutions: $(STAMP)
 	$(EXECUTE) notebooks/solutions/*.ipynb
 
 # The demo deck as a static reveal.js slide show that opens from disk with the network off: build/slides/.
+# The deck is executed into build/decks/ (the stored notebook stays as it is; make notebooks rewrites it).
 slides: $(STAMP) $(NODE_STAMP)
-	$(EXECUTE) notebooks/slides/*.ipynb
-	$(BIN)/python scripts/build_slides.py
+	$(RUN_NOTEBOOK) --output-dir build/decks notebooks/slides/*.ipynb
+	$(BIN)/python scripts/build_slides.py --decks build/decks
 
 # The static website, nothing to install for its readers: build/site/ (scripts/build_site.py).
 # Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.

@@ -1,7 +1,8 @@
 """Export the demo deck as a self-contained reveal.js slide show that works from disk, offline.
 
-`make slides` executes notebooks/slides/*.ipynb (saving widget state) and
-then runs this script, which writes build/slides/:
+`make slides` executes notebooks/slides/*.ipynb into build/decks/ (saving
+widget state, leaving the stored decks untouched) and then runs this script
+with ``--decks build/decks``, which writes build/slides/:
 
 * ``<deck>.slides.html``: ``jupyter nbconvert --to slides`` output whose
   reveal.js, require.js, jQuery, MathJax 2 and widget renderer
@@ -108,18 +109,21 @@ def export(deck: Path, out_dir: Path, prepare: Callable[[Any], None] | None = No
     return target
 
 
-def build(out_dir: Path) -> list[Path]:
-    """Copy the assets and export every deck into ``out_dir``; return the HTML files."""
+def build(out_dir: Path, decks: Path = DECKS) -> list[Path]:
+    """Copy the assets and export every deck in ``decks`` into ``out_dir``; return the HTML files."""
     out_dir.mkdir(parents=True, exist_ok=True)
     copy_assets(out_dir / "vendor", only=DECK_ASSETS)
     copy_widget_fonts(out_dir)
-    return [export(deck, out_dir) for deck in sorted(DECKS.glob("*.ipynb"))]
+    return [export(deck, out_dir) for deck in sorted(decks.glob("*.ipynb"))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=PROJECT / "build" / "slides")
-    for path in build(parser.parse_args().out):
+    parser.add_argument("--decks", type=Path, default=DECKS,
+                        help="the folder of executed deck notebooks (default: the stored ones, notebooks/slides)")
+    args = parser.parse_args()
+    for path in build(args.out, args.decks):
         print(f"wrote {path.relative_to(PROJECT) if path.is_relative_to(PROJECT) else path}")
 
 

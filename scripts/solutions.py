@@ -1,13 +1,15 @@
 """Make the teacher's solution copies of the lessons: notebooks/solutions/NN_name_solutions.ipynb.
 
-The lessons are the master copies.  Each "Check yourself" code cell is tagged
-``exercise`` and starts with ``answer = None``; its worked answer lives in the
-cell's metadata (``bleu_teach.solution``).  A solution copy is the lesson
-with that first line replaced by the worked answer, links pointing back up
-one folder, and nothing else changed; tests/test_solutions.py checks that the
-stored copies still equal what this script makes, and nbval checks that each
-answer passes its checker.  `make solutions` runs this script and executes
-the copies.
+The lessons are the master copies, and they hold no answer.  Each "Check
+yourself" code cell is tagged ``exercise`` and reads ``answer = None`` then
+``check("LL.Q", answer)``; the worked answer comes from the exercise bank
+(``bleu_teach/exercises/bank.toml``).  A solution copy is the lesson with that
+first line replaced by the bank's answer and working, links pointing back up
+one folder, and nothing else changed.  The same run writes the teacher's
+guide's table of exercises (between its ``exercises`` markers) from the bank.
+tests/test_solutions.py checks that the stored copies and the table still
+equal what this script makes, and nbval checks that each answer passes its
+checker.  `make solutions` runs this script and executes the copies.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from pathlib import Path
 
 import nbformat
 
+from bleu_teach.exercises import Exercise, exercise, exercises
+
 PROJECT = Path(__file__).resolve().parent.parent
 LESSONS = PROJECT / "notebooks"
 SOLUTIONS = LESSONS / "solutions"
 PLACEHOLDER = "answer = None"
+CALL = re.compile(r'^check\("(\d\d\.\d+)", answer\)$')
+GUIDE = PROJECT / "TEACHERS_GUIDE.md"
+TABLE_START, TABLE_END = "<!-- exercises: made by scripts/solutions.py -->", "<!-- end of exercises -->"
 BANNER = ("> **Teacher's copy, with the worked answers.** The lesson itself is "
           "[{name}](../{name}); this copy is made from it by `make solutions`.")
 
@@ -33,6 +40,16 @@ def lessons() -> list[Path]:
 
 def exercise_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
     return [c for c in nb.cells if c.cell_type == "code" and "exercise" in c.metadata.get("tags", [])]
+
+
+def cell_exercise(lesson: Path, cell: nbformat.NotebookNode) -> Exercise:
+    """The bank exercise an exercise cell asks, refusing a cell that is not exactly the two learner lines."""
+    first, _, rest = cell.source.partition("\n")
+    found = CALL.match(rest.strip())
+    if first.strip() != PLACEHOLDER or not found:
+        raise ValueError(f"{lesson.name}: an exercise cell must be '{PLACEHOLDER}' and then check(\"LL.Q\", answer), "
+                         f"not {cell.source!r}.")
+    return exercise(found.group(1))
 
 
 def solution_path(lesson: Path) -> Path:
@@ -49,7 +66,7 @@ def solution_notebook(lesson: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(lesson, as_version=4)
     out = copy.deepcopy(nb)
     out.metadata.pop("widgets", None)
-    exercises = 0
+    count = 0
     for cell in out.cells:
         if cell.cell_type == "code":
             cell.outputs = []
@@ -57,13 +74,10 @@ def solution_notebook(lesson: Path) -> nbformat.NotebookNode:
         if cell.cell_type == "markdown":
             cell.source = _relink(cell.source)
         if cell.cell_type == "code" and "exercise" in cell.metadata.get("tags", []):
-            solution = cell.metadata.get("bleu_teach", {}).get("solution")
-            first, _, rest = cell.source.partition("\n")
-            if first.strip() != PLACEHOLDER or not solution:
-                raise ValueError(f"{lesson.name}: an exercise cell must start with '{PLACEHOLDER}' and carry a solution.")
-            cell.source = solution + "\n" + rest
-            exercises += 1
-    if not exercises:
+            rest = cell.source.partition("\n")[2]
+            cell.source = cell_exercise(lesson, cell).solution() + "\n" + rest
+            count += 1
+    if not count:
         raise ValueError(f"{lesson.name} has no exercise cell (tag 'exercise').")
     out.cells.insert(1, nbformat.v4.new_markdown_cell(BANNER.format(name=lesson.name)))
     return out
@@ -74,11 +88,39 @@ def sources(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source) for c in nb.cells]
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def guide_table() -> str:
+    """The teacher's guide's table: every exercise by id, its answer, and the misconceptions its checker names."""
+    rows = ["| Exercise | Question | Answer | Misconceptions the checker names |", "|---|---|---|---|"]
+    for ex in exercises():
+        offered = ex.check(None).misconceptions
+        if ex.options:
+            named = "; ".join(f"{o.letter}: {o.misconception}" for o in ex.options if o.misconception)
+        else:
+            named = "; ".join(dict.fromkeys(m.name.replace("_", " ") for m in offered))
+        rows.append(f"| {ex.id} | {_cell(ex.title)} | {_cell(ex.answer_text)} | {_cell(named)} |")
+    return "\n".join(rows)
+
+
+def guide_with_table(guide: str) -> str:
+    """The guide's text with the table between its markers replaced by the bank's."""
+    before, start, rest = guide.partition(TABLE_START)
+    _, end, after = rest.partition(TABLE_END)
+    if not start or not end:
+        raise ValueError(f"{GUIDE.name} needs the markers {TABLE_START} and {TABLE_END}.")
+    return f"{before}{TABLE_START}\n{guide_table()}\n{TABLE_END}{after}"
+
+
 def main() -> None:
     SOLUTIONS.mkdir(exist_ok=True)
     for lesson in lessons():
         nbformat.write(solution_notebook(lesson), solution_path(lesson))
         print(f"wrote {solution_path(lesson).relative_to(PROJECT)}", file=sys.stderr)
+    GUIDE.write_text(guide_with_table(GUIDE.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote the table of exercises in {GUIDE.relative_to(PROJECT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from bleu_teach.lessons.agreement import (
     system_level,
 )
 from bleu_teach.lessons.data import ErrorSpan, wmt21_ted
-from bleu_teach.lessons.exercises import check_mqm_score
+from bleu_teach.exercises.checkers import check_mqm_score
 from bleu_teach.lessons.mqm import MQM_BANDS, MqmSegment, mqm_segment
 from bleu_teach.ui.plots import plot_segment_bands, plot_system_scatter
 from bleu_teach.ui.widgets import TOO_HARSH, DisagreementExplorer

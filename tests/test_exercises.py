@@ -8,7 +8,7 @@ import pytest
 
 import bleu_teach as bt
 from tests.view_checks import check_every_view
-from bleu_teach.lessons.exercises import (
+from bleu_teach.exercises.checkers import (
     Feedback,
     check_bleu,
     check_brevity_penalty,
@@ -28,8 +28,12 @@ def test_modified_precision_right_and_misconceptions():
     assert check_modified_precision(Fraction(2, 7), REFS, hyp).correct is True
     assert "did not clip" in check_modified_precision(1.0, REFS, hyp).message
     assert check_modified_precision("3/7", REFS, hyp).recognised == "summed_references"
-    assert "reference's n-gram count" in check_modified_precision("2/6", REFS, hyp).message
+    assert "1-grams in reference 1 (6)" in check_modified_precision("2/6", REFS, hyp).message
+    assert "1-grams in reference 2 (7)" in check_modified_precision("2/7", REFS, ["the"] * 8).message
     assert check_modified_precision(None, REFS, hyp).correct is None
+    # An answer that matches nothing gets a hint that does not give the answer away.
+    hint = check_modified_precision("1/7", REFS, hyp)
+    assert hint.verdict == "wrong" and "2/7" not in hint.message and "Hint:" in hint.message
 
 
 def test_brevity_penalty_right_and_misconceptions():
@@ -143,6 +147,13 @@ def test_choice_and_prediction_checkers():
     feedback = {"A": "right: max.", "B": "no: sum double-counts."}
     assert check_choice("a", options, "A", feedback).correct is True
     assert check_choice("B", options, "A", feedback).recognised == "B"
+    assert check_choice("B", options, "A", feedback, {"B": "summed"}).recognised == "summed"
+    with pytest.raises(TypeError, match="options must map option letters"):
+        check_choice("A", None, "A", feedback)
+    with pytest.raises(TypeError, match="letters such as"):
+        check_choice("A", {1: "max", 2: "sum"}, "A", feedback)
+    with pytest.raises(ValueError, match="right must be one of the option letters"):
+        check_choice("A", options, "C", feedback)
     assert check_choice(None, options, "A", feedback).correct is None
     with pytest.raises(ValueError, match="Choose one of A, B"):
         check_choice("C", options, "A", feedback)
@@ -152,3 +163,4 @@ def test_choice_and_prediction_checkers():
     a, b = "the cat is chasing the dog".split(), "the cat is chased by the dog".split()
     assert check_higher("A", refs, a, b).correct is True
     assert check_higher("b", refs, a, b).recognised == "B"
+    assert check_higher("same", refs, a, b).message != check_higher("b", refs, a, b).message

@@ -28,9 +28,10 @@ def test_solution_copy_matches_the_lesson(lesson: Path):
     stored = nbformat.read(solutions.solution_path(lesson), as_version=4)
     assert solutions.sources(stored) == solutions.sources(solutions.solution_notebook(lesson)), (
         "the solution copy has drifted from its lesson: run `make solutions`")
-    student = nbformat.read(lesson, as_version=4)
-    for cell in solutions.exercise_cells(student):
-        assert cell.source.startswith("answer = None")  # the student copy never shows the answer
+
+def test_the_guide_lists_every_exercise_as_the_bank_says():
+    guide = solutions.GUIDE.read_text(encoding="utf-8")
+    assert solutions.guide_with_table(guide) == guide, "the guide's table of exercises is stale: run `make solutions`"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
@@ -43,14 +44,27 @@ def test_every_worked_answer_passes_its_checker(lesson: Path):
         assert shown.startswith("Correct"), f"{lesson.name}: {shown!r}"
 
 
-def test_generator_refuses_an_exercise_without_a_solution(tmp_path: Path):
+@pytest.mark.parametrize("source", ["answer = None\ncheck(answer)", 'answer = 0.5\ncheck("03.1", answer)',
+                                    'answer = None\ncheck("03.1", answer)\nprint(answer)'])
+def test_generator_refuses_an_exercise_cell_that_is_not_the_two_learner_lines(tmp_path: Path, source: str):
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("answer = None\ncheck(answer)")
+    cell = nbformat.v4.new_code_cell(source)
     cell.metadata["tags"] = ["exercise"]
     nb.cells = [nbformat.v4.new_markdown_cell("# t"), cell]
     path = tmp_path / "99_t.ipynb"
     nbformat.write(nb, path)
-    with pytest.raises(ValueError, match="carry a solution"):
+    with pytest.raises(ValueError, match="must be 'answer = None' and then check"):
+        solutions.solution_notebook(path)
+
+
+def test_generator_refuses_an_unknown_exercise_id(tmp_path: Path):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell('answer = None\ncheck("99.9", answer)')
+    cell.metadata["tags"] = ["exercise"]
+    nb.cells = [cell]
+    path = tmp_path / "99_t.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(ValueError, match="There is no exercise '99.9'"):
         solutions.solution_notebook(path)
 
 

@@ -290,7 +290,7 @@ def _examples() -> list[Mistake]:
             _quiet_bleu(cat_refs, short_hyp, smoothing_function=smooth.method1),
         ),
         Mistake(
-            "bleu_with_inverted_brevity_penalty", "brevity penalty applied to long, not short, hypotheses",
+            "bleu_with_inverted_brevity_penalty", "BP condition inverted: no penalty when short, a bonus above 1 when long",
             "BP = 1 if c > r else exp(1 - r/c)",
             "2 refs (6 and 7 tokens), a 13-token hyp, BLEU-4 (both: method1)",
             bleu_with_inverted_brevity_penalty(cat_refs, long_hyp, smoothing_function=smooth.method1),

@@ -381,3 +381,30 @@ def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browse
     expect(page.locator("#status")).to_contain_text("served over http(s), not opened from disk")
     assert errors == [] and blocked == []
     context.close()
+
+
+def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
+    """The exercise bank's answers, workings and feedback appear in no page, notebook, zip or script of the site."""
+    import zipfile
+
+    from bleu_teach.exercises import check, exercises
+
+    secrets = set()
+    for ex in exercises():
+        secrets.add(ex.working)
+        secrets.update(o.feedback for o in ex.options)
+        secrets.update(m.message for m in check(ex.id, None).misconceptions)
+    texts = {}
+    for path in site.root.rglob("*"):
+        if path.suffix in (".html", ".ipynb", ".md", ".js", ".json", ".py", ".toml"):
+            texts[str(path)] = path.read_text(encoding="utf-8", errors="replace")
+        elif path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    texts[f"{path}!{name}"] = archive.read(name).decode("utf-8", errors="replace")
+    assert any("bleu-teach-notebooks" in name for name in texts)
+    for name, text in texts.items():
+        assert "bank.toml" not in name and '"solution"' not in text, name
+        for secret in secrets:
+            for form in (secret, json.dumps(secret, ensure_ascii=False)[1:-1], html.escape(secret)):
+                assert form not in text, f"{name} shows {secret!r}"

@@ -18,6 +18,7 @@ included, is right too).  Choice questions take a letter.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,9 +34,10 @@ from bleu_teach.inputs.validation import (
 from bleu_teach.lessons.data import ErrorSpan
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision
 from bleu_teach.bleu.explain import explain, explain_corpus
+from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.counting import closest_ref_length, sentence_statistics
-from bleu_teach.views.document import Document, Paragraph, Strong
+from bleu_teach.views.document import Document, Label, Paragraph, Strong
 from bleu_teach.views.text_writer import write_text
 from bleu_teach.views.viewable import Viewable
 
@@ -90,6 +92,15 @@ class Feedback(Viewable):
     recognised: str | None = None
 
     @property
+    def verdict(self) -> str:
+        """``"correct"``, ``"misconception"`` (a wrong answer the checker could name), ``"wrong"`` or ``"unanswered"``."""
+        if self.correct is None:
+            return "unanswered"
+        if self.correct:
+            return "correct"
+        return "misconception" if self.recognised is not None else "wrong"
+
+    @property
     def tolerance(self) -> float:
         """How far a numeric answer may be from the right value: half a unit in the last decimal asked for."""
         return 0.5 * 10.0 ** -(self.decimals if self.decimals is not None else 0) + 1e-12
@@ -100,25 +111,34 @@ class Feedback(Viewable):
         ``symbol=False`` leaves the symbol out (the one-line text view).
         """
         word, mark = _VERDICTS[self.correct]
-        return Document((Paragraph((Strong(f"{mark} {word}:" if symbol else f"{word}:"), " ", self.message)),))
+        return Document((Paragraph((Strong(f"{mark} {word}:" if symbol else f"{word}:"), " ", Label(self.message))),))
 
     def to_text(self) -> str:
         """One line of plain text: ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``."""
         return write_text(self.to_document(symbol=False))
 
 
+def _shown(answer: Any) -> str:
+    """An answer as a message quotes it: its repr, shortened past 40 characters."""
+    text = repr(answer)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _as_number(answer: Any) -> float:
+    number: Any = answer
     if isinstance(answer, str):
-        text = answer.strip()
         try:
-            return float(Fraction(text))
+            number = Fraction(answer.strip())
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {answer!r}.") from None
-    if isinstance(answer, bool) or not isinstance(answer, (int, float, Fraction)):
-        raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {answer!r}.")
-    value = float(answer)
+            raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {_shown(answer)}.") from None
+    if isinstance(number, bool) or not isinstance(number, numbers.Real):
+        raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {_shown(answer)}.")
+    try:
+        value = float(number)
+    except OverflowError:
+        raise ValueError(f"Write the answer as a finite number, not {_shown(answer)}.") from None
     if not math.isfinite(value):
-        raise ValueError(f"Write the answer as a finite number, not {answer!r}.")
+        raise ValueError(f"Write the answer as a finite number, not {_shown(answer)}.")
     return value
 
 
@@ -126,8 +146,13 @@ def _rounding(decimals: int) -> str:
     return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}, or as a fraction"
 
 
-def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int) -> Feedback:
-    """Compare a numeric answer with the right value, then with each misconception's value."""
+def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int,
+           hint: str) -> Feedback:
+    """Compare a numeric answer with the right value, then with each misconception's value.
+
+    ``explanation`` (which holds the right answer) is shown only to a right
+    answer; an answer that matches nothing gets the ``hint``, which does not.
+    """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
     offered = tuple(mistakes)
@@ -140,7 +165,7 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     for mistake in offered:
         if abs(value - float(mistake.value)) <= base.tolerance:
             return _with(base, False, mistake.message, mistake.name)
-    return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {explanation.split(':')[0]}.")
+    return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
 
 
 def _with(base: Feedback, correct: bool | None, message: str, recognised: str | None = None) -> Feedback:
@@ -169,7 +194,7 @@ def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedba
     return _judge(
         answer, right,
         f"{k} tokens give {k} - {n} + 1 = {right} {n}-grams (one starting at each position that leaves room for {n} tokens)",
-        mistakes, 0,
+        mistakes, 0, hint=f"count the positions where a run of {n} tokens can start",
     )
 
 
@@ -201,43 +226,73 @@ def check_modified_precision(
         mistakes.append(Misconception(
             "summed_references", summed / total,
             "you added the counts over the references; BLEU clips by the largest count in any ONE reference."))
-    ref_total = len(refs[0]) - n + 1
-    if ref_total > 0:
+    # Dividing by a reference's n-gram count: the learner may have used any reference, so offer each one
+    # (references with the same count give the same wrong answer, and are offered together).
+    by_count: dict[int, list[int]] = {}
+    for k, ref in enumerate(refs, 1):
+        if len(ref) >= n:
+            by_count.setdefault(len(ref) - n + 1, []).append(k)
+    for ref_total, which in by_count.items():
+        where = "the reference" if len(refs) == 1 else f"reference {' or '.join(map(str, which))}"
         mistakes.append(Misconception(
             "reference_denominator", clipped / ref_total,
-            "you divided by the reference's n-gram count; modified precision divides by the hypothesis's."))
+            f"you divided by the number of {n}-grams in {where} ({ref_total}); modified precision divides by "
+            f"the number in the hypothesis ({total}): that is what makes it a precision."))
     return _judge(answer, clipped / total, f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
-                  mistakes, decimals)
+                  mistakes, decimals, hint=f"count each {n}-gram's matches, clipped by its largest count in one "
+                                           f"reference, and divide by the hypothesis's {n}-grams")
+
+
+def _length(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number of tokens, such as 6, not {value!r}.")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1 token, not {value!r}.")
+    return int(value)
 
 
 def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, decimals: int = 3) -> Feedback:
     """Check an answer for BP given the reference lengths and the hypothesis length.
 
-    Offered misconceptions: the longest reference, the first reference (with
-    two or more), BP = 1 although c <= r, and r and c swapped.
+    Offered misconceptions: every reference length other than the closest
+    (the longest, the first, or another), the mean reference length, and,
+    when c <= r, BP = 1 and r and c swapped.
 
     >>> check_brevity_penalty(1, [8, 6, 12], 5).recognised
     'no_penalty'
     """
     if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or not ref_lens:
         raise ValueError("ref_lens must list at least one reference length, e.g. [8, 6, 12].")
-    lens = [int(r) for r in ref_lens]
-    if hyp_len < 1 or any(r < 1 for r in lens):
-        raise ValueError("Lengths must be whole numbers of at least 1.")
+    lens = [_length(r, f"ref_lens[{i}]") for i, r in enumerate(ref_lens)]
+    hyp_len = _length(hyp_len, "hyp_len")
     r = closest_ref_length(lens, hyp_len)
     right = float(brevity_penalty(r, hyp_len))
-    mistakes = [Misconception("longest_reference", float(brevity_penalty(max(lens), hyp_len)),
-                              "you used the longest reference; BLEU uses the reference length closest to the hypothesis length.")]
+    mistakes = []
+    for length in sorted(set(lens) - {r}, key=lens.index):
+        if length == max(lens):
+            name, what = "longest_reference", "the longest reference"
+        elif length == lens[0]:
+            name, what = "first_reference", "the first reference"
+        else:
+            name, what = "other_reference", f"a reference of {length} tokens"
+        mistakes.append(Misconception(name, float(brevity_penalty(length, hyp_len)),
+                                      f"you used {what} (r = {length}); BLEU uses the reference length closest to the "
+                                      "hypothesis length (on a tie, the shorter)."))
     if len(lens) > 1:
-        mistakes.append(Misconception("first_reference", float(brevity_penalty(lens[0], hyp_len)),
-                                      "you used the first reference; BLEU uses the one whose length is closest to the hypothesis length."))
+        mean = sum(lens) / len(lens)
+        bp_mean = 1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)
+        mistakes.append(Misconception("mean_length", bp_mean,
+                                      f"you used the mean reference length ({mean:g}); BLEU does not average the lengths, "
+                                      "it takes the one closest to the hypothesis length."))
     if hyp_len <= r:
         mistakes.append(Misconception("no_penalty", 1.0,
                                       "the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."))
         mistakes.append(Misconception("swapped", math.exp(1 - hyp_len / r),
                                       "you swapped r and c: BP = exp(1 - r/c), reference length over hypothesis length."))
     how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
-    return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals)
+    return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
+                  hint="find the reference length closest to the hypothesis length, then BP = 1 if c > r, "
+                       "else exp(1 - r/c)")
 
 
 def check_bleu(
@@ -251,8 +306,10 @@ def check_bleu(
     """Check an answer for sentence BLEU with the given weights (and smoothing, if any).
 
     Offered misconceptions: forgetting BP (when BP < 1), the arithmetic
-    instead of the geometric mean, and, without smoothing, the smoothed
-    score (method1) and skipping the zero precisions (when one is zero).
+    instead of the geometric mean; without smoothing and with a zero
+    precision, the smoothed score (method1), and leaving the zero out of the
+    geometric mean with the other weights kept or renormalised; with
+    smoothing and a zero precision, the unsmoothed score.
     """
     weight = check_weight_tuple(weights)
     report = explain(references, hypothesis, weights=weight, smoothing=smoothing)
@@ -270,13 +327,24 @@ def check_bleu(
         smoothed = explain(references, hypothesis, weights=weight, smoothing="method1").score
         mistakes.append(Misconception("smoothed", float(smoothed),
                                       "that is the smoothed score (method1); this question asks for BLEU without smoothing."))
-        kept = math.fsum(o.weight * math.log(float(o.precision)) for o in report.orders if not o.is_zero)
-        mistakes.append(Misconception("skipped_zero", bp * math.exp(kept),
+        kept = [o for o in report.orders if not o.is_zero and o.weight > 0]
+        logs = math.fsum(o.weight * math.log(float(o.precision)) for o in kept)
+        mistakes.append(Misconception("skipped_zero", bp * math.exp(logs),
                                       "you left the zero precision out of the geometric mean; that treats it as p_n = 1, "
                                       "the best possible value. Without smoothing the score is (almost) 0."))
+        mistakes.append(Misconception("renormalised", bp * math.exp(logs / math.fsum(o.weight for o in kept)),
+                                      "you dropped the zero precision and shared its weight among the others; that "
+                                      "scores a lower-order BLEU instead. Without smoothing a zero p_n makes the score "
+                                      "(almost) 0."))
+    if zero and report.smoothing != "method0":
+        unsmoothed = explain(references, hypothesis, weights=weight).score
+        mistakes.append(Misconception("unsmoothed", float(unsmoothed),
+                                      "that is the score without smoothing; this question asks for "
+                                      f"{report.smoothing}, which gives the zero precision a small value."))
     return _judge(answer, right,
                   "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
-                  mistakes, decimals)
+                  mistakes, decimals,
+                  hint="work out p_1 to p_N, their weighted geometric mean, and the brevity penalty, then multiply")
 
 
 def check_corpus_bleu(
@@ -287,18 +355,24 @@ def check_corpus_bleu(
     smoothing: str | None = None,
     decimals: int = 3,
 ) -> Feedback:
-    """Check an answer for corpus BLEU, recognising the mean of sentence scores."""
+    """Check an answer for corpus BLEU, recognising the mean of sentence scores and a forgotten BP."""
     weight = check_weight_tuple(weights)
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     report = explain_corpus(refs_list, hyps, weights=weight, smoothing=smoothing)
+    right = float(cast(float, corpus_bleu(refs_list, hyps, weight, smoothing)))  # one weight tuple: one float
     mistakes = []
     if report.mean_sentence_score is not None:
         mistakes.append(Misconception("mean_of_sentences", report.mean_sentence_score,
                                       "that is the mean of the sentence scores; corpus BLEU adds up the counts and "
                                       "lengths of all sentences first, then combines them once."))
-    right = cast(float, corpus_bleu(refs_list, hyps, weight, smoothing))  # one weight tuple: one float
-    return _judge(answer, float(right), "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
-                  mistakes, decimals)
+    bp = float(report.brevity_penalty)
+    if 0 < bp < 1:
+        mistakes.append(Misconception("no_brevity_penalty", right / bp,
+                                      "you forgot the brevity penalty: the corpus's c and r are sums over the "
+                                      "sentences, and here c < r."))
+    return _judge(answer, right, "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
+                  mistakes, decimals,
+                  hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once")
 
 
 def _letter(answer: Any, options: Mapping[str, str]) -> str:
@@ -310,28 +384,59 @@ def _letter(answer: Any, options: Mapping[str, str]) -> str:
     return letter
 
 
-def check_choice(answer: Any, options: Mapping[str, str], right: str, feedback: Mapping[str, str]) -> Feedback:
+def _letters(mapping: Any, name: str) -> dict[str, str]:
+    """A mapping from option letters to text, with the letters in upper case."""
+    if not isinstance(mapping, Mapping):
+        raise TypeError(f"{name} must map option letters to text, e.g. {{\"A\": \"...\", \"B\": \"...\"}}, "
+                        f"not {type(mapping).__name__}.")
+    out: dict[str, str] = {}
+    for key, value in mapping.items():
+        if not isinstance(key, str) or not key.strip():
+            raise TypeError(f"{name} must use letters such as \"A\" as keys, not {key!r}.")
+        if not isinstance(value, str):
+            raise TypeError(f"{name}[{key!r}] must be text, not {type(value).__name__}.")
+        if key.strip().upper() in out:
+            raise ValueError(f"{name} names the option {key.strip().upper()!r} twice.")
+        out[key.strip().upper()] = value
+    return out
+
+
+def check_choice(
+    answer: Any,
+    options: Mapping[str, str],
+    right: str,
+    feedback: Mapping[str, str],
+    misconceptions: Mapping[str, str] | None = None,
+) -> Feedback:
     """Check a multiple-choice answer; each wrong option names the misconception behind it.
 
-    ``options`` maps letters to the choices, ``right`` is the right letter
-    and ``feedback`` gives, for every letter, why it is right or wrong.
+    ``options`` maps letters to the choices, ``right`` is the right letter,
+    ``feedback`` gives, for every letter, why it is right or wrong, and
+    ``misconceptions`` (optional) names, for each wrong letter, the
+    misconception it stands for (the letter itself when not given).
 
     >>> options = {"A": "the maximum over the references", "B": "the sum over the references"}
-    >>> check_choice("b", options, "A", {"A": "yes: one reference at a time.", "B": "no: that double-counts."}).recognised
-    'B'
+    >>> check_choice("b", options, "A", {"A": "one reference at a time.", "B": "that double-counts."},
+    ...              {"B": "summed references"}).recognised
+    'summed references'
     """
-    letters = {str(k).upper(): str(v) for k, v in options.items()}
-    right = str(right).upper()
-    if right not in letters or set(feedback) != set(options) or len(letters) < 2:
-        raise ValueError("check_choice needs two or more options, the right letter among them, and feedback for every letter.")
-    mistakes = tuple(Misconception(k, k, feedback[k]) for k in letters if k != right)
+    letters = _letters(options, "options")
+    said = _letters(feedback, "feedback")
+    names = _letters(misconceptions or {}, "misconceptions")
+    if not isinstance(right, str) or right.strip().upper() not in letters:
+        raise ValueError(f"right must be one of the option letters ({', '.join(letters)}), not {right!r}.")
+    right = right.strip().upper()
+    if len(letters) < 2 or set(said) != set(letters) or not set(names) <= set(letters) - {right}:
+        raise ValueError("check_choice needs two or more options, feedback for every letter, and misconception "
+                         "names only for wrong letters.")
+    mistakes = tuple(Misconception(names.get(k, k), k, said[k]) for k in letters if k != right)
     base = Feedback(None, "", right, None, mistakes)
     if answer is None or answer is Ellipsis:
         return _with(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
     letter = _letter(answer, letters)
     if letter == right:
-        return _with(base, True, feedback[right])
-    return _with(base, False, feedback[letter], letter)
+        return _with(base, True, said[right])
+    return _with(base, False, said[letter], names.get(letter, letter))
 
 
 def check_higher(
@@ -341,24 +446,49 @@ def check_higher(
     hypothesis_b: Sequence[Hashable],
     weights: Sequence[float] = DEFAULT_WEIGHTS,
     smoothing: str | None = "method1",
+    feedback: Mapping[str, str] | None = None,
+    misconceptions: Mapping[str, str] | None = None,
 ) -> Feedback:
     """A prediction: which hypothesis gets the higher BLEU, "A", "B" or "same"?  The right answer is computed.
 
-    The feedback names the n-grams that decide it.
+    ``feedback`` and ``misconceptions`` (optional, keyed "A", "B" and
+    "SAME") say why each answer is right or wrong; every message ends with
+    the two scores and their precisions, computed here.
+
+    >>> refs = [["the", "dog", "chases", "the", "cat"]]
+    >>> check_higher("same", refs, "the cat chases the dog".split(), "the dog chases the cat".split()).recognised
+    'SAME'
     """
-    a = explain(references, hypothesis_a, weights=weights, smoothing=smoothing)
-    b = explain(references, hypothesis_b, weights=weights, smoothing=smoothing)
+    weight = check_weight_tuple(weights)
+    a = explain(references, hypothesis_a, weights=weight, smoothing=smoothing)
+    b = explain(references, hypothesis_b, weights=weight, smoothing=smoothing)
     right = "SAME" if a.score == b.score else ("A" if a.score > b.score else "B")
-    scores = f"A scores {a.score:.4f}, B scores {b.score:.4f}"
-    why = {
-        "A": f"{scores}: A shares more (or longer) n-grams with the references.",
-        "B": f"{scores}: B shares more (or longer) n-grams with the references.",
-        "SAME": f"{scores}.",
+
+    def evidence(name: str, report: BleuReport) -> str:
+        precisions = ", ".join(f"{o.clipped}/{o.total}" for o in report.orders)
+        return f"{name} scores {report.score:.4f} (p_1 to p_{len(report.orders)}: {precisions})"
+
+    scores = f"{evidence('A', a)}; {evidence('B', b)}."
+    generic = {
+        "A": "A shares more (or longer) n-grams with the references.",
+        "B": "B shares more (or longer) n-grams with the references.",
+        "SAME": "the two share equally many n-grams of each order with the references.",
     }
-    wrong = ("BLEU does not read meaning: it counts n-grams shared with the references. "
-             "Compare the n-gram tables of the two hypotheses.")
-    feedback = {k: (why[k] if k == right else f"not quite: {scores}. {wrong}") for k in why}
-    return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right, feedback)
+    wrong = {
+        "A": "A shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
+        "B": "B shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
+        "SAME": "the two do not share the same n-grams with the references, so their scores differ: BLEU counts "
+                "shared n-grams, not meaning.",
+    }
+    if right == "SAME":
+        wrong["A"] = wrong["B"] = ("the two share equally many n-grams of each order with the references, so they "
+                                   "score the same: BLEU counts shared n-grams, not meaning.")
+    said = _letters(feedback, "feedback") if feedback is not None else {
+        k: (generic[k] if k == right else wrong[k]) for k in generic}
+    if set(said) != set(generic):
+        raise ValueError("feedback must have a message for each of \"A\", \"B\" and \"SAME\".")
+    return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right,
+                        {k: f"{v} {scores}" for k, v in said.items()}, misconceptions)
 
 
 def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1) -> Feedback:
@@ -389,4 +519,5 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
     mistakes.append(Misconception("counted_errors", -float(len(errors)),
                                   "errors are weighed by severity (major 5, minor 1), not just counted."))
     weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"
-    return _judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals)
+    return _judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals,
+                  hint="weigh each error by its severity (and category), add the weights, and negate the sum")

@@ -1,0 +1,245 @@
+"""The exercise bank: every "Check yourself" question of the lessons, kept as data (``bank.toml``).
+
+Each :class:`Exercise` holds its id (``"03.2"``: lesson 03, question 2), its
+question as the lesson shows it, its options where it has any, the right
+answer with its working, and what the checker needs to compute the right
+answer and each misconception's answer.  A lesson's exercise cell is two
+lines, ``answer = None`` and ``check("03.2", answer)``; the solution copies,
+the teacher's guide and the website are made from the same records.
+
+>>> exercise("03.1").title
+'BP with three references'
+>>> check("01.1", "5/8").verdict
+'correct'
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from bleu_teach.exercises.checkers import (
+    Feedback,
+    check_bleu,
+    check_brevity_penalty,
+    check_choice,
+    check_corpus_bleu,
+    check_higher,
+    check_modified_precision,
+    check_mqm_score,
+)
+from bleu_teach.inputs.tokenizers import tokenize
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser, from PyPI
+    import tomli as tomllib
+
+__all__ = ["KINDS", "Exercise", "Option", "check", "exercise", "exercises"]
+
+#: The kinds of exercise, and the inputs each reads from its record (besides ``decimals``).
+KINDS: dict[str, tuple[str, ...]] = {
+    "choice": (),
+    "reference_length": ("reference_lengths", "hypothesis_length"),
+    "higher": ("references", "hypotheses", "smoothing"),
+    "modified_precision": ("references", "hypothesis", "n"),
+    "brevity_penalty": ("reference_lengths", "hypothesis_length"),
+    "bleu": ("references", "hypothesis", "weights", "smoothing"),
+    "corpus_bleu": ("references", "hypotheses", "weights", "smoothing"),
+    "mqm_score": ("pair", "system", "segment"),
+}
+_CHOICE_KINDS = ("choice", "reference_length", "higher")
+_OPTIONAL = ("weights", "smoothing")
+_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a choice question: its letter, its text (Markdown), and what to say to a learner who picks it.
+
+    ``misconception`` names the mistake a wrong option stands for (None for
+    the right option); ``rule`` is how a computed option's value is found
+    (the reference-length question: ``"closest"``, ``"longest"``, ...).
+    """
+
+    letter: str
+    text: str
+    feedback: str
+    misconception: str | None = None
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One "Check yourself" question, and how to check an answer to it."""
+
+    id: str
+    title: str
+    kind: str
+    question: str
+    answer: str | float
+    working: str
+    heading: str | None = None
+    decimals: int | None = None
+    options: tuple[Option, ...] = ()
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def lesson(self) -> str:
+        """The lesson's two-digit number, e.g. ``"03"``."""
+        return self.id.split(".")[0]
+
+    @property
+    def number(self) -> int:
+        """The question's number within its lesson."""
+        return int(self.id.split(".")[1])
+
+    def markdown(self) -> str:
+        """The question as the lesson shows it above the exercise cell: number, question and options."""
+        label = f"**{self.number}. {self.heading}.**" if self.heading else f"**{self.number}.**"
+        text = f"{label} {self.question}"
+        shown = [o for o in self.options if self.kind != "higher"]
+        if shown:
+            text += "\n\n" + "\n".join(f"* **{o.letter}** {o.text}" for o in shown)
+        return text
+
+    def cell(self) -> str:
+        """The learner's exercise cell."""
+        return f'answer = None\ncheck("{self.id}", answer)'
+
+    @property
+    def answer_text(self) -> str:
+        """The right answer as a learner would type it: a letter, a fraction, or a number to the question's decimals."""
+        if isinstance(self.answer, str):
+            return "same" if self.answer == "SAME" else self.answer
+        return f"{self.answer:.{self.decimals}f}"
+
+    def solution(self) -> str:
+        """The first line of the solution copy's exercise cell: the answer, then its working as a comment."""
+        answer = f'"{self.answer_text}"' if isinstance(self.answer, str) else self.answer_text
+        return f"answer = {answer}  # {self.working}"
+
+    def check(self, answer: Any) -> Feedback:
+        """Check an answer: a letter for a choice question, a number or a fraction otherwise."""
+        return _CHECKERS[self.kind](self, answer)
+
+
+def _tokens(text: str) -> list[str]:
+    return tokenize(text)
+
+
+def _choice(ex: Exercise, answer: Any) -> Feedback:
+    return check_choice(answer, {o.letter: o.text for o in ex.options}, str(ex.answer),
+                        {o.letter: o.feedback for o in ex.options},
+                        {o.letter: o.misconception for o in ex.options if o.misconception})
+
+
+def _higher(ex: Exercise, answer: Any) -> Feedback:
+    a, b = ex.inputs["hypotheses"]
+    return check_higher(answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(a), _tokens(b),
+                        smoothing=ex.inputs.get("smoothing"),
+                        feedback={o.letter: o.feedback for o in ex.options},
+                        misconceptions={o.letter: o.misconception for o in ex.options if o.misconception})
+
+
+def _weights(ex: Exercise) -> tuple[float, ...]:
+    return tuple(ex.inputs.get("weights", (0.25, 0.25, 0.25, 0.25)))
+
+
+def _mqm(ex: Exercise, answer: Any) -> Feedback:
+    from bleu_teach.lessons.data import wmt21_ted
+
+    errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
+    return check_mqm_score(answer, errors, decimals=_decimals(ex))
+
+
+def _decimals(ex: Exercise) -> int:
+    assert ex.decimals is not None, f"exercise {ex.id} needs decimals"
+    return ex.decimals
+
+
+_CHECKERS: dict[str, Callable[[Exercise, Any], Feedback]] = {
+    "choice": _choice,
+    "reference_length": _choice,
+    "higher": _higher,
+    "modified_precision": lambda ex, answer: check_modified_precision(
+        answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(ex.inputs["hypothesis"]), ex.inputs["n"],
+        decimals=_decimals(ex)),
+    "brevity_penalty": lambda ex, answer: check_brevity_penalty(
+        answer, ex.inputs["reference_lengths"], ex.inputs["hypothesis_length"], decimals=_decimals(ex)),
+    "bleu": lambda ex, answer: check_bleu(
+        answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(ex.inputs["hypothesis"]), _weights(ex),
+        ex.inputs.get("smoothing"), decimals=_decimals(ex)),
+    "corpus_bleu": lambda ex, answer: check_corpus_bleu(
+        answer, [[_tokens(r) for r in refs] for refs in ex.inputs["references"]],
+        [_tokens(h) for h in ex.inputs["hypotheses"]], _weights(ex), ex.inputs.get("smoothing"),
+        decimals=_decimals(ex)),
+    "mqm_score": _mqm,
+}
+
+
+def _record(raw: Mapping[str, Any]) -> Exercise:
+    """One exercise from its TOML table, checked for the fields its kind needs."""
+    where = f"bank.toml, exercise {raw.get('id', '?')}"
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}.")
+    needed = set(KINDS[kind]) - set(_OPTIONAL)
+    allowed = set(KINDS[kind]) | set(_COMMON)
+    if missing := needed - set(raw):
+        raise ValueError(f"{where}: a {kind} exercise needs {', '.join(sorted(missing))}.")
+    if unknown := set(raw) - allowed:
+        raise ValueError(f"{where}: {', '.join(sorted(unknown))} is not used by a {kind} exercise.")
+    options = tuple(Option(o["letter"], o["text"], o["feedback"], o.get("misconception"), o.get("rule"))
+                    for o in raw.get("options", ()))
+    if (kind in _CHOICE_KINDS) != bool(options):
+        raise ValueError(f"{where}: a {kind} exercise {'needs' if kind in _CHOICE_KINDS else 'takes no'} options.")
+    if (kind in _CHOICE_KINDS) == ("decimals" in raw):
+        raise ValueError(f"{where}: decimals belongs to numeric exercises only.")
+    return Exercise(raw["id"], raw["title"], kind, raw["question"].strip(), raw["answer"], raw["working"],
+                    raw.get("heading"), raw.get("decimals"), options,
+                    {k: raw[k] for k in KINDS[kind] if k in raw})
+
+
+@cache
+def _bank() -> dict[str, Exercise]:
+    text = resources.files("bleu_teach.exercises").joinpath("bank.toml").read_text(encoding="utf-8")
+    records = [_record(raw) for raw in tomllib.loads(text)["exercise"]]
+    bank = {ex.id: ex for ex in records}
+    if len(bank) != len(records):
+        raise ValueError("bank.toml: two exercises share an id.")
+    return bank
+
+
+def exercises(lesson: str | None = None) -> tuple[Exercise, ...]:
+    """Every exercise in the bank, in lesson order; or only those of one lesson (``"03"``).
+
+    >>> [ex.id for ex in exercises("03")]
+    ['03.1', '03.2']
+    """
+    if lesson is not None and (not isinstance(lesson, str) or len(lesson) != 2 or not lesson.isdigit()):
+        raise ValueError(f"lesson must be a lesson's two-digit number such as \"03\", not {lesson!r}.")
+    return tuple(ex for ex in _bank().values() if lesson is None or ex.lesson == lesson)
+
+
+def exercise(exercise_id: str) -> Exercise:
+    """The exercise with this id, such as ``"03.2"`` (lesson 03, question 2)."""
+    if not isinstance(exercise_id, str):
+        raise TypeError(f"exercise_id must be a string such as \"03.2\", not {exercise_id!r}.")
+    found = _bank().get(exercise_id.strip())
+    if found is None:
+        raise ValueError(f"There is no exercise {exercise_id!r}; the ids are {', '.join(_bank())}.")
+    return found
+
+
+def check(exercise_id: str, answer: Any) -> Feedback:
+    """Check an answer to a bank exercise and say why it is right, or which mistake it points to.
+
+    >>> print(check("03.2", "C"))
+    Not yet: 12 is exactly as close to 10 as 8 is, and a tie goes to the shorter length (mteval v13, NLTK, sacreBLEU). It matters: with r = 12, c <= r and BP < 1; with r = 8, c > r and BP = 1.
+    """
+    return exercise(exercise_id).check(answer)

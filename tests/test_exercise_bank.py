@@ -1,0 +1,262 @@
+"""The exercise bank: every stored answer is right, every exercise diagnoses, and no learner file holds an answer.
+
+The right answers are recomputed here with NLTK and plain arithmetic, and
+each misconception's answer from its definition (on every reference it
+could be applied to), not taken from the checkers.  Then, for every numeric
+exercise, the right answer and the misconceptions' answers must be pairwise
+distinct after the question's rounding, or the checker could not tell them
+apart; and a learner who makes each mistake must be told which one it is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import warnings
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, modified_precision, sentence_bleu
+
+from bleu_teach.exercises import Exercise, check, exercise, exercises
+from bleu_teach.lessons.data import wmt21_ted
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT / "scripts"))
+import solutions  # noqa: E402
+
+BANK = exercises()
+NUMERIC = [ex for ex in BANK if ex.decimals is not None]
+CHOICE = [ex for ex in BANK if ex.options]
+LESSONS = solutions.lessons()
+MQM_WEIGHTS = {"Major": 5.0, "Minor": 1.0}
+
+
+def tokens(text: str) -> list[str]:
+    return text.split()
+
+
+def as_float(answer: str | float) -> float:
+    return float(Fraction(answer)) if isinstance(answer, str) else float(answer)
+
+
+def tolerance(ex: Exercise) -> float:
+    return 0.5 * 10.0 ** -ex.decimals + 1e-12
+
+
+def ngrams(words: list[str], n: int) -> Counter:
+    return Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+
+
+def bp(r: float, c: int) -> float:
+    return 1.0 if c > r else math.exp(1 - r / c)
+
+
+def closest(lengths: list[int], c: int) -> int:
+    return min(lengths, key=lambda r: (abs(r - c), r))
+
+
+def nltk_value(ex: Exercise) -> float:
+    """The right answer, from NLTK (BLEU and p_n) or the formula (BP, MQM)."""
+    given = ex.inputs
+    smoothing = SmoothingFunction().method1 if given.get("smoothing") == "method1" else None
+    weights = tuple(given.get("weights", (0.25,) * 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if ex.kind == "modified_precision":
+            return float(modified_precision([tokens(r) for r in given["references"]], tokens(given["hypothesis"]),
+                                            given["n"]))
+        if ex.kind == "bleu":
+            return sentence_bleu([tokens(r) for r in given["references"]], tokens(given["hypothesis"]), weights,
+                                 smoothing_function=smoothing)
+        if ex.kind == "corpus_bleu":
+            return corpus_bleu([[tokens(r) for r in refs] for refs in given["references"]],
+                               [tokens(h) for h in given["hypotheses"]], weights, smoothing_function=smoothing)
+    if ex.kind == "brevity_penalty":
+        return bp(closest(given["reference_lengths"], given["hypothesis_length"]), given["hypothesis_length"])
+    if ex.kind == "mqm_score":
+        errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
+        return -sum(0.1 if e.category == "Fluency/Punctuation" and e.severity == "Minor" else MQM_WEIGHTS[e.severity]
+                    for e in errors)
+    raise AssertionError(ex.kind)
+
+
+def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
+    """Each misconception's answers, computed from its definition, on every reference it applies to."""
+    given = ex.inputs
+    if ex.kind == "modified_precision":
+        refs, hyp, n = [tokens(r) for r in given["references"]], tokens(given["hypothesis"]), given["n"]
+        counts, ref_counts = ngrams(hyp, n), [ngrams(r, n) for r in refs]
+        clipped = sum(min(c, max(rc[g] for rc in ref_counts)) for g, c in counts.items())
+        total = sum(counts.values())
+        found = {"no_clipping": [sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total],
+                 "reference_denominator": [clipped / (len(r) - n + 1) for r in refs if len(r) >= n]}
+        if len(refs) > 1:
+            found["summed_references"] = [sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total]
+        return found
+    if ex.kind == "brevity_penalty":
+        lengths, c = given["reference_lengths"], given["hypothesis_length"]
+        r = closest(lengths, c)
+        found = {"other_reference": [bp(length, c) for length in lengths if length != r],
+                 "mean_length": [bp(sum(lengths) / len(lengths), c)]}
+        if c <= r:
+            found |= {"no_penalty": [1.0], "swapped": [math.exp(1 - c / r)]}
+        return found
+    if ex.kind == "mqm_score":
+        errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
+        return {"positive_sign": [-nltk_value(ex)], "counted_errors": [-float(len(errors))],
+                "punctuation_as_minor": [-float(sum(MQM_WEIGHTS[e.severity] for e in errors))]}
+    return {}  # BLEU's mistakes are checked by name below
+
+
+def test_the_bank_covers_every_lesson_and_ids_follow_lesson_order():
+    assert [ex.id for ex in BANK] == sorted((ex.id for ex in BANK), key=lambda i: (i[:2], int(i[3:])))
+    for lesson in LESSONS:
+        own = exercises(lesson.name[:2])
+        assert len(own) >= 2, f"{lesson.name}: at least two exercises"
+        assert any(ex.options for ex in own), f"{lesson.name}: at least one prediction or 'why' question"
+        assert [ex.number for ex in own] == list(range(1, len(own) + 1))
+
+
+@pytest.mark.parametrize("ex", NUMERIC, ids=lambda ex: ex.id)
+def test_the_stored_answer_is_right_by_nltk_and_the_checker_agrees(ex: Exercise):
+    right = nltk_value(ex)
+    assert abs(as_float(ex.answer) - right) <= tolerance(ex), (ex.id, ex.answer, right)
+    feedback = check(ex.id, ex.answer)
+    assert feedback.correct is True and feedback.verdict == "correct"
+    assert abs(float(feedback.right) - right) < 1e-12
+
+
+@pytest.mark.parametrize("ex", NUMERIC, ids=lambda ex: ex.id)
+def test_every_numeric_exercise_tells_its_misconceptions_apart(ex: Exercise):
+    offered = check(ex.id, None).misconceptions
+    values = [("right answer", nltk_value(ex))] + [(m.name, float(m.value)) for m in offered]
+    for name, defined in mistakes_by_definition(ex).items():
+        for value in defined:  # every misconception on every reference it applies to is offered
+            assert any(abs(value - v) < 1e-12 for _, v in values[1:]), (ex.id, name, value)
+            values.append((f"{name} (by definition)", value))
+    for i, (name_a, a) in enumerate(values):
+        for name_b, b in values[i + 1:]:
+            if abs(a - b) < 1e-12 and "by definition" in name_a + name_b:
+                continue  # the same misconception, once from the checker and once from its definition
+            # A learner who makes mistake a types a rounded: that answer must not also fit b.
+            assert abs(round(a, ex.decimals) - b) > tolerance(ex), (
+                f"{ex.id}: {name_a} ({a}) and {name_b} ({b}) give the same answer to {ex.decimals} decimals")
+    for m in offered:
+        feedback = check(ex.id, round(float(m.value), ex.decimals))
+        assert feedback.verdict == "misconception" and feedback.recognised == m.name, (ex.id, m.name)
+        assert feedback.message == m.message
+
+
+def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
+    names = {ex.id: {m.name for m in check(ex.id, None).misconceptions} for ex in NUMERIC if "bleu" in ex.kind}
+    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed"} <= names["04.1"]
+    assert {"mean_of_sentences", "no_brevity_penalty"} <= names["04.2"]
+    for unsmoothed in ("05.2", "07.2"):  # E4: dropping the zero, with and without renormalising the weights
+        assert {"smoothed", "skipped_zero", "renormalised", "arithmetic_mean"} <= names[unsmoothed]
+    renormalised = {m.name: float(m.value) for m in check("05.2", None).misconceptions}["renormalised"]
+    refs, hyp = [tokens("after the meeting she went home")], tokens("she went home after the meeting")
+    assert renormalised == pytest.approx(sentence_bleu(refs, hyp, (1 / 3,) * 3))
+
+
+@pytest.mark.parametrize("ex", CHOICE, ids=lambda ex: ex.id)
+def test_every_wrong_option_names_its_misconception_and_gets_its_own_feedback(ex: Exercise):
+    letters = [o.letter for o in ex.options]
+    assert len(set(letters)) == len(letters) >= 2 and ex.answer in letters
+    assert len({o.feedback for o in ex.options}) == len(ex.options), f"{ex.id}: two options share their feedback"
+    for option in ex.options:
+        assert (option.misconception is None) == (option.letter == ex.answer), (ex.id, option.letter)
+        feedback = check(ex.id, option.letter.lower())
+        assert feedback.message.startswith(option.feedback)
+        assert not re.match(r"(yes|no|not quite)\b", feedback.message, re.I), "the verdict word is said once"
+        if option.letter == ex.answer:
+            assert feedback.verdict == "correct"
+        else:
+            assert feedback.verdict == "misconception" and feedback.recognised == option.misconception
+
+
+REFERENCE_RULES = {
+    "closest": lambda lengths, c: closest(lengths, c),
+    "longest": lambda lengths, c: max(lengths),
+    "shortest": lambda lengths, c: min(lengths),
+    "first": lambda lengths, c: lengths[0],
+    "mean": lambda lengths, c: sum(lengths) / len(lengths),
+    "tie_to_longer": lambda lengths, c: min(lengths, key=lambda r: (abs(r - c), -r)),
+}
+
+
+@pytest.mark.parametrize("ex", [ex for ex in BANK if ex.kind == "reference_length"], ids=lambda ex: ex.id)
+def test_each_reference_length_option_is_its_rule_and_the_rules_differ(ex: Exercise):
+    lengths, c = ex.inputs["reference_lengths"], ex.inputs["hypothesis_length"]
+    values = []
+    for option in ex.options:
+        value = REFERENCE_RULES[option.rule](lengths, c)
+        assert float(option.text.split(",")[0]) == value, (option.letter, option.rule, value)
+        values.append(value)
+        assert (option.rule == "closest") == (option.letter == ex.answer)
+    assert len(set(values)) == len(values), "two rules give the same length: the question cannot tell them apart"
+
+
+@pytest.mark.parametrize("ex", [ex for ex in BANK if ex.kind == "higher"], ids=lambda ex: ex.id)
+def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
+    refs = [tokens(r) for r in ex.inputs["references"]]
+    a, b = (sentence_bleu(refs, tokens(h), smoothing_function=SmoothingFunction().method1)
+            for h in ex.inputs["hypotheses"])
+    assert ex.answer == ("SAME" if a == b else "A" if a > b else "B")
+    assert f"A scores {a:.4f}" in check(ex.id, "same").message
+
+
+def test_lesson_00_q2_tells_word_order_from_a_tie():
+    a, same = check("00.2", "A"), check("00.2", "same")
+    assert a.message != same.message and "word order" in a.recognised
+
+
+def test_look_up_refuses_unknown_ids_clearly():
+    with pytest.raises(ValueError, match="There is no exercise '3.2'; the ids are 00.1"):
+        exercise("3.2")
+    with pytest.raises(TypeError, match="exercise_id must be a string"):
+        check(3.2, "A")
+    with pytest.raises(ValueError, match="lesson must be"):
+        exercises("3")
+
+
+# --- the lessons: the bank's questions, two-line cells, and no answer anywhere in a learner's file ---
+
+def _exercise_cells(nb: nbformat.NotebookNode) -> list[tuple[int, nbformat.NotebookNode]]:
+    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code" and "exercise" in c.metadata.get("tags", [])]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_each_exercise_cell_is_two_lines_under_its_question(lesson: Path):
+    nb = nbformat.read(lesson, as_version=4)
+    cells = _exercise_cells(nb)
+    own = exercises(lesson.name[:2])
+    assert len(cells) == len(own), f"{lesson.name}: the lesson and the bank list different exercises"
+    for (i, cell), ex in zip(cells, own):
+        assert cell.source == ex.cell()
+        above = next(c for c in reversed(nb.cells[:i]) if c.cell_type == "markdown")
+        assert above.source.rstrip().endswith(ex.markdown()), f"{lesson.name}: {ex.id}'s question differs from the bank"
+        shown = "".join(out.get("data", {}).get("text/plain", "") for out in cell.outputs)
+        assert shown.startswith("No answer yet"), f"{lesson.name} {ex.id}: {shown!r}"
+
+
+def _learner_files() -> list[Path]:
+    return LESSONS + sorted((PROJECT / "notebooks" / "slides").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", _learner_files(), ids=lambda p: p.stem)
+def test_no_learner_notebook_holds_an_answer_or_a_feedback_text(path: Path):
+    text = path.read_text(encoding="utf-8")
+    assert '"solution"' not in text, f"{path.name}: a worked answer in the cell metadata"
+    nb = json.loads(text)
+    flat = json.dumps(nb, ensure_ascii=False)
+    for ex in BANK:
+        secrets = [ex.working] + [o.feedback for o in ex.options]
+        secrets += [m.message for m in check(ex.id, None).misconceptions if isinstance(m.message, str)]
+        for secret in secrets:
+            assert json.dumps(secret, ensure_ascii=False)[1:-1] not in flat, f"{path.name} shows {ex.id}'s {secret!r}"
