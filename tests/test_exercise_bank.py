@@ -96,8 +96,12 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
         total = sum(counts.values())
         found = {"no_clipping": [sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total],
                  "reference_denominator": [clipped / (len(r) - n + 1) for r in refs if len(r) >= n]}
+        if len(counts) != total:
+            found["distinct_denominator"] = [clipped / len(counts)]
         if len(refs) > 1:
             found["summed_references"] = [sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total]
+            alone = [sum(min(c, rc[g]) for g, c in counts.items()) for rc in ref_counts]
+            found["one_reference"] = [m / total for m in alone if m != clipped]
         return found
     if ex.kind == "brevity_penalty":
         lengths, c = given["reference_lengths"], given["hypothesis_length"]
@@ -155,7 +159,15 @@ def test_every_numeric_exercise_tells_its_misconceptions_apart(ex: Exercise):
 
 def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
     names = {ex.id: {m.name for m in check(ex.id, None).misconceptions} for ex in NUMERIC if "bleu" in ex.kind}
-    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed"} <= names["04.1"]
+    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed", "longest_reference", "mean_length"} <= names["04.1"]
+    by_name = {m.name: float(m.value) for m in check("04.1", None).misconceptions}
+    refs, hyp = [tokens("the cat is on the mat"), tokens("there is a cat on the mat")], tokens("the cat is there")
+    method1 = SmoothingFunction().method1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        right = sentence_bleu(refs, hyp, smoothing_function=method1)
+    assert by_name["longest_reference"] == pytest.approx(right / bp(6, 4) * bp(7, 4))
+    assert by_name["mean_length"] == pytest.approx(right / bp(6, 4) * bp(6.5, 4))
     assert {"mean_of_sentences", "no_brevity_penalty"} <= names["04.2"]
     for unsmoothed in ("05.2", "07.2"):  # E4: dropping the zero, with and without renormalising the weights
         assert {"smoothed", "skipped_zero", "renormalised", "arithmetic_mean"} <= names[unsmoothed]

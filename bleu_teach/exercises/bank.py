@@ -9,7 +9,7 @@ the teacher's guide and the website are made from the same records.
 
 >>> exercise("03.1").title
 'BP with three references'
->>> check("01.1", "5/8").verdict
+>>> check("01.1", "8/12").verdict
 'correct'
 """
 
@@ -239,7 +239,7 @@ def exercise(exercise_id: str) -> Exercise:
 def check(exercise_id: str, answer: Any) -> Feedback:
     """Check an answer to a bank exercise and say why it is right, or which mistake it points to.
 
-    >>> print(check("03.2", "C"))
-    Not yet: 12 is exactly as close to 10 as 8 is, and a tie goes to the shorter length (mteval v13, NLTK, sacreBLEU). It matters: with r = 12, c <= r and BP < 1; with r = 8, c > r and BP = 1.
+    >>> print(check("03.2", "A"))
+    Not yet: 15 is the longest reference. BLEU uses the reference length closest to the hypothesis length.
     """
     return exercise(exercise_id).check(answer)

@@ -10,16 +10,18 @@ from each other (a misconception that gives the right number cannot be
 diagnosed, and the exercise needs another example).
 
 Numbers may be typed as decimals or fractions (``0.667``, ``"2/3"``,
-``Fraction(2, 3)``); a decimal is right when it is the right value rounded
-to the question's number of decimal places (any closer answer, a fraction
-included, is right too).  Choice questions take a letter.
+``Fraction(2, 3)``, ``"0,667"``); a decimal is right when it rounds to the
+right value rounded to the question's number of decimal places, or is at
+least as close to the right value as that (an exact fraction is right).
+Choice questions take a letter (or an option's own text, such as "the
+same").
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
@@ -127,8 +129,11 @@ def _shown(answer: Any) -> str:
 def _as_number(answer: Any) -> float:
     number: Any = answer
     if isinstance(answer, str):
+        text = "".join(answer.split())  # "5 / 8" as "5/8"
+        if "," in text and "." not in text and "/" not in text:
+            text = text.replace(",", ".")  # a decimal comma: "0,625"
         try:
-            number = Fraction(answer.strip())
+            number = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {_shown(answer)}.") from None
     if isinstance(number, bool) or not isinstance(number, numbers.Real):
@@ -140,6 +145,17 @@ def _as_number(answer: Any) -> float:
     if not math.isfinite(value):
         raise ValueError(f"Write the answer as a finite number, not {_shown(answer)}.")
     return value
+
+
+def _fits(value: float, target: float, decimals: int) -> bool:
+    """Whether a typed number stands for ``target`` at this rounding.
+
+    It does when it rounds to the same value as ``target``, or when it is
+    at least as close to ``target`` as ``target``'s rounded value is (so an
+    exact fraction, or a tie rounded up instead of to even, fits too).
+    """
+    rounded = round(target, decimals)
+    return abs(value - target) <= abs(rounded - target) + 1e-9 or abs(round(value, decimals) - rounded) < 1e-12
 
 
 def _rounding(decimals: int) -> str:
@@ -160,10 +176,10 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     if answer is None or answer is Ellipsis:
         return _with(base, None, "replace None with your answer and run the cell again.")
     value = _as_number(answer)
-    if abs(value - right) <= base.tolerance:
+    if _fits(value, right, decimals):
         return _with(base, True, explanation)
     for mistake in offered:
-        if abs(value - float(mistake.value)) <= base.tolerance:
+        if _fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
     return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
 
@@ -204,9 +220,10 @@ def check_modified_precision(
 ) -> Feedback:
     """Check an answer for p_n, recognising the classic mistakes.
 
-    Offered misconceptions: not clipping; adding the counts over the
-    references (with two or more references); dividing by the first
-    reference's n-gram count instead of the hypothesis's.
+    Offered misconceptions: not clipping; with two or more references,
+    adding their counts, or clipping against one reference alone (each
+    reference); dividing by the number of different n-grams, or by a
+    reference's n-gram count (each reference) instead of the hypothesis's.
 
     >>> refs = [['the', 'cat', 'is', 'on', 'the', 'mat'], ['there', 'is', 'a', 'cat', 'on', 'the', 'mat']]
     >>> check_modified_precision("7/7", refs, ['the'] * 7).recognised
@@ -226,6 +243,21 @@ def check_modified_precision(
         mistakes.append(Misconception(
             "summed_references", summed / total,
             "you added the counts over the references; BLEU clips by the largest count in any ONE reference."))
+        # Clipping against one reference only, for each reference (equal answers offered together).
+        alone: dict[int, list[int]] = {}
+        for k in range(len(refs)):
+            alone.setdefault(sum(min(row.hyp_count, row.ref_counts[k]) for row in rows), []).append(k + 1)
+        for matched, which in alone.items():
+            if matched != clipped:
+                mistakes.append(Misconception(
+                    "one_reference", matched / total,
+                    f"you clipped against reference {' or '.join(map(str, which))} alone; each n-gram's limit is "
+                    "its largest count in any of the references, so every reference can add matches."))
+    if 0 < len(rows) != total:
+        mistakes.append(Misconception(
+            "distinct_denominator", clipped / len(rows),
+            f"you divided by the number of different {n}-grams (the rows of the table); modified precision divides "
+            f"by the number of {n}-grams in the hypothesis, counting each repeat."))
     # Dividing by a reference's n-gram count: the learner may have used any reference, so offer each one
     # (references with the same count give the same wrong answer, and are offered together).
     by_count: dict[int, list[int]] = {}
@@ -236,8 +268,8 @@ def check_modified_precision(
         where = "the reference" if len(refs) == 1 else f"reference {' or '.join(map(str, which))}"
         mistakes.append(Misconception(
             "reference_denominator", clipped / ref_total,
-            f"you divided by the number of {n}-grams in {where} ({ref_total}); modified precision divides by "
-            f"the number in the hypothesis ({total}): that is what makes it a precision."))
+            f"you divided by the number of {n}-grams in {where}; modified precision divides by the number in "
+            "the hypothesis: that is what makes it a precision."))
     return _judge(answer, clipped / total, f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
                   mistakes, decimals, hint=f"count each {n}-gram's matches, clipped by its largest count in one "
                                            f"reference, and divide by the hypothesis's {n}-grams")
@@ -249,6 +281,32 @@ def _length(value: Any, name: str) -> int:
     if value < 1:
         raise ValueError(f"{name} must be at least 1 token, not {value!r}.")
     return int(value)
+
+
+def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
+                     score: Callable[[float], float]) -> list[Misconception]:
+    """The wrong reference lengths a learner may use for BP: every other reference, and the mean length.
+
+    ``score`` turns the brevity penalty that length gives into the answer
+    it leads to (BP itself, or the score with that BP).
+    """
+    found = []
+    for length in sorted(set(lens) - {r}, key=list(lens).index):
+        if length == max(lens):
+            name, what = "longest_reference", "the longest reference"
+        elif length == lens[0]:
+            name, what = "first_reference", "the first reference"
+        else:
+            name, what = "other_reference", f"a reference of {length} tokens"
+        found.append(Misconception(name, score(float(brevity_penalty(length, hyp_len))),
+                                   f"you used {what} (r = {length}); BLEU uses the reference length closest to the "
+                                   "hypothesis length (on a tie, the shorter)."))
+    if len(lens) > 1:
+        mean = sum(lens) / len(lens)
+        found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
+                                   f"you used the mean reference length ({mean:g}); BLEU does not average the "
+                                   "lengths, it takes the one closest to the hypothesis length."))
+    return found
 
 
 def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, decimals: int = 3) -> Feedback:
@@ -267,23 +325,7 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     hyp_len = _length(hyp_len, "hyp_len")
     r = closest_ref_length(lens, hyp_len)
     right = float(brevity_penalty(r, hyp_len))
-    mistakes = []
-    for length in sorted(set(lens) - {r}, key=lens.index):
-        if length == max(lens):
-            name, what = "longest_reference", "the longest reference"
-        elif length == lens[0]:
-            name, what = "first_reference", "the first reference"
-        else:
-            name, what = "other_reference", f"a reference of {length} tokens"
-        mistakes.append(Misconception(name, float(brevity_penalty(length, hyp_len)),
-                                      f"you used {what} (r = {length}); BLEU uses the reference length closest to the "
-                                      "hypothesis length (on a tie, the shorter)."))
-    if len(lens) > 1:
-        mean = sum(lens) / len(lens)
-        bp_mean = 1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)
-        mistakes.append(Misconception("mean_length", bp_mean,
-                                      f"you used the mean reference length ({mean:g}); BLEU does not average the lengths, "
-                                      "it takes the one closest to the hypothesis length."))
+    mistakes = _length_mistakes(lens, r, hyp_len, lambda wrong_bp: wrong_bp)
     if hyp_len <= r:
         mistakes.append(Misconception("no_penalty", 1.0,
                                       "the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."))
@@ -319,10 +361,13 @@ def check_bleu(
     mistakes = []
     if 0 < bp < 1:
         mistakes.append(Misconception("no_brevity_penalty", right / bp, "you forgot the brevity penalty: multiply by BP."))
+    zero = [o for o in report.orders if o.is_zero and o.weight > 0]
+    if bp > 0 and not (zero and report.smoothing == "method0"):  # an (almost) 0 score is (almost) 0 with any r
+        mistakes.extend(_length_mistakes(report.length.ref_lens, report.length.closest_ref_len, report.length.hyp_len,
+                                         lambda wrong_bp: right / bp * wrong_bp))
     mistakes.append(Misconception(
         "arithmetic_mean", bp * math.fsum(w * p for w, p in zip(report.weights, used)),
         "you took the arithmetic mean of the precisions; BLEU uses the geometric mean (a weighted mean of logs)."))
-    zero = [o for o in report.orders if o.is_zero and o.weight > 0]
     if zero and report.smoothing == "method0" and not report.orders[0].is_zero:
         smoothed = explain(references, hypothesis, weights=weight, smoothing="method1").score
         mistakes.append(Misconception("smoothed", float(smoothed),
@@ -331,11 +376,12 @@ def check_bleu(
         logs = math.fsum(o.weight * math.log(float(o.precision)) for o in kept)
         mistakes.append(Misconception("skipped_zero", bp * math.exp(logs),
                                       "you left the zero precision out of the geometric mean; that treats it as p_n = 1, "
-                                      "the best possible value. Without smoothing the score is (almost) 0."))
+                                      "the best possible value. Without smoothing, every p_n stays in the mean with "
+                                      "its weight, zero or not."))
         mistakes.append(Misconception("renormalised", bp * math.exp(logs / math.fsum(o.weight for o in kept)),
                                       "you dropped the zero precision and shared its weight among the others; that "
-                                      "scores a lower-order BLEU instead. Without smoothing a zero p_n makes the score "
-                                      "(almost) 0."))
+                                      "scores a lower-order BLEU instead. Without smoothing, every p_n stays in the "
+                                      "mean with its weight, zero or not."))
     if zero and report.smoothing != "method0":
         unsmoothed = explain(references, hypothesis, weights=weight).score
         mistakes.append(Misconception("unsmoothed", float(unsmoothed),
@@ -379,6 +425,8 @@ def _letter(answer: Any, options: Mapping[str, str]) -> str:
     if not isinstance(answer, str):
         raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {answer!r}.")
     letter = answer.strip().upper()
+    by_text = {text.strip().upper(): key for key, text in options.items()}
+    letter = by_text.get(letter, letter) if letter not in options else letter  # "the same" for SAME
     if letter not in options:
         raise ValueError(f"Choose one of {', '.join(options)}; {answer!r} is not among them.")
     return letter

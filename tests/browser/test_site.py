@@ -396,6 +396,8 @@ def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
         secrets.update(m.message for m in check(ex.id, None).misconceptions)
     texts = {}
     for path in site.root.rglob("*"):
+        if not path.is_file():
+            continue
         if path.suffix in (".html", ".ipynb", ".md", ".js", ".json", ".py", ".toml"):
             texts[str(path)] = path.read_text(encoding="utf-8", errors="replace")
         elif path.suffix == ".zip":
