@@ -166,7 +166,9 @@ class CountFraction(Fraction):
 
 
 def ngrams(tokens: Sequence[Hashable], n: int) -> list[Ngram]:
-    """The n-grams of ``tokens`` in order (zip over shifted slices, at C speed)."""
+    """The n-grams of ``tokens`` in order (zip over shifted slices, at C speed); none when n > len(tokens)."""
+    if len(tokens) < n:
+        return []
     return list(zip(*(tokens[i:] for i in range(n))))
 
 
@@ -180,7 +182,9 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
 def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Counter[Ngram]:
     # Every n-gram of orders 1..max_n in one Counter: keys of different
     # orders differ in length, so they never collide.
-    return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, max_n + 1)))
+    # Orders longer than the token list have no n-grams, so the work stops at its length.
+    top = min(max_n, len(tokens))
+    return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, top + 1)))
 
 
 def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) -> list[int]:
@@ -191,6 +195,7 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
     """
     hyp_counts = _all_orders(hypothesis, max_n)
     matched = [0] * max_n
+    max_n = min(max_n, len(hypothesis))  # no hypothesis n-gram of a longer order can match
     if len(references) == 1:
         ref_counts = _all_orders(references[0], max_n)
         for g in hyp_counts.keys() & ref_counts.keys():
@@ -348,6 +353,8 @@ def _marks(hypothesis: Tokens, n: int, clipped: dict[Ngram, int]) -> tuple[bool,
 
 
 def _order(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCounts:
+    if n > len(hypothesis):  # no n-grams, nothing to count in the references either
+        return OrderCounts(n, 0, 0, (), (False,) * len(hypothesis))
     counts = ngram_counts(hypothesis, n)
     per_ref = [ngram_counts(ref, n) for ref in references]
     table = []
@@ -382,6 +389,16 @@ def sentence_statistics(
         matched = count_matches(references, hypothesis, max_n)
         orders = tuple(OrderCounts(n, matched[n - 1], max(0, len(hypothesis) - n + 1)) for n in range(1, max_n + 1))
     return SentenceStatistics(tuple(hypothesis), tuple(references), orders, length)
+
+
+def order_statistics(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCounts:
+    """Count one order n of one sentence, with its n-gram table: the work of that order alone.
+
+    >>> order = order_statistics((('the', 'cat', 'sat'),), ('the', 'the', 'cat'), 2)
+    >>> order.matches, order.total, order.ngrams
+    (1, 2, 2)
+    """
+    return _order(references, hypothesis, n)
 
 
 @dataclass(frozen=True)

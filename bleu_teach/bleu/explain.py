@@ -29,6 +29,7 @@ from bleu_teach.bleu.reports import (
 from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
 from bleu_teach.inputs.tokenizers import tokenize
 from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_references, check_tokens, check_weight_tuple, is_default_tuple
+from bleu_teach.views.formatting import number_ranges
 
 __all__ = ["explain", "explain_corpus", "compare_hypotheses", "explain_strings", "explain_corpus_strings"]
 
@@ -65,7 +66,7 @@ def _short(value: Any) -> str:
 
 
 def _orders_text(orders: Sequence[int]) -> str:
-    return ", ".join(map(str, orders))
+    return number_ranges(orders)
 
 
 def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corpus: bool) -> list[str]:

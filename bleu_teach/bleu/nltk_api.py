@@ -36,7 +36,7 @@ from bleu_teach.bleu.counting import (
     CountFraction,
     Ngram,
     pooled_counts,
-    sentence_statistics,
+    order_statistics,
 )
 
 __all__ = [
@@ -103,7 +103,7 @@ def clipped_counts(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    order = sentence_statistics(refs, hyp, n).orders[n - 1]
+    order = order_statistics(refs, hyp, n)
     return {row.ngram: row.clipped_count for row in order.rows}
 
 
@@ -128,7 +128,7 @@ def modified_precision(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    return sentence_statistics(refs, hyp, n, rows=False).orders[n - 1].precision
+    return order_statistics(refs, hyp, n).precision
 
 
 def plain_precision(
@@ -146,7 +146,7 @@ def plain_precision(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    order = sentence_statistics(refs, hyp, n).orders[n - 1]
+    order = order_statistics(refs, hyp, n)
     return CountFraction(sum(row.hyp_count for row in order.rows if row.max_ref_count), order.total)
 
 

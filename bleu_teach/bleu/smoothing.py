@@ -23,6 +23,7 @@ from numbers import Real
 from typing import Any
 
 from bleu_teach.bleu.counting import CountFraction, count_matches
+from bleu_teach.views.formatting import number_ranges
 
 __all__ = ["SmoothingFunction", "SmoothingCallable", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing",
            "resolve_smoothing", "quietly"]
@@ -105,7 +106,7 @@ class SmoothingFunction:
             else:
                 smoothed.append(p)
         if zero_orders and warn:
-            orders = ", ".join(f"{n}-gram" for n in zero_orders)
+            orders = number_ranges(zero_orders, "-gram")
             warnings.warn(
                 f"No {orders} match (at corpus level: in all the hypotheses together), so unsmoothed "
                 f"BLEU is (nearly) 0 whatever the other orders. Use fewer n-gram orders "

@@ -38,7 +38,7 @@ from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precisi
 from bleu_teach.bleu.explain import explain, explain_corpus
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.arithmetic import brevity_penalty
-from bleu_teach.bleu.counting import closest_ref_length, sentence_statistics
+from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 from bleu_teach.views.document import Document, Label, Paragraph, Strong
 from bleu_teach.views.text_writer import write_text
 from bleu_teach.views.viewable import Viewable
@@ -197,7 +197,7 @@ def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedba
     hyp = check_tokens(tokens, "tokens")
     n = check_order(n)
     k = len(hyp)
-    order = sentence_statistics((hyp,), hyp, n).orders[n - 1]
+    order = order_statistics((hyp,), hyp, n)
     right = order.ngrams
     mistakes = [
         Misconception("tokens", k, f"you counted the tokens, not the {n}-grams: a sentence of k tokens has k - n + 1 n-grams."),
@@ -234,7 +234,7 @@ def check_modified_precision(
     n = check_order(n)
     p_n = modified_precision(refs, hyp, n)
     clipped, total = p_n.numerator, p_n.denominator
-    rows = sentence_statistics(refs, hyp, n).orders[n - 1].rows
+    rows = order_statistics(refs, hyp, n).rows
     mistakes = [Misconception(
         "no_clipping", float(plain_precision(refs, hyp, n)),
         "you did not clip: each hypothesis n-gram counts at most as often as it appears in a single reference.")]

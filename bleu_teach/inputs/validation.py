@@ -200,14 +200,19 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
 
 
 def is_default_tuple(weight: Any) -> bool:
-    """Whether ``weight`` is the default weights given exactly as NLTK tests for them: the tuple (0.25,) * 4.
+    """Whether ``weight`` is the default weights as NLTK tests for them: ``weight == (0.25, 0.25, 0.25, 0.25)``.
 
-    NLTK's ``auto_reweigh`` compares the weights with that tuple, so a list
-    [0.25, 0.25, 0.25, 0.25] does not count (and a numpy array makes NLTK
-    raise); bleu_teach follows the tuple rule and never reweighs the others.
+    NLTK's ``auto_reweigh`` compares the weights with that tuple, so a tuple
+    of ``Fraction(1, 4)`` or of numpy's ``float32(0.25)`` counts (each equals
+    0.25), while a list [0.25, 0.25, 0.25, 0.25] does not (and a numpy array
+    makes NLTK raise); bleu_teach follows the same rule.
+
+    >>> from fractions import Fraction
+    >>> is_default_tuple((Fraction(1, 4),) * 4), is_default_tuple([0.25] * 4)
+    (True, False)
     """
     return isinstance(weight, tuple) and len(weight) == 4 and all(
-        isinstance(w, (int, float)) and w == 0.25 for w in weight)
+        not isinstance(w, bool) and isinstance(w, Real) and bool(w == 0.25) for w in weight)
 
 
 def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:

@@ -33,7 +33,7 @@ from bleu_teach.bleu.nltk_api import (
     modified_precision,
     sentence_bleu,
 )
-from bleu_teach.bleu.counting import sentence_statistics
+from bleu_teach.bleu.counting import order_statistics
 from bleu_teach.views.tables import Table
 from bleu_teach.views.formatting import format_number
 from bleu_teach.bleu.smoothing import SmoothingFunction
@@ -199,7 +199,7 @@ def precision_summing_references(
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     n = check_order(n)
-    rows = sentence_statistics(refs, hyp, n).orders[n - 1].rows
+    rows = order_statistics(refs, hyp, n).rows
     clipped = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
     total = sum(row.hyp_count for row in rows)
     if total == 0:

@@ -29,6 +29,7 @@ last bit, so each is kept where sacreBLEU uses it.
 from __future__ import annotations
 
 import itertools
+import numbers
 import statistics
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -53,17 +54,26 @@ def check_seed(seed: Any) -> int:
     return seed
 
 
+#: The most resamples or trials one call draws: 100 times sacreBLEU's default of 1,000, a few seconds on a lesson's
+#: test set; more only makes a smaller printed floor (lesson 06), and would keep a classroom machine busy for minutes.
+MAX_SAMPLES = 100_000
+
+
 def check_samples(n_samples: Any, minimum: int) -> int:
-    """``n_samples`` if it is a whole number of at least ``minimum``."""
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int):
-        raise TypeError(f"n_samples must be a whole number, not {n_samples!r}.")
+    """``n_samples`` if it is a whole number from ``minimum`` to :data:`MAX_SAMPLES`."""
+    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
+        raise TypeError(f"n_samples must be a whole number such as 1000, not {n_samples!r}.")
     if n_samples < minimum:
         raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {n_samples}.")
-    return n_samples
+    if n_samples > MAX_SAMPLES:
+        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {n_samples:,}.")
+    return int(n_samples)
 
 
-def check_settings(tokenize: Any, smooth_method: Any) -> None:
-    """Refuse a tokenizer or a smoothing method that sacreBLEU does not have."""
+def check_settings(tokenize: Any, smooth_method: Any, lowercase: Any = False) -> None:
+    """Refuse a tokenizer or a smoothing method that sacreBLEU does not have, and a ``lowercase`` that is not a bool."""
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be True or False, not {lowercase!r}.")
     if tokenize not in SACREBLEU_TOKENIZERS:
         raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
     if smooth_method not in SACREBLEU_SMOOTHING:

@@ -152,7 +152,7 @@ def _resampling(hypotheses: Sequence[str], references: Sequence[Sequence[Optiona
     per_hyp = check_inputs(hypotheses, references, orientation)
     n_samples = check_samples(n_samples, 40)
     seed = check_seed(seed)
-    check_settings(tokenize, smooth_method)
+    check_settings(tokenize, smooth_method, lowercase)
     whole, resampled = bootstrap(segment_statistics(list(hypotheses), per_hyp, tokenize, lowercase), n_samples, seed,
                                  smooth_method)
     scores = tuple(float(s.score) for s in resampled)
@@ -238,7 +238,7 @@ def paired_test(
     per_hyp = _check_systems(systems, references, orientation)
     n_samples = check_samples(n_samples, 40)
     seed = check_seed(seed)
-    check_settings(tokenize, "exp")
+    check_settings(tokenize, "exp", lowercase)
     named = [(name, list(hyps)) for name, hyps in systems.items()]
     found = paired_statistics([segment_statistics(hyps, per_hyp, tokenize, lowercase) for _, hyps in named], test,
                               n_samples, seed)
@@ -590,7 +590,7 @@ def exact_randomization(
     if len(differing) > MAX_DIFFERING:
         raise ValueError(f"The systems differ in {len(differing)} sentences, which makes 2^{len(differing)} swaps; "
                          f"exact_randomization enumerates at most {MAX_DIFFERING}. Use paired_test(..., test='ar').")
-    check_settings(tokenize, "exp")
+    check_settings(tokenize, "exp", lowercase)
     base_rows = segment_statistics(base, per_hyp, tokenize, lowercase)
     other_rows = segment_statistics(other, per_hyp, tokenize, lowercase)
     observed = abs(corpus_bleu(base_rows, "exp") - corpus_bleu(other_rows, "exp"))

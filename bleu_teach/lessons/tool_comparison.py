@@ -50,7 +50,7 @@ from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, SacreScore, corpu
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.views.document import Code, Document, Heading, Label, Notes, Paragraph, Score, Table as TableBlock
-from bleu_teach.views.formatting import format_number
+from bleu_teach.views.formatting import format_number, number_ranges
 from bleu_teach.views.viewable import Viewable
 
 __all__ = ["OrderSide", "ToolRun", "ToolComparison", "compare_tools", "compare_tools_corpus"]
@@ -279,7 +279,7 @@ def _sacre_args(smooth_method: str, smooth_value: Optional[float], effective_ord
 
 
 def _orders_text(orders: Sequence[int]) -> str:
-    return ", ".join(str(n) for n in orders)
+    return number_ranges(orders)
 
 
 def _plural(count: int, word: str) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["format_number", "plural", "visible"]
+__all__ = ["format_number", "number_ranges", "plural", "visible"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -27,6 +28,31 @@ def format_number(value: Any, digits: int = 4) -> str:
     if number != 0 and abs(number) < 10 ** (-digits):
         return f"{number:.3g}"
     return f"{number:.{digits}f}"
+
+
+def number_ranges(numbers: Sequence[int], suffix: str = "") -> str:
+    """Whole numbers as a short list, runs of four or more written as a range.
+
+    >>> number_ranges([1, 3, 4, 5, 6, 9])
+    '1, 3 to 6, 9'
+    >>> number_ranges([2, 3, 4], "-gram")
+    '2-gram, 3-gram, 4-gram'
+    >>> number_ranges(range(4, 5001), "-gram")
+    '4-gram to 5000-gram'
+    """
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = []
+    for run in runs:
+        if len(run) >= 4:
+            parts.append(f"{run[0]}{suffix} to {run[-1]}{suffix}")
+        else:
+            parts.extend(f"{n}{suffix}" for n in run)
+    return ", ".join(parts)
 
 
 def plural(count: int, word: str) -> str:
