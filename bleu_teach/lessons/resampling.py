@@ -63,12 +63,12 @@ def check_samples(n_samples: Any, minimum: int) -> int:
     """``n_samples`` if it is a whole number from ``minimum`` to :data:`MAX_SAMPLES`."""
     if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
         raise TypeError(f"n_samples must be a whole number such as 1000, not {n_samples!r}.")
-    n_samples = int(n_samples)
-    if n_samples < minimum:
-        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {n_samples}.")
-    if n_samples > MAX_SAMPLES:
-        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {n_samples:,}.")
-    return n_samples
+    count = int(n_samples)
+    if count < minimum:
+        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {count}.")
+    if count > MAX_SAMPLES:
+        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {count:,}.")
+    return count
 
 
 def check_settings(tokenize: Any, smooth_method: Any, lowercase: Any = False) -> None:
