@@ -1,13 +1,15 @@
 """Derive bleu_teach/lessons/wmt21/ from the raw WMT21 TED talks MQM release (Freitag et al., 2021).
 
-    python scripts/derive_wmt21.py /path/to/wmt21-ted-mqm [--out DIR]
+    python scripts/derive_wmt21.py data/wmt21-ted-mqm [--out DIR]
 
-The raw folder holds ``mqm_ted_zhen.tsv``, ``mqm_ted_ende.tsv`` (one row per
-annotated error, the error marked ``<v>...</v>`` in the target, or in the
-source for omissions and source errors), their ``*.avg_seg_scores.tsv``
-(per-segment MQM averages), ``LICENSE`` (Apache 2.0) and a ``README.md``
-naming the upstream repository and commit.  This script writes, into
-``--out`` (default: ``bleu_teach/lessons/wmt21`` beside this script's project):
+The raw folder (kept in the repository as ``data/wmt21-ted-mqm``, not
+installed with the package) holds ``mqm_ted_zhen.tsv``, ``mqm_ted_ende.tsv``
+(one row per annotated error, the error marked ``<v>...</v>`` in the target,
+or in the source for omissions and source errors), their
+``*.avg_seg_scores.tsv`` (per-segment MQM averages), ``LICENSE`` (Apache 2.0)
+and a ``README.md`` naming the upstream repository and commit.  This script
+writes, into ``--out`` (default: ``bleu_teach/lessons/wmt21`` beside this
+script's project):
 
 - ``zh-en.json.gz``, ``en-de.json.gz``: one gzip-compressed JSON file per
   language pair, read by ``bleu_teach.lessons.data.wmt21_ted`` with the standard
@@ -263,7 +265,7 @@ def encode(derived: dict[str, Any]) -> bytes:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("raw", type=Path, help="the raw wmt21-ted-mqm folder")
+    parser.add_argument("raw", type=Path, help="the raw wmt21-ted-mqm folder (data/wmt21-ted-mqm in the repository)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"where to write (default {DEFAULT_OUT})")
     args = parser.parse_args(argv)
     raw: Path = args.raw

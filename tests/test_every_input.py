@@ -95,3 +95,93 @@ def test_lowercase_must_be_a_bool_not_read_as_one(call):  # noqa: ANN001
 def test_resampling_has_a_stated_limit():
     with pytest.raises(ValueError, match="n_samples is at most 100,000"):
         bootstrap_ci(["the cat"], [["the cat"]], n_samples=10**7)  # used to run for minutes
+
+
+# --- 3. one validation vocabulary: the right type or a TypeError, a value in range or a ValueError ---
+
+def test_huge_lengths_and_betas_are_answered_not_overflowed():
+    assert bt.brevity_penalty(10**400, 1) == 0.0  # exp(1 - r/c) underflows to 0; was OverflowError
+    with pytest.raises(ValueError, match="beta must be at most 1e150"):
+        bt.explain_chrf("the cat", ["the cat"], beta=1e200)  # was OverflowError
+    with pytest.raises(ValueError, match="beta must be at most 1e150"):
+        bt.explain_chrf("the cat", ["the cat"], beta=10**400)
+
+
+def test_a_string_is_never_split_into_references_of_one_character():
+    with pytest.raises(TypeError, match="one list of reference strings per hypothesis"):
+        bt.to_sacrebleu_references("abc")  # was [["a", "b", "c"]]
+    with pytest.raises(TypeError, match="a list holding a string"):
+        bt.to_sacrebleu_references(["abc"])
+
+
+def test_lesson_helpers_name_what_they_need():
+    from bleu_teach.lessons.limitations import chunk_permutation, order_table
+    with pytest.raises(TypeError, match="hypotheses must map a label"):
+        order_table(["a b"], ["a b"])  # was AttributeError
+    with pytest.raises(ValueError, match="max_order must be from 1 to 12"):
+        order_table({"A": "a b"}, ["a b"], max_order=100000)
+    permuted = chunk_permutation("the cat sat on the mat", ["the cat is on the mat"], order=(np.int64(3), np.int64(2), np.int64(1)))
+    assert permuted.to_text()  # numpy integers are whole numbers too
+
+
+@pytest.mark.parametrize("smoothing", ["1", 1, "method1"])
+def test_compare_tools_takes_every_documented_spelling_of_a_smoothing_method(smoothing):  # noqa: ANN001
+    from bleu_teach.lessons.tool_comparison import compare_tools
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = compare_tools([["the", "cat", "is", "here"]], ["the", "cat", "sat"], smoothing=smoothing)
+    assert "method1" in table.to_text()  # "1" and 1 were refused although the README documents them
+
+
+def test_the_typed_explorer_takes_numpy_integers():
+    from bleu_teach.ui.typed_input import explain_text
+    assert explain_text("a b", ["a b"], max_n=np.int64(2)).score == 1.0  # was TypeError
+
+
+# --- the command line ---
+
+def _cli(*args: str, **kwargs) -> "subprocess.CompletedProcess[str]":  # noqa: ANN003
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "bleu_teach", *args], capture_output=True, text=True, timeout=60,
+                          **kwargs)
+
+
+def test_cli_with_standard_output_closed_says_so():
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", "import os, sys; os.close(1); sys.stdout = None; "
+                          "from bleu_teach.ui.cli import main; sys.exit(main(['explain', 'a', '--ref', 'a']))"],
+                         capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert run.returncode == 2 and "standard output is closed" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_cli_text_that_starts_with_a_dash_gets_a_way_out():
+    run = _cli("explain", "-the cat", "--ref", "x")
+    assert run.returncode == 2 and "put it last, after --" in run.stderr  # was only "invalid choice: 'he cat'"
+    fixed = _cli("explain", "--ref", "the cat", "--", "-the cat")
+    assert fixed.returncode == 0 and "-the" in fixed.stdout
+
+
+def test_cli_refuses_an_endless_file_with_a_stated_limit():
+    run = _cli("explain", "the cat", "--ref-file", "/dev/zero")
+    assert run.returncode == 2 and "larger than 64 MB" in run.stderr  # memory grew until MemoryError
+
+
+def test_cli_errors_name_the_flag_the_user_typed():
+    run = _cli("chrf", "a", "--ref", "a", "--char-order", "-1")
+    assert run.returncode == 2 and "--char-order must be 0 or more" in run.stderr  # said char_order
+
+
+def test_cli_a_huge_order_answers_and_summarises():
+    started = time.perf_counter()
+    run = _cli("explain", "the cat", "--ref", "the cat", "--max-n", "100000")
+    seconds = time.perf_counter() - started
+    assert run.returncode == 0 and seconds < 20  # never answered before
+    assert "Orders 13 to 100000 (99,988 orders) are not listed" in run.stdout
+    assert len(run.stdout) < 20_000  # one line per order was 22 MB
+
+
+def test_cli_escapes_terminal_control_sequences():
+    run = _cli("explain", "the \x1b[2Jcat", "--ref", "the cat", "--max-n", "1")
+    assert run.returncode == 0 and "\x1b" not in run.stdout

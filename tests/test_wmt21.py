@@ -1,12 +1,12 @@
 """bleu_teach.lessons.data.wmt21_ted and the shipped WMT21 TED files (bleu_teach/lessons/wmt21/).
 
-Always: the shipped files' checksums, counts, alignment, clean texts, spans
-that index their texts, MQM scores that follow from the spans' weights, the
-loader's errors.  Where the raw release is at hand (beside this repository,
-as in CI): the files re-derived by scripts/derive_wmt21.py equal the shipped
-ones byte for byte, and the loaded data agree with the raw TSVs read here
-with csv, independently of the script.  Without the raw folder those tests
-skip, unless CI=true: then they fail.
+The shipped files' checksums, counts, alignment, clean texts, spans that
+index their texts, MQM scores that follow from the spans' weights, the
+loader's errors.  Against the raw release kept in the repository
+(data/wmt21-ted-mqm/, checked against its SHA256SUMS): the files re-derived
+by scripts/derive_wmt21.py equal the shipped ones byte for byte, and the
+loaded data agree with the raw TSVs read here with csv, independently of the
+script.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import gzip
 import hashlib
-import os
+import json
 import re
 import subprocess
 import sys
@@ -28,7 +28,7 @@ from bleu_teach.lessons.data import ErrorSpan, Wmt21Ted, wmt21_ted
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "bleu_teach" / "lessons" / "wmt21"
-RAW = (Path(__file__).parents[1] / ".." / "shared" / "data" / "wmt21-ted-mqm").resolve()
+RAW = ROOT / "data" / "wmt21-ted-mqm"
 SCRIPT = ROOT / "scripts" / "derive_wmt21.py"
 COMMIT = "7fadea281aff8db61cc72fc3d469a4dca78b82a6"
 
@@ -59,7 +59,7 @@ def test_the_shipped_files_match_the_checksums_the_script_wrote():
     sums = dict(reversed(line.split("  ", 1)) for line in lines)
     assert sorted(sums) == ["LICENSE", "en-de.json.gz", "zh-en.json.gz"]
     for name, digest in sums.items():
-        assert sha256(SHIPPED / name) == digest, f"{name} changed: rerun scripts/derive_wmt21.py on the raw folder"
+        assert sha256(SHIPPED / name) == digest, f"{name} changed: rerun scripts/derive_wmt21.py data/wmt21-ted-mqm"
 
 
 def test_licence_and_notice_travel_with_the_data():
@@ -225,11 +225,25 @@ def test_the_data_loads_from_another_directory(tmp_path):
 
 @pytest.fixture(scope="module")
 def raw() -> Path:
-    if RAW.is_dir():
-        return RAW
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but the raw WMT21 TED folder is missing: {RAW}")
-    pytest.skip(f"the raw WMT21 TED folder is not here ({RAW})")
+    assert RAW.is_dir(), f"the raw WMT21 TED folder is missing: {RAW.relative_to(ROOT)}"
+    return RAW
+
+
+def test_the_raw_files_are_the_ones_taken_from_the_release(raw):
+    lines = (raw / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    sums = dict(reversed(line.split("  ", 1)) for line in lines)
+    assert sorted(sums) == ["LICENSE", "README.md", "mqm_ted_ende.avg_seg_scores.tsv", "mqm_ted_ende.tsv",
+                            "mqm_ted_zhen.avg_seg_scores.tsv", "mqm_ted_zhen.tsv"]
+    for name, digest in sums.items():
+        assert sha256(raw / name) == digest, f"{name} is not the file taken from the release"
+    for pair in PAIRS:  # and they are the files the shipped data were derived from
+        metadata = json.loads(gzip.decompress((SHIPPED / f"{pair}.json.gz").read_bytes()))["metadata"]
+        assert metadata["raw_sha256"] == {name: sums[name] for name in metadata["raw_sha256"]}
+        assert len(metadata["raw_sha256"]) == 4
+    provenance = (raw / "PROVENANCE.md").read_text(encoding="utf-8")
+    assert all(f"    {line}\n" in provenance for line in lines)  # the checksums it lists are these
+    for needed in ("google/wmt-mqm-human-evaluation", COMMIT, "Apache License 2.0", "Freitag"):
+        assert needed in provenance
 
 
 def raw_rows(raw: Path, pair: str) -> list[list[str]]:

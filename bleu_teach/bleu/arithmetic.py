@@ -69,7 +69,11 @@ def brevity_penalty(r: int, c: int) -> Number:
         return 1
     if c == 0:
         return 0
-    return math.exp(1 - r / c)
+    try:
+        ratio = r / c
+    except OverflowError:  # r/c beyond any float: exp(1 - r/c) is 0 (NLTK raises OverflowError here)
+        return 0.0
+    return math.exp(1 - ratio)
 
 
 @dataclass(frozen=True)

@@ -142,13 +142,36 @@ def _strings(tokens: Sequence[Hashable]) -> tuple[str, ...]:
 
 _COMBINE_HEADER = ("order", "weight w_n", "p_n as counted", "p_n used", "w_n * log p_n")
 
+#: A view lists at most this many orders, and this many n-gram rows per order; it says what it leaves out,
+#: and the report's data (``to_dict()``) keeps every number.
+MAX_ORDERS_SHOWN = 12
+MAX_ROWS_SHOWN = 200
+
+
+def _log_text(o: OrderReport) -> str:
+    return format_number(o.log_term) if o.log_term is not None else f"left out: {o.left_out}"
+
+
+def _shown(orders: Sequence[OrderReport]) -> tuple[tuple[OrderReport, ...], str]:
+    """The orders a view lists, and a sentence about the ones it does not (empty when all are listed)."""
+    if len(orders) <= MAX_ORDERS_SHOWN:
+        return tuple(orders), ""
+    hidden = orders[MAX_ORDERS_SHOWN:]
+    first = hidden[0]
+    if len({(o.clipped, o.total, o.smoothed, o.weight, o.log_term, o.left_out) for o in hidden}) == 1:
+        what = (f"each has p_n = {first.clipped}/{first.total}, used as {format_number(first.smoothed)}, weight "
+                f"{format_number(first.weight)} and w_n * log p_n = {_log_text(first)}")
+    else:
+        what = "each order's numbers are in the report's data (to_dict())"
+    return (tuple(orders[:MAX_ORDERS_SHOWN]),
+            f"Orders {first.n} to {hidden[-1].n} ({len(hidden):,} orders) are not listed: {what}.")
+
 
 def _combine_table(orders: Sequence[OrderReport]) -> TableBlock:
-    rows = tuple(
-        (f"p_{o.n}", format_number(o.weight), f"{o.clipped}/{o.total}", format_number(o.smoothed),
-         format_number(o.log_term) if o.log_term is not None else f"left out: {o.left_out}")
-        for o in orders)
-    return TableBlock(_COMBINE_HEADER, rows, label_column=True)
+    shown, rest = _shown(orders)
+    rows = tuple((f"p_{o.n}", format_number(o.weight), f"{o.clipped}/{o.total}", format_number(o.smoothed),
+                  _log_text(o)) for o in shown)
+    return TableBlock(_COMBINE_HEADER, rows, label_column=True, caption=rest)
 
 
 def _combine_section(title: str, smoothing: str, orders: Sequence[OrderReport], log_sum: float | None) -> Section:
@@ -222,14 +245,19 @@ class BleuReport(Viewable):
     def _ngram_table(self, order: OrderReport) -> TableBlock:
         header = ("n-gram", "hyp", *[f"ref{i}" for i in range(1, len(self.references) + 1)], "max ref", "clipped")
         rows = tuple((row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count),
-                      str(row.clipped_count)) for row in order.rows)
-        return TableBlock(header, rows)
+                      str(row.clipped_count)) for row in order.rows[:MAX_ROWS_SHOWN])
+        rest = (f"The first {MAX_ROWS_SHOWN} of {len(order.rows):,} different {order.n}-grams; p_{order.n} "
+                "below counts them all." if len(order.rows) > MAX_ROWS_SHOWN else "")
+        return TableBlock(header, rows, caption=rest)
 
     def _steps(self) -> list[Block]:
+        shown, rest = _shown(self.orders)
         steps: list[Block] = [
             Section((Label(f"{o.n}-grams: modified precision p_{o.n}"),),
                     ((self._ngram_table(o),) if o.rows else ()) + (Paragraph((Label(o.precision_line),)),))
-            for o in self.orders]
+            for o in shown]
+        if rest:
+            steps.append(Paragraph((Label(rest),)))
         steps.append(Section(("Brevity penalty",), (Lines(tuple((line,) for line in self.length.lines)),)))
         steps.append(_combine_section("Combining", self.smoothing, self.orders, self.log_sum))
         return steps
@@ -246,17 +274,19 @@ class BleuReport(Viewable):
         the rest away (for slides and small screens).
         """
         if compact:
-            header = ("", *[f"p_{o.n}" for o in self.orders], "BP")
+            shown, rest = _shown(self.orders)
+            header = ("", *[f"p_{o.n}" for o in shown], "BP")
             length = self.length
             rows = (
-                ("as counted", *[f"{o.clipped}/{o.total}" for o in self.orders],
+                ("as counted", *[f"{o.clipped}/{o.total}" for o in shown],
                  f"c = {length.hyp_len}, r = {length.closest_ref_len}"),
-                ("used", *[format_number(o.smoothed) for o in self.orders], format_number(length.brevity_penalty)),
-                ("weight", *[format_number(o.weight) for o in self.orders], ""),
+                ("used", *[format_number(o.smoothed) for o in shown], format_number(length.brevity_penalty)),
+                ("weight", *[format_number(o.weight) for o in shown], ""),
             )
             folded = (*self._references(), *self._steps(), *notes(self.notes))
             headline = Score((f"BLEU = {format_number(self.score)} = {self.how}",), self.score)
-            return Document((headline, TableBlock(header, rows), self._hypothesis("; matched unigrams marked \u2713"),
+            return Document((headline, TableBlock(header, rows, caption=rest),
+                             self._hypothesis("; matched unigrams marked \u2713"),
                              Details(("Every step: the references, the n-gram tables, the lengths, the sum",), folded)),
                             styles=("compact",))
         return Document((Heading("BLEU, step by step"), self._hypothesis("; matched unigrams marked \u2713"),

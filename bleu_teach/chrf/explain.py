@@ -112,6 +112,10 @@ def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, 
     if isinstance(beta, bool) or not isinstance(beta, (int, float)):
         raise TypeError(f"beta must be a number such as 2 (recall counts beta times as much as precision), "
                         f"not {beta!r}.")
+    if isinstance(beta, float) and math.isfinite(beta) or isinstance(beta, int):
+        if beta > 1e150:  # beta squared must stay a float
+            raise ValueError(f"beta must be at most 1e150, so that beta squared is a number (2 is chrF's usual "
+                             f"value); got {beta!r}.")
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0 (2 is chrF's usual value); got {beta!r}.")
     for name, value in (("lowercase", lowercase), ("whitespace", whitespace), ("eps_smoothing", eps_smoothing)):

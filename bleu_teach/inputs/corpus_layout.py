@@ -44,6 +44,14 @@ def to_sacrebleu_references(references: Sequence[Sequence[Optional[str]]]) -> li
     >>> to_sacrebleu_references([["a", "b"], ["c"]])
     [['a', 'c'], ['b', None]]
     """
+    if not _is_list(references) or not all(_is_list(refs) for refs in references):
+        raise TypeError("references must be a list with one list of reference strings per hypothesis, "
+                        "e.g. [['the cat sat'], ['a dog ran', 'the dog ran']], not "
+                        f"{type(references).__name__ if not _is_list(references) else 'a list holding a string'}.")
+    for i, refs in enumerate(references):
+        for k, ref in enumerate(refs):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(f"references[{i}][{k}] must be a string (or None), not {type(ref).__name__}.")
     width = max((len(r) for r in references), default=0)
     return [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 from bleu_teach.inputs.validation import check_references, check_tokens
@@ -142,6 +143,10 @@ def settings_table(
     return Table(header, rows)
 
 
+#: The most BLEU-n columns an order table shows.
+MAX_ORDER_COLUMNS = 12
+
+
 def order_table(
     hypotheses: Mapping[str, str],
     references: Sequence[str],
@@ -158,8 +163,15 @@ def order_table(
     >>> row[1], float(row[2]) < 1e-100
     ('1.0000', True)
     """
+    if not isinstance(hypotheses, Mapping):
+        raise TypeError("hypotheses must map a label to a hypothesis text, e.g. {\"reversed\": \"d c b a\"}, "
+                        f"not {type(hypotheses).__name__}.")
+    if isinstance(max_order, bool) or not isinstance(max_order, Integral):
+        raise TypeError(f"max_order must be a whole number such as 4, not {max_order!r}.")
+    if not 1 <= max_order <= MAX_ORDER_COLUMNS:
+        raise ValueError(f"max_order must be from 1 to {MAX_ORDER_COLUMNS} (one column per order); got {max_order}.")
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
-    weights = [tuple([1 / k] * k) for k in range(1, max_order + 1)]
+    weights = [tuple([1 / k] * k) for k in range(1, int(max_order) + 1)]
     func, _ = resolve_smoothing(smoothing)
     rows = []
     for label, text in hypotheses.items():
@@ -212,8 +224,9 @@ def _check_order(order: Any, k: int) -> tuple[int, ...]:
     if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
         raise TypeError(f"order must be a list of chunk numbers, e.g. {list(range(k, 0, -1))}.")
     numbers = tuple(order)
-    if any(isinstance(x, bool) or not isinstance(x, int) for x in numbers):
+    if any(isinstance(x, bool) or not isinstance(x, Integral) for x in numbers):
         raise TypeError(f"order must list whole chunk numbers, e.g. {list(range(k, 0, -1))}; got {list(numbers)}.")
+    numbers = tuple(int(x) for x in numbers)
     if sorted(numbers) != list(range(1, k + 1)):
         raise ValueError(f"order must use each chunk number 1 to {k} exactly once, e.g. {list(range(k, 0, -1))}; "
                          f"got {list(numbers)}.")

@@ -38,6 +38,7 @@ comparison is asked for.
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, sentence_bleu
 from bleu_teach.bleu.explain import explain, explain_corpus
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, SacreScore, corpus_score, sentence_score
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
-from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, resolve_smoothing
 from bleu_teach.views.document import Code, Document, Heading, Label, Notes, Paragraph, Score, Table as TableBlock
 from bleu_teach.views.formatting import format_number, number_ranges
 from bleu_teach.views.viewable import Viewable
@@ -230,9 +231,17 @@ def _check_text_tokens(tokens: Sequence[Hashable], what: str) -> list[str]:
     return out
 
 
-def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method: Any) -> None:
-    if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 1:
-        raise ValueError(f"max_n must be a whole number of at least 1 (4 for BLEU-4), not {max_n!r}.")
+def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method: Any) -> Optional[str]:
+    """Refuse bad options; return the smoothing as NLTK's method name ("1", 1 and "method1" are method1)."""
+    if isinstance(max_n, bool) or not isinstance(max_n, numbers.Integral):
+        raise TypeError(f"max_n must be a whole number such as 4 (for BLEU-4), not {max_n!r}.")
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1 (4 for BLEU-4); got {max_n}.")
+    if isinstance(smoothing, (str, int)) and not isinstance(smoothing, bool):
+        try:
+            smoothing = resolve_smoothing(smoothing)[1]
+        except (TypeError, ValueError):
+            pass  # refused just below, with the names this comparison accepts
     if smoothing is not None and smoothing not in SMOOTHING_METHODS:
         raise ValueError(f"smoothing must be None or one of {', '.join(SMOOTHING_METHODS)} (NLTK's names), "
                          f"not {smoothing!r}.")
@@ -241,6 +250,7 @@ def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method:
     if smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTHING)} (sacreBLEU's names), "
                          f"not {smooth_method!r}.")
+    return cast(Optional[str], smoothing)
 
 
 # ---------------------------------------------------------------------------
@@ -481,7 +491,7 @@ def compare_tools(
     from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
     from sacrebleu.metrics import BLEU
 
-    _check_options(max_n, smoothing, auto_reweigh, smooth_method)
+    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method)
     refs = [_check_text_tokens(r, f"references[{i}]") for i, r in enumerate(check_references(references))]
     hyp = _check_text_tokens(check_tokens(hypothesis, "hypothesis"), "hypothesis")
     if not isinstance(effective_order, bool):
@@ -542,7 +552,7 @@ def compare_tools_corpus(
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
     from sacrebleu.metrics import BLEU
 
-    _check_options(max_n, smoothing, auto_reweigh, smooth_method)
+    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method)
     if not isinstance(effective_order, bool):
         raise TypeError("effective_order must be True or False.")
     refs_list, hyps_checked = check_corpus(list_of_references, hypotheses)

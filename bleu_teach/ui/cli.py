@@ -73,6 +73,7 @@ import argparse
 import codecs
 import io
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -241,6 +242,10 @@ def _describe(source: str) -> str:
     return "standard input" if source == STDIN else f"'{source}'"
 
 
+#: The largest input file (or standard input) the CLI reads: a test set of tens of thousands of sentences fits.
+MAX_INPUT_BYTES = 64 * 2**20
+
+
 def _read_bytes(source: str) -> bytes:
     if source == STDIN:
         stdin = sys.stdin
@@ -253,16 +258,23 @@ def _read_bytes(source: str) -> bytes:
         if buffer is None:  # a text stream without bytes underneath (e.g. io.StringIO)
             return stdin.read().encode("utf-8", "surrogatepass")
         try:
-            data: bytes = buffer.read()
+            data: bytes = buffer.read(MAX_INPUT_BYTES + 1)
         except OSError as problem:
             raise _InputError(f"cannot read standard input: {problem.strerror or problem}") from None
+        if len(data) > MAX_INPUT_BYTES:
+            raise _InputError(f"standard input holds more than {MAX_INPUT_BYTES // 2**20} MB; bleu_teach explains "
+                              "scores step by step, for test sets up to that size (use sacreBLEU for larger ones)")
         return data
     try:
         with open(source, "rb") as file:
-            return file.read()
+            data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as problem:
         reason = problem.strerror or problem.__class__.__name__
         raise _InputError(f"cannot read {_describe(source)}: {reason}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise _InputError(f"{_describe(source)} is larger than {MAX_INPUT_BYTES // 2**20} MB; bleu_teach explains "
+                          "scores step by step, for test sets up to that size (use sacreBLEU for larger ones)")
+    return data
 
 
 def _read_text(source: str) -> str:
@@ -400,11 +412,17 @@ def _report(args: argparse.Namespace) -> Viewable:
     """The report the command asks for: its metric's explainer on the text read."""
     metric = METRICS[args.metric]
     options = _options(metric, args)
-    if args.level == "sentence":
-        hypothesis, references = _sentence_texts(args)
-        return metric.explain_sentence(hypothesis, references, **options)
-    hypotheses, per_hypothesis = _corpus_texts(args)
-    return metric.explain_corpus(hypotheses, per_hypothesis, **options)
+    try:
+        if args.level == "sentence":
+            hypothesis, references = _sentence_texts(args)
+            return metric.explain_sentence(hypothesis, references, **options)
+        hypotheses, per_hypothesis = _corpus_texts(args)
+        return metric.explain_corpus(hypotheses, per_hypothesis, **options)
+    except (TypeError, ValueError) as problem:  # the API names its arguments; here they are flags
+        message = str(problem)
+        for option in metric.options:
+            message = re.sub(rf"(?<![\w-]){re.escape(option.name)}(?![\w-])", option.flag, message)
+        raise _InputError(message) from None
 
 
 # ---------------------------------------------------------------------------
@@ -442,6 +460,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _parser().parse_args(argv)
         except SystemExit as done:  # --help
             return done.code if isinstance(done.code, int) else EXIT_OK
+        except _InputError as problem:
+            given = list(sys.argv[1:] if argv is None else argv)
+            dashed = [a for a in given if a.startswith("-") and " " in a]
+            if dashed:  # "-the cat" was read as the option -t with the value "he cat"
+                raise _InputError(f"{problem}. {dashed[0]!r} starts with '-', so it was read as an option; to give "
+                                  f"text that starts with '-', put it last, after --: "
+                                  f"{PROG} explain --ref ... -- {dashed[0]!r}") from None
+            raise
         if args.command is None:
             commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in METRICS.values())
             raise _InputError(f"choose a command: {commands} (try '{PROG} --help')")
@@ -464,6 +490,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(f"unexpected {type(problem).__name__} inside bleu_teach: {problem} "
                f"(this is a bug; please report it with the command you ran)")
         return EXIT_BUG
+    if sys.stdout is None:  # started with standard output closed (">&-")
+        _error("standard output is closed, so there is nowhere to write the report; "
+               "redirect it to a file instead (> report.txt)")
+        return EXIT_BAD_INPUT
     try:
         print(text)
         sys.stdout.flush()

@@ -19,6 +19,7 @@ Standard library only (the website runs it without NumPy or NLTK).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
@@ -80,11 +81,11 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
 
 
 def _order(max_n: object) -> int:
-    if isinstance(max_n, bool) or not isinstance(max_n, int):
+    if isinstance(max_n, bool) or not isinstance(max_n, Integral):
         raise TypeError(f"Max n must be a whole number from 1 to {MAX_ORDER}, not {max_n!r}.")
-    if not 1 <= max_n <= MAX_ORDER:
+    if not 1 <= int(max_n) <= MAX_ORDER:
         raise ValueError(f"Max n must be a whole number from 1 to {MAX_ORDER} (got {max_n}).")
-    return max_n
+    return int(max_n)
 
 
 def explain_text(
