@@ -185,3 +185,41 @@ def test_cli_a_huge_order_answers_and_summarises():
 def test_cli_escapes_terminal_control_sequences():
     run = _cli("explain", "the \x1b[2Jcat", "--ref", "the cat", "--max-n", "1")
     assert run.returncode == 0 and "\x1b" not in run.stdout
+
+
+# --- the agreement lesson's functions on a changed copy of the data ---
+
+@pytest.fixture(scope="module")
+def ted():  # noqa: ANN201
+    from bleu_teach.lessons.data import wmt21_ted
+    return wmt21_ted("zh-en")
+
+
+def _changed(data, change):  # noqa: ANN001, ANN202
+    import copy
+    copied = copy.deepcopy(data)
+    change(copied)
+    return copied
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.mqm.pop("MiSS"), "data.mqm has no scores for 'MiSS'"),  # was KeyError
+    (lambda d: d.mqm.__setitem__("MiSS", d.mqm["MiSS"][:10]), r"data.mqm\['MiSS'\] has 10 scores"),  # was silent
+    (lambda d: d.references.__setitem__("ref-B", d.references["ref-B"][:10]),
+     r"data.references\['ref-B'\] has 10 segments"),  # was IndexError
+    (lambda d: d.systems.__setitem__("MiSS", d.systems["MiSS"][:10]), r"data.systems\['MiSS'\] has 10 segments"),
+], ids=["unrated system", "short MQM list", "short reference", "short system"])
+def test_a_changed_data_set_is_refused_with_what_is_wrong(ted, change, message):  # noqa: ANN001
+    from bleu_teach.lessons.agreement import segment_level, system_level
+    data = _changed(ted, change)
+    with pytest.raises(ValueError, match=message):
+        system_level(data, metrics=("BLEU",))
+    with pytest.raises(ValueError, match=message):
+        segment_level(data)
+
+
+def test_pairwise_accuracy_needs_a_pair(ted):  # noqa: ANN001
+    from bleu_teach.lessons.agreement import pairwise_accuracy, system_level
+    one = _changed(ted, lambda d: [d.systems.pop(name) for name in list(d.systems)[1:]])
+    with pytest.raises(ValueError, match="compares pairs of systems"):
+        pairwise_accuracy(system_level(one, metrics=("BLEU",)))

@@ -98,6 +98,9 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
                  "reference_denominator": [clipped / (len(r) - n + 1) for r in refs if len(r) >= n]}
         if len(counts) != total:
             found["distinct_denominator"] = [clipped / len(counts)]
+        with warnings.catch_warnings():  # NLTK given strings counts characters: the "strings" mistake
+            warnings.simplefilter("ignore")
+            found["strings"] = [float(modified_precision(list(given["references"]), given["hypothesis"], n))]
         if len(refs) > 1:
             found["summed_references"] = [sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total]
             alone = [sum(min(c, rc[g]) for g, c in counts.items()) for rc in ref_counts]
@@ -170,7 +173,11 @@ def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
     assert by_name["mean_length"] == pytest.approx(right / bp(6, 4) * bp(6.5, 4))
     assert {"mean_of_sentences", "no_brevity_penalty"} <= names["04.2"]
     for unsmoothed in ("05.2", "07.2"):  # E4: dropping the zero, with and without renormalising the weights
-        assert {"smoothed", "skipped_zero", "renormalised", "arithmetic_mean"} <= names[unsmoothed]
+        assert {"smoothed", "skipped_zero", "renormalised", "arithmetic_mean", "strings"} <= names[unsmoothed]
+    strings = {m.name: float(m.value) for m in check("07.2", None).misconceptions}["strings"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert strings == sentence_bleu(["the cat is on the mat", "there is a cat on the mat"], "the cat sat on the mat")
     renormalised = {m.name: float(m.value) for m in check("05.2", None).misconceptions}["renormalised"]
     refs, hyp = [tokens("after the meeting she went home")], tokens("she went home after the meeting")
     assert renormalised == pytest.approx(sentence_bleu(refs, hyp, (1 / 3,) * 3))
@@ -221,6 +228,13 @@ def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
             for h in ex.inputs["hypotheses"])
     assert ex.answer == ("SAME" if a == b else "A" if a > b else "B")
     assert f"A scores {a:.4f}" in check(ex.id, "same").message
+
+
+def test_near_misses_are_told_what_is_off_without_the_answer():
+    percent, close = check("01.1", 66.7), check("01.1", 0.67)
+    assert "times 100" in percent.message and percent.verdict == "wrong"
+    assert "round it to 3 decimal places" in close.message and "0.667" not in close.message
+    assert check("01.1", 0.666).message == close.message  # cut off, not rounded
 
 
 def test_lesson_00_q2_tells_word_order_from_a_tie():

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 import bleu_teach as bt
+from bleu_teach.bleu.smoothing import SmoothingFunction
+from bleu_teach.ui import widgets as w
 from bleu_teach.ui.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
 
 
@@ -198,3 +203,227 @@ def test_explorer_without_settings_controls_still_applies_the_settings():
     assert all(row in shown.children for row in shown.settings.rows)
     expected = explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), weights=(0.5, 0.5))
     assert explorer.report.score == expected.score
+
+
+# --- Constructor arguments: checked with the package's own rules, never a TraitError, a clamp or a guess --------
+
+CAT_REFS = ["the cat is on the mat", "there is a cat on the mat"]
+
+
+@pytest.mark.parametrize("spelling", ["1", 1, "method1", "Method1", " 1 ", np.int64(1)])
+def test_bleu_explorer_reads_smoothing_names_as_the_package_does(spelling):
+    # README: "method1", "1" and 1 mean the same everywhere (functions, widgets, terminal).
+    explorer = BleuExplorer("the cat sat", CAT_REFS, smoothing=spelling)
+    assert explorer.smoothing.value == "method1"
+    expected = bt.explain([r.split() for r in CAT_REFS], "the cat sat".split(), smoothing="method1")
+    assert explorer.report.score == expected.score
+    assert w.SideBySideExplorer(smoothing=spelling).settings.smoothing.value == "method1"
+
+
+def test_bleu_explorer_smoothing_none_is_method0_as_everywhere():
+    assert BleuExplorer(smoothing=None).smoothing.value == "method0"
+
+
+@pytest.mark.parametrize("spelling, name", [("13A", "13a"), ("NLTK", "nltk"), (" Whitespace ", "whitespace")])
+def test_bleu_explorer_reads_tokenizer_names_in_any_case(spelling, name):
+    explorer = BleuExplorer("The cat isn't on the mat.", ["the cat is not on the mat ."], tokenizer=spelling)
+    assert explorer.tokenizer.value == name
+    expected = bt.explain([bt.tokenize("the cat is not on the mat .", name)], bt.tokenize("The cat isn't on the mat.", name))
+    assert explorer.report.score == expected.score
+
+
+@pytest.mark.parametrize("smoothing", ["method8", "8", "laplace", 8, -1, ""])
+def test_unknown_smoothing_is_a_value_error_listing_the_methods(smoothing):
+    with pytest.raises(ValueError, match=r"BleuExplorer: unknown smoothing method .*method0, method1, .*method7, "
+                                         r"or just the number \(0 to 7\)"):
+        BleuExplorer(smoothing=smoothing)
+
+
+@pytest.mark.parametrize("smoothing", [SmoothingFunction().method1, True, 1.0, ["method1"]])
+def test_smoothing_of_the_wrong_type_is_a_type_error(smoothing):
+    with pytest.raises(TypeError, match="smoothing must be a method name such as 'method1'"):
+        BleuExplorer(smoothing=smoothing)
+
+
+def test_unknown_tokenizer_lists_the_tokenizers_and_a_non_name_is_a_type_error():
+    with pytest.raises(ValueError, match="unknown tokenizer 'spacy'; choose one of whitespace, nltk, 13a, intl, char, "
+                                         "zh, none"):
+        BleuExplorer(tokenizer="spacy")
+    for tokenizer in (None, 13):
+        with pytest.raises(TypeError, match="tokenizer must be a tokenizer name"):
+            w.SideBySideExplorer(tokenizer=tokenizer)
+
+
+def test_references_none_is_a_type_error_naming_references():
+    for make in (lambda: BleuExplorer("a", None), lambda: ClippingExplorer("a", None),
+                 lambda: w.SideBySideExplorer("a", "b", None)):
+        with pytest.raises(TypeError, match="references is None; pass a list of strings, one per reference"):
+            make()
+
+
+def test_a_single_reference_string_is_refused_not_split_into_characters():
+    # The docstrings and explain_text say "a list of texts, one per reference": a string is refused, never split.
+    for make in (lambda: BleuExplorer("c a t", "cat"), lambda: ClippingExplorer("c a t", "cat"),
+                 lambda: w.SideBySideExplorer("c a t", "a c t", "cat")):
+        with pytest.raises(TypeError, match=r"references is a single string \('cat'\); pass a list of strings, "
+                                            r"one per reference: \['cat'\]"):
+            make()
+
+
+def test_references_must_be_1_to_8_strings():
+    with pytest.raises(TypeError, match=r"references\[1\] must be text \(a string\), not 2"):
+        BleuExplorer(references=["one", 2])
+    with pytest.raises(TypeError, match="references must be a list of strings"):
+        BleuExplorer(references={"a": "the cat"})
+    with pytest.raises(ValueError, match="references is empty; pass 1 to 8"):
+        BleuExplorer(references=[])
+    with pytest.raises(ValueError, match="references holds 20 texts, but there are at most 8 reference boxes"):
+        BleuExplorer(references=["the cat"] * 20)  # was: silently the first 8
+    with pytest.raises(ValueError, match="references holds 9 texts"):
+        ClippingExplorer(references=["the cat"] * 9)
+    assert len(BleuExplorer(references=["the cat"] * MAX_REFERENCES).references.boxes) == MAX_REFERENCES
+    assert BleuExplorer(references=("a cat", "the cat")).references.values == ["a cat", "the cat"]
+
+
+def test_hypothesis_must_be_text():
+    with pytest.raises(TypeError, match=r"BleuExplorer: hypothesis must be text \(a string\).*not None"):
+        BleuExplorer(None)  # was: silently an empty box
+    with pytest.raises(TypeError, match="ClippingExplorer: hypothesis must be text"):
+        ClippingExplorer(5)
+    with pytest.raises(TypeError, match="SideBySideExplorer: hypothesis_b must be text"):
+        w.SideBySideExplorer("the cat", ["the", "cat"])
+    assert "hypothesis is empty" in BleuExplorer("").output.value  # an empty box stays allowed: the widget asks
+
+
+def test_max_n_and_clipping_order_are_refused_beyond_the_slider_not_clamped():
+    with pytest.raises(ValueError, match=r"BleuExplorer: max_n must be a whole number from 1 to 6 .*Max n.*got 10"):
+        BleuExplorer(max_n=10)  # was: silently 6
+    with pytest.raises(ValueError, match="max_n must be a whole number from 1 to 6"):
+        w.SideBySideExplorer(max_n=0)
+    with pytest.raises(ValueError, match=r"ClippingExplorer: n must be a whole number from 1 to 4 .*got 7"):
+        ClippingExplorer(n=7)  # was: silently 4
+    with pytest.raises(ValueError, match="ClippingExplorer: n must be a whole number from 1 to 4 .*got 0"):
+        ClippingExplorer(n=0)  # was: silently 1
+    with pytest.raises(TypeError, match="n must be a whole number such as 1 or 4, not 2.0"):
+        ClippingExplorer(n=2.0)
+    with pytest.raises(TypeError, match="max_n must be a whole number"):
+        BleuExplorer(max_n="4")
+    assert w.CLIPPING_MAX_ORDER == ClippingExplorer().n.max == 4
+
+
+def test_numpy_integers_are_accepted_where_an_int_is_expected():
+    assert ClippingExplorer(n=np.int64(2)).n.value == 2
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=np.int32(2))
+    assert explorer.max_n.value == 2 and type(explorer.max_n.value) is int
+    assert BrevityPenaltyExplorer(ref_len=np.int64(6), hyp_len=np.int16(3), max_len=np.int64(20)).brevity_penalty == \
+        BrevityPenaltyExplorer(ref_len=6, hyp_len=3).brevity_penalty
+
+
+@pytest.mark.parametrize("name", ["lowercase", "compact", "show_settings"])
+@pytest.mark.parametrize("value", [1, 0, "yes", "False", None])
+def test_bleu_explorer_switches_must_be_bools(name, value):
+    with pytest.raises(TypeError, match=f"BleuExplorer: {name} must be True or False"):
+        BleuExplorer(**{name: value})
+
+
+def test_other_switches_must_be_bools():
+    with pytest.raises(TypeError, match="SideBySideExplorer: lowercase must be True or False, not 1"):
+        w.SideBySideExplorer(lowercase=1)
+    with pytest.raises(TypeError, match="BrevityPenaltyExplorer: use_second must be True or False, not 1"):
+        BrevityPenaltyExplorer(use_second=1)
+
+
+def test_weights_are_the_weights_box_text_and_checked():
+    with pytest.raises(TypeError, match="weights is the Weights box's text"):
+        BleuExplorer(weights=None)  # was: silently uniform
+    with pytest.raises(TypeError, match="weights is the Weights box's text"):
+        BleuExplorer(max_n=2, weights=(0.5, 0.5))
+    with pytest.raises(ValueError, match="BleuExplorer: weights='0.7, 0.2': .*sum to 0.9"):
+        BleuExplorer(max_n=2, weights="0.7, 0.2")
+    with pytest.raises(ValueError, match="Give 2 weights for Max n = 2"):
+        w.SideBySideExplorer(max_n=2, weights="0.5, 0.3, 0.2")
+    with pytest.raises(ValueError, match="numbers separated by commas"):
+        BleuExplorer(weights="a, b")
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, 0.3")
+    assert explorer.report.score == bt.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]],
+                                                     "the cat sat on the mat".split(), (0.7, 0.3))
+
+
+def test_brevity_penalty_explorer_refuses_lengths_off_the_sliders_instead_of_clamping():
+    with pytest.raises(ValueError, match=r"BrevityPenaltyExplorer: max_len must be a whole number from 1 to 100 .*got 0"):
+        BrevityPenaltyExplorer(max_len=0)  # was: traitlets' TraitError "setting max < min"
+    with pytest.raises(ValueError, match=r"ref_len must be a whole number from 1 to 20 .*max_len.*got 0"):
+        BrevityPenaltyExplorer(ref_len=0, hyp_len=-5)  # was: silently 1 and 1
+    with pytest.raises(ValueError, match=r"hyp_len must be a whole number from 1 to 20 .*got -5"):
+        BrevityPenaltyExplorer(hyp_len=-5)
+    with pytest.raises(ValueError, match=r"second_ref_len must be a whole number from 1 to 10 .*got 12"):
+        BrevityPenaltyExplorer(second_ref_len=12, max_len=10)
+    with pytest.raises(ValueError, match=r"ref_len must be a whole number from 1 to 20 .*raise max_len, up to 100.*"
+                                         r"got 30"):
+        BrevityPenaltyExplorer(ref_len=30)  # was: silently 20
+    with pytest.raises(TypeError, match="ref_len must be a whole number such as 1 or 4, not 6.0"):
+        BrevityPenaltyExplorer(ref_len=6.0)
+    with pytest.raises(TypeError, match="max_len must be a whole number"):
+        BrevityPenaltyExplorer(max_len=None)
+
+
+def test_brevity_penalty_explorer_max_len_has_a_stated_upper_limit():
+    assert w.MAX_BP_LENGTH == 100
+    with pytest.raises(ValueError, match=r"max_len must be a whole number from 1 to 100 .*MAX_BP_LENGTH.*got 1000000"):
+        BrevityPenaltyExplorer(max_len=10**6)  # was: 7 s and 271 MB
+    explorer = BrevityPenaltyExplorer(ref_len=100, hyp_len=99, max_len=w.MAX_BP_LENGTH)
+    assert explorer.hyp_len.max == 100 and explorer.brevity_penalty == bt.brevity_penalty(100, 99)
+
+
+def test_reference_list_checks_its_arguments():
+    with pytest.raises(ValueError, match=r"ReferenceList: texts holds 5 texts, but there are at most 3 .*max_refs = 3"):
+        w.ReferenceList(["a"] * 5, lambda: None, max_refs=3)  # was: silently the first 3
+    with pytest.raises(ValueError, match="ReferenceList: max_refs must be a whole number from 1 to 8"):
+        w.ReferenceList(["a"], lambda: None, max_refs=9)
+    with pytest.raises(TypeError, match="ReferenceList: on_change must be a function"):
+        w.ReferenceList(["a"], None)
+    with pytest.raises(TypeError, match="ReferenceList: texts is a single string"):
+        w.ReferenceList("a b", lambda: None)
+    refs = w.ReferenceList([""], lambda: None, max_refs=np.int64(2))
+    assert refs.values == [""] and refs.max_refs == 2
+
+
+@pytest.fixture(scope="module")
+def ted_segments():
+    from bleu_teach.lessons.agreement import segment_level
+    from bleu_teach.lessons.data import wmt21_ted
+
+    ted = wmt21_ted("zh-en")
+    return ted, segment_level(ted)
+
+
+def test_disagreement_explorer_refuses_a_metric_it_does_not_offer(ted_segments):
+    ted, segments = ted_segments
+    with pytest.raises(ValueError, match=r"DisagreementExplorer: metric='TER' is not offered; choose one of "
+                                         r"'BLEU', 'chrF'.*system_level"):
+        w.DisagreementExplorer(ted, segments, metric="TER")  # was: traitlets' TraitError
+    with pytest.raises(ValueError, match="metric='METEOR' is not offered; choose one of 'BLEU', 'chrF'"):
+        w.DisagreementExplorer(ted, segments, metric="METEOR")
+    with pytest.raises(TypeError, match="metric must be a string"):
+        w.DisagreementExplorer(ted, segments, metric=None)
+    assert w.DisagreementExplorer(ted, segments, metric="chrf").metric.value == "chrF"
+
+
+def test_disagreement_explorer_checks_system_direction_rank_and_data(ted_segments):
+    ted, segments = ted_segments
+    with pytest.raises(ValueError, match="system='nobody' is not offered; choose one of 'all systems', 'Borderline'"):
+        w.DisagreementExplorer(ted, segments, system="nobody")
+    with pytest.raises(ValueError, match="direction='kind' is not offered; choose one of 'metric too kind', "
+                                         "'metric too harsh'"):
+        w.DisagreementExplorer(ted, segments, direction="kind")
+    with pytest.raises(ValueError, match=r"rank must be a whole number from 1 to 529 .*system='MiSS'.*got 600"):
+        w.DisagreementExplorer(ted, segments, system="MiSS", rank=600)  # was: silently the last pair
+    with pytest.raises(ValueError, match="rank must be a whole number from 1 to 6877"):
+        w.DisagreementExplorer(ted, segments, rank=0)  # was: silently rank 1
+    with pytest.raises(TypeError, match="rank must be a whole number such as 1 or 4, not 1.0"):
+        w.DisagreementExplorer(ted, segments, rank=1.0)
+    with pytest.raises(TypeError, match="DisagreementExplorer: data must be a data set from"):
+        w.DisagreementExplorer(None, segments)  # was: ValueError about language pairs
+    explorer = w.DisagreementExplorer(ted, segments, system="miss", direction=w.TOO_HARSH, rank=np.int64(3))
+    assert (explorer.system.value, explorer.rank.value) == ("MiSS", 3)
+    assert explorer.current == explorer.candidates()[2]

@@ -34,9 +34,9 @@ from bleu_teach.inputs.validation import (
     check_weight_tuple,
 )
 from bleu_teach.lessons.data import ErrorSpan
-from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision
+from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision, sentence_bleu
+from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
 from bleu_teach.bleu.explain import explain, explain_corpus
-from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 from bleu_teach.views.document import Document, Label, Paragraph, Strong
@@ -181,6 +181,12 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     for mistake in offered:
         if _fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
+    if right != 0 and _fits(value, 100 * right, max(decimals - 2, 0)):
+        return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
+                                  "give it as a number from 0 to 1.")
+    if decimals > 0 and abs(value - right) < 10.0 ** -(decimals - 1):
+        return _with(base, False, f"close: round it to {decimals} decimal place{'s' if decimals != 1 else ''} "
+                                  "(round, do not cut off the last digits), or give the exact fraction.")
     return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
 
 
@@ -253,6 +259,12 @@ def check_modified_precision(
                     "one_reference", matched / total,
                     f"you clipped against reference {' or '.join(map(str, which))} alone; each n-gram's limit is "
                     "its largest count in any of the references, so every reference can add matches."))
+    if all(isinstance(t, str) for t in (*hyp, *(t for r in refs for t in r))):
+        characters = [list(" ".join(map(str, r))) for r in refs]
+        mistakes.append(Misconception(
+            "strings", float(modified_precision(characters, list(" ".join(map(str, hyp))), n)),
+            "that is the precision of the characters: given strings instead of token lists, NLTK counts each "
+            "character (spaces too) as a token. Split the sentences into tokens first."))
     if 0 < len(rows) != total:
         mistakes.append(Misconception(
             "distinct_denominator", clipped / len(rows),
@@ -363,8 +375,21 @@ def check_bleu(
         mistakes.append(Misconception("no_brevity_penalty", right / bp, "you forgot the brevity penalty: multiply by BP."))
     zero = [o for o in report.orders if o.is_zero and o.weight > 0]
     if bp > 0 and not (zero and report.smoothing == "method0"):  # an (almost) 0 score is (almost) 0 with any r
-        mistakes.extend(_length_mistakes(report.length.ref_lens, report.length.closest_ref_len, report.length.hyp_len,
-                                         lambda wrong_bp: right / bp * wrong_bp))
+        c, r = report.length.hyp_len, report.length.closest_ref_len
+        mistakes.extend(_length_mistakes(report.length.ref_lens, r, c, lambda wrong_bp: right / bp * wrong_bp))
+        if c < r:
+            mistakes.append(Misconception("swapped", right / bp * math.exp(1 - c / r),
+                                          "you swapped r and c in the brevity penalty: BP = exp(1 - r/c), "
+                                          "reference length over hypothesis length."))
+    tokens = [*report.hypothesis, *(t for ref in report.references for t in ref)]
+    if all(isinstance(t, str) for t in tokens) and report.length.hyp_len:
+        characters = sentence_bleu([list(" ".join(map(str, r))) for r in report.references],
+                                   list(" ".join(map(str, report.hypothesis))), weight,
+                                   smoothing_function=quietly(resolve_smoothing(smoothing)[0]))
+        mistakes.append(Misconception("strings", float(cast(float, characters)),
+                                      "that is the score of the characters: given strings instead of token lists, "
+                                      "NLTK counts each character (spaces too) as a token. Split the sentences "
+                                      "into tokens first."))
     mistakes.append(Misconception(
         "arithmetic_mean", bp * math.fsum(w * p for w, p in zip(report.weights, used)),
         "you took the arithmetic mean of the precisions; BLEU uses the geometric mean (a weighted mean of logs)."))
@@ -512,11 +537,7 @@ def check_higher(
     b = explain(references, hypothesis_b, weights=weight, smoothing=smoothing)
     right = "SAME" if a.score == b.score else ("A" if a.score > b.score else "B")
 
-    def evidence(name: str, report: BleuReport) -> str:
-        precisions = ", ".join(f"{o.clipped}/{o.total}" for o in report.orders)
-        return f"{name} scores {report.score:.4f} (p_1 to p_{len(report.orders)}: {precisions})"
-
-    scores = f"{evidence('A', a)}; {evidence('B', b)}."
+    scores = f"A scores {a.score:.4f}; B scores {b.score:.4f}."
     generic = {
         "A": "A shares more (or longer) n-grams with the references.",
         "B": "B shares more (or longer) n-grams with the references.",

@@ -243,3 +243,21 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
                for index, weight in enumerate(group)]
     raw_group = list(raw) if several else [raw]
     return checked, several, [is_default_tuple(w) for w in raw_group]
+
+
+def check_bool(value: Any, what: str) -> bool:
+    """A yes/no setting: exactly ``True`` or ``False``.
+
+    1, "yes" or None are refused rather than guessed at (``"False"`` is a
+    true value in Python).
+
+    >>> check_bool(True, "lowercase")
+    True
+    >>> check_bool(1, "lowercase")
+    Traceback (most recent call last):
+    ...
+    TypeError: lowercase must be True or False, not 1.
+    """
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be True or False, not {_preview(value)}.")
+    return value

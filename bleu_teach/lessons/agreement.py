@@ -538,6 +538,8 @@ class PairwiseAccuracy:
     @property
     def accuracy(self) -> float:
         """The share of all pairs ordered as the experts order them (ties count as wrong)."""
+        if not self.pairs:
+            raise ValueError("there is no pair of systems, so pairwise accuracy is not defined")
         return self.agree / self.pairs
 
 
@@ -554,6 +556,8 @@ def pairwise_accuracy(table: SystemTable, metric: str = "BLEU") -> PairwiseAccur
     """
     if not isinstance(table, SystemTable):
         raise TypeError(f"table must come from system_level, not {type(table).__name__}")
+    if len(table.rows) < 2:
+        raise ValueError(f"pairwise accuracy compares pairs of systems; this table has {len(table.rows)} row")
     sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
     scores = [sign * v for v in table.column(metric)]
     human = table.mqm_column()

@@ -52,10 +52,25 @@ AUTO = "auto"
 
 def check_data(data: Any) -> None:
     """Raise a TypeError naming :func:`~bleu_teach.lessons.data.wmt21_ted` unless ``data`` is one of its data sets."""
-    for attribute in ("pair", "references", "systems", "mqm"):
+    for attribute in ("pair", "sources", "references", "systems", "mqm"):
         if not hasattr(data, attribute):
             raise TypeError(f"data must be a data set from bleu_teach.lessons.data.wmt21_ted(...), "
                             f"not {type(data).__name__}")
+    # A changed copy (a system left out of the ratings, a list cut short) is refused here, with what is wrong,
+    # instead of failing later or scoring only the segments the lists share.
+    segments = len(data.sources)
+    translations = {**data.references, **data.systems}
+    for name, texts in translations.items():
+        if len(texts) != segments:
+            raise ValueError(f"data.{'references' if name in data.references else 'systems'}[{name!r}] has "
+                             f"{len(texts)} segments, but there are {segments} sources; every list must have one "
+                             "entry per source segment")
+        if name not in data.mqm:
+            raise ValueError(f"data.mqm has no scores for {name!r}; every system and reference needs its list of "
+                             "per-segment MQM scores (None where a segment was not rated)")
+        if len(data.mqm[name]) != segments:
+            raise ValueError(f"data.mqm[{name!r}] has {len(data.mqm[name])} scores, but there are {segments} "
+                             "segments; give one score (or None) per segment")
 
 
 def default_reference(data: "Wmt21Ted") -> str:

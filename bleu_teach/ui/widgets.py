@@ -11,6 +11,14 @@ message inside the widget, which keeps working; callbacks never print.
 * :class:`SideBySideExplorer`: two hypotheses, the same references and settings; which wins and why.
 * :class:`DisagreementExplorer`: real translations where sentence BLEU (or chrF) and expert MQM disagree most,
   the experts' errors highlighted beside the metric's step-by-step report.
+
+Constructor arguments are checked before any control is made: a wrong type
+raises ``TypeError`` and a value outside what the widget can show raises
+``ValueError``, each naming the widget and the argument and saying what to
+pass (nothing is clamped or silently replaced).  Smoothing and tokenizer
+names are read as everywhere else in the package ("method1", "1" and 1 are
+method 1; case does not matter).  Text typed into a running widget is
+different: bad or empty text shows a message inside the widget.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreement_document, disagreements
-from bleu_teach.lessons.mqm import mqm_segment
+from bleu_teach.lessons.mqm import check_data, mqm_segment
 from bleu_teach.metrics import METRICS
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
 from bleu_teach.bleu.explain import compare_hypotheses, explain
@@ -33,17 +41,23 @@ from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.inputs.tokenizers import TOKENIZERS
+from bleu_teach.ui import widget_arguments as arguments
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = [
     "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "DisagreementExplorer",
-    "MAX_REFERENCES",
+    "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "MAX_BP_LENGTH",
 ]
 
 #: The clipping explorer scores with this smoothing (it shows the counts; the static site's links reuse it).
 CLIPPING_SMOOTHING = "method1"
+#: The clipping explorer's n-gram order slider goes from 1 to this order.
+CLIPPING_MAX_ORDER = 4
+#: The brevity-penalty explorer's sliders reach at most this many tokens (its ``max_len``): about what a slider
+#: can still set token by token, and longer than almost every sentence in a test set.
+MAX_BP_LENGTH = 100
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
 
@@ -63,10 +77,22 @@ def message_html(message: str) -> str:
     return write_html(Document((Alert(message),)))
 
 
+# --- Checking constructor arguments ------------------------------------------------------------------------------
+
+
 class ReferenceList(widgets.VBox):
-    """1 to ``MAX_REFERENCES`` reference boxes with Add and Remove buttons."""
+    """1 to ``max_refs`` reference boxes (at most ``MAX_REFERENCES``) with Add and Remove buttons.
+
+    ``texts`` holds the starting text of each box (1 to ``max_refs`` strings;
+    [""] for one empty box); ``on_change()`` is called when a box changes.
+    """
 
     def __init__(self, texts: Sequence[str], on_change: Callable[[], None], max_refs: int = MAX_REFERENCES) -> None:
+        max_refs = arguments.whole(max_refs, "ReferenceList", "max_refs", MAX_REFERENCES, "MAX_REFERENCES")
+        texts = arguments.texts(texts, "ReferenceList", "texts", max_refs, f"max_refs = {max_refs}")
+        if not callable(on_change):
+            raise TypeError(f"ReferenceList: on_change must be a function to call when a box changes, "
+                            f"not {arguments.shown(on_change)}.")
         self._on_change = on_change
         self.max_refs = max_refs
         # Width from the label, so that "Add reference" is never cut off on a slide.
@@ -78,7 +104,7 @@ class ReferenceList(widgets.VBox):
         self.remove_button.on_click(lambda _: self.remove())
         self.boxes: list[widgets.Text] = []
         super().__init__()
-        for text in list(texts)[:max_refs] or [""]:
+        for text in texts:
             self._append(text)
         self._refresh()
 
@@ -118,6 +144,9 @@ class ReferenceList(widgets.VBox):
 class ClippingExplorer(widgets.VBox):
     """Edit a hypothesis and its references and watch n-gram clipping.
 
+    ``references`` is a list of 1 to ``MAX_REFERENCES`` strings, one per
+    reference; ``n`` is the order on the slider, 1 to ``CLIPPING_MAX_ORDER``.
+
     >>> explorer = ClippingExplorer("the the the", ["the cat"], n=1)
     >>> "p<sub>1</sub> = 1/3" in explorer.output.value
     True
@@ -126,10 +155,14 @@ class ClippingExplorer(widgets.VBox):
     def __init__(self, hypothesis: str = "the the the the the the the",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  n: int = 1) -> None:
+        owner = type(self).__name__
+        hypothesis = arguments.text(hypothesis, owner, "hypothesis")
+        references = arguments.texts(references, owner, "references")
+        n = arguments.whole(n, owner, "n", CLIPPING_MAX_ORDER, "the n-gram order slider's range")
         self.hypothesis = widgets.Text(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
                                        continuous_update=True)
         self.references = ReferenceList(references, self.update)
-        self.n = widgets.IntSlider(value=n, min=1, max=4, description="n-gram order", style=_LABEL)
+        self.n = widgets.IntSlider(value=n, min=1, max=CLIPPING_MAX_ORDER, description="n-gram order", style=_LABEL)
         self.output = widgets.HTML()
         self.report: BleuReport | None = None
         self.hypothesis.observe(lambda _: self.update(), names="value")
@@ -155,6 +188,10 @@ class ClippingExplorer(widgets.VBox):
 class BrevityPenaltyExplorer(widgets.VBox):
     """Sliders for the reference length(s) and the hypothesis length; the BP curve marks the current point.
 
+    The sliders go from 1 to ``max_len`` tokens, and ``max_len`` from 1 to
+    ``MAX_BP_LENGTH`` (100); ``ref_len``, ``second_ref_len`` and ``hyp_len``
+    must lie on the sliders (1 to ``max_len``); ``use_second`` is True or False.
+
     >>> explorer = BrevityPenaltyExplorer(ref_len=6, hyp_len=3)
     >>> round(explorer.brevity_penalty, 4)
     0.3679
@@ -162,6 +199,15 @@ class BrevityPenaltyExplorer(widgets.VBox):
 
     def __init__(self, ref_len: int = 6, second_ref_len: int = 9, use_second: bool = False, hyp_len: int = 4,
                  max_len: int = 20) -> None:
+        owner = type(self).__name__
+        max_len = arguments.whole(max_len, owner, "max_len", MAX_BP_LENGTH,
+                         "the longest length the sliders and the curve show, MAX_BP_LENGTH")
+        on_sliders = (f"the sliders' range, 1 to max_len = {max_len}; for longer lengths raise max_len, "
+                      f"up to {MAX_BP_LENGTH}")
+        ref_len = arguments.whole(ref_len, owner, "ref_len", max_len, on_sliders)
+        use_second = arguments.flag(use_second, owner, "use_second")
+        second_ref_len = arguments.whole(second_ref_len, owner, "second_ref_len", max_len, on_sliders)
+        hyp_len = arguments.whole(hyp_len, owner, "hyp_len", max_len, on_sliders)
         self.ref_len = widgets.IntSlider(value=ref_len, min=1, max=max_len, description="Reference 1 length", style=_LABEL)
         self.use_second = widgets.Checkbox(value=use_second, description="Use a second reference")
         self.second_ref_len = widgets.IntSlider(value=second_ref_len, min=1, max=max_len, description="Reference 2 length",
@@ -205,6 +251,7 @@ class _Settings:
 
     def __init__(self, tokenizer: str, lowercase: bool, max_n: int, weights: str, smoothing: str,
                  on_change: Callable[[], None]) -> None:
+        # The values come checked from _checked_settings (by the explorer, so that errors name it).
         self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
         self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
         self.max_n = widgets.IntSlider(value=max_n, min=1, max=MAX_ORDER, description="Max n", style=_LABEL)
@@ -235,6 +282,11 @@ class BleuExplorer(widgets.VBox):
     the n-gram tables away (for slides and small screens);
     ``show_settings=False`` hides the tokenizer, max n, weights and smoothing
     controls (their values still apply: state them beside the explorer).
+    ``references`` is a list of 1 to ``MAX_REFERENCES`` strings, one per
+    reference (a single string is refused, not split); ``tokenizer`` is a
+    name from :data:`~bleu_teach.inputs.tokenizers.TOKENIZERS`; ``max_n`` is
+    1 to ``MAX_ORDER``; ``weights`` is the Weights box's text ("" for
+    uniform); ``smoothing`` is "method0" to "method7", "0" to "7" or 0 to 7.
     Hidden controls stay in the widget's tree with ``display: none``, so a
     saved copy of the widget (a static page) still holds every setting.
 
@@ -248,6 +300,13 @@ class BleuExplorer(widgets.VBox):
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  tokenizer: str = "whitespace", lowercase: bool = False, max_n: int = 4, weights: str = "",
                  smoothing: str = "method0", compact: bool = False, show_settings: bool = True) -> None:
+        owner = type(self).__name__
+        hypothesis = arguments.text(hypothesis, owner, "hypothesis")
+        references = arguments.texts(references, owner, "references")
+        tokenizer, lowercase, max_n, weights, smoothing = arguments.checked_settings(owner, tokenizer, lowercase, max_n,
+                                                                            weights, smoothing)
+        compact = arguments.flag(compact, owner, "compact")
+        show_settings = arguments.flag(show_settings, owner, "show_settings")
         self.compact = compact
         self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
                                            rows=1 if compact else 2, continuous_update=True)
@@ -280,6 +339,8 @@ class BleuExplorer(widgets.VBox):
 class SideBySideExplorer(widgets.VBox):
     """Two hypotheses against the same references with every setting: which scores higher, and why.
 
+    The arguments are checked as :class:`BleuExplorer`'s.
+
     >>> duel = SideBySideExplorer("the cat is chasing the dog", "the cat is chased by the dog",
     ...                           ["the dog is chasing the cat"], max_n=2)
     >>> duel.comparison.winner
@@ -289,6 +350,12 @@ class SideBySideExplorer(widgets.VBox):
     def __init__(self, hypothesis_a: str = "the cat is chasing the dog", hypothesis_b: str = "the cat is chased by the dog",
                  references: Sequence[str] = ("the dog is chasing the cat",), tokenizer: str = "whitespace",
                  lowercase: bool = False, max_n: int = 4, weights: str = "", smoothing: str = "method1") -> None:
+        owner = type(self).__name__
+        hypothesis_a = arguments.text(hypothesis_a, owner, "hypothesis_a")
+        hypothesis_b = arguments.text(hypothesis_b, owner, "hypothesis_b")
+        references = arguments.texts(references, owner, "references")
+        tokenizer, lowercase, max_n, weights, smoothing = arguments.checked_settings(owner, tokenizer, lowercase, max_n,
+                                                                            weights, smoothing)
         self.hypothesis_a = widgets.Textarea(value=hypothesis_a, description="Hypothesis A", layout=_WIDE, style=_LABEL,
                                              rows=2, continuous_update=True)
         self.hypothesis_b = widgets.Textarea(value=hypothesis_b, description="Hypothesis B", layout=_WIDE, style=_LABEL,
@@ -337,6 +404,11 @@ class DisagreementExplorer(widgets.VBox):
     smoothing method 3 and ``auto_reweigh`` (= sacreBLEU's ``sentence_bleu``:
     exp smoothing and effective order), for chrF :func:`bleu_teach.explain_chrf`.
 
+    ``metric`` is one of ``table.metrics`` and ``system`` one of
+    ``table.systems`` or ``ALL_SYSTEMS`` (any case); ``direction`` is
+    ``TOO_KIND`` or ``TOO_HARSH``; ``rank`` is 1 to the number of pairs shown
+    for that metric, system and direction.
+
     >>> from bleu_teach.lessons.data import wmt21_ted
     >>> from bleu_teach.lessons.agreement import segment_level
     >>> ted = wmt21_ted("zh-en")
@@ -347,13 +419,22 @@ class DisagreementExplorer(widgets.VBox):
 
     def __init__(self, data: "Wmt21Ted", table: SegmentTable, metric: str = "BLEU", system: str = ALL_SYSTEMS,
                  direction: str = TOO_KIND, rank: int = 1) -> None:
+        owner = type(self).__name__
         if not isinstance(table, SegmentTable):
-            raise TypeError(f"table must come from segment_level, not {type(table).__name__}")
+            raise TypeError(f"{owner}: table must come from segment_level(data), not {type(table).__name__}.")
+        arguments.prefixed(owner, check_data, data)
         if table.pair != getattr(data, "pair", None):
-            raise ValueError("data and table must be the same language pair: make the table with segment_level(data)")
+            raise ValueError(f"{owner}: data and table must be the same language pair: make the table with "
+                             f"segment_level(data).")
+        metric = arguments.one_of(metric, owner, "metric", table.metrics)
+        system = arguments.one_of(system, owner, "system", (ALL_SYSTEMS, *table.systems))
+        direction = arguments.one_of(direction, owner, "direction", (TOO_KIND, TOO_HARSH))
         self.data = data
         self.table = table
         self._ranked = {m: disagreements(table, m) for m in table.metrics}
+        shown = sum(1 for d in self._ranked[metric] if system == ALL_SYSTEMS or d.system == system)
+        rank = arguments.whole(rank, owner, "rank", max(1, shown),
+                      f"the number of pairs shown for metric={metric!r}, system={system!r}")
         self.metric = widgets.Dropdown(options=list(table.metrics), value=metric, description="Metric", style=_LABEL)
         self.system = widgets.Dropdown(options=[ALL_SYSTEMS, *table.systems], value=system, description="System",
                                        style=_LABEL)
