@@ -168,6 +168,9 @@ METRICS: dict[str, Metric] = {m.name: m for m in (BLEU, CHRF)}
 
 def metric(name: Any) -> Metric:
     """The registered metric called ``name`` (as in :data:`METRICS`); a clear error otherwise."""
-    if not isinstance(name, str) or name not in METRICS:
+    if not isinstance(name, str):
+        raise TypeError(f"metric must be a name, one of {', '.join(METRICS)}; not {type(name).__name__}.")
+    found = [key for key in METRICS if key.lower() == name.strip().lower()]  # "bleu" and "CHRF" too
+    if not found:
         raise ValueError(f"metric must be one of {', '.join(METRICS)}; not {name!r}.")
-    return METRICS[name]
+    return METRICS[found[0]]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 import warnings
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -140,7 +141,7 @@ def test_the_typed_explorer_takes_numpy_integers():
 
 # --- the command line ---
 
-def _cli(*args: str, **kwargs) -> "subprocess.CompletedProcess[str]":  # noqa: ANN003
+def _cli(*args: str, **kwargs) -> Any:  # noqa: ANN003
     import subprocess
     import sys
     return subprocess.run([sys.executable, "-m", "bleu_teach", *args], capture_output=True, text=True, timeout=60,
@@ -223,3 +224,37 @@ def test_pairwise_accuracy_needs_a_pair(ted):  # noqa: ANN001
     one = _changed(ted, lambda d: [d.systems.pop(name) for name in list(d.systems)[1:]])
     with pytest.raises(ValueError, match="compares pairs of systems"):
         pairwise_accuracy(system_level(one, metrics=("BLEU",)))
+
+
+def test_names_are_read_the_same_everywhere_in_any_case():
+    from bleu_teach.bleu.smoothing import get_smoothing
+    from bleu_teach.metrics import metric
+    assert bt.tokenize("The cat.", "13A") == bt.tokenize("The cat.", "13a")  # the widgets took "13A", tokenize did not
+    assert get_smoothing("Method1").__name__ == "method1"
+    assert metric("chrf").name == "chrF" and metric("bleu").name == "BLEU"
+
+
+@pytest.mark.parametrize("lengths, hyp_len", [([6], 5.5), ([6.7], 5), ([6], float("nan")), ([True], 5)])
+def test_brevity_penalty_checker_takes_whole_lengths_only(lengths, hyp_len):  # noqa: ANN001
+    from bleu_teach.exercises import check_brevity_penalty
+    with pytest.raises(TypeError, match="whole number of tokens"):
+        check_brevity_penalty(0.819, lengths, hyp_len)  # 6.7 was cut to 6 and 0.819 called correct
+
+
+def test_sacrebleu_terms_and_chrf_orders_have_stated_limits():
+    with pytest.raises(ValueError, match="max_ngram_order must be at most 10,000"):
+        bt.corpus_score(["the cat"], [["the cat"]], max_ngram_order=2**63)  # 36 s, or OverflowError
+    with pytest.raises(ValueError, match="char_order \\+ word_order must be at most 1,000"):
+        bt.explain_chrf("the cat", ["the cat"], char_order=10**30)
+
+
+def test_a_huge_sentence_gets_a_summarised_view():
+    import random
+    rng = random.Random(1)
+    vocab = [f"w{i}" for i in range(5000)]
+    hyp, ref = [rng.choice(vocab) for _ in range(100_000)], [rng.choice(vocab) for _ in range(100_000)]
+    report = bt.explain([ref], hyp)
+    html = report.to_html()
+    assert len(html) < 1_000_000  # was 48 MB
+    assert "99,000 more tokens, not shown (all are counted)" in html
+    assert "The first 200 of" in report.to_text() and "below counts them all" in report.to_text()

@@ -28,6 +28,7 @@ from bleu_teach.views.document import (
     Details,
     Document,
     Heading,
+    Inline,
     Label,
     Lines,
     notes,
@@ -140,6 +141,18 @@ def _strings(tokens: Sequence[Hashable]) -> tuple[str, ...]:
     return tuple(str(t) for t in tokens)
 
 
+#: A view shows at most this many tokens of one sentence, then says how many it leaves out.
+MAX_TOKENS_SHOWN = 1000
+
+
+def _token_run(tokens: Sequence[Hashable], marks: Sequence[bool] = ()) -> tuple[Inline, ...]:
+    """The tokens to show (ticked where ``marks`` says), and a note of any left out."""
+    if len(tokens) <= MAX_TOKENS_SHOWN:
+        return (TokenRun(_strings(tokens), tuple(marks)),)
+    shown = TokenRun(_strings(tokens[:MAX_TOKENS_SHOWN]), tuple(marks[:MAX_TOKENS_SHOWN]))
+    return (shown, f" … and {len(tokens) - MAX_TOKENS_SHOWN:,} more tokens, not shown (all are counted)")
+
+
 _COMBINE_HEADER = ("order", "weight w_n", "p_n as counted", "p_n used", "w_n * log p_n")
 
 #: A view lists at most this many orders, and this many n-gram rows per order; it says what it leaves out,
@@ -236,10 +249,10 @@ class BleuReport(Viewable):
     def _hypothesis(self, legend: str) -> Paragraph:
         marks = self.matched_positions(1) if self.orders else ()
         return Paragraph((Strong("Hypothesis"), f" ({plural(len(self.hypothesis), 'token')}{legend}): ",
-                          TokenRun(_strings(self.hypothesis), marks)))
+                          *_token_run(self.hypothesis, marks)))
 
     def _references(self) -> tuple[Paragraph, ...]:
-        return tuple(Paragraph((Strong(f"Reference {i}"), f" ({plural(len(ref), 'token')}): ", TokenRun(_strings(ref))))
+        return tuple(Paragraph((Strong(f"Reference {i}"), f" ({plural(len(ref), 'token')}): ", *_token_run(ref)))
                      for i, ref in enumerate(self.references, start=1))
 
     def _ngram_table(self, order: OrderReport) -> TableBlock:
@@ -296,7 +309,7 @@ class BleuReport(Viewable):
         """Order ``n`` alone: the hypothesis with the tokens of its clipped n-gram matches ticked, the table, p_n."""
         order = self.order(n)
         hypothesis = Paragraph((Strong("Hypothesis"), f" (tokens inside a clipped {n}-gram match marked \u2713): ",
-                                TokenRun(_strings(self.hypothesis), order.marks)))
+                                *_token_run(self.hypothesis, order.marks)))
         table = (self._ngram_table(order),) if order.rows else ()
         return Document((hypothesis, *table, Score((Label(order.precision_line),), float(order.precision))))
 
@@ -455,9 +468,9 @@ class HypothesisComparison(Viewable):
                      "", ""))
         rows.append(("BLEU", format_number(self.a.score), format_number(self.b.score), "", ""))
         hypotheses = tuple(Paragraph((Strong(label), " (matched unigrams marked \u2713): ",
-                                      TokenRun(_strings(r.hypothesis), r.matched_positions(1))))
+                                      *_token_run(r.hypothesis, r.matched_positions(1))))
                            for label, r in ((la, self.a), (lb, self.b)))
-        references = tuple(Paragraph((Strong(f"Reference {i}"), ": ", TokenRun(_strings(ref))))
+        references = tuple(Paragraph((Strong(f"Reference {i}"), ": ", *_token_run(ref)))
                            for i, ref in enumerate(self.a.references, start=1))
         header = ("", la, lb, f"matched more in {la}", f"matched more in {lb}")
         return Document((*hypotheses, *references, TableBlock(header, tuple(rows), label_column=True),

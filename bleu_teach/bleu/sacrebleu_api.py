@@ -129,6 +129,10 @@ class SacreScore(Viewable):
         ))
 
 
+#: The longest n-gram order scored on sacreBLEU's terms: its counts hold one entry per order for every sentence.
+MAX_NGRAM_ORDER = 10_000
+
+
 def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
                    max_ngram_order: Any, effective_order: Any, effective_name: str) -> None:
     if tokenize_name not in SACREBLEU_TOKENIZERS:
@@ -146,6 +150,9 @@ def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smoot
         raise TypeError(f"max_ngram_order must be a whole number such as 4, not {max_ngram_order!r}.")
     if max_ngram_order < 1:
         raise ValueError(f"max_ngram_order must be at least 1 (4 is BLEU's usual value); got {max_ngram_order}.")
+    if max_ngram_order > MAX_NGRAM_ORDER:
+        raise ValueError(f"max_ngram_order must be at most {MAX_NGRAM_ORDER:,} here (4 is BLEU's usual value; "
+                         f"sacreBLEU keeps one count per order for every sentence); got {max_ngram_order:,}.")
     if not isinstance(effective_order, bool):
         raise TypeError(f"{effective_name} must be True or False, not {effective_order!r}.")
 

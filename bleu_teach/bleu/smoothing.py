@@ -248,7 +248,7 @@ def get_smoothing(name: str | int | None, smoothing: SmoothingFunction | None = 
         name = "method0"
     if isinstance(name, bool) or not isinstance(name, (str, int)):
         raise TypeError(f"A smoothing method name must be a string such as 'method1', not {name!r}.")
-    key = str(name).strip()
+    key = str(name).strip().lower()  # "Method1" is method1
     if key.isdigit():
         key = f"method{key}"
     if key not in SMOOTHING_METHODS:

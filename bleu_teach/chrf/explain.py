@@ -98,6 +98,10 @@ def _choose(scores: Sequence[float]) -> int:
 # ---------------------------------------------------------------------------
 
 
+#: The most character and word orders chrF counts together (each is counted and averaged, even past the text's length).
+MAX_CHRF_ORDERS = 1_000
+
+
 def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
                    eps_smoothing: Any) -> ChrfSettings:
     for name, value in (("char_order", char_order), ("word_order", word_order)):
@@ -106,6 +110,9 @@ def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, 
                             f"word_order=2), not {value!r}.")
         if value < 0:
             raise ValueError(f"{name} must be 0 or more; got {value}.")
+    if char_order + word_order > MAX_CHRF_ORDERS:
+        raise ValueError(f"char_order + word_order must be at most {MAX_CHRF_ORDERS:,} (chrF uses 6 and 0, chrF++ "
+                         f"6 and 2; every order is counted and averaged); got {char_order + word_order:,}.")
     if char_order + word_order == 0:
         raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
                          "chrF uses char_order=6 (and chrF++ adds word_order=2).")

@@ -43,9 +43,13 @@ TOKENIZERS: dict[str, str] = {
 
 
 def _check_name(name: object) -> str:
-    if not isinstance(name, str) or name not in TOKENIZERS:
+    """A tokenizer's name, in any case ("13A" is "13a"); a ValueError listing the names otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(f"tokenizer must be a name such as 'whitespace' or '13a', not {type(name).__name__}.")
+    key = name.strip().lower()
+    if key not in TOKENIZERS:
         raise ValueError(f"Unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}.")
-    return name
+    return key
 
 
 @lru_cache(maxsize=None)
