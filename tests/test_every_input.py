@@ -258,3 +258,16 @@ def test_a_huge_sentence_gets_a_summarised_view():
     assert len(html) < 1_000_000  # was 48 MB
     assert "99,000 more tokens, not shown (all are counted)" in html
     assert "The first 200 of" in report.to_text() and "below counts them all" in report.to_text()
+
+
+@pytest.mark.parametrize("call", [
+    lambda v: bt.sentence_bleu([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
+    lambda v: bt.corpus_bleu([[["a", "b", "c"]]], [["a", "b", "c"]], auto_reweigh=v),
+    lambda v: bt.explain([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
+], ids=["sentence_bleu", "corpus_bleu", "explain"])
+def test_auto_reweigh_is_a_bool_not_any_truthy_value(call):  # noqa: ANN001
+    with pytest.raises(TypeError, match="auto_reweigh must be True or False, not 'no'"):
+        call("no")  # "no" reweighed the weights: 1.0 instead of 1.22e-77
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert call(np.True_) == call(True)

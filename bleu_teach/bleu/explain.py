@@ -28,7 +28,7 @@ from bleu_teach.bleu.reports import (
 )
 from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
 from bleu_teach.inputs.tokenizers import tokenize
-from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_references, check_tokens, check_weight_tuple, is_default_tuple
+from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_bool, check_references, check_tokens, check_weight_tuple, is_default_tuple
 from bleu_teach.views.formatting import number_ranges
 
 __all__ = ["explain", "explain_corpus", "compare_hypotheses", "explain_strings", "explain_corpus_strings"]
@@ -172,6 +172,7 @@ def explain(
     """
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
+    auto_reweigh = check_bool(auto_reweigh, "auto_reweigh")
     weight = _one_weight_tuple(weights)
     func, name = resolve_smoothing(smoothing)
     statistics = sentence_statistics(refs, hyp, len(weight))
@@ -242,6 +243,7 @@ def explain_corpus(
     """
     weight = _one_weight_tuple(weights)
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
+    auto_reweigh = check_bool(auto_reweigh, "auto_reweigh")
     func, name = resolve_smoothing(smoothing)
     quiet = quietly(func)
     max_n = len(weight)

@@ -23,6 +23,7 @@ from typing import Any
 from bleu_teach.inputs.validation import (
     DEFAULT_WEIGHTS,
     Tokens,
+    check_bool,
     check_length,
     check_order,
     check_references,
@@ -255,6 +256,7 @@ def corpus_bleu(
     """
     group, several, defaults = check_weights(weights)
     func, name = resolve_smoothing(smoothing_function, "smoothing_function")
+    auto_reweigh = check_bool(auto_reweigh, "auto_reweigh")  # NLTK would read "no" as true
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     max_n = max(len(w) for w in group)
     counts = pooled_counts(refs_list, hyps, max_n)
@@ -283,6 +285,7 @@ def sentence_bleu(
     """
     group, several, defaults = check_weights(weights)
     func, name = resolve_smoothing(smoothing_function, "smoothing_function")
+    auto_reweigh = check_bool(auto_reweigh, "auto_reweigh")  # NLTK would read "no" as true
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
     max_n = max(len(w) for w in group)

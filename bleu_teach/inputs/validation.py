@@ -258,6 +258,8 @@ def check_bool(value: Any, what: str) -> bool:
     ...
     TypeError: lowercase must be True or False, not 1.
     """
+    if type(value).__name__ in ("bool", "bool_") and type(value).__module__ == "numpy":  # numpy.True_, numpy.False_
+        return bool(value)
     if not isinstance(value, bool):
         raise TypeError(f"{what} must be True or False, not {_preview(value)}.")
     return value
