@@ -54,7 +54,7 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 _CHOICE_KINDS = ("choice", "reference_length", "higher")
 _OPTIONAL = ("weights", "smoothing")
-_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options")
+_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options", "context")
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,7 @@ class Exercise:
     working: str
     heading: str | None = None
     decimals: int | None = None
+    context: str = ""
     options: tuple[Option, ...] = ()
     inputs: Mapping[str, Any] = field(default_factory=dict)
 
@@ -201,7 +202,7 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
     if (kind in _CHOICE_KINDS) == ("decimals" in raw):
         raise ValueError(f"{where}: decimals belongs to numeric exercises only.")
     return Exercise(raw["id"], raw["title"], kind, raw["question"].strip(), raw["answer"], raw["working"],
-                    raw.get("heading"), raw.get("decimals"), options,
+                    raw.get("heading"), raw.get("decimals"), raw.get("context", "").strip(), options,
                     {k: raw[k] for k in KINDS[kind] if k in raw})
 
 

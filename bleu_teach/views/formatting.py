@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["format_number", "number_ranges", "plural", "visible"]
+__all__ = ["format_number", "number_ranges", "plain_markdown", "plural", "visible"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -53,6 +54,20 @@ def number_ranges(numbers: Sequence[int], suffix: str = "") -> str:
         else:
             parts.extend(f"{n}{suffix}" for n in run)
     return ", ".join(parts)
+
+
+def plain_markdown(markdown: str) -> str:
+    """Short Markdown (a question) as plain words: emphasis and code marks dropped, p<sub>1</sub> as p_1.
+
+    >>> plain_markdown("What is *p*<sub>1</sub> of `the cat`?")
+    'What is p_1 of the cat?'
+    """
+    text = re.sub(r"^\* ", "- ", markdown, flags=re.M)  # Markdown bullets, before emphasis is read
+    text = re.sub(r"\*?([A-Za-z])\*?<sub>(\w+)</sub>", r"\1_\2", text)
+    text = re.sub(r"<sup>(\w+)</sup>", r"^\1", text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    text = re.sub(r"(?<!\w)\*(.+?)\*(?!\w)", r"\1", text)
+    return text.replace("`", "").replace("\\", "")
 
 
 def plural(count: int, word: str) -> str:

@@ -58,7 +58,7 @@ PREAMBLE = (
 _SPECIAL = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
     "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
-    "|": r"\textbar{}", '"': r"\textquotedbl{}", "[": "{[}", "]": "{]}",
+    "|": r"\textbar{}", '"': r"\texttt{\char34}", "[": "{[}", "]": "{]}",
     # no ligatures or line-break options from typed text: -- ``  '' ?` !` and a row starting with *
     "*": "{*}", "-": "-{}", "`": "`{}", "'": "'{}", "?": "?{}", "!": "!{}",
     "\u2713": r"\checkmark{}", "\u2714": r"\checkmark{}", "\u2718": r"$\times$", "\u270e": r"$\circ$", "\u00d7": r"$\times$", "\u00b1": r"$\pm$",

@@ -1,0 +1,182 @@
+"""The exercise bank for teachers: an answer key (one document, every view) and quiz files for learning platforms.
+
+- :func:`answer_key` is a :class:`~bleu_teach.views.viewable.View`: each
+  exercise's question, its right answer with the working, and every
+  misconception with the answer it gives and the feedback a learner gets
+  (Markdown for a course page, LaTeX compiled to a PDF for print).
+- :func:`moodle_xml` writes Moodle's own XML import format: choice questions
+  as ``multichoice`` with per-option feedback, numeric ones as ``numerical``
+  with the question's rounding as the tolerance and, beside the right
+  answer, each misconception's value as a 0-credit answer with its feedback.
+- :func:`gift` writes the same questions in Moodle's GIFT text format.
+
+Everything is made from :func:`~bleu_teach.exercises.bank.exercises`, so
+the files say what the notebooks' checkers say.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+from bleu_teach.exercises.bank import Exercise, exercise, exercises
+from bleu_teach.exercises.checkers import Misconception
+from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
+from bleu_teach.views.formatting import plain_markdown
+from bleu_teach.views.viewable import View
+
+__all__ = ["answer_key", "gift", "moodle_xml", "quiz_question"]
+
+
+#: The notebook's instructions for typing an answer into a cell, which a quiz on a learning platform does not need.
+_NOTEBOOK_ONLY = (
+    r"\s*Answer with a letter( as a string)?(, e\.g\. `\"A\"`|, such as `\"A\"`)?\.",
+    r"\s*Answer `\"A\"`, `\"B\"` or `\"same\"`\.",
+    r"\s*Replace `None` with your answer, (rounded to three decimal places), and run the cell\.",
+    r"\s*Replace `None` with `\"A\"`, `\"B\"` or `\"same\"` before you compute anything, and run the cell\.",
+    r" in quotes(?= \(e\.g\.)",
+    r" Afterwards, check in the explorer above:.*$",
+    r" Look at it in the explorer beside ref-B\.",
+)
+
+
+def quiz_question(ex: Exercise) -> str:
+    """The question as a quiz on a learning platform asks it: without the notebook's typing instructions.
+
+    >>> quiz_question(exercise("00.1"))
+    'What does BLEU count?'
+    >>> quiz_question(exercise("04.1")).endswith("with smoothing method 1 (ε = 0.1 added to a zero match count)? Rounded to three decimal places.")
+    True
+    """
+    text = ex.question
+    context = ex.context
+    if ex.kind == "mqm_score":  # the lesson shows the error list in a table just below the question
+        from bleu_teach.lessons.data import wmt21_ted
+
+        errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
+        context = "The errors: " + "; ".join(f"{e.category}, {e.severity.lower()}, on *{e.text}*" for e in errors) + "."
+        text = text.replace("the three errors listed below", "these three errors")
+    text = re.sub(_NOTEBOOK_ONLY[2], r" Rounded to three decimal places.", text)
+    for pattern in _NOTEBOOK_ONLY:
+        text = re.sub(pattern, "", text, flags=re.S)
+    if ex.kind == "higher" and "same" not in text:
+        text += " Answer A, B or the same."
+    return f"{context}\n\n{text.strip()}" if context else text.strip()
+
+
+def _answer_line(ex: Exercise) -> str:
+    return f"Answer: {ex.answer_text}. {ex.working[0].upper()}{ex.working[1:]}"
+
+
+def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
+    return ex.check(None).misconceptions
+
+
+def _exercise_section(ex: Exercise) -> Section:
+    blocks: list[Block] = [Paragraph((Label(plain_markdown(quiz_question(ex))),))]
+    items: tuple[tuple[Inline, ...], ...]
+    if ex.options:
+        items = tuple((Strong(f"{'same' if o.letter == 'SAME' else o.letter}:"), " ", Label(plain_markdown(o.text)),
+                       " (right)" if o.letter == ex.answer else f" (misconception: {o.misconception})",
+                       " Feedback: ", Label(plain_markdown(o.feedback))) for o in ex.options)
+        blocks.append(Notes(items, "Options"))
+    blocks.append(Paragraph((Strong(_answer_line(ex)),)))
+    if not ex.options:
+        items = tuple((Strong(f"{float(m.value):.{ex.decimals}f}"), f" ({m.name.replace('_', ' ')}): ", Label(m.message))
+                      for m in _misconceptions(ex))
+        blocks.append(Notes(items, "Misconceptions, the answer each gives, and its feedback"))
+    return Section((f"{ex.id} {ex.title}",), tuple(blocks))
+
+
+def answer_key() -> View:
+    """Every exercise of the bank with its answer, working and misconceptions, to show in any view.
+
+    >>> key = answer_key()
+    >>> "03.2 Which reference length" in key.to_text()
+    True
+    """
+    found = exercises()
+    blocks: list[Block] = [Heading("bleu-teach: the answer key"),
+                           Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says, "
+                                      "or as exact fractions.",))]
+    blocks.extend(_exercise_section(ex) for ex in found)
+    data = [{"id": ex.id, "title": ex.title, "answer": ex.answer_text, "working": ex.working} for ex in found]
+    return View(Document(tuple(blocks)), data)
+
+
+# ---------------------------------------------------------------------------
+# Moodle XML
+# ---------------------------------------------------------------------------
+
+
+def _text_element(parent: ElementTree.Element, tag: str, text: str, markdown: bool = True) -> ElementTree.Element:
+    element = ElementTree.SubElement(parent, tag, {"format": "markdown"} if markdown else {})
+    ElementTree.SubElement(element, "text").text = text
+    return element
+
+
+def _tolerance(ex: Exercise) -> str:
+    return f"{0.5 * 10.0 ** -(ex.decimals or 0):g}"
+
+
+def moodle_xml() -> str:
+    """Every exercise in Moodle's XML question format (Question bank > Import > Moodle XML format)."""
+    quiz = ElementTree.Element("quiz")
+    category = ElementTree.SubElement(quiz, "question", {"type": "category"})
+    ElementTree.SubElement(ElementTree.SubElement(category, "category"), "text").text = "$course$/bleu-teach"
+    for ex in exercises():
+        kind = "multichoice" if ex.options else "numerical"
+        question = ElementTree.SubElement(quiz, "question", {"type": kind})
+        ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = f"{ex.id} {ex.title}"
+        _text_element(question, "questiontext", quiz_question(ex))
+        _text_element(question, "generalfeedback", _answer_line(ex))
+        ElementTree.SubElement(question, "idnumber").text = ex.id
+        if ex.options:
+            ElementTree.SubElement(question, "single").text = "true"
+            ElementTree.SubElement(question, "shuffleanswers").text = "false"
+            ElementTree.SubElement(question, "answernumbering").text = "ABCD"
+            for option in ex.options:
+                answer = ElementTree.SubElement(question, "answer", {
+                    "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
+                ElementTree.SubElement(answer, "text").text = option.text
+                _text_element(answer, "feedback", option.feedback)
+        else:
+            right = ex.check(ex.answer)
+            entries = [(float(right.right or 0), "100", right.message)]
+            entries += [(float(m.value), "0", m.message) for m in _misconceptions(ex)]
+            for value, fraction, feedback in entries:
+                answer = ElementTree.SubElement(question, "answer", {"fraction": fraction})
+                ElementTree.SubElement(answer, "text").text = repr(value)
+                ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex)
+                _text_element(answer, "feedback", feedback)
+    ElementTree.indent(quiz)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(quiz, encoding="unicode") + "\n"
+
+
+# ---------------------------------------------------------------------------
+# GIFT
+# ---------------------------------------------------------------------------
+
+
+def _gift_escape(text: str) -> str:
+    """GIFT's special characters escaped with a backslash, new lines kept as \\n."""
+    return re.sub(r"([~=#{}:\\])", r"\\\1", text).replace("\n", "\\n")
+
+
+def gift() -> str:
+    """Every exercise in Moodle's GIFT format, one question per block, Markdown question texts."""
+    blocks = []
+    for ex in exercises():
+        head = f"// {ex.id}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(ex.id + ' ' + ex.title)}::"
+        body = f"[markdown]{_gift_escape(quiz_question(ex))}"
+        if ex.options:
+            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(o.text)}"
+                       f"#{_gift_escape(o.feedback)}" for o in ex.options]
+            blocks.append(f"{head}{body} {{\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
+        else:
+            right = ex.check(ex.answer)
+            answers = [f"=%100%{float(right.right or 0)!r}:{_tolerance(ex)}#{_gift_escape(right.message)}"]
+            answers += [f"=%0%{float(m.value)!r}:{_tolerance(ex)}#{_gift_escape(m.message)}"
+                        for m in _misconceptions(ex)]
+            blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
+    return "\n".join(blocks)
