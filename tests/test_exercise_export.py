@@ -121,3 +121,50 @@ def test_the_gift_file_names_every_exercise(tmp_path: Path):
 def test_exercises_without_a_command_says_what_to_write():
     run = _cli()
     assert run.returncode == 2 and "exercises key --out DIR" in run.stderr
+
+
+def _html_text(html: str) -> str:
+    """The words of an HTML fragment (text2qti's rendering of a Markdown text)."""
+    import html as entities
+    import re
+    text = entities.unescape(re.sub(r"<[^>]+>", "", html))
+    typographic = {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'}  # text2qti's smart quotes
+    return " ".join("".join(typographic.get(c, c) for c in text).split())
+
+
+def test_the_qti_package_holds_every_exercise_with_its_right_answer_and_feedback(tmp_path: Path):
+    """The QTI package text2qti makes, read back with ElementTree: one item per exercise, titled by its id."""
+    import zipfile
+
+    run = _cli("export", "--format", "qti", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    with zipfile.ZipFile(tmp_path / "bleu-teach-exercises.qti.zip") as package:
+        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
+                    and "imsmanifest" not in n)
+        root = ElementTree.fromstring(package.read(name))
+    ns = {"q": root.tag.split("}")[0][1:]} if root.tag.startswith("{") else {}
+    prefix = "q:" if ns else ""
+    items = root.findall(f".//{prefix}item", ns)
+    assert [item.get("title") for item in items] == [f"{ex.id} {ex.title}" for ex in BANK]
+    for item, ex in zip(items, BANK):
+        feedback = {fb.get("ident"): _html_text(fb.findtext(f".//{prefix}mattext", "", ns))
+                    for fb in item.findall(f"{prefix}itemfeedback", ns)}
+        assert feedback["general_fb"] == " ".join(f"Answer: {ex.answer_text}. {ex.working[0].upper()}{ex.working[1:]}".split())
+        if ex.options:
+            labels = item.findall(f".//{prefix}response_label", ns)
+            texts = [_html_text(label.findtext(f".//{prefix}mattext", "", ns)) for label in labels]
+            assert len(texts) == len(ex.options)
+            scored = [c.findtext(f".//{prefix}varequal", "", ns) for c in item.findall(f".//{prefix}respcondition", ns)
+                      if c.find(f"{prefix}setvar", ns) is not None]
+            right = [label.get("ident") for label in labels]
+            assert scored == [right[[o.letter for o in ex.options].index(ex.answer)]]
+            for label, option in zip(labels, ex.options):
+                assert feedback[f"{label.get('ident')}_fb"] == " ".join(option.feedback.split())
+        else:
+            # Graded as Canvas grades it: the right answer rounded as the question asks is inside the range,
+            # every misconception's rounded answer outside (text2qti writes the range's ends rounded).
+            bounds = [float(e.text) for e in item.iter() if e.tag.split("}")[-1] in ("vargte", "varlte")]
+            low, high = min(bounds), max(bounds)
+            assert low <= round(float(check(ex.id, ex.answer).right), ex.decimals) <= high, ex.id
+            for m in check(ex.id, None).misconceptions:
+                assert not low <= round(float(m.value), ex.decimals) <= high, (ex.id, m.name)

@@ -9,6 +9,8 @@
   with the question's rounding as the tolerance and, beside the right
   answer, each misconception's value as a 0-credit answer with its feedback.
 - :func:`gift` writes the same questions in Moodle's GIFT text format.
+- :func:`write_qti` writes a QTI 1.2 package for Canvas (and other
+  platforms that import QTI), converted by text2qti from :func:`qti_text`.
 
 Everything is made from :func:`~bleu_teach.exercises.bank.exercises`, so
 the files say what the notebooks' checkers say.
@@ -19,13 +21,13 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree
 
-from bleu_teach.exercises.bank import Exercise, exercise, exercises
+from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
 from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
-__all__ = ["answer_key", "gift", "moodle_xml", "quiz_question"]
+__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "quiz_question", "write_qti"]
 
 
 #: The notebook's instructions for typing an answer into a cell, which a quiz on a learning platform does not need.
@@ -180,3 +182,49 @@ def gift() -> str:
                         for m in _misconceptions(ex)]
             blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
     return "\n".join(blocks)
+
+
+# ---------------------------------------------------------------------------
+# QTI (Canvas), through text2qti
+# ---------------------------------------------------------------------------
+
+
+def _qti_lines(start: str, text: str) -> list[str]:
+    """A text2qti entry: ``start`` then the text, its further lines indented to line up with the first."""
+    first, *rest = text.split("\n")
+    pad = " " * len(start)
+    return [start + first] + [(pad + line) if line.strip() else "" for line in rest]
+
+
+def qti_text() -> str:
+    """Every exercise in text2qti's plain-text quiz format (the input :func:`write_qti` converts)."""
+    lines = ["Quiz title: bleu-teach: the lessons' exercises",
+             "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with the feedback each "
+             "answer gets in the notebooks.", ""]
+    for number, ex in enumerate(exercises(), start=1):
+        lines.append(f"Title: {ex.id} {ex.title}")
+        lines += _qti_lines(f"{number}.  ", quiz_question(ex))
+        lines += _qti_lines("... ", _answer_line(ex))
+        if ex.options:
+            for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
+                lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ", option.text)
+                lines += _qti_lines("... ", option.feedback)
+        else:
+            lines.append(f"=   {float(ex.check(ex.answer).right or 0)!r} +- {_tolerance(ex)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_qti(path: str) -> None:
+    """Convert :func:`qti_text` with text2qti into a QTI package (a zip) at ``path``: Canvas imports it as a quiz.
+
+    text2qti keeps each option's feedback and the numeric answers' tolerance, but not feedback for wrong
+    numbers (Moodle XML has those).
+    """
+    try:
+        from text2qti.config import Config
+        from text2qti.qti import QTI
+        from text2qti.quiz import Quiz
+    except ImportError:
+        raise ValueError("the QTI export needs text2qti: pip install text2qti (make test installs it)") from None
+    QTI(Quiz(qti_text(), config=Config(), source_name="bleu-teach exercises")).save(path)

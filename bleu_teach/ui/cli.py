@@ -241,14 +241,16 @@ def _add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter
         description="The lessons' exercises for teachers, written into a folder:\n"
                     "  key     the answer key (answers, working, every misconception with its answer and\n"
                     "          feedback) as Markdown, and as a PDF when pdflatex is installed\n"
-                    "  export  every exercise as a quiz file: Moodle XML or GIFT (Moodle's text format)",
+                    "  export  every exercise as a quiz file: Moodle XML, GIFT (Moodle's text format) or a\n"
+                    "          QTI package for Canvas",
     )
     what = bank.add_subparsers(dest="exercise_command", title="what to write", metavar="WHAT")
     key = what.add_parser("key", help="the answer key, Markdown and PDF")
     key.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
     export = what.add_parser("export", help="a quiz file for a learning platform")
-    export.add_argument("--format", dest="quiz_format", required=True, choices=("moodle", "gift"),
-                        help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format")
+    export.add_argument("--format", dest="quiz_format", required=True, choices=("moodle", "gift", "qti"),
+                        help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format; "
+                             "qti: a QTI package for Canvas (needs text2qti)")
     export.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
 
@@ -259,7 +261,7 @@ def _exercise_files(args: argparse.Namespace) -> list[str]:
     import subprocess
     from pathlib import Path
 
-    from bleu_teach.exercises.export import answer_key, gift, moodle_xml
+    from bleu_teach.exercises.export import answer_key, gift, moodle_xml, write_qti
 
     if args.exercise_command is None:
         raise _InputError(f"say what to write: {PROG} exercises key --out DIR, or {PROG} exercises export "
@@ -270,6 +272,9 @@ def _exercise_files(args: argparse.Namespace) -> list[str]:
     except OSError as problem:
         raise _InputError(f"cannot make the folder {str(out)!r}: {problem.strerror or problem}") from None
     if args.exercise_command == "export":
+        if args.quiz_format == "qti":
+            write_qti(str(out / "bleu-teach-exercises.qti.zip"))
+            return [str(out / "bleu-teach-exercises.qti.zip")]
         name, text = (("bleu-teach-exercises.moodle.xml", moodle_xml()) if args.quiz_format == "moodle"
                       else ("bleu-teach-exercises.gift.txt", gift()))
         (out / name).write_text(text, encoding="utf-8")
