@@ -97,9 +97,16 @@ def _chrf_oracle() -> Any:
     return CHRF()
 
 
+#: The most n-gram orders a command asks for: each is counted and reported (100,000 take about a second).
+MAX_ORDERS = 100_000
+
+
 def _at_least_one(value: int) -> None:
     if value < 1:
         raise ValueError(f"must be at least 1 (1 = unigrams only, 4 = BLEU-4), got {value}")
+    if value > MAX_ORDERS:
+        raise ValueError(f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {len(str(value))} digits"
+                         if value > 10**12 else f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {value:,}")
 
 
 def _smoothing(value: str) -> None:

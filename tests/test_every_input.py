@@ -271,3 +271,58 @@ def test_auto_reweigh_is_a_bool_not_any_truthy_value(call):  # noqa: ANN001
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert call(np.True_) == call(True)
+
+
+# --- found by a new-user probe run (1,983 probes) ---
+
+@pytest.mark.parametrize("call", [
+    lambda: bt.sentence_bleu([["a"]], ["a"], weights=(10**400,)),
+    lambda: bt.SmoothingFunction(k=10**400),
+    lambda: bt.corpus_score(["a"], [["a"]], smooth_method="add-k", smooth_value=10**400),
+], ids=["weights", "SmoothingFunction", "smooth_value"])
+def test_numbers_too_large_for_a_float_are_refused_not_overflowed(call):  # noqa: ANN001
+    with pytest.raises(ValueError):
+        call()  # was OverflowError
+
+
+def test_numpy_integers_are_whole_numbers_on_sacrebleus_terms_too():
+    assert bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=np.int64(3)).score == \
+        bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=3).score
+    assert bt.explain_chrf("the cat", ["the cat"], char_order=np.int64(6)).score == 100.0
+
+
+def test_tokenize_lowercase_is_a_bool():
+    with pytest.raises(TypeError, match="lowercase must be True or False"):
+        bt.tokenize("The CAT", "whitespace", lowercase="no")  # lowercased before
+
+
+def test_a_line_break_inside_a_token_is_shown_as_an_escape():
+    text = bt.explain([["a", "nl\nx", "b"]], ["a", "nl\nx", "c"]).to_text()
+    assert "nl\\nx" in text and "nl\nx" not in text
+
+
+def test_exercise_feedback_and_lookups_fit_the_question():
+    from bleu_teach.exercises import check, exercises
+    assert "times 100" not in check("08.1", -610.0).message  # an MQM score is not a proportion
+    with pytest.raises(ValueError, match="There is no lesson '99'"):
+        exercises("99")  # was an empty tuple
+
+
+def test_lesson_helpers_name_the_bad_part():
+    from bleu_teach.lessons.limitations import settings_table
+    from bleu_teach.lessons.significance import exact_randomization
+    with pytest.raises(TypeError, match="settings must map a label"):
+        settings_table("the cat", ["the cat"], ["13a"])  # was AttributeError
+    with pytest.raises(ValueError, match=r"settings\['x'\] must be a mapping of tokenizer and lowercase"):
+        settings_table("the cat", ["the cat"], {"x": {"tokenizer": "13a", "bogus": 1}})
+    with pytest.raises(ValueError, match="names must be two different strings"):
+        exact_randomization(["the cat"], ["a cat"], [["the cat"]], names=("x", "x"))
+    with pytest.raises(TypeError, match="hypothesis_b is a string"):
+        bt.compare_hypotheses([["the", "cat"]], ["the"], "the cat")
+    with pytest.raises(TypeError, match="n must be a whole number"):
+        bt.compare_hypotheses([["the", "cat"]], ["the"], ["cat"]).deciding("2")
+
+
+def test_cli_max_n_has_a_stated_limit():
+    run = _cli("explain", "the cat", "--ref", "the cat", "-n", "1" + "0" * 400)
+    assert run.returncode == 2 and "--max-n must be at most 100,000" in run.stderr  # was "this is a bug" (exit 1)

@@ -316,11 +316,13 @@ def compare_hypotheses(
     if (not isinstance(labels, tuple) or len(labels) != 2 or not all(isinstance(x, str) for x in labels)
             or labels[0] == labels[1]):
         raise ValueError("labels must be two different strings, e.g. ('A', 'B').")
-    return HypothesisComparison(
-        explain(references, hypothesis_a, weights, smoothing),
-        explain(references, hypothesis_b, weights, smoothing),
-        labels,
-    )
+    reports = []
+    for name, hypothesis in (("hypothesis_a", hypothesis_a), ("hypothesis_b", hypothesis_b)):
+        try:
+            reports.append(explain(references, hypothesis, weights, smoothing))
+        except (TypeError, ValueError) as problem:  # say which of the two hypotheses it is
+            raise type(problem)(str(problem).replace("hypothesis", name, 1)) from None
+    return HypothesisComparison(reports[0], reports[1], labels)
 
 
 def _tokens_of(text: str, what: str, tokenizer: str, lowercase: bool) -> list[str]:

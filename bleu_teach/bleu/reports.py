@@ -16,6 +16,8 @@ HTML, Markdown, LaTeX) is written from that one document by
 
 from __future__ import annotations
 
+import numbers
+
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -436,6 +438,8 @@ class HypothesisComparison(Viewable):
 
         Returns ``(more_in_a, more_in_b)``; an n-gram appears once per extra match.
         """
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+            raise TypeError(f"n must be a whole number from 1 to {len(self.a.orders)}, not {n!r}.")
         if not 1 <= n <= len(self.a.orders):
             raise ValueError(f"n must be between 1 and {len(self.a.orders)}; got {n}.")
         got_a = {row.ngram: row.clipped_count for row in self.a.orders[n - 1].rows}

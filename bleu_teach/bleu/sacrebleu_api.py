@@ -29,6 +29,7 @@ SACREBLEU QUIRKS, followed on purpose so that the numbers are equal:
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -144,15 +145,16 @@ def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smoot
     if smooth_value is not None:
         if isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float)):
             raise TypeError(f"smooth_value must be a number or None (the method's default), not {smooth_value!r}.")
-        if not math.isfinite(smooth_value) or smooth_value < 0:
+        if smooth_value > 1e300 or not math.isfinite(smooth_value) or smooth_value < 0:
             raise ValueError(f"smooth_value must be a finite number >= 0, not {smooth_value!r}.")
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int):
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral):
         raise TypeError(f"max_ngram_order must be a whole number such as 4, not {max_ngram_order!r}.")
-    if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be at least 1 (4 is BLEU's usual value); got {max_ngram_order}.")
-    if max_ngram_order > MAX_NGRAM_ORDER:
+    order = int(max_ngram_order)
+    if order < 1:
+        raise ValueError(f"max_ngram_order must be at least 1 (4 is BLEU's usual value); got {order}.")
+    if order > MAX_NGRAM_ORDER:
         raise ValueError(f"max_ngram_order must be at most {MAX_NGRAM_ORDER:,} here (4 is BLEU's usual value; "
-                         f"sacreBLEU keeps one count per order for every sentence); got {max_ngram_order:,}.")
+                         f"sacreBLEU keeps one count per order for every sentence); got {order:,}.")
     if not isinstance(effective_order, bool):
         raise TypeError(f"{effective_name} must be True or False, not {effective_order!r}.")
 

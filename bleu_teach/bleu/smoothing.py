@@ -77,7 +77,7 @@ class SmoothingFunction:
         for name, value in (("epsilon", epsilon), ("alpha", alpha), ("k", k)):
             if isinstance(value, bool) or not isinstance(value, Real):
                 raise TypeError(f"SmoothingFunction({name}=...) must be a number, not {value!r}.")
-            if not (math.isfinite(value) and value > 0):
+            if not (value > 0 and value < 1e300 and math.isfinite(value)):
                 raise ValueError(
                     f"SmoothingFunction({name}={value!r}): {name} must be a positive, finite number "
                     f"(the defaults are epsilon=0.1, alpha=5, k=5); with {name} = {value} "

@@ -65,6 +65,7 @@ SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Any, Optional
 
@@ -105,7 +106,7 @@ MAX_CHRF_ORDERS = 1_000
 def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
                    eps_smoothing: Any) -> ChrfSettings:
     for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
                             f"word_order=2), not {value!r}.")
         if value < 0:
@@ -128,7 +129,7 @@ def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, 
     for name, value in (("lowercase", lowercase), ("whitespace", whitespace), ("eps_smoothing", eps_smoothing)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be True or False, not {value!r}.")
-    return ChrfSettings(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    return ChrfSettings(int(char_order), int(word_order), beta, lowercase, whitespace, eps_smoothing)
 
 
 def _check_sentence(hypothesis: Any, references: Any) -> None:

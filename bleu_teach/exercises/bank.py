@@ -224,7 +224,11 @@ def exercises(lesson: str | None = None) -> tuple[Exercise, ...]:
     """
     if lesson is not None and (not isinstance(lesson, str) or len(lesson) != 2 or not lesson.isdigit()):
         raise ValueError(f"lesson must be a lesson's two-digit number such as \"03\", not {lesson!r}.")
-    return tuple(ex for ex in _bank().values() if lesson is None or ex.lesson == lesson)
+    found = tuple(ex for ex in _bank().values() if lesson is None or ex.lesson == lesson)
+    if not found:
+        raise ValueError(f"There is no lesson {lesson!r} with exercises; the lessons are "
+                         f"{', '.join(sorted({ex.lesson for ex in _bank().values()}))}.")
+    return found
 
 
 def exercise(exercise_id: str) -> Exercise:

@@ -181,7 +181,7 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     for mistake in offered:
         if _fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
-    if right != 0 and _fits(value, 100 * right, max(decimals - 2, 0)):
+    if 0 < right <= 1 and _fits(value, 100 * right, max(decimals - 2, 0)):
         return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
                                   "give it as a number from 0 to 1.")
     if decimals > 0 and abs(value - right) < 10.0 ** -(decimals - 1):

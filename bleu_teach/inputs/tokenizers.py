@@ -85,6 +85,8 @@ def tokenize(text: str, tokenizer: str = "whitespace", lowercase: bool = False) 
     if not isinstance(text, str):
         raise TypeError(f"tokenize needs a string of text, not {type(text).__name__}.")
     name = _check_name(tokenizer)
+    if not isinstance(lowercase, bool):
+        raise TypeError(f"lowercase must be True or False, not {lowercase!r}.")
     if lowercase:
         text = text.lower()
     if name == "whitespace":

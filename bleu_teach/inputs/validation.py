@@ -161,6 +161,14 @@ def check_length(value: Any, what: str) -> int:
     return int(value)
 
 
+def _finite(value: Any) -> bool:
+    """Whether a real number is finite and fits a float (10**400 does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
     """One tuple of n-gram weights.
 
@@ -183,7 +191,7 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
     for index, w in enumerate(weight):
         if isinstance(w, bool) or not isinstance(w, Real):
             raise TypeError(f"{what}[{index}] must be a number, not {_preview(w)}.")
-        if not math.isfinite(w):
+        if not _finite(w):
             raise ValueError(f"{what}[{index}] is {w}; every weight must be a finite number.")
         if w < 0:
             raise ValueError(f"{what}[{index}] is {w}; weights cannot be negative.")

@@ -129,6 +129,13 @@ def settings_table(
     """
     if not isinstance(hypothesis, str):
         raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
+    if not isinstance(settings, Mapping):
+        raise TypeError("settings must map a label to its options, e.g. {'13a, lowercased': {'tokenizer': '13a', "
+                        f"'lowercase': True}}}}, not {type(settings).__name__}.")
+    for label, options in settings.items():
+        if not isinstance(options, Mapping) or not set(options) <= {"tokenizer", "lowercase"}:
+            raise ValueError(f"settings[{label!r}] must be a mapping of tokenizer and lowercase, e.g. "
+                             f"{{'tokenizer': '13a', 'lowercase': True}}; got {options!r}.")
     rows = []
     for label, options in settings.items():
         report = explain_hypotheses({label: hypothesis}, references, max_n=max_n, smoothing=smoothing, **options)[label]

@@ -580,6 +580,8 @@ def exact_randomization(
     """
     if not isinstance(names, tuple) or len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise TypeError("names must be a pair of strings, e.g. ('A', 'C').")
+    if names[0] == names[1]:
+        raise ValueError(f"names must be two different strings, e.g. ('A', 'C'); both are {names[0]!r}.")
     per_hyp = check_inputs(baseline, references, orientation)
     if isinstance(system, str) or not isinstance(system, Sequence) or len(system) != len(per_hyp):
         raise ValueError(f"system must be a list of {len(per_hyp)} hypothesis strings, one per sentence, "

@@ -59,7 +59,9 @@ def _inline(piece: Inline) -> str:
         return safe(piece.text)
     if isinstance(piece, Tokens):
         marks = piece.marks
-        return " ".join(safe(t) + ("\u2713" if i < len(marks) and marks[i] else "") for i, t in enumerate(piece.tokens))
+        # Inside a token a line break or tab is shown as an escape: one token stays on one line.
+        return " ".join(safe(t).replace("\n", "\\n").replace("\t", "\\t") + ("\u2713" if i < len(marks) and marks[i] else "")
+                        for i, t in enumerate(piece.tokens))
     if isinstance(piece, Highlight):
         return _highlight(piece)
     raise TypeError(f"unknown inline {piece!r}")
@@ -87,7 +89,8 @@ def width(text: str) -> int:
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "") -> list[str]:
     """Aligned columns (by display width): the first left-aligned, the rest right-aligned."""
     header = [safe(h) for h in header]
-    rows = [[safe(c) for c in row] for row in rows]
+    # A cell is one line: a line break or tab inside it is shown as an escape.
+    rows = [[safe(c).replace("\n", "\\n").replace("\t", "\\t") for c in row] for row in rows]
     widths = [max(width(x) for x in col) for col in zip(header, *rows)]
     lines = []
     for row in [header, *rows]:
