@@ -570,8 +570,7 @@ def exact_randomization(
     floats: a swap that merely exchanges the two systems reproduces the
     observed difference bit for bit).  At most :data:`MAX_DIFFERING`
     differing sentences; beyond that use sacreBLEU's sampled test
-    (:func:`paired_test` with ``test="ar"``).
-    ``orientation`` as in the module docstring.
+    (:func:`paired_test` with ``test="ar"``).  ``orientation`` as in the module docstring.
 
     >>> exact = exact_randomization(["a cat sat", "the dog ran"], ["the cat sat", "the dog ran"],
     ...                             [["the cat sat"], ["the dog ran"]])
