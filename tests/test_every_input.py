@@ -159,7 +159,12 @@ def test_cli_with_standard_output_closed_says_so():
 
 def test_cli_text_that_starts_with_a_dash_gets_a_way_out():
     run = _cli("explain", "-the cat", "--ref", "x")
-    assert run.returncode == 2 and "put it last, after --" in run.stderr  # was only "invalid choice: 'he cat'"
+    assert run.returncode == 2 and "put it after --, options first: python -m bleu_teach explain --ref ... -- " \
+        "'-the cat'" in run.stderr  # was only "invalid choice: 'he cat'"
+    chrf = _cli("chrf", "-x", "--ref", "the cat")
+    assert chrf.returncode == 2 and "python -m bleu_teach chrf --ref ... -- '-x'" in chrf.stderr
+    corpus = _cli("corpus", "-x", "refs.txt")
+    assert corpus.returncode == 2 and "python -m bleu_teach corpus -- '-x'" in corpus.stderr
     fixed = _cli("explain", "--ref", "the cat", "--", "-the cat")
     assert fixed.returncode == 0 and "-the" in fixed.stdout
 
@@ -306,6 +311,12 @@ def test_exercise_feedback_and_lookups_fit_the_question():
     assert "times 100" not in check("08.1", -610.0).message  # an MQM score is not a proportion
     with pytest.raises(ValueError, match="There is no lesson '99'"):
         exercises("99")  # was an empty tuple
+
+
+def test_disagreement_document_names_what_it_takes():
+    from bleu_teach.lessons.agreement import disagreement_document
+    with pytest.raises(TypeError, match="takes one of disagreements"):
+        disagreement_document(None, None)  # was AttributeError
 
 
 def test_lesson_helpers_name_the_bad_part():

@@ -515,6 +515,9 @@ def disagreement_document(disagreement: Disagreement, segment: MqmSegment, how: 
     ``segment`` is the same translation (:func:`~bleu_teach.lessons.mqm.mqm_segment`); ``how`` says
     how the metric's report, which the caller shows after this document, was made.
     """
+    if not isinstance(disagreement, Disagreement) or not isinstance(segment, MqmSegment):
+        raise TypeError("disagreement_document takes one of disagreements(...) and its mqm_segment(...), not "
+                        f"{type(disagreement).__name__} and {type(segment).__name__}")
     if (disagreement.system, disagreement.segment) != (segment.name, segment.segment):
         raise ValueError(f"the disagreement is about {disagreement.system}'s segment {disagreement.segment}, "
                          f"the segment shown is {segment.name}'s segment {segment.segment}")

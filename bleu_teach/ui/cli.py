@@ -524,11 +524,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return done.code if isinstance(done.code, int) else EXIT_OK
         except _InputError as problem:
             given = list(sys.argv[1:] if argv is None else argv)
-            dashed = [a for a in given if a.startswith("-") and " " in a]
+            shorts = {"-h", "-r"} | {f"-{o.short}" for m in METRICS.values() for o in m.options if o.short}
+            dashed = [a for a in given if a.startswith("-") and not a.startswith("--") and a != "-"
+                      and (" " in a or a[:2] not in shorts)]
             if dashed:  # "-the cat" was read as the option -t with the value "he cat"
+                command = next((a for a in given if not a.startswith("-")), "explain")
+                where = "--ref ... " if command in [m.sentence_command for m in METRICS.values()] else ""
                 raise _InputError(f"{problem}. {dashed[0]!r} starts with '-', so it was read as an option; to give "
-                                  f"text that starts with '-', put it last, after --: "
-                                  f"{PROG} explain --ref ... -- {dashed[0]!r}") from None
+                                  f"text (or a file name) that starts with '-', put it after --, options first: "
+                                  f"{PROG} {command} {where}-- {dashed[0]!r}") from None
             raise
         if args.command == "exercises":
             for path in _exercise_files(args):
