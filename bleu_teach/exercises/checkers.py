@@ -32,6 +32,7 @@ from bleu_teach.inputs.validation import (
     check_references,
     check_tokens,
     check_weight_tuple,
+    preview,
 )
 from bleu_teach.lessons.data import ErrorSpan
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision, sentence_bleu
@@ -120,12 +121,6 @@ class Feedback(Viewable):
         return write_text(self.to_document(symbol=False))
 
 
-def _shown(answer: Any) -> str:
-    """An answer as a message quotes it: its repr, shortened past 40 characters."""
-    text = repr(answer)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _as_number(answer: Any) -> float:
     number: Any = answer
     if isinstance(answer, str):
@@ -135,15 +130,15 @@ def _as_number(answer: Any) -> float:
         try:
             number = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {_shown(answer)}.") from None
+            raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.") from None
     if isinstance(number, bool) or not isinstance(number, numbers.Real):
-        raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {_shown(answer)}.")
+        raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
     try:
         value = float(number)
     except OverflowError:
-        raise ValueError(f"Write the answer as a finite number, not {_shown(answer)}.") from None
+        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.") from None
     if not math.isfinite(value):
-        raise ValueError(f"Write the answer as a finite number, not {_shown(answer)}.")
+        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.")
     return value
 
 

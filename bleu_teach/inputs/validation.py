@@ -45,7 +45,8 @@ def _split_example(what: str) -> str:
     return f"[s.split() for s in {base}]" if "[" in what else f"{base}.split()"
 
 
-def _preview(value: object, limit: int = 40) -> str:
+def preview(value: object, limit: int = 40) -> str:
+    """A value as a message quotes it: its repr, shortened past ``limit`` characters."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -66,7 +67,7 @@ def check_tokens(value: Any, what: str) -> Tokens:
         )
     if isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{what} is a string ({_preview(value)}), but BLEU needs a list of "
+            f"{what} is a string ({preview(value)}), but BLEU needs a list of "
             f"tokens. Split it first, for example "
             f"{_split_example(what)} or bleu_teach.tokenize(text)."
         )
@@ -105,7 +106,7 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
         )
     if isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{what} is a string ({_preview(value)}), but BLEU needs a list of "
+            f"{what} is a string ({preview(value)}), but BLEU needs a list of "
             f"references, each a list of tokens. For one reference write "
             f"[text.split()]."
         )
@@ -132,7 +133,7 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
     for index, ref in enumerate(refs):
         if isinstance(ref, (str, bytes)):
             raise TypeError(
-                f"{what}[{index}] is a string ({_preview(ref)}), but each "
+                f"{what}[{index}] is a string ({preview(ref)}), but each "
                 f"reference must be a list of tokens. If you passed one "
                 f"reference's tokens directly, wrap them in a list: "
                 f"[reference_tokens]; if you passed sentences, split each one."
@@ -181,7 +182,7 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
     if isinstance(weight, (str, bytes)) or not isinstance(weight, Sequence):
         raise TypeError(
             f"{what} must be a tuple of numbers such as (0.25, 0.25, 0.25, 0.25), "
-            f"not {_preview(weight)}."
+            f"not {preview(weight)}."
         )
     if len(weight) == 0:
         raise ValueError(
@@ -190,7 +191,7 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
         )
     for index, w in enumerate(weight):
         if isinstance(w, bool) or not isinstance(w, Real):
-            raise TypeError(f"{what}[{index}] must be a number, not {_preview(w)}.")
+            raise TypeError(f"{what}[{index}] must be a number, not {preview(w)}.")
         if not _finite(w):
             raise ValueError(f"{what}[{index}] is {w}; every weight must be a finite number.")
         if w < 0:
@@ -238,7 +239,7 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
         raise TypeError(
             f"weights must be a tuple of numbers or a list of such tuples, "
-            f"not {_preview(weights)}."
+            f"not {preview(weights)}."
         )
     if len(weights) == 0:
         raise ValueError(
@@ -269,5 +270,5 @@ def check_bool(value: Any, what: str) -> bool:
     if type(value).__name__ in ("bool", "bool_") and type(value).__module__ == "numpy":  # numpy.True_, numpy.False_
         return bool(value)
     if not isinstance(value, bool):
-        raise TypeError(f"{what} must be True or False, not {_preview(value)}.")
+        raise TypeError(f"{what} must be True or False, not {preview(value)}.")
     return value

@@ -13,17 +13,12 @@ from typing import Any
 
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.inputs.tokenizers import TOKENIZERS
-from bleu_teach.inputs.validation import check_bool, check_order, check_weight_tuple
+from bleu_teach.inputs.validation import check_bool, check_order, check_weight_tuple, preview
 from bleu_teach.lessons.agreement import METRICS as AGREEMENT_METRICS
 from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, parse_weights
 
-__all__ = ["shown", "prefixed", "flag", "whole", "text", "texts", "tokenizer_name", "smoothing_name", "one_of",
+__all__ = ["prefixed", "flag", "whole", "text", "texts", "tokenizer_name", "smoothing_name", "one_of",
            "checked_settings"]
-
-
-def shown(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def prefixed(owner: str, check: Callable[..., Any], *args: Any) -> Any:
@@ -59,7 +54,7 @@ def text(value: Any, owner: str, name: str) -> str:
     """The starting text of a text box (may be empty: the widget then asks for a sentence)."""
     if not isinstance(value, str):
         raise TypeError(f"{owner}: {name} must be text (a string) such as 'the cat sat on the mat', "
-                        f"not {shown(value)}.")
+                        f"not {preview(value)}.")
     return value
 
 
@@ -70,15 +65,15 @@ def texts(value: Any, owner: str, name: str, max_count: int = MAX_REFERENCES,
     if value is None:
         raise TypeError(f"{owner}: {name} is None; pass a list of strings, one per reference, such as {example}.")
     if isinstance(value, (str, bytes)):
-        raise TypeError(f"{owner}: {name} is a single string ({shown(value)}); pass a list of strings, one per "
-                        f"reference: [{shown(value)}] for one reference, or {example} for two.")
+        raise TypeError(f"{owner}: {name} is a single string ({preview(value)}); pass a list of strings, one per "
+                        f"reference: [{preview(value)}] for one reference, or {example} for two.")
     if isinstance(value, (Mapping, Set)) or not isinstance(value, Iterable):
         raise TypeError(f"{owner}: {name} must be a list of strings, one per reference, such as {example}; "
                         f"not {type(value).__name__}.")
     texts = list(value)
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise TypeError(f"{owner}: {name}[{index}] must be text (a string), not {shown(text)}; pass a list of "
+            raise TypeError(f"{owner}: {name}[{index}] must be text (a string), not {preview(text)}; pass a list of "
                             f"strings, one per reference, such as {example}.")
     if not texts:
         raise ValueError(f"{owner}: {name} is empty; pass 1 to {max_count} reference texts, such as {example} "
@@ -93,7 +88,7 @@ def tokenizer_name(value: Any, owner: str) -> str:
     """A tokenizer name from :data:`TOKENIZERS` (any case, spaces around ignored)."""
     if not isinstance(value, str):
         raise TypeError(f"{owner}: tokenizer must be a tokenizer name such as 'whitespace' or '13a', "
-                        f"not {shown(value)}.")
+                        f"not {preview(value)}.")
     key = value.strip().lower()
     if key not in TOKENIZERS:
         raise ValueError(f"{owner}: unknown tokenizer {value!r}; choose one of {', '.join(TOKENIZERS)}.")
@@ -117,7 +112,7 @@ def smoothing_name(value: Any, owner: str) -> str:
         why = ("; the Smoothing menu lists the methods by name, so pass the method's name, not a function"
                if callable(value) else "")
         raise TypeError(f"{owner}: smoothing must be a method name such as 'method1' (or just 1), not "
-                        f"{shown(value)}{why}.")
+                        f"{preview(value)}{why}.")
     try:
         name = str(get_smoothing(key).__name__)
     except ValueError:
@@ -129,7 +124,7 @@ def one_of(value: Any, owner: str, name: str, choices: Sequence[str]) -> str:
     """``value`` as one of ``choices``, matched without regard to case (or spaces around); a clear error otherwise."""
     listed = ", ".join(map(repr, choices))
     if not isinstance(value, str):
-        raise TypeError(f"{owner}: {name} must be a string, one of {listed}; not {shown(value)}.")
+        raise TypeError(f"{owner}: {name} must be a string, one of {listed}; not {preview(value)}.")
     if value in choices:
         return value
     matches = [choice for choice in choices if choice.lower() == value.strip().lower()]
@@ -150,7 +145,7 @@ def checked_settings(owner: str, tokenizer: Any, lowercase: Any, max_n: Any, wei
     max_n = whole(max_n, owner, "max_n", MAX_ORDER, "the Max n slider's range")
     if not isinstance(weights, str):
         raise TypeError(f"{owner}: weights is the Weights box's text: '' for uniform weights, or numbers separated "
-                        f"by commas such as '0.5, 0.5'; not {shown(weights)}.")
+                        f"by commas such as '0.5, 0.5'; not {preview(weights)}.")
     try:
         check_weight_tuple(parse_weights(weights, max_n), "weights")
     except ValueError as problem:

@@ -92,7 +92,7 @@ class ReferenceList(widgets.VBox):
         texts = arguments.texts(texts, "ReferenceList", "texts", max_refs, f"max_refs = {max_refs}")
         if not callable(on_change):
             raise TypeError(f"ReferenceList: on_change must be a function to call when a box changes, "
-                            f"not {arguments.shown(on_change)}.")
+                            f"not {arguments.preview(on_change)}.")
         self._on_change = on_change
         self.max_refs = max_refs
         # Width from the label, so that "Add reference" is never cut off on a slide.
