@@ -337,3 +337,162 @@ def test_lesson_helpers_name_the_bad_part():
 def test_cli_max_n_has_a_stated_limit():
     run = _cli("explain", "the cat", "--ref", "the cat", "-n", "1" + "0" * 400)
     assert run.returncode == 2 and "--max-n must be at most 100,000" in run.stderr  # was "this is a bug" (exit 1)
+
+
+# --- later probe findings ---
+
+@pytest.mark.parametrize("returns", [None, 5, "abcd", ["x"] * 4, [None] * 4])
+def test_a_smoothing_function_that_returns_no_numbers_is_named(returns: Any) -> None:
+    def smoothing(precisions: Any, **kwargs: Any) -> Any:
+        return returns
+
+    with pytest.raises(TypeError, match="The smoothing function 'smoothing' returned .*one number per order"):
+        bt.sentence_bleu(REFS, "the cat sat on a mat".split(), smoothing_function=smoothing)
+    with pytest.raises(TypeError, match="smoothing function 'smoothing'"):
+        bt.corpus_bleu([REFS], ["the cat sat on a mat".split()], smoothing_function=smoothing)
+
+
+def test_a_smoothing_function_may_return_any_real_numbers_as_nltk_takes_them() -> None:
+    def halves(precisions: Any, **kwargs: Any) -> Any:
+        return [np.float32(0.5)] * len(precisions)
+
+    hyp = "the cat sat on a mat".split()
+    assert bt.sentence_bleu(REFS, hyp, smoothing_function=halves) == nltk_sentence_bleu(
+        REFS, hyp, smoothing_function=halves)
+
+
+def test_including_a_reference_scored_against_names_one_that_exists() -> None:
+    from bleu_teach.lessons.agreement import system_level
+    from bleu_teach.lessons.data import wmt21_ted
+
+    ted = wmt21_ted("zh-en")
+    for reference, include, other in (("both", "ref-A", "ref-B"), ("both", "ref-B", "ref-A"),
+                                      ("ref-B", "ref-B", "ref-A")):
+        with pytest.raises(ValueError) as caught:
+            system_level(ted, metrics=("BLEU",), reference=reference, include=(include,))
+        message = str(caught.value)
+        assert f"reference={other!r}" in message and "'another'" not in message, message
+
+
+def _explorers() -> dict[str, Any]:
+    from bleu_teach.lessons.agreement import segment_level
+    from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.ui import widgets as w
+
+    ted = wmt21_ted("zh-en")
+    return {"bleu": w.BleuExplorer(), "side": w.SideBySideExplorer(), "clip": w.ClippingExplorer(),
+            "bp": w.BrevityPenaltyExplorer(), "disagree": w.DisagreementExplorer(ted, segment_level(ted))}
+
+
+# (explorer, control, value set after construction, the error's type and words); every one used to raise
+# traitlets' TraitError or was clamped without a word.
+LATE_BAD_VALUES = [
+    ("bleu", "smoothing", "x", ValueError, "BleuExplorer: unknown smoothing method 'x'"),
+    ("bleu", "tokenizer", "spaces", ValueError, "BleuExplorer: unknown tokenizer"),
+    ("bleu", "max_n", 10, ValueError, "BleuExplorer: max_n must be a whole number from 1 to 6"),
+    ("bleu", "max_n", 2.5, TypeError, "BleuExplorer: max_n"),
+    ("bleu", "lowercase", "no", TypeError, "BleuExplorer: lowercase must be True or False"),
+    ("bleu", "weights", 0.5, TypeError, "BleuExplorer: weights must be text"),
+    ("bleu", "hypothesis", None, TypeError, "BleuExplorer: hypothesis must be text"),
+    ("side", "hypothesis_b", 3, TypeError, "SideBySideExplorer: hypothesis_b must be text"),
+    ("clip", "n", 7, ValueError, "ClippingExplorer: n must be a whole number from 1 to 4"),
+    ("bp", "hyp_len", 50, ValueError, "BrevityPenaltyExplorer: hyp_len must be a whole number from 1 to 20"),
+    ("bp", "ref_len", 0, ValueError, "BrevityPenaltyExplorer: ref_len"),
+    ("bp", "use_second", 1, TypeError, "BrevityPenaltyExplorer: use_second must be True or False"),
+    ("disagree", "metric", "TER", ValueError, "DisagreementExplorer: metric='TER' is not offered"),
+    ("disagree", "direction", "kind", ValueError, "DisagreementExplorer: direction='kind' is not offered"),
+    ("disagree", "rank", 10**6, ValueError, "DisagreementExplorer: rank must be a whole number from 1 to"),
+]
+
+
+def test_a_control_set_after_construction_is_checked_not_clamped_or_a_trait_error() -> None:
+    explorers = _explorers()
+    for name, control, value, kind, words in LATE_BAD_VALUES:
+        widget = getattr(explorers[name], control)
+        before = widget.value
+        with pytest.raises(kind) as caught:
+            widget.value = value
+        assert str(caught.value).startswith(words), (name, control, str(caught.value))
+        assert widget.value == before, (name, control)  # refused: the control keeps its value
+
+
+def test_a_control_set_after_construction_takes_every_spelling_the_constructor_takes() -> None:
+    explorers = _explorers()
+    bleu = explorers["bleu"]
+    bleu.smoothing.value = "1"
+    bleu.tokenizer.value = "13A"
+    bleu.max_n.value = np.int64(2)
+    assert (bleu.smoothing.value, bleu.tokenizer.value, bleu.max_n.value) == ("method1", "13a", 2)
+    assert bleu.report is not None and bleu.report.smoothing == "method1"
+    assert bleu.report.score == bt.sentence_bleu(
+        [r.split() for r in bleu.references.values], bleu.hypothesis.value.split(), weights=(0.5, 0.5),
+        smoothing_function=bt.SmoothingFunction().method1)
+    disagree = explorers["disagree"]
+    disagree.metric.value = "CHRF"
+    assert disagree.metric.value == "chrF"
+    with pytest.raises(TypeError, match="ReferenceList: text must be text"):
+        explorers["clip"].references.add(5)
+
+
+# --- sizes: counting bounded by the sentence's size, long tokens shortened in views ---
+
+def _sentence(length: int, seed: int) -> list[str]:
+    import random
+
+    draw = random.Random(seed)
+    return [f"w{draw.randrange(50)}" for _ in range(length)]
+
+
+def test_many_orders_on_a_long_sentence_are_refused_at_once_with_how_many_fit() -> None:
+    hyp, ref = _sentence(3000, 1), _sentence(3000, 2)
+    weights = (1 / 10_000,) * 10_000
+    for call in (lambda: bt.sentence_bleu([ref], hyp, weights), lambda: bt.explain([ref], hyp, weights),
+                 lambda: bt.corpus_bleu([[ref]], [hyp], weights)):
+        started = time.perf_counter()
+        with pytest.raises(ValueError, match=r"Counting orders 1 to 10,000 for a sentence of up to 3,000 tokens "
+                                             r".*use at most (\d+) orders"):
+            call()
+        assert time.perf_counter() - started < 0.5  # was minutes (L**3 / 6 n-gram tokens)
+
+
+def test_the_orders_offered_in_the_message_are_accepted_and_equal_nltk() -> None:
+    hyp, ref = _sentence(1000, 3), _sentence(1000, 4)
+    with pytest.raises(ValueError) as caught:
+        bt.sentence_bleu([ref], hyp, (1 / 1000,) * 1000)
+    import re
+
+    top = int(re.search(r"use at most ([\d,]+) orders", str(caught.value)).group(1).replace(",", ""))
+    assert 50 < top < 1000
+    weights = (1 / top,) * top
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert bt.sentence_bleu([ref], hyp, weights) == nltk_sentence_bleu([ref], hyp, weights)
+    with pytest.raises(ValueError, match="Counting orders"):
+        bt.sentence_bleu([ref], hyp, (1 / (top + 1),) * (top + 1))
+
+
+def test_one_order_near_half_a_long_sentence_is_refused() -> None:
+    hyp = _sentence(20_000, 5)
+    with pytest.raises(ValueError, match=r"Counting order n = 10,000 .*choose a lower order"):
+        bt.modified_precision([hyp], hyp, 10_000)
+    assert bt.modified_precision([hyp], hyp, 20_001) == 0  # past the length: nothing to count
+
+
+def test_chrf_with_many_orders_on_a_long_text_is_refused_with_the_order_that_fits() -> None:
+    text = " ".join(_sentence(3000, 6))
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"character orders 1 to 1,000 .*char_order of at most \d+"):
+        bt.explain_chrf(text, [text], char_order=1000)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_very_long_token_is_shortened_in_every_view_but_counted_whole() -> None:
+    token = "x" * 5_000_000
+    report, seconds = timed(lambda: bt.explain([[token, "b"]], [token, "a"]))
+    views, view_seconds = timed(lambda: (report.to_text(), report.to_html(), report.to_markdown()))
+    assert report.orders[0].clipped == 1 and seconds + view_seconds < 2
+    for view in views:
+        assert len(view) < 20_000 and "4,999,900 more characters" in view
+    assert report.to_dict()["hypothesis"][0] == token  # the data keeps it whole
+    chrf = bt.explain_chrf("a" * 100_000, ["a" * 99_999])
+    assert "more characters" in chrf.to_text() and len(chrf.to_text()) < 60_000

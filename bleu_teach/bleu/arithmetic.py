@@ -42,12 +42,14 @@ Chen and Cherry (2014) for smoothing.
 from __future__ import annotations
 
 import math
+import numbers
+from decimal import Decimal
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from bleu_teach.inputs.validation import DEFAULT_WEIGHTS
+from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, preview
 from bleu_teach.bleu.smoothing import SmoothingCallable
 from bleu_teach.bleu.counting import CountFraction, PooledCounts
 
@@ -110,6 +112,22 @@ def _left_out_reason(weight_in_force: bool, smoothed: Any) -> str:
     return ""
 
 
+def _smoothed_values(values: Any, name: str) -> tuple[Any, ...]:
+    """What a smoothing function returned, as a tuple of numbers, or a clear error about that function."""
+    what = (f"The smoothing function {name!r} returned {preview(values)}; a smoothing function must return "
+            f"a list with one number per order, as SmoothingFunction().method1 does")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(what + ".")
+    try:
+        smoothed = tuple(values)
+    except TypeError:
+        raise TypeError(what + ".") from None
+    for value in smoothed:
+        if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)):
+            raise TypeError(f"{what}; {preview(value)} is not a number.")
+    return smoothed
+
+
 def score_counts(
     counts: PooledCounts,
     weight_group: Sequence[Sequence[float]],
@@ -151,8 +169,8 @@ def score_counts(
                 ("no unigram match: nothing is combined",) * k,
                 None, bp, counts.hyp_len, counts.ref_len, 0.0, smoothing_name, True, False))
         return results
-    smoothed = tuple(smoothing(list(precisions), references=last_references, hypothesis=last_hypothesis,
-                               hyp_len=counts.hyp_len))
+    smoothed = _smoothed_values(smoothing(list(precisions), references=last_references,
+                                          hypothesis=last_hypothesis, hyp_len=counts.hyp_len), smoothing_name)
     flags = list(default_tuples) if default_tuples is not None else [tuple(w) == DEFAULT_WEIGHTS for w in weight_group]
     for weight, given_as_default in zip(weight_group, flags):
         reweighed = False

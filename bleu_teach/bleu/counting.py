@@ -47,6 +47,9 @@ __all__ = [
     "ngrams",
     "ngram_counts",
     "count_matches",
+    "MAX_COUNTING_WORK",
+    "counting_work",
+    "check_counting_work",
     "closest_ref_length",
     "max_reference_counts",
     "sentence_statistics",
@@ -187,12 +190,68 @@ def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Counter[Ngram]:
     return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, top + 1)))
 
 
+#: The most n-gram tokens counting one sentence may build (the hypothesis and its references, over every
+#: order asked for): about a second's work.  Counting order n of a sentence of L tokens builds L - n + 1
+#: n-grams of n tokens each, so orders up to L cost about L**3 / 6: a few thousand tokens with as many
+#: orders would run for minutes.  Real sentences with the usual 4 orders stay far below.
+MAX_COUNTING_WORK = 20_000_000
+
+
+def _work(length: int, low: int, high: int) -> int:
+    # sum of n * (length - n + 1) for n = low..high (0 past the length), in closed form
+    high = min(high, length)
+    if high < low:
+        return 0
+
+    def upto(m: int) -> int:
+        return (length + 1) * m * (m + 1) // 2 - m * (m + 1) * (2 * m + 1) // 6
+
+    return upto(high) - upto(low - 1)
+
+
+def counting_work(lengths: Iterable[int], max_n: int, low: int = 1) -> int:
+    """The n-gram tokens that counting orders ``low``..``max_n`` builds for token lists of these lengths.
+
+    >>> counting_work([6, 7], 4)  # a 6-token hypothesis, a 7-token reference, the usual 4 orders
+    90
+    """
+    return sum(_work(length, low, max_n) for length in lengths)
+
+
+def check_counting_work(references: Sequence[Tokens], hypothesis: Tokens, max_n: int, single: bool = False) -> None:
+    """Refuse (``ValueError``) a sentence whose counting would build more than :data:`MAX_COUNTING_WORK` n-gram tokens.
+
+    ``single`` means that only order ``max_n`` is counted (one order, as
+    :func:`order_statistics` does); otherwise orders 1..``max_n``.  The message
+    says how many orders a sentence of that length can have.
+    """
+    lengths = [len(hypothesis), *(len(r) for r in references)]
+    low = max_n if single else 1
+    work = counting_work(lengths, max_n, low)
+    if work <= MAX_COUNTING_WORK:
+        return
+    longest = max(lengths)
+    what = f"order n = {max_n:,}" if single else f"orders 1 to {max_n:,}"
+    if single:
+        advice = "choose a lower order, or a shorter sentence"
+    else:
+        top = 1
+        while top < max_n and counting_work(lengths, top + 1) <= MAX_COUNTING_WORK:
+            top += 1
+        advice = f"for these sentences use at most {top:,} orders, or shorter sentences"
+    raise ValueError(
+        f"Counting {what} for a sentence of up to {longest:,} tokens would build {work:,} n-gram tokens, more "
+        f"than the {MAX_COUNTING_WORK:,} (about a second's work) counted for one sentence; {advice}."
+    )
+
+
 def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) -> list[int]:
     """Clipped matches of orders 1..``max_n`` for one sentence (the lean path).
 
     Count_clip = min(Count, Max_Ref_Count), the maximum taken over the
     references one at a time, never their sum (Papineni et al. 2002, 2.1).
     """
+    check_counting_work(references, hypothesis, max_n)
     hyp_counts = _all_orders(hypothesis, max_n)
     matched = [0] * max_n
     max_n = min(max_n, len(hypothesis))  # no hypothesis n-gram of a longer order can match
@@ -384,6 +443,7 @@ def sentence_statistics(
     ref_lens = tuple(len(r) for r in references)
     length = Lengths(len(hypothesis), ref_lens, closest_ref_length(ref_lens, len(hypothesis)))
     if rows:
+        check_counting_work(references, hypothesis, max_n)
         orders = tuple(_order(references, hypothesis, n) for n in range(1, max_n + 1))
     else:
         matched = count_matches(references, hypothesis, max_n)
@@ -398,6 +458,7 @@ def order_statistics(references: Sequence[Tokens], hypothesis: Tokens, n: int) -
     >>> order.matches, order.total, order.ngrams
     (1, 2, 2)
     """
+    check_counting_work(references, hypothesis, n, single=True)
     return _order(references, hypothesis, n)
 
 

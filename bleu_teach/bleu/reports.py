@@ -42,7 +42,7 @@ from bleu_teach.views.document import (
     Tokens as TokenRun,
 )
 from bleu_teach.views.html_writer import write_html
-from bleu_teach.views.formatting import format_number, plural
+from bleu_teach.views.formatting import format_number, plural, shortened
 from bleu_teach.views.tables import Table
 from bleu_teach.views.viewable import View, Viewable
 
@@ -140,7 +140,7 @@ def bp_line(c: int, r: int, bp: Any, empty: str = "empty hypothesis") -> str:
 
 
 def _strings(tokens: Sequence[Hashable]) -> tuple[str, ...]:
-    return tuple(str(t) for t in tokens)
+    return tuple(shortened(str(t)) for t in tokens)
 
 
 #: A view shows at most this many tokens of one sentence, then says how many it leaves out.
@@ -259,7 +259,7 @@ class BleuReport(Viewable):
 
     def _ngram_table(self, order: OrderReport) -> TableBlock:
         header = ("n-gram", "hyp", *[f"ref{i}" for i in range(1, len(self.references) + 1)], "max ref", "clipped")
-        rows = tuple((row.text, str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count),
+        rows = tuple((shortened(row.text), str(row.hyp_count), *map(str, row.ref_counts), str(row.max_ref_count),
                       str(row.clipped_count)) for row in order.rows[:MAX_ROWS_SHOWN])
         rest = (f"The first {MAX_ROWS_SHOWN} of {len(order.rows):,} different {order.n}-grams; p_{order.n} "
                 "below counts them all." if len(order.rows) > MAX_ROWS_SHOWN else "")

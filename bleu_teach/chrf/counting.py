@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
+
 __all__ = [
     "CHRF_PUNCTUATION",
     "ChrfNgramRow",
@@ -88,6 +90,22 @@ def word_ngram_counts(words: Sequence[str], n: int) -> Counter[str]:
     return Counter(" ".join(words[i:i + n]) for i in range(len(words) - n + 1))
 
 
+def _check_work(characters: int, char_order: int) -> None:
+    # The same bound as BLEU's counting (MAX_COUNTING_WORK), on characters: orders up to a long text's length
+    # would otherwise run for minutes.
+    work = counting_work([characters], char_order)
+    if work <= MAX_COUNTING_WORK:
+        return
+    top = 1
+    while top < char_order and counting_work([characters], top + 1) <= MAX_COUNTING_WORK:
+        top += 1
+    raise ValueError(
+        f"Counting character orders 1 to {char_order:,} in a text of {characters:,} characters would build "
+        f"{work:,} characters of n-grams, more than the {MAX_COUNTING_WORK:,} (about a second's work) counted for "
+        f"one text; for a text this long use char_order of at most {top:,} (chrF uses 6), or a shorter text."
+    )
+
+
 def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
                       whitespace: bool = False) -> tuple[Counter[str], ...]:
     """Every n-gram count chrF needs from one text, in sacreBLEU's order.
@@ -100,6 +118,7 @@ def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
     [6, 5, 4, 2, 1]
     """
     line = chrf_characters(text, whitespace)
+    _check_work(len(line), char_order)
     counts = [Counter(line[i:i + n] for i in range(len(line) - n + 1)) for n in range(1, char_order + 1)]
     if word_order > 0:
         words = chrf_words(text)

@@ -29,7 +29,7 @@ from bleu_teach.views.document import (
     Strong,
     Table as TableBlock,
 )
-from bleu_teach.views.formatting import format_number, visible
+from bleu_teach.views.formatting import MAX_TEXT_CHARS_SHOWN, format_number, shortened, visible
 from bleu_teach.views.text_writer import write_text
 from bleu_teach.views.viewable import Viewable
 
@@ -45,7 +45,7 @@ _NGRAM_HEADER = ("n-gram", "hyp", "ref", "matched")
 
 def _ngram_rows(rows: Sequence[ChrfNgramRow]) -> tuple[tuple[str, ...], ...]:
     """One row per distinct n-gram (hypothesis ones first, then those only in the reference)."""
-    return tuple((visible(r.ngram), str(r.hyp_count), str(r.ref_count), str(r.matched)) for r in rows)
+    return tuple((visible(shortened(r.ngram)), str(r.hyp_count), str(r.ref_count), str(r.matched)) for r in rows)
 
 
 def _value(value: float, is_eps: bool) -> str:
@@ -98,11 +98,11 @@ def _text_lines(report: "ChrfReport") -> tuple[tuple[Inline, ...], ...]:
     settings = report.settings
 
     def block(label: str, text: str, compared: str, characters: str, words: Sequence[str]) -> list[tuple[Inline, ...]]:
-        lines: list[tuple[Inline, ...]] = [(Strong(label), ": ", visible(text, keep_spaces=True))]
+        lines: list[tuple[Inline, ...]] = [(Strong(label), ": ", visible(shortened(text, MAX_TEXT_CHARS_SHOWN), keep_spaces=True))]
         if settings.lowercase:
-            lines.append((Strong("  lowercased"), ": ", visible(compared, keep_spaces=True)))
+            lines.append((Strong("  lowercased"), ": ", visible(shortened(compared, MAX_TEXT_CHARS_SHOWN), keep_spaces=True)))
         if settings.char_order:
-            lines.append((Strong(f"  characters ({len(characters)})"), ": ", visible(characters)))
+            lines.append((Strong(f"  characters ({len(characters)})"), ": ", visible(shortened(characters, MAX_TEXT_CHARS_SHOWN))))
         if settings.word_order:
             lines.append((Strong(f"  words ({len(words)})"), ": ", " | ".join(words)))
         return lines
@@ -203,7 +203,7 @@ class ChrfReport(Viewable):
                                Paragraph((f"Reference used: {kept} ({self.reason})",))]
         if len(self.candidates) > 1:
             blocks.append(TableBlock(("reference", "text", self.name, ""), tuple(
-                (str(c.index + 1), visible(c.reference, keep_spaces=True), f"{c.score:.4f}",
+                (str(c.index + 1), visible(shortened(c.reference, MAX_TEXT_CHARS_SHOWN), keep_spaces=True), f"{c.score:.4f}",
                  "kept" if i == self.chosen else "") for i, c in enumerate(self.candidates))))
         if ngram_tables:
             for o in result.orders:

@@ -41,6 +41,7 @@ from bleu_teach.bleu.arithmetic import brevity_penalty
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.inputs.tokenizers import TOKENIZERS
+from bleu_teach.ui import controls
 from bleu_teach.ui import widget_arguments as arguments
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,8 +110,10 @@ class ReferenceList(widgets.VBox):
         self._refresh()
 
     def _append(self, text: str) -> None:
-        box = widgets.Text(value=text, description=f"Reference {len(self.boxes) + 1}", layout=_WIDE, style=_LABEL,
-                           continuous_update=True)
+        number = len(self.boxes) + 1
+        box = controls.TextLine(value=text, description=f"Reference {number}", layout=_WIDE, style=_LABEL,
+                                continuous_update=True,
+                                check=lambda v: arguments.text(v, "ReferenceList", f"reference {number}"))
         box.observe(lambda _: self._on_change(), names="value")
         self.boxes.append(box)
 
@@ -127,6 +130,7 @@ class ReferenceList(widgets.VBox):
         return [box.value for box in self.boxes]
 
     def add(self, text: str = "") -> None:
+        text = arguments.text(text, "ReferenceList", "text")
         if len(self.boxes) >= self.max_refs:
             return
         self._append(text)
@@ -159,10 +163,13 @@ class ClippingExplorer(widgets.VBox):
         hypothesis = arguments.text(hypothesis, owner, "hypothesis")
         references = arguments.texts(references, owner, "references")
         n = arguments.whole(n, owner, "n", CLIPPING_MAX_ORDER, "the n-gram order slider's range")
-        self.hypothesis = widgets.Text(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
-                                       continuous_update=True)
+        self.hypothesis = controls.TextLine(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
+                                            continuous_update=True,
+                                            check=lambda v: arguments.text(v, owner, "hypothesis"))
         self.references = ReferenceList(references, self.update)
-        self.n = widgets.IntSlider(value=n, min=1, max=CLIPPING_MAX_ORDER, description="n-gram order", style=_LABEL)
+        self.n = controls.Slider(value=n, min=1, max=CLIPPING_MAX_ORDER, description="n-gram order", style=_LABEL,
+                                 check=lambda v: arguments.whole(v, owner, "n", CLIPPING_MAX_ORDER,
+                                                                 "the n-gram order slider's range"))
         self.output = widgets.HTML()
         self.report: BleuReport | None = None
         self.hypothesis.observe(lambda _: self.update(), names="value")
@@ -208,11 +215,18 @@ class BrevityPenaltyExplorer(widgets.VBox):
         use_second = arguments.flag(use_second, owner, "use_second")
         second_ref_len = arguments.whole(second_ref_len, owner, "second_ref_len", max_len, on_sliders)
         hyp_len = arguments.whole(hyp_len, owner, "hyp_len", max_len, on_sliders)
-        self.ref_len = widgets.IntSlider(value=ref_len, min=1, max=max_len, description="Reference 1 length", style=_LABEL)
-        self.use_second = widgets.Checkbox(value=use_second, description="Use a second reference")
-        self.second_ref_len = widgets.IntSlider(value=second_ref_len, min=1, max=max_len, description="Reference 2 length",
-                                                style=_LABEL)
-        self.hyp_len = widgets.IntSlider(value=hyp_len, min=1, max=max_len, description="Hypothesis length", style=_LABEL)
+        def length(name: str) -> Callable[[Any], int]:
+            return lambda v: arguments.whole(v, owner, name, max_len, on_sliders)
+
+        self.ref_len = controls.Slider(value=ref_len, min=1, max=max_len, description="Reference 1 length",
+                                       style=_LABEL, check=length("ref_len"))
+        self.use_second = controls.Tick(value=use_second, description="Use a second reference",
+                                        check=lambda v: arguments.flag(v, owner, "use_second"))
+        self.second_ref_len = controls.Slider(value=second_ref_len, min=1, max=max_len,
+                                              description="Reference 2 length", style=_LABEL,
+                                              check=length("second_ref_len"))
+        self.hyp_len = controls.Slider(value=hyp_len, min=1, max=max_len, description="Hypothesis length",
+                                       style=_LABEL, check=length("hyp_len"))
         self.max_len = max_len
         self.summary = widgets.HTML()
         self.image = widgets.Image(format="png")
@@ -249,17 +263,24 @@ class BrevityPenaltyExplorer(widgets.VBox):
 class _Settings:
     """The scoring controls shared by the explorers: tokenizer, lowercase, max n, weights, smoothing."""
 
-    def __init__(self, tokenizer: str, lowercase: bool, max_n: int, weights: str, smoothing: str,
+    def __init__(self, owner: str, tokenizer: str, lowercase: bool, max_n: int, weights: str, smoothing: str,
                  on_change: Callable[[], None]) -> None:
-        # The values come checked from _checked_settings (by the explorer, so that errors name it).
-        self.tokenizer = widgets.Dropdown(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer", style=_LABEL)
-        self.lowercase = widgets.Checkbox(value=lowercase, description="Lowercase")
-        self.max_n = widgets.IntSlider(value=max_n, min=1, max=MAX_ORDER, description="Max n", style=_LABEL)
-        self.weights = widgets.Text(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)", description="Weights",
-                                    style=_LABEL)
-        self.smoothing = widgets.Dropdown(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
-                                          value=smoothing, description="Smoothing", style=_LABEL,
-                                          layout=widgets.Layout(width="95%"))
+        # The values come checked from checked_settings (by the explorer, so that errors name it); values set
+        # later from Python pass the same checks.
+        self.tokenizer = controls.Choice(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer",
+                                         style=_LABEL, check=lambda v: arguments.tokenizer_name(v, owner))
+        self.lowercase = controls.Tick(value=lowercase, description="Lowercase",
+                                       check=lambda v: arguments.flag(v, owner, "lowercase"))
+        self.max_n = controls.Slider(value=max_n, min=1, max=MAX_ORDER, description="Max n", style=_LABEL,
+                                     check=lambda v: arguments.whole(v, owner, "max_n", MAX_ORDER,
+                                                                     "the Max n slider's range"))
+        self.weights = controls.TextLine(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)",
+                                         description="Weights", style=_LABEL,
+                                         check=lambda v: arguments.text(v, owner, "weights"))
+        self.smoothing = controls.Choice(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
+                                         value=smoothing, description="Smoothing", style=_LABEL,
+                                         layout=widgets.Layout(width="95%"),
+                                         check=lambda v: arguments.smoothing_name(v, owner))
         for control in (self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing):
             control.observe(lambda _: on_change(), names="value")
         self.rows = [widgets.HBox([self.tokenizer, self.lowercase]), widgets.HBox([self.max_n, self.weights]),
@@ -308,10 +329,11 @@ class BleuExplorer(widgets.VBox):
         compact = arguments.flag(compact, owner, "compact")
         show_settings = arguments.flag(show_settings, owner, "show_settings")
         self.compact = compact
-        self.hypothesis = widgets.Textarea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
-                                           rows=1 if compact else 2, continuous_update=True)
+        self.hypothesis = controls.TextArea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
+                                            rows=1 if compact else 2, continuous_update=True,
+                                            check=lambda v: arguments.text(v, owner, "hypothesis"))
         self.references = ReferenceList(references, self.update)
-        self.settings = _Settings(tokenizer, lowercase, max_n, weights, smoothing, self.update)
+        self.settings = _Settings(owner, tokenizer, lowercase, max_n, weights, smoothing, self.update)
         s = self.settings
         self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing = (
             s.tokenizer, s.lowercase, s.max_n, s.weights, s.smoothing)
@@ -356,12 +378,14 @@ class SideBySideExplorer(widgets.VBox):
         references = arguments.texts(references, owner, "references")
         tokenizer, lowercase, max_n, weights, smoothing = arguments.checked_settings(owner, tokenizer, lowercase, max_n,
                                                                             weights, smoothing)
-        self.hypothesis_a = widgets.Textarea(value=hypothesis_a, description="Hypothesis A", layout=_WIDE, style=_LABEL,
-                                             rows=2, continuous_update=True)
-        self.hypothesis_b = widgets.Textarea(value=hypothesis_b, description="Hypothesis B", layout=_WIDE, style=_LABEL,
-                                             rows=2, continuous_update=True)
+        self.hypothesis_a = controls.TextArea(value=hypothesis_a, description="Hypothesis A", layout=_WIDE,
+                                              style=_LABEL, rows=2, continuous_update=True,
+                                              check=lambda v: arguments.text(v, owner, "hypothesis_a"))
+        self.hypothesis_b = controls.TextArea(value=hypothesis_b, description="Hypothesis B", layout=_WIDE,
+                                              style=_LABEL, rows=2, continuous_update=True,
+                                              check=lambda v: arguments.text(v, owner, "hypothesis_b"))
         self.references = ReferenceList(references, self.update)
-        self.settings = _Settings(tokenizer, lowercase, max_n, weights, smoothing, self.update)
+        self.settings = _Settings(owner, tokenizer, lowercase, max_n, weights, smoothing, self.update)
         self.output = widgets.HTML()
         self.comparison: HypothesisComparison | None = None
         for box in (self.hypothesis_a, self.hypothesis_b):
@@ -435,13 +459,20 @@ class DisagreementExplorer(widgets.VBox):
         shown = sum(1 for d in self._ranked[metric] if system == ALL_SYSTEMS or d.system == system)
         rank = arguments.whole(rank, owner, "rank", max(1, shown),
                       f"the number of pairs shown for metric={metric!r}, system={system!r}")
-        self.metric = widgets.Dropdown(options=list(table.metrics), value=metric, description="Metric", style=_LABEL)
-        self.system = widgets.Dropdown(options=[ALL_SYSTEMS, *table.systems], value=system, description="System",
-                                       style=_LABEL)
-        self.direction = widgets.ToggleButtons(options=[TOO_KIND, TOO_HARSH], value=direction, description="Show",
-                                               style=_LABEL)
-        self.rank = widgets.BoundedIntText(value=rank, min=1, max=len(table.rows), description="Rank", style=_LABEL,
-                                           layout=widgets.Layout(width="220px"))
+        self.metric = controls.Choice(options=list(table.metrics), value=metric, description="Metric", style=_LABEL,
+                                      check=lambda v: arguments.one_of(v, owner, "metric", table.metrics))
+        self.system = controls.Choice(options=[ALL_SYSTEMS, *table.systems], value=system, description="System",
+                                      style=_LABEL,
+                                      check=lambda v: arguments.one_of(v, owner, "system",
+                                                                       (ALL_SYSTEMS, *table.systems)))
+        self.direction = controls.Toggles(options=[TOO_KIND, TOO_HARSH], value=direction, description="Show",
+                                          style=_LABEL,
+                                          check=lambda v: arguments.one_of(v, owner, "direction",
+                                                                           (TOO_KIND, TOO_HARSH)))
+        self.rank = controls.WholeNumber(value=rank, min=1, max=len(table.rows), description="Rank", style=_LABEL,
+                                         layout=widgets.Layout(width="220px"),
+                                         check=lambda v: arguments.whole(v, owner, "rank", len(table.rows),
+                                                                         "the Rank box's range"))
         self.count = widgets.HTML()
         self.output = widgets.HTML()
         self.current: Disagreement | None = None

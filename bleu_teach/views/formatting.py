@@ -6,7 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["format_number", "number_ranges", "plain_markdown", "plural", "visible"]
+__all__ = ["format_number", "number_ranges", "plain_markdown", "plural", "visible", "shortened", "MAX_TOKEN_CHARS_SHOWN",
+           "MAX_TEXT_CHARS_SHOWN"]
 
 
 def format_number(value: Any, digits: int = 4) -> str:
@@ -77,6 +78,24 @@ def plural(count: int, word: str) -> str:
     ('1 token', '3 tokens')
     """
     return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+#: A view shows at most this many characters of one token (or n-gram), and of one whole text; then it says
+#: how many characters it leaves out (the counting and the report's data keep them all).
+MAX_TOKEN_CHARS_SHOWN = 200
+MAX_TEXT_CHARS_SHOWN = 5000
+
+
+def shortened(text: str, limit: int = MAX_TOKEN_CHARS_SHOWN) -> str:
+    """``text`` as a view shows it: whole up to ``limit`` characters, else its start and how much is left out.
+
+    >>> shortened("abcdefghij", 8)
+    'abcd… (6 more characters)'
+    """
+    if len(text) <= limit:
+        return text
+    keep = limit // 2
+    return f"{text[:keep]}… ({len(text) - keep:,} more characters)"
 
 
 _VISIBLE = {" ": "\u2423", "\t": "\u21e5", "\n": "\u21b5", "\r": "\u240d"}
