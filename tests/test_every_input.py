@@ -4,6 +4,8 @@ but far below the seconds the old code took."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import time
 import warnings
 from fractions import Fraction
@@ -179,13 +181,20 @@ def test_cli_errors_name_the_flag_the_user_typed():
     assert run.returncode == 2 and "--char-order must be 0 or more" in run.stderr  # said char_order
 
 
-def test_cli_a_huge_order_answers_and_summarises():
+def test_cli_a_huge_order_is_refused_at_once_and_the_largest_answers_in_milliseconds():
+    from bleu_teach.ui.cli import main
+
     started = time.perf_counter()
     run = _cli("explain", "the cat", "--ref", "the cat", "--max-n", "100000")
     seconds = time.perf_counter() - started
-    assert run.returncode == 0 and seconds < 20  # never answered before
-    assert "Orders 13 to 100000 (99,988 orders) are not listed" in run.stdout
-    assert len(run.stdout) < 20_000  # one line per order was 22 MB
+    assert run.returncode == 2 and "--max-n must be at most 1,000" in run.stderr and seconds < 20  # never answered
+    out = io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(out):
+        assert main(["explain", "the cat", "--ref", "the cat", "--max-n", "1000"]) == 0
+    assert time.perf_counter() - started < 0.5  # about 15 ms
+    assert "Orders 13 to 1000 (988 orders) are not listed" in out.getvalue()
+    assert len(out.getvalue()) < 20_000  # one line per order was 22 MB at 100,000
 
 
 def test_cli_escapes_terminal_control_sequences():
@@ -336,7 +345,7 @@ def test_lesson_helpers_name_the_bad_part():
 
 def test_cli_max_n_has_a_stated_limit():
     run = _cli("explain", "the cat", "--ref", "the cat", "-n", "1" + "0" * 400)
-    assert run.returncode == 2 and "--max-n must be at most 100,000" in run.stderr  # was "this is a bug" (exit 1)
+    assert run.returncode == 2 and "--max-n must be at most 1,000" in run.stderr  # was "this is a bug" (exit 1)
 
 
 # --- later probe findings ---
