@@ -308,6 +308,9 @@ def export_glossary(out_dir: Path, environment: Any, pages: dict[str, str]) -> N
     text = (NOTEBOOKS / "GLOSSARY.md").read_text(encoding="utf-8")
     text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1), pages) + ")", text)
     body = markdown2html_mistune(text)
+    # An entry's explicit anchor (<a id="13a">, kept for links on GitHub) and the id the heading below it gets
+    # may be the same: keep the heading's, so that every id on the page is unique.
+    body = re.sub(r'<p><a id="([^"]+)"></a></p>\s*(?=<h\d id="\1")', "", body)
     page = environment.get_template("glossary.html.j2").render(body=body)
     (out_dir / "glossary.html").write_text(page, encoding="utf-8")
 

@@ -286,3 +286,14 @@ def test_no_learner_notebook_holds_an_answer_or_a_feedback_text(path: Path):
         secrets += [m.message for m in check(ex.id, None).misconceptions if isinstance(m.message, str)]
         for secret in secrets:
             assert json.dumps(secret, ensure_ascii=False)[1:-1] not in flat, f"{path.name} shows {ex.id}'s {secret!r}"
+
+
+def test_every_exercise_has_its_own_anchor_in_its_lesson():
+    """Per-question links (#ex-03-2) for teachers: one anchor per exercise, unique, in the lesson's question cell."""
+    anchors = [ex.anchor for lesson in LESSONS for ex in exercises(lesson.name[:2])]
+    assert len(anchors) == len(set(anchors)) == 23
+    assert exercise("03.2").anchor == "ex-03-2"
+    for lesson in LESSONS:
+        text = "".join(c.source for c in nbformat.read(lesson, as_version=4).cells if c.cell_type == "markdown")
+        found = re.findall(r'<a id="(ex-[^"]+)"></a>', text)
+        assert found == [ex.anchor for ex in exercises(lesson.name[:2])], lesson.name

@@ -99,10 +99,15 @@ class Exercise:
         """The question's number within its lesson."""
         return int(self.id.split(".")[1])
 
+    @property
+    def anchor(self) -> str:
+        """The question's own anchor in its lesson (notebook and web page): ``ex-03-2`` for exercise 03.2."""
+        return "ex-" + self.id.replace(".", "-")
+
     def markdown(self) -> str:
-        """The question as the lesson shows it above the exercise cell: number, question and options."""
+        """The question as the lesson shows it above the exercise cell: its anchor, number, question and options."""
         label = f"**{self.number}. {self.heading}.**" if self.heading else f"**{self.number}.**"
-        text = f"{label} {self.question}"
+        text = f'<a id="{self.anchor}"></a>{label} {self.question}'
         shown = [o for o in self.options if self.kind != "higher"]
         if shown:
             text += "\n\n" + "\n".join(f"* **{o.letter}** {o.text}" for o in shown)

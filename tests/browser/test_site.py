@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import bleu_teach as bt
+from bleu_teach.exercises import exercises
 from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, _free_port, stop, wait_until_up
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -192,6 +193,10 @@ def test_every_lesson_page_shows_its_prose_math_figures_and_widgets(visitor: Vis
     if math:
         page.wait_for_selector(".MathJax_CHTML, .MathJax_Display, .MathJax", state="attached", timeout=30_000)
     assert "Loading widget" not in page.inner_text("body")
+    ids = page.evaluate("() => [...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    for ex in exercises(lesson.stem[:2]):  # per-question links a teacher can send: #ex-03-2
+        assert page.locator(f"[id='{ex.anchor}']").count() == 1, ex.anchor
     nav = page.locator("nav.site-nav-top")
     index = LESSONS.index(lesson)
     if index > 0:
@@ -410,3 +415,15 @@ def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
         for secret in secrets:
             for form in (secret, json.dumps(secret, ensure_ascii=False)[1:-1], html.escape(secret)):
                 assert form not in text, f"{name} shows {secret!r}"
+
+
+def test_a_question_link_opens_the_page_at_that_question(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{site.url}/03_brevity_penalty.html#ex-03-2")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => { const r = document.getElementById('ex-03-2').getBoundingClientRect();"
+                           " return r.top >= 0 && r.top < window.innerHeight; }", timeout=15_000)
+    assert page.evaluate("() => window.scrollY") > 0  # the question is far down the page
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
