@@ -4,29 +4,43 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# One stamp per install: make lab installs what the lessons need (.[lab]), make deck adds Voila, make test
+# (and the maintainers' targets) add the test tools; each install includes the ones before.
+LAB_STAMP := $(VENV)/.bleu-teach-lab
+DECK_STAMP := $(VENV)/.bleu-teach-deck
 STAMP := $(VENV)/.bleu-teach-installed
 # The slide decks' and the static site's scripts (reveal.js, MathJax 2, Pyodide, ...) from the npm registry, for offline use.
 NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab deck test notebooks solutions slides site benchmark constraints clean
+.PHONY: lab deck test notebooks solutions slides site dist benchmark constraints clean
+
+$(LAB_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[lab]'
+	touch $(LAB_STAMP)
+
+$(DECK_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[deck]'
+	touch $(LAB_STAMP) $(DECK_STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[deck,test]'
+	touch $(LAB_STAMP) $(DECK_STAMP) $(STAMP)
 
 # 127.0.0.1 only, token authentication on, the project's JupyterLab settings (scripts/lab.py).
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-lab: $(STAMP)
+lab: $(LAB_STAMP)
 	$(BIN)/python scripts/lab.py --port $(LAB_PORT) --open-browser
 
 # The live demo deck: Voila's reveal template with working widgets, on 127.0.0.1 (scripts/lab.py).
 DECK_PORT ?= 8866
-deck: $(STAMP) $(NODE_STAMP)
+deck: $(DECK_STAMP) $(NODE_STAMP)
 	$(BIN)/python scripts/lab.py --deck --port $(DECK_PORT)
 
 # Types first (mypy, configured in pyproject.toml), then every test.
@@ -58,8 +72,16 @@ slides: $(STAMP) $(NODE_STAMP)
 # The static website, nothing to install for its readers: build/site/ (scripts/build_site.py).
 # Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.
 # Publish: copy build/site/ to any web host, or serve it: python -m http.server --bind 127.0.0.1 -d build/site
-site: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python scripts/build_site.py
+site: $(STAMP) $(NODE_STAMP) dist
+	$(BIN)/python scripts/build_site.py --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl
+
+# The package to install anywhere (a JupyterHub, a lab machine): a wheel and an sdist in dist/, built by
+# python -m build from dist/ itself (the project's build/ folder would shadow the build module).
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+dist: $(STAMP)
+	rm -rf dist && mkdir dist
+	cd dist && ../$(BIN)/python -m build --outdir . .. >/dev/null
+	ls dist
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
@@ -73,4 +95,4 @@ constraints: $(STAMP)
 	mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) node_modules build
+	rm -rf $(VENV) node_modules build dist

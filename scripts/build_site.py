@@ -458,8 +458,24 @@ def write_python_zip(target: Path) -> list[str]:
 # The whole site
 # ---------------------------------------------------------------------------
 
-def build(out_dir: Path) -> dict[str, Any]:
-    """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests."""
+def _checked_wheel(wheel: Path) -> Path:
+    """The package's wheel to offer for download: it must exist and hold the package and its data."""
+    if not wheel.is_file() or wheel.suffix != ".whl":
+        raise SystemExit(f"--wheel {wheel}: no such wheel; make dist builds it (make site does that first).")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    needed = {"bleu_teach/__init__.py", "bleu_teach/exercises/bank.toml", "bleu_teach/lessons/wmt21/zh-en.json.gz"}
+    if not needed <= names:
+        raise SystemExit(f"--wheel {wheel} lacks {', '.join(sorted(needed - names))}: rebuild it with make dist.")
+    return wheel
+
+
+def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
+    """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests.
+
+    ``wheel`` is the package built by ``make dist``: the site offers it for download, to install on a
+    JupyterHub or a hosted notebook service.
+    """
     from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
     from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
     from bleu_teach.inputs.tokenizers import TOKENIZERS
@@ -468,7 +484,9 @@ def build(out_dir: Path) -> dict[str, Any]:
         if not (out_dir / "explorer.html").is_file():
             raise SystemExit(f"{out_dir} is not empty and holds no earlier site: choose another --out.")
         shutil.rmtree(out_dir)  # an earlier build
+    wheel = _checked_wheel(wheel)
     out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(wheel, out_dir / wheel.name)
     build_slides.copy_assets(out_dir / "vendor")
     build_slides.copy_widget_fonts(out_dir)
     for name in ("site.css", "explorer.js"):
@@ -507,20 +525,24 @@ def build(out_dir: Path) -> dict[str, Any]:
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = environment.get_template("index.html.j2").render(
         lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},
-        total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks])
+        total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks], wheel=wheel.name)
     (out_dir / "index.html").write_text(index, encoding="utf-8")
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
-            "tokenizers": list(tokenizers), "python": python_files}
+            "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site")
-    out = parser.parse_args().out.resolve()
-    built = build(out)
+    parser.add_argument("--wheel", type=Path, required=True,
+                        help="the package's wheel, offered for download (make dist builds it; make site passes it)")
+    args = parser.parse_args()
+    out = args.out.resolve()
+    built = build(out, args.wheel.resolve())
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
-          f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html")
+          f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
+          f"{built['wheel']}")
     print(f"live-explorer links: {sum(built['links'].values())}; "
           f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
 

@@ -7,6 +7,8 @@ from collections import Counter
 import pytest
 
 PARITY_CASES: Counter[str] = Counter()
+#: Figures a test measured (sizes, times), printed at the end of the run.
+FIGURES: list[str] = []
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +20,5 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN0
     if PARITY_CASES:
         parts = ", ".join(f"{name}={count}" for name, count in sorted(PARITY_CASES.items()))
         terminalreporter.write_line(f"oracle parity cases run: {parts}; total={sum(PARITY_CASES.values())}")
+    for figure in FIGURES:
+        terminalreporter.write_line(figure)

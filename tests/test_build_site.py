@@ -217,5 +217,18 @@ def test_the_shipped_modules_are_what_import_bleu_teach_loads():
 def test_the_build_never_empties_a_folder_that_holds_no_earlier_site(tmp_path: Path):
     (tmp_path / "thesis.tex").write_text("years of work")
     with pytest.raises(SystemExit, match="holds no earlier site"):
-        build_site.build(tmp_path)
+        build_site.build(tmp_path, tmp_path / "thesis.tex")
     assert (tmp_path / "thesis.tex").read_text() == "years of work"
+
+
+def test_the_build_refuses_a_missing_or_hollow_wheel(tmp_path: Path):
+    with pytest.raises(SystemExit, match="no such wheel; make dist builds it"):
+        build_site.build(tmp_path / "site", tmp_path / "bleu_teach-0.1.0-py3-none-any.whl")
+    hollow = tmp_path / "hollow-0.1.0-py3-none-any.whl"
+    import zipfile
+
+    with zipfile.ZipFile(hollow, "w") as archive:
+        archive.writestr("bleu_teach/__init__.py", "")
+    with pytest.raises(SystemExit, match="lacks bleu_teach/exercises/bank.toml"):
+        build_site.build(tmp_path / "site", hollow)
+    assert not (tmp_path / "site").exists()

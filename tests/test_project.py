@@ -83,3 +83,16 @@ def test_cli_help_works():
     result = _cli("explain", "--help")
     assert result.returncode == 0
     assert "--tokenizer" in result.stdout
+
+
+def test_make_lab_installs_what_the_lessons_need_and_no_test_tool():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    learner = {_name(r) for r in project["dependencies"] + extras["lab"]}
+    tools = {_name(r) for r in extras["test"]} - {"numpy", "tomli"}  # numpy and tomli come with the lessons too
+    assert learner.isdisjoint(tools), learner & tools
+    assert "jupyterlab" not in {_name(r) for r in project["dependencies"]}  # the wheel never replaces a hub's Jupyter
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^lab: \$\(LAB_STAMP\)$", makefile, re.M)
+    recipe = makefile.split("$(LAB_STAMP): ", 1)[1].split("\n\n", 1)[0]
+    assert "--editable '.[lab]'" in recipe and "[test" not in recipe and ",test" not in recipe

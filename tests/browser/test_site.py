@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -28,6 +29,7 @@ import pytest
 import bleu_teach as bt
 from bleu_teach.exercises import exercises
 from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, _free_port, stop, wait_until_up
+from tests.packaging import build_wheel
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SCORE = "#score"
@@ -69,9 +71,10 @@ def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN2
             pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
         pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
     out = tmp_path_factory.mktemp("site") / "site"
+    wheel = build_wheel(tmp_path_factory.mktemp("dist"))
     started = time.perf_counter()
-    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out)], cwd=PROJECT,
-                           capture_output=True, text=True, timeout=600)
+    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out), "--wheel", str(wheel)],
+                           cwd=PROJECT, capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stdout + build.stderr
     SITE_TIMINGS["build (scripts/build_site.py, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
     port = _free_port()
@@ -158,6 +161,11 @@ def test_index_shows_the_learning_path_and_links_to_everything(visitor: Visitor,
     for href in {h.split("#")[0] for h in hrefs}:
         assert _status(f"{site.url}/{href}") == 200, href
     assert (site.root / "notebooks" / LESSONS[0].name).read_bytes() == LESSONS[0].read_bytes()
+    wheels = [h for h in hrefs if h.endswith(".whl")]  # the package, for a JupyterHub
+    assert len(wheels) == 1 and wheels[0].startswith("bleu_teach-"), wheels
+    with zipfile.ZipFile(site.root / wheels[0]) as archive:
+        assert "bleu_teach/exercises/bank.toml" in archive.namelist()
+    assert "pip install" in page.locator("#package + p").inner_text()
     page.screenshot(path=str(ARTIFACTS / "site_index.png"), full_page=True)
     assert page.problems == [] and visitor.blocked == []
     page.close()
@@ -389,7 +397,12 @@ def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browse
 
 
 def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
-    """The exercise bank's answers, workings and feedback appear in no page, notebook, zip or script of the site."""
+    """The exercise bank's answers, workings and feedback appear in no page, notebook, zip or script of the site.
+
+    The one exception is the package's wheel, offered for installing on a JupyterHub: like every installed copy of
+    bleu-teach it holds the bank, because ``check()`` needs the answers to diagnose one.  It is read by pip, not
+    shown to a learner.
+    """
     import zipfile
 
     from bleu_teach.exercises import check, exercises
@@ -410,6 +423,8 @@ def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
                 for name in archive.namelist():
                     texts[f"{path}!{name}"] = archive.read(name).decode("utf-8", errors="replace")
     assert any("bleu-teach-notebooks" in name for name in texts)
+    wheels = [p for p in site.root.rglob("*.whl")]
+    assert [p.name for p in wheels] == [p.name for p in site.root.glob("bleu_teach-*-py3-none-any.whl")] != []
     for name, text in texts.items():
         assert "bank.toml" not in name and '"solution"' not in text, name
         for secret in secrets:
