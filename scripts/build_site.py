@@ -315,6 +315,26 @@ def export_glossary(out_dir: Path, environment: Any, pages: dict[str, str]) -> N
     (out_dir / "glossary.html").write_text(page, encoding="utf-8")
 
 
+#: The guide's table of exercises (answers and misconceptions), made by scripts/solutions.py between these markers.
+GUIDE_TABLE = re.compile(r"<!-- exercises: made by scripts/solutions\.py -->.*?<!-- end of exercises -->", re.S)
+
+
+def export_guide(out_dir: Path, environment: Any, pages: dict[str, str]) -> None:
+    """TEACHERS_GUIDE.md as the site's teachers.html, without its table of answers (students can open the page)."""
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    text = (PROJECT / "TEACHERS_GUIDE.md").read_text(encoding="utf-8")
+    text, found = GUIDE_TABLE.subn(
+        "The table of every exercise with its answer and the mistakes its checker names is left out of this "
+        "page, which students can open too: it is in the guide that comes with the project, and in the answer "
+        "key (`python -m bleu_teach exercises key --out key/`).", text)
+    if found != 1:
+        raise SystemExit("TEACHERS_GUIDE.md: the exercise table's markers are missing; run make solutions.")
+    text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1), pages) + ")", text)
+    page = environment.get_template("teachers.html.j2").render(body=markdown2html_mistune(text))
+    (out_dir / "teachers.html").write_text(page, encoding="utf-8")
+
+
 # ---------------------------------------------------------------------------
 # The Python the explorer runs: bleu_teach's standard-library modules and sacreBLEU's pure tokenizers
 # ---------------------------------------------------------------------------
@@ -516,6 +536,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
 
     environment = _environment()
     export_glossary(out_dir, environment, pages)
+    export_guide(out_dir, environment, pages)
     python_files = write_python_zip(out_dir / PYTHON_ZIP)
     tokenizers, _ = browser_tokenizers()
     explorer = environment.get_template("explorer.html.j2").render(
@@ -542,7 +563,7 @@ def main() -> None:
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
-          f"{built['wheel']}")
+          f"teachers.html, {built['wheel']}")
     print(f"live-explorer links: {sum(built['links'].values())}; "
           f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
 

@@ -116,8 +116,10 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
         return found
     if ex.kind == "mqm_score":
         errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
-        return {"positive_sign": [-nltk_value(ex)], "counted_errors": [-float(len(errors))],
-                "punctuation_as_minor": [-float(sum(MQM_WEIGHTS[e.severity] for e in errors))]}
+        found = {"positive_sign": [-nltk_value(ex)], "counted_errors": [-float(len(errors))]}
+        if any(e.category == "Fluency/Punctuation" and e.severity == "Minor" for e in errors):
+            found["punctuation_as_minor"] = [-float(sum(MQM_WEIGHTS[e.severity] for e in errors))]
+        return found
     return {}  # BLEU's mistakes are checked by name below
 
 
@@ -141,7 +143,15 @@ def test_the_stored_answer_is_right_by_nltk_and_the_checker_agrees(ex: Exercise)
 
 @pytest.mark.parametrize("ex", NUMERIC, ids=lambda ex: ex.id)
 def test_every_numeric_exercise_tells_its_misconceptions_apart(ex: Exercise):
-    offered = check(ex.id, None).misconceptions
+    assert_tells_its_misconceptions_apart(ex)
+
+
+def assert_tells_its_misconceptions_apart(ex: Exercise) -> None:
+    """Every misconception (by definition, on every reference) is offered, and all answers differ after rounding.
+
+    Used for the bank's questions and for every worksheet variant (tests/test_worksheets.py).
+    """
+    offered = ex.check(None).misconceptions
     values = [("right answer", nltk_value(ex))] + [(m.name, float(m.value)) for m in offered]
     for name, defined in mistakes_by_definition(ex).items():
         for value in defined:  # every misconception on every reference it applies to is offered
@@ -155,8 +165,8 @@ def test_every_numeric_exercise_tells_its_misconceptions_apart(ex: Exercise):
             assert abs(round(a, ex.decimals) - b) > tolerance(ex), (
                 f"{ex.id}: {name_a} ({a}) and {name_b} ({b}) give the same answer to {ex.decimals} decimals")
     for m in offered:
-        feedback = check(ex.id, round(float(m.value), ex.decimals))
-        assert feedback.verdict == "misconception" and feedback.recognised == m.name, (ex.id, m.name)
+        feedback = ex.check(round(float(m.value), ex.decimals))
+        assert feedback.verdict == "misconception" and feedback.recognised == m.name, (ex.label, m.name)
         assert feedback.message == m.message
 
 

@@ -8,6 +8,10 @@ import pytest
 
 import bleu_teach as bt
 from tests.view_checks import check_every_view
+
+# These tests give the checkers small made-up questions, many of which cannot tell every mistake apart; the
+# warning that says so is tested on its own below (test_a_teachers_own_question_...).
+pytestmark = pytest.mark.filterwarnings("ignore::bleu_teach.exercises.distinct.IndistinctAnswersWarning")
 from bleu_teach.exercises.checkers import (
     Feedback,
     check_bleu,
@@ -164,3 +168,24 @@ def test_choice_and_prediction_checkers():
     assert check_higher("A", refs, a, b).correct is True
     assert check_higher("b", refs, a, b).recognised == "B"
     assert check_higher("same", refs, a, b).message != check_higher("b", refs, a, b).message
+
+
+def test_a_teachers_own_question_that_cannot_tell_mistakes_apart_is_warned_about():
+    from bleu_teach.exercises.distinct import IndistinctAnswersWarning
+
+    # A teacher's own variant of lesson 01's question: 1.0 is the right answer, and also what no clipping,
+    # summed references and dividing by reference 1's length give.
+    refs = [["the", "cat", "sat"], ["a", "cat", "sat", "here"]]
+    with pytest.warns(IndistinctAnswersWarning) as caught:
+        feedback = check_modified_precision(None, refs, ["the", "cat", "sat"])
+    message = str(caught[0].message)
+    for name in ("right and no clipping", "no clipping and summed references", "reference denominator"):
+        assert name in message, message
+    assert feedback.correct is None
+    with pytest.warns(IndistinctAnswersWarning, match=r"\(right and mean length\)"):
+        check_brevity_penalty(None, [9, 7], 8)  # c = 8 > r = 7: BP = 1, and the mean length 8 gives 1 too
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_brevity_penalty(None, [10, 7, 15], 6)  # the shipped question tells every mistake apart

@@ -88,6 +88,13 @@ class Exercise:
     context: str = ""
     options: tuple[Option, ...] = ()
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    #: For a worksheet's variant (:mod:`bleu_teach.exercises.variants`): the student it was drawn for.
+    student: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The id, and for a worksheet's variant the student's number: ``03.1`` or ``03.1 (student 07)``."""
+        return self.id if self.student is None else f"{self.id} (student {self.student:02d})"
 
     @property
     def lesson(self) -> str:

@@ -35,6 +35,7 @@ from bleu_teach.inputs.validation import (
     preview,
 )
 from bleu_teach.lessons.data import ErrorSpan
+from bleu_teach.exercises.distinct import fits, warn_if_coinciding
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision, sentence_bleu
 from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
 from bleu_teach.bleu.explain import explain, explain_corpus
@@ -142,17 +143,6 @@ def _as_number(answer: Any) -> float:
     return value
 
 
-def _fits(value: float, target: float, decimals: int) -> bool:
-    """Whether a typed number stands for ``target`` at this rounding.
-
-    It does when it rounds to the same value as ``target``, or when it is
-    at least as close to ``target`` as ``target``'s rounded value is (so an
-    exact fraction, or a tie rounded up instead of to even, fits too).
-    """
-    rounded = round(target, decimals)
-    return abs(value - target) <= abs(rounded - target) + 1e-9 or abs(round(value, decimals) - rounded) < 1e-12
-
-
 def _rounding(decimals: int) -> str:
     return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}, or as a fraction"
 
@@ -167,16 +157,17 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
     offered = tuple(mistakes)
+    warn_if_coinciding([("right", right), *((m.name, float(m.value)) for m in offered)], decimals)
     base = Feedback(None, "", right, decimals, offered)
     if answer is None or answer is Ellipsis:
         return _with(base, None, "replace None with your answer and run the cell again.")
     value = _as_number(answer)
-    if _fits(value, right, decimals):
+    if fits(value, right, decimals):
         return _with(base, True, explanation)
     for mistake in offered:
-        if _fits(value, float(mistake.value), decimals):
+        if fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
-    if 0 < right <= 1 and _fits(value, 100 * right, max(decimals - 2, 0)):
+    if 0 < right <= 1 and fits(value, 100 * right, max(decimals - 2, 0)):
         return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
                                   "give it as a number from 0 to 1.")
     if decimals > 0 and abs(value - right) < 10.0 ** -(decimals - 1):
@@ -227,7 +218,7 @@ def check_modified_precision(
     reference's n-gram count (each reference) instead of the hypothesis's.
 
     >>> refs = [['the', 'cat', 'is', 'on', 'the', 'mat'], ['there', 'is', 'a', 'cat', 'on', 'the', 'mat']]
-    >>> check_modified_precision("7/7", refs, ['the'] * 7).recognised
+    >>> check_modified_precision("5/5", refs, ['the'] * 5).recognised
     'no_clipping'
     """
     refs = check_references(references)

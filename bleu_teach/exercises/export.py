@@ -19,6 +19,8 @@ the files say what the notebooks' checkers say.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from itertools import groupby
 from xml.etree import ElementTree
 
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
@@ -66,6 +68,26 @@ def quiz_question(ex: Exercise) -> str:
     return f"{context}\n\n{text.strip()}" if context else text.strip()
 
 
+def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
+    """The exercises to write: ``found`` (worksheet variants, say), or the whole bank."""
+    return list(exercises() if found is None else found)
+
+
+def _name(ex: Exercise) -> str:
+    """A question's name on a platform: ``03.1 Brevity penalty``, with the student's number for a variant."""
+    return f"{ex.label} {ex.title}"
+
+
+def _id_number(ex: Exercise) -> str:
+    return ex.id if ex.student is None else f"{ex.id}-s{ex.student:02d}"
+
+
+def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
+    """The exercises by id, in order: one group per exercise, holding every student's variant of it."""
+    ordered = sorted(found, key=lambda ex: (ex.id, ex.student or 0))
+    return [(key, list(group)) for key, group in groupby(ordered, key=lambda ex: ex.id)]
+
+
 def _answer_line(ex: Exercise) -> str:
     return f"Answer: {ex.answer_text}. {ex.working[0].upper()}{ex.working[1:]}"
 
@@ -87,17 +109,17 @@ def _exercise_section(ex: Exercise) -> Section:
         items = tuple((Strong(f"{float(m.value):.{ex.decimals}f}"), f" ({m.name.replace('_', ' ')}): ", Label(m.message))
                       for m in _misconceptions(ex))
         blocks.append(Notes(items, "Misconceptions, the answer each gives, and its feedback"))
-    return Section((f"{ex.id} {ex.title}",), tuple(blocks))
+    return Section((_name(ex),), tuple(blocks))
 
 
-def answer_key() -> View:
-    """Every exercise of the bank with its answer, working and misconceptions, to show in any view.
+def answer_key(found: Sequence[Exercise] | None = None) -> View:
+    """Every exercise (of the bank, or ``found``) with its answer, working and misconceptions, in any view.
 
     >>> key = answer_key()
     >>> "03.2 Which reference length" in key.to_text()
     True
     """
-    found = exercises()
+    found = _all(found)
     blocks: list[Block] = [Heading("bleu-teach: the answer key"),
                            Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says, "
                                       "or as exact fractions.",))]
@@ -121,38 +143,56 @@ def _tolerance(ex: Exercise) -> str:
     return f"{0.5 * 10.0 ** -(ex.decimals or 0):g}"
 
 
-def moodle_xml() -> str:
-    """Every exercise in Moodle's XML question format (Question bank > Import > Moodle XML format)."""
-    quiz = ElementTree.Element("quiz")
+def _category(quiz: ElementTree.Element, path: str) -> None:
     category = ElementTree.SubElement(quiz, "question", {"type": "category"})
-    ElementTree.SubElement(ElementTree.SubElement(category, "category"), "text").text = "$course$/bleu-teach"
-    for ex in exercises():
-        kind = "multichoice" if ex.options else "numerical"
-        question = ElementTree.SubElement(quiz, "question", {"type": kind})
-        ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = f"{ex.id} {ex.title}"
-        _text_element(question, "questiontext", quiz_question(ex))
-        _text_element(question, "generalfeedback", _answer_line(ex))
-        ElementTree.SubElement(question, "idnumber").text = ex.id
-        if ex.options:
-            ElementTree.SubElement(question, "single").text = "true"
-            ElementTree.SubElement(question, "shuffleanswers").text = "false"
-            ElementTree.SubElement(question, "answernumbering").text = "ABCD"
-            for option in ex.options:
-                answer = ElementTree.SubElement(question, "answer", {
-                    "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
-                ElementTree.SubElement(answer, "text").text = option.text
-                _text_element(answer, "feedback", option.feedback)
-        else:
-            right = ex.check(ex.answer)
-            entries = [(float(right.right or 0), "100", right.message)]
-            entries += [(float(m.value), "0", m.message) for m in _misconceptions(ex)]
-            for value, fraction, feedback in entries:
-                answer = ElementTree.SubElement(question, "answer", {"fraction": fraction})
-                ElementTree.SubElement(answer, "text").text = repr(value)
-                ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex)
-                _text_element(answer, "feedback", feedback)
+    ElementTree.SubElement(ElementTree.SubElement(category, "category"), "text").text = path
+
+
+def moodle_xml(found: Sequence[Exercise] | None = None, category: str = "bleu-teach") -> str:
+    """Exercises in Moodle's XML question format (Question bank > Import > Moodle XML format).
+
+    The whole bank by default, in the category ``category``.  Worksheet
+    variants (``found``) go into one subcategory per exercise, holding every
+    student's variant: a quiz's "random question" from each subcategory gives
+    each student a different variant.
+    """
+    quiz = ElementTree.Element("quiz")
+    chosen = _all(found)
+    variants = any(ex.student is not None for ex in chosen)
+    groups = _groups(chosen) if variants else [("", chosen)]
+    for key, group in groups:
+        _category(quiz, f"$course$/{category}/{key} {group[0].title}" if variants else f"$course$/{category}")
+        for ex in group:
+            _moodle_question(quiz, ex)
     ElementTree.indent(quiz)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(quiz, encoding="unicode") + "\n"
+
+
+def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
+    kind = "multichoice" if ex.options else "numerical"
+    question = ElementTree.SubElement(quiz, "question", {"type": kind})
+    ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = _name(ex)
+    _text_element(question, "questiontext", quiz_question(ex))
+    _text_element(question, "generalfeedback", _answer_line(ex))
+    ElementTree.SubElement(question, "idnumber").text = _id_number(ex)
+    if ex.options:
+        ElementTree.SubElement(question, "single").text = "true"
+        ElementTree.SubElement(question, "shuffleanswers").text = "false"
+        ElementTree.SubElement(question, "answernumbering").text = "ABCD"
+        for option in ex.options:
+            answer = ElementTree.SubElement(question, "answer", {
+                "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
+            ElementTree.SubElement(answer, "text").text = option.text
+            _text_element(answer, "feedback", option.feedback)
+    else:
+        right = ex.check(ex.answer)
+        entries = [(float(right.right or 0), "100", right.message)]
+        entries += [(float(m.value), "0", m.message) for m in _misconceptions(ex)]
+        for value, fraction, feedback in entries:
+            answer = ElementTree.SubElement(question, "answer", {"fraction": fraction})
+            ElementTree.SubElement(answer, "text").text = repr(value)
+            ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex)
+            _text_element(answer, "feedback", feedback)
 
 
 # ---------------------------------------------------------------------------
@@ -165,11 +205,22 @@ def _gift_escape(text: str) -> str:
     return re.sub(r"([~=#{}:\\])", r"\\\1", text).replace("\n", "\\n")
 
 
-def gift() -> str:
-    """Every exercise in Moodle's GIFT format, one question per block, Markdown question texts."""
+def gift(found: Sequence[Exercise] | None = None, category: str = "bleu-teach") -> str:
+    """Exercises in Moodle's GIFT format, one question per block, Markdown question texts.
+
+    Worksheet variants go into one ``$CATEGORY`` per exercise, as in :func:`moodle_xml`.
+    """
+    chosen = _all(found)
+    if any(ex.student is not None for ex in chosen):
+        return "\n".join(f"$CATEGORY: $course$/{category}/{key} {group[0].title}\n\n" + _gift_blocks(group)
+                         for key, group in _groups(chosen))
+    return _gift_blocks(chosen)
+
+
+def _gift_blocks(chosen: Sequence[Exercise]) -> str:
     blocks = []
-    for ex in exercises():
-        head = f"// {ex.id}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(ex.id + ' ' + ex.title)}::"
+    for ex in chosen:
+        head = f"// {ex.label}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(_name(ex))}::"
         body = f"[markdown]{_gift_escape(quiz_question(ex))}"
         if ex.options:
             answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(o.text)}"
@@ -196,26 +247,48 @@ def _qti_lines(start: str, text: str) -> list[str]:
     return [start + first] + [(pad + line) if line.strip() else "" for line in rest]
 
 
-def qti_text() -> str:
-    """Every exercise in text2qti's plain-text quiz format (the input :func:`write_qti` converts)."""
+def qti_text(found: Sequence[Exercise] | None = None) -> str:
+    """Exercises in text2qti's plain-text quiz format (the input :func:`write_qti` converts).
+
+    Worksheet variants become one question group per exercise from which the quiz picks one: each student
+    gets one variant of every exercise.
+    """
+    chosen = _all(found)
+    if any(ex.student is not None for ex in chosen):
+        lines = ["Quiz title: bleu-teach: a worksheet, a variant for each student",
+                 "Quiz description: The numeric exercises of the bleu-teach lessons on new sentences; the quiz "
+                 "picks one variant of each.", ""]
+        number = 0
+        for _, group in _groups(chosen):
+            lines += ["GROUP", "pick: 1", "points per question: 1", ""]
+            for ex in group:
+                number += 1
+                lines += _qti_question(number, ex)
+            lines += ["END_GROUP", ""]
+        return "\n".join(lines)
     lines = ["Quiz title: bleu-teach: the lessons' exercises",
              "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with the feedback each "
              "answer gets in the notebooks.", ""]
-    for number, ex in enumerate(exercises(), start=1):
-        lines.append(f"Title: {ex.id} {ex.title}")
-        lines += _qti_lines(f"{number}.  ", quiz_question(ex))
-        lines += _qti_lines("... ", _answer_line(ex))
-        if ex.options:
-            for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
-                lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ", option.text)
-                lines += _qti_lines("... ", option.feedback)
-        else:
-            lines.append(f"=   {float(ex.check(ex.answer).right or 0)!r} +- {_tolerance(ex)}")
-        lines.append("")
+    for number, ex in enumerate(chosen, start=1):
+        lines += _qti_question(number, ex)
     return "\n".join(lines)
 
 
-def write_qti(path: str) -> None:
+def _qti_question(number: int, ex: Exercise) -> list[str]:
+    lines = [f"Title: {_name(ex)}"]
+    lines += _qti_lines(f"{number}.  ", quiz_question(ex))
+    lines += _qti_lines("... ", _answer_line(ex))
+    if ex.options:
+        for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
+            lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ", option.text)
+            lines += _qti_lines("... ", option.feedback)
+    else:
+        lines.append(f"=   {float(ex.check(ex.answer).right or 0)!r} +- {_tolerance(ex)}")
+    lines.append("")
+    return lines
+
+
+def write_qti(path: str, found: Sequence[Exercise] | None = None) -> None:
     """Convert :func:`qti_text` with text2qti into a QTI package (a zip) at ``path``: Canvas imports it as a quiz.
 
     text2qti keeps each option's feedback and the numeric answers' tolerance, but not feedback for wrong
@@ -227,4 +300,4 @@ def write_qti(path: str) -> None:
         from text2qti.quiz import Quiz
     except ImportError:
         raise ValueError("the QTI export needs text2qti: pip install text2qti (make test installs it)") from None
-    QTI(Quiz(qti_text(), config=Config(), source_name="bleu-teach exercises")).save(path)
+    QTI(Quiz(qti_text(found), config=Config(), source_name="bleu-teach exercises")).save(path)

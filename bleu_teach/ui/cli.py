@@ -79,6 +79,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from bleu_teach.metrics import METRICS, Metric, Option
+from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files
 from bleu_teach.views.viewable import FORMATS, Viewable, render
 
 __all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
@@ -230,69 +231,8 @@ def _parser() -> argparse.ArgumentParser:
                             "give several files for several references per sentence")
         _add_options(corpus, metric)
         corpus.set_defaults(metric=metric.name, level="corpus")
-    _add_exercise_commands(commands, formatter)
+    add_exercise_commands(commands, formatter)
     return parser
-
-
-def _add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
-    """``exercises key`` and ``exercises export``: the exercise bank for teachers, written into a folder."""
-    bank = commands.add_parser(
-        "exercises", formatter_class=formatter, help="for teachers: the answer key, and quiz files for Moodle",
-        description="The lessons' exercises for teachers, written into a folder:\n"
-                    "  key     the answer key (answers, working, every misconception with its answer and\n"
-                    "          feedback) as Markdown, and as a PDF when pdflatex is installed\n"
-                    "  export  every exercise as a quiz file: Moodle XML, GIFT (Moodle's text format) or a\n"
-                    "          QTI package for Canvas",
-    )
-    what = bank.add_subparsers(dest="exercise_command", title="what to write", metavar="WHAT")
-    key = what.add_parser("key", help="the answer key, Markdown and PDF")
-    key.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
-    export = what.add_parser("export", help="a quiz file for a learning platform")
-    export.add_argument("--format", dest="quiz_format", required=True, choices=("moodle", "gift", "qti"),
-                        help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format; "
-                             "qti: a QTI package for Canvas (needs text2qti)")
-    export.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
-    bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
-
-
-def _exercise_files(args: argparse.Namespace) -> list[str]:
-    """Write what ``exercises key`` or ``exercises export`` asks for; return the paths written."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-
-    from bleu_teach.exercises.export import answer_key, gift, moodle_xml, write_qti
-
-    if args.exercise_command is None:
-        raise _InputError(f"say what to write: {PROG} exercises key --out DIR, or {PROG} exercises export "
-                          "--format moodle --out DIR")
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as problem:
-        raise _InputError(f"cannot make the folder {str(out)!r}: {problem.strerror or problem}") from None
-    if args.exercise_command == "export":
-        if args.quiz_format == "qti":
-            write_qti(str(out / "bleu-teach-exercises.qti.zip"))
-            return [str(out / "bleu-teach-exercises.qti.zip")]
-        name, text = (("bleu-teach-exercises.moodle.xml", moodle_xml()) if args.quiz_format == "moodle"
-                      else ("bleu-teach-exercises.gift.txt", gift()))
-        (out / name).write_text(text, encoding="utf-8")
-        return [str(out / name)]
-    key = answer_key()
-    (out / "answer-key.md").write_text(key.to_markdown(), encoding="utf-8")
-    (out / "answer-key.tex").write_text(key.to_latex(standalone=True), encoding="utf-8")
-    written = [str(out / "answer-key.md"), str(out / "answer-key.tex")]
-    engine = shutil.which("pdflatex")
-    if engine is None:
-        print("pdflatex is not installed, so there is no PDF: compile answer-key.tex with any LaTeX engine",
-              file=sys.stderr)
-        return written
-    run = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "answer-key.tex"], cwd=out,
-                         capture_output=True, text=True, timeout=300)
-    if run.returncode != 0:
-        raise _InputError(f"pdflatex could not compile answer-key.tex in {str(out)!r}; see answer-key.log there")
-    return written + [str(out / "answer-key.pdf")]
 
 
 # ---------------------------------------------------------------------------
@@ -535,7 +475,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   f"{PROG} {command} {where}-- {dashed[0]!r}") from None
             raise
         if args.command == "exercises":
-            for path in _exercise_files(args):
+            for path in exercise_files(args):
                 print(f"wrote {path}")
             return EXIT_OK
         if args.command is None:

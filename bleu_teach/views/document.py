@@ -197,7 +197,15 @@ class Alert:
     message: str
 
 
-Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert]
+@dataclass(frozen=True)
+class AnswerSpace:
+    """Room to write an answer on a printed sheet: ``lines`` ruled lines under a ``label`` ("Working", "Answer")."""
+
+    label: str
+    lines: int = 1
+
+
+Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert, AnswerSpace]
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from html import escape as _escape_html
 
 from bleu_teach.views.document import (
+    AnswerSpace,
     SUBSCRIPT,
     Alert,
     Block,
@@ -62,6 +63,8 @@ STYLE = (
 )
 
 _EXTRA_STYLES = {
+    "worksheet": ("<style>.bleu-teach .answer-line{border-bottom:1px solid #555;height:1.8em;max-width:40em}"
+                  ".bleu-teach .answer-space{margin-bottom:1em}</style>"),
     "compact": ("<style>.bleu-teach.compact p{margin:0.2em 0}.bleu-teach.compact table{font-size:0.85em;margin:0.2em 0}"
                 ".bleu-teach.compact th,.bleu-teach.compact td{padding:1px 6px}</style>"),
     "mqm": ("<style>.bleu-teach mark{padding:0 1px;border-bottom:2px solid #555}"
@@ -169,6 +172,9 @@ def _block(block: Block) -> str:
                 + "".join(_block(b) for b in block.blocks) + "</details>")
     if isinstance(block, Alert):
         return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
+    if isinstance(block, AnswerSpace):
+        rules = "".join('<div class="answer-line"></div>' for _ in range(block.lines))
+        return f'<div class="answer-space"><p><b>{escape(block.label)}:</b></p>{rules}</div>'
     raise TypeError(f"unknown block {block!r}")
 
 

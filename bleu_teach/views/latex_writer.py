@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from bleu_teach.views.document import (
+    AnswerSpace,
     SUBSCRIPT,
     Alert,
     Block,
@@ -64,7 +65,7 @@ _SPECIAL = {
     "\u2713": r"\checkmark{}", "\u2714": r"\checkmark{}", "\u2718": r"$\times$", "\u270e": r"$\circ$", "\u00d7": r"$\times$", "\u00b1": r"$\pm$",
     "\u2192": r"$\rightarrow$", "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2013": "--", "\u2014": "---",
     "\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''", "\u2026": r"\dots{}", "\u2212": "$-$",
-    "\u2423": r"\textvisiblespace{}", "\u00a0": "~", "\u03b2": r"$\beta$", "\u03c4": r"$\tau$", "\u2248": r"$\approx$",
+    "\u2423": r"\textvisiblespace{}", "\u00a0": "~", "\u03b2": r"$\beta$", "\u03c4": r"$\tau$", "\u03b5": r"$\varepsilon$", "\u2248": r"$\approx$",
     "\u2260": r"$\neq$", "\u221a": r"$\surd$", "\u2022": r"$\bullet$", "\u2190": r"$\leftarrow$",
 }
 
@@ -167,6 +168,9 @@ def _block(block: Block, depth: int) -> str:
                             *[_block(b, depth + 1) for b in block.blocks]])
     if isinstance(block, Alert):
         return f"\\textbf{{Please check the input:}} {escape_latex(block.message)}"
+    if isinstance(block, AnswerSpace):
+        return f"\\textbf{{{escape_latex(block.label)}:}}" + "".join(
+            "\n\n\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines))
     raise TypeError(f"unknown block {block!r}")
 
 

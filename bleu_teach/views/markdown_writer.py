@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.document import (
+    AnswerSpace,
     Alert,
     Block,
     Code,
@@ -136,6 +137,8 @@ def _block(block: Block, level: int) -> list[str]:
         return out
     if isinstance(block, Alert):
         return [f"> **Please check the input:** {escape_markdown(block.message)}"]
+    if isinstance(block, AnswerSpace):
+        return [f"**{escape_markdown(block.label)}:**", "\n".join(["\\_" * 40 + "  "] * block.lines)]
     raise TypeError(f"unknown block {block!r}")
 
 

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from bleu_teach.views.document import (
+    AnswerSpace,
     Alert,
     Block,
     Code,
@@ -122,6 +123,8 @@ def _block(block: Block, indent: str) -> list[str]:
         return lines
     if isinstance(block, Alert):
         return [f"{indent}Please check the input: {safe(block.message)}"]
+    if isinstance(block, AnswerSpace):
+        return [f"{indent}{safe(block.label)}:"] + [indent + "_" * 60] * block.lines
     raise TypeError(f"unknown block {block!r}")
 
 

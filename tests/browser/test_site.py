@@ -156,6 +156,7 @@ def test_index_shows_the_learning_path_and_links_to_everything(visitor: Visitor,
         assert f"about {_minutes(path)} minutes" in item.inner_text()
     hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
     for needed in ["explorer.html", "bleu_in_10_minutes.slides.html", "bleu-teach-notebooks.zip", "glossary.html",
+                   "teachers.html",
                    *(f"notebooks/{p.name}" for p in LESSONS)]:
         assert needed in hrefs
     for href in {h.split("#")[0] for h in hrefs}:
@@ -440,5 +441,23 @@ def test_a_question_link_opens_the_page_at_that_question(visitor: Visitor, site:
     page.wait_for_function("() => { const r = document.getElementById('ex-03-2').getBoundingClientRect();"
                            " return r.top >= 0 && r.top < window.innerHeight; }", timeout=15_000)
     assert page.evaluate("() => window.scrollY") > 0  # the question is far down the page
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_the_teachers_guide_is_a_page_without_its_answer_table(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/teachers.html")
+    headings = [h.rstrip("¶").strip() for h in page.locator("h2, h3").all_inner_texts()]
+    for needed in ("A shared server: JupyterHub", "A 50-minute lesson plan", "The same 50 minutes on the website only",
+                   "Homework: a different worksheet for every student"):
+        assert needed in headings, headings
+    text = page.inner_text("body")
+    assert "is left out of this page" in text and "exercises key --out key/" in text
+    guide = (PROJECT / "TEACHERS_GUIDE.md").read_text(encoding="utf-8")
+    table = guide.split("<!-- exercises: made by scripts/solutions.py -->")[1].split("<!-- end of exercises -->")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| 0")]
+    assert rows and not any(row.split("|")[3].strip() in text for row in rows if len(row.split("|")[3].strip()) > 3)
+    assert page.locator("nav.site-nav a[href='teachers.html']").count() == 1
     assert page.problems == [] and visitor.blocked == []
     page.close()

@@ -1,0 +1,289 @@
+"""A different worksheet for every student: new inputs for the numeric exercises, each checked before use.
+
+:func:`worksheets` draws, for each student, a variant of every exercise in
+:data:`VARIED`: new sentences and references from the WMT21 TED data the
+package ships (zh-en: the systems' translations, ref-A and ref-B, the
+experts' error lists), or new lengths.  A variant keeps what its exercise
+teaches (a hypothesis that repeats words for a clipping question, a missing
+4-gram for an unsmoothed score, a shorter hypothesis for a brevity penalty),
+and it is kept only if its right answer and every misconception's answer
+are pairwise different after the question's rounding
+(:func:`indistinct`), so that the checker can name each mistake; otherwise
+it is drawn again.  No two students get the same inputs for an exercise.
+
+A variant is an :class:`~bleu_teach.exercises.bank.Exercise` with the same
+id and kind, new ``inputs``, a question written from them, and
+``student`` set: ``variant.check(answer)`` diagnoses an answer exactly as
+the notebook does for the shipped question.
+
+>>> sheets = worksheets(2, seed=1)
+>>> [v.id for v in sheets[0]] == list(VARIED), sheets[0][0].student, sheets[1][0].inputs != sheets[0][0].inputs
+(True, 1, True)
+>>> all(not indistinct(v) for sheet in sheets for v in sheet)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from bleu_teach.exercises.bank import Exercise, exercise
+from bleu_teach.exercises.checkers import Feedback
+from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
+
+__all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
+           "draw_variant", "worksheets"]
+
+#: The exercises that get a new variant for each student: every numeric one.
+VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "05.2", "07.1", "07.2", "08.1")
+#: The most worksheets one run makes (a large lecture), and the most draws tried for one variant.
+MAX_STUDENTS = 500
+MAX_DRAWS = 5000
+
+
+def indistinct(ex: Exercise) -> list[tuple[str, str]]:
+    """Pairs of answers (``"right"`` or a misconception's name) that are equal after the question's rounding.
+
+    Empty when the checker can tell every mistake apart on this question (the shipped bank's are).
+
+    >>> indistinct(exercise("03.1"))
+    []
+    """
+    return indistinct_feedback(ex.check(None))
+
+
+def indistinct_feedback(feedback: Feedback) -> list[tuple[str, str]]:
+    """:func:`indistinct` for a checker's feedback (its right answer, its misconceptions, its rounding)."""
+    named = [("right", float(feedback.right or 0))] + [(m.name, float(m.value)) for m in feedback.misconceptions]
+    return coinciding(named, feedback.decimals or 0)
+
+
+# ---------------------------------------------------------------------------
+# What variants are drawn from
+# ---------------------------------------------------------------------------
+
+Segment = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # hypothesis, ref-A, ref-B (13a tokens)
+
+
+@lru_cache(maxsize=None)
+def _segments(shortest: int, longest: int) -> tuple[Segment, ...]:
+    """Every (system translation, ref-A, ref-B) of zh-en with all three from ``shortest`` to ``longest`` tokens."""
+    from bleu_teach.inputs.tokenizers import tokenize
+    from bleu_teach.lessons.data import wmt21_ted
+
+    ted = wmt21_ted("zh-en")
+    refs_a, refs_b = ted.references["ref-A"], ted.references["ref-B"]
+    found = []
+    for hyps in ted.systems.values():
+        for hyp, a, b in zip(hyps, refs_a, refs_b):
+            tokens = tuple(tuple(tokenize(t, "13a")) for t in (hyp, a, b))
+            if all(shortest <= len(t) <= longest for t in tokens):
+                found.append((tokens[0], tokens[1], tokens[2]))
+    return tuple(found)
+
+
+@lru_cache(maxsize=None)
+def _rated() -> tuple[tuple[str, int], ...]:
+    """(system, segment) pairs of zh-en whose rater marked 2 to 4 errors."""
+    from bleu_teach.lessons.data import wmt21_ted
+
+    ted = wmt21_ted("zh-en")
+    return tuple((system, i) for system, lists in ted.errors.items() if system in ted.systems
+                 for i, errors in enumerate(lists) if errors is not None and 2 <= len(errors) <= 4)
+
+
+def _text(tokens: Sequence[str]) -> str:
+    return " ".join(tokens)
+
+
+def _with_repeats(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int, rng: random.Random) -> list[str] | None:
+    """``hyp`` with one or two extra copies of an n-gram it shares with a reference (so clipping matters)."""
+    shared = [tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)
+              if any(tuple(hyp[i:i + n]) == tuple(r[j:j + n]) for r in refs for j in range(len(r) - n + 1))]
+    if not shared:
+        return None
+    gram = rng.choice(shared)
+    tokens = list(hyp)
+    starts = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i:i + n]) == gram]
+    at = rng.choice(starts) + n  # a stutter, as machine translation repeats itself: "the cat cat sat"
+    tokens[at:at] = list(gram) * rng.choice((1, 2))
+    return tokens
+
+
+def _quoted(tokens: Sequence[str]) -> str:
+    return f"“{_text(tokens)}”"
+
+
+def _references_text(refs: Sequence[Sequence[str]]) -> str:
+    if len(refs) == 1:
+        return f"the reference {_quoted(refs[0])}"
+    return "the references " + " and ".join(_quoted(r) for r in refs)
+
+
+_TOKENS_NOTE = "Tokens are separated by spaces (punctuation marks are tokens too)."
+_ROUNDED = {1: "one decimal place", 3: "three decimal places"}
+
+
+# ---------------------------------------------------------------------------
+# One drawer per exercise: new inputs and the question that asks about them
+# ---------------------------------------------------------------------------
+
+def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
+    def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
+        hyp, ref_a, ref_b = rng.choice(_segments(4, 9))
+        if references == 2 and ref_a == ref_b:
+            return {}, ""  # two references that are the same sentence teach nothing about two references
+        refs = [ref_a, ref_b][:references]
+        repeated = _with_repeats(hyp, refs, n, rng) or list(hyp)
+        gram = {1: "unigram", 2: "bigram"}[n]
+        question = (f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
+                    f"modified {gram} precision? Give it to three decimal places or as a fraction.")
+        return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
+    return draw
+
+
+def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
+    segments = _segments(5, 20)
+    lens = [len(rng.choice(segments)[rng.choice((1, 2))]) for _ in range(3)]
+    if len(set(lens)) < 3:
+        return {}, ""  # three different lengths: which one BLEU takes is the question
+    hyp_len = max(2, min(lens) - rng.randrange(1, 4))
+    question = (f"References of {lens[0]}, {lens[1]} and {lens[2]} tokens; a hypothesis of {hyp_len} tokens. "
+                "What is BP? Give it to three decimal places.")
+    return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
+
+
+def _sentence_bleu(references: int, smoothing: str | None, zero_four_gram: bool
+                   ) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
+    def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
+        hyp, ref_a, ref_b = rng.choice(_segments(4, 8))
+        refs = [ref_a, ref_b][:references]
+        if references == 2 and ref_a == ref_b:
+            return {}, ""
+        if zero_four_gram and _shares(hyp, refs, 4):
+            return {}, ""  # the question is about a missing 4-gram: draw again
+        how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
+               else "without smoothing")
+        question = (f"What is the sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
+                    f"{_references_text(refs)}, {how}? {_TOKENS_NOTE} Rounded to three decimal places.")
+        inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
+        if smoothing:
+            inputs["smoothing"] = smoothing
+        return inputs, question
+    return draw
+
+
+def _shares(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> bool:
+    grams = {tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)}
+    return any(tuple(r[j:j + n]) in grams for r in refs for j in range(len(r) - n + 1))
+
+
+def _corpus(rng: random.Random) -> tuple[dict[str, Any], str]:
+    (hyp1, ref1, _), (hyp2, ref2, _) = rng.sample(_segments(3, 9), 2)
+    question = (f"A corpus of two sentences: {_quoted(hyp1)} against the reference {_quoted(ref1)}, and "
+                f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (weights "
+                "(1.0,), no smoothing)? Rounded to three decimal places.")
+    return {"references": [[_text(ref1)], [_text(ref2)]], "hypotheses": [_text(hyp1), _text(hyp2)],
+            "weights": [1.0]}, question
+
+
+def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
+    from bleu_teach.lessons.data import wmt21_ted
+
+    system, segment = rng.choice(_rated())  # machine translations only: the references are rated too
+    errors = wmt21_ted("zh-en").errors[system][segment]
+    listed = "; ".join(f"{e.category}, {e.severity.lower()}, on “{e.text}”" if e.text else
+                       f"{e.category}, {e.severity.lower()}" for e in errors)
+    question = (f"{system}'s translation of segment {segment} received {len(errors)} errors: {listed}. What is its "
+                "MQM score? One decimal place.")
+    return {"pair": "zh-en", "system": system, "segment": segment}, question
+
+
+_DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
+    "01.1": _precision(1, 2),
+    "02.1": _precision(2, 2),
+    "03.1": _brevity,
+    "04.1": _sentence_bleu(2, "method1", zero_four_gram=True),
+    "04.2": _corpus,
+    "05.2": _sentence_bleu(1, None, zero_four_gram=True),
+    "07.1": _precision(1, 1),
+    "07.2": _sentence_bleu(2, None, zero_four_gram=True),
+    "08.1": _mqm,
+}
+
+
+def _working(ex: Exercise, feedback: Feedback) -> str:
+    """How the right answer comes about, with this variant's numbers (for the key)."""
+    from bleu_teach.bleu.explain import explain, explain_corpus
+    from bleu_teach.inputs.tokenizers import tokenize
+
+    if ex.kind not in ("bleu", "corpus_bleu"):
+        return ex.check(feedback.right).message
+    weights = tuple(ex.inputs.get("weights", (0.25,) * 4))
+    if ex.kind == "bleu":
+        report: Any = explain([tokenize(r) for r in ex.inputs["references"]], tokenize(ex.inputs["hypothesis"]),
+                              weights=weights, smoothing=ex.inputs.get("smoothing"))
+    else:
+        report = explain_corpus([[tokenize(r) for r in refs] for refs in ex.inputs["references"]],
+                                [tokenize(h) for h in ex.inputs["hypotheses"]], weights=weights)
+    used = ", ".join(f"{o.clipped}/{o.total}" + (f" (used as {float(o.smoothed):.4g})" if o.is_zero else "")
+                     for o in report.orders)
+    c, r = ((report.length.hyp_len, report.length.closest_ref_len) if ex.kind == "bleu"
+            else (report.hyp_len, report.ref_len))
+    return (f"p_n = {used}; c = {c}, r = {r}, so BP = {float(report.brevity_penalty):.4g}; "
+            f"BLEU = BP x exp(sum of w_n log p_n) = {float(report.score):.4g}")
+
+
+def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None) -> Exercise:
+    """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
+
+    Drawn again until the right answer and every misconception's answer
+    differ after rounding (and, with ``taken``, until its inputs are not
+    already taken; they are added).  ``ValueError`` after
+    :data:`MAX_DRAWS` failed draws.
+    """
+    if exercise_id not in _DRAWERS:
+        raise ValueError(f"exercise {exercise_id!r} has no variants; these do: {', '.join(VARIED)}.")
+    base = exercise(exercise_id)
+    for _ in range(MAX_DRAWS):
+        inputs, question = _DRAWERS[exercise_id](rng)
+        if not inputs or (taken is not None and repr(sorted(inputs.items())) in taken):
+            continue
+        candidate = replace(base, inputs=inputs, question=question, context="", student=student)
+        with warnings.catch_warnings():  # an indistinct draw is refused below, not warned about
+            warnings.simplefilter("ignore", IndistinctAnswersWarning)
+            feedback = candidate.check(None)
+        if indistinct_feedback(feedback) or not math.isfinite(float(feedback.right or 0)):
+            continue
+        variant = replace(candidate, answer=float(feedback.right or 0), working=_working(candidate, feedback))
+        if taken is not None:
+            taken.add(repr(sorted(inputs.items())))
+        return variant
+    raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
+
+
+def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> list[list[Exercise]]:
+    """For each of ``students`` students (numbered from 1), a checked variant of each exercise in ``which``.
+
+    The same ``seed`` gives the same worksheets; no two students share an
+    exercise's inputs.
+    """
+    if isinstance(students, bool) or not isinstance(students, int):
+        raise TypeError(f"students must be a whole number such as 40, not {students!r}.")
+    if not 1 <= students <= MAX_STUDENTS:
+        raise ValueError(f"students must be from 1 to {MAX_STUDENTS}; got {students}.")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be a whole number such as 1, not {seed!r}.")
+    unknown = [w for w in which if w not in _DRAWERS]
+    if isinstance(which, str) or unknown:
+        raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); "
+                         f"got {which!r}.")
+    rng = random.Random(seed)
+    taken: dict[str, set[str]] = {w: set() for w in which}
+    return [[draw_variant(w, rng, student, taken[w]) for w in which] for student in range(1, students + 1)]

@@ -1,0 +1,70 @@
+"""Worksheets for print: one student's variants with blank answer space, and the key with every student's answers.
+
+Both are :class:`~bleu_teach.views.viewable.View` documents, so they render
+as text, HTML, Markdown, LaTeX (compiled to PDF by ``python -m bleu_teach
+exercises worksheet``) and JSON like every other result.
+
+>>> from bleu_teach.exercises.variants import worksheets
+>>> sheets = worksheets(2, seed=3)
+>>> "Answer:" in worksheet(sheets[0], seed=3).to_text(), "student 02" in worksheet_key(sheets, seed=3).to_text()
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bleu_teach.exercises.bank import Exercise
+from bleu_teach.exercises.export import quiz_question
+from bleu_teach.views.document import AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong
+from bleu_teach.views.formatting import plain_markdown
+from bleu_teach.views.viewable import View
+
+__all__ = ["worksheet", "worksheet_key", "WORKING_LINES"]
+
+#: Blank lines left for the working under each question.
+WORKING_LINES = 4
+
+
+def _student(sheet: Sequence[Exercise]) -> int:
+    students = {ex.student for ex in sheet}
+    if len(students) != 1 or None in students:
+        raise ValueError("a worksheet holds the variants of one student (from worksheets()), "
+                         f"not exercises of {sorted(map(str, students))}.")
+    return int(next(iter(students)))  # type: ignore[arg-type]
+
+
+def worksheet(sheet: Sequence[Exercise], seed: int) -> View:
+    """One student's worksheet: each question on their variant, with blank lines for the working and the answer."""
+    student = _student(sheet)
+    blocks: list[Block] = [
+        Heading(f"bleu-teach worksheet, student {student:02d}"),
+        AnswerSpace("Name", 1),
+        Paragraph((f"Sheet {student:02d} of the set made with seed {seed}: your sentences are your own. Give each "
+                   "number rounded as the question asks, or as an exact fraction, and show your working.",)),
+    ]
+    for number, ex in enumerate(sheet, start=1):
+        blocks.append(Section((f"{number}. {ex.title}",), (
+            Paragraph((Label(plain_markdown(quiz_question(ex))),)),
+            AnswerSpace("Working", WORKING_LINES), AnswerSpace("Answer", 1))))
+    data = [{"student": student, "id": ex.id, "question": quiz_question(ex), "inputs": dict(ex.inputs)} for ex in sheet]
+    return View(Document(tuple(blocks), styles=("worksheet",)), data)
+
+
+def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int) -> View:
+    """The key: for every student, each question's right answer and its working."""
+    blocks: list[Block] = [
+        Heading("bleu-teach worksheets: the key"),
+        Paragraph((f"{len(sheets)} students, seed {seed}. Numbers are right when they round to the answer at the "
+                   "question's decimals, or as exact fractions. The quiz files made with the worksheets "
+                   "(Moodle XML, GIFT, QTI) hold each variant's misconceptions with their feedback.",)),
+    ]
+    data = []
+    for sheet in sheets:
+        student = _student(sheet)
+        items = tuple((Strong(f"{number}. {ex.id}: {ex.answer_text}."), " ", Label(ex.working))
+                      for number, ex in enumerate(sheet, start=1))
+        blocks.append(Section((f"Sheet of student {student:02d}",), (Notes(items, "Answers"),)))
+        data += [{"student": student, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
+                  "working": ex.working, "inputs": dict(ex.inputs)} for ex in sheet]
+    return View(Document(tuple(blocks)), data)

@@ -1,0 +1,158 @@
+"""A different worksheet for every student (python -m bleu_teach exercises worksheet): each variant's answer is
+recomputed with NLTK or the formula, its misconceptions from their definitions, and all must differ after the
+question's rounding; the PDFs are compiled and read back, and the quiz files parsed back."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import zipfile
+from collections import Counter
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from bleu_teach.exercises import exercise
+from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED, draw_variant, worksheets
+from tests.conftest import FIGURES
+from tests.test_exercise_bank import as_float, assert_tells_its_misconceptions_apart, nltk_value, tolerance
+from tests.view_checks import _pdflatex
+
+STUDENTS, SEED = 40, 1
+SHEETS = worksheets(STUDENTS, SEED)
+VARIANTS = [ex for sheet in SHEETS for ex in sheet]
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    _pdflatex()  # skips (or fails under CI=true) without pdflatex and pdftotext
+    out = tmp_path_factory.mktemp("worksheets")
+    started = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", str(STUDENTS),
+                          "--seed", str(SEED), "--out", str(out)], capture_output=True, text=True, timeout=600)
+    seconds = time.perf_counter() - started
+    assert run.returncode == 0, run.stderr
+    FIGURES.append(f"exercises worksheet --students {STUDENTS}: {seconds:.1f} s for {STUDENTS} PDF worksheets, "
+                   f"their key and three quiz files ({len(VARIANTS)} variants)")
+    return out
+
+
+def test_every_student_gets_a_variant_of_every_numeric_exercise_and_no_two_share_one():
+    assert [[ex.id for ex in sheet] for sheet in SHEETS] == [list(VARIED)] * STUDENTS
+    assert [sheet[0].student for sheet in SHEETS] == list(range(1, STUDENTS + 1))
+    for k, exercise_id in enumerate(VARIED):
+        inputs = [repr(sorted(sheet[k].inputs.items())) for sheet in SHEETS]
+        assert len(set(inputs)) == STUDENTS, exercise_id
+        assert repr(sorted(exercise(exercise_id).inputs.items())) not in inputs  # not the lesson's own question
+    again = worksheets(3, SEED)
+    assert [[ex.inputs for ex in sheet] for sheet in again] == [[ex.inputs for ex in sheet] for sheet in SHEETS[:3]]
+    assert worksheets(1, SEED + 1)[0][0].inputs != SHEETS[0][0].inputs
+
+
+@pytest.mark.parametrize("exercise_id", VARIED)
+def test_each_variant_is_right_by_nltk_and_tells_every_misconception_apart(exercise_id: str):
+    for ex in (v for v in VARIANTS if v.id == exercise_id):
+        right = nltk_value(ex)
+        assert abs(as_float(ex.answer) - right) <= tolerance(ex), (ex.label, ex.answer, right)
+        assert ex.check(ex.answer_text).verdict == "correct", ex.label
+        assert_tells_its_misconceptions_apart(ex)
+
+
+def test_each_variant_keeps_what_its_exercise_teaches():
+    for ex in VARIANTS:
+        given = ex.inputs
+        if ex.kind == "modified_precision":
+            hyp = given["hypothesis"].split()
+            grams = Counter(tuple(hyp[i:i + given["n"]]) for i in range(len(hyp) - given["n"] + 1))
+            assert max(grams.values()) >= 2, ex.label  # a repeated n-gram: clipping is the point
+            assert len(given["references"]) == len(exercise(ex.id).inputs["references"])
+        if ex.id in ("04.1", "05.2", "07.2"):  # a missing 4-gram: smoothing (or its absence) is the point
+            assert ex.check(None).misconceptions and any(
+                m.name in ("unsmoothed", "smoothed") for m in ex.check(None).misconceptions), ex.label
+        if ex.kind == "brevity_penalty":
+            lens, c = given["reference_lengths"], given["hypothesis_length"]
+            assert len(set(lens)) == 3 and c < min(lens)
+        if ex.kind == "mqm_score":  # a machine translation with 2 to 4 errors, not a human reference
+            from bleu_teach.lessons.data import wmt21_ted
+
+            ted = wmt21_ted(given["pair"])
+            assert given["system"] in ted.systems and 2 <= len(ted.errors[given["system"]][given["segment"]]) <= 4
+
+
+def test_the_pdfs_read_back_with_each_students_own_question_and_answer_space(folder: Path):
+    sheets = sorted((folder / "sheets").glob("student-*.pdf"))
+    assert [p.stem for p in sheets] == [f"student-{k:02d}" for k in range(1, STUDENTS + 1)]
+    for path, sheet in zip(sheets, SHEETS):
+        text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                                       check=True).stdout.split())
+        assert f"student {sheet[0].student:02d}" in text
+        assert text.count("Answer:") == len(VARIED) and text.count("Working:") == len(VARIED)
+        for ex in sheet:
+            if "hypothesis" in ex.inputs:  # pdflatex sets the typed quotes and dashes typographically
+                first = ex.inputs["hypothesis"].split()[0]
+                assert first.replace("'", "’") in text or first in text, (ex.label, first)
+    key = " ".join(subprocess.run(["pdftotext", str(folder / "worksheet-key.pdf"), "-"], capture_output=True,
+                                  text=True, check=True).stdout.split())
+    for sheet in SHEETS:
+        section = key.split(f"Sheet of student {sheet[0].student:02d}")[1].split("Sheet of student")[0]
+        for number, ex in enumerate(sheet, start=1):
+            assert f"{number}. {ex.id}: {ex.answer_text}." in section, ex.label
+
+
+def test_the_worksheet_never_shows_its_answer(folder: Path):
+    for sheet in SHEETS:
+        text = (folder / "sheets" / f"student-{sheet[0].student:02d}.md").read_text(encoding="utf-8")
+        for ex in sheet:
+            assert ex.working not in text and f"Answer: {ex.answer_text}" not in text, ex.label
+
+
+def test_the_moodle_file_gives_each_exercise_a_category_of_every_students_variant(folder: Path):
+    root = ElementTree.parse(folder / "worksheets.moodle.xml").getroot()
+    current, found = None, {}
+    for question in root.findall("question"):
+        if question.get("type") == "category":
+            current = question.findtext("category/text")
+            found[current] = []
+        else:
+            found[current].append(question)
+    assert list(found) == [f"$course$/bleu-teach worksheets (seed {SEED})/{i} {exercise(i).title}" for i in VARIED]
+    for (category, questions), exercise_id in zip(found.items(), VARIED):
+        assert [q.findtext("idnumber") for q in questions] == [f"{exercise_id}-s{k:02d}" for k in range(1, STUDENTS + 1)]
+        for q, ex in zip(questions, (v for v in VARIANTS if v.id == exercise_id)):
+            answers = {a.get("fraction"): [] for a in q.findall("answer")}
+            for a in q.findall("answer"):
+                answers[a.get("fraction")].append(float(a.findtext("text")))
+            assert answers["100"] == [pytest.approx(nltk_value(ex), abs=1e-12)]
+            assert sorted(answers["0"]) == sorted(float(m.value) for m in ex.check(None).misconceptions)
+
+
+def test_the_gift_and_qti_files_hold_every_variant(folder: Path):
+    gift = (folder / "worksheets.gift.txt").read_text(encoding="utf-8")
+    assert gift.count("$CATEGORY: ") == len(VARIED)
+    names = [line.split("::")[1] for line in gift.splitlines() if line.startswith("::")]
+    assert names == [f"{ex.label} {ex.title}".replace(":", "\\:") for ex in sorted(VARIANTS, key=lambda v: (v.id, v.student))]
+    with zipfile.ZipFile(folder / "worksheets.qti.zip") as package:
+        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
+                    and "imsmanifest" not in n)
+        root = ElementTree.fromstring(package.read(name))
+    tag = lambda e: e.tag.split("}")[-1]  # noqa: E731
+    sections = [e for e in root.iter() if tag(e) == "section" and e.get("ident") != "root_section"]
+    assert len(sections) == len(VARIED)  # one question group per exercise, from which the quiz picks one
+    picks = [next(int(x.text) for x in s.iter() if tag(x) == "selection_number") for s in sections]
+    assert picks == [1] * len(VARIED)
+    assert sum(1 for e in root.iter() if tag(e) == "item") == len(VARIANTS)
+
+
+def test_bad_worksheet_requests_are_refused_clearly(tmp_path: Path):
+    for students, words in (("0", f"students must be from 1 to {MAX_STUDENTS}"), ("x", "invalid int value")):
+        run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", students,
+                              "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr
+    with pytest.raises(ValueError, match="has no variants"):
+        import random
+
+        draw_variant("03.2", random.Random(1), 1)
+    with pytest.raises(TypeError, match="students must be a whole number"):
+        worksheets(2.5)  # type: ignore[arg-type]
