@@ -401,7 +401,7 @@ LATE_BAD_VALUES = [
     ("bleu", "max_n", 10, ValueError, "BleuExplorer: max_n must be a whole number from 1 to 6"),
     ("bleu", "max_n", 2.5, TypeError, "BleuExplorer: max_n"),
     ("bleu", "lowercase", "no", TypeError, "BleuExplorer: lowercase must be True or False"),
-    ("bleu", "weights", 0.5, TypeError, "BleuExplorer: weights must be text"),
+    ("bleu", "weights", 0.5, TypeError, "BleuExplorer: weights is the Weights box's text"),
     ("bleu", "hypothesis", None, TypeError, "BleuExplorer: hypothesis must be text"),
     ("side", "hypothesis_b", 3, TypeError, "SideBySideExplorer: hypothesis_b must be text"),
     ("clip", "n", 7, ValueError, "ClippingExplorer: n must be a whole number from 1 to 4"),
@@ -505,3 +505,148 @@ def test_a_very_long_token_is_shortened_in_every_view_but_counted_whole() -> Non
     assert report.to_dict()["hypothesis"][0] == token  # the data keeps it whole
     chrf = bt.explain_chrf("a" * 100_000, ["a" * 99_999])
     assert "more characters" in chrf.to_text() and len(chrf.to_text()) < 60_000
+
+
+# --- the third probe run (16,518 probes, 18 defects); each test failed before its fix ---
+
+def test_a_smoothing_function_that_returns_fewer_values_is_explained_as_nltk_scores_it() -> None:
+    def first_only(precisions: Any, **kwargs: Any) -> Any:
+        return precisions[:1]
+
+    report = bt.explain([["a", "b"]], ["a", "b"], smoothing=first_only)  # was IndexError
+    assert report.score == nltk_sentence_bleu([["a", "b"]], ["a", "b"], smoothing_function=first_only)
+    assert "returned no value for n = 2, 3, 4" in report.to_text()
+    assert bt.compare_hypotheses([["a", "b"]], ["a", "b"], ["a", "c"], smoothing=first_only).winner == "A"
+
+
+@pytest.mark.parametrize("call, kind, words", [
+    (lambda: bt.CountFraction(1, 0), ValueError, "total .* must be at least 1"),  # was ZeroDivisionError
+    (lambda: bt.lowercase(None), TypeError, "tokens is None"),
+    (lambda: bt.lowercase(5), TypeError, "tokens must be a list"),
+])
+def test_core_helpers_name_their_argument(call: Any, kind: type, words: str) -> None:
+    with pytest.raises(kind, match=words):
+        call()
+
+
+def test_mqm_records_and_helpers_check_their_input() -> None:
+    from bleu_teach.exercises.checkers import check_mqm_score
+    from bleu_teach.lessons.data import ErrorSpan
+    from bleu_teach.lessons.mqm import default_reference, error_spans, mqm_segment, mqm_system_score
+    from bleu_teach.lessons.data import wmt21_ted
+
+    with pytest.raises(ValueError, match="severity must be one of 'Major', 'Minor'"):
+        check_mqm_score(-5, [ErrorSpan("r", "Accuracy/Mistranslation", "major", 0, 1, "x", "target")])  # was 0 points
+    with pytest.raises(TypeError, match="category must be a string"):
+        ErrorSpan("r", None, "Major", 0, 1, "x", "target")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="wmt21_ted"):
+        default_reference(None)  # type: ignore[arg-type]
+    for bad in (None, [1]):
+        with pytest.raises(TypeError, match="errors must be a list of ErrorSpan"):
+            error_spans(bad, "target")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="side must be 'target' or 'source'"):
+        error_spans([], "middle")  # was () without a word
+    with pytest.raises(ValueError, match="finite"):
+        mqm_system_score([float("nan")])  # was (nan, 1)
+    with pytest.raises(TypeError, match="holds True"):
+        mqm_system_score([True])  # was (1.0, 1)
+    ted = wmt21_ted("zh-en")
+    assert mqm_segment(ted, "MiSS", np.int64(292)).segment == 292  # a numpy integer is a whole number
+
+
+def test_resampling_building_blocks_check_their_input_and_sizes() -> None:
+    from bleu_teach.lessons import resampling as rs
+
+    rows = [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]] * 40
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="2\\^40 swaps; at most 10"):
+        rs.swap_scores(rows, rows, list(range(40)))  # was 2^40 swaps, a hang
+    assert time.perf_counter() - started < 1
+    with pytest.raises(ValueError, match="at most 100,000"):
+        rs.bootstrap_draws(10**6, 10**6, 1)  # was MemoryError
+    with pytest.raises(ValueError, match="more than the 20,000,000 drawn at once"):
+        rs.randomization_draws(10**5, 10**4, 1)
+    with pytest.raises(ValueError, match="rows is empty"):
+        rs.corpus_bleu([], "exp")  # was IndexError
+    with pytest.raises(ValueError, match="Unknown smooth_method 'nope'"):
+        rs.corpus_bleu(rows, "nope")  # was sacreBLEU's AssertionError
+    with pytest.raises(ValueError, match="Unknown tokenize 'x'"):
+        rs.signature([["a"]], "x", False, "exp")  # was KeyError
+    with pytest.raises(ValueError, match="scores is empty"):
+        rs.numpy_interval([])  # was IndexError
+    with pytest.raises(ValueError, match="hypotheses has 2 segments but references has 1"):
+        rs.segment_statistics(["a", "b"], [["a"]], "13a", False)  # was a silently shorter list
+    with pytest.raises(ValueError, match="test must be 'bs'"):
+        rs.paired_statistics([rows, rows], "x", 10, 1)
+    with pytest.raises(ValueError, match="counts are 0 or more"):
+        rs.corpus_bleu([[6, 6, -5, 3, 2, 1, 6, 5, 4, 3]], "exp")  # was BLEU 100
+
+
+def test_lesson_curves_and_helpers_have_stated_limits() -> None:
+    from bleu_teach.lessons.curves import bp_curve, corpus_precisions, length_sweep, smoothing_comparison
+    from bleu_teach.lessons.data import references
+    from bleu_teach.lessons.mistakes import bleu_on_strings
+    from bleu_teach.lessons.settings import settings_scores
+    from bleu_teach.lessons.tool_comparison import compare_tools
+
+    for call, words in ((lambda: bp_curve([6], 10**8), "max_len is at most 100,000"),  # was > 10 s
+                        (lambda: length_sweep([["the", "cat"]], "the", 10**5), "max_len is at most 1,000"),  # > 60 s
+                        (lambda: corpus_precisions([[["a", "b"]]], [["a", "b"]], 10**6), "more than the 100,000"),
+                        (lambda: smoothing_comparison([["a", "b"]], ["a", "b"], (1, 1)), "sum to 2"),
+                        (lambda: compare_tools([["a", "b"]], ["a", "c"], smooth_method="floor", smooth_value=-1),
+                         "smooth_value must be a finite number >= 0"),  # was "math domain error"
+                        (lambda: settings_scores(["a"], [["a"]], settings={"x": {"nope": 1}}),
+                         "'nope', which corpus_score does not take")):
+        started = time.perf_counter()
+        with pytest.raises(ValueError, match=words):
+            call()
+        assert time.perf_counter() - started < 1
+    for call, words in ((lambda: references(two="no"), "two must be True or False"),  # was two references
+                        (lambda: settings_scores(["a"], [["a"]], with_whitespace_corpus_bleu="no"),
+                         "with_whitespace_corpus_bleu must be True or False"),
+                        (lambda: bleu_on_strings(None, None), "references must be a list of reference strings")):
+        with pytest.raises(TypeError, match=words):
+            call()
+
+
+def test_widget_menus_ranks_weights_and_full_reference_lists_are_checked() -> None:
+    explorers = _explorers()
+    bleu, disagree = explorers["bleu"], explorers["disagree"]
+    with pytest.raises(ValueError, match="Smoothing: index must be a whole number from 0 to 7"):
+        bleu.smoothing.index = 99  # was TraitError
+    with pytest.raises(ValueError, match="Smoothing: label must be one of"):
+        bleu.smoothing.label = "x"
+    with pytest.raises(TypeError, match="weights is the Weights box's text"):
+        bleu.weights.value = None  # was "must be text such as 'the cat sat on the mat'"
+    disagree.system.value = "MiSS"
+    with pytest.raises(ValueError, match="rank must be a whole number from 1 to 529 .*system='MiSS'"):
+        disagree.rank.value = 3000  # was clamped to 529 without a word
+    clipping = explorers["clip"]
+    for _ in range(8 - len(clipping.references.boxes)):
+        clipping.references.add("x")
+    with pytest.raises(ValueError, match="already has 8 references"):
+        clipping.references.add("x")  # was dropped without a word
+
+
+def test_the_corpus_report_caps_its_views_and_its_size() -> None:
+    refs, hyps = [[["a", "b", "c"]]] * 300, [["a", "b", "d"]] * 300
+    text = bt.explain_corpus(refs, hyps, weights=(0.05,) * 20).to_text()
+    assert "The first 200 of 300 sentences are listed" in text and "orders 1 to 12 of 20 are shown" in text
+    assert "m_13" not in text  # was every order of every sentence
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="more than the 500,000 it keeps. For the score alone use corpus_bleu"):
+        bt.explain_corpus([[["a"]]] * 200_000, [["a"]] * 200_000)
+    assert time.perf_counter() - started < 5
+
+
+def test_cli_shows_a_folder_name_with_control_characters_escaped(tmp_path: Any) -> None:
+    run = _cli("exercises", "key", "--out", str(tmp_path / "x\x1b[7mINV"))
+    assert run.returncode == 0 and "\x1b" not in run.stdout and "\\x1b[7mINV" in run.stdout
+
+
+def test_a_decimal_answer_is_checked_like_any_number() -> None:
+    from decimal import Decimal
+
+    from bleu_teach.exercises import check
+
+    assert check("03.1", Decimal("0.846")).verdict == "correct"  # was refused

@@ -41,10 +41,14 @@ def test_reference_list_limits():
     while not refs.add_button.disabled:
         refs.add_button.click()
     assert len(refs.boxes) == MAX_REFERENCES
-    refs.add()  # ignored at the limit
+    with pytest.raises(ValueError, match=f"already has {MAX_REFERENCES} references"):
+        refs.add()  # refused at the limit, not dropped without a word
     assert len(refs.boxes) == MAX_REFERENCES
     while not refs.remove_button.disabled:
         refs.remove_button.click()
+    assert len(refs.boxes) == 1
+    with pytest.raises(ValueError, match="needs at least one reference"):
+        refs.remove()
     assert len(refs.boxes) == 1
 
 

@@ -183,13 +183,16 @@ def score_counts(
             in_force = i < len(weight)
             p = smoothed[i] if i < len(smoothed) else 0
             reason = _left_out_reason(in_force, p)
+            if in_force and i >= len(smoothed):
+                reason = ("the smoothing function returned no value for this order, and NLTK pairs weights with "
+                          "values by zip, so the order is left out (as if p_n were 1)")
             terms.append(weight[i] * math.log(p) if not reason else None)
             reasons.append(reason)
         present = [t for t in terms if t is not None]
         score = bp * math.exp(math.fsum(present))
         padded = tuple(weight) + (0.0,) * (k - len(weight))
         results.append(BleuResult(
-            precisions, smoothed, padded, tuple(terms), tuple(reasons),
+            precisions, tuple(smoothed[:k]) + (None,) * (k - len(smoothed)), padded, tuple(terms), tuple(reasons),
             math.fsum(present) if present else None, bp, counts.hyp_len, counts.ref_len, score,
             smoothing_name, False, reweighed))
     return results

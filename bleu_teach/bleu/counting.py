@@ -81,6 +81,9 @@ class CountFraction(Fraction):
     _total: int
 
     def __new__(cls, count: int, total: int) -> "CountFraction":
+        if isinstance(total, int) and not isinstance(total, bool) and total == 0:
+            raise ValueError(f"CountFraction({count!r}, 0): the total (the number of hypothesis n-grams) must be at "
+                             "least 1; NLTK counts an order without n-grams as 0/1.")
         self = super().__new__(cls, count, total)
         self._count = count
         self._total = total

@@ -120,13 +120,20 @@ def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corp
             f"No match for n = {_orders_text(unweighted_zero)}, but {'that order has' if len(unweighted_zero) == 1 else 'those orders have'} "
             f"weight 0, so {'it does' if len(unweighted_zero) == 1 else 'they do'} not change the score."
         )
-    skipped = [o.n for o in orders if o.weight > 0 and o.log_term is None]
+    unreturned = [o.n for o in orders if o.weight > 0 and o.smoothed is None]
+    if unreturned:
+        notes.append(
+            f"The smoothing function returned no value for n = {_orders_text(unreturned)}; NLTK pairs the weights "
+            f"with the values it returned, so those orders are left out of the sum (as if p_n were 1)."
+        )
+    skipped = [o.n for o in orders if o.weight > 0 and o.log_term is None and o.smoothed is not None]
     if skipped:
         notes.append(
             f"p_n is still 0 after smoothing for n = {_orders_text(skipped)}; NLTK leaves such orders out of the "
             f"sum, which treats them as if p_n were 1."
         )
-    changed = [o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed != o.precision]
+    changed = [o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed is not None
+               and o.smoothed != o.precision]
     if changed:
         notes.append(
             f"{result.smoothing} also changed p_n for n = {_orders_text(changed)}, where there were matches: "
@@ -227,6 +234,10 @@ def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) 
     return notes
 
 
+#: The most per-sentence counts (sentences times orders) a corpus report keeps: 125,000 sentences at BLEU-4.
+MAX_CORPUS_CELLS = 500_000
+
+
 def explain_corpus(
     list_of_references: Sequence[Sequence[Sequence[Hashable]]],
     hypotheses: Sequence[Sequence[Hashable]],
@@ -247,6 +258,11 @@ def explain_corpus(
     func, name = resolve_smoothing(smoothing)
     quiet = quietly(func)
     max_n = len(weight)
+    if len(hyps) * max_n > MAX_CORPUS_CELLS:
+        raise ValueError(
+            f"A step-by-step corpus report keeps every sentence's counts: {len(hyps):,} sentences times {max_n:,} "
+            f"orders is {len(hyps) * max_n:,} counts, more than the {MAX_CORPUS_CELLS:,} it keeps. For the score "
+            f"alone use corpus_bleu (or sacreBLEU), or use fewer orders or sentences.")
     sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
     rows = []
     for index, (stats, refs, hyp) in enumerate(zip(sentences, refs_list, hyps)):

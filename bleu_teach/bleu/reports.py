@@ -385,18 +385,26 @@ class CorpusReport(Viewable):
         return self.result.log_sum if self.result is not None else None
 
     def _table(self) -> TableBlock:
-        k = len(self.weights)
+        k = min(len(self.weights), MAX_ORDERS_SHOWN)
         header = ("sentence", "c", "r", *[f"m_{n}/t_{n}" for n in range(1, k + 1)], "BP", "sentence BLEU")
         rows = [
             (str(s.index + 1), str(s.hyp_len), str(s.closest_ref_len),
-             *[f"{m}/{t}" + ("*" if g == 0 else "") for m, t, g in zip(s.clipped, s.totals, s.ngrams or s.totals)],
+             *[f"{m}/{t}" + ("*" if g == 0 else "")
+               for m, t, g in list(zip(s.clipped, s.totals, s.ngrams or s.totals))[:k]],
              format_number(s.brevity_penalty),
              format_number(s.sentence_score) if s.sentence_score is not None else "cannot score alone")
-            for s in self.sentences]
+            for s in self.sentences[:MAX_ROWS_SHOWN]]
         rows.append(("corpus (pooled)", str(self.hyp_len), str(self.ref_len),
-                     *[f"{m}/{t}" for m, t in zip(self.clipped, self.totals)], format_number(self.brevity_penalty),
-                     format_number(self.score)))
-        return TableBlock(header, tuple(rows))
+                     *[f"{m}/{t}" for m, t in list(zip(self.clipped, self.totals))[:k]],
+                     format_number(self.brevity_penalty), format_number(self.score)))
+        left_out = []
+        if len(self.sentences) > MAX_ROWS_SHOWN:
+            left_out.append(f"the first {MAX_ROWS_SHOWN} of {len(self.sentences):,} sentences are listed")
+        if len(self.weights) > k:
+            left_out.append(f"orders 1 to {k} of {len(self.weights):,} are shown")
+        caption = ("; ".join(left_out) + ": the pooled row and the score count them all, and the report's data "
+                   "(to_dict()) keeps every number.") if left_out else ""
+        return TableBlock(header, tuple(rows), caption=caption[0].upper() + caption[1:] if caption else "")
 
     def to_document(self) -> Document:
         """Each sentence's counts, the pooled counts and BP, the combination, the score and the mean it is not."""
@@ -404,7 +412,9 @@ class CorpusReport(Viewable):
                 if self.mean_sentence_score is not None else "no mean of sentence BLEU (see the notes)")
         pooled = Lines((
             (Label("pooled: p_n = sum of m_n / sum of t_n = "
-                   + ", ".join(f"{m}/{t}" for m, t in zip(self.clipped, self.totals))),),
+                   + ", ".join(f"{m}/{t}" for m, t in list(zip(self.clipped, self.totals))[:MAX_ORDERS_SHOWN])
+                   + (f", ... ({len(self.clipped) - MAX_ORDERS_SHOWN:,} more orders)"
+                      if len(self.clipped) > MAX_ORDERS_SHOWN else "")),),
             (bp_line(self.hyp_len, self.ref_len, self.brevity_penalty, empty="empty hypotheses"),),
         ))
         combine = ((_combine_section("Combining the pooled precisions", self.smoothing, self.orders, self.log_sum),)
@@ -511,8 +521,8 @@ def smoothing_table(reports: Mapping[str, BleuReport]) -> Table:
         row: list[Any] = [f"p_{order.n}", f"{order.clipped}/{order.total}"]
         for name in names:
             o = reports[name].orders[i]
-            changed = not o.is_zero and o.smoothed != o.precision
-            row.append(format_number(float(o.smoothed)) + (" *" if changed else ""))
+            changed = not o.is_zero and o.smoothed is not None and o.smoothed != o.precision
+            row.append(format_number(None if o.smoothed is None else float(o.smoothed)) + (" *" if changed else ""))
         rows.append(row)
     rows.append(["BP", "", *[float(reports[n].brevity_penalty) for n in names]])
     rows.append(["BLEU", "", *[reports[n].score for n in names]])

@@ -20,6 +20,7 @@ same").
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -132,7 +133,7 @@ def _as_number(answer: Any) -> float:
             number = Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.") from None
-    if isinstance(number, bool) or not isinstance(number, numbers.Real):
+    if isinstance(number, bool) or not isinstance(number, (numbers.Real, Decimal)):
         raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
     try:
         value = float(number)

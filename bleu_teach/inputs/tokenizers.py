@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
+from bleu_teach.inputs.validation import check_tokens
 
 __all__ = ["TOKENIZERS", "SACREBLEU_TOKENIZERS", "tokenize", "lowercase", "sacrebleu_tokenizer"]
 
@@ -104,4 +105,4 @@ def lowercase(tokens: list[str]) -> list[str]:
     """
     if isinstance(tokens, str):
         raise TypeError("lowercase needs a list of tokens; for a string use text.lower().")
-    return [t.lower() if isinstance(t, str) else t for t in tokens]
+    return [t.lower() if isinstance(t, str) else t for t in check_tokens(tokens, "tokens")]  # type: ignore[misc]

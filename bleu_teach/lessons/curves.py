@@ -11,14 +11,28 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.inputs.validation import check_length, check_order, check_references, check_tokens
+from bleu_teach.inputs.validation import check_length, check_order, check_references, check_tokens, check_weight_tuple
 from bleu_teach.bleu.nltk_api import check_corpus
 from bleu_teach.bleu.arithmetic import Number, brevity_penalty
 from bleu_teach.bleu.explain import explain
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.bleu.counting import CountFraction, closest_ref_length, pool, sentence_statistics
 
-__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions"]
+__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions",
+           "MAX_SWEEP_LENGTH", "MAX_CURVE_LENGTH", "MAX_PRECISIONS"]
+
+#: The longest hypothesis a length sweep scores (each length is a full report: a plot's worth of points).
+MAX_SWEEP_LENGTH = 1_000
+#: The longest hypothesis length a BP curve goes to (one point per length).
+MAX_CURVE_LENGTH = 100_000
+#: The most precisions corpus_precisions lists (sentences times orders).
+MAX_PRECISIONS = 100_000
+
+
+def _at_most(value: int, limit: int, name: str, what: str) -> int:
+    if value > limit:
+        raise ValueError(f"{name} is at most {limit:,} ({what}); got {value:,}.")
+    return value
 
 
 @dataclass(frozen=True)
@@ -42,7 +56,7 @@ def length_sweep(
     [(1, 1.0, 0.007), (2, 1.0, 0.135), (3, 0.667, 0.368)]
     """
     refs = check_references(references)
-    max_len = check_length(max_len, "max_len")
+    max_len = _at_most(check_length(max_len, "max_len"), MAX_SWEEP_LENGTH, "max_len", "each length is scored in full")
     if max_len < 1:
         raise ValueError("max_len must be at least 1.")
     rows = []
@@ -69,7 +83,7 @@ def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, Numb
     if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or not ref_lens:
         raise ValueError("ref_lens must be a non-empty list of reference lengths, e.g. [6, 7].")
     lens = [check_length(r, "reference length") for r in ref_lens]
-    max_len = check_length(max_len, "max_len")
+    max_len = _at_most(check_length(max_len, "max_len"), MAX_CURVE_LENGTH, "max_len", "one point per length")
     out = []
     for c in range(0, max_len + 1):
         r = closest_ref_length(lens, c)
@@ -85,6 +99,7 @@ def smoothing_comparison(
     """Sentence BLEU under each smoothing method (or the reason a method cannot apply)."""
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
+    weights = check_weight_tuple(weights)  # weights no method can use are refused, not reported eight times
     out: dict[str, Any] = {}
     for name in SMOOTHING_METHODS:
         try:
@@ -122,6 +137,9 @@ def corpus_precisions(
     """
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     max_n = check_order(max_n, "max_n")
+    if len(hyps) * max_n > MAX_PRECISIONS:
+        raise ValueError(f"{len(hyps):,} sentences times max_n = {max_n:,} is {len(hyps) * max_n:,} precisions, more "
+                         f"than the {MAX_PRECISIONS:,} listed here; use fewer orders or sentences.")
     sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
     rows = [PrecisionRow(f"sentence {i}", tuple(o.precision for o in s.orders)) for i, s in enumerate(sentences, start=1)]
     pooled = pool(sentences)

@@ -120,7 +120,9 @@ def references(two: bool = False) -> list[list[str]]:
     >>> len(refs), len(refs[0])
     (16, 2)
     """
-    if two:
+    from bleu_teach.inputs.validation import check_bool
+
+    if check_bool(two, "two"):
         return [[first, second] for first, second in zip(REFERENCES, SECOND_REFERENCES)]
     return [[first] for first in REFERENCES]
 
@@ -139,6 +141,11 @@ def systems() -> dict[str, list[str]]:
 #: The language pairs :func:`wmt21_ted` can load.
 WMT21_PAIRS: tuple[str, ...] = ("zh-en", "en-de")
 
+
+
+#: The severities the WMT21 MQM ratings use, and the sides an error span may be marked on.
+SEVERITIES = ("Major", "Minor")
+SIDES = ("target", "source", "none")
 
 
 @dataclass(frozen=True)
@@ -164,6 +171,21 @@ class ErrorSpan:
     end: int
     text: str
     side: str
+
+    def __post_init__(self) -> None:
+        for name in ("rater", "category", "severity", "text", "side"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"ErrorSpan: {name} must be a string, not {getattr(self, name)!r}.")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"ErrorSpan: severity must be one of {', '.join(map(repr, SEVERITIES))} (as the WMT21 "
+                             f"MQM data spells them), not {self.severity!r}.")
+        if self.side not in SIDES:
+            raise ValueError(f"ErrorSpan: side must be one of {', '.join(map(repr, SIDES))}, not {self.side!r}.")
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TypeError(f"ErrorSpan: {name} must be a character offset (a whole number, 0 or more), "
+                                f"not {value!r}.")
 
     @property
     def weight(self) -> float:

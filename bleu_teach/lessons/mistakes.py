@@ -81,10 +81,12 @@ def bleu_on_strings(references: Sequence[str], hypothesis: str, weights: Sequenc
     >>> bleu_on_strings(["the cat sat"], "the cat sat down", (0.5, 0.5)) == nltk_bleu(["the cat sat"], "the cat sat down", (0.5, 0.5))
     True
     """
-    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
-        raise TypeError("This mistake takes reference strings: a list of str.")
+    if isinstance(references, str) or not isinstance(references, Sequence) or \
+            not all(isinstance(r, str) for r in references):
+        raise TypeError(f"references must be a list of reference strings (this mistake takes strings), not "
+                        f"{type(references).__name__}.")
     if not isinstance(hypothesis, str):
-        raise TypeError("This mistake takes the hypothesis as one string.")
+        raise TypeError(f"hypothesis must be one string (this mistake takes strings), not {type(hypothesis).__name__}.")
     return _quiet_bleu([list(r) for r in references], list(hypothesis), weights)
 
 

@@ -23,6 +23,7 @@ per band) is :mod:`bleu_teach.lessons.agreement`.
 from __future__ import annotations
 
 import math
+import numbers
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,6 +77,7 @@ def check_data(data: Any) -> None:
 def default_reference(data: "Wmt21Ted") -> str:
     """The reference scored against when none is named: ref-B where it exists (zh-en: the experts rated it
     best), otherwise the pair's only one (en-de: ref-A)."""
+    check_data(data)
     return "ref-B" if "ref-B" in data.references else next(iter(data.references))
 
 
@@ -87,7 +89,16 @@ def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int
     >>> mqm_system_score([0.0, -1.0, None, -5.0])
     (-2.0, 3)
     """
+    if isinstance(per_segment, (str, bytes)) or not isinstance(per_segment, Sequence):
+        raise TypeError(f"per_segment must be a list of MQM scores (numbers, or None for an unrated segment), "
+                        f"such as data.mqm['MiSS'], not {type(per_segment).__name__}")
     rated = [s for s in per_segment if s is not None]
+    for score in rated:
+        if isinstance(score, bool) or not isinstance(score, (int, float)):
+            raise TypeError(f"per_segment holds {score!r}; each MQM score is a number (or None for an unrated "
+                            "segment)")
+        if not math.isfinite(score):
+            raise ValueError(f"per_segment holds {score!r}; an MQM score is a finite number (0 = no error)")
     if not rated:
         raise ValueError("no segment has an MQM score, so there is no MQM system score")
     return math.fsum(rated) / len(rated), len(rated)
@@ -107,6 +118,13 @@ def error_spans(errors: Sequence["ErrorSpan"], side: str) -> tuple[Span, ...]:
     >>> error_spans([ErrorSpan("r1", "Fluency/Grammar", "Minor", 4, 7, "cat", "target")], "target")
     (Span(start=4, end=7, number=1, kind='minor', title='Minor Fluency/Grammar'),)
     """
+    from bleu_teach.lessons.data import SIDES, ErrorSpan
+
+    if isinstance(errors, (str, bytes)) or not isinstance(errors, Sequence) or \
+            not all(isinstance(e, ErrorSpan) for e in errors):
+        raise TypeError("errors must be a list of ErrorSpan, such as wmt21_ted('zh-en').errors['MiSS'][292]")
+    if side not in SIDES[:2]:
+        raise ValueError(f"side must be 'target' or 'source' (where the spans are marked), not {side!r}")
     return tuple(Span(e.start, e.end, k, "major" if e.category.startswith("Non-translation")
                       else _KIND.get(e.severity, "other"), f"{e.severity} {e.category}")
                  for k, e in enumerate(errors, start=1) if e.side == side)
@@ -179,8 +197,9 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
     if reference == AUTO:
         others = [r for r in (default_reference(data), *data.references) if r != name]
         reference = others[0] if others else None
-    if isinstance(segment, bool) or not isinstance(segment, int):
+    if isinstance(segment, bool) or not isinstance(segment, numbers.Integral):
         raise TypeError(f"segment must be a whole number from 0 to {len(texts) - 1}, not {segment!r}")
+    segment = int(segment)
     if not 0 <= segment < len(texts):
         raise ValueError(f"segment must be from 0 to {len(texts) - 1} (0-based), not {segment}")
     if reference is not None:

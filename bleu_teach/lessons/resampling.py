@@ -37,7 +37,8 @@ from typing import Any, Optional
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, sentence_score
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
 
-__all__ = ["DEFAULT_SEED", "check_seed", "check_samples", "check_settings", "segment_statistics", "summed",
+__all__ = ["DEFAULT_SEED", "MAX_DIFFERING", "MAX_DRAWN", "check_seed", "check_samples", "check_settings", "check_rows",
+           "segment_statistics", "summed",
            "bleu_of", "corpus_bleu", "bootstrap", "bootstrap_draws", "randomization_draws", "resampled_scores",
            "interval", "numpy_interval", "strict_p_value", "paired_statistics", "swap_scores", "signature"]
 
@@ -81,6 +82,57 @@ def check_settings(tokenize: Any, smooth_method: Any, lowercase: Any = False) ->
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
 
 
+#: The most differing sentences whose every swap is scored (2^10 = 1,024 swaps).
+MAX_DIFFERING = 10
+#: The most segment numbers one set of draws holds (resamples or trials times segments): about 160 MB.
+MAX_DRAWN = 20_000_000
+
+
+def check_rows(rows: Any, name: str = "rows") -> list[list[int]]:
+    """``rows`` as sacreBLEU's statistics rows ``[c, r, m_1..m_N, t_1..t_N]``: whole numbers >= 0, one row per
+    segment, all of the same length; a clear error otherwise."""
+    if isinstance(rows, Sequence) and not isinstance(rows, (str, bytes)) and not rows:
+        raise ValueError(f"{name} is empty: a test set has at least one segment, so give one statistics row per "
+                         "segment.")
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+        raise TypeError(f"{name} must be a non-empty list of statistics rows [c, r, m_1..m_N, t_1..t_N], one per "
+                        f"segment (segment_statistics makes them), not {type(rows).__name__}.")
+    checked = []
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
+            raise TypeError(f"{name}[{i}] must be a row of counts, not {type(row).__name__}.")
+        if len(row) < 4 or len(row) % 2:
+            raise ValueError(f"{name}[{i}] has {len(row)} counts; a row is [c, r, m_1..m_N, t_1..t_N]: 2 + 2N counts.")
+        for value in row:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{name}[{i}] holds {value!r}; counts are whole numbers.")
+            if value < 0:
+                raise ValueError(f"{name}[{i}] holds {value}; counts are 0 or more.")
+        checked.append([int(v) for v in row])
+    if len({len(row) for row in checked}) > 1:
+        raise ValueError(f"the rows of {name} have different lengths; every row counts the same orders.")
+    return checked
+
+
+def _check_method(smooth_method: Any) -> None:
+    if smooth_method not in SACREBLEU_SMOOTHING:
+        raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
+
+
+def _check_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number, not {value!r}.")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1; got {value}.")
+    return int(value)
+
+
+def _check_drawn(rows_drawn: int, segments: int) -> None:
+    if rows_drawn * segments > MAX_DRAWN:
+        raise ValueError(f"{rows_drawn:,} draws of {segments:,} segments is {rows_drawn * segments:,} numbers, more "
+                         f"than the {MAX_DRAWN:,} drawn at once here; use fewer samples or a smaller test set.")
+
+
 def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize: str,
                        lowercase: bool) -> list[list[int]]:
     """One row per segment, in sacreBLEU's layout: ``[c, r, m_1..m_4, t_1..t_4]``.
@@ -92,6 +144,13 @@ def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[
     >>> segment_statistics(["the cat sat on the mat"], [["the cat sat on a mat"]], "13a", False)
     [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]]
     """
+    check_settings(tokenize, "exp", lowercase)
+    for name, value in (("hypotheses", hypotheses), ("references", references)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise TypeError(f"{name} must be a list with one entry per segment, not {type(value).__name__}.")
+    if len(hypotheses) != len(references):
+        raise ValueError(f"hypotheses has {len(hypotheses)} segments but references has {len(references)}; give "
+                         "one list of references per hypothesis.")
     rows = []
     for hypothesis, refs in zip(hypotheses, references):
         counted = sentence_score(hypothesis, list(refs), smooth_method="none", lowercase=bool(lowercase),
@@ -102,7 +161,7 @@ def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[
 
 def summed(rows: Sequence[Sequence[int]]) -> list[int]:
     """The rows of a test set added up column by column (whole numbers, exact): the corpus statistics."""
-    return [sum(column) for column in zip(*rows)]
+    return [sum(column) for column in zip(*check_rows(rows))]
 
 
 def bleu_of(sums: Any, smooth_method: str) -> Any:
@@ -121,13 +180,21 @@ def bleu_of(sums: Any, smooth_method: str) -> Any:
 
 def corpus_bleu(rows: Sequence[Sequence[int]], smooth_method: str) -> float:
     """BLEU (0-100) of the test set these rows count: what ``BLEU().corpus_score`` computes from the same counts."""
-    return float(bleu_of(summed(rows), smooth_method).score)
+    _check_method(smooth_method)
+    return _corpus_bleu(check_rows(rows), smooth_method)
+
+
+def _corpus_bleu(rows: Sequence[Sequence[int]], smooth_method: str) -> float:
+    # corpus_bleu on rows already checked (the swaps and the paired test score the same rows many times)
+    return float(bleu_of([sum(column) for column in zip(*rows)], smooth_method).score)
 
 
 def bootstrap_draws(n_segments: int, n_samples: int, seed: int) -> Any:
     """The segments of ``n_samples`` resampled test sets, drawn with replacement as sacreBLEU draws them."""
     import numpy as np
 
+    n_segments, n_samples, seed = _check_count(n_segments, "n_segments"), check_samples(n_samples, 1), check_seed(seed)
+    _check_drawn(n_samples, n_segments)
     return np.random.default_rng(seed).choice(n_segments, size=(n_samples, n_segments), replace=True)
 
 
@@ -140,6 +207,10 @@ def randomization_draws(n_trials: int, n_segments: int, seed: int, n_bootstrap: 
     """
     import numpy as np
 
+    n_trials, n_segments, seed = check_samples(n_trials, 1), _check_count(n_segments, "n_segments"), check_seed(seed)
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 0:
+        raise ValueError(f"n_bootstrap must be a whole number, 0 or more; got {n_bootstrap!r}.")
+    _check_drawn(n_trials + int(n_bootstrap), n_segments)
     rng = np.random.default_rng(seed)
     coins = rng.integers(2, size=(n_trials, n_segments), dtype=bool)
     draws = rng.choice(n_segments, size=(n_bootstrap, n_segments), replace=True) if n_bootstrap > 0 else None
@@ -150,7 +221,8 @@ def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: s
     """sacreBLEU's ``BLEUScore`` of each resampled test set: its rows summed as float32, then BLEU."""
     import numpy as np
 
-    table = np.array(rows, dtype="float32")
+    _check_method(smooth_method)
+    table = np.array(check_rows(rows), dtype="float32")
     return [bleu_of(drawn.sum(0), smooth_method) for drawn in table[draws]]
 
 
@@ -161,13 +233,25 @@ def bootstrap(rows: Sequence[Sequence[int]], n_samples: int, seed: int, smooth_m
     return bleu_of(summed(rows), smooth_method), resampled_scores(rows, draws, smooth_method)
 
 
+def _scores(scores: Any) -> list[float]:
+    """The resampled scores (a list or a NumPy array) as floats; a clear error for anything else."""
+    if isinstance(scores, (str, bytes)) or not hasattr(scores, "__len__") or not hasattr(scores, "__iter__"):
+        raise TypeError(f"scores must be a list of resampled scores (numbers), not {type(scores).__name__}.")
+    values = list(scores)
+    if not values:
+        raise ValueError("scores is empty: an interval needs at least one resampled score.")
+    if not all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in values):
+        raise TypeError("scores must hold numbers (the resampled BLEU scores).")
+    return [float(x) for x in values]
+
+
 def interval(scores: Sequence[float]) -> tuple[float, float]:
     """``corpus_score``'s interval: the mean of the scores and half the distance between ranks n // 40 from each end.
 
     >>> interval([float(x) for x in range(40)])
     (19.5, 18.5)
     """
-    ranked = sorted(scores)
+    ranked = sorted(_scores(scores))
     low = len(ranked) // 40
     return statistics.mean(ranked), 0.5 * (ranked[len(ranked) - low - 1] - ranked[low])
 
@@ -176,7 +260,7 @@ def numpy_interval(scores: Sequence[float]) -> tuple[float, float]:
     """The paired test's interval: the same ranks, with NumPy's mean of the sorted scores."""
     import numpy as np
 
-    ranked = np.sort(np.array(scores, dtype=float))
+    ranked = np.sort(np.array(_scores(scores), dtype=float))
     low = len(ranked) // 40
     return float(ranked.mean()), float(0.5 * (ranked[len(ranked) - low - 1] - ranked[low]))
 
@@ -210,10 +294,19 @@ def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_s
     """
     import numpy as np
 
+    if test not in ("bs", "ar"):
+        raise ValueError(f"test must be 'bs' (paired bootstrap) or 'ar' (approximate randomization), not {test!r}.")
+    if isinstance(systems, (str, bytes)) or not isinstance(systems, Sequence) or len(systems) < 2:
+        raise ValueError("systems must list the baseline's rows and at least one other system's rows.")
+    systems = [check_rows(rows, f"systems[{i}]") for i, rows in enumerate(systems)]
+    if len({len(rows) for rows in systems}) > 1:
+        raise ValueError("every system must have one row per segment of the same test set.")
+    n_samples, seed = check_samples(n_samples, 1), check_seed(seed)
+
     def resampled(rows: Sequence[Sequence[int]], draws: Any) -> Any:
         return np.array([s.score for s in resampled_scores(rows, draws, "exp")])
 
-    scores = [corpus_bleu(rows, "exp") for rows in systems]
+    scores = [_corpus_bleu(rows, "exp") for rows in systems]
     n = len(systems[0])
     draws = bootstrap_draws(n, n_samples, seed)
     baseline = resampled(systems[0], draws)
@@ -239,13 +332,23 @@ def swap_scores(baseline: Sequence[Sequence[int]], system: Sequence[Sequence[int
                 differing: Sequence[int]) -> list[tuple[tuple[int, ...], float, float]]:
     """For every subset of the ``differing`` sentences (0-based), smallest first: the subset and the BLEU of
     both pseudo-systems once the two systems' rows of those sentences are exchanged."""
+    baseline, system = check_rows(baseline, "baseline"), check_rows(system, "system")
+    if len(baseline) != len(system):
+        raise ValueError("baseline and system must have one row per segment of the same test set.")
+    if isinstance(differing, (str, bytes)) or not isinstance(differing, Sequence) or \
+            not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) and 0 <= i < len(baseline)
+                    for i in differing):
+        raise ValueError(f"differing must list segment numbers from 0 to {len(baseline) - 1}.")
+    if len(differing) > MAX_DIFFERING:
+        raise ValueError(f"{len(differing)} differing sentences make 2^{len(differing)} swaps; at most "
+                         f"{MAX_DIFFERING} are enumerated (use approximate randomization for more).")
     out = []
     for size in range(len(differing) + 1):
         for subset in itertools.combinations(differing, size):
             x, y = list(baseline), list(system)
             for i in subset:
                 x[i], y[i] = system[i], baseline[i]
-            out.append((subset, corpus_bleu(x, "exp"), corpus_bleu(y, "exp")))
+            out.append((subset, _corpus_bleu(x, "exp"), _corpus_bleu(y, "exp")))
     return out
 
 
@@ -257,6 +360,7 @@ def signature(references: Sequence[Sequence[Optional[str]]], tokenize: str, lowe
     """
     from sacrebleu.metrics import BLEU
 
+    check_settings(tokenize, smooth_method, lowercase)
     metric = BLEU(tokenize=tokenize, lowercase=bool(lowercase), smooth_method=smooth_method)
     seen = {sum(r is not None for r in refs) for refs in references}
     metric.num_refs = seen.pop() if len(seen) == 1 else -1

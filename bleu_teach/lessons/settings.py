@@ -10,6 +10,7 @@ from bleu_teach.bleu.nltk_api import corpus_bleu
 from bleu_teach.bleu.sacrebleu_api import corpus_score
 from bleu_teach.bleu.smoothing import get_smoothing, quietly
 from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.inputs.validation import check_bool
 from bleu_teach.views.document import Document, Table as TableBlock
 from bleu_teach.views.viewable import Viewable
 
@@ -60,6 +61,10 @@ class SettingsScores(Viewable):
         return Document((TableBlock(_SETTINGS_HEADER, tuple(tuple(row) for row in self.rows)),))
 
 
+#: The corpus_score options a setting may give.
+_SCORE_OPTIONS = ("tokenize", "lowercase", "smooth_method", "smooth_value", "max_ngram_order", "effective_order")
+
+
 def settings_scores(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[Optional[str]]],
@@ -83,8 +88,15 @@ def settings_scores(
     per_hyp = check_inputs(hypotheses, references, orientation)
     if settings is not None and not isinstance(settings, dict):
         raise TypeError("settings must be a dict of {label: dict of corpus_score options}, or None for the defaults.")
+    check_bool(with_whitespace_corpus_bleu, "with_whitespace_corpus_bleu")
     rows = []
     for label, options in (REPORTING_SETTINGS if settings is None else settings).items():
+        if not isinstance(options, dict):
+            raise TypeError(f"settings[{label!r}] must be a dict of corpus_score options such as "
+                            f"{{'tokenize': 'intl'}}, not {type(options).__name__}.")
+        if unknown := set(options) - set(_SCORE_OPTIONS):
+            raise ValueError(f"settings[{label!r}] has {', '.join(map(repr, sorted(unknown)))}, which corpus_score "
+                             f"does not take; its options are {', '.join(_SCORE_OPTIONS)}.")
         result = corpus_score(hypotheses, per_hyp, **options, orientation="per_hypothesis")
         rows.append(SettingScore(str(label), result.score, result.signature))
     if with_whitespace_corpus_bleu:

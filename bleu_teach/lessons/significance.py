@@ -57,7 +57,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.lessons.resampling import (DEFAULT_SEED, bootstrap, check_samples, check_seed, check_settings,
+from bleu_teach.lessons.resampling import (DEFAULT_SEED, MAX_DIFFERING, bootstrap, check_samples, check_seed, check_settings,
                                            corpus_bleu, interval, paired_statistics, randomization_draws,
                                            segment_statistics, signature, swap_scores)
 from bleu_teach.views.document import Code, Document, Paragraph, Table as TableBlock
@@ -416,8 +416,7 @@ def bootstrap_distribution(
 # Approximate randomization made exact: every swap of the differing sentences
 # ---------------------------------------------------------------------------
 
-#: The largest number of differing sentences :func:`exact_randomization` enumerates (2^10 = 1,024 swaps).
-MAX_DIFFERING = 10
+# MAX_DIFFERING (from resampling): the most differing sentences exact_randomization enumerates (2^10 swaps).
 
 
 @dataclass(frozen=True)

@@ -231,7 +231,8 @@ def _check_text_tokens(tokens: Sequence[Hashable], what: str) -> list[str]:
     return out
 
 
-def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method: Any) -> Optional[str]:
+def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method: Any,
+                   smooth_value: Any = None) -> Optional[str]:
     """Refuse bad options; return the smoothing as NLTK's method name ("1", 1 and "method1" are method1)."""
     if isinstance(max_n, bool) or not isinstance(max_n, numbers.Integral):
         raise TypeError(f"max_n must be a whole number such as 4 (for BLEU-4), not {max_n!r}.")
@@ -250,6 +251,11 @@ def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method:
     if smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTHING)} (sacreBLEU's names), "
                          f"not {smooth_method!r}.")
+    if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))):
+        raise TypeError(f"smooth_value must be a number or None (the method's default), not {smooth_value!r}.")
+    if smooth_value is not None and not (math.isfinite(smooth_value) and 0 <= smooth_value <= 1e300):
+        raise ValueError(f"smooth_value must be a finite number >= 0 (sacreBLEU's floor default is 0.1), "
+                         f"not {smooth_value!r}.")
     return cast(Optional[str], smoothing)
 
 
@@ -491,7 +497,7 @@ def compare_tools(
     from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
     from sacrebleu.metrics import BLEU
 
-    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method)
+    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method, smooth_value)
     refs = [_check_text_tokens(r, f"references[{i}]") for i, r in enumerate(check_references(references))]
     hyp = _check_text_tokens(check_tokens(hypothesis, "hypothesis"), "hypothesis")
     if not isinstance(effective_order, bool):
@@ -552,7 +558,7 @@ def compare_tools_corpus(
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
     from sacrebleu.metrics import BLEU
 
-    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method)
+    smoothing = _check_options(max_n, smoothing, auto_reweigh, smooth_method, smooth_value)
     if not isinstance(effective_order, bool):
         raise TypeError("effective_order must be True or False.")
     refs_list, hyps_checked = check_corpus(list_of_references, hypotheses)

@@ -80,6 +80,7 @@ from typing import Any, TextIO
 
 from bleu_teach.metrics import METRICS, Metric, Option
 from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files
+from bleu_teach.views.text_writer import safe
 from bleu_teach.views.viewable import FORMATS, Viewable, render
 
 __all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
@@ -450,7 +451,7 @@ def _escape_unencodable(stream: TextIO | None) -> None:
 
 
 def _error(message: str) -> None:
-    print("error: " + " ".join(message.split()), file=sys.stderr)
+    print("error: " + " ".join(safe(message).split()), file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -476,7 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if args.command == "exercises":
             for path in exercise_files(args):
-                print(f"wrote {path}")
+                print(f"wrote {safe(path)}")
             return EXIT_OK
         if args.command is None:
             commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in METRICS.values())

@@ -25,7 +25,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["CheckedValue", "Choice", "Slider", "Tick", "TextLine", "TextArea", "WholeNumber", "Toggles"]
+__all__ = ["CheckedValue", "CheckedSelection", "Choice", "Slider", "Tick", "TextLine", "TextArea", "WholeNumber", "Toggles"]
 
 
 class CheckedValue:
@@ -42,8 +42,25 @@ class CheckedValue:
         super().__setattr__(name, value)
 
 
-class Choice(CheckedValue, widgets.Dropdown):
-    """A menu (Dropdown) whose value is checked."""
+class CheckedSelection(CheckedValue):
+    """Mixin for menus and toggle buttons: ``index`` and ``label`` set from Python are checked too."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("index", "label") and self.__dict__.get("value_check") is not None:
+            options = list(getattr(self, "options", ()))
+            labels = [str(o[0]) if isinstance(o, tuple) else str(o) for o in options]
+            what = f"{getattr(self, 'description', '') or 'this menu'}"
+            if name == "index" and value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(options)):
+                raise ValueError(f"{what}: index must be a whole number from 0 to {len(options) - 1} (one per "
+                                 f"choice), not {value!r}.")
+            if name == "label" and value is not None and value not in labels:
+                raise ValueError(f"{what}: label must be one of {', '.join(map(repr, labels))}, not {value!r}.")
+        super().__setattr__(name, value)
+
+
+class Choice(CheckedSelection, widgets.Dropdown):
+    """A menu (Dropdown) whose value (and index and label) is checked."""
 
 
 class Slider(CheckedValue, widgets.IntSlider):
@@ -66,5 +83,5 @@ class WholeNumber(CheckedValue, widgets.BoundedIntText):
     """A number box whose value is checked (refused, never clamped)."""
 
 
-class Toggles(CheckedValue, widgets.ToggleButtons):
-    """Toggle buttons whose value is checked."""
+class Toggles(CheckedSelection, widgets.ToggleButtons):
+    """Toggle buttons whose value (and index and label) is checked."""

@@ -78,7 +78,7 @@ def _compile(folder: Path, names: Sequence[str]) -> list[str]:
     """
     engine = shutil.which("pdflatex")
     if engine is None:
-        print(f"pdflatex is not installed, so there is no PDF: compile the .tex files in {folder} with any "
+        print(f"pdflatex is not installed, so there is no PDF: compile the .tex files in {str(folder)!r} with any "
               "LaTeX engine", file=sys.stderr)
         return []
 

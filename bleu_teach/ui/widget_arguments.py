@@ -18,7 +18,7 @@ from bleu_teach.lessons.agreement import METRICS as AGREEMENT_METRICS
 from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, parse_weights
 
 __all__ = ["prefixed", "flag", "whole", "text", "texts", "tokenizer_name", "smoothing_name", "one_of",
-           "checked_settings"]
+           "checked_settings", "weights_text"]
 
 
 def prefixed(owner: str, check: Callable[..., Any], *args: Any) -> Any:
@@ -137,15 +137,21 @@ def one_of(value: Any, owner: str, name: str, choices: Sequence[str]) -> str:
     raise ValueError(f"{owner}: {name}={value!r} is not offered; choose one of {listed}{hint}.")
 
 
+def weights_text(value: Any, owner: str) -> str:
+    """The Weights box's text: '' for uniform weights, or numbers separated by commas."""
+    if not isinstance(value, str):
+        raise TypeError(f"{owner}: weights is the Weights box's text: '' for uniform weights, or numbers separated "
+                        f"by commas such as '0.5, 0.5'; not {preview(value)}.")
+    return value
+
+
 def checked_settings(owner: str, tokenizer: Any, lowercase: Any, max_n: Any, weights: Any,
                       smoothing: Any) -> tuple[str, bool, int, str, str]:
     """The scoring settings, checked: (tokenizer, lowercase, max_n, weights, smoothing)."""
     tokenizer = tokenizer_name(tokenizer, owner)
     lowercase = flag(lowercase, owner, "lowercase")
     max_n = whole(max_n, owner, "max_n", MAX_ORDER, "the Max n slider's range")
-    if not isinstance(weights, str):
-        raise TypeError(f"{owner}: weights is the Weights box's text: '' for uniform weights, or numbers separated "
-                        f"by commas such as '0.5, 0.5'; not {preview(weights)}.")
+    weights = weights_text(weights, owner)
     try:
         check_weight_tuple(parse_weights(weights, max_n), "weights")
     except ValueError as problem:

@@ -132,14 +132,15 @@ class ReferenceList(widgets.VBox):
     def add(self, text: str = "") -> None:
         text = arguments.text(text, "ReferenceList", "text")
         if len(self.boxes) >= self.max_refs:
-            return
+            raise ValueError(f"ReferenceList: it already has {self.max_refs} references, the most it holds "
+                             f"(max_refs); remove one first.")
         self._append(text)
         self._refresh()
         self._on_change()
 
     def remove(self) -> None:
         if len(self.boxes) <= 1:
-            return
+            raise ValueError("ReferenceList: it has one reference left, and an explorer needs at least one reference.")
         self.boxes.pop().close()
         self._refresh()
         self._on_change()
@@ -276,7 +277,7 @@ class _Settings:
                                                                      "the Max n slider's range"))
         self.weights = controls.TextLine(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)",
                                          description="Weights", style=_LABEL,
-                                         check=lambda v: arguments.text(v, owner, "weights"))
+                                         check=lambda v: arguments.weights_text(v, owner))
         self.smoothing = controls.Choice(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
                                          value=smoothing, description="Smoothing", style=_LABEL,
                                          layout=widgets.Layout(width="95%"),
@@ -471,8 +472,10 @@ class DisagreementExplorer(widgets.VBox):
                                                                            (TOO_KIND, TOO_HARSH)))
         self.rank = controls.WholeNumber(value=rank, min=1, max=len(table.rows), description="Rank", style=_LABEL,
                                          layout=widgets.Layout(width="220px"),
-                                         check=lambda v: arguments.whole(v, owner, "rank", len(table.rows),
-                                                                         "the Rank box's range"))
+                                         check=lambda v: arguments.whole(
+                                             v, owner, "rank", max(1, len(self.candidates())),
+                                             f"the number of pairs shown for metric={self.metric.value!r}, "
+                                             f"system={self.system.value!r}, direction={self.direction.value!r}"))
         self.count = widgets.HTML()
         self.output = widgets.HTML()
         self.current: Disagreement | None = None
