@@ -650,3 +650,17 @@ def test_a_decimal_answer_is_checked_like_any_number() -> None:
     from bleu_teach.exercises import check
 
     assert check("03.1", Decimal("0.846")).verdict == "correct"  # was refused
+
+
+def test_the_resampling_statistics_helpers_refuse_what_is_not_a_list_of_statistics() -> None:
+    from bleu_teach.lessons import resampling as rs
+
+    rows = [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]] * 3
+    for call, kind, words in ((lambda: rs.strict_p_value(None, 0.1), TypeError, "scores must be a list"),
+                              (lambda: rs.strict_p_value([0.1], "x"), TypeError, "observed must be a number"),
+                              (lambda: rs.strict_p_value([], 0.1), ValueError, "scores is empty"),  # was 1.0
+                              (lambda: rs.bleu_of(None, "exp"), ValueError, "summed statistics row"),
+                              (lambda: rs.resampled_scores(rows, None, "exp"), ValueError, "draws must be a table"),
+                              (lambda: rs.resampled_scores(rows, [[99]], "exp"), ValueError, "from 0 to 2")):
+        with pytest.raises(kind, match=words):
+            call()

@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 from markdown_it import MarkdownIt
 
-from bleu_teach.exercises import check, exercises
+from bleu_teach.exercises import check, exercise, exercises
 from tests.view_checks import _pdflatex
 
 BANK = exercises()
@@ -149,7 +149,8 @@ def test_the_qti_package_holds_every_exercise_with_its_right_answer_and_feedback
     for item, ex in zip(items, BANK):
         feedback = {fb.get("ident"): _html_text(fb.findtext(f".//{prefix}mattext", "", ns))
                     for fb in item.findall(f"{prefix}itemfeedback", ns)}
-        assert feedback["general_fb"] == " ".join(f"Answer: {ex.answer_text}. {ex.working[0].upper()}{ex.working[1:]}".split())
+        working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
+        assert feedback["general_fb"] == " ".join(f"Answer: {ex.answer_text}. {working}".split())
         if ex.options:
             labels = item.findall(f".//{prefix}response_label", ns)
             texts = [_html_text(label.findtext(f".//{prefix}mattext", "", ns)) for label in labels]
@@ -168,3 +169,10 @@ def test_the_qti_package_holds_every_exercise_with_its_right_answer_and_feedback
             assert low <= round(float(check(ex.id, ex.answer).right), ex.decimals) <= high, ex.id
             for m in check(ex.id, None).misconceptions:
                 assert not low <= round(float(m.value), ex.decimals) <= high, (ex.id, m.name)
+
+
+def test_platform_questions_do_not_offer_fractions_their_numerical_questions_reject(moodle: ElementTree.Element):
+    """Moodle's and Canvas's numerical questions read decimals only, so their question texts ask for decimals."""
+    texts = [q.findtext("questiontext/text") for q in moodle.findall("question") if q.get("type") == "numerical"]
+    assert texts and not [t for t in texts if "fraction" in t.lower()]
+    assert "fraction" in exercise("01.1").question  # the notebook's question does offer one

@@ -117,7 +117,11 @@ def test_the_moodle_file_gives_each_exercise_a_category_of_every_students_varian
             found[current] = []
         else:
             found[current].append(question)
-    assert list(found) == [f"$course$/bleu-teach worksheets (seed {SEED})/{i} {exercise(i).title}" for i in VARIED]
+    import hashlib
+
+    fingerprint = hashlib.sha256(str(SEED).encode()).hexdigest()[:6]  # the set is named without its seed
+    assert list(found) == [f"$course$/bleu-teach worksheets, set {fingerprint}/{i} {v.title}"
+                           for i, v in zip(VARIED, SHEETS[0])]
     for (category, questions), exercise_id in zip(found.items(), VARIED):
         assert [q.findtext("idnumber") for q in questions] == [f"{exercise_id}-s{k:02d}" for k in range(1, STUDENTS + 1)]
         for q, ex in zip(questions, (v for v in VARIANTS if v.id == exercise_id)):
@@ -150,9 +154,57 @@ def test_bad_worksheet_requests_are_refused_clearly(tmp_path: Path):
         run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", students,
                               "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr
-    with pytest.raises(ValueError, match="has no variants"):
+    with pytest.raises(ValueError, match="is not drawn afresh"):
         import random
 
         draw_variant("03.2", random.Random(1), 1)
+    with pytest.raises(ValueError, match="seed must be 0 or more"):
+        worksheets(2, seed=-5)  # would repeat seed 5's sheets
     with pytest.raises(TypeError, match="students must be a whole number"):
         worksheets(2.5)  # type: ignore[arg-type]
+
+
+def test_a_large_class_gets_worksheets_and_the_key_says_which_variants_are_shared():
+    from bleu_teach.exercises.variants import pool_size
+    from bleu_teach.exercises.worksheet import worksheet_key
+
+    students = 150  # more than exercise 04.1's real sentences allow (it failed past 47 students)
+    sheets = worksheets(students, SEED)
+    k = VARIED.index("04.1")
+    different = len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets})
+    assert different == pool_size("04.1") < students
+    assert len({tuple(repr(sorted(v.inputs.items())) for v in sheet) for sheet in sheets}) == students
+    key = worksheet_key(sheets, SEED).to_text()
+    assert f"04.1 has {different} different variants for {students} students" in key
+
+
+def test_variants_spread_their_answers_and_never_repeat_the_lessons_own_question():
+    for k, exercise_id in enumerate(VARIED):
+        answers = {sheet[k].answer_text for sheet in SHEETS}
+        if exercise_id not in ("05.2", "07.2"):  # those are about a score that is 0 without smoothing
+            assert len(answers) >= 10, (exercise_id, answers)
+        assert all(sheet[k].inputs != exercise(exercise_id).inputs for sheet in SHEETS)
+
+
+def test_the_students_sheets_never_print_the_seed_and_the_key_does(folder: Path):
+    for path in (folder / "sheets").glob("student-*.md"):
+        assert "seed" not in path.read_text(encoding="utf-8").lower(), path.name
+    assert f"made with seed {SEED}" in (folder / "worksheet-key.md").read_text(encoding="utf-8")
+    moodle = (folder / "worksheets.moodle.xml").read_text(encoding="utf-8")
+    assert f"seed {SEED}" not in moodle
+
+
+def test_without_a_seed_a_random_one_is_chosen_and_said_and_old_sheets_are_cleared(tmp_path: Path):
+    (tmp_path / "sheets").mkdir()
+    (tmp_path / "sheets" / "student-09.pdf").write_text("an earlier set")
+    (tmp_path / "notes.txt").write_text("the teacher's own file")
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
+                          str(tmp_path)], capture_output=True, text=True, timeout=300, env={**__import__("os").environ,
+                                                                                           "PATH": "/nonexistent"})
+    assert run.returncode == 0, run.stderr
+    seed = int(run.stderr.split("made with seed ")[1].split(":")[0])
+    assert f"made with seed {seed}" in (tmp_path / "worksheet-key.md").read_text(encoding="utf-8")
+    assert not (tmp_path / "sheets" / "student-09.pdf").exists() and (tmp_path / "notes.txt").exists()
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
+                          str(tmp_path / "notes.txt")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "is a file, not a folder" in run.stderr

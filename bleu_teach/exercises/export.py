@@ -44,8 +44,17 @@ _NOTEBOOK_ONLY = (
 )
 
 
-def quiz_question(ex: Exercise) -> str:
-    """The question as a quiz on a learning platform asks it: without the notebook's typing instructions.
+#: What a platform's numerical question cannot take: the questions' offer of a fraction (Moodle and Canvas read
+#: decimals only).
+_FRACTIONS = (r" or as a fraction( in quotes)? \(e\.g\. `\"\d+/\d+\"`\)", r",? or as an exact fraction",
+              r" or as a fraction")
+
+
+def quiz_question(ex: Exercise, platform: bool = False) -> str:
+    """The question as a quiz asks it: without the notebook's typing instructions.
+
+    ``platform=True`` also drops the offer of a fraction, which a platform's numerical question does not accept
+    (a worksheet on paper keeps it).
 
     >>> quiz_question(exercise("00.1"))
     'What does BLEU count?'
@@ -54,7 +63,7 @@ def quiz_question(ex: Exercise) -> str:
     """
     text = ex.question
     context = ex.context
-    if ex.kind == "mqm_score":  # the lesson shows the error list in a table just below the question
+    if ex.kind == "mqm_score" and ex.student is None:  # the lesson shows the error list in a table below
         from bleu_teach.lessons.data import wmt21_ted
 
         errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
@@ -65,6 +74,10 @@ def quiz_question(ex: Exercise) -> str:
         text = re.sub(pattern, "", text, flags=re.S)
     if ex.kind == "higher" and "same" not in text:
         text += " Answer A, B or the same."
+    if platform:
+        text = re.sub(r"A fraction such as `\"\d+/\d+\"`, or a decimal", "A decimal", text)
+        for pattern in _FRACTIONS:
+            text = re.sub(pattern, "", text)
     return f"{context}\n\n{text.strip()}" if context else text.strip()
 
 
@@ -89,7 +102,8 @@ def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
 
 
 def _answer_line(ex: Exercise) -> str:
-    return f"Answer: {ex.answer_text}. {ex.working[0].upper()}{ex.working[1:]}"
+    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
+    return f"Answer: {ex.answer_text}. {working}"
 
 
 def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
@@ -172,7 +186,7 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
     kind = "multichoice" if ex.options else "numerical"
     question = ElementTree.SubElement(quiz, "question", {"type": kind})
     ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = _name(ex)
-    _text_element(question, "questiontext", quiz_question(ex))
+    _text_element(question, "questiontext", quiz_question(ex, platform=True))
     _text_element(question, "generalfeedback", _answer_line(ex))
     ElementTree.SubElement(question, "idnumber").text = _id_number(ex)
     if ex.options:
@@ -221,7 +235,7 @@ def _gift_blocks(chosen: Sequence[Exercise]) -> str:
     blocks = []
     for ex in chosen:
         head = f"// {ex.label}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(_name(ex))}::"
-        body = f"[markdown]{_gift_escape(quiz_question(ex))}"
+        body = f"[markdown]{_gift_escape(quiz_question(ex, platform=True))}"
         if ex.options:
             answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(o.text)}"
                        f"#{_gift_escape(o.feedback)}" for o in ex.options]
@@ -276,7 +290,7 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
 
 def _qti_question(number: int, ex: Exercise) -> list[str]:
     lines = [f"Title: {_name(ex)}"]
-    lines += _qti_lines(f"{number}.  ", quiz_question(ex))
+    lines += _qti_lines(f"{number}.  ", quiz_question(ex, platform=True))
     lines += _qti_lines("... ", _answer_line(ex))
     if ex.options:
         for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):

@@ -38,7 +38,7 @@ from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "worksheets"]
+           "draw_variant", "pool_size", "worksheets"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "05.2", "07.1", "07.2", "08.1")
@@ -159,24 +159,25 @@ def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
     return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
 
 
-def _sentence_bleu(references: int, smoothing: str | None, zero_four_gram: bool
-                   ) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
-    def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
-        hyp, ref_a, ref_b = rng.choice(_segments(4, 8))
-        refs = [ref_a, ref_b][:references]
-        if references == 2 and ref_a == ref_b:
-            return {}, ""
-        if zero_four_gram and _shares(hyp, refs, 4):
-            return {}, ""  # the question is about a missing 4-gram: draw again
-        how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
-               else "without smoothing")
-        question = (f"What is the sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
-                    f"{_references_text(refs)}, {how}? {_TOKENS_NOTE} Rounded to three decimal places.")
-        inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
-        if smoothing:
-            inputs["smoothing"] = smoothing
-        return inputs, question
-    return draw
+def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[tuple[dict[str, Any], str]]]:
+    """Every candidate of a sentence-BLEU question: a translation of 4 to 12 tokens that shares no 4-gram with
+    its references (a zero 4-gram precision is what the question is about), in the data's order."""
+    def candidates() -> list[tuple[dict[str, Any], str]]:
+        found = []
+        for hyp, ref_a, ref_b in _segments(4, 12):
+            refs = [ref_a, ref_b][:references]
+            if (references == 2 and ref_a == ref_b) or _shares(hyp, refs, 4):
+                continue
+            how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
+                   else "without smoothing")
+            question = (f"What is the sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
+                        f"{_references_text(refs)}, {how}? {_TOKENS_NOTE} Rounded to three decimal places.")
+            inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
+            if smoothing:
+                inputs["smoothing"] = smoothing
+            found.append((inputs, question))
+        return found
+    return candidates
 
 
 def _shares(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> bool:
@@ -200,8 +201,8 @@ def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     errors = wmt21_ted("zh-en").errors[system][segment]
     listed = "; ".join(f"{e.category}, {e.severity.lower()}, on “{e.text}”" if e.text else
                        f"{e.category}, {e.severity.lower()}" for e in errors)
-    question = (f"{system}'s translation of segment {segment} received {len(errors)} errors: {listed}. What is its "
-                "MQM score? One decimal place.")
+    question = (f"The expert who rated the machine translation system {system} on segment {segment} marked "
+                f"{len(errors)} errors: {listed}. What is the translation's MQM score? One decimal place.")
     return {"pair": "zh-en", "system": system, "segment": segment}, question
 
 
@@ -209,13 +210,23 @@ _DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
     "01.1": _precision(1, 2),
     "02.1": _precision(2, 2),
     "03.1": _brevity,
-    "04.1": _sentence_bleu(2, "method1", zero_four_gram=True),
     "04.2": _corpus,
-    "05.2": _sentence_bleu(1, None, zero_four_gram=True),
     "07.1": _precision(1, 1),
-    "07.2": _sentence_bleu(2, None, zero_four_gram=True),
     "08.1": _mqm,
 }
+#: Exercises whose variants come from a finite pool (every real sentence that fits), handed out in a shuffled
+#: order; past the pool's size, students share variants (the key says how many there are).
+_POOLS: dict[str, Callable[[], list[tuple[dict[str, Any], str]]]] = {
+    "04.1": _sentence_bleu(2, "method1"),
+    "05.2": _sentence_bleu(1, None),
+    "07.2": _sentence_bleu(2, None),
+}
+#: A variant's title where the exercise's own title names the lesson's sentence.
+_TITLES = {"05.2": "Unsmoothed BLEU-4 without a matching 4-gram"}
+#: How many checked candidates a draw looks through for an answer no other student has yet, and how many
+#: draws it tries for inputs no other student has before it gives a student an earlier student's variant.
+_NEW_ANSWER_TRIES = 10
+_REUSE_AFTER = 300
 
 
 def _working(ex: Exercise, feedback: Feedback) -> str:
@@ -240,39 +251,102 @@ def _working(ex: Exercise, feedback: Feedback) -> str:
             f"BLEU = BP x exp(sum of w_n log p_n) = {float(report.score):.4g}")
 
 
-def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None) -> Exercise:
+def _checked(exercise_id: str, inputs: dict[str, Any], question: str, student: int) -> Exercise | None:
+    """The variant with these inputs, or None when its answers are not all different after rounding."""
+    base = exercise(exercise_id)
+    if repr(sorted(inputs.items())) == repr(sorted(base.inputs.items())):
+        return None  # the lesson's own question, whose answer the solutions give
+    candidate = replace(base, inputs=inputs, question=question, context="", student=student,
+                        title=_TITLES.get(exercise_id, base.title))
+    with warnings.catch_warnings():  # an indistinct candidate is refused, not warned about
+        warnings.simplefilter("ignore", IndistinctAnswersWarning)
+        feedback = candidate.check(None)
+    if indistinct_feedback(feedback) or not math.isfinite(float(feedback.right or 0)):
+        return None
+    return replace(candidate, answer=float(feedback.right or 0), working=_working(candidate, feedback))
+
+
+@lru_cache(maxsize=None)
+def _pool(exercise_id: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
+    """The different candidates of a pooled exercise that pass the checks, with their answers (computed once)."""
+    found: dict[str, tuple[dict[str, Any], str, str]] = {}
+    for inputs, question in _POOLS[exercise_id]():
+        key = repr(sorted(inputs.items()))
+        if key not in found and (variant := _checked(exercise_id, inputs, question, 0)) is not None:
+            found[key] = (inputs, question, variant.answer_text)
+    return tuple(found.values())
+
+
+def pool_size(exercise_id: str) -> int | None:
+    """How many different variants a pooled exercise has (None: drawn afresh, practically unlimited)."""
+    return len(_pool(exercise_id)) if exercise_id in _POOLS else None
+
+
+def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
+                 answers: set[str] | None = None) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
-    differ after rounding (and, with ``taken``, until its inputs are not
-    already taken; they are added).  ``ValueError`` after
-    :data:`MAX_DRAWS` failed draws.
+    differ after rounding, and (with ``taken``) until its inputs are not
+    already taken; they are added.  With ``answers`` (the answers other
+    students got), a candidate with a new answer is preferred among the next
+    few that pass.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in _DRAWERS:
-        raise ValueError(f"exercise {exercise_id!r} has no variants; these do: {', '.join(VARIED)}.")
-    base = exercise(exercise_id)
-    for _ in range(MAX_DRAWS):
+        raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(_DRAWERS)} "
+                         f"(and {', '.join(_POOLS)} come from a pool: use worksheets()).")
+    passed: list[Exercise] = []
+    shared: Exercise | None = None  # a variant another student has: used only when no new one turns up
+    for attempt in range(MAX_DRAWS):
+        if attempt >= _REUSE_AFTER and (passed or shared is not None):
+            break
+
         inputs, question = _DRAWERS[exercise_id](rng)
-        if not inputs or (taken is not None and repr(sorted(inputs.items())) in taken):
+        if not inputs:
             continue
-        candidate = replace(base, inputs=inputs, question=question, context="", student=student)
-        with warnings.catch_warnings():  # an indistinct draw is refused below, not warned about
-            warnings.simplefilter("ignore", IndistinctAnswersWarning)
-            feedback = candidate.check(None)
-        if indistinct_feedback(feedback) or not math.isfinite(float(feedback.right or 0)):
+        if taken is not None and repr(sorted(inputs.items())) in taken:
+            if shared is None:
+                shared = _checked(exercise_id, inputs, question, student)
             continue
-        variant = replace(candidate, answer=float(feedback.right or 0), working=_working(candidate, feedback))
+        variant = _checked(exercise_id, inputs, question, student)
+        if variant is None:
+            continue
+        passed.append(variant)
+        if answers is None or variant.answer_text not in answers or len(passed) >= _NEW_ANSWER_TRIES:
+            break
+    if passed:
+        chosen = next((v for v in passed if answers is None or v.answer_text not in answers), passed[0])
         if taken is not None:
-            taken.add(repr(sorted(inputs.items())))
-        return variant
+            taken.add(repr(sorted(chosen.inputs.items())))
+        if answers is not None:
+            answers.add(chosen.answer_text)
+        return chosen
+    if shared is not None:
+        return shared
     raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
+
+
+def _spread(pool: list[tuple[dict[str, Any], str, str]]) -> list[tuple[dict[str, Any], str, str]]:
+    """The pool in an order that takes one variant of each answer in turn (so neighbours differ in answer)."""
+    groups: dict[str, list[tuple[dict[str, Any], str, str]]] = {}
+    for candidate in pool:
+        groups.setdefault(candidate[2], []).append(candidate)
+    order = []
+    while any(groups.values()):
+        for group in groups.values():
+            if group:
+                order.append(group.pop(0))
+    return order
 
 
 def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> list[list[Exercise]]:
     """For each of ``students`` students (numbered from 1), a checked variant of each exercise in ``which``.
 
-    The same ``seed`` gives the same worksheets; no two students share an
-    exercise's inputs.
+    The same ``seed`` gives the same worksheets, and student k's sheet does
+    not depend on how many sheets are made.  Drawn exercises give no two
+    students the same inputs and prefer answers no other student has; pooled
+    ones (:func:`pool_size`) hand out their variants in a shuffled order and
+    start again when there are more students than variants.
     """
     if isinstance(students, bool) or not isinstance(students, int):
         raise TypeError(f"students must be a whole number such as 40, not {students!r}.")
@@ -280,10 +354,28 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
         raise ValueError(f"students must be from 1 to {MAX_STUDENTS}; got {students}.")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be a whole number such as 1, not {seed!r}.")
-    unknown = [w for w in which if w not in _DRAWERS]
+    if seed < 0:
+        raise ValueError(f"seed must be 0 or more (a negative seed would give the same sheets as its positive); "
+                         f"got {seed}.")
+    unknown = [w for w in which if w not in _DRAWERS and w not in _POOLS]
     if isinstance(which, str) or unknown:
         raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); "
                          f"got {which!r}.")
-    rng = random.Random(seed)
-    taken: dict[str, set[str]] = {w: set() for w in which}
-    return [[draw_variant(w, rng, student, taken[w]) for w in which] for student in range(1, students + 1)]
+    sheets: list[list[Exercise]] = [[] for _ in range(students)]
+    for k, exercise_id in enumerate(which):  # each exercise from its own generator: sheet k ignores the class size
+        rng = random.Random(f"{seed}/{exercise_id}")
+        if exercise_id in _POOLS:
+            shuffled = list(_pool(exercise_id))
+            rng.shuffle(shuffled)
+            order = _spread(shuffled)
+            for student in range(1, students + 1):
+                inputs, question, _ = order[(student - 1) % len(order)]
+                variant = _checked(exercise_id, inputs, question, student)
+                assert variant is not None  # the pool holds checked candidates only
+                sheets[student - 1].append(variant)
+        else:
+            taken: set[str] = set()
+            answers: set[str] = set()
+            for student in range(1, students + 1):
+                sheets[student - 1].append(draw_variant(exercise_id, rng, student, taken, answers))
+    return sheets

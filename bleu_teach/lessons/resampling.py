@@ -172,6 +172,9 @@ def bleu_of(sums: Any, smooth_method: str) -> Any:
     """
     from sacrebleu.metrics import BLEU
 
+    if isinstance(sums, (str, bytes)) or not hasattr(sums, "__len__") or len(sums) < 4 or len(sums) % 2:
+        raise ValueError(f"sums must be a test set's summed statistics row [c, r, m_1..m_N, t_1..t_N] "
+                         f"(2 + 2N numbers), not {sums!r:.60}.")
     order = (len(sums) - 2) // 2
     return BLEU.compute_bleu(correct=sums[2:2 + order], total=sums[2 + order:], sys_len=int(sums[0]),
                              ref_len=int(sums[1]), smooth_method=smooth_method, smooth_value=None,
@@ -223,7 +226,12 @@ def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: s
 
     _check_method(smooth_method)
     table = np.array(check_rows(rows), dtype="float32")
-    return [bleu_of(drawn.sum(0), smooth_method) for drawn in table[draws]]
+    picked = np.asarray(draws) if draws is not None else None
+    if picked is None or picked.ndim != 2 or picked.dtype.kind not in "iu" or \
+            (picked.size and (picked.min() < 0 or picked.max() >= len(table))):
+        raise ValueError(f"draws must be a table of segment numbers from 0 to {len(table) - 1}, one row per "
+                         "resampled test set (bootstrap_draws makes it).")
+    return [bleu_of(drawn.sum(0), smooth_method) for drawn in table[picked]]
 
 
 def bootstrap(rows: Sequence[Sequence[int]], n_samples: int, seed: int, smooth_method: str) -> tuple[Any, list[Any]]:
@@ -239,7 +247,7 @@ def _scores(scores: Any) -> list[float]:
         raise TypeError(f"scores must be a list of resampled scores (numbers), not {type(scores).__name__}.")
     values = list(scores)
     if not values:
-        raise ValueError("scores is empty: an interval needs at least one resampled score.")
+        raise ValueError("scores is empty: at least one resampled score (or statistic) is needed.")
     if not all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in values):
         raise TypeError("scores must hold numbers (the resampled BLEU scores).")
     return [float(x) for x in values]
@@ -273,8 +281,11 @@ def strict_p_value(statistics_drawn: Any, observed: float) -> float:
     """
     import numpy as np
 
-    larger = int(np.sum(np.asarray(statistics_drawn) > observed))
-    return (larger + 1) / (len(statistics_drawn) + 1)
+    drawn = _scores(statistics_drawn)
+    if isinstance(observed, bool) or not isinstance(observed, numbers.Real):
+        raise TypeError(f"observed must be a number (the observed statistic), not {observed!r}.")
+    larger = int(np.sum(np.asarray(drawn) > observed))
+    return (larger + 1) / (len(drawn) + 1)
 
 
 def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_samples: int,

@@ -56,14 +56,17 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
     sheet = what.add_parser("worksheet", help="a different worksheet for every student, their key, quiz files")
     sheet.add_argument("--students", required=True, type=int, metavar="N",
                        help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student")
-    sheet.add_argument("--seed", type=int, default=1, metavar="S",
-                       help="the same seed gives the same worksheets (default 1)")
+    sheet.add_argument("--seed", type=int, default=None, metavar="S",
+                       help="the same seed gives the same worksheets; by default a new random seed, printed and "
+                            "written into the key (keep it secret: with it anyone can make the key)")
     sheet.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
 
 
 def _folder(path: str) -> Path:
     out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(out)!r} is a file, not a folder: give a folder to write into.")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as problem:
@@ -125,20 +128,27 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
     return [str(out / "answer-key.md"), str(out / "answer-key.tex"), *_compile(out, ["answer-key"])]
 
 
-def _worksheets(students: int, seed: int, where: str) -> list[str]:
+def _worksheets(students: int, seed: int | None, where: str) -> list[str]:
     from bleu_teach.exercises.export import gift, moodle_xml
     from bleu_teach.exercises.variants import worksheets
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
 
+    import secrets
+
     started = time.perf_counter()
+    if seed is None:
+        seed = secrets.randbelow(10**9) + 1
     sheets = worksheets(students, seed)  # checks students and seed before anything is written
     out = _folder(where)
     sheet_folder = _folder(str(out / "sheets"))
+    for old in sheet_folder.glob("student-*"):  # an earlier set's sheets would sit beside this set's key
+        if old.is_file() and old.suffix in (".md", ".tex", ".pdf"):
+            old.unlink()
     written = []
     names = []
     for sheet in sheets:
         name = f"student-{sheet[0].student:02d}"
-        view = worksheet(sheet, seed)
+        view = worksheet(sheet)
         (sheet_folder / f"{name}.md").write_text(view.to_markdown(), encoding="utf-8")
         (sheet_folder / f"{name}.tex").write_text(view.to_latex(standalone=True), encoding="utf-8")
         names.append(name)
@@ -148,7 +158,10 @@ def _worksheets(students: int, seed: int, where: str) -> list[str]:
     (out / "worksheet-key.tex").write_text(key.to_latex(standalone=True), encoding="utf-8")
     written += [str(out / "worksheet-key.md"), *(_compile(out, ["worksheet-key"]) or [str(out / "worksheet-key.tex")])]
     flat = [ex for sheet in sheets for ex in sheet]
-    category = f"bleu-teach worksheets (seed {seed})"
+    import hashlib
+
+    # The set is named by a fingerprint of its seed, never the seed itself (the quiz files may be shared).
+    category = f"bleu-teach worksheets, set {hashlib.sha256(str(seed).encode()).hexdigest()[:6]}"
     (out / "worksheets.moodle.xml").write_text(moodle_xml(flat, category), encoding="utf-8")
     (out / "worksheets.gift.txt").write_text(gift(flat, category), encoding="utf-8")
     written += [str(out / "worksheets.moodle.xml"), str(out / "worksheets.gift.txt")]
@@ -156,5 +169,7 @@ def _worksheets(students: int, seed: int, where: str) -> list[str]:
         written += _qti(out / "worksheets.qti.zip", flat)
     except ValueError as problem:  # text2qti is not installed: the other files are still useful
         print(f"no QTI package: {problem}", file=sys.stderr)
-    print(f"{students} worksheets (seed {seed}) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    print(f"{students} worksheets in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
+          "the same set again, and keep it secret (with it, anyone with the package can make the key)",
+          file=sys.stderr)
     return written

@@ -54,6 +54,8 @@ PREAMBLE = (
     "\\usepackage{longtable}\n"
     "\\setlength{\\parindent}{0pt}\n"
     "\\setlength{\\parskip}{0.5em}\n"
+    "% no word is split at a line end: words are tokens here, and a hyphenated token would count as two\n"
+    "\\hyphenpenalty=10000\n\\exhyphenpenalty=10000\n\\sloppy\n"
 )
 
 _SPECIAL = {
@@ -168,9 +170,9 @@ def _block(block: Block, depth: int) -> str:
                             *[_block(b, depth + 1) for b in block.blocks]])
     if isinstance(block, Alert):
         return f"\\textbf{{Please check the input:}} {escape_latex(block.message)}"
-    if isinstance(block, AnswerSpace):
-        return f"\\textbf{{{escape_latex(block.label)}:}}" + "".join(
-            "\n\n\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines))
+    if isinstance(block, AnswerSpace):  # a minipage: the label and its lines stay on one page
+        return ("\\noindent\\begin{minipage}{\\linewidth}" + f"\\textbf{{{escape_latex(block.label)}:}}" + "".join(
+            "\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines)) + "\\end{minipage}")
     raise TypeError(f"unknown block {block!r}")
 
 
