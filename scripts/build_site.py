@@ -316,7 +316,8 @@ def export_glossary(out_dir: Path, environment: Any, pages: dict[str, str]) -> N
 
 
 #: The guide's table of exercises (answers and misconceptions), made by scripts/solutions.py between these markers.
-GUIDE_TABLE = re.compile(r"<!-- exercises: made by scripts/solutions\.py -->.*?<!-- end of exercises -->", re.S)
+GUIDE_TABLE = re.compile(r"(The table below is made from the bank[^\n]*\n\s*)?"
+                         r"<!-- exercises: made by scripts/solutions\.py -->.*?<!-- end of exercises -->", re.S)
 
 
 def export_guide(out_dir: Path, environment: Any, pages: dict[str, str]) -> None:
@@ -330,7 +331,8 @@ def export_guide(out_dir: Path, environment: Any, pages: dict[str, str]) -> None
         "key (`python -m bleu_teach exercises key --out key/`).", text)
     if found != 1:
         raise SystemExit("TEACHERS_GUIDE.md: the exercise table's markers are missing; run make solutions.")
-    text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1), pages) + ")", text)
+    text = re.sub(r"\]\(([^)\s]+)\)", lambda m: "](" + _site_link(m.group(1).removeprefix("notebooks/"), pages) + ")",
+                  text)
     page = environment.get_template("teachers.html.j2").render(body=markdown2html_mistune(text))
     (out_dir / "teachers.html").write_text(page, encoding="utf-8")
 

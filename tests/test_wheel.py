@@ -25,7 +25,7 @@ DATA = ["bleu_teach/exercises/bank.toml", "bleu_teach/lessons/wmt21/zh-en.json.g
         "bleu_teach/lessons/wmt21/en-de.json.gz", "bleu_teach/lessons/wmt21/LICENSE",
         "bleu_teach/lessons/wmt21/README.md"]
 #: Tools for testing and building that a learner's environment must not receive.
-NOT_FOR_LEARNERS = ["pytest", "nbval", "playwright", "mypy", "hypothesis", "build", "text2qti", "voila", "jupyterlab"]
+NOT_FOR_LEARNERS = ["pytest", "nbval", "playwright", "mypy", "hypothesis", "build", "voila", "jupyterlab"]
 
 
 def _clean_env(**extra: str) -> dict[str, str]:

@@ -313,5 +313,5 @@ def write_qti(path: str, found: Sequence[Exercise] | None = None) -> None:
         from text2qti.qti import QTI
         from text2qti.quiz import Quiz
     except ImportError:
-        raise ValueError("the QTI export needs text2qti: pip install text2qti (make test installs it)") from None
+        raise ValueError("the QTI export needs text2qti, which the package installs: pip install text2qti") from None
     QTI(Quiz(qti_text(found), config=Config(), source_name="bleu-teach exercises")).save(path)
