@@ -461,3 +461,33 @@ def test_the_teachers_guide_is_a_page_without_its_answer_table(visitor: Visitor,
     assert page.locator("nav.site-nav a[href='teachers.html']").count() == 1
     assert page.problems == [] and visitor.blocked == []
     page.close()
+
+
+#: axe-core's rule sets for WCAG 2.1 levels A and AA.
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_RUN = """async (tags) => {
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+    return result.violations.map(v => ({rule: v.id, nodes: v.nodes.length,
+                                       where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+}"""
+ALL_LABELLED = """() => [...document.querySelectorAll('[role="slider"]')].every(s => s.getAttribute('aria-label'))
+    && [...document.querySelectorAll('img')].every(i => i.hasAttribute('alt'))"""
+
+
+@pytest.mark.parametrize("name", ["index.html", "glossary.html", "teachers.html", "explorer.html",
+                                  "bleu_in_10_minutes.slides.html", *(f"{p.stem}.html" for p in LESSONS)])
+def test_every_page_has_no_wcag_2_1_aa_violation_axe_finds(visitor: Visitor, site: Site, name: str):
+    """axe-core (from the npm registry, injected by the test: the site does not ship it) on every page."""
+    axe = (PROJECT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    page = visitor.page()
+    page.goto(f"{site.url}/{name}")
+    page.wait_for_load_state("load")
+    if name[:2].isdigit():
+        page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
+        page.wait_for_function(ALL_LABELLED, timeout=30_000)
+    page.add_script_tag(content=axe)
+    violations = page.evaluate(AXE_RUN, WCAG_AA)
+    SITE_TIMINGS.setdefault("axe-core WCAG 2.1 A/AA violations", "")
+    SITE_TIMINGS["axe-core WCAG 2.1 A/AA violations"] += f"{name}: {sum(v['nodes'] for v in violations)}; "
+    assert violations == [], violations
+    page.close()
