@@ -298,8 +298,25 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str]) -> int:
     exporter = HTMLExporter(config=config, template_file=str(TEMPLATES / "site_lesson.html.j2"))
     resources = {"site": {"lesson": lesson, "links": links}, "metadata": {"name": f"{lesson.number} · {lesson.title}"}}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
-    (out_dir / lesson.page).write_text(body, encoding="utf-8")
+    (out_dir / lesson.page).write_text(with_contents(body), encoding="utf-8")
     return links
+
+
+def with_contents(page: str) -> str:
+    """The lesson page with its table of contents (its numbered sections, linked) under the top bar.
+
+    >>> print(with_contents('<nav class="site-nav site-nav-top"></nav><h2 id="1.-Why">1. Why<a class="anchor-link"'
+    ...                     ' href="#1.-Why">¶</a></h2>'))  # doctest: +ELLIPSIS
+    <nav class="site-nav site-nav-top"></nav><nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ol><li><a href="#1.-Why">1. Why</a></li></ol></nav><h2 ...
+    """
+    sections = re.findall(r'<h2 id="([^"]+)">(.*?)<a class="anchor-link"', page)
+    if not sections:
+        return page
+    items = "".join(f'<li><a href="#{anchor}">{re.sub(r"<[^>]+>", "", title).strip()}</a></li>'
+                    for anchor, title in sections)
+    toc = f'<nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ol>{items}</ol></nav>'
+    top = page.index("</nav>", page.index('class="site-nav site-nav-top"')) + len("</nav>")
+    return page[:top] + toc + page[top:]
 
 
 def export_glossary(out_dir: Path, environment: Any, pages: dict[str, str]) -> None:

@@ -117,8 +117,10 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
     if ex.kind == "mqm_score":
         errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
         found = {"positive_sign": [-nltk_value(ex)], "counted_errors": [-float(len(errors))]}
-        if any(e.category == "Fluency/Punctuation" and e.severity == "Minor" for e in errors):
+        punctuation = [e for e in errors if e.category == "Fluency/Punctuation" and e.severity == "Minor"]
+        if punctuation:
             found["punctuation_as_minor"] = [-float(sum(MQM_WEIGHTS[e.severity] for e in errors))]
+            found["punctuation_left_out"] = [nltk_value(ex) + 0.1 * len(punctuation)]
         return found
     return {}  # BLEU's mistakes are checked by name below
 

@@ -168,10 +168,11 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     for mistake in offered:
         if fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
-    if 0 < right <= 1 and fits(value, 100 * right, max(decimals - 2, 0)):
+    if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
         return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
                                   "give it as a number from 0 to 1.")
-    if decimals > 0 and abs(value - right) < 10.0 ** -(decimals - 1):
+    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals) for f in (round, math.trunc)}
+    if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
         return _with(base, False, f"close: round it to {decimals} decimal place{'s' if decimals != 1 else ''} "
                                   "(round, do not cut off the last digits), or give the exact fraction.")
     return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
@@ -571,7 +572,9 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
                               "MQM scores are negated error points: more errors give a lower (more negative) score.")]
     if punctuation:
         mistakes.append(Misconception("punctuation_as_minor", right - 0.9 * len(punctuation),
-                                      "a minor punctuation error costs 0.1 point, not 1 (Freitag et al., 2021)."))
+                                      "a minor punctuation error costs 0.1 point, not 1 (Freitag et al., 2021a)."))
+        mistakes.append(Misconception("punctuation_left_out", right + 0.1 * len(punctuation),
+                                      "a minor punctuation error still costs 0.1 point: leave none out."))
     mistakes.append(Misconception("counted_errors", -float(len(errors)),
                                   "errors are weighed by severity (major 5, minor 1), not just counted."))
     weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"

@@ -70,6 +70,10 @@ def quiz_question(ex: Exercise, platform: bool = False) -> str:
         context = "The errors: " + "; ".join(f"{e.category}, {e.severity.lower()}, on *{e.text}*" for e in errors) + "."
         text = text.replace("the three errors listed below", "these three errors")
     text = re.sub(_NOTEBOOK_ONLY[2], r" Rounded to three decimal places.", text)
+    # A question that leans on the one before it in the lesson ("hypothesis A", "the same reference") stands alone
+    # in a quiz: its context gives the reference.
+    text = re.sub(r"of hypothesis A, (\*[^*]+\*), against the same reference", r"of the hypothesis \1 against that reference",
+                  text)
     for pattern in _NOTEBOOK_ONLY:
         text = re.sub(pattern, "", text, flags=re.S)
     if ex.kind == "higher" and "same" not in text:

@@ -491,3 +491,58 @@ def test_every_page_has_no_wcag_2_1_aa_violation_axe_finds(visitor: Visitor, sit
     SITE_TIMINGS["axe-core WCAG 2.1 A/AA violations"] += f"{name}: {sum(v['nodes'] for v in violations)}; "
     assert violations == [], violations
     page.close()
+
+
+ALL_PAGES = ["index.html", "glossary.html", "teachers.html", "explorer.html", *(f"{p.stem}.html" for p in LESSONS)]
+#: The median characters per line of a page's long paragraphs (three lines or more).
+MEASURE = """() => {
+    const ps = [...document.querySelectorAll('.jp-RenderedMarkdown p, main p')].filter(p => p.innerText.length > 300);
+    const perLine = ps.map(p => p.innerText.length / Math.max(1, Math.round(p.clientHeight
+                                                                            / parseFloat(getComputedStyle(p).lineHeight))));
+    perLine.sort((a, b) => a - b);
+    return perLine.length ? perLine[Math.floor(perLine.length / 2)] : null;
+}"""
+
+
+@pytest.mark.parametrize("name", ALL_PAGES)
+def test_every_page_reads_at_a_comfortable_measure_and_fits_a_phone(browser, site: Site, name: str):  # noqa: ANN001
+    measured = {}
+    for width in (1280, 375):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        page.goto(f"{site.url}/{name}")
+        page.wait_for_load_state("load")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (name, width)  # no sideways scroll
+        if name == "explorer.html":  # every control stays reachable on a phone
+            right = page.evaluate("() => Math.max(...[...document.querySelectorAll('#explorer input, #explorer select,"
+                                  " #explorer textarea, #explorer button')].map(e => e.getBoundingClientRect().right))")
+            assert right <= width, (name, width, right)
+        measured[width] = page.evaluate(MEASURE)
+        context.close()
+    if measured[1280] is not None:
+        assert 55 <= measured[1280] <= 85, (name, measured)  # was about 153 characters a line on a lesson page
+    SITE_TIMINGS.setdefault("characters per line at 1280 px (median of long paragraphs)", "")
+    SITE_TIMINGS["characters per line at 1280 px (median of long paragraphs)"] += f"{name}: {measured[1280]:.0f}; " \
+        if measured[1280] is not None else ""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_each_lesson_page_has_its_contents_and_prints_as_a_handout(visitor: Visitor, site: Site, lesson: Path):
+    page = visitor.page()
+    page.goto(f"{site.url}/{lesson.stem}.html")
+    toc = page.locator("nav.toc a")
+    sections = page.eval_on_selector_all("h2[id]", "hs => hs.map(h => h.id)")
+    assert sections and [a.get_attribute("href") for a in toc.all()] == [f"#{s}" for s in sections]
+    page.emulate_media(media="print")
+    assert not page.locator("nav.site-nav").first.is_visible() and not page.locator("nav.toc").is_visible()
+    exercises_here = page.locator(".celltag_exercise")
+    assert exercises_here.count() == len(exercises(lesson.stem[:2]))
+    for k in range(exercises_here.count()):
+        cell = exercises_here.nth(k)
+        assert not cell.locator(".jp-Cell-inputWrapper").is_visible()  # no code, no "No answer yet" on paper
+        space = cell.evaluate("e => getComputedStyle(e, '::after').content")
+        assert "Answer:" in space
+    page.emulate_media(media="screen")
+    assert page.locator("nav.toc").is_visible()
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
