@@ -546,3 +546,23 @@ def test_each_lesson_page_has_its_contents_and_prints_as_a_handout(visitor: Visi
     assert page.locator("nav.toc").is_visible()
     assert page.problems == [] and visitor.blocked == []
     page.close()
+
+
+def test_the_explorer_works_from_the_keyboard_with_a_visible_focus(explorer, visitor: Visitor):  # noqa: ANN001
+    """Tab through the explorer: every control takes the focus with a visible outline; typing updates the score."""
+    page = explorer
+    page.locator("body").click(position={"x": 1, "y": 1})
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""() => { const e = document.activeElement; const s = getComputedStyle(e);
+            return {id: e.id || e.tagName, outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2}; }""")
+        seen.append(focused)
+        if focused["id"] == "hypothesis":
+            break
+    assert seen[-1]["id"] == "hypothesis", seen
+    assert all(f["outline"] for f in seen if f["id"] != "BODY"), seen
+    before = page.locator("#score").inner_text()
+    page.keyboard.press("End")
+    page.keyboard.type(" again")
+    page.wait_for_function(f"() => document.getElementById('score').innerText !== {json.dumps(before)}", timeout=15_000)
