@@ -307,14 +307,14 @@ def with_contents(page: str) -> str:
 
     >>> print(with_contents('<nav class="site-nav site-nav-top"></nav><h2 id="1.-Why">1. Why<a class="anchor-link"'
     ...                     ' href="#1.-Why">¶</a></h2>'))  # doctest: +ELLIPSIS
-    <nav class="site-nav site-nav-top"></nav><nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ol><li><a href="#1.-Why">1. Why</a></li></ol></nav><h2 ...
+    <nav class="site-nav site-nav-top"></nav><nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ul><li><a href="#1.-Why">1. Why</a></li></ul></nav><h2 ...
     """
     sections = re.findall(r'<h2 id="([^"]+)">(.*?)<a class="anchor-link"', page)
     if not sections:
         return page
     items = "".join(f'<li><a href="#{anchor}">{re.sub(r"<[^>]+>", "", title).strip()}</a></li>'
                     for anchor, title in sections)
-    toc = f'<nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ol>{items}</ol></nav>'
+    toc = f'<nav class="toc" aria-label="Contents of this lesson"><b>Contents</b><ul>{items}</ul></nav>'
     top = page.index("</nav>", page.index('class="site-nav site-nav-top"')) + len("</nav>")
     return page[:top] + toc + page[top:]
 
