@@ -28,54 +28,48 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreement_document, disagreements
-from bleu_teach.lessons.mqm import check_data, mqm_segment
-from bleu_teach.metrics import METRICS
+from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreements
+from bleu_teach.lessons.mqm import check_data
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
-from bleu_teach.bleu.explain import compare_hypotheses, explain
-from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
-from bleu_teach.views.document import Alert, Document, Paragraph
-from bleu_teach.views.html_writer import write_html
-from bleu_teach.bleu.reports import bp_line
-from bleu_teach.bleu.arithmetic import brevity_penalty
+from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
-from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.inputs.tokenizers import TOKENIZERS
 from bleu_teach.ui import controls
 from bleu_teach.ui import widget_arguments as arguments
+from bleu_teach.ui.widget_views import (
+    ALL_SYSTEMS,
+    CLIPPING_MAX_ORDER,
+    CLIPPING_SMOOTHING,
+    MAX_BP_LENGTH,
+    TOO_HARSH,
+    TOO_KIND,
+    WidgetView,
+    brevity_view,
+    clipping_view,
+    disagreement_candidates,
+    disagreement_view,
+    explorer_view,
+    message_html,
+    side_by_side_view,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = [
     "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "DisagreementExplorer",
-    "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "MAX_BP_LENGTH",
+    "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "CLIPPING_SMOOTHING", "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH",
+    "message_html",
 ]
 
-#: The clipping explorer scores with this smoothing (it shows the counts; the static site's links reuse it).
-CLIPPING_SMOOTHING = "method1"
-#: The clipping explorer's n-gram order slider goes from 1 to this order.
-CLIPPING_MAX_ORDER = 4
-#: The brevity-penalty explorer's sliders reach at most this many tokens (its ``max_len``): about what a slider
-#: can still set token by token, and longer than almost every sentence in a test set.
-MAX_BP_LENGTH = 100
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
 
 
-def _guard(render: Callable[[], str], target: widgets.HTML) -> None:
-    """Run ``render`` and show its HTML, or the learner-facing message if the input is bad."""
-    try:
-        target.value = render()
-    except (TypeError, ValueError) as problem:
-        target.value = message_html(str(problem))
-    except Exception as problem:  # never let a traceback reach the learner
-        target.value = message_html(f"Something went wrong ({type(problem).__name__}); try changing the input.")
-
-
-def message_html(message: str) -> str:
-    """A message for the learner about their input (escaped; announced to screen readers)."""
-    return write_html(Document((Alert(message),)))
+def _show(view: WidgetView, target: widgets.HTML) -> Any:
+    """Show the view's HTML (or its message) in ``target``; return the object its numbers come from (None if bad)."""
+    target.value = view.html
+    return view.result
 
 
 # --- Checking constructor arguments ------------------------------------------------------------------------------
@@ -181,16 +175,8 @@ class ClippingExplorer(widgets.VBox):
     def __repr__(self) -> str:
         return f"ClippingExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, n={self.n.value})"
 
-    def _render(self) -> str:
-        hyp = text_tokens(self.hypothesis.value, "hypothesis")
-        refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(self.references.values, start=1)]
-        n = self.n.value
-        self.report = explain(refs, hyp, weights=(1 / n,) * n, smoothing=CLIPPING_SMOOTHING)
-        return write_html(self.report.clipping_document(n))
-
     def update(self) -> None:
-        self.report = None
-        _guard(self._render, self.output)
+        self.report = _show(clipping_view(self.hypothesis.value, self.references.values, self.n.value), self.output)
 
 
 class BrevityPenaltyExplorer(widgets.VBox):
@@ -245,20 +231,18 @@ class BrevityPenaltyExplorer(widgets.VBox):
     def ref_lens(self) -> list[int]:
         return [self.ref_len.value] + ([self.second_ref_len.value] if self.use_second.value else [])
 
-    def _render(self) -> str:
+    def update(self) -> None:
         from bleu_teach.ui.plots import SCREEN_DPI, plot_brevity_penalty, png_bytes
 
         self.second_ref_len.disabled = not self.use_second.value
-        c, lens = self.hyp_len.value, self.ref_lens
-        r = closest_ref_length(lens, c)
-        self.brevity_penalty = float(brevity_penalty(r, c))
-        self.figure = plot_brevity_penalty(lens, c, self.max_len)
+        view = brevity_view(self.ref_lens, self.hyp_len.value, self.max_len)
+        self.summary.value = view.html
+        if view.value is None:
+            return
+        self.brevity_penalty = view.value
+        self.figure = plot_brevity_penalty(self.ref_lens, self.hyp_len.value, self.max_len)
         self.image.value = png_bytes(self.figure)
         self.image.width = round(self.figure.get_figwidth() * SCREEN_DPI)
-        return write_html(Document((Paragraph((f"closest reference length r = {r}: ", bp_line(c, r, self.brevity_penalty))),)))
-
-    def update(self) -> None:
-        _guard(self._render, self.summary)
 
 
 class _Settings:
@@ -287,15 +271,6 @@ class _Settings:
         self.rows = [widgets.HBox([self.tokenizer, self.lowercase]), widgets.HBox([self.max_n, self.weights]),
                      self.smoothing]
 
-    def tokens(self, text: str, what: str) -> list[str]:
-        return text_tokens(text, what, self.tokenizer.value, self.lowercase.value)
-
-    def references(self, texts: Sequence[str]) -> list[list[str]]:
-        return [self.tokens(text, f"reference {i}") for i, text in enumerate(texts, start=1)]
-
-    def weight_tuple(self) -> tuple[float, ...]:
-        return parse_weights(self.weights.value, self.max_n.value)
-
 
 class BleuExplorer(widgets.VBox):
     """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
@@ -312,6 +287,7 @@ class BleuExplorer(widgets.VBox):
     Hidden controls stay in the widget's tree with ``display: none``, so a
     saved copy of the widget (a static page) still holds every setting.
 
+    >>> from bleu_teach import explain
     >>> explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
     >>> explorer.report.score == explain([["the", "cat", "is", "on", "the", "mat"]],
     ...                                  "the cat sat on the mat".split(), weights=(0.5, 0.5)).score
@@ -349,14 +325,10 @@ class BleuExplorer(widgets.VBox):
         return (f"BleuExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, "
                 f"tokenizer={self.tokenizer.value!r}, max_n={self.max_n.value}, smoothing={self.smoothing.value!r})")
 
-    def _render(self) -> str:
-        self.report = explain_text(self.hypothesis.value, self.references.values, self.tokenizer.value,
-                                   self.lowercase.value, self.max_n.value, self.weights.value, self.smoothing.value)
-        return self.report.to_html(compact=self.compact)
-
     def update(self) -> None:
-        self.report = None
-        _guard(self._render, self.output)
+        self.report = _show(explorer_view(self.hypothesis.value, self.references.values, self.tokenizer.value,
+                                          self.lowercase.value, self.max_n.value, self.weights.value,
+                                          self.smoothing.value, compact=self.compact), self.output)
 
 
 class SideBySideExplorer(widgets.VBox):
@@ -398,22 +370,11 @@ class SideBySideExplorer(widgets.VBox):
         return (f"SideBySideExplorer(hypothesis_a={self.hypothesis_a.value!r}, hypothesis_b={self.hypothesis_b.value!r}, "
                 f"references={self.references.values!r})")
 
-    def _render(self) -> str:
-        s = self.settings
-        hyp_a = s.tokens(self.hypothesis_a.value, "hypothesis A")
-        hyp_b = s.tokens(self.hypothesis_b.value, "hypothesis B")
-        refs = s.references(self.references.values)
-        self.comparison = compare_hypotheses(refs, hyp_a, hyp_b, weights=s.weight_tuple(), smoothing=s.smoothing.value)
-        return self.comparison.to_html()
-
     def update(self) -> None:
-        self.comparison = None
-        _guard(self._render, self.output)
-
-
-ALL_SYSTEMS = "all systems"
-TOO_KIND = "metric too kind"
-TOO_HARSH = "metric too harsh"
+        s = self.settings
+        self.comparison = _show(side_by_side_view(self.hypothesis_a.value, self.hypothesis_b.value,
+                                                  self.references.values, s.tokenizer.value, s.lowercase.value,
+                                                  s.max_n.value, s.weights.value, s.smoothing.value), self.output)
 
 
 class DisagreementExplorer(widgets.VBox):
@@ -491,27 +452,11 @@ class DisagreementExplorer(widgets.VBox):
 
     def candidates(self) -> list[Disagreement]:
         """The pairs shown for the current metric, system and direction, largest gap first."""
-        ranked = [d for d in self._ranked[self.metric.value]
-                  if self.system.value == ALL_SYSTEMS or d.system == self.system.value]
-        return ranked if self.direction.value == TOO_KIND else ranked[::-1]
+        return disagreement_candidates(self._ranked[self.metric.value], self.system.value, self.direction.value)
 
-    def _metric_report(self, d: Disagreement) -> tuple[str, str]:
-        """(how the sentence score was made, the HTML of the metric's own report for this sentence)."""
-        hypothesis = self.data.translations(d.system)[d.segment]
-        references = [self.data.references[name][d.segment] for name in self.table.references_used]
-        metric = METRICS[d.metric]
-        return metric.segment_how, metric.segment_view(hypothesis, references).to_html()
-
-    def _render(self) -> str:
+    def update(self) -> None:
         shown = self.candidates()
         self.rank.max = max(1, len(shown))
         self.count.value = f"of {len(shown)} pairs"
-        d = shown[min(self.rank.value, len(shown)) - 1]
-        self.current = d
-        segment = mqm_segment(self.data, d.system, d.segment, reference=self.table.references_used[0])
-        how, report = self._metric_report(d)
-        return write_html(disagreement_document(d, segment, how)) + report
-
-    def update(self) -> None:
-        self.current = None
-        _guard(self._render, self.output)
+        self.current = _show(disagreement_view(self.data, self.table.references_used, shown,
+                                               min(self.rank.value, len(shown))), self.output)
