@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -232,3 +233,75 @@ def test_the_build_refuses_a_missing_or_hollow_wheel(tmp_path: Path):
     with pytest.raises(SystemExit, match="lacks bleu_teach/exercises/bank.toml"):
         build_site.build(tmp_path / "site", hollow)
     assert not (tmp_path / "site").exists()
+
+
+# ---------------------------------------------------------------------------
+# Figures: every image on the lesson pages and in the deck says what it shows
+# ---------------------------------------------------------------------------
+
+NBCONVERT_DEFAULT_ALT = "No description has been provided for this image"
+
+
+class _Images(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.images.append(dict(attrs))
+
+
+def _images(page: Path) -> list[dict[str, str | None]]:
+    parser = _Images()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.images
+
+
+def _stored_alts(path: Path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [o["metadata"]["image/png"]["alt"] for c in cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
+    """Each lesson's page and the deck, exported as the site's build exports them: {notebook: page}."""
+    out = tmp_path_factory.mktemp("site")
+    found = build_site.lessons()
+    pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
+    for lesson in found:
+        build_site.export_lesson(lesson, out, pages)
+    return {**{lesson.path: out / lesson.page for lesson in found},
+            **{deck: build_site.build_slides.export(deck, out) for deck in DECKS}}
+
+
+def test_every_image_on_the_lesson_pages_and_in_the_deck_has_the_figures_alt(exported: dict[Path, Path]):
+    shown = 0
+    for notebook, page in exported.items():
+        images = _images(page)
+        for image in images:
+            assert image.get("alt") and image["alt"].strip(), f"{page.name}: an image without alt text"
+            assert image["alt"] != NBCONVERT_DEFAULT_ALT, f"{page.name}: nbconvert's default alt text"
+        # Each figure's alt is its stored description, in order (the parser has unescaped the attribute).
+        figures = [image["alt"] for image in images if (image.get("src") or "").startswith("data:image/png")]
+        assert figures == _stored_alts(notebook), page.name
+        shown += len(figures)
+    assert shown == 9  # lessons 02 (2), 03, 04, 06 and 08 (3), and the deck's
+
+
+def test_a_figure_without_alt_text_stops_the_build_naming_its_notebook(tmp_path: Path):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell("09", "Figures", 5)),
+                                               nbformat.v4.new_code_cell("fig = plot_something()\nfig")])
+    notebook.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                                        metadata={"image/png": {"width": 640}})]
+    nbformat.write(notebook, tmp_path / "09_figures.ipynb")
+    (lesson,) = build_site.lessons(tmp_path)
+    with pytest.raises(Exception, match=r"No alt text for a figure in 09_figures\.ipynb: the output of the cell "
+                                        r"'fig = plot_something\(\)' has no image/png metadata 'alt'"):
+        build_site.export_lesson(lesson, tmp_path, {})
+    notebook.cells[1].outputs[0].metadata["image/png"]["alt"] = 'Bar chart titled "a <b> & c".'
+    nbformat.write(notebook, tmp_path / "09_figures.ipynb")
+    build_site.export_lesson(lesson, tmp_path, {})
+    (image,) = _images(tmp_path / "09_figures.html")
+    assert image["alt"] == 'Bar chart titled "a <b> & c".'  # escaped in the page, whole again when parsed
+    assert "<b>" not in (tmp_path / "09_figures.html").read_text(encoding="utf-8")

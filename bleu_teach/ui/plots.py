@@ -2,8 +2,11 @@
 
 Every figure has labelled axes and a title, fonts large enough for a
 projector, the Okabe-Ito colour-blind-safe palette, and markers, line styles
-or hatching so that no meaning rests on colour alone.  Functions return the
-``Figure``; they never count n-grams themselves.
+or hatching so that no meaning rests on colour alone.  Functions return a
+:class:`LessonFigure`; they never count n-grams themselves.  Each figure
+carries a ``description``, its text alternative, written by
+:mod:`bleu_teach.ui.figure_text` from the same numbers the figure draws; a
+notebook stores it as the image's ``alt``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import matplotlib
 from cycler import cycler
@@ -22,12 +25,13 @@ from matplotlib.ticker import MaxNLocator
 from bleu_teach.lessons.agreement import mqm_bands
 from bleu_teach.lessons.curves import bp_curve, length_sweep
 from bleu_teach.bleu.reports import BleuReport
+from bleu_teach.ui import figure_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SegmentTable, SystemTable
     from bleu_teach.lessons.significance import BootstrapDistribution
 
-__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
+__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "LessonFigure", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
            "plot_system_scatter", "plot_segment_bands"]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
@@ -70,21 +74,33 @@ class LessonFigure(Figure):
 
     Made outside pyplot, so nothing is displayed or kept open behind the
     caller's back: a notebook shows it only when a cell returns it.
+    ``description`` is what the figure shows, in words (its text alternative);
+    the PNG's metadata carries it as ``alt``, which the site's pages put on
+    the image.
     """
 
-    def _repr_png_(self) -> tuple[bytes, dict[str, int]]:
+    description: str = ""
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, int | str]]:
         # Drawn at 150 dpi so that it stays sharp on a projector, shown at the figure's screen size.
-        return png_bytes(self), {"width": round(self.get_figwidth() * SCREEN_DPI)}
+        metadata: dict[str, int | str] = {"width": round(self.get_figwidth() * SCREEN_DPI)}
+        if self.description:
+            metadata["alt"] = self.description
+        return png_bytes(self), metadata
 
 
-def _new(figsize: tuple[float, float] = (8, 4.8)) -> tuple[Figure, Any]:
+def _new(figsize: tuple[float, float] = (8, 4.8)) -> tuple[LessonFigure, Any]:
     fig = LessonFigure(figsize=figsize, layout="constrained", dpi=_RC["figure.dpi"])
     return fig, fig.add_subplot()
 
 
-def _styled(func: Callable[..., Figure]) -> Callable[..., Figure]:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _styled(func: Callable[_P, _R]) -> Callable[_P, _R]:
     @functools.wraps(func)
-    def run(*args: Any, **kwargs: Any) -> Figure:
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         with lesson_style():
             return func(*args, **kwargs)
 
@@ -100,7 +116,7 @@ def _style_axes(ax: Any, title: str, xlabel: str, ylabel: str) -> None:
 
 
 @_styled
-def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gram order") -> Figure:
+def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gram order") -> LessonFigure:
     """Bars of p_1..p_N from a report, each labelled with its exact fraction."""
     fig, ax = _new()
     labels = [f"$p_{o.n}$" for o in report.orders]
@@ -111,33 +127,41 @@ def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gr
                     ha="center", va="bottom", fontsize=14, xytext=(0, 3), textcoords="offset points")
     ax.set_ylim(0, 1.15)
     _style_axes(ax, title, "n-gram order", "modified precision $p_n$")
+    fig.description = figure_text.precision_bars(
+        title, [(o.n, o.clipped, o.total, value) for o, value in zip(report.orders, values)])
     return fig
 
 
 @_styled
 def plot_length_sweep(
     references: Sequence[Sequence[Hashable]], word: Hashable = "the", max_len: int = 10
-) -> Figure:
+) -> LessonFigure:
     """BP, p_1 and BLEU-1 against hypothesis length for ``word`` repeated."""
     rows = length_sweep(references, word, max_len)
     fig, ax = _new()
     xs = [r.hyp_len for r in rows]
+    # (legend label, the line's name in words, its short name in words, values)
     series = [
-        ("brevity penalty", [r.brevity_penalty for r in rows]),
-        ("modified unigram precision $p_1$", [r.p1 for r in rows]),
-        ("BLEU-1 = BP $\\times$ $p_1$", [r.bleu for r in rows]),
+        ("brevity penalty", "The brevity penalty", "the brevity penalty",
+         [r.brevity_penalty for r in rows]),
+        ("modified unigram precision $p_1$", "The modified unigram precision p1", "p1",
+         [r.p1 for r in rows]),
+        ("BLEU-1 = BP $\\times$ $p_1$", "BLEU-1, BP times p1,", "BLEU-1",
+         [r.bleu for r in rows]),
     ]
-    for i, (label, ys) in enumerate(series):
+    for i, (label, _, _, ys) in enumerate(series):
         ax.plot(xs, ys, marker=MARKERS[i], linestyle=LINESTYLES[i], color=PALETTE[i], label=label, linewidth=2.5, markersize=9)
     ax.set_xticks(xs)
     ax.set_ylim(-0.02, 1.1)
-    _style_axes(ax, f"'{word}' repeated 1 to {max_len} times", "hypothesis length (tokens)", "value")
+    title = f"'{word}' repeated 1 to {max_len} times"
+    _style_axes(ax, title, "hypothesis length (tokens)", "value")
     ax.legend(loc="center right")
+    fig.description = figure_text.length_sweep(title, xs, [(name, short, ys) for _, name, short, ys in series])
     return fig
 
 
 @_styled
-def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None) -> Figure:
+def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None) -> LessonFigure:
     """BP against hypothesis length for the given reference lengths, marking ``hyp_len``."""
     lens = list(ref_lens)
     top = max_len if max_len is not None else max(max(lens) * 2, (hyp_len or 0) + 1, 2)
@@ -149,22 +173,26 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
     for i, r in enumerate(sorted(set(lens))):
         ax.axvline(r, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=LINESTYLES[(i + 1) % 4], linewidth=2,
                    label=f"reference length {r}")
+    marked = None
     if hyp_len is not None:
         current = next(float(bp) for c, _, bp in points if c == hyp_len)
         ax.plot([hyp_len], [current], marker="*", markersize=24, color=PALETTE[3], markeredgecolor="black",
                 linestyle="none", label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}")
+        marked = (hyp_len, current)
     ax.set_ylim(-0.02, 1.1)
     ax.set_xlim(0, top + 0.5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    _style_axes(ax, "Brevity penalty against hypothesis length", "hypothesis length c (tokens)", "brevity penalty")
+    title = "Brevity penalty against hypothesis length"
+    _style_axes(ax, title, "hypothesis length c (tokens)", "brevity penalty")
     ax.legend(loc="lower right")
+    fig.description = figure_text.brevity_penalty_curve(title, xs, ys, lens, marked)
     return fig
 
 
 @_styled
 def plot_scores(
     scores: Mapping[str, float | str], title: str, ylabel: str = "sentence BLEU", xlabel: str = "smoothing method"
-) -> Figure:
+) -> LessonFigure:
     """Bars of named scores (e.g. one per smoothing method), values written on the bars.
 
     A value that is a string (a method that cannot apply) is drawn as an empty
@@ -182,11 +210,14 @@ def plot_scores(
     ax.set_ylim(0, max(values + [0.1]) * 1.2)
     ax.tick_params(axis="x", rotation=30)
     _style_axes(ax, title, xlabel, ylabel)
+    fig.description = figure_text.score_bars(
+        title, xlabel, ylabel, [(name, None if isinstance(raw, str) else value)
+                                for name, raw, value in zip(names, scores.values(), values)])
     return fig
 
 
 @_styled
-def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | None = None) -> Figure:
+def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | None = None) -> LessonFigure:
     """A histogram of the resampled scores, the score and their mean, and the two 95% intervals.
 
     ``dist`` is a :class:`bleu_teach.lessons.significance.BootstrapDistribution`.
@@ -197,7 +228,7 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
     """
     n = len(dist.scores)
     fig, ax = _new((9, 6.8))
-    counts, _, _ = ax.hist(dist.scores, bins=bins, color="#BBBBBB", edgecolor="black")
+    counts, edges, _ = ax.hist(dist.scores, bins=bins, color="#BBBBBB", edgecolor="black")
     top = float(max(counts))
     ax.axvline(dist.score, color="black", linestyle="-", linewidth=2.5,
                label=f"BLEU of the test set: {dist.score:.2f}")
@@ -215,8 +246,14 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
     ax.set_ylim(0, top * 1.32)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     title = title if title is not None else f"BLEU of {n:,} resampled test sets"
-    _style_axes(ax, title, "corpus BLEU of a resampled test set (0-100)", "number of resampled test sets")
+    xlabel, ylabel = "corpus BLEU of a resampled test set (0-100)", "number of resampled test sets"
+    _style_axes(ax, title, xlabel, ylabel)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=13, ncol=1, frameon=False)
+    fig.description = figure_text.bootstrap_histogram(
+        title, xlabel, ylabel, dist.scores, [float(c) for c in counts], [float(e) for e in edges],
+        [("BLEU of the test set", dist.score), ("mean of the resampled scores", dist.mean)],
+        [("sacreBLEU's interval, mean ± half-width", dist.sacrebleu_low, dist.sacrebleu_high),
+         ("the percentile interval, 2.5th to 97.5th", dist.percentile_low, dist.percentile_high)])
     return fig
 
 
@@ -227,7 +264,7 @@ def _metric_axis(table: "SystemTable | SegmentTable", metric: str) -> str:
 
 
 @_styled
-def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str | None = None) -> Figure:
+def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str | None = None) -> LessonFigure:
     """Each system's corpus ``metric`` (x) against its MQM system score (y), every point labelled with its name.
 
     ``table`` comes from :func:`bleu_teach.lessons.agreement.system_level`.  Human
@@ -245,12 +282,16 @@ def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str |
     span = max(xs) - min(xs)
     ax.set_xlim(min(xs) - 0.05 * span, max(xs) + 0.25 * span)
     title = title if title is not None else f"{table.pair}: corpus {metric} against expert MQM, one point per system"
-    _style_axes(ax, title, _metric_axis(table, metric), "MQM system score (0 = no error, higher is better)")
+    ylabel = "MQM system score (0 = no error, higher is better)"
+    _style_axes(ax, title, _metric_axis(table, metric), ylabel)
+    fig.description = figure_text.system_scatter(
+        title, _metric_axis(table, metric), ylabel, metric,
+        [(row.name, row.is_reference, x, y) for row, x, y in zip(table.rows, xs, ys)])
     return fig
 
 
 @_styled
-def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> Figure:
+def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> LessonFigure:
     """Box plots of sentence ``metric`` for the segments in each MQM band (:func:`bleu_teach.lessons.agreement.mqm_bands`).
 
     ``table`` comes from :func:`bleu_teach.lessons.agreement.segment_level`.  Boxes
@@ -261,11 +302,22 @@ def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str |
     bands = mqm_bands(table, metric)
     groups = [list(band.scores) for band in bands]
     fig, ax = _new((9, 6))
-    ax.boxplot(groups, showfliers=False, widths=0.6, medianprops={"color": "black", "linewidth": 2.5},
-               boxprops={"facecolor": "#BBBBBB"}, patch_artist=True)
+    drawn = ax.boxplot(groups, showfliers=False, widths=0.6, medianprops={"color": "black", "linewidth": 2.5},
+                       boxprops={"facecolor": "#BBBBBB"}, patch_artist=True)
     ax.set_xticks(range(1, len(bands) + 1),
                   [f"{band.label.replace(' (', chr(10) + '(')}\nn = {len(band.scores):,}" for band in bands])
     title = title if title is not None else f"{table.pair}: sentence {metric} by the experts' MQM score"
-    _style_axes(ax, title, "segment MQM score (error points, negated)", f"sentence {metric} against "
-                f"{' and '.join(table.references_used)}")
+    xlabel = "segment MQM score (error points, negated)"
+    ylabel = f"sentence {metric} against {' and '.join(table.references_used)}"
+    _style_axes(ax, title, xlabel, ylabel)
+    fig.description = figure_text.segment_bands(
+        title, xlabel, ylabel, [(band.label, len(band.scores), _box(drawn, i) if band.scores else None)
+                                for i, band in enumerate(bands)])
     return fig
+
+
+def _box(drawn: dict[str, Any], i: int) -> tuple[float, float, float, float, float]:
+    """The i-th box as ``boxplot`` drew it: low whisker, lower quartile, median, upper quartile, high whisker."""
+    low, high = drawn["whiskers"][2 * i].get_ydata(), drawn["whiskers"][2 * i + 1].get_ydata()
+    # Each whisker runs from its quartile (the box's edge) out to its end.
+    return (float(low[1]), float(low[0]), float(drawn["medians"][i].get_ydata()[0]), float(high[0]), float(high[1]))
