@@ -3,9 +3,11 @@
 * ``index.html``: what the suite is, the learning path (read from the lessons'
   own title cells: title, "You will learn", "Time"), and links to every page.
 * ``NN_topic.html`` for every ``notebooks/[0-9][0-9]_*.ipynb``: the stored
-  lesson (prose, math, figures, the widgets' saved state) exported by
-  nbconvert's ``lab`` template, with previous/next links, a download link,
+  lesson (prose, math, figures with their alt text) exported by nbconvert's
+  ``lab`` template, with previous/next links, its contents, a download link,
   and a link into the live explorer under every explorer that holds text.
+  Its widgets and exercises are live forms (``live_lessons.py``): bleu_teach
+  runs them in the page on Pyodide (``site/lesson_page.py``, ``site/lesson_live.js``).
 * ``explorer.html``: the full step-by-step explorer, live: Pyodide's core
   (from the npm registry, ``vendor/pyodide/``) runs bleu_teach itself, from
   ``bleu_teach_site.zip`` (the package's standard-library modules, sacreBLEU's
@@ -40,6 +42,7 @@ from urllib.parse import urlencode
 SCRIPTS = Path(__file__).resolve().parent
 PROJECT = SCRIPTS.parent
 sys.path.insert(0, str(SCRIPTS))
+sys.path.insert(1, str(SCRIPTS / "site"))  # lesson_page.py: the live pages' Python, run at build time too
 import build_slides  # noqa: E402
 
 NOTEBOOKS = PROJECT / "notebooks"
@@ -49,7 +52,9 @@ STATIC = SCRIPTS / "site"
 #: The zip the explorer unpacks into Pyodide's file system.
 PYTHON_ZIP = "bleu_teach_site.zip"
 #: Modules the explorer page imports; everything they import at load time is shipped with them.
-ENTRY_MODULES = ("bleu_teach", "bleu_teach.ui.typed_input")
+ENTRY_MODULES = ("bleu_teach", "bleu_teach.ui.typed_input", "bleu_teach.ui.widget_views", "bleu_teach.exercises.bank")
+#: The package's data files the pages' Python reads (the exercise bank).
+PACKAGE_DATA = ("exercises/bank.toml",)
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -67,6 +72,8 @@ class Lesson:
     learn: str
     minutes: int
     prev: Lesson | None = field(default=None, repr=False)
+    #: How many widgets and exercises its page makes live (set by export_lesson).
+    live: dict[str, int] = field(default_factory=dict)
     next: Lesson | None = field(default=None, repr=False)
 
     @property
@@ -280,8 +287,12 @@ def _environment() -> Any:
                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 
 
-def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str]) -> int:
-    """Write the lesson's page; return the number of live-explorer links in it."""
+def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None) -> int:
+    """Write the lesson's page; return the number of live-explorer links in it.
+
+    ``live(notebook)`` turns its widgets and exercises into live forms (live_lessons.make_live) and returns
+    how many of each; the counts are kept in ``lesson.live``.
+    """
     import nbformat
     from nbconvert import HTMLExporter
     from traitlets.config import Config
@@ -289,6 +300,8 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str]) -> int:
     notebook = nbformat.read(lesson.path, as_version=4)
     relink(notebook, pages)
     links = add_explorer_links(notebook)
+    if live is not None:
+        lesson.live = live(notebook)
     config = Config()
     config.HTMLExporter.exclude_input_prompt = True
     config.HTMLExporter.exclude_output_prompt = True
@@ -369,12 +382,18 @@ def _load_time_imports(source: str) -> list[ast.ImportFrom | ast.Import]:
             elif isinstance(node, ast.If):
                 if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
                     visit(node.body)
-                visit(node.orelse)
+                if not _new_python_test(node.test):  # Pyodide's Python is recent: an old Python's branch never runs
+                    visit(node.orelse)
             elif isinstance(node, (ast.Try, ast.With)):
                 visit(node.body)
 
     visit(ast.parse(source).body)
     return found
+
+
+def _new_python_test(test: ast.expr) -> bool:
+    """``sys.version_info >= (3, k)``: true on Pyodide's Python."""
+    return (isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.GtE) and ast.unparse(test.left) == "sys.version_info")
 
 
 def _is_stdlib(module: str) -> bool:
@@ -489,7 +508,19 @@ def write_python_zip(target: Path) -> list[str]:
             archive.write(folder / "tokenizers" / f"{name}.py", f"sacrebleu/tokenizers/{name}.py")
         if licence is not None:
             archive.write(Path(str(licence.locate())), "sacrebleu/LICENSE.txt")
+        for name in PACKAGE_DATA:
+            archive.write(PACKAGE / name, f"bleu_teach/{name}")
         archive.write(STATIC / "explorer_page.py", "explorer_page.py")
+        archive.write(STATIC / "lesson_page.py", "lesson_page.py")
+        return archive.namelist()
+
+
+def write_data_zip(target: Path, disagreements: str) -> list[str]:
+    """The zip lesson 08's page adds: the WMT21 zh-en data (with its licence) and the explorer's ranked pairs."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name in ("zh-en.json.gz", "LICENSE", "README.md"):
+            archive.write(PACKAGE / "lessons" / "wmt21" / name, f"bleu_teach/lessons/wmt21/{name}")
+        archive.writestr("disagreements.json", disagreements)
         return archive.namelist()
 
 
@@ -518,6 +549,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
     from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
     from bleu_teach.inputs.tokenizers import TOKENIZERS
+    import live_lessons  # it imports this module's helpers
 
     if out_dir.exists() and any(out_dir.iterdir()):
         if not (out_dir / "explorer.html").is_file():
@@ -528,12 +560,25 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     shutil.copy2(wheel, out_dir / wheel.name)
     build_slides.copy_assets(out_dir / "vendor")
     build_slides.copy_widget_fonts(out_dir)
-    for name in ("site.css", "explorer.js", "lesson.js"):
+    for name in ("site.css", "explorer.js", "python.js", "lesson_live.js", "progress.js"):
         shutil.copy2(STATIC / name, out_dir / name)
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
-    links = {lesson.page: export_lesson(lesson, out_dir, pages) for lesson in found}
+    tokenizers, _ = browser_tokenizers()
+    ranked: list[tuple[str, list[str]]] = []
+
+    def disagreements() -> list[str]:
+        import lesson_page
+
+        if not ranked:
+            ranked.append(live_lessons.disagreements_json())
+            lesson_page.load_disagreements(ranked[0][0])
+        return ranked[0][1]
+
+    links = {lesson.page: export_lesson(lesson, out_dir, pages,
+                                        lambda nb: live_lessons.make_live(nb, tokenizers, disagreements))
+             for lesson in found}
     # The explorer opens on the lessons' first example (lesson 00's demo).
     first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
                   for p in ps), None)
@@ -557,17 +602,22 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     export_glossary(out_dir, environment, pages)
     export_guide(out_dir, environment, pages)
     python_files = write_python_zip(out_dir / PYTHON_ZIP)
-    tokenizers, _ = browser_tokenizers()
+    if ranked:
+        python_files += write_data_zip(out_dir / live_lessons.DATA_ZIP, ranked[0][0])
     explorer = environment.get_template("explorer.html.j2").render(
         tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers],
         smoothing=SMOOTHING_METHODS, max_order=MAX_ORDER, max_references=MAX_REFERENCES, python_zip=PYTHON_ZIP,
         default=first.state())
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
+    from bleu_teach.exercises import exercises
+
     index = environment.get_template("index.html.j2").render(
         lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},
+        exercises={lesson.number: [ex.id for ex in exercises(lesson.number)] for lesson in found},
         total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks], wheel=wheel.name)
     (out_dir / "index.html").write_text(index, encoding="utf-8")
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
+            "live": {lesson.page: lesson.live for lesson in found},
             "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name}
 
 
@@ -583,6 +633,9 @@ def main() -> None:
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
           f"teachers.html, {built['wheel']}")
+    widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
+    answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
+    print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")
     print(f"live-explorer links: {sum(built['links'].values())}; "
           f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
 

@@ -39,6 +39,8 @@ ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
     # Pyodide's core only (the static site's live explorer; scripts/build_site.py): no packages beyond the stdlib.
     "pyodide": ("pyodide", ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                             "pyodide-lock.json")),
+    # The lesson pages' live brevity-penalty chart (scripts/site/lesson_live.js): one file, no dependencies.
+    "chart.js": ("chart.js", ("dist/chart.umd.min.js", "LICENSE.md")),
 }
 #: What the deck itself loads.
 DECK_ASSETS = ("reveal.js", "requirejs", "jquery", "mathjax", "html-manager")

@@ -35,7 +35,7 @@ LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", 
 STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf")
                          and m != "bleu_teach.bleu.sacrebleu_api"] + [
     "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout",
-    "bleu_teach.ui.typed_input"]
+    "bleu_teach.ui.typed_input", "bleu_teach.ui.widget_views"]
 
 #: The modules allowed to count n-grams.
 COUNTING = ["bleu_teach.bleu.counting", "bleu_teach.chrf.counting"]

@@ -25,6 +25,7 @@ from matplotlib.ticker import MaxNLocator
 from bleu_teach.lessons.agreement import mqm_bands
 from bleu_teach.lessons.curves import bp_curve, length_sweep
 from bleu_teach.bleu.reports import BleuReport
+from bleu_teach.ui.widget_views import BP_TITLE
 from bleu_teach.ui import figure_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -182,7 +183,7 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
     ax.set_ylim(-0.02, 1.1)
     ax.set_xlim(0, top + 0.5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    title = "Brevity penalty against hypothesis length"
+    title = BP_TITLE
     _style_axes(ax, title, "hypothesis length c (tokens)", "brevity penalty")
     ax.legend(loc="lower right")
     fig.description = figure_text.brevity_penalty_curve(title, xs, ys, lens, marked)

@@ -35,6 +35,7 @@ from bleu_teach.lessons.mqm import mqm_segment
 from bleu_teach.metrics import METRICS
 from bleu_teach.ui.typed_input import explain_text, parse_weights, text_tokens
 from bleu_teach.views.document import Alert, Document, Paragraph
+from bleu_teach.ui.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import write_html
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,6 +52,8 @@ CLIPPING_MAX_ORDER = 4
 #: The brevity-penalty explorer's sliders reach at most this many tokens (its ``max_len``): about what a slider
 #: can still set token by token, and longer than almost every sentence in a test set.
 MAX_BP_LENGTH = 100
+#: The brevity-penalty chart's title (the notebook's matplotlib figure has the same).
+BP_TITLE = "Brevity penalty against hypothesis length"
 ALL_SYSTEMS = "all systems"
 TOO_KIND = "metric too kind"
 TOO_HARSH = "metric too harsh"
@@ -106,16 +109,20 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
 
     ``extra`` holds ``curve`` (the (c, BP) points for c = 1 to ``max_len``, from
     :func:`~bleu_teach.lessons.curves.bp_curve`, what the notebook's matplotlib plot draws),
-    ``references`` (the distinct reference lengths, sorted) and ``point`` (c and BP of the hypothesis).
+    ``references`` (the distinct reference lengths, sorted), ``point`` (c and BP of the hypothesis) and
+    ``description`` (the chart in words, as :mod:`bleu_teach.ui.figure_text` describes the notebook's figure).
     """
     def render() -> WidgetView:
         lens = list(ref_lens)
         r = closest_ref_length(lens, hyp_len)
         bp = float(brevity_penalty(r, hyp_len))
         html = write_html(Document((Paragraph((f"closest reference length r = {r}: ", bp_line(hyp_len, r, bp))),)))
-        curve = [[c, float(value)] for c, _, value in bp_curve(lens, max_len) if c > 0]
+        points = [(c, float(value)) for c, _, value in bp_curve(lens, max_len) if c > 0]
+        xs, ys = [c for c, _ in points], [y for _, y in points]
+        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len, bp))
         return WidgetView(html, bp, "BP", result=(r, bp),
-                          extra={"curve": curve, "references": sorted(set(lens)), "point": [hyp_len, bp]})
+                          extra={"curve": [list(p) for p in points], "references": sorted(set(lens)),
+                                 "point": [hyp_len, bp], "title": BP_TITLE, "description": described})
 
     return guarded(render)
 

@@ -6,7 +6,7 @@
 // (?hyp=...&ref=...&ref=...&n=4&weights=...&smoothing=method1&tokenizer=whitespace&lowercase=0),
 // updated as the learner types, so that a link reopens the same example.
 
-import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+import { startFailure, startPython } from "./python.js";
 
 const form = document.getElementById("explorer");
 const $ = (id) => document.getElementById(id);
@@ -150,19 +150,6 @@ function soon() {
   timer = setTimeout(update, DEBOUNCE_MS);
 }
 
-async function startPython() {
-  // bleu_teach's zip downloads while Pyodide starts
-  const zip = fetch(form.dataset.pythonZip).then((response) => {
-    if (!response.ok) throw new Error(`${form.dataset.pythonZip}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  });
-  const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", document.baseURI).href });
-  pyodide.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/bleu_teach_site" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/bleu_teach_site')");
-  scoreJson = pyodide.pyimport("explorer_page").score_json;
-  return pyodide.runPython("import sys; sys.version.split()[0]");
-}
-
 showState(stateFromAddress());
 form.addEventListener("input", soon);
 form.addEventListener("change", soon);
@@ -179,16 +166,15 @@ $("copy-link").addEventListener("click", async () => {
 });
 writeAddress(currentState());
 
-startPython().then(
-  (version) => {
+startPython([form.dataset.pythonZip]).then(
+  ({ pyodide, version }) => {
+    scoreJson = pyodide.pyimport("explorer_page").score_json;
     $("status").textContent = `Ready: bleu-teach on Python ${version}, running in your browser.`;
     document.documentElement.dataset.pythonReady = "1";
     update();
   },
   (error) => {
-    $("status").textContent = "The live explorer could not start Python in this browser (" + error.message + "). " +
-      "It needs the site served over http(s), not opened from disk: for example, run python -m http.server " +
-      "inside the site's folder and open http://127.0.0.1:8000/explorer.html.";
+    $("status").textContent = startFailure(error, "explorer.html");
     $("status").classList.add("message");
   },
 );

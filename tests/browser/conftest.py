@@ -20,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -144,6 +144,79 @@ def page(browser, lab: Lab):  # noqa: ANN001, ANN201
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.problems = problems  # type: ignore[attr-defined]
     yield page
+    context.close()
+
+
+@dataclass
+class Site:
+    url: str
+    root: Path
+
+
+@dataclass
+class Visitor:
+    """A browser context that lets through only requests to the site, and counts the others."""
+
+    context: object
+    blocked: list[str] = field(default_factory=list)
+
+    def page(self):  # noqa: ANN201
+        page = self.context.new_page()  # type: ignore[attr-defined]
+        page.problems = []
+        page.on("pageerror", lambda error: page.problems.append(str(error)))
+        return page
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except OSError:
+        return 0
+
+
+@pytest.fixture(scope="session")
+def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """The site as `make site` builds it, served by `python -m http.server` on 127.0.0.1 (one build per run)."""
+    from tests.packaging import build_wheel
+
+    if not (PROJECT / "node_modules" / "pyodide").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
+        pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
+    out = tmp_path_factory.mktemp("site") / "site"
+    wheel = build_wheel(tmp_path_factory.mktemp("dist"))
+    started = time.perf_counter()
+    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out), "--wheel", str(wheel)],
+                           cwd=PROJECT, capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stdout + build.stderr
+    SITE_TIMINGS["build (scripts/build_site.py, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(server, lambda: _status(f"{url}/index.html") == 200, "http.server")
+        yield Site(url, out)
+    finally:
+        stop(server)
+
+
+@pytest.fixture(scope="session")
+def visitor(browser, site: Site):  # noqa: ANN001, ANN201
+    """A 1280 x 900 browser context that lets through only the site's own requests, and counts the others."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(60_000)
+    found = Visitor(context)
+
+    def only_the_site(route):  # noqa: ANN001, ANN202
+        if route.request.url.startswith(site.url + "/"):
+            return route.continue_()
+        found.blocked.append(route.request.url)
+        return route.abort()
+
+    context.route("**/*", only_the_site)
+    yield found
     context.close()
 
 

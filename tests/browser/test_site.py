@@ -12,15 +12,10 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -28,81 +23,11 @@ import pytest
 
 import bleu_teach as bt
 from bleu_teach.exercises import exercises
-from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, _free_port, stop, wait_until_up
-from tests.packaging import build_wheel
+from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor, _status
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SCORE = "#score"
 EXPLORER_LINK = re.compile(r'class="live-explorer-link" href="([^"]+)"')
-
-
-@dataclass
-class Site:
-    url: str
-    root: Path
-
-
-@dataclass
-class Visitor:
-    """A browser context that lets through only requests to the site, and counts the others."""
-
-    context: object
-    blocked: list[str] = field(default_factory=list)
-
-    def page(self):  # noqa: ANN201
-        page = self.context.new_page()  # type: ignore[attr-defined]
-        page.problems = []
-        page.on("pageerror", lambda error: page.problems.append(str(error)))
-        return page
-
-
-def _status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status
-    except OSError:
-        return 0
-
-
-@pytest.fixture(scope="module")
-def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
-    if not (PROJECT / "node_modules" / "pyodide").is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
-        pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
-    out = tmp_path_factory.mktemp("site") / "site"
-    wheel = build_wheel(tmp_path_factory.mktemp("dist"))
-    started = time.perf_counter()
-    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out), "--wheel", str(wheel)],
-                           cwd=PROJECT, capture_output=True, text=True, timeout=600)
-    assert build.returncode == 0, build.stdout + build.stderr
-    SITE_TIMINGS["build (scripts/build_site.py, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(server, lambda: _status(f"{url}/index.html") == 200, "http.server")
-        yield Site(url, out)
-    finally:
-        stop(server)
-
-
-@pytest.fixture(scope="module")
-def visitor(browser, site: Site):  # noqa: ANN001, ANN201
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(60_000)
-    found = Visitor(context)
-
-    def only_the_site(route):  # noqa: ANN001, ANN202
-        if route.request.url.startswith(site.url + "/"):
-            return route.continue_()
-        found.blocked.append(route.request.url)
-        return route.abort()
-
-    context.route("**/*", only_the_site)
-    yield found
-    context.close()
 
 
 def expected_score(query: dict[str, list[str]]) -> float:
@@ -181,9 +106,9 @@ def _outputs(path: Path) -> tuple[int, int, bool]:
             sum(any(k.startswith("image/") for k in d) for d in outputs), math)
 
 
-#: True when every saved widget view has been rendered by the widget renderer.
-WIDGETS_RENDERED = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
-    .every(s => s.parentElement.querySelector('.lm-Widget, .jupyter-widgets.widget-box'))"""
+#: True when Python has started in the page (or failed to), and every live widget shows a number.
+PYTHON_READY = """() => document.documentElement.dataset.pythonReady !== undefined
+    && [...document.querySelectorAll('[data-widget] [data-value]')].every(e => e.dataset.value !== '')"""
 IMAGES_LOADED = "() => [...document.images].every(img => img.complete && img.naturalWidth > 0)"
 
 
@@ -194,9 +119,9 @@ def test_every_lesson_page_shows_its_prose_math_figures_and_widgets(visitor: Vis
     views, images, math = _outputs(lesson)
     title = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"]).splitlines()[0].lstrip("# ")
     assert page.locator("h1").first.inner_text().rstrip("¶").strip() == title
-    if views:
-        page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
-        assert page.locator(".widget-vbox").count() >= views
+    assert page.locator("[data-widget]").count() == views  # every saved widget, as a live form
+    assert page.locator("[data-exercise]").count() == len(exercises(lesson.stem[:2]))
+    assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
     page.wait_for_function(IMAGES_LOADED, timeout=30_000)
     assert page.locator(".jp-OutputArea-output img").count() >= images
     if math:
@@ -388,10 +313,12 @@ def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browse
     page.on("pageerror", lambda error: errors.append(str(error)))
     lesson = next(path for path in LESSONS if _outputs(path)[0])  # the first lesson with a widget
     page.goto((site.root / f"{lesson.stem}.html").as_uri())
-    page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
-    page.goto((site.root / "explorer.html").as_uri())
     from playwright.sync_api import expect
 
+    widget = page.locator("[data-widget]").first  # the saved example, with its number, and how to make it live
+    assert widget.locator("[data-value]").get_attribute("data-value") not in ("", None)
+    expect(widget.locator(".live-status")).to_contain_text("served over http(s), not opened from disk")
+    page.goto((site.root / "explorer.html").as_uri())
     expect(page.locator("#status")).to_contain_text("served over http(s), not opened from disk")
     assert errors == [] and blocked == []
     context.close()
@@ -400,9 +327,10 @@ def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browse
 def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
     """The exercise bank's answers, workings and feedback appear in no page, notebook, zip or script of the site.
 
-    The one exception is the package's wheel, offered for installing on a JupyterHub: like every installed copy of
-    bleu-teach it holds the bank, because ``check()`` needs the answers to diagnose one.  It is read by pip, not
-    shown to a learner.
+    Two exceptions hold the bank, because ``check()`` needs the answers to diagnose one: the package's wheel,
+    offered for installing on a JupyterHub (read by pip, like every installed copy of bleu-teach), and the Python
+    the lesson pages run to check an answer in the browser (bleu_teach_site.zip, unpacked by Pyodide, never
+    shown).  The teacher's guide says so: marked work is the worksheets.
     """
     import zipfile
 
@@ -426,6 +354,11 @@ def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
     assert any("bleu-teach-notebooks" in name for name in texts)
     wheels = [p for p in site.root.rglob("*.whl")]
     assert [p.name for p in wheels] == [p.name for p in site.root.glob("bleu_teach-*-py3-none-any.whl")] != []
+    checker = [name for name in texts if "bleu_teach_site.zip!" in name and (
+        name.endswith("bank.toml") or name.endswith("bank.py") or name.endswith("checkers.py"))]
+    assert len(checker) == 3, checker  # the in-browser checker: the bank and the code that reads it
+    for name in checker:
+        del texts[name]
     for name, text in texts.items():
         assert "bank.toml" not in name and '"solution"' not in text, name
         for secret in secrets:
@@ -482,8 +415,8 @@ def test_every_page_has_no_wcag_2_1_aa_violation_axe_finds(visitor: Visitor, sit
     page = visitor.page()
     page.goto(f"{site.url}/{name}")
     page.wait_for_load_state("load")
-    if name[:2].isdigit():
-        page.wait_for_function(WIDGETS_RENDERED, timeout=30_000)
+    if name[:2].isdigit():  # the live page, with Python started and every number shown
+        page.wait_for_function(PYTHON_READY, timeout=90_000)
         page.wait_for_function(ALL_LABELLED, timeout=30_000)
     page.add_script_tag(content=axe)
     violations = page.evaluate(AXE_RUN, WCAG_AA)
@@ -539,7 +472,7 @@ def test_each_lesson_page_has_its_contents_and_prints_as_a_handout(visitor: Visi
     assert exercises_here.count() == len(exercises(lesson.stem[:2]))
     for k in range(exercises_here.count()):
         cell = exercises_here.nth(k)
-        assert not cell.locator(".jp-Cell-inputWrapper").is_visible()  # no code, no "No answer yet" on paper
+        assert not cell.locator("form").is_visible()  # no form, no buttons on paper
         space = cell.evaluate("e => getComputedStyle(e, '::after').content")
         assert "Answer:" in space
     page.emulate_media(media="screen")

@@ -1,0 +1,307 @@
+// A lesson page's live widgets and exercises (the forms scripts/live_lessons.py writes into the page).
+//
+// No BLEU here: every number and every verdict comes from Python, bleu_teach itself running on Pyodide
+// (lesson_page.py: the notebook widgets' own views and the exercise bank's check).  Until Python has started,
+// the widgets show the saved example the build wrote in, and a Check waits for it.  Typed text reaches the page
+// only as form values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.
+// Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
+
+import { startFailure, startPython } from "./python.js";
+
+const widgets = [...document.querySelectorAll("form[data-widget]")];
+const exercises = [...document.querySelectorAll("form[data-exercise]")];
+const STORE = "bleu-teach-answers";
+const root = document.documentElement;
+let python = null; // { widget, check }: lesson_page's JSON functions
+const waiting = new Set(); // exercises checked before Python was ready
+
+// --- the learner's answers, in local storage ------------------------------------------------------------------
+
+function stored() {
+  try {
+    const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
+    return found && typeof found === "object" ? found : {};
+  } catch {
+    return {};
+  }
+}
+
+function remember(id, answer, verdict) {
+  try {
+    const all = stored();
+    all[id] = { answer, verdict, at: new Date().toISOString() };
+    localStorage.setItem(STORE, JSON.stringify(all));
+  } catch {
+    // storage switched off: the page still works, it only forgets
+  }
+}
+
+// --- widgets ----------------------------------------------------------------------------------------------------
+
+function stateOf(form) {
+  const saved = JSON.parse(form.dataset.state);
+  const state = {};
+  for (const [key, value] of Object.entries(saved)) {
+    const control = form.elements.namedItem(key);
+    if (key === "references") state.references = [...form.querySelectorAll("input.reference")].map((box) => box.value);
+    else if (!control) state[key] = value;
+    else if (control.type === "checkbox") state[key] = control.checked;
+    else if (typeof value === "boolean") state[key] = control.value === "1";
+    else state[key] = control.value;
+  }
+  return state;
+}
+
+function referenceRows(form) {
+  return [...form.querySelectorAll(".live-references .live-row")];
+}
+
+function refreshReferenceButtons(form) {
+  const box = form.querySelector(".live-references");
+  if (!box) return;
+  const count = referenceRows(form).length;
+  form.querySelector('[data-action="add-reference"]').disabled = count >= Number(box.dataset.max);
+  form.querySelector('[data-action="remove-reference"]').disabled = count <= 1;
+}
+
+function addReference(form) {
+  const rows = referenceRows(form);
+  const box = form.querySelector(".live-references");
+  if (rows.length >= Number(box.dataset.max)) return;
+  const row = rows[0].cloneNode(true);
+  const number = rows.length + 1;
+  const input = row.querySelector("input");
+  const label = row.querySelector("label");
+  input.id = input.id.replace(/-\d+$/, `-${number}`);
+  input.name = `reference-${number}`;
+  input.value = "";
+  label.htmlFor = input.id;
+  label.textContent = `Reference ${number}`;
+  box.append(row);
+  refreshReferenceButtons(form);
+  input.focus();
+}
+
+function removeReference(form) {
+  const rows = referenceRows(form);
+  if (rows.length > 1) rows.at(-1).remove();
+  refreshReferenceButtons(form);
+}
+
+function syncControls(form) {
+  for (const range of form.querySelectorAll('input[type="range"]')) {
+    const shown = form.querySelector(`output[for="${range.id}"]`);
+    if (shown) shown.textContent = range.value;
+  }
+  const second = form.elements.namedItem("second_ref_len");
+  const use = form.elements.namedItem("use_second");
+  if (second && use) second.disabled = !use.checked;
+}
+
+// The brevity-penalty chart: Chart.js (npm registry, vendor/chart.js/) draws the points bleu_teach computed,
+// with the notebook plot's title, axes, legend and Okabe-Ito palette (bleu_teach.ui.plots).
+const DASHES = [[], [8, 4], [2, 3], [8, 3, 2, 3]]; // matplotlib's "-", "--", ":", "-."
+let chartLibrary = null;
+
+function loadChartLibrary() {
+  chartLibrary ??= new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = "vendor/chart.js/dist/chart.umd.min.js";
+    script.onload = () => resolve(window.Chart);
+    script.onerror = () => reject(new Error("the chart library did not load"));
+    document.head.append(script);
+  });
+  return chartLibrary;
+}
+
+function chartData(extra, palette) {
+  const top = extra.curve.at(-1)[0];
+  const datasets = [{
+    label: "BP = exp(1 - r/c) if c <= r, else 1", data: extra.curve.map(([x, y]) => ({ x, y })),
+    borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2.5, pointRadius: 3, showLine: true,
+  }];
+  extra.references.forEach((r, i) => datasets.push({
+    label: `reference length ${r}`, data: [{ x: r, y: -0.02 }, { x: r, y: 1.1 }], showLine: true, pointRadius: 0,
+    borderColor: palette[(i + 1) % palette.length], backgroundColor: palette[(i + 1) % palette.length],
+    borderDash: DASHES[(i + 1) % 4], borderWidth: 2,
+  }));
+  const [c, bp] = extra.point;
+  datasets.push({
+    label: `your hypothesis: c = ${c}, BP = ${bp.toFixed(3)}`, data: [{ x: c, y: bp }], pointStyle: "star",
+    pointRadius: 14, pointBorderWidth: 4, borderColor: palette[3], backgroundColor: palette[3],
+  });
+  return { datasets, top };
+}
+
+async function drawChart(form, extra) {
+  const canvas = form.querySelector(".live-chart canvas");
+  if (!canvas || !extra.curve) return;
+  canvas.setAttribute("aria-label", extra.description);
+  const Chart = await loadChartLibrary();
+  const { datasets, top } = chartData(extra, JSON.parse(canvas.dataset.palette));
+  if (canvas.chart) {
+    canvas.chart.data.datasets = datasets;
+    canvas.chart.options.scales.x.max = top + 0.5;
+    canvas.chart.update("none");
+    return;
+  }
+  canvas.chart = new Chart(canvas, {
+    type: "scatter", data: { datasets },
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: true, aspectRatio: 8 / 4.8,
+      plugins: { title: { display: true, text: extra.title, font: { size: 17 } },
+                 legend: { position: "bottom", labels: { font: { size: 13 }, usePointStyle: true } },
+                 tooltip: { enabled: true } },
+      scales: {
+        x: { type: "linear", min: 0, max: top + 0.5,
+             ticks: { stepSize: 1, callback: (value) => (Number.isInteger(value) ? value : "") },
+             title: { display: true, text: "hypothesis length c (tokens)", font: { size: 15 } } },
+        y: { min: -0.02, max: 1.1, ticks: { callback: (value) => (value < 0 ? "" : value) }, title: { display: true, text: "brevity penalty", font: { size: 15 } } },
+      },
+    },
+  });
+}
+
+function showWidget(form, result) {
+  const headline = form.querySelector(".live-headline");
+  const output = form.querySelector(".live-output");
+  output.innerHTML = result.html; // bleu_teach's HTML (views.html_writer): typed text arrives escaped
+  if (result.message) {
+    headline.dataset.value = "";
+    headline.textContent = "No number: see the message below.";
+  } else {
+    headline.dataset.value = result.value;
+    headline.innerHTML = result.headline; // bleu_teach's HTML too
+  }
+  const count = form.querySelector(".live-count");
+  if (count && result.extra.count !== undefined) {
+    count.textContent = `of ${result.extra.count} pairs`;
+    form.elements.namedItem("rank").max = String(Math.max(1, result.extra.count));
+  }
+  drawChart(form, result.extra).catch(() => {});
+}
+
+function render(form) {
+  form.scheduled = false;
+  const started = form.started;
+  form.started = null;
+  showWidget(form, JSON.parse(python.widget(form.dataset.widget, JSON.stringify(stateOf(form)))));
+  if (started !== null && started !== undefined) {
+    const ms = performance.now() - started;
+    form.latencies = [...(form.latencies ?? []), ms];
+    form.dataset.latencyMs = ms.toFixed(1);
+    form.dataset.updates = String(form.latencies.length);
+  }
+}
+
+function changed(form) {
+  syncControls(form);
+  if (form.started === null || form.started === undefined) form.started = performance.now();
+  if (python === null || form.scheduled) return;
+  form.scheduled = true;
+  setTimeout(() => render(form), 0); // one render for a burst of events
+}
+
+for (const form of widgets) {
+  form.addEventListener("input", () => changed(form));
+  form.addEventListener("change", () => changed(form));
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("click", (event) => {
+    const action = event.target.closest("button")?.dataset.action;
+    if (action === "add-reference") addReference(form);
+    else if (action === "remove-reference") removeReference(form);
+    else return;
+    changed(form);
+  });
+  refreshReferenceButtons(form);
+  syncControls(form);
+  const extra = JSON.parse(form.querySelector(".live-output").dataset.extra || "{}");
+  drawChart(form, extra).catch(() => {});
+}
+
+// --- exercises --------------------------------------------------------------------------------------------------
+
+function answerOf(form) {
+  const control = form.elements.namedItem("answer");
+  return control ? control.value : "";
+}
+
+function setAnswer(form, answer) {
+  const control = form.elements.namedItem("answer");
+  if (control instanceof RadioNodeList) {
+    for (const radio of control) radio.checked = radio.value === answer;
+  } else if (control) {
+    control.value = answer;
+  }
+}
+
+function check(form) {
+  const started = performance.now();
+  const feedback = form.querySelector(".live-feedback");
+  const answer = answerOf(form);
+  const result = JSON.parse(python.check(form.dataset.exercise, JSON.stringify(answer)));
+  feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
+  if (result.verdict) {
+    feedback.dataset.verdict = result.verdict;
+    remember(form.dataset.exercise, answer, result.verdict);
+  } else {
+    delete feedback.dataset.verdict;
+  }
+  form.dataset.checkMs = (performance.now() - started).toFixed(1);
+}
+
+for (const form of exercises) {
+  const earlier = stored()[form.dataset.exercise];
+  if (earlier && typeof earlier.answer === "string") {
+    setAnswer(form, earlier.answer);
+    waiting.add(form); // its feedback is shown again when Python is ready
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (python !== null) {
+      check(form);
+      return;
+    }
+    waiting.add(form);
+    form.querySelector(".live-feedback").textContent = "Python is still starting in your browser: your answer " +
+      "is checked as soon as it is ready.";
+  });
+}
+
+// --- Python, started after the first paint, only on a page with something live ---------------------------------
+
+function statuses(text, failed = false) {
+  for (const form of widgets) {
+    const status = form.querySelector(".live-status");
+    status.textContent = text;
+    status.classList.toggle("message", failed);
+  }
+}
+
+async function begin() {
+  root.dataset.pythonStartMs = String(Math.round(performance.now()));
+  statuses("Starting Python in your browser: the saved example is shown until then.");
+  const zips = new Set([document.querySelector('meta[name="bleu-teach-python"]')?.content ?? "bleu_teach_site.zip"]);
+  for (const element of document.querySelectorAll("[data-python-extra]")) zips.add(element.dataset.pythonExtra);
+  try {
+    const { pyodide, version } = await startPython([...zips]);
+    const page = pyodide.pyimport("lesson_page");
+    python = { widget: page.widget_json, check: page.check_json };
+    statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);
+    root.dataset.pythonReadyMs = String(Math.round(performance.now()));
+    for (const form of widgets) render(form);
+    for (const form of waiting) check(form);
+    waiting.clear();
+    root.dataset.pythonReady = "1";
+  } catch (error) {
+    statuses(startFailure(error, window.location.pathname.split("/").pop()), true);
+    for (const form of waiting) form.querySelector(".live-feedback").textContent = startFailure(error, "");
+    root.dataset.pythonReady = "failed";
+  }
+}
+
+if (widgets.length || exercises.length) {
+  const later = () => requestAnimationFrame(() => setTimeout(begin, 0)); // after the first paint
+  if (document.readyState === "complete") later();
+  else window.addEventListener("load", later, { once: true });
+}

@@ -1,0 +1,47 @@
+// The index page's record of the learner's exercises: read from this browser's local storage, where the lesson
+// pages keep each checked answer (lesson_live.js).  Nothing is sent anywhere; "Clear my answers" forgets them.
+
+const STORE = "bleu-teach-answers";
+
+function stored() {
+  try {
+    const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
+    return found && typeof found === "object" ? found : {};
+  } catch {
+    return {};
+  }
+}
+
+function show() {
+  const answers = stored();
+  let done = 0;
+  let lessons = 0;
+  for (const item of document.querySelectorAll("li[data-exercises]")) {
+    const ids = item.dataset.exercises.split(" ").filter(Boolean);
+    const right = ids.filter((id) => answers[id]?.verdict === "correct").length;
+    const tried = ids.filter((id) => answers[id]).length;
+    const progress = item.querySelector(".progress");
+    progress.hidden = tried === 0;
+    progress.textContent = tried ? `· exercises: ${right} of ${ids.length} right` +
+      (tried > right ? `, ${tried - right} still to get right` : "") : "";
+    done += right;
+    if (ids.length && right === ids.length) lessons += 1;
+  }
+  const summary = document.getElementById("progress-summary");
+  const any = Object.keys(answers).length > 0;
+  summary.textContent = any ? `${done} exercises right so far, every exercise of ${lessons} ` +
+    `${lessons === 1 ? "lesson" : "lessons"}` : "none yet";
+  document.getElementById("clear-progress").disabled = !any;
+}
+
+document.getElementById("clear-progress").addEventListener("click", () => {
+  try {
+    localStorage.removeItem(STORE);
+    document.getElementById("progress-status").textContent = "Your answers are cleared from this browser.";
+  } catch {
+    document.getElementById("progress-status").textContent = "This browser does not let the page clear its storage.";
+  }
+  show();
+});
+window.addEventListener("storage", show);
+show();

@@ -1,0 +1,368 @@
+"""The live lesson pages: every "Try it" widget and every "Check yourself" exercise working on the static site.
+
+The site is the one `make site` builds (the session's ``site`` fixture), read in Chromium with every request
+that leaves the site blocked.  Each widget's number is checked against an oracle that is not bleu_teach: NLTK
+for modified precision and sentence BLEU, sacreBLEU for lesson 08's sentence scores, and the brevity penalty's
+formula by hand; each exercise is answered right, with a misconception and with nonsense, and the page's
+feedback is the exercise bank's.  The timings the issue asks for are measured and printed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bleu_teach.exercises import check, exercises
+from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor
+
+LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+READY = "() => document.documentElement.dataset.pythonReady === '1'"
+
+
+def fresh(page, url: str) -> None:  # noqa: ANN001
+    """Open ``url`` with no answers kept from earlier tests (local storage is per site, not per page)."""
+    page.goto(url.rsplit("/", 1)[0] + "/glossary.html")
+    page.evaluate("localStorage.clear()")
+    page.goto(url)
+
+
+def _has_widgets(path: Path) -> bool:
+    return "application/vnd.jupyter.widget-view+json" in path.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# Oracles: NLTK, sacreBLEU, the formula
+# ---------------------------------------------------------------------------
+
+def _nltk_bleu(references: list[str], hypothesis: str, max_n: int, weights: str, smoothing: str) -> float:
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    n = int(max_n)
+    w = tuple(float(x) for x in weights.split(",")) if weights.strip() else (1 / n,) * n
+    method = getattr(SmoothingFunction(), smoothing)
+    return sentence_bleu([r.split() for r in references], hypothesis.split(), weights=w, smoothing_function=method)
+
+
+def _closest(lengths: list[int], c: int) -> int:
+    return min(lengths, key=lambda r: (abs(r - c), r))
+
+
+def oracle(kind: str, state: dict) -> float:
+    """The widget's headline number, computed without bleu_teach."""
+    if kind == "ClippingExplorer":
+        from nltk.translate.bleu_score import modified_precision
+
+        return float(Fraction(modified_precision([r.split() for r in state["references"]],
+                                                 state["hypothesis"].split(), int(state["n"]))))
+    if kind == "BrevityPenaltyExplorer":
+        c = int(state["hyp_len"])
+        lengths = [int(state["ref_len"])] + ([int(state["second_ref_len"])] if state["use_second"] else [])
+        r = _closest(lengths, c)
+        return 1.0 if c > r else math.exp(1 - r / c)
+    if kind == "BleuExplorer":
+        assert state["tokenizer"] == "whitespace" and not state["lowercase"], state  # what this oracle reads
+        return _nltk_bleu(state["references"], state["hypothesis"], state["max_n"], state["weights"],
+                          state["smoothing"])
+    if kind == "SideBySideExplorer":
+        args = (state["max_n"], state["weights"], state["smoothing"])
+        return (_nltk_bleu(state["references"], state["hypothesis_a"], *args)
+                - _nltk_bleu(state["references"], state["hypothesis_b"], *args))
+    raise AssertionError(kind)
+
+
+def _sacrebleu_segment(metric: str, system: str, segment: int) -> float:
+    import sacrebleu
+
+    from bleu_teach.lessons.data import wmt21_ted
+
+    ted = wmt21_ted("zh-en")
+    hypothesis, reference = ted.translations(system)[segment], ted.references["ref-B"][segment]
+    score = sacrebleu.sentence_bleu if metric == "BLEU" else sacrebleu.sentence_chrf
+    return score(hypothesis, [reference]).score
+
+
+def _value(widget) -> str:  # noqa: ANN001
+    return widget.locator("[data-value]").get_attribute("data-value")
+
+
+def _wait_value(page, widget_index: int, expected: float) -> None:  # noqa: ANN001
+    page.wait_for_function(
+        "([k, v]) => document.querySelectorAll('[data-widget]')[k].querySelector('[data-value]').dataset.value === v",
+        arg=[widget_index, repr(expected)], timeout=30_000)
+
+
+# ---------------------------------------------------------------------------
+# Widgets
+# ---------------------------------------------------------------------------
+
+#: A new hypothesis typed into each text widget, and the box it goes in.
+TYPED = {"ClippingExplorer": ("hypothesis", "the cat the cat on the mat"),
+         "BleuExplorer": ("hypothesis", "the cat is on a mat"),
+         "SideBySideExplorer": ("hypothesis_b", "the mayor has promised to build a school")}
+
+
+@pytest.mark.parametrize("lesson", [p for p in LESSONS if _has_widgets(p)], ids=lambda p: p.stem)
+def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, site: Site, lesson: Path):
+    page = visitor.page()
+    page.goto(f"{site.url}/{lesson.stem}.html")
+    widgets = page.locator("[data-widget]")
+    saved = []
+    for k in range(widgets.count()):  # before Python has started: the build's numbers, from the saved state
+        widget = widgets.nth(k)
+        kind, state = widget.get_attribute("data-widget"), json.loads(widget.get_attribute("data-state"))
+        if kind == "DisagreementExplorer":
+            expected = _sacrebleu_segment(state["metric"], "MiSS", 92)  # the notebook's first pair (its doctest)
+        else:
+            expected = oracle(kind, state)
+        assert float(_value(widget)) == expected, (kind, state)
+        saved.append((kind, state))
+    page.wait_for_function(READY, timeout=90_000)
+    for k, (kind, state) in enumerate(saved):
+        widget = widgets.nth(k)
+        assert widget.locator(".live-status").inner_text().startswith("Live:")
+        if kind in TYPED:
+            box, text = TYPED[kind]
+            widget.locator(f"[name='{box}']").fill(text)
+            _wait_value(page, k, oracle(kind, state | {box: text}))
+        elif kind == "BrevityPenaltyExplorer":
+            widget.locator("[name='use_second']").check()
+            widget.locator("[name='hyp_len']").fill("7")
+            expected = oracle(kind, state | {"use_second": True, "hyp_len": "7"})
+            _wait_value(page, k, expected)
+            label = widget.locator("canvas").get_attribute("aria-label")  # the chart says what it shows
+            assert "your hypothesis: c = 7, BP = " in label and "reference lengths" in label, label
+            assert page.evaluate("() => !!document.querySelector('.live-chart canvas').chart")  # Chart.js drew it
+        elif kind == "DisagreementExplorer":
+            widget.locator("[name='metric']").select_option("chrF")
+            widget.locator("[name='system']").select_option("MiSS")
+            widget.locator("[name='direction']").select_option("metric too harsh")
+            page.wait_for_function("() => document.querySelector('.live-count').textContent === 'of 529 pairs'")
+            widget.locator("[name='rank']").fill("2")
+            page.wait_for_timeout(300)
+            shown = widget.locator(".live-output").inner_text()
+            segment = int(shown.split("segment ")[1].split(":")[0])
+            assert float(_value(widget)) == _sacrebleu_segment("chrF", "MiSS", segment)
+    widgets.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"site_live_{lesson.stem[:2]}.png"))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_bad_input_in_a_widget_shows_a_message_and_typed_html_stays_text(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/01_ngrams_and_clipping.html")
+    page.wait_for_function(READY, timeout=90_000)
+    widget = page.locator("[data-widget='ClippingExplorer']")
+    widget.locator("[name='hypothesis']").fill("   ")
+    page.wait_for_function("() => document.querySelector('[data-widget] [data-value]').dataset.value === ''")
+    assert "The hypothesis is empty" in widget.locator(".live-output [role='alert']").inner_text()
+    typed = "<img src=x onerror=\"document.title='hacked'\"> the cat"
+    widget.locator("[name='hypothesis']").fill(typed)
+    state = json.loads(widget.get_attribute("data-state"))
+    _wait_value(page, 0, oracle("ClippingExplorer", state | {"hypothesis": typed}))
+    assert widget.locator(".live-output img").count() == 0 and page.title() != "hacked"
+    assert "<img" in widget.locator(".live-output").inner_text()  # shown as the text it is
+    widget.locator("button[data-action='add-reference']").click()
+    assert widget.locator("input.reference").count() == 3
+    widget.locator("input.reference").nth(2).fill("the cat the cat on the mat")
+    refs = [box.input_value() for box in widget.locator("input.reference").all()]
+    _wait_value(page, 0, oracle("ClippingExplorer", state | {"hypothesis": typed, "references": refs}))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+# ---------------------------------------------------------------------------
+# Exercises
+# ---------------------------------------------------------------------------
+
+def _answer(form, ex, answer: str) -> None:  # noqa: ANN001
+    if ex.options:
+        form.locator(f"input[value='{answer}']").check()
+    else:
+        form.locator("input[name='answer']").fill(answer)
+    form.get_by_role("button", name="Check").click()
+
+
+def _verdict(page, ex_id: str) -> str | None:  # noqa: ANN001
+    page.wait_for_function("id => { const f = document.querySelector(`[data-exercise='${id}'] .live-feedback`);"
+                           " return f.textContent !== '' && !f.textContent.startsWith('Python is still'); }", arg=ex_id)
+    return page.locator(f"[data-exercise='{ex_id}'] .live-feedback").get_attribute("data-verdict")
+
+
+def _as_parsed(page, markup: str) -> str:  # noqa: ANN001
+    """``markup`` as the browser writes it back after parsing it (entities normalised), to compare with a page's."""
+    return page.evaluate("h => { const t = document.createElement('template'); t.innerHTML = h; return t.innerHTML; }",
+                         markup)
+
+
+def _wrong(ex) -> tuple[str, str]:  # noqa: ANN001
+    """A wrong answer and the verdict the page must give: an option the bank names as a mistake, or a number."""
+    named = [o for o in ex.options if o.misconception]
+    if named:
+        return named[0].letter, "misconception"
+    return "12345", "wrong"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_exercise_is_answerable_on_its_page(visitor: Visitor, site: Site, lesson: Path):
+    page = visitor.page()
+    fresh(page, f"{site.url}/{lesson.stem}.html")
+    page.wait_for_function(READY, timeout=90_000)
+    for ex in exercises(lesson.stem[:2]):
+        form = page.locator(f"[data-exercise='{ex.id}']")
+        feedback = form.locator(".live-feedback")
+        if not ex.options:  # the page never shows the answer before it is given
+            assert ex.answer_text not in form.inner_html()
+        wrong, verdict = _wrong(ex)
+        _answer(form, ex, wrong)
+        assert _verdict(page, ex.id) == verdict, (ex.id, wrong)
+        assert feedback.inner_html() == _as_parsed(page, check(ex.id, wrong).to_html())  # the notebook's feedback
+        right = ex.answer if ex.options else ex.answer_text
+        _answer(form, ex, right)
+        page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
+                               ".dataset.verdict === 'correct'", arg=ex.id)
+        assert feedback.inner_html() == _as_parsed(page, check(ex.id, right).to_html())
+        if not ex.options:  # nonsense gets the bank's message and no verdict
+            _answer(form, ex, "a lot")
+            page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
+                                   ".dataset.verdict === undefined", arg=ex.id)
+            assert "Write the answer as a number or a fraction" in feedback.inner_text()
+    stored = json.loads(page.evaluate("localStorage.getItem('bleu-teach-answers')"))
+    assert set(stored) == {ex.id for ex in exercises(lesson.stem[:2])}
+    assert all(entry["verdict"] == "correct" for entry in stored.values())
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: Visitor, site: Site):
+    page = visitor.page()
+    fresh(page, f"{site.url}/03_brevity_penalty.html")
+    page.wait_for_function(READY, timeout=90_000)
+    ex = exercises("03")[1]
+    _answer(page.locator(f"[data-exercise='{ex.id}']"), ex, ex.answer)
+    assert _verdict(page, ex.id) == "correct"
+    page.reload()  # the answer and its feedback come back
+    page.wait_for_function(READY, timeout=90_000)
+    assert page.locator(f"[data-exercise='{ex.id}'] input[value='{ex.answer}']").is_checked()
+    assert _verdict(page, ex.id) == "correct"
+    page.goto(f"{site.url}/index.html")
+    progress = page.locator("li[data-lesson='03'] .progress")
+    assert progress.is_visible() and f"1 of {len(exercises('03'))} right" in progress.inner_text()
+    assert page.locator("li[data-lesson='01'] .progress").is_hidden()
+    page.get_by_role("button", name="Clear my answers").click()
+    assert progress.is_hidden() and page.evaluate("localStorage.getItem('bleu-teach-answers')") is None
+    assert "cleared" in page.locator("#progress-status").inner_text()
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+# ---------------------------------------------------------------------------
+# Keyboard, and speed
+# ---------------------------------------------------------------------------
+
+FOCUS = """() => { const e = document.activeElement; const s = getComputedStyle(e);
+    return {name: e.name || e.tagName, outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2}; }"""
+
+
+def test_widgets_and_exercises_work_from_the_keyboard(visitor: Visitor, site: Site):
+    page = visitor.page()
+    fresh(page, f"{site.url}/03_brevity_penalty.html")
+    page.wait_for_function(READY, timeout=90_000)
+    widget = page.locator("[data-widget]")
+    state = json.loads(widget.get_attribute("data-state"))
+    widget.locator("[name='hyp_len']").focus()
+    assert page.evaluate(FOCUS)["outline"]
+    page.keyboard.press("ArrowRight")  # one token longer, from the keyboard
+    _wait_value(page, 0, oracle("BrevityPenaltyExplorer", state | {"hyp_len": str(int(state["hyp_len"]) + 1)}))
+    ex = exercises("03")[1]  # a choice: arrows move through the options, Tab reaches Check, Enter checks
+    form = page.locator(f"[data-exercise='{ex.id}']")
+    form.locator("input[type='radio']").first.focus()
+    page.keyboard.press("Space")
+    seen = [page.evaluate(FOCUS)]
+    letters = [o.letter for o in ex.options]
+    for _ in range(letters.index(ex.answer)):
+        page.keyboard.press("ArrowDown")
+        seen.append(page.evaluate(FOCUS))
+    page.keyboard.press("Tab")
+    seen.append(page.evaluate(FOCUS))
+    assert seen[-1]["name"] == "BUTTON" and all(f["outline"] for f in seen), seen
+    page.keyboard.press("Enter")
+    assert _verdict(page, ex.id) == "correct"
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+#: Type into a widget's box and wait for its number to change: milliseconds, per input.
+WIDGET_LATENCY = """async ([name, texts]) => {
+    const form = document.querySelector('[data-widget]');
+    const box = form.querySelector(`[name='${name}']`);
+    const headline = form.querySelector('[data-value]');
+    const times = [];
+    for (const text of texts) {
+        const changed = new Promise(resolve => new MutationObserver((_, o) => { o.disconnect(); resolve(); })
+            .observe(headline, {attributes: true, attributeFilter: ['data-value']}));
+        const started = performance.now();
+        box.value = text;
+        box.dispatchEvent(new Event('input', {bubbles: true}));
+        await changed;
+        times.push(performance.now() - started);
+    }
+    return times;
+}"""
+#: Press Check and wait for the feedback: milliseconds, per answer.
+CHECK_LATENCY = """async ([id, answers]) => {
+    const form = document.querySelector(`[data-exercise='${id}']`);
+    const feedback = form.querySelector('.live-feedback');
+    const times = [];
+    for (const answer of answers) {
+        form.querySelector("[name='answer']").value = answer;
+        const shown = new Promise(resolve => new MutationObserver((_, o) => { o.disconnect(); resolve(); })
+            .observe(feedback, {childList: true, subtree: true}));
+        const started = performance.now();
+        form.querySelector('button').click();
+        await shown;
+        times.push(performance.now() - started);
+    }
+    return times;
+}"""
+
+
+def test_the_live_pages_are_fast_and_pages_without_python_load_none(visitor: Visitor, site: Site):
+    page = visitor.page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{site.url}/00_start_here.html")
+    page.wait_for_function(READY, timeout=90_000)
+    paint = page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0].startTime")
+    loaded = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
+    ready = float(page.evaluate("() => document.documentElement.dataset.pythonReadyMs"))
+    started = float(page.evaluate("() => document.documentElement.dataset.pythonStartMs"))
+    assert started >= paint  # Python starts after the first paint
+    words = "the cat sat on the mat and the dog sat on the log".split()
+    typed = [" ".join(words[: k + 2]) for k in range(len(words) - 1)]
+    widget_ms = page.evaluate(WIDGET_LATENCY, ["hypothesis", typed])
+    exercise = next(ex for ex in exercises() if ex.kind == "bleu")
+    page.goto(f"{site.url}/{next(p.stem for p in LESSONS if p.name[:2] == exercise.lesson)}.html")
+    page.wait_for_function(READY, timeout=90_000)
+    check_ms = page.evaluate(CHECK_LATENCY, [exercise.id, ["0.5", "1/3", "0.25", exercise.answer_text, "2"] * 2])
+    SITE_TIMINGS["lesson page: first contentful paint"] = f"{paint:.0f} ms"
+    SITE_TIMINGS["lesson page: Python ready after the page's load event"] = f"{ready - loaded:.0f} ms"
+    SITE_TIMINGS["widget: input to its updated number (median of 11)"] = \
+        f"{statistics.median(widget_ms):.1f} ms (max {max(widget_ms):.1f})"
+    SITE_TIMINGS["exercise: Check to its feedback (median of 10)"] = \
+        f"{statistics.median(check_ms):.1f} ms (max {max(check_ms):.1f})"
+    assert statistics.median(widget_ms) <= 150, widget_ms
+    assert statistics.median(check_ms) <= 200, check_ms
+    for name in ("index.html", "glossary.html"):  # no Python where nothing is live
+        requests.clear()
+        page.goto(f"{site.url}/{name}")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(500)
+        assert not [url for url in requests if "pyodide" in url or url.endswith(".zip")], requests
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
