@@ -31,8 +31,13 @@ LIVE_WIDGETS = ("ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "S
 #: The zip with the WMT21 data that lesson 08's explorer and exercise 08.1 need (loaded only by the pages that do).
 DATA_ZIP = "wmt21_site.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
-#: The lessons' instruction for an exercise cell, said as the page's form needs it.
-RUN_THE_CELL = re.compile(r"Replace `None` with your answer(, rounded to three decimal places,)? and run the cell")
+#: The lessons' instructions for an exercise cell, and what the page's form needs said instead.
+RUN_THE_CELL = (
+    (re.compile(r"Replace `None` with your answer(, rounded to three decimal places,)? and run the cell"),
+     r"Choose or type your answer\1 and press Check"),
+    (re.compile(r'Replace `None` with `"A"`, `"B"` or `"same"`( before you compute anything)?, and run the cell'),
+     r"Choose A, B or the same\1, then press Check"),
+)
 #: The Okabe-Ito palette of bleu_teach.ui.plots (the charts on the page use the notebook's colours).
 _PALETTE_KEY = "palette"
 
@@ -294,7 +299,8 @@ def make_live(notebook: Any, tokenizers: dict[str, str], disagreements: Any) -> 
         counts["widgets"] += 1
     for index, cell in enumerate(notebook["cells"]):
         if cell["cell_type"] == "markdown":
-            cell["source"] = RUN_THE_CELL.sub(r"Choose or type your answer\1 and press Check", cell["source"])
+            for notebook_words, page_words in RUN_THE_CELL:
+                cell["source"] = notebook_words.sub(page_words, cell["source"])
         found = EXERCISE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
         if found and "exercise" in cell.get("metadata", {}).get("tags", []):
             notebook["cells"][index] = _raw(exercise_html(found.group(1)), "celltag_exercise")

@@ -29,8 +29,11 @@ function show() {
   }
   const summary = document.getElementById("progress-summary");
   const any = Object.keys(answers).length > 0;
-  summary.textContent = any ? `${done} exercises right so far, every exercise of ${lessons} ` +
-    `${lessons === 1 ? "lesson" : "lessons"}` : "none yet";
+  const total = document.querySelectorAll("li[data-exercises]").length;
+  const all = [...document.querySelectorAll("li[data-exercises]")]
+    .reduce((sum, item) => sum + item.dataset.exercises.split(" ").filter(Boolean).length, 0);
+  summary.textContent = !any ? "no answers yet" : `${done} of ${all} exercises right` +
+    (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "");
   document.getElementById("clear-progress").disabled = !any;
 }
 

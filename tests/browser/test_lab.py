@@ -63,7 +63,10 @@ def expect_text(locator, text: str) -> None:  # noqa: ANN001
 
 
 def set_readout(area, label: str, value: int) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
     readout = area.locator(".widget-slider").filter(has_text=label).locator(".widget-readout")
+    expect(readout).to_have_attribute("contenteditable", "true", timeout=15_000)  # enabled by the kernel (a second reference)
     readout.click()
     readout.press("Control+A")
     readout.type(str(value))

@@ -213,6 +213,7 @@ def test_every_exercise_is_answerable_on_its_page(visitor: Visitor, site: Site, 
     page = visitor.page()
     fresh(page, f"{site.url}/{lesson.stem}.html")
     page.wait_for_function(READY, timeout=90_000)
+    assert "Replace None" not in page.inner_text("body")  # the notebook's instruction, said for the page
     for ex in exercises(lesson.stem[:2]):
         form = page.locator(f"[data-exercise='{ex.id}']")
         feedback = form.locator(".live-feedback")
@@ -254,9 +255,11 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     progress = page.locator("li[data-lesson='03'] .progress")
     assert progress.is_visible() and f"1 of {len(exercises('03'))} right" in progress.inner_text()
     assert page.locator("li[data-lesson='01'] .progress").is_hidden()
+    assert page.locator("#progress-summary").inner_text() == f"1 of {len(exercises())} exercises right"
     page.get_by_role("button", name="Clear my answers").click()
     assert progress.is_hidden() and page.evaluate("localStorage.getItem('bleu-teach-answers')") is None
     assert "cleared" in page.locator("#progress-status").inner_text()
+    assert page.locator("#progress-summary").inner_text() == "no answers yet"
     assert page.problems == [] and visitor.blocked == []
     page.close()
 
