@@ -31,13 +31,21 @@ LIVE_WIDGETS = ("ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "S
 #: The zip with the WMT21 data that lesson 08's explorer and exercise 08.1 need (loaded only by the pages that do).
 DATA_ZIP = "wmt21_site.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
-#: The lessons' instructions for an exercise cell, and what the page's form needs said instead.
+#: The lessons' instructions for an exercise cell (Python values in quotes, run the cell), and what the page's
+#: form needs said instead.
 RUN_THE_CELL = (
     (re.compile(r"Replace `None` with your answer(, rounded to three decimal places,)? and run the cell"),
      r"Choose or type your answer\1 and press Check"),
     (re.compile(r'Replace `None` with `"A"`, `"B"` or `"same"`( before you compute anything)?, and run the cell'),
      r"Choose A, B or the same\1, then press Check"),
+    (re.compile(r'Answer `"A"`, `"B"` or `"same"`\.'), "Choose A, B or the same."),
+    (re.compile(r'Answer with a letter(?: as a string, e\.g\.|, such as)? `"A"`\.|Answer with a letter\.'),
+     "Choose one and press Check."),
+    (re.compile(r'as a fraction in quotes \(e\.g\. `"(\d+/\d+)"`\)'), r"as a fraction (e.g. \1)"),
+    (re.compile(r'A fraction such as `"(\d+/\d+)"`'), r"A fraction such as \1"),
 )
+#: A choice question's list of options under its text (Exercise.markdown()): on the page its radio buttons say them.
+OPTION_LINES = re.compile(r"\n\n(?:\* \*\*[A-Z]+\*\* [^\n]*(?:\n|$))+$")
 #: The Okabe-Ito palette of bleu_teach.ui.plots (the charts on the page use the notebook's colours).
 _PALETTE_KEY = "palette"
 
@@ -241,9 +249,9 @@ def exercise_html(exercise_id: str) -> str:
     if ex.options:
         items = "".join(
             f'<div class="live-choice"><input type="radio" id="{name}-{o.letter}" name="answer" '
-            f'value="{_escape(o.letter)}"><label for="{name}-{o.letter}"><b>{_escape(o.letter)}</b>'
-            f'{": " + _inline_markdown(o.text) if ex.kind != "higher" else ""}'
-            f'{" (" + _escape(o.text) + ")" if ex.kind == "higher" and o.text != o.letter else ""}</label></div>'
+            f'value="{_escape(o.letter)}"><label for="{name}-{o.letter}">'
+            f'{_escape(o.text) if ex.kind == "higher" else f"<b>{_escape(o.letter)}</b> " + _inline_markdown(o.text)}'
+            f'</label></div>'
             for o in ex.options)
         field = f'<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>'
     else:
@@ -301,6 +309,8 @@ def make_live(notebook: Any, tokenizers: dict[str, str], disagreements: Any) -> 
         if cell["cell_type"] == "markdown":
             for notebook_words, page_words in RUN_THE_CELL:
                 cell["source"] = notebook_words.sub(page_words, cell["source"])
+            if '<a id="ex-' in cell["source"]:
+                cell["source"] = OPTION_LINES.sub("", cell["source"].rstrip("\n"))
         found = EXERCISE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
         if found and "exercise" in cell.get("metadata", {}).get("tags", []):
             notebook["cells"][index] = _raw(exercise_html(found.group(1)), "celltag_exercise")

@@ -306,3 +306,19 @@ def test_a_figure_without_alt_text_stops_the_build_naming_its_notebook(tmp_path:
     (image,) = _images(tmp_path / "09_figures.html")
     assert image["alt"] == 'Bar chart titled "a <b> & c".'  # escaped in the page, whole again when parsed
     assert "<b>" not in (tmp_path / "09_figures.html").read_text(encoding="utf-8")
+
+
+def test_the_lesson_pages_read_a_typed_answer_as_the_lessons_ask_for_it():
+    import lesson_page  # scripts/site/, on the path build_site sets
+
+    assert lesson_page.typed(' "8/12" ') == "8/12" and lesson_page.typed("\u22126.1") == "-6.1"
+    assert lesson_page.typed('"8/12') == '"8/12'  # one quote is not a pair: the bank's message says what to write
+    # Lesson 01's question asks for "a fraction in quotes (e.g. "2/7")"; 8 of its 12 tokens are clipped matches.
+    assert lesson_page.check("01.1", '"8/12"')["verdict"] == "correct"
+    assert lesson_page.check("08.1", "\u22126.1")["verdict"] == "correct"  # the lessons print minus as U+2212
+    for empty, what in (("  ", "Type your answer"), ("", "Type your answer")):
+        answer = lesson_page.check("01.1", empty)
+        assert answer["verdict"] == "" and what in answer["html"]
+    assert "Choose one of the options" in lesson_page.check("00.1", "")["html"]
+    nonsense = lesson_page.check("01.1", "<b>a lot</b>")
+    assert nonsense["verdict"] == "" and "&lt;b&gt;a lot&lt;/b&gt;" in nonsense["html"]

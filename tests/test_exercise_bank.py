@@ -245,8 +245,14 @@ def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
 def test_near_misses_are_told_what_is_off_without_the_answer():
     percent, close = check("01.1", 66.7), check("01.1", 0.67)
     assert "times 100" in percent.message and percent.verdict == "wrong"
-    assert "round it to 3 decimal places" in close.message and "0.667" not in close.message
+    assert "round the full value to 3 decimal places" in close.message and "0.667" not in close.message
     assert check("01.1", 0.666).message == close.message  # cut off, not rounded
+    # 03.1: BP = exp(-1/6) = 0.846482; 0.8465 rounded again to 0.847 is a slip of rounding, not a cut-off.
+    assert math.isclose(math.exp(-1 / 6), 0.846482, abs_tol=1e-6)
+    assert check("03.1", 0.847).message == check("03.1", 0.84).message
+    assert "do not round a value that is already rounded" in check("03.1", 0.847).message
+    # 07.1: 5/8 = 0.625, rounded half up to two places as at school: close, like 0.62 (half to even).
+    assert check("07.1", 0.63).message == check("07.1", 0.62).message == close.message
 
 
 def test_lesson_00_q2_tells_word_order_from_a_tie():

@@ -136,14 +136,16 @@ def test_the_brevity_penalty_curve_names_the_reference_length_and_the_hypothesis
     assert f3(math.exp(-0.5)) == "0.607"
 
 
-def test_a_brevity_penalty_curve_that_turns_often_is_told_by_its_extremes():
+def test_a_brevity_penalty_curve_with_two_references_is_told_stretch_by_stretch():
     # Two references, 6 and 9: BP reaches 1 at c = 6, drops at c = 8 (closest r is now 9), reaches 1 again at 9.
     text = plot_brevity_penalty([6, 9], 4).description
     closest = [min((abs(r - c), r) for r in (6, 9))[1] for c in range(1, 19)]  # ties to the shorter, as NLTK
     curve = [nltk_bleu.brevity_penalty(r, c) for c, r in zip(range(1, 19), closest)]
-    assert curve[7] < 1 == curve[5] == curve[6]
-    assert (f"goes up and down, from {f3(curve[0])} at c = 1 to {f3(curve[-1])} at c = 18: lowest {f3(curve[0])} "
-            f"at c = 1, highest 1.000 at c = 6.") in text
+    assert curve[7] < 1 == curve[5] == curve[6] == curve[8]
+    assert "r being the reference length closest to c" in text  # the dip needs r to change with c
+    assert (f"rises from {f3(curve[0])} at c = 1 to 1.000 at c = 6, then stays at 1.000 to c = 7, then falls to "
+            f"{f3(curve[7])} at c = 8, then rises to 1.000 at c = 9, then stays at 1.000 to c = 18.") in text
+    assert f3(math.exp(1 - 9 / 8)) == "0.882"
     assert "Vertical lines mark the reference lengths 6 and 9." in text
 
 
@@ -162,7 +164,7 @@ def test_the_smoothing_bars_are_read_out_with_nltks_scores():
             try:
                 expected[f"method{k}"] = f3(nltk_bleu.sentence_bleu(MAT, hyp, smoothing_function=getattr(smoother, f"method{k}")))
             except AssertionError:  # NLTK's method 6 asserts that p_3 is not zero
-                expected[f"method{k}"] = "n/a (no bar: it cannot apply)"
+                expected[f"method{k}"] = "n/a (no bar: NLTK gives this method no score here)"
     assert expected["method6"].startswith("n/a")
     read = "; ".join(f"{name} {value}" for name, value in expected.items())
     assert f"8 bars, each with its value written on it: {read}." in text
@@ -174,7 +176,7 @@ def test_the_smoothing_bars_are_read_out_with_nltks_scores():
 
 def test_a_bar_that_cannot_apply_is_said_to_have_no_bar():
     text = plot_scores({"a": 0.5, "b": 0.25, "c": "no such thing here"}, "Three bars", "score", "name").description
-    assert "3 bars, each with its value written on it: a 0.500; b 0.250; c n/a (no bar: it cannot apply)." in text
+    assert "3 bars, each with its value written on it: a 0.500; b 0.250; c n/a (no bar: NLTK gives this method no score here)." in text
     assert text.endswith("Highest: a, 0.500; lowest: b, 0.250.")
 
 

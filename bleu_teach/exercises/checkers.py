@@ -171,11 +171,20 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
         return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
                                   "give it as a number from 0 to 1.")
-    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals) for f in (round, math.trunc)}
+    # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
+    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
+               for f in (round, math.trunc, _half_up)}
     if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
-        return _with(base, False, f"close: round it to {decimals} decimal place{'s' if decimals != 1 else ''} "
-                                  "(round, do not cut off the last digits), or give the exact fraction.")
+        return _with(base, False, f"close: round the full value to {decimals} decimal place"
+                                  f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
+                                  "digits, and do not round a value that is already rounded), or give the exact "
+                                  "fraction.")
     return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
+
+
+def _half_up(x: float) -> int:
+    """``x`` rounded to a whole number with halves up, as taught at school (``round`` takes them to even)."""
+    return math.floor(x + 0.5)
 
 
 def _with(base: Feedback, correct: bool | None, message: str, recognised: str | None = None) -> Feedback:

@@ -60,12 +60,12 @@ def _direction(before: float, after: float) -> int:
 
 
 def series_text(name: str, xs: Sequence[object], ys: Sequence[float], at: Callable[[object], str],
-                decimals: int, preposition: str = "at") -> str:
+                decimals: int, preposition: str = "at", max_turns: int = MAX_TURNS) -> str:
     """One line of a chart in words: where it starts, each rise, fall or flat stretch, where it ends.
 
     The directions are read from the values as written (``decimals``), so that
     a difference too small to show is no turn.  A series with more than
-    :data:`MAX_TURNS` stretches is told by its ends and its extremes.  ``at`` names
+    ``max_turns`` stretches (:data:`MAX_TURNS`) is told by its ends and its extremes.  ``at`` names
     a point (``preposition`` goes before it: "0.50 at c = 1").
 
     >>> series_text("BP", [1, 2, 3, 4], [0.5, 1.0, 1.0, 1.0], lambda x: f"c = {x}", 2)
@@ -88,7 +88,7 @@ def series_text(name: str, xs: Sequence[object], ys: Sequence[float], at: Callab
             stretches[-1][2] = i
         else:
             stretches.append([direction, i - 1, i])
-    if len(stretches) > MAX_TURNS:
+    if len(stretches) > max_turns:
         low, high = values.index(min(values)), values.index(max(values))
         return (f"{name} goes up and down, from {shown[0]} {place(0)} to {shown[-1]} {place(-1)}: "
                 f"lowest {shown[low]} {place(low)}, highest {shown[high]} {place(high)}")
@@ -183,6 +183,11 @@ def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], re
     """``plot_brevity_penalty``: the curve's points, the reference lengths marked, the hypothesis marked (c, BP)."""
     at: Callable[[object], str] = lambda x: f"c = {x}"  # noqa: E731
     refs = sorted(set(ref_lens))
+    # With several references r is the length closest to c, so the curve dips below 1 again before each longer
+    # reference: every stretch is told (two per reference, and the flat end).
+    curve = ("The curve, BP = exp(1 - r/c) if c is at most r and 1 above," if len(refs) == 1 else
+             "The curve, BP = exp(1 - r/c) if c is at most r and 1 above, r being the reference length closest "
+             "to c,")
     marked = (f"A vertical line marks the reference length {refs[0]}" if len(refs) == 1 else
               f"Vertical lines mark the reference lengths {', '.join(map(str, refs[:-1]))} and {refs[-1]}")
     star = "" if hypothesis is None else (f"A star marks your hypothesis: c = {hypothesis[0]}, "
@@ -190,7 +195,7 @@ def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], re
     return _sentences([
         _title("Line chart", title),
         _axes(f"hypothesis length c in tokens, {xs[0]} to {xs[-1]}", "brevity penalty, 0 to 1"),
-        series_text("The curve, BP = exp(1 - r/c) if c is at most r and 1 above,", xs, ys, at, 3),
+        series_text(curve, xs, ys, at, 3, max_turns=2 * len(refs) + 1),
         marked,
         star,
     ])
@@ -198,7 +203,7 @@ def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], re
 
 def score_bars(title: str, xlabel: str, ylabel: str, bars: Sequence[tuple[str, Optional[float]]]) -> str:
     """``plot_scores``: (name, height) per bar, ``None`` for a slot labelled "n/a"; values as written on the bars."""
-    read = "; ".join(f"{name} {'n/a (no bar: it cannot apply)' if value is None else number(value, 3)}"
+    read = "; ".join(f"{name} {'n/a (no bar: NLTK gives this method no score here)' if value is None else number(value, 3)}"
                      for name, value in bars)
     drawn = [(value, name) for name, value in bars if value is not None]
     extremes = ""

@@ -124,19 +124,37 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
             "message": view.message, "extra": view.extra | extra}
 
 
+#: Quotes a learner may type around an answer, as the notebook's Python strings have them ("2/7").
+QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+
+def typed(text: str) -> str:
+    """An answer as typed in a box, read as the notebook would read it: spaces and one pair of quotes around it
+    dropped, and a minus sign (U+2212, as the lessons print it) read as a hyphen-minus.
+
+    >>> typed(' "8/12" '), typed("\u22126.1"), typed("'B'")
+    ('8/12', '-6.1', 'B')
+    """
+    text = text.strip()
+    if len(text) >= 2 and QUOTES.get(text[0]) == text[-1]:
+        text = text[1:-1].strip()
+    return text.replace("\u2212", "-")
+
+
 def check(exercise_id: str, answer: str) -> dict[str, Any]:
     """The exercise bank's verdict on a typed or chosen answer: ``verdict`` and the feedback's ``html``."""
     try:
         exercise(exercise_id)
     except (KeyError, ValueError):
         return {"verdict": "", "html": views.message_html(f"No exercise {exercise_id!r} here; reload the page.")}
-    if isinstance(answer, str) and not answer.strip():
+    answer = typed(answer) if isinstance(answer, str) else answer
+    if isinstance(answer, str) and not answer:
         choose = "Choose one of the options" if exercise(exercise_id).options else "Type your answer"
         return {"verdict": "", "html": views.message_html(f"{choose}, then press Check.")}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            feedback = check_answer(exercise_id, answer.strip() if isinstance(answer, str) else answer)
+            feedback = check_answer(exercise_id, answer)
     except (TypeError, ValueError) as problem:
         return {"verdict": "", "html": views.message_html(str(problem))}
     except Exception as problem:  # never let a traceback reach the learner

@@ -470,9 +470,14 @@ def test_each_lesson_page_has_its_contents_and_prints_as_a_handout(visitor: Visi
     assert not page.locator("nav.site-nav").first.is_visible() and not page.locator("nav.toc").is_visible()
     exercises_here = page.locator(".celltag_exercise")
     assert exercises_here.count() == len(exercises(lesson.stem[:2]))
-    for k in range(exercises_here.count()):
+    for k, ex in enumerate(exercises(lesson.stem[:2])):
         cell = exercises_here.nth(k)
-        assert not cell.locator("form").is_visible()  # no form, no buttons on paper
+        assert not cell.get_by_role("button").is_visible()  # no buttons, no feedback on paper
+        # a choice keeps its options to tick; a number gets the answer line, not an empty box
+        assert cell.locator("input[type='radio']").count() == len(ex.options)
+        assert cell.locator("input[type='text']").count() == 0 or not cell.locator("input[type='text']").is_visible()
+        if ex.options:
+            assert cell.locator("fieldset").is_visible()
         space = cell.evaluate("e => getComputedStyle(e, '::after').content")
         assert "Answer:" in space
     page.emulate_media(media="screen")
