@@ -160,7 +160,8 @@ def _settings(ids: _Ids, state: dict[str, Any], tokenizers: dict[str, str], hidd
     rows = (_select(ids, "tokenizer", "Tokenizer", offered, state["tokenizer"])
             + _checkbox(ids, "lowercase", "Lowercase", state["lowercase"])
             + _range(ids, "max_n", "Max n", state["max_n"], 1, MAX_ORDER)
-            + _text_box(ids, "weights", "Weights", state["weights"])
+            + _text_box(ids, "weights", "Weights", state["weights"]).replace(
+                '<input ', '<input placeholder="uniform (or e.g. 0.5, 0.3, 0.2)" ', 1)
             + _select(ids, "smoothing", "Smoothing", [(k, f"{k}: {v}") for k, v in SMOOTHING_METHODS.items()],
                       state["smoothing"]))
     return f'<div class="live-settings"{" hidden" if hidden else ""}>{rows}</div>'

@@ -59,6 +59,17 @@ def test_typed_weights_are_the_numbers_typed():
     assert parse_weights(" uniform ", 3) == (1 / 3, 1 / 3, 1 / 3)
 
 
+def test_weights_may_be_typed_as_fractions_and_separated_by_spaces():
+    # The core's message for weights that do not sum to 1 says "write 1/4 rather than a rounded decimal".
+    assert parse_weights("1/4, 1/4; 1/4 1/4", 4) == (0.25, 0.25, 0.25, 0.25)
+    assert parse_weights("1/3 1/3 1/3", 3) == (1 / 3, 1 / 3, 1 / 3)
+    hyp, refs = "the cat sat on a mat", ["the cat is on the mat"]
+    assert explain_text(hyp, refs, max_n=3, weights="1/3 1/3 1/3", smoothing="method1").score == nltk_score(
+        hyp, refs, "whitespace", False, (1 / 3, 1 / 3, 1 / 3), 1)
+    with pytest.raises(ValueError, match="numbers or fractions separated by commas"):
+        parse_weights("1/0, 1", 2)
+
+
 def test_tokens_come_from_the_named_tokenizer():
     assert text_tokens("The cat, (sat).", "hypothesis", "13a") == ORACLE_TOKENS["13a"]("The cat, (sat).")
     assert text_tokens("The cat", "hypothesis", "char", lowercase=True) == ["t", "h", "e", "c", "a", "t"]
@@ -69,7 +80,7 @@ def test_tokens_come_from_the_named_tokenizer():
     ({"references": ["the cat", ""]}, "The reference 2 is empty: type a sentence into it."),
     ({"references": []}, f"Give 1 to {MAX_REFERENCES} references (got 0)."),
     ({"references": ["the cat"] * (MAX_REFERENCES + 1)}, f"Give 1 to {MAX_REFERENCES} references (got 9)."),
-    ({"weights": "a, b", "max_n": 2}, "Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got 'a, b')."),
+    ({"weights": "a, b", "max_n": 2}, "Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 (got 'a, b')."),
     ({"weights": "0.5, 0.3, 0.2", "max_n": 2}, "Give 2 weights for Max n = 2 (got 3)"),
     ({"weights": "0.7, 0.2", "max_n": 2}, "sum to 0.9"),
     ({"max_n": 0}, f"Max n must be a whole number from 1 to {MAX_ORDER} (got 0)."),

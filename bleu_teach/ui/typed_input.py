@@ -18,7 +18,9 @@ Standard library only (the website runs it without NumPy or NLTK).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from fractions import Fraction
 from numbers import Integral
 
 from bleu_teach.bleu.reports import BleuReport
@@ -54,14 +56,17 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
 def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
     """The Weights box as one weight per order: empty (or "uniform") means 1/max_n each.
 
-    Numbers are separated by commas (or semicolons).  Whether they are
-    valid BLEU weights (not negative, summing to 1) is checked by
-    :func:`bleu_teach.explain.explain`, with its own message.
+    Numbers (decimals or fractions such as 1/3) are separated by commas,
+    semicolons or spaces.  Whether they are valid BLEU weights (not
+    negative, summing to 1) is checked by :func:`bleu_teach.explain.explain`,
+    with its own message.
 
     >>> parse_weights("", 4)
     (0.25, 0.25, 0.25, 0.25)
     >>> parse_weights("0.7; 0.3", 2)
     (0.7, 0.3)
+    >>> parse_weights("1/2 1/4, 1/4", 3)
+    (0.5, 0.25, 0.25)
     """
     max_n = _order(max_n)
     if not isinstance(text, str):
@@ -70,9 +75,10 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
     if not text or text.lower() == "uniform":
         return (1 / max_n,) * max_n
     try:
-        values = tuple(float(part) for part in text.replace(";", ",").split(",") if part.strip())
-    except ValueError:
-        raise ValueError(f"Weights must be numbers separated by commas, e.g. 0.5, 0.5 (got {text!r}).") from None
+        values = tuple(float(Fraction(part)) for part in re.split(r"[,;\s]+", text) if part)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
+                         f"(got {text!r}).") from None
     if len(values) != max_n:
         raise ValueError(
             f"Give {max_n} weights for Max n = {max_n} (got {len(values)}), or leave the box empty for uniform."

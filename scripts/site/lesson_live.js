@@ -14,6 +14,7 @@ const STORE = "bleu-teach-answers";
 const root = document.documentElement;
 let python = null; // { widget, check }: lesson_page's JSON functions
 const waiting = new Set(); // exercises checked before Python was ready
+const restored = new Set(); // exercises whose earlier answer is shown again
 
 // --- the learner's answers, in local storage ------------------------------------------------------------------
 
@@ -26,13 +27,16 @@ function stored() {
   }
 }
 
+/** Keep the last answer (to show it again) and whether the exercise was ever answered right (the progress). */
 function remember(id, answer, verdict) {
   try {
     const all = stored();
-    all[id] = { answer, verdict, at: new Date().toISOString() };
+    const solved = Boolean(all[id]?.solved || all[id]?.verdict === "correct") || verdict === "correct";
+    all[id] = { answer, verdict, solved, at: new Date().toISOString() };
     localStorage.setItem(STORE, JSON.stringify(all));
+    return true;
   } catch {
-    // storage switched off: the page still works, it only forgets
+    return false; // storage switched off: the page still works, it only forgets
   }
 }
 
@@ -43,7 +47,11 @@ function stateOf(form) {
   const state = {};
   for (const [key, value] of Object.entries(saved)) {
     const control = form.elements.namedItem(key);
-    if (key === "references") state.references = [...form.querySelectorAll("input.reference")].map((box) => box.value);
+    if (key === "references") {
+      // A box just added and not typed into yet is left out, so that adding one is no error.
+      state.references = [...form.querySelectorAll("input.reference")].filter((box) => !box.dataset.fresh)
+        .map((box) => box.value);
+    }
     else if (!control) state[key] = value;
     else if (control.type === "checkbox") state[key] = control.checked;
     else if (typeof value === "boolean") state[key] = control.value === "1";
@@ -75,6 +83,7 @@ function addReference(form) {
   input.id = input.id.replace(/-\d+$/, `-${number}`);
   input.name = `reference-${number}`;
   input.value = "";
+  input.dataset.fresh = "1";
   label.htmlFor = input.id;
   label.textContent = `Reference ${number}`;
   box.append(row);
@@ -84,8 +93,11 @@ function addReference(form) {
 
 function removeReference(form) {
   const rows = referenceRows(form);
+  const remove = form.querySelector('[data-action="remove-reference"]');
+  const focused = document.activeElement === remove; // a button that disables itself drops the focus
   if (rows.length > 1) rows.at(-1).remove();
   refreshReferenceButtons(form);
+  if (remove.disabled && focused) form.querySelector('[data-action="add-reference"]').focus();
 }
 
 function syncControls(form) {
@@ -138,6 +150,7 @@ async function drawChart(form, extra) {
   if (!canvas || !extra.curve) return;
   canvas.setAttribute("aria-label", extra.description);
   const Chart = await loadChartLibrary();
+  const narrow = canvas.parentElement.clientWidth < 480;
   const { datasets, top } = chartData(extra, JSON.parse(canvas.dataset.palette));
   if (canvas.chart) {
     canvas.chart.data.datasets = datasets;
@@ -148,15 +161,16 @@ async function drawChart(form, extra) {
   canvas.chart = new Chart(canvas, {
     type: "scatter", data: { datasets },
     options: {
-      animation: false, responsive: true, maintainAspectRatio: true, aspectRatio: 8 / 4.8,
-      plugins: { title: { display: true, text: extra.title, font: { size: 17 } },
-                 legend: { position: "bottom", labels: { font: { size: 13 }, usePointStyle: true } },
+      animation: false, responsive: true, maintainAspectRatio: false, // the box's height: see site.css
+      plugins: { title: { display: true, text: extra.title, font: { size: narrow ? 14 : 17 } },
+                 legend: { position: "bottom", labels: { font: { size: narrow ? 11 : 13 }, usePointStyle: true,
+                                                         boxWidth: narrow ? 8 : 12 } },
                  tooltip: { enabled: true } },
       scales: {
         x: { type: "linear", min: 0, max: top + 0.5,
-             ticks: { stepSize: 1, callback: (value) => (Number.isInteger(value) ? value : "") },
-             title: { display: true, text: "hypothesis length c (tokens)", font: { size: 15 } } },
-        y: { min: -0.02, max: 1.1, ticks: { callback: (value) => (value < 0 ? "" : value) }, title: { display: true, text: "brevity penalty", font: { size: 15 } } },
+             ticks: { stepSize: 1, includeBounds: false, maxRotation: 0, autoSkipPadding: 6 },
+             title: { display: true, text: "hypothesis length c (tokens)", font: { size: narrow ? 12 : 15 } } },
+        y: { min: -0.02, max: 1.1, ticks: { stepSize: 0.2, includeBounds: false }, title: { display: true, text: "brevity penalty", font: { size: narrow ? 12 : 15 } } },
       },
     },
   });
@@ -165,10 +179,13 @@ async function drawChart(form, extra) {
 function showWidget(form, result) {
   const headline = form.querySelector(".live-headline");
   const output = form.querySelector(".live-output");
+  // The report's folded steps stay open or closed as the learner left them.
+  const open = [...output.querySelectorAll("details")].map((details) => details.open);
   output.innerHTML = result.html; // bleu_teach's HTML (views.html_writer): typed text arrives escaped
+  output.querySelectorAll("details").forEach((details, k) => { if (open[k]) details.open = true; });
   if (result.message) {
     headline.dataset.value = "";
-    headline.textContent = "No number: see the message below.";
+    headline.textContent = `No number: ${result.message}`; // announced, as the number would be
   } else {
     headline.dataset.value = result.value;
     headline.innerHTML = result.headline; // bleu_teach's HTML too
@@ -176,16 +193,23 @@ function showWidget(form, result) {
   const count = form.querySelector(".live-count");
   if (count && result.extra.count !== undefined) {
     count.textContent = `of ${result.extra.count} pairs`;
-    form.elements.namedItem("rank").max = String(Math.max(1, result.extra.count));
+    const rank = form.elements.namedItem("rank");
+    rank.max = String(Math.max(1, result.extra.count));
+    if (result.extra.rank !== undefined && rank.value !== String(result.extra.rank)) {
+      rank.value = String(result.extra.rank); // a rank past the shorter list moves to its last pair, as in the notebook
+    }
   }
   drawChart(form, result.extra).catch(() => {});
 }
 
-function render(form) {
+function render(form, force = false) {
   form.scheduled = false;
   const started = form.started;
   form.started = null;
-  showWidget(form, JSON.parse(python.widget(form.dataset.widget, JSON.stringify(stateOf(form)))));
+  const state = JSON.stringify(stateOf(form));
+  if (state === form.shownState && !force) return; // a change event after the input event: nothing new
+  form.shownState = state;
+  showWidget(form, JSON.parse(python.widget(form.dataset.widget, state)));
   if (started !== null && started !== undefined) {
     const ms = performance.now() - started;
     form.latencies = [...(form.latencies ?? []), ms];
@@ -203,15 +227,19 @@ function changed(form) {
 }
 
 for (const form of widgets) {
-  form.addEventListener("input", () => changed(form));
+  form.addEventListener("input", (event) => {
+    delete event.target.dataset.fresh;
+    changed(form);
+  });
   form.addEventListener("change", () => changed(form));
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("click", (event) => {
     const action = event.target.closest("button")?.dataset.action;
-    if (action === "add-reference") addReference(form);
-    else if (action === "remove-reference") removeReference(form);
-    else return;
-    changed(form);
+    if (action === "add-reference") addReference(form); // scored once something is typed into the new box
+    else if (action === "remove-reference") {
+      removeReference(form);
+      changed(form);
+    }
   });
   refreshReferenceButtons(form);
   syncControls(form);
@@ -235,26 +263,34 @@ function setAnswer(form, answer) {
   }
 }
 
-function check(form) {
+function check(form, quietly = false) {
   const started = performance.now();
   const feedback = form.querySelector(".live-feedback");
   const answer = answerOf(form);
   const result = JSON.parse(python.check(form.dataset.exercise, JSON.stringify(answer)));
+  feedback.setAttribute("aria-live", quietly ? "off" : "polite"); // an earlier answer shown again is not news
   feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
   if (result.verdict) {
     feedback.dataset.verdict = result.verdict;
-    remember(form.dataset.exercise, answer, result.verdict);
+    if (!quietly && !remember(form.dataset.exercise, answer, result.verdict)) {
+      const note = document.createElement("p");
+      note.className = "live-note";
+      note.textContent = "This browser does not let the page keep your answers (its local storage is off), " +
+        "so they are forgotten when you leave the page.";
+      feedback.append(note);
+    }
   } else {
     delete feedback.dataset.verdict;
   }
   form.dataset.checkMs = (performance.now() - started).toFixed(1);
+  if (quietly) setTimeout(() => feedback.setAttribute("aria-live", "polite"), 0);
 }
 
 for (const form of exercises) {
   const earlier = stored()[form.dataset.exercise];
   if (earlier && typeof earlier.answer === "string") {
     setAnswer(form, earlier.answer);
-    waiting.add(form); // its feedback is shown again when Python is ready
+    restored.add(form); // its feedback is shown again when Python is ready
   }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -289,7 +325,8 @@ async function begin() {
     python = { widget: page.widget_json, check: page.check_json };
     statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);
     root.dataset.pythonReadyMs = String(Math.round(performance.now()));
-    for (const form of widgets) render(form);
+    for (const form of widgets) render(form, true);
+    for (const form of restored) if (!waiting.has(form)) check(form, true);
     for (const form of waiting) check(form);
     waiting.clear();
     root.dataset.pythonReady = "1";

@@ -52,6 +52,8 @@ def _text(state: dict[str, Any], name: str) -> str:
 
 def _whole(state: dict[str, Any], name: str, shown: str) -> int:
     value = state.get(name)
+    if isinstance(value, str) and not value.strip():
+        raise ValueError(f"{shown} is empty: type a whole number.")
     try:
         return int(str(value).strip())
     except ValueError:
@@ -70,7 +72,7 @@ def _settings(state: dict[str, Any]) -> tuple[str, bool, int, str, str]:
             _text(state, "weights"), _text(state, "smoothing"))
 
 
-def _disagreement(state: dict[str, Any]) -> tuple[views.WidgetView, int]:
+def _disagreement(state: dict[str, Any]) -> tuple[views.WidgetView, int, int]:
     if not _ranked:
         load_disagreements(DISAGREEMENTS_FILE.read_text(encoding="utf-8"))
     from bleu_teach.lessons.data import wmt21_ted
@@ -79,9 +81,10 @@ def _disagreement(state: dict[str, Any]) -> tuple[views.WidgetView, int]:
     if metric not in _ranked["ranked"]:
         raise ValueError(f"Choose a metric: {', '.join(_ranked['ranked'])}.")
     shown = views.disagreement_candidates(_ranked["ranked"][metric], system, direction)
-    view = views.disagreement_view(wmt21_ted(_ranked["pair"]), _ranked["references_used"], shown,
-                                   _whole(state, "rank", "Rank"))
-    return view, len(shown)
+    # As in the notebook widget, a rank past the end of a shorter list shows its last pair.
+    rank = min(_whole(state, "rank", "Rank"), max(1, len(shown)))
+    view = views.disagreement_view(wmt21_ted(_ranked["pair"]), _ranked["references_used"], shown, rank)
+    return view, len(shown), rank
 
 
 def widget_view(kind: str, state: dict[str, Any]) -> views.WidgetView:
@@ -110,8 +113,8 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if kind == "DisagreementExplorer":
         def render() -> views.WidgetView:
-            view, count = _disagreement(state)
-            extra["count"] = count
+            view, count, rank = _disagreement(state)
+            extra.update(count=count, rank=rank)
             return view
 
         view = views.guarded(render)

@@ -18,7 +18,8 @@ function show() {
   let lessons = 0;
   for (const item of document.querySelectorAll("li[data-exercises]")) {
     const ids = item.dataset.exercises.split(" ").filter(Boolean);
-    const right = ids.filter((id) => answers[id]?.verdict === "correct").length;
+    // right once answered right, even if a later try was wrong (lesson_live.js keeps "solved")
+    const right = ids.filter((id) => answers[id]?.solved || answers[id]?.verdict === "correct").length;
     const tried = ids.filter((id) => answers[id]).length;
     const progress = item.querySelector(".progress");
     progress.hidden = tried === 0;
@@ -34,7 +35,6 @@ function show() {
     .reduce((sum, item) => sum + item.dataset.exercises.split(" ").filter(Boolean).length, 0);
   summary.textContent = !any ? "no answers yet" : `${done} of ${all} exercises right` +
     (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "");
-  document.getElementById("clear-progress").disabled = !any;
 }
 
 document.getElementById("clear-progress").addEventListener("click", () => {

@@ -24,6 +24,7 @@ export async function startPython(zips) {
 /** What to tell a learner when Python could not start (most often: the page was opened from disk). */
 export function startFailure(error, page) {
   return `Python could not start in this browser (${error.message}). The live parts need the site served over ` +
-    `http(s), not opened from disk: for example, run python -m http.server inside the site's folder and open ` +
+    `http(s), not opened from disk: for example, run python -m http.server --bind 127.0.0.1 inside the site's ` +
+    `folder and open ` +
     `http://127.0.0.1:8000/${page}.`;
 }

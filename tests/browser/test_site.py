@@ -246,7 +246,7 @@ def test_every_setting_reaches_bleu_teach(explorer, visitor: Visitor):  # noqa: 
 
 @pytest.mark.parametrize("control, value, message", [
     ("#hypothesis", "   ", "The hypothesis is empty: type a sentence into it."),
-    ("#weights", "0.7, x", "Weights must be numbers separated by commas"),
+    ("#weights", "0.7, x", "Weights must be numbers or fractions separated by commas"),
     ("#weights", "0.9, 0.3, 0.2", "sum to 1.4"),
     ("#max-n", "9", "Max n must be a whole number from 1 to 6 (got 9)."),
 ])

@@ -142,6 +142,8 @@ def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, si
             widget.locator("[name='system']").select_option("MiSS")
             widget.locator("[name='direction']").select_option("metric too harsh")
             page.wait_for_function("() => document.querySelector('.live-count').textContent === 'of 529 pairs'")
+            widget.locator("[name='rank']").fill("600")  # past the end of MiSS's 529 pairs: its last pair, as in
+            page.wait_for_function("() => document.querySelector('[name=rank]').value === '529'")  # the notebook
             widget.locator("[name='rank']").fill("2")
             page.wait_for_timeout(300)
             shown = widget.locator(".live-output").inner_text()
@@ -167,11 +169,43 @@ def test_bad_input_in_a_widget_shows_a_message_and_typed_html_stays_text(visitor
     _wait_value(page, 0, oracle("ClippingExplorer", state | {"hypothesis": typed}))
     assert widget.locator(".live-output img").count() == 0 and page.title() != "hacked"
     assert "<img" in widget.locator(".live-output").inner_text()  # shown as the text it is
+    headline = widget.locator("[data-value]")
     widget.locator("button[data-action='add-reference']").click()
     assert widget.locator("input.reference").count() == 3
+    assert page.evaluate("document.activeElement.name") == "reference-3"  # ready to type into
+    page.wait_for_timeout(200)
+    assert headline.get_attribute("data-value") != ""  # an empty new box is no error before anything is typed
     widget.locator("input.reference").nth(2).fill("the cat the cat on the mat")
     refs = [box.input_value() for box in widget.locator("input.reference").all()]
     _wait_value(page, 0, oracle("ClippingExplorer", state | {"hypothesis": typed, "references": refs}))
+    remove = widget.locator("button[data-action='remove-reference']")
+    remove.focus()
+    for _ in range(2):
+        page.keyboard.press("Space")
+    assert remove.is_disabled() and page.evaluate("document.activeElement.dataset.action") == "add-reference"
+    widget.locator("[name='hypothesis']").fill("")
+    page.wait_for_function("() => document.querySelector('[data-widget] [data-value]').dataset.value === ''")
+    assert "The hypothesis is empty" in headline.inner_text()  # the message is what the live region announces
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_the_reports_folded_steps_stay_open_while_typing(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/00_start_here.html")
+    page.wait_for_function(READY, timeout=90_000)
+    widget = page.locator("[data-widget='BleuExplorer']")
+    box = widget.locator("[name='hypothesis']")
+    box.click()
+    box.press("End")
+    box.type(" today")
+    widget.locator(".live-output details summary").first.click()  # the first click after typing opens it
+    assert widget.locator(".live-output details").first.evaluate("d => d.open")
+    box.press("End")
+    box.type(" again")
+    state = json.loads(widget.get_attribute("data-state"))
+    _wait_value(page, 0, oracle("BleuExplorer", state | {"hypothesis": box.input_value()}))
+    assert widget.locator(".live-output details").first.evaluate("d => d.open")  # still open after the update
     assert page.problems == [] and visitor.blocked == []
     page.close()
 
@@ -245,12 +279,19 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     fresh(page, f"{site.url}/03_brevity_penalty.html")
     page.wait_for_function(READY, timeout=90_000)
     ex = exercises("03")[1]
-    _answer(page.locator(f"[data-exercise='{ex.id}']"), ex, ex.answer)
-    assert _verdict(page, ex.id) == "correct"
-    page.reload()  # the answer and its feedback come back
+    form = page.locator(f"[data-exercise='{ex.id}']")
+    _answer(form, ex, _wrong(ex)[0])
+    assert _verdict(page, ex.id) == "misconception"
+    _answer(form, ex, ex.answer)
+    page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
+                           ".dataset.verdict === 'correct'", arg=ex.id)
+    _answer(form, ex, _wrong(ex)[0])  # trying a wrong option afterwards does not undo the progress
+    page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
+                           ".dataset.verdict === 'misconception'", arg=ex.id)
+    page.reload()  # the last answer and its feedback come back
     page.wait_for_function(READY, timeout=90_000)
-    assert page.locator(f"[data-exercise='{ex.id}'] input[value='{ex.answer}']").is_checked()
-    assert _verdict(page, ex.id) == "correct"
+    assert page.locator(f"[data-exercise='{ex.id}'] input[value='{_wrong(ex)[0]}']").is_checked()
+    assert _verdict(page, ex.id) == "misconception"
     page.goto(f"{site.url}/index.html")
     progress = page.locator("li[data-lesson='03'] .progress")
     assert progress.is_visible() and f"1 of {len(exercises('03'))} right" in progress.inner_text()
@@ -259,6 +300,7 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     page.get_by_role("button", name="Clear my answers").click()
     assert progress.is_hidden() and page.evaluate("localStorage.getItem('bleu-teach-answers')") is None
     assert "cleared" in page.locator("#progress-status").inner_text()
+    assert page.get_by_role("button", name="Clear my answers").is_enabled()  # the focus stays on it
     assert page.locator("#progress-summary").inner_text() == "no answers yet"
     assert page.problems == [] and visitor.blocked == []
     page.close()
