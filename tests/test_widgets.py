@@ -89,7 +89,7 @@ def test_bleu_explorer_custom_and_bad_weights():
     explorer.weights.value = "0.7, 0.2"
     assert "sum to 1" in explorer.output.value and explorer.report is None
     explorer.weights.value = "a, b"
-    assert "numbers separated by commas" in explorer.output.value
+    assert "numbers or fractions separated by commas" in explorer.output.value
     explorer.weights.value = "0.5, 0.3, 0.2"
     assert "Give 2 weights" in explorer.output.value
     explorer.weights.value = ""
@@ -346,7 +346,7 @@ def test_weights_are_the_weights_box_text_and_checked():
         BleuExplorer(max_n=2, weights="0.7, 0.2")
     with pytest.raises(ValueError, match="Give 2 weights for Max n = 2"):
         w.SideBySideExplorer(max_n=2, weights="0.5, 0.3, 0.2")
-    with pytest.raises(ValueError, match="numbers separated by commas"):
+    with pytest.raises(ValueError, match="numbers or fractions separated by commas"):
         BleuExplorer(weights="a, b")
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, 0.3")
     assert explorer.report.score == bt.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]],

@@ -138,7 +138,7 @@ def one_of(value: Any, owner: str, name: str, choices: Sequence[str]) -> str:
 
 
 def weights_text(value: Any, owner: str) -> str:
-    """The Weights box's text: '' for uniform weights, or numbers separated by commas."""
+    """The Weights box's text: '' for uniform weights, or numbers or fractions separated by commas, semicolons or spaces."""
     if not isinstance(value, str):
         raise TypeError(f"{owner}: weights is the Weights box's text: '' for uniform weights, or numbers separated "
                         f"by commas such as '0.5, 0.5'; not {preview(value)}.")
