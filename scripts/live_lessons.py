@@ -161,7 +161,7 @@ def _settings(ids: _Ids, state: dict[str, Any], tokenizers: dict[str, str], hidd
             + _checkbox(ids, "lowercase", "Lowercase", state["lowercase"])
             + _range(ids, "max_n", "Max n", state["max_n"], 1, MAX_ORDER)
             + _text_box(ids, "weights", "Weights", state["weights"]).replace(
-                '<input ', '<input placeholder="uniform (or e.g. 0.5, 0.3, 0.2)" ', 1)
+                '<input ', '<input placeholder="uniform, or one per order (Max n = 2: 0.7, 0.3)" ', 1)
             + _select(ids, "smoothing", "Smoothing", [(k, f"{k}: {v}") for k, v in SMOOTHING_METHODS.items()],
                       state["smoothing"]))
     return f'<div class="live-settings"{" hidden" if hidden else ""}>{rows}</div>'
@@ -314,7 +314,10 @@ def make_live(notebook: Any, tokenizers: dict[str, str], disagreements: Any) -> 
                 cell["source"] = OPTION_LINES.sub("", cell["source"].rstrip("\n"))
         found = EXERCISE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
         if found and "exercise" in cell.get("metadata", {}).get("tags", []):
-            notebook["cells"][index] = _raw(exercise_html(found.group(1)), "celltag_exercise")
+            from bleu_teach.exercises import exercise
+
+            choice = " live-choice-cell" if exercise(found.group(1)).options else ""
+            notebook["cells"][index] = _raw(exercise_html(found.group(1)), "celltag_exercise" + choice)
             counts["exercises"] += 1
     notebook.get("metadata", {}).pop("widgets", None)  # no widget renderer on a lesson page
     return counts

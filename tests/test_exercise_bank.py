@@ -251,6 +251,8 @@ def test_near_misses_are_told_what_is_off_without_the_answer():
     assert math.isclose(math.exp(-1 / 6), 0.846482, abs_tol=1e-6)
     assert check("03.1", 0.847).message == check("03.1", 0.84).message
     assert "do not round a value that is already rounded" in check("03.1", 0.847).message
+    assert "fraction" not in check("03.1", 0.847).message  # exp(1 - 7/6) has no exact fraction to offer
+    assert "or give the exact fraction" in close.message  # 01.1's p_1 = 8/12 has one
     # 07.1: 5/8 = 0.625, rounded half up to two places as at school: close, like 0.62 (half to even).
     assert check("07.1", 0.63).message == check("07.1", 0.62).message == close.message
 

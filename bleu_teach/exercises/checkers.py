@@ -149,11 +149,13 @@ def _rounding(decimals: int) -> str:
 
 
 def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int,
-           hint: str) -> Feedback:
+           hint: str, fraction: bool = True) -> Feedback:
     """Compare a numeric answer with the right value, then with each misconception's value.
 
     ``explanation`` (which holds the right answer) is shown only to a right
     answer; an answer that matches nothing gets the ``hint``, which does not.
+    ``fraction=False`` for an answer with no exact fraction to offer (a brevity
+    penalty, a BLEU score, an MQM score): the rounding advice then leaves it out.
     """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
@@ -177,8 +179,8 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
     if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
         return _with(base, False, f"close: round the full value to {decimals} decimal place"
                                   f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
-                                  "digits, and do not round a value that is already rounded), or give the exact "
-                                  "fraction.")
+                                  "digits, and do not round a value that is already rounded)"
+                                  f"{', or give the exact fraction' if fraction else ''}.")
     return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
 
 
@@ -343,7 +345,7 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
     return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
                   hint="find the reference length closest to the hypothesis length, then BP = 1 if c > r, "
-                       "else exp(1 - r/c)")
+                       "else exp(1 - r/c)", fraction=False)
 
 
 def check_bleu(
@@ -412,7 +414,8 @@ def check_bleu(
     return _judge(answer, right,
                   "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
                   mistakes, decimals,
-                  hint="work out p_1 to p_N, their weighted geometric mean, and the brevity penalty, then multiply")
+                  hint="work out p_1 to p_N, their weighted geometric mean, and the brevity penalty, then multiply",
+                  fraction=False)
 
 
 def check_corpus_bleu(
@@ -440,7 +443,8 @@ def check_corpus_bleu(
                                       "sentences, and here c < r."))
     return _judge(answer, right, "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
                   mistakes, decimals,
-                  hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once")
+                  hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once",
+                  fraction=False)
 
 
 def _letter(answer: Any, options: Mapping[str, str]) -> str:
@@ -588,4 +592,5 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
                                   "errors are weighed by severity (major 5, minor 1), not just counted."))
     weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"
     return _judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals,
-                  hint="weigh each error by its severity (and category), add the weights, and negate the sum")
+                  hint="weigh each error by its severity (and category), add the weights, and negate the sum",
+                  fraction=False)
