@@ -560,7 +560,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     shutil.copy2(wheel, out_dir / wheel.name)
     build_slides.copy_assets(out_dir / "vendor")
     build_slides.copy_widget_fonts(out_dir)
-    for name in ("site.css", "explorer.js", "python.js", "lesson_live.js", "progress.js"):
+    for name in ("site.css", "explorer.js", "python.js", "answers.js", "lesson_live.js", "progress.js"):
         shutil.copy2(STATIC / name, out_dir / name)
 
     found = lessons()

@@ -46,8 +46,6 @@ RUN_THE_CELL = (
 )
 #: A choice question's list of options under its text (Exercise.markdown()): on the page its radio buttons say them.
 OPTION_LINES = re.compile(r"\n\n(?:\* \*\*[A-Z]+\*\* [^\n]*(?:\n|$))+$")
-#: The Okabe-Ito palette of bleu_teach.ui.plots (the charts on the page use the notebook's colours).
-_PALETTE_KEY = "palette"
 
 
 def _escape(value: Any) -> str:

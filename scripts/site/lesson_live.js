@@ -6,26 +6,17 @@
 // only as form values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.
 // Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
 
+import { stored, STORE } from "./answers.js";
 import { startFailure, startPython } from "./python.js";
 
 const widgets = [...document.querySelectorAll("form[data-widget]")];
 const exercises = [...document.querySelectorAll("form[data-exercise]")];
-const STORE = "bleu-teach-answers";
 const root = document.documentElement;
 let python = null; // { widget, check }: lesson_page's JSON functions
 const waiting = new Set(); // exercises checked before Python was ready
 const restored = new Set(); // exercises whose earlier answer is shown again
 
 // --- the learner's answers, in local storage ------------------------------------------------------------------
-
-function stored() {
-  try {
-    const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
-    return found && typeof found === "object" ? found : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Keep the last answer (to show it again) and whether the exercise was ever answered right (the progress). */
 function remember(id, answer, verdict) {
@@ -204,23 +195,14 @@ function showWidget(form, result) {
 
 function render(form, force = false) {
   form.scheduled = false;
-  const started = form.started;
-  form.started = null;
   const state = JSON.stringify(stateOf(form));
   if (state === form.shownState && !force) return; // a change event after the input event: nothing new
   form.shownState = state;
   showWidget(form, JSON.parse(python.widget(form.dataset.widget, state)));
-  if (started !== null && started !== undefined) {
-    const ms = performance.now() - started;
-    form.latencies = [...(form.latencies ?? []), ms];
-    form.dataset.latencyMs = ms.toFixed(1);
-    form.dataset.updates = String(form.latencies.length);
-  }
 }
 
 function changed(form) {
   syncControls(form);
-  if (form.started === null || form.started === undefined) form.started = performance.now();
   if (python === null || form.scheduled) return;
   form.scheduled = true;
   setTimeout(() => render(form), 0); // one render for a burst of events
@@ -264,7 +246,6 @@ function setAnswer(form, answer) {
 }
 
 function check(form, quietly = false) {
-  const started = performance.now();
   const feedback = form.querySelector(".live-feedback");
   const answer = answerOf(form);
   const result = JSON.parse(python.check(form.dataset.exercise, JSON.stringify(answer)));
@@ -282,7 +263,6 @@ function check(form, quietly = false) {
   } else {
     delete feedback.dataset.verdict;
   }
-  form.dataset.checkMs = (performance.now() - started).toFixed(1);
   if (quietly) setTimeout(() => feedback.setAttribute("aria-live", "polite"), 0);
 }
 

@@ -1,16 +1,7 @@
 // The index page's record of the learner's exercises: read from this browser's local storage, where the lesson
 // pages keep each checked answer (lesson_live.js).  Nothing is sent anywhere; "Clear my answers" forgets them.
 
-const STORE = "bleu-teach-answers";
-
-function stored() {
-  try {
-    const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
-    return found && typeof found === "object" ? found : {};
-  } catch {
-    return {};
-  }
-}
+import { stored, STORE } from "./answers.js";
 
 function show() {
   const answers = stored();

@@ -24,11 +24,15 @@ LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 READY = "() => document.documentElement.dataset.pythonReady === '1'"
 
 
-def fresh(page, url: str) -> None:  # noqa: ANN001
-    """Open ``url`` with no answers kept from earlier tests (local storage is per site, not per page)."""
+def live_page(visitor: Visitor, url: str):  # noqa: ANN201
+    """A new page at ``url``, live (Python started), with no answers kept from earlier tests (local storage is
+    per site, not per page, so it is emptied on another page first)."""
+    page = visitor.page()
     page.goto(url.rsplit("/", 1)[0] + "/glossary.html")
     page.evaluate("localStorage.clear()")
     page.goto(url)
+    page.wait_for_function(READY, timeout=90_000)
+    return page
 
 
 def _has_widgets(path: Path) -> bool:
@@ -156,9 +160,7 @@ def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, si
 
 
 def test_bad_input_in_a_widget_shows_a_message_and_typed_html_stays_text(visitor: Visitor, site: Site):
-    page = visitor.page()
-    page.goto(f"{site.url}/01_ngrams_and_clipping.html")
-    page.wait_for_function(READY, timeout=90_000)
+    page = live_page(visitor, f"{site.url}/01_ngrams_and_clipping.html")
     widget = page.locator("[data-widget='ClippingExplorer']")
     widget.locator("[name='hypothesis']").fill("   ")
     page.wait_for_function("() => document.querySelector('[data-widget] [data-value]').dataset.value === ''")
@@ -191,9 +193,7 @@ def test_bad_input_in_a_widget_shows_a_message_and_typed_html_stays_text(visitor
 
 
 def test_the_reports_folded_steps_stay_open_while_typing(visitor: Visitor, site: Site):
-    page = visitor.page()
-    page.goto(f"{site.url}/00_start_here.html")
-    page.wait_for_function(READY, timeout=90_000)
+    page = live_page(visitor, f"{site.url}/00_start_here.html")
     widget = page.locator("[data-widget='BleuExplorer']")
     box = widget.locator("[name='hypothesis']")
     box.click()
@@ -244,9 +244,7 @@ def _wrong(ex) -> tuple[str, str]:  # noqa: ANN001
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_every_exercise_is_answerable_on_its_page(visitor: Visitor, site: Site, lesson: Path):
-    page = visitor.page()
-    fresh(page, f"{site.url}/{lesson.stem}.html")
-    page.wait_for_function(READY, timeout=90_000)
+    page = live_page(visitor, f"{site.url}/{lesson.stem}.html")
     assert "Replace None" not in page.inner_text("body")  # the notebook's instruction, said for the page
     for ex in exercises(lesson.stem[:2]):
         form = page.locator(f"[data-exercise='{ex.id}']")
@@ -275,9 +273,7 @@ def test_every_exercise_is_answerable_on_its_page(visitor: Visitor, site: Site, 
 
 
 def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: Visitor, site: Site):
-    page = visitor.page()
-    fresh(page, f"{site.url}/03_brevity_penalty.html")
-    page.wait_for_function(READY, timeout=90_000)
+    page = live_page(visitor, f"{site.url}/03_brevity_penalty.html")
     ex = exercises("03")[1]
     form = page.locator(f"[data-exercise='{ex.id}']")
     _answer(form, ex, _wrong(ex)[0])
@@ -315,9 +311,7 @@ FOCUS = """() => { const e = document.activeElement; const s = getComputedStyle(
 
 
 def test_widgets_and_exercises_work_from_the_keyboard(visitor: Visitor, site: Site):
-    page = visitor.page()
-    fresh(page, f"{site.url}/03_brevity_penalty.html")
-    page.wait_for_function(READY, timeout=90_000)
+    page = live_page(visitor, f"{site.url}/03_brevity_penalty.html")
     widget = page.locator("[data-widget]")
     state = json.loads(widget.get_attribute("data-state"))
     widget.locator("[name='hyp_len']").focus()
