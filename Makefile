@@ -13,7 +13,7 @@ STAMP := $(VENV)/.bleu-teach-installed
 NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab deck test notebooks solutions slides site dist benchmark constraints clean
+.PHONY: lab deck test check notebooks solutions slides site dist benchmark constraints clean
 
 $(LAB_STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ deck: $(DECK_STAMP) $(NODE_STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
+
+# The fast tier for daily work: types, then the core, the views, the explorers, the exercises and the command
+# line, with no browser, no notebook and nothing marked slow, on both cores (README: which tests to run when).
+check: $(STAMP)
+	$(BIN)/python -m mypy
+	BLEU_TEACH_QUICK=1 $(BIN)/python -m pytest -n 2 -m "not browser and not notebook and not slow" tests bleu_teach
 
 RUN_NOTEBOOK := $(BIN)/jupyter nbconvert --to notebook --execute \
 	--ExecutePreprocessor.record_timing=False --ExecutePreprocessor.store_widget_state=True

@@ -8,10 +8,12 @@
   and a link into the live explorer under every explorer that holds text.
   Its widgets and exercises are live forms (``live_lessons.py``): bleu_teach
   runs them in the page on Pyodide (``site/lesson_page.py``, ``site/lesson_live.js``).
-* ``explorer.html``: the full step-by-step explorer, live: Pyodide's core
-  (from the npm registry, ``vendor/pyodide/``) runs bleu_teach itself, from
+* ``explorer.html``: the full step-by-step explorer, live: the BLEU explorer's
+  form (the lesson pages' own, ``live_lessons.widget_html``) with its example
+  kept in the address bar (``site/explorer.js``).  Pyodide's core (from the
+  npm registry, ``vendor/pyodide/``) runs bleu_teach itself, from
   ``bleu_teach_site.zip`` (the package's standard-library modules, sacreBLEU's
-  pure-Python tokenizers and ``explorer_page.py``).
+  pure-Python tokenizers and ``lesson_page.py``).
 * ``bleu_in_10_minutes.slides.html``: the deck (scripts/build_slides.py), with
   the same explorer links; ``glossary.html``; ``notebooks/`` to download.
 
@@ -33,7 +35,6 @@ import re
 import shutil
 import sys
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,9 @@ PROJECT = SCRIPTS.parent
 sys.path.insert(0, str(SCRIPTS))
 sys.path.insert(1, str(SCRIPTS / "site"))  # lesson_page.py: the live pages' Python, run at build time too
 import build_slides  # noqa: E402
+from bleu_teach.explorers.declaration import Explorer  # noqa: E402
+from bleu_teach.explorers.definitions import EXPLORERS  # noqa: E402
+from bleu_teach.explorers.saved import saved_explorers  # noqa: E402
 
 NOTEBOOKS = PROJECT / "notebooks"
 PACKAGE = PROJECT / "bleu_teach"
@@ -52,12 +56,11 @@ STATIC = SCRIPTS / "site"
 #: The zip the explorer unpacks into Pyodide's file system.
 PYTHON_ZIP = "bleu_teach_site.zip"
 #: Modules the explorer page imports; everything they import at load time is shipped with them.
-ENTRY_MODULES = ("bleu_teach", "bleu_teach.ui.typed_input", "bleu_teach.ui.widget_views", "bleu_teach.exercises.bank")
+ENTRY_MODULES = ("bleu_teach", "bleu_teach.explorers.typed_input", "bleu_teach.explorers.definitions",
+                 "bleu_teach.exercises.bank")
 #: The package's data files the pages' Python reads (the exercise bank).
 PACKAGE_DATA = ("exercises/bank.toml",)
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 # ---------------------------------------------------------------------------
@@ -152,92 +155,32 @@ class Preset:
         return f"explorer.html?{self.query()}"
 
     def state(self) -> dict[str, Any]:
-        """The explorer page's state (explorer.js), for its default example."""
+        """The BLEU explorer's values for this example (the explorer page's own example), report not compact."""
         return {"hypothesis": self.hypothesis, "references": list(self.references), "tokenizer": self.tokenizer,
-                "lowercase": self.lowercase, "max_n": str(self.max_n), "weights": self.weights,
-                "smoothing": self.smoothing}
-
-
-def widget_tree(models: dict[str, Any], model_id: str) -> Iterator[dict[str, Any]]:
-    """The saved states of a widget and of all its descendants, depth first (the order shown on screen)."""
-    model = models.get(model_id)
-    if model is None:
-        return
-    state = model["state"]
-    yield state
-    for child in state.get("children", []):
-        yield from widget_tree(models, str(child).removeprefix("IPY_MODEL_"))
-
-
-def _dropdown_value(state: dict[str, Any]) -> str:
-    labels = state.get("_options_labels", [])
-    index = state.get("index")
-    if not isinstance(index, int) or not 0 <= index < len(labels):
-        raise SystemExit(f"A saved {state.get('description')!r} dropdown has no valid selection: re-run make notebooks.")
-    return str(labels[index])
-
-
-def presets(models: dict[str, Any], model_id: str) -> list[Preset]:
-    """The live-explorer examples a saved explorer holds: one per hypothesis box, none for a widget without text.
-
-    The controls are found by the labels the learner sees (bleu_teach.ui.widgets):
-    text boxes "Hypothesis" (or "Hypothesis A" / "Hypothesis B") and
-    "Reference N"; settings "Tokenizer", "Lowercase", "Max n", "Weights",
-    "Smoothing" (its options read "methodK: ...").  The clipping explorer
-    has an "n-gram order" slider instead and scores with CLIPPING_SMOOTHING.
-    Settings a widget hides stay in its tree (display: none), so they are read too.
-    """
-    from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
-    from bleu_teach.ui.widgets import CLIPPING_SMOOTHING
-
-    hypotheses: list[tuple[str, str]] = []
-    references: list[str] = []
-    settings: dict[str, Any] = {}
-    for state in widget_tree(models, model_id):
-        label = state.get("description")
-        if not isinstance(label, str):
-            continue
-        if re.fullmatch(r"Hypothesis( [A-Z])?", label) and "value" in state:
-            hypotheses.append((label, state["value"]))
-        elif re.fullmatch(r"Reference \d+", label) and "value" in state:
-            references.append(state["value"])
-        elif label == "Tokenizer":
-            settings["tokenizer"] = _dropdown_value(state)
-        elif label == "Lowercase":
-            settings["lowercase"] = bool(state["value"])
-        elif label == "Max n":
-            settings["max_n"] = int(state["value"])
-        elif label == "Weights":
-            settings["weights"] = str(state["value"]).strip()
-        elif label == "Smoothing":
-            settings["smoothing"] = _dropdown_value(state).split(":")[0]
-        elif label == "n-gram order":
-            settings.update(max_n=int(state["value"]), smoothing=CLIPPING_SMOOTHING)
-    if not hypotheses:
-        return []
-    if not references:
-        raise SystemExit(f"A saved explorer with {hypotheses[0][0]!r} has no 'Reference N' boxes: re-run make notebooks.")
-    if settings.get("smoothing", "method0") not in SMOOTHING_METHODS:
-        raise SystemExit(f"A saved explorer has an unknown smoothing method {settings['smoothing']!r}.")
-    return [Preset(label, text, tuple(references), **settings) for label, text in hypotheses]
+                "lowercase": self.lowercase, "max_n": self.max_n, "weights": self.weights,
+                "smoothing": self.smoothing, "compact": False, "show_settings": True}
 
 
 def notebook_presets(notebook: Any) -> dict[int, list[Preset]]:
-    """For each code cell showing an explorer that holds text: its index and the presets read from it."""
-    models = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    """For each code cell showing an explorer that opens in the live explorer: its index and those examples.
+
+    Each explorer's declaration says which examples it opens (``Explorer.links``, from its saved values,
+    read by name with :func:`bleu_teach.explorers.saved.saved_explorers`).
+    """
     found: dict[int, list[Preset]] = {}
-    for index, cell in enumerate(notebook["cells"]):
-        for output in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
-            view = output.get("data", {}).get(WIDGET_VIEW)
-            if view and presets(models, view["model_id"]):
-                found[index] = presets(models, view["model_id"])
+    for index, explorer, values in saved_explorers(notebook):
+        links = explorer.links(values) if explorer.links is not None else []
+        if links:
+            found[index] = [Preset(label, link["hypothesis"], tuple(link["references"]), link["tokenizer"],
+                                   link["lowercase"], link["max_n"], link["weights"].strip(), link["smoothing"])
+                            for label, link in links]
     return found
 
 
 def _explorer_links_html(links: list[Preset], slide: bool = False) -> str:
     items = []
     for preset in links:
-        which = "" if preset.label == "Hypothesis" else f" ({html.escape(preset.label.lower())})"
+        which = f" ({html.escape(preset.label)})" if preset.label else ""
         items.append(f'<a class="live-explorer-link" href="{html.escape(preset.url(), quote=True)}">'
                      f"Open this example{which} in the live explorer</a>")
     if slide:  # small and tight, so that the explorer's slide still fits the screen
@@ -510,23 +453,34 @@ def write_python_zip(target: Path) -> list[str]:
             archive.write(Path(str(licence.locate())), "sacrebleu/LICENSE.txt")
         for name in PACKAGE_DATA:
             archive.write(PACKAGE / name, f"bleu_teach/{name}")
-        archive.write(STATIC / "explorer_page.py", "explorer_page.py")
         archive.write(STATIC / "lesson_page.py", "lesson_page.py")
         return archive.namelist()
 
 
-def write_data_zip(target: Path, disagreements: str) -> list[str]:
-    """The zip lesson 08's page adds: the WMT21 zh-en data (with its licence) and the explorer's ranked pairs."""
+def write_data_zip(target: Path, contexts: dict[str, str]) -> list[str]:
+    """The zip lesson 08's page adds: the WMT21 zh-en data (with its licence) and the explorers' contexts."""
+    import live_lessons
+
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in ("zh-en.json.gz", "LICENSE", "README.md"):
             archive.write(PACKAGE / "lessons" / "wmt21" / name, f"bleu_teach/lessons/wmt21/{name}")
-        archive.writestr("disagreements.json", disagreements)
+        archive.writestr(live_lessons.CONTEXTS_FILE, json.dumps(contexts, separators=(",", ":")))
         return archive.namelist()
 
 
 # ---------------------------------------------------------------------------
 # The whole site
 # ---------------------------------------------------------------------------
+
+def explorer_form(example: Preset, unavailable: dict[str, set[str]]) -> str:
+    """The explorer page's form: the BLEU explorer's own (the lesson pages'), showing ``example`` at first paint."""
+    import lesson_page
+    import live_lessons
+
+    values = example.state()
+    return live_lessons.widget_html(EXPLORERS["BleuExplorer"], values, "x", unavailable,
+                                    lesson_page.widget("BleuExplorer", values), {})
+
 
 def _checked_wheel(wheel: Path) -> Path:
     """The package's wheel to offer for download: it must exist and hold the package and its data."""
@@ -546,10 +500,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     ``wheel`` is the package built by ``make dist``: the site offers it for download, to install on a
     JupyterHub or a hosted notebook service.
     """
-    from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
-    from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
     from bleu_teach.inputs.tokenizers import TOKENIZERS
-    import live_lessons  # it imports this module's helpers
+    import live_lessons
 
     if out_dir.exists() and any(out_dir.iterdir()):
         if not (out_dir / "explorer.html").is_file():
@@ -560,24 +512,30 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     shutil.copy2(wheel, out_dir / wheel.name)
     build_slides.copy_assets(out_dir / "vendor")
     build_slides.copy_widget_fonts(out_dir)
-    for name in ("site.css", "explorer.js", "python.js", "answers.js", "lesson_live.js", "progress.js"):
+    for name in ("site.css", "explorer.js", "python.js", "answers.js", "lesson_live.js", "progress.js", "offline.js"):
         shutil.copy2(STATIC / name, out_dir / name)
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
     tokenizers, _ = browser_tokenizers()
-    ranked: list[tuple[str, list[str]]] = []
+    unavailable = {"tokenizer": set(TOKENIZERS) - set(tokenizers)}
+    contexts: dict[str, Any] = {}
+    contexts_json: dict[str, str] = {}
 
-    def disagreements() -> list[str]:
+    def context(explorer: Explorer) -> Any:
+        """An explorer's context for the site, made once (and given to the page's Python at build time too)."""
         import lesson_page
 
-        if not ranked:
-            ranked.append(live_lessons.disagreements_json())
-            lesson_page.load_disagreements(ranked[0][0])
-        return ranked[0][1]
+        if explorer.name not in contexts:
+            if explorer.site_context is None or explorer.context_to_json is None:
+                raise SystemExit(f"{explorer.name} needs a context that its declaration does not say how to make.")
+            contexts[explorer.name] = explorer.site_context()
+            contexts_json[explorer.name] = explorer.context_to_json(contexts[explorer.name])
+            lesson_page.load_contexts(json.dumps(contexts_json))
+        return contexts[explorer.name]
 
     links = {lesson.page: export_lesson(lesson, out_dir, pages,
-                                        lambda nb: live_lessons.make_live(nb, tokenizers, disagreements))
+                                        lambda nb: live_lessons.make_live(nb, unavailable, context))
              for lesson in found}
     # The explorer opens on the lessons' first example (lesson 00's demo).
     first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
@@ -602,12 +560,11 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     export_glossary(out_dir, environment, pages)
     export_guide(out_dir, environment, pages)
     python_files = write_python_zip(out_dir / PYTHON_ZIP)
-    if ranked:
-        python_files += write_data_zip(out_dir / live_lessons.DATA_ZIP, ranked[0][0])
+    if contexts_json:
+        python_files += write_data_zip(out_dir / live_lessons.DATA_ZIP, contexts_json)
     explorer = environment.get_template("explorer.html.j2").render(
-        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers],
-        smoothing=SMOOTHING_METHODS, max_order=MAX_ORDER, max_references=MAX_REFERENCES, python_zip=PYTHON_ZIP,
-        default=first.state())
+        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python_zip=PYTHON_ZIP,
+        widget=explorer_form(first, unavailable))
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     from bleu_teach.exercises import exercises
 

@@ -32,6 +32,9 @@ from bleu_teach.lessons.data import wmt21_ted
 from bleu_teach.lessons.mqm import mqm_system_score
 from tests.view_checks import check_every_view, document_tables
 
+#: Every system and segment of the WMT21 release, scored and correlated: the full run only (make check leaves them out).
+pytestmark = pytest.mark.slow
+
 SUBSET = slice(60, 120)
 ORACLE_SYSTEMS = ("Borderline", "Facebook-AI", "metricsystem5")
 

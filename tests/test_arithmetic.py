@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_counts
+from tests.conftest import examples
 
 
 @st.composite
@@ -25,7 +26,7 @@ def counts(draw: st.DrawFn) -> tuple[list[int], list[int], int, int, int]:
     return matches, ngrams, sys_len, ref_len, max_order
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(case=counts(), method=st.sampled_from(sorted(SACREBLEU_SMOOTHING)),
        value=st.sampled_from([None, 0.01, 0.5, 1, 2]), effective_order=st.booleans())
 def test_sacrebleu_score_counts_equals_compute_bleu(case, method, value, effective_order, parity_counter):

@@ -24,10 +24,11 @@ from bleu_teach.views.html_writer import write_html
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT / "scripts"))
 import build_site  # noqa: E402
+from bleu_teach.explorers import saved  # noqa: E402
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DECKS = sorted((PROJECT / "notebooks" / "slides").glob("*.ipynb"))
-STATE = build_site.WIDGET_STATE
+STATE = saved.WIDGET_STATE
 
 
 def _title_cell(number: str, title: str, minutes: int) -> str:
@@ -95,9 +96,9 @@ def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
     found = []
     for index, cell in enumerate(notebook["cells"]):
         for output in cell.get("outputs", []):
-            view = output.get("data", {}).get(build_site.WIDGET_VIEW)
+            view = output.get("data", {}).get(saved.WIDGET_VIEW)
             if view:
-                tree = list(build_site.widget_tree(models, view["model_id"]))
+                tree = list(saved.widget_tree(models, view["model_id"]))
                 if any(s.get("_model_name") in ("TextModel", "TextareaModel")
                        and str(s.get("description", "")).startswith("Hypothesis") for s in tree):
                     found.append((index, tree))
@@ -147,10 +148,12 @@ def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
 
 
 def test_a_saved_explorer_without_references_is_refused():
-    models = {"root": {"state": {"children": ["IPY_MODEL_hyp"]}},
-              "hyp": {"state": {"description": "Hypothesis", "value": "the cat"}}}
-    with pytest.raises(SystemExit, match="no 'Reference N' boxes"):
-        build_site.presets(models, "root")
+    models = {"root": {"state": {"_dom_classes": [saved.MARK, saved.explorer_class("BleuExplorer")],
+                                 "children": ["IPY_MODEL_hyp"]}},
+              "hyp": {"state": {"_dom_classes": ["bleu-teach-hypothesis"], "description": "Hypothesis",
+                                "value": "the cat"}}}
+    with pytest.raises(ValueError, match="The saved BleuExplorer has no 'references', 'tokenizer'"):
+        saved.saved_explorer(models, "root")
 
 
 def test_a_preset_url_carries_every_setting():
@@ -166,8 +169,8 @@ def test_a_preset_url_carries_every_setting():
 RUN_ZIP = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import explorer_page
-answers = [json.loads(explorer_page.score_json(json.dumps(case))) for case in json.loads(sys.argv[2])]
+import lesson_page
+answers = [json.loads(lesson_page.widget_json("BleuExplorer", json.dumps(case))) for case in json.loads(sys.argv[2])]
 loaded = sorted({name.split(".")[0] for name in sys.modules} - set(sys.stdlib_module_names) - {"__main__"})
 print(json.dumps({"answers": answers, "loaded": loaded}))
 """
@@ -175,13 +178,14 @@ print(json.dumps({"answers": answers, "loaded": loaded}))
 
 def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
     names = build_site.write_python_zip(tmp_path / "site.zip")
-    assert "explorer_page.py" in names and "bleu_teach/ui/typed_input.py" in names and "sacrebleu/LICENSE.txt" in names
+    assert "lesson_page.py" in names and "explorer_page.py" not in names and "bleu_teach/explorers/typed_input.py" in names and "sacrebleu/LICENSE.txt" in names
     assert not any(n.startswith("bleu_teach/") and n.split("/")[1] in ("widgets.py", "plots.py", "agreement.py")
                    for n in names)
     tokenizers, _ = build_site.browser_tokenizers()
     assert {"whitespace", "13a", "char"} <= set(tokenizers) and "nltk" not in tokenizers and "intl" not in tokenizers
     hyp, refs = "The cat, it sat on the MAT.", ["the cat sat on the mat .", "a cat was sitting on the mat"]
-    base = {"hypothesis": hyp, "references": refs, "lowercase": True, "max_n": "3", "weights": "", "smoothing": "method1"}
+    base = {"hypothesis": hyp, "references": refs, "lowercase": True, "max_n": "3", "weights": "", "smoothing": "method1",
+            "compact": "", "show_settings": "1"}
     cases = [{**base, "tokenizer": name} for name in tokenizers]
     cases += [{**base, "tokenizer": "nltk"}, {**base, "tokenizer": "13a", "max_n": "three"},
               {**base, "tokenizer": "13a", "hypothesis": " "}, {**base, "tokenizer": "13a", "weights": "0.5, 0.5"}]
@@ -190,20 +194,20 @@ def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
-    assert result["loaded"] == ["bleu_teach", "explorer_page", "sacrebleu"]
+    assert result["loaded"] == ["bleu_teach", "lesson_page", "sacrebleu"]
     answers = result["answers"]
     for case, answer in zip(cases, answers[:len(tokenizers)]):
         tokens = [bt.tokenize(text, case["tokenizer"], lowercase=True) for text in [hyp, *refs]]
         expected = bt.explain(tokens[1:], tokens[0], weights=(1 / 3,) * 3, smoothing="method1")
-        assert answer["message"] == "" and answer["score"] == repr(expected.score), case["tokenizer"]
+        assert answer["message"] == "" and answer["value"] == repr(expected.score), case["tokenizer"]
         assert answer["html"] == expected.to_html()
     assert [a["message"] for a in answers[len(tokenizers):]] == [
-        "The nltk tokenizer needs a package this page does not carry; choose another tokenizer.",
+        "The nltk tokenizer needs a package that is not installed here; choose another tokenizer.",
         "Max n must be a whole number, e.g. 4 (got 'three').",
         "The hypothesis is empty: type a sentence into it.",
         "Give 3 weights for Max n = 3 (got 2), or leave the box empty for uniform.",
     ]
-    assert all(a["score"] is None for a in answers[len(tokenizers):])
+    assert all(a["value"] is None for a in answers[len(tokenizers):])
 
 
 def test_the_shipped_modules_are_what_import_bleu_teach_loads():
@@ -212,7 +216,7 @@ def test_the_shipped_modules_are_what_import_bleu_teach_loads():
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'bleu_teach')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert build_site.package_modules() == loaded
-    assert {"bleu_teach.ui.widget_views", "bleu_teach.exercises.bank"} <= set(loaded)
+    assert {"bleu_teach.explorers.views", "bleu_teach.exercises.bank"} <= set(loaded)
     assert not {"bleu_teach.ui.widgets", "bleu_teach.ui.plots", "bleu_teach.lessons.significance"} & set(loaded)
 
 

@@ -24,6 +24,7 @@ from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
 from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 from tests.view_checks import assert_tables_shown, document_tables
+from tests.conftest import examples
 
 TOL = 1e-9
 
@@ -118,7 +119,7 @@ def _with_branch_examples(test):
     return test
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(case=sentence_case(), opts=options())
 @_with_branch_examples
 def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter):
@@ -147,7 +148,7 @@ def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter
     parity_counter["chrf_sentence"] += 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(case=sentence_case(), opts=options())
 def test_report_rows_add_up_to_the_counts(case, opts):
     """The n-gram tables a learner reads are the counts the score used (sacreBLEU's, tested above)."""
@@ -166,7 +167,7 @@ def test_report_rows_add_up_to_the_counts(case, opts):
 
 # --- corpus: score and summed statistics, both orientations ---------------------------------------
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(case=corpus_case(), opts=options())
 def test_chrf_score_equals_sacrebleu_corpus_score(case, opts, parity_counter):
     hyps, per_hyp = case

@@ -17,6 +17,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU
 
 from bleu_teach.lessons.tool_comparison import ToolComparison, compare_tools, compare_tools_corpus
+from tests.conftest import examples
 
 CAT = "the cat is on the mat".split()
 THERE = "there is a cat on the mat".split()
@@ -157,7 +158,7 @@ NLTK_METHODS = st.sampled_from([None, "method1", "method2", "method3", "method4"
 SACRE_METHODS = st.sampled_from(["exp", "none", "floor", "add-k"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(st.lists(SENTENCE, min_size=1, max_size=2), SENTENCE), min_size=1, max_size=3),
        NLTK_METHODS, SACRE_METHODS, st.booleans(), st.integers(1, 4))
 def test_random_corpora_against_both_oracles(parity_counter, pairs, method, sacre_method, effective, max_n):
@@ -187,7 +188,7 @@ def test_random_corpora_against_both_oracles(parity_counter, pairs, method, sacr
         assert result.agree
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE, NLTK_METHODS, st.booleans())
 def test_random_sentences_against_sacrebleu_sentence_bleu(parity_counter, refs, hyp, method, reweigh):
     parity_counter["compare_tools"] += 1

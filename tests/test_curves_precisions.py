@@ -11,6 +11,7 @@ from nltk.translate import bleu_score as nltk_bleu
 
 from bleu_teach.lessons.curves import corpus_precisions
 from tests.strategies import references, tokens
+from tests.conftest import examples
 
 corpora = st.lists(st.tuples(references, tokens), min_size=1, max_size=5)
 
@@ -21,7 +22,7 @@ def nltk_counts(refs: list, hyp: list, n: int) -> tuple[int, int]:
     return p.numerator, p.denominator
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=corpora, max_n=st.integers(min_value=1, max_value=5))
 def test_sentence_and_pooled_counts_are_nltks(corpus: list, max_n: int, parity_counter: Counter[str]) -> None:
     refs_list = [refs for refs, _ in corpus]

@@ -31,6 +31,9 @@ from bleu_teach.ui.widgets import TOO_HARSH, DisagreementExplorer
 from bleu_teach.views.document import Paragraph, Section
 from tests.view_checks import check_every_view
 
+#: Every segment of the WMT21 release, scored and ranked: the full run only (make check leaves them out).
+pytestmark = pytest.mark.slow
+
 #: MQM weights as published (Freitag et al., 2021, section 3.2), independent of ErrorSpan.weight.
 PUBLISHED = {("Major", False): 5.0, ("Major", True): 5.0, ("Minor", False): 1.0, ("Minor", True): 0.1}
 

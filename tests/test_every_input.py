@@ -137,7 +137,7 @@ def test_compare_tools_takes_every_documented_spelling_of_a_smoothing_method(smo
 
 
 def test_the_typed_explorer_takes_numpy_integers():
-    from bleu_teach.ui.typed_input import explain_text
+    from bleu_teach.explorers.typed_input import explain_text
     assert explain_text("a b", ["a b"], max_n=np.int64(2)).score == 1.0  # was TypeError
 
 

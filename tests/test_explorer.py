@@ -1,4 +1,4 @@
-"""bleu_teach.ui.typed_input: typed text and settings give NLTK's sentence BLEU on the tools' own tokens.
+"""bleu_teach.explorers.typed_input: typed text and settings give NLTK's sentence BLEU on the tools' own tokens.
 
 The oracles are NLTK's ``sentence_bleu`` and the tokenizers themselves
 (``str.split`` and sacreBLEU's tokenizer classes, called directly).
@@ -15,8 +15,9 @@ from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 
-from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
+from bleu_teach.explorers.typed_input import MAX_ORDER, MAX_REFERENCES, explain_text, parse_weights, text_tokens
 from bleu_teach.ui.widgets import BleuExplorer
+from tests.conftest import examples
 
 #: Each tokenizer the way the tool itself splits a line (sacreBLEU strips trailing space, tokenizes, splits).
 ORACLE_TOKENS = {
@@ -39,7 +40,7 @@ def nltk_score(hypothesis: str, references: list[str], tokenizer: str, lowercase
                                              getattr(nltk_bleu.SmoothingFunction(), f"method{method}")))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(hypothesis=texts, references=st.lists(texts, min_size=1, max_size=3), tokenizer=st.sampled_from(list(ORACLE_TOKENS)),
        lowercase=st.booleans(), max_n=st.integers(min_value=1, max_value=4),
        method=st.sampled_from([0, 1, 2, 3, 4, 5, 7]), uniform=st.booleans())

@@ -1,4 +1,4 @@
-"""The figures' text alternatives (bleu_teach.ui.figure_text, written by bleu_teach.ui.plots) and the stored ones.
+"""The figures' text alternatives (bleu_teach.views.figure_text, written by bleu_teach.ui.plots) and the stored ones.
 
 Each description must hold the numbers its figure draws.  The expected
 numbers come from elsewhere: NLTK (modified precision, brevity penalty,
@@ -27,7 +27,7 @@ from bleu_teach.lessons.agreement import SegmentRow, SegmentTable, SystemRow, Sy
 from bleu_teach.lessons.curves import smoothing_comparison
 from bleu_teach.lessons.data import wmt21_ted
 from bleu_teach.lessons.significance import bootstrap_distribution
-from bleu_teach.ui import figure_text
+from bleu_teach.views import figure_text
 from bleu_teach.ui.plots import (
     LessonFigure,
     plot_bootstrap,

@@ -33,10 +33,11 @@ from bleu_teach.exercises import check, check_bleu, check_brevity_penalty, check
 from bleu_teach.lessons.limitations import chunk_permutation, order_table, settings_table
 from bleu_teach.lessons.tool_comparison import compare_tools
 from tests.conftest import PARITY_CASES
+from tests.conftest import examples
 
 #: Seconds one call may take (generous for a slow CI machine; the old hangs took from 5 s to forever).
 TIME_BOUND = 5.0
-CASES = 60
+CASES = examples(60)
 
 REF = ["the", "cat", "is", "on", "the", "mat"]
 HYP = ["the", "cat", "sat", "on", "the", "mat"]
@@ -147,7 +148,7 @@ def test_every_public_function_answers_or_refuses_any_argument(name: str, call: 
 def test_every_widget_constructor_answers_or_refuses_any_argument(index: int, parity_counter: Any) -> None:
     name, call = _widget_calls()[index]
 
-    @settings(max_examples=25, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=examples(25), deadline=None, database=None, derandomize=True,
               phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
     @given(anything)
     def run(value: Any) -> None:
@@ -159,7 +160,7 @@ def test_every_widget_constructor_answers_or_refuses_any_argument(index: int, pa
 weight_types = st.sampled_from([float, Fraction, np.float64, np.float32])
 
 
-@settings(max_examples=150, deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
+@settings(max_examples=examples(150), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
 @given(st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
        st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
        st.integers(min_value=1, max_value=5), weight_types, st.booleans())
@@ -182,7 +183,7 @@ cli_words = st.sampled_from(["explain", "corpus", "chrf", "chrf-corpus", "--ref"
                              "the cat", "ελληνικά", "\u202e", ""])
 
 
-@settings(max_examples=25, deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
+@settings(max_examples=examples(25), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
 @given(st.lists(cli_words, min_size=0, max_size=7))
 def test_the_command_line_answers_or_refuses_in_one_line(argv: list[str]) -> None:
     run = subprocess.run([sys.executable, "-m", "bleu_teach", *argv], capture_output=True, text=True, timeout=60,

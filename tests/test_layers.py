@@ -9,6 +9,7 @@ place).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from pathlib import Path
@@ -28,14 +29,13 @@ FILES = {_dotted(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 MODULES = sorted(m for m in FILES if m not in ("bleu_teach", "bleu_teach.__main__"))
 
 #: The layers, lowest first: a module imports from its own layer or the layers below it, never above.
-LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", "ui"]
+LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", "explorers", "ui"]
 
 #: Below the user interfaces everything runs on the standard library alone (a plain terminal, Pyodide),
 #: the tokenizers excepted (they import NLTK's and sacreBLEU's inside their functions).
-STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf")
+STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf", "explorers")
                          and m != "bleu_teach.bleu.sacrebleu_api"] + [
-    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout",
-    "bleu_teach.ui.typed_input", "bleu_teach.ui.widget_views"]
+    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout"]
 
 #: The modules allowed to count n-grams.
 COUNTING = ["bleu_teach.bleu.counting", "bleu_teach.chrf.counting"]
@@ -62,6 +62,7 @@ def imports(module: str) -> list[tuple[str, tuple[str, ...]]]:
     return found
 
 
+@functools.cache
 def package_edges() -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {m: set() for m in MODULES}
     for module in MODULES:

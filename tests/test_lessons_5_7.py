@@ -28,6 +28,7 @@ from bleu_teach.lessons.settings import settings_scores
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.lessons.significance import bootstrap_ci, paired_test, significance_table
 from bleu_teach.ui.widgets import SideBySideExplorer
+from tests.conftest import examples
 
 WORDS = st.sampled_from(["the", "cat", "dog", "is", "chasing", "by", "a"])
 sentence = st.lists(WORDS, min_size=1, max_size=9)
@@ -35,7 +36,7 @@ sentence = st.lists(WORDS, min_size=1, max_size=9)
 
 # --- side by side -------------------------------------------------------------------------
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=3), sentence, sentence)
 def test_comparison_deciding_ngrams_account_for_the_count_difference(refs, a, b):
     duel = compare_hypotheses(refs, a, b, weights=(0.5, 0.5), smoothing="method1")

@@ -40,6 +40,7 @@ from bleu_teach.lessons.limitations import (
     new_junction_matches,
     permute_chunks,
 )
+from tests.conftest import examples
 
 SMALL = st.sampled_from(["a", "b", "c", "d", "e", "the", 7])
 line = st.lists(SMALL, min_size=1, max_size=12)
@@ -64,7 +65,7 @@ def permuted_case(draw):
     return refs, hyp, chunks, order
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(permuted_case())
 def test_permuting_at_bigram_mismatches_keeps_what_it_should(parity_counter, case):
     refs, hyp, chunks, order = case
@@ -100,7 +101,7 @@ def test_permuting_at_bigram_mismatches_keeps_what_it_should(parity_counter, cas
                 parity_counter["chunk_permutation_bleu"] += 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(permuted_case())
 def test_chunk_permutation_scores_are_nltks(parity_counter, case):
     refs, hyp, chunks, order = case

@@ -18,6 +18,7 @@ from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
 
 from bleu_teach.lessons import mistakes
 from tests.conftest import PARITY_CASES
+from tests.conftest import examples
 
 
 def count_parity() -> None:
@@ -33,7 +34,7 @@ def nltk_quiet(func, *args, **kwargs):
         return func(*args, **kwargs)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.text("abc ", min_size=1, max_size=12), min_size=1, max_size=3), st.text("abc ", min_size=1, max_size=12))
 def test_bleu_on_strings_is_what_nltk_does_with_strings(refs, hyp):
     count_parity()
@@ -51,7 +52,7 @@ def _nltk_precisions(refs, hyp, k=4):
     return [nltk_mp(refs, hyp, n) for n in range(1, k + 1)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=3), sentence)
 def test_skipping_zero_precisions(refs, hyp):
     count_parity()
@@ -67,7 +68,7 @@ def test_skipping_zero_precisions(refs, hyp):
         assert wrong > right  # a zero precision was silently treated as p_n = 1
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 40), st.integers(1, 40))
 def test_inverted_brevity_penalty(r, c):
     count_parity()
@@ -91,7 +92,7 @@ def test_bleu_with_inverted_bp_equals_right_when_lengths_match():
         refs, short, smoothing_function=smooth)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=3), sentence, st.integers(1, 3))
 def test_precision_over_reference_ngrams(refs, hyp, n):
     count_parity()
@@ -108,7 +109,7 @@ def test_precision_over_reference_ngrams(refs, hyp, n):
         assert wrong == right
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=4), sentence, st.integers(1, 2))
 def test_precision_summing_references(refs, hyp, n):
     count_parity()
@@ -128,7 +129,7 @@ def test_precision_summing_references_example_diverges():
     assert nltk_mp(refs, ["the"] * 7, 1) == Fraction(2, 7)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(st.lists(sentence, min_size=1, max_size=2), sentence), min_size=1, max_size=4))
 def test_mean_sentence_bleu(pairs):
     count_parity()
@@ -182,7 +183,7 @@ def test_mistakes_reject_bad_input():
         mistakes.inverted_brevity_penalty(3, 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=3), sentence, WORDS)
 def test_reference_denominator_only_grows_with_the_hypothesis(refs, hyp, word):
     """The recall of mistake 4 rises with a matched word and stays put with an unmatched one."""

@@ -12,8 +12,9 @@ from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_teach as bt
 from tests.strategies import methods, references, smoothing_params, tokens, weights, weights_or_default
+from tests.conftest import examples
 
-SETTINGS = settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def run(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, Any]:
@@ -48,7 +49,7 @@ def test_sentence_bleu_equals_nltk(refs, hyp, weight, method, params, auto_rewei
     parity_counter["sentence_bleu"] += 1
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(refs=references, hyp=tokens, weight_list=st.lists(weights(), min_size=1, max_size=4), method=methods)
 def test_sentence_bleu_weight_lists_equal_nltk(refs, hyp, weight_list, method, parity_counter):
     ours = run(bt.sentence_bleu, refs, hyp, weight_list, getattr(bt.SmoothingFunction(), f"method{method}"))
@@ -72,7 +73,7 @@ def test_corpus_bleu_equals_nltk(corpus, weight, method, auto_reweigh, parity_co
     parity_counter["corpus_bleu"] += 1
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(refs=references, hyp=tokens, n=st.integers(min_value=1, max_value=6))
 def test_modified_precision_and_lengths_equal_nltk(refs, hyp, n, parity_counter):
     ours = bt.modified_precision(refs, hyp, n)
@@ -85,7 +86,7 @@ def test_modified_precision_and_lengths_equal_nltk(refs, hyp, n, parity_counter)
     parity_counter["modified_precision_and_bp"] += 1
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(refs=references, hyp=tokens, weight=weights(), method=methods)
 def test_explain_score_equals_sentence_bleu(refs, hyp, weight, method, parity_counter):
     ours = run(bt.explain, refs, hyp, weight, f"method{method}")
@@ -104,7 +105,7 @@ def test_explain_score_equals_sentence_bleu(refs, hyp, weight, method, parity_co
     parity_counter["explain"] += 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(refs=references, hyp=tokens, method=methods)
 def test_nltk_smoothing_functions_work_with_bleu_teach(refs, hyp, method, parity_counter):
     """Drop-in: NLTK's own smoothing functions plug into bleu_teach."""

@@ -23,6 +23,7 @@ from nltk.translate import bleu_score as nltk_bleu
 import bleu_teach as bt
 from tests.view_checks import assert_tables_shown
 from tests.strategies import VOCAB, references, weights
+from tests.conftest import examples
 
 short_or_long = st.one_of(
     st.lists(st.sampled_from(VOCAB), min_size=0, max_size=3),
@@ -53,7 +54,7 @@ def quiet(func, *args, **kwargs):
             return "error", exc
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=corpora, weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
        method=st.integers(min_value=0, max_value=7), auto_reweigh=st.booleans())
 def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method, auto_reweigh, parity_counter):
@@ -97,7 +98,7 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
     parity_counter["explain_corpus"] += 1
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(refs=references, hyp=short_or_long, weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
        method=st.integers(min_value=0, max_value=7), auto_reweigh=st.booleans())
 def test_sentence_report_counts_and_notes_are_true(refs, hyp, weight, method, auto_reweigh, parity_counter):

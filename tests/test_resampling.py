@@ -25,13 +25,14 @@ from bleu_teach.lessons.resampling import (
     segment_statistics,
     signature,
 )
+from tests.conftest import examples
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bleu_teach"
 WORDS = st.sampled_from(["the", "cat", "Dog", "sat", "ran", "on", "a", "mat", ".", "mat."])
 text = st.lists(WORDS, min_size=0, max_size=7).map(" ".join)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(text, st.lists(st.one_of(text, st.none()), min_size=1, max_size=3)), min_size=1, max_size=5),
        st.sampled_from(["13a", "none", "char", "intl"]), st.booleans())
 def test_segment_statistics_are_sacrebleus_per_segment(parity_counter, segments, tokenize, lowercase):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_teach as bt
+from tests.conftest import examples
 
 WORDS = ["The", "the", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
          "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on"]
@@ -29,7 +30,7 @@ def sacre(hyps, refs, smooth_value, **opts):
     return metric, metric.corpus_score(hyps, streams)
 
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(segments=corpus, opts=options, smooth_value=values)
 def test_corpus_score_equals_sacrebleu(segments, opts, smooth_value, parity_counter):
     if opts["smooth_method"] in ("exp", "none"):

@@ -18,6 +18,7 @@ from sacrebleu.metrics import BLEU
 
 import bleu_teach as bt
 from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
+from tests.conftest import examples
 
 WORDS = ["The", "the", "THE", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
          "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on", "&amp;", "<skipped>", "x-\ny"]
@@ -95,7 +96,7 @@ def note_branches(got: bt.SacreScore, max_order: int) -> None:
 
 # --- sentence_score ---------------------------------------------------------------------------
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(case=sentence_case(), opts=options, effective=st.one_of(st.none(), st.booleans()))
 def test_sentence_score_equals_sacrebleu_sentence_bleu(case, opts, effective, parity_counter):
     """Same arguments as sacrebleu.sentence_bleu, including its default (effective order on)."""
@@ -111,7 +112,7 @@ def test_sentence_score_equals_sacrebleu_sentence_bleu(case, opts, effective, pa
     parity_counter["sacrebleu_sentence_bleu"] += 1
 
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(case=sentence_case(), opts=options, effective=st.booleans(), order=st.integers(1, 6))
 def test_sentence_score_equals_bleu_sentence_score_any_order(case, opts, effective, order, parity_counter):
     hyp, refs = case
@@ -126,7 +127,7 @@ def test_sentence_score_equals_bleu_sentence_score_any_order(case, opts, effecti
 
 # --- corpus_score: orders, effective order, both orientations ---------------------------------
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(case=corpus_case(), opts=options, effective=st.booleans(), order=st.integers(1, 6))
 def test_corpus_score_equals_sacrebleu_in_both_orientations(case, opts, effective, order, parity_counter):
     hyps, streams = case

@@ -31,6 +31,10 @@ from bleu_teach.lessons.significance import (
 from bleu_teach.views.document import Table as TableBlock
 from tests.oracles import sacrebleu_seed
 from tests.view_checks import assert_tables_shown, check_every_view
+from tests.conftest import examples
+
+#: SacreBLEU's resampling tests, thousands of resampled corpora each: the full run only (make check leaves them out).
+pytestmark = pytest.mark.slow
 
 
 def table_cells(result):
@@ -130,7 +134,7 @@ def two_systems(draw):
     return refs, a, b
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(two_systems())
 def test_exact_p_value_equals_brute_force_with_sacrebleu(parity_counter, case):
     refs, a, b = case
@@ -150,7 +154,7 @@ def test_exact_p_value_equals_brute_force_with_sacrebleu(parity_counter, case):
     parity_counter["exact_randomization"] += 1
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(two_systems(), st.integers(min_value=1, max_value=99))
 def test_sampled_strict_p_value_equals_sacrebleus_ar(parity_counter, case, seed):
     refs, a, b = case
@@ -306,7 +310,7 @@ def test_bootstrap_ci_equals_sacrebleus_corpus_score(monkeypatch, parity_counter
     parity_counter["bootstrap_ci"] += 1
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(two_systems(), st.integers(min_value=1, max_value=10 ** 6), st.sampled_from(["bs", "ar"]))
 def test_paired_test_on_random_corpora_equals_sacrebleu(parity_counter, case, seed, test):
     refs, a, b = case

@@ -1,8 +1,13 @@
 """Solution copies: every lesson has an exercise with a worked answer, the stored copies do not
-drift from the lessons, and every worked answer passes its own checker (nbval re-runs them too)."""
+drift from the lessons, and every worked answer passes its own checker.
+
+The copies are not executed again by the test run (nbval executes each lesson once): a copy's cells are
+its lesson's (checked above), so its stored outputs must be the lesson's, and each exercise cell's output
+must be what the exercise bank gives its worked answer now, computed here without a kernel."""
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -74,3 +79,49 @@ def test_solution_copies_link_back_up_to_the_lessons_and_the_glossary(lesson: Pa
     for cell in copy.cells:
         if cell.cell_type == "markdown":
             assert "](GLOSSARY.md" not in cell.source and not re.search(r"\]\(\d\d_", cell.source)
+
+
+#: Outputs that differ between two executions of the same cell by design (a widget's model id) or that nbval does
+#: not compare either (images: matplotlib's PNG bytes carry no meaning beyond the figure's text alternative).
+UNCOMPARED = ("application/vnd.jupyter.widget-view+json", "image/png")
+
+
+def _comparable(outputs: list) -> list:
+    found = []
+    for output in outputs:
+        output = {k: v for k, v in output.items() if k not in ("execution_count", "metadata")}
+        if "data" in output:
+            output["data"] = {k: v for k, v in output["data"].items() if k not in UNCOMPARED}
+        found.append(output)
+    return found
+
+
+def _worked_answer(source: str) -> object:
+    """The value the solution cell's first line assigns (``answer = 0.5  # working``), read without running it."""
+    (statement,) = ast.parse(source.partition("\n")[0]).body
+    assert isinstance(statement, ast.Assign)
+    return ast.literal_eval(statement.value)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_each_copys_outputs_are_its_lessons_and_each_worked_answers_feedback(lesson: Path):
+    from bleu_teach.exercises import exercise
+
+    stored = nbformat.read(solutions.solution_path(lesson), as_version=4)
+    original = nbformat.read(lesson, as_version=4)
+    copies = [c for c in stored.cells if c.cell_type == "code"]
+    lessons = [c for c in original.cells if c.cell_type == "code"]
+    assert len(copies) == len(lessons)
+    checked = 0
+    for number, (copy, cell) in enumerate(zip(copies, lessons)):
+        if "exercise" in copy.metadata.get("tags", []):
+            feedback = exercise(solutions.cell_exercise(lesson, cell).id).check(_worked_answer(copy.source))
+            assert feedback.verdict == "correct", f"{lesson.name}: {feedback.to_text()}"
+            (output,) = copy.outputs
+            assert output["data"]["text/html"] == feedback._repr_html_()
+            assert output["data"]["text/plain"] == repr(feedback)
+            checked += 1
+        else:
+            assert _comparable(copy.outputs) == _comparable(cell.outputs), (
+                f"{lesson.name}, code cell {number}: the copy's stored output is not the lesson's: run make solutions")
+    assert checked == len(solutions.exercise_cells(original))

@@ -201,7 +201,9 @@ def test_explorer_without_settings_controls_still_applies_the_settings():
                             show_settings=False)
     assert not any(row in explorer.children for row in explorer.settings.rows)
     # hidden, not dropped: a saved copy of the widget (the static site) still holds every setting
-    (hidden,) = [child for child in explorer.children if child.layout.display == "none"]
+    # (beside the hidden controls that keep the fixed settings, compact and show_settings themselves)
+    fixed = [explorer.controls["compact"], explorer.controls["show_settings"]]
+    (hidden,) = [child for child in explorer.children if child.layout.display == "none" and child not in fixed]
     assert list(hidden.children) == explorer.settings.rows
     shown = BleuExplorer(max_n=2)
     assert all(row in shown.children for row in shown.settings.rows)

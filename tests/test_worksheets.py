@@ -20,6 +20,9 @@ from tests.conftest import FIGURES
 from tests.test_exercise_bank import as_float, assert_tells_its_misconceptions_apart, nltk_value, tolerance
 from tests.view_checks import _pdflatex
 
+#: Each test compiles PDFs or draws a class of variants: the full run only (make check leaves them out).
+pytestmark = pytest.mark.slow
+
 STUDENTS, SEED = 40, 1
 SHEETS = worksheets(STUDENTS, SEED)
 VARIANTS = [ex for sheet in SHEETS for ex in sheet]

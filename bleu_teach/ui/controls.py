@@ -5,7 +5,7 @@ A teacher scripting a demo may set a control after the widget is built
 cannot take with traitlets' own ``TraitError``, and a slider would silently
 clamp a length it cannot show.  These controls check the value with the
 same checks as the widgets' constructor arguments
-(:mod:`bleu_teach.ui.widget_arguments`) and either take it, in the
+(:mod:`bleu_teach.explorers.arguments`) and either take it, in the
 package's spelling ("1" becomes "method1"), or raise a ``TypeError`` or
 ``ValueError`` that names the widget and the setting and says what to pass.
 

@@ -5,7 +5,7 @@ projector, the Okabe-Ito colour-blind-safe palette, and markers, line styles
 or hatching so that no meaning rests on colour alone.  Functions return a
 :class:`LessonFigure`; they never count n-grams themselves.  Each figure
 carries a ``description``, its text alternative, written by
-:mod:`bleu_teach.ui.figure_text` from the same numbers the figure draws; a
+:mod:`bleu_teach.views.figure_text` from the same numbers the figure draws; a
 notebook stores it as the image's ``alt``.
 """
 
@@ -25,8 +25,8 @@ from matplotlib.ticker import MaxNLocator
 from bleu_teach.lessons.agreement import mqm_bands
 from bleu_teach.lessons.curves import bp_curve, length_sweep
 from bleu_teach.bleu.reports import BleuReport
-from bleu_teach.ui.widget_views import BP_TITLE
-from bleu_teach.ui import figure_text
+from bleu_teach.explorers.views import BP_TITLE
+from bleu_teach.views import figure_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SegmentTable, SystemTable

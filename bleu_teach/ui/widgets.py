@@ -1,9 +1,11 @@
-"""Interactive explorers for the lessons (ipywidgets).
+"""Interactive explorers for the lessons (ipywidgets), each built from its declaration.
 
-Widgets only wire controls to the other layers: they call the core
-(:func:`bleu_teach.explain`) and show the HTML view of what it returns and what
-:mod:`bleu_teach.ui.plots` make of it.  Bad or empty input shows a plain
-message inside the widget, which keeps working; callbacks never print.
+Every explorer is declared once in :mod:`bleu_teach.explorers.definitions`
+(its controls and its view); :class:`ExplorerWidget` makes one ipywidgets
+control per declared control and shows the declared view, so the notebook
+widget and the website's form show the same numbers for the same values.
+Bad or empty input shows a plain message inside the widget, which keeps
+working; callbacks never print.
 
 * :class:`ClippingExplorer`: one hypothesis, 1-8 references, an n-gram order.
 * :class:`BrevityPenaltyExplorer`: sliders for reference and hypothesis lengths.
@@ -19,24 +21,28 @@ pass (nothing is clamped or silently replaced).  Smoothing and tokenizer
 names are read as everywhere else in the package ("method1", "1" and 1 are
 method 1; case does not matter).  Text typed into a running widget is
 different: bad or empty text shows a message inside the widget.
+
+Each widget marks itself by name for its saved copy
+(:mod:`bleu_teach.explorers.saved`): its box carries the classes
+``bleu-teach-explorer`` and ``bleu-teach-explorer-<class name>``, each control
+``bleu-teach-<control name>``; a ``fixed`` setting (the sliders' range, a
+compact layout) is kept in a hidden control.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from bleu_teach.lessons.agreement import Disagreement, SegmentTable, disagreements
-from bleu_teach.lessons.mqm import check_data
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
-from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES
-from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
-from bleu_teach.inputs.tokenizers import TOKENIZERS
-from bleu_teach.ui import controls
-from bleu_teach.ui import widget_arguments as arguments
-from bleu_teach.ui.widget_views import (
+from bleu_teach.explorers import arguments
+from bleu_teach.explorers.declaration import NO_CONTEXT, Control, Explorer, enabled
+from bleu_teach.explorers.definitions import BLEU, BREVITY, CLIPPING, DISAGREEMENT, SIDE_BY_SIDE, disagreement_context
+from bleu_teach.explorers.saved import MARK, control_class, explorer_class
+from bleu_teach.explorers.typed_input import MAX_REFERENCES
+from bleu_teach.explorers.views import (
     ALL_SYSTEMS,
     CLIPPING_MAX_ORDER,
     CLIPPING_SMOOTHING,
@@ -44,35 +50,23 @@ from bleu_teach.ui.widget_views import (
     TOO_HARSH,
     TOO_KIND,
     WidgetView,
-    brevity_view,
-    clipping_view,
-    disagreement_candidates,
-    disagreement_view,
-    explorer_view,
     message_html,
-    side_by_side_view,
 )
+from bleu_teach.lessons.agreement import Disagreement, SegmentTable
+from bleu_teach.lessons.mqm import check_data
+from bleu_teach.ui import controls
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = [
-    "ReferenceList", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer", "SideBySideExplorer", "DisagreementExplorer",
-    "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "CLIPPING_SMOOTHING", "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH",
-    "message_html",
+    "ReferenceList", "ExplorerWidget", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer",
+    "SideBySideExplorer", "DisagreementExplorer", "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "CLIPPING_SMOOTHING",
+    "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH", "message_html",
 ]
 
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
-
-
-def _show(view: WidgetView, target: widgets.HTML) -> Any:
-    """Show the view's HTML (or its message) in ``target``; return the object its numbers come from (None if bad)."""
-    target.value = view.html
-    return view.result
-
-
-# --- Checking constructor arguments ------------------------------------------------------------------------------
 
 
 class ReferenceList(widgets.VBox):
@@ -140,7 +134,140 @@ class ReferenceList(widgets.VBox):
         self._on_change()
 
 
-class ClippingExplorer(widgets.VBox):
+class ExplorerWidget(widgets.VBox):
+    """An explorer made from its declaration (``declaration``, set by each subclass).
+
+    Each declared control becomes an attribute holding its ipywidgets control
+    (a ``fixed`` one holds its value); ``output`` shows the declared view's
+    HTML and ``result`` the object its numbers come from (None while the
+    input is bad).  Values set from Python after construction pass the
+    control's declared check.
+    """
+
+    declaration: Explorer
+
+    def _build(self, given: Mapping[str, Any], context: Mapping[str, Any] = NO_CONTEXT) -> None:
+        owner = type(self).__name__
+        declaration = self.declaration
+        values = declaration.checked_values(given, owner, context)
+        self.context = context
+        self.fixed = {c.name: values[c.name] for c in declaration.controls if c.kind == "fixed"}
+        self.controls: dict[str, Any] = {}
+        self.notes: dict[str, widgets.HTML] = {}
+        for control in declaration.controls:
+            made = self._control(control, values, owner)
+            made.add_class(control_class(control.name))
+            self.controls[control.name] = made
+            setattr(self, control.name, values[control.name] if control.kind == "fixed" else made)
+        self.output = widgets.HTML()
+        self.result: Any = None
+        super().__init__(self._rows(values) + [self.output, *self._after_output()])
+        self.add_class(MARK)
+        self.add_class(explorer_class(declaration.name))
+        for name, made in self.controls.items():
+            if declaration.control(name).kind not in ("references", "fixed"):
+                made.observe(lambda _: self.update(), names="value")
+        self.update()
+
+    def _control(self, control: Control, values: Mapping[str, Any], owner: str) -> Any:
+        """The ipywidgets control for a declared control, set to its checked value."""
+        value = values[control.name]
+        def check(v: Any) -> Any:
+            return control.checked(v, owner, self.state(), self.context)
+
+        common: dict[str, Any] = {"value": value, "description": control.label, "style": _LABEL, "check": check}
+        if control.kind == "references":
+            return ReferenceList(value, self.update)
+        if control.kind == "line":
+            return controls.TextLine(continuous_update=True, placeholder=control.placeholder,
+                                     layout=widgets.Layout() if control.setting else _WIDE, **common)
+        if control.kind == "area":
+            return controls.TextArea(layout=_WIDE, rows=control.rows, continuous_update=True, **common)
+        if control.kind == "slider":
+            return controls.Slider(min=control.low, max=control.top(values), **common)
+        if control.kind == "number":
+            return controls.WholeNumber(min=control.low, max=control.top(values) or 10**9,
+                                        layout=widgets.Layout(width="220px"), **common)
+        if control.kind == "tick":
+            return controls.Tick(**{k: v for k, v in common.items() if k != "style"})
+        if control.kind in ("menu", "buttons"):
+            options = [(shown, choice) for choice, shown in self.declaration.choices(control, self.context)]
+            made = controls.Choice if control.kind == "menu" else controls.Toggles
+            layout = widgets.Layout(width="95%") if control.name == "smoothing" else widgets.Layout()
+            return made(options=options, layout=layout, **common)
+        hidden = widgets.Layout(display="none")
+        if isinstance(value, bool):
+            return widgets.Checkbox(value=value, description=control.label, layout=hidden)
+        return widgets.IntText(value=value, description=control.label, layout=hidden)
+
+    def _rows(self, values: Mapping[str, Any]) -> list[Any]:
+        """The controls laid out: declared rows side by side, a number with its note, hidden settings folded."""
+        placed: set[str] = set()
+        shown: list[Any] = []
+        settings: list[Any] = []
+        hidden: list[Any] = []
+        for control in self.declaration.controls:
+            if control.kind == "fixed":
+                hidden.append(self.controls[control.name])
+                continue
+            if control.name in placed:
+                continue
+            row = next((r for r in self.declaration.rows if control.name in r), (control.name,))
+            placed.update(row)
+            items = [self.controls[name] for name in row]
+            if control.kind == "number":
+                self.notes[control.name] = widgets.HTML()
+                items.append(self.notes[control.name])
+            item = widgets.HBox(items) if len(items) > 1 else items[0]
+            (settings if control.setting else shown).append(item)
+        #: The rows that hold the scoring settings (hidden together when show_settings is False).
+        self.setting_rows = list(settings)
+        if values.get("show_settings", True) is False:
+            settings = [widgets.VBox(settings, layout=widgets.Layout(display="none"))]
+        return shown + settings + hidden
+
+    def _after_output(self) -> list[Any]:
+        """Widgets shown below the output (the brevity-penalty plot)."""
+        return []
+
+    def state(self) -> dict[str, Any]:
+        """Every control's current value, by name (what the declared view takes)."""
+        found: dict[str, Any] = {}
+        for control in self.declaration.controls:
+            made = self.controls.get(control.name)
+            if control.kind == "fixed":
+                found[control.name] = self.fixed[control.name]
+            elif isinstance(made, ReferenceList):
+                found[control.name] = made.values
+            elif made is not None:
+                found[control.name] = made.value
+        return found
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.state().items()
+                          if self.declaration.control(name).kind != "fixed")
+        return f"{type(self).__name__}({shown})"
+
+    def update(self) -> None:
+        """Show the declared view of the controls' current values."""
+        values = self.state()
+        for control in self.declaration.controls:
+            if control.enabled_by:
+                self.controls[control.name].disabled = not enabled(control, values)
+        view = self.declaration.view(values, self.context)
+        self.output.value = view.html
+        self.result = view.result
+        for name, top in view.extra.get("limits", {}).items():
+            self.controls[name].max = top
+        for name, note in view.extra.get("notes", {}).items():
+            self.notes[name].value = note
+        self._shown(view)
+
+    def _shown(self, view: WidgetView) -> None:
+        """What a subclass does besides showing the HTML (the brevity-penalty plot)."""
+
+
+class ClippingExplorer(ExplorerWidget):
     """Edit a hypothesis and its references and watch n-gram clipping.
 
     ``references`` is a list of 1 to ``MAX_REFERENCES`` strings, one per
@@ -151,35 +278,21 @@ class ClippingExplorer(widgets.VBox):
     True
     """
 
+    declaration = CLIPPING
+
     def __init__(self, hypothesis: str = "the the the the the the the",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  n: int = 1) -> None:
-        owner = type(self).__name__
-        hypothesis = arguments.text(hypothesis, owner, "hypothesis")
-        references = arguments.texts(references, owner, "references")
-        n = arguments.whole(n, owner, "n", CLIPPING_MAX_ORDER, "the n-gram order slider's range")
-        self.hypothesis = controls.TextLine(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
-                                            continuous_update=True,
-                                            check=lambda v: arguments.text(v, owner, "hypothesis"))
-        self.references = ReferenceList(references, self.update)
-        self.n = controls.Slider(value=n, min=1, max=CLIPPING_MAX_ORDER, description="n-gram order", style=_LABEL,
-                                 check=lambda v: arguments.whole(v, owner, "n", CLIPPING_MAX_ORDER,
-                                                                 "the n-gram order slider's range"))
-        self.output = widgets.HTML()
-        self.report: BleuReport | None = None
-        self.hypothesis.observe(lambda _: self.update(), names="value")
-        self.n.observe(lambda _: self.update(), names="value")
-        super().__init__([self.hypothesis, self.references, self.n, self.output])
-        self.update()
+        self._build({"hypothesis": hypothesis, "references": references, "n": n})
 
-    def __repr__(self) -> str:
-        return f"ClippingExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, n={self.n.value})"
-
-    def update(self) -> None:
-        self.report = _show(clipping_view(self.hypothesis.value, self.references.values, self.n.value), self.output)
+    @property
+    def report(self) -> BleuReport | None:
+        """The report the numbers shown come from (None while the input is bad)."""
+        report: BleuReport | None = self.result
+        return report
 
 
-class BrevityPenaltyExplorer(widgets.VBox):
+class BrevityPenaltyExplorer(ExplorerWidget):
     """Sliders for the reference length(s) and the hypothesis length; the BP curve marks the current point.
 
     The sliders go from 1 to ``max_len`` tokens, and ``max_len`` from 1 to
@@ -191,52 +304,31 @@ class BrevityPenaltyExplorer(widgets.VBox):
     0.3679
     """
 
+    declaration = BREVITY
+
     def __init__(self, ref_len: int = 6, second_ref_len: int = 9, use_second: bool = False, hyp_len: int = 4,
                  max_len: int = 20) -> None:
-        owner = type(self).__name__
-        max_len = arguments.whole(max_len, owner, "max_len", MAX_BP_LENGTH,
-                         "the longest length the sliders and the curve show, MAX_BP_LENGTH")
-        on_sliders = (f"the sliders' range, 1 to max_len = {max_len}; for longer lengths raise max_len, "
-                      f"up to {MAX_BP_LENGTH}")
-        ref_len = arguments.whole(ref_len, owner, "ref_len", max_len, on_sliders)
-        use_second = arguments.flag(use_second, owner, "use_second")
-        second_ref_len = arguments.whole(second_ref_len, owner, "second_ref_len", max_len, on_sliders)
-        hyp_len = arguments.whole(hyp_len, owner, "hyp_len", max_len, on_sliders)
-        def length(name: str) -> Callable[[Any], int]:
-            return lambda v: arguments.whole(v, owner, name, max_len, on_sliders)
-
-        self.ref_len = controls.Slider(value=ref_len, min=1, max=max_len, description="Reference 1 length",
-                                       style=_LABEL, check=length("ref_len"))
-        self.use_second = controls.Tick(value=use_second, description="Use a second reference",
-                                        check=lambda v: arguments.flag(v, owner, "use_second"))
-        self.second_ref_len = controls.Slider(value=second_ref_len, min=1, max=max_len,
-                                              description="Reference 2 length", style=_LABEL,
-                                              check=length("second_ref_len"))
-        self.hyp_len = controls.Slider(value=hyp_len, min=1, max=max_len, description="Hypothesis length",
-                                       style=_LABEL, check=length("hyp_len"))
-        self.max_len = max_len
-        self.summary = widgets.HTML()
         self.image = widgets.Image(format="png")
         self.figure: Any = None
         self.brevity_penalty: float = float("nan")
-        for control in (self.ref_len, self.use_second, self.second_ref_len, self.hyp_len):
-            control.observe(lambda _: self.update(), names="value")
-        super().__init__([self.ref_len, self.use_second, self.second_ref_len, self.hyp_len, self.summary, self.image])
-        self.update()
+        self._build({"ref_len": ref_len, "use_second": use_second, "second_ref_len": second_ref_len,
+                     "hyp_len": hyp_len, "max_len": max_len})
 
-    def __repr__(self) -> str:
-        return f"BrevityPenaltyExplorer(ref_lens={self.ref_lens!r}, hyp_len={self.hyp_len.value})"
+    @property
+    def summary(self) -> widgets.HTML:
+        """The closest reference length and BP, in words (the output above the plot)."""
+        return self.output
 
     @property
     def ref_lens(self) -> list[int]:
         return [self.ref_len.value] + ([self.second_ref_len.value] if self.use_second.value else [])
 
-    def update(self) -> None:
+    def _after_output(self) -> list[Any]:
+        return [self.image]
+
+    def _shown(self, view: WidgetView) -> None:
         from bleu_teach.ui.plots import SCREEN_DPI, plot_brevity_penalty, png_bytes
 
-        self.second_ref_len.disabled = not self.use_second.value
-        view = brevity_view(self.ref_lens, self.hyp_len.value, self.max_len)
-        self.summary.value = view.html
         if view.value is None:
             return
         self.brevity_penalty = view.value
@@ -246,33 +338,15 @@ class BrevityPenaltyExplorer(widgets.VBox):
 
 
 class _Settings:
-    """The scoring controls shared by the explorers: tokenizer, lowercase, max n, weights, smoothing."""
+    """The scoring controls of an explorer, together (``rows``: as the widget lays them out)."""
 
-    def __init__(self, owner: str, tokenizer: str, lowercase: bool, max_n: int, weights: str, smoothing: str,
-                 on_change: Callable[[], None]) -> None:
-        # The values come checked from checked_settings (by the explorer, so that errors name it); values set
-        # later from Python pass the same checks.
-        self.tokenizer = controls.Choice(options=list(TOKENIZERS), value=tokenizer, description="Tokenizer",
-                                         style=_LABEL, check=lambda v: arguments.tokenizer_name(v, owner))
-        self.lowercase = controls.Tick(value=lowercase, description="Lowercase",
-                                       check=lambda v: arguments.flag(v, owner, "lowercase"))
-        self.max_n = controls.Slider(value=max_n, min=1, max=MAX_ORDER, description="Max n", style=_LABEL,
-                                     check=lambda v: arguments.whole(v, owner, "max_n", MAX_ORDER,
-                                                                     "the Max n slider's range"))
-        self.weights = controls.TextLine(value=weights, placeholder="uniform (or e.g. 0.5, 0.3, 0.2)",
-                                         description="Weights", style=_LABEL,
-                                         check=lambda v: arguments.weights_text(v, owner))
-        self.smoothing = controls.Choice(options=[(f"{k}: {v}", k) for k, v in SMOOTHING_METHODS.items()],
-                                         value=smoothing, description="Smoothing", style=_LABEL,
-                                         layout=widgets.Layout(width="95%"),
-                                         check=lambda v: arguments.smoothing_name(v, owner))
-        for control in (self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing):
-            control.observe(lambda _: on_change(), names="value")
-        self.rows = [widgets.HBox([self.tokenizer, self.lowercase]), widgets.HBox([self.max_n, self.weights]),
-                     self.smoothing]
+    def __init__(self, explorer: ExplorerWidget) -> None:
+        self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing = (
+            explorer.controls[name] for name in ("tokenizer", "lowercase", "max_n", "weights", "smoothing"))
+        self.rows = explorer.setting_rows
 
 
-class BleuExplorer(widgets.VBox):
+class BleuExplorer(ExplorerWidget):
     """The full explorer: hypothesis, 1-8 references and every setting, with a live report.
 
     ``compact=True`` shows the score, BP and the precisions first and folds
@@ -294,44 +368,27 @@ class BleuExplorer(widgets.VBox):
     True
     """
 
+    declaration = BLEU
+
     def __init__(self, hypothesis: str = "the cat sat on the mat",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
                  tokenizer: str = "whitespace", lowercase: bool = False, max_n: int = 4, weights: str = "",
                  smoothing: str = "method0", compact: bool = False, show_settings: bool = True) -> None:
-        owner = type(self).__name__
-        hypothesis = arguments.text(hypothesis, owner, "hypothesis")
-        references = arguments.texts(references, owner, "references")
-        tokenizer, lowercase, max_n, weights, smoothing = arguments.checked_settings(owner, tokenizer, lowercase, max_n,
-                                                                            weights, smoothing)
-        compact = arguments.flag(compact, owner, "compact")
-        show_settings = arguments.flag(show_settings, owner, "show_settings")
-        self.compact = compact
-        self.hypothesis = controls.TextArea(value=hypothesis, description="Hypothesis", layout=_WIDE, style=_LABEL,
-                                            rows=1 if compact else 2, continuous_update=True,
-                                            check=lambda v: arguments.text(v, owner, "hypothesis"))
-        self.references = ReferenceList(references, self.update)
-        self.settings = _Settings(owner, tokenizer, lowercase, max_n, weights, smoothing, self.update)
-        s = self.settings
-        self.tokenizer, self.lowercase, self.max_n, self.weights, self.smoothing = (
-            s.tokenizer, s.lowercase, s.max_n, s.weights, s.smoothing)
-        self.output = widgets.HTML()
-        self.report: BleuReport | None = None
-        self.hypothesis.observe(lambda _: self.update(), names="value")
-        settings = s.rows if show_settings else [widgets.VBox(s.rows, layout=widgets.Layout(display="none"))]
-        super().__init__([self.hypothesis, self.references, *settings, self.output])
-        self.update()
+        self._build({"hypothesis": hypothesis, "references": references, "tokenizer": tokenizer,
+                     "lowercase": lowercase, "max_n": max_n, "weights": weights, "smoothing": smoothing,
+                     "compact": compact, "show_settings": show_settings})
+        if self.compact:
+            self.hypothesis.rows = 1
+        self.settings = _Settings(self)
 
-    def __repr__(self) -> str:
-        return (f"BleuExplorer(hypothesis={self.hypothesis.value!r}, references={self.references.values!r}, "
-                f"tokenizer={self.tokenizer.value!r}, max_n={self.max_n.value}, smoothing={self.smoothing.value!r})")
-
-    def update(self) -> None:
-        self.report = _show(explorer_view(self.hypothesis.value, self.references.values, self.tokenizer.value,
-                                          self.lowercase.value, self.max_n.value, self.weights.value,
-                                          self.smoothing.value, compact=self.compact), self.output)
+    @property
+    def report(self) -> BleuReport | None:
+        """The report the numbers shown come from (None while the input is bad)."""
+        report: BleuReport | None = self.result
+        return report
 
 
-class SideBySideExplorer(widgets.VBox):
+class SideBySideExplorer(ExplorerWidget):
     """Two hypotheses against the same references with every setting: which scores higher, and why.
 
     The arguments are checked as :class:`BleuExplorer`'s.
@@ -342,42 +399,24 @@ class SideBySideExplorer(widgets.VBox):
     'A'
     """
 
+    declaration = SIDE_BY_SIDE
+
     def __init__(self, hypothesis_a: str = "the cat is chasing the dog", hypothesis_b: str = "the cat is chased by the dog",
                  references: Sequence[str] = ("the dog is chasing the cat",), tokenizer: str = "whitespace",
                  lowercase: bool = False, max_n: int = 4, weights: str = "", smoothing: str = "method1") -> None:
-        owner = type(self).__name__
-        hypothesis_a = arguments.text(hypothesis_a, owner, "hypothesis_a")
-        hypothesis_b = arguments.text(hypothesis_b, owner, "hypothesis_b")
-        references = arguments.texts(references, owner, "references")
-        tokenizer, lowercase, max_n, weights, smoothing = arguments.checked_settings(owner, tokenizer, lowercase, max_n,
-                                                                            weights, smoothing)
-        self.hypothesis_a = controls.TextArea(value=hypothesis_a, description="Hypothesis A", layout=_WIDE,
-                                              style=_LABEL, rows=2, continuous_update=True,
-                                              check=lambda v: arguments.text(v, owner, "hypothesis_a"))
-        self.hypothesis_b = controls.TextArea(value=hypothesis_b, description="Hypothesis B", layout=_WIDE,
-                                              style=_LABEL, rows=2, continuous_update=True,
-                                              check=lambda v: arguments.text(v, owner, "hypothesis_b"))
-        self.references = ReferenceList(references, self.update)
-        self.settings = _Settings(owner, tokenizer, lowercase, max_n, weights, smoothing, self.update)
-        self.output = widgets.HTML()
-        self.comparison: HypothesisComparison | None = None
-        for box in (self.hypothesis_a, self.hypothesis_b):
-            box.observe(lambda _: self.update(), names="value")
-        super().__init__([self.hypothesis_a, self.hypothesis_b, self.references, *self.settings.rows, self.output])
-        self.update()
+        self._build({"hypothesis_a": hypothesis_a, "hypothesis_b": hypothesis_b, "references": references,
+                     "tokenizer": tokenizer, "lowercase": lowercase, "max_n": max_n, "weights": weights,
+                     "smoothing": smoothing})
+        self.settings = _Settings(self)
 
-    def __repr__(self) -> str:
-        return (f"SideBySideExplorer(hypothesis_a={self.hypothesis_a.value!r}, hypothesis_b={self.hypothesis_b.value!r}, "
-                f"references={self.references.values!r})")
-
-    def update(self) -> None:
-        s = self.settings
-        self.comparison = _show(side_by_side_view(self.hypothesis_a.value, self.hypothesis_b.value,
-                                                  self.references.values, s.tokenizer.value, s.lowercase.value,
-                                                  s.max_n.value, s.weights.value, s.smoothing.value), self.output)
+    @property
+    def comparison(self) -> HypothesisComparison | None:
+        """The comparison the numbers shown come from (None while the input is bad)."""
+        comparison: HypothesisComparison | None = self.result
+        return comparison
 
 
-class DisagreementExplorer(widgets.VBox):
+class DisagreementExplorer(ExplorerWidget):
     """Browse the (system, segment) pairs where a sentence metric and the experts disagree most.
 
     ``table`` comes from :func:`bleu_teach.lessons.agreement.segment_level` on ``data``.
@@ -403,6 +442,8 @@ class DisagreementExplorer(widgets.VBox):
     ('MiSS', 92)
     """
 
+    declaration = DISAGREEMENT
+
     def __init__(self, data: "Wmt21Ted", table: SegmentTable, metric: str = "BLEU", system: str = ALL_SYSTEMS,
                  direction: str = TOO_KIND, rank: int = 1) -> None:
         owner = type(self).__name__
@@ -412,51 +453,25 @@ class DisagreementExplorer(widgets.VBox):
         if table.pair != getattr(data, "pair", None):
             raise ValueError(f"{owner}: data and table must be the same language pair: make the table with "
                              f"segment_level(data).")
-        metric = arguments.one_of(metric, owner, "metric", table.metrics)
-        system = arguments.one_of(system, owner, "system", (ALL_SYSTEMS, *table.systems))
-        direction = arguments.one_of(direction, owner, "direction", (TOO_KIND, TOO_HARSH))
         self.data = data
         self.table = table
-        self._ranked = {m: disagreements(table, m) for m in table.metrics}
-        shown = sum(1 for d in self._ranked[metric] if system == ALL_SYSTEMS or d.system == system)
-        rank = arguments.whole(rank, owner, "rank", max(1, shown),
-                      f"the number of pairs shown for metric={metric!r}, system={system!r}")
-        self.metric = controls.Choice(options=list(table.metrics), value=metric, description="Metric", style=_LABEL,
-                                      check=lambda v: arguments.one_of(v, owner, "metric", table.metrics))
-        self.system = controls.Choice(options=[ALL_SYSTEMS, *table.systems], value=system, description="System",
-                                      style=_LABEL,
-                                      check=lambda v: arguments.one_of(v, owner, "system",
-                                                                       (ALL_SYSTEMS, *table.systems)))
-        self.direction = controls.Toggles(options=[TOO_KIND, TOO_HARSH], value=direction, description="Show",
-                                          style=_LABEL,
-                                          check=lambda v: arguments.one_of(v, owner, "direction",
-                                                                           (TOO_KIND, TOO_HARSH)))
-        self.rank = controls.WholeNumber(value=rank, min=1, max=len(table.rows), description="Rank", style=_LABEL,
-                                         layout=widgets.Layout(width="220px"),
-                                         check=lambda v: arguments.whole(
-                                             v, owner, "rank", max(1, len(self.candidates())),
-                                             f"the number of pairs shown for metric={self.metric.value!r}, "
-                                             f"system={self.system.value!r}, direction={self.direction.value!r}"))
-        self.count = widgets.HTML()
-        self.output = widgets.HTML()
-        self.current: Disagreement | None = None
-        for control in (self.metric, self.system, self.direction, self.rank):
-            control.observe(lambda _: self.update(), names="value")
-        super().__init__([widgets.HBox([self.metric, self.system]), self.direction,
-                          widgets.HBox([self.rank, self.count]), self.output])
-        self.update()
+        self._build({"metric": metric, "system": system, "direction": direction, "rank": rank},
+                    disagreement_context(data, table))
 
-    def __repr__(self) -> str:
-        return (f"DisagreementExplorer(metric={self.metric.value!r}, system={self.system.value!r}, "
-                f"direction={self.direction.value!r}, rank={self.rank.value})")
+    @property
+    def count(self) -> widgets.HTML:
+        """How many pairs are shown for the current choice ("of N pairs", beside the rank)."""
+        return self.notes["rank"]
+
+    @property
+    def current(self) -> Disagreement | None:
+        """The pair shown (None while the input is bad)."""
+        current: Disagreement | None = self.result
+        return current
 
     def candidates(self) -> list[Disagreement]:
         """The pairs shown for the current metric, system and direction, largest gap first."""
-        return disagreement_candidates(self._ranked[self.metric.value], self.system.value, self.direction.value)
+        from bleu_teach.explorers.views import disagreement_candidates
 
-    def update(self) -> None:
-        shown = self.candidates()
-        self.rank.max = max(1, len(shown))
-        self.count.value = f"of {len(shown)} pairs"
-        self.current = _show(disagreement_view(self.data, self.table.references_used, shown,
-                                               min(self.rank.value, len(shown))), self.output)
+        return disagreement_candidates(self.context["ranked"][self.metric.value], self.system.value,
+                                       self.direction.value)

@@ -63,7 +63,8 @@ function refreshReferenceButtons(form) {
   form.querySelector('[data-action="remove-reference"]').disabled = count <= 1;
 }
 
-function addReference(form) {
+/** A new reference box: empty, and left out of the state until typed into (``fresh``), or holding ``text``. */
+function addReference(form, text = null) {
   const rows = referenceRows(form);
   const box = form.querySelector(".live-references");
   if (rows.length >= Number(box.dataset.max)) return;
@@ -73,13 +74,29 @@ function addReference(form) {
   const label = row.querySelector("label");
   input.id = input.id.replace(/-\d+$/, `-${number}`);
   input.name = `reference-${number}`;
-  input.value = "";
-  input.dataset.fresh = "1";
+  input.value = text ?? "";
+  if (text === null) input.dataset.fresh = "1";
+  else delete input.dataset.fresh;
   label.htmlFor = input.id;
   label.textContent = `Reference ${number}`;
   box.append(row);
   refreshReferenceButtons(form);
-  input.focus();
+  if (text === null) input.focus();
+}
+
+/** Put these texts in the reference boxes, one box each (the explorer page's address bar sets them). */
+export function setReferences(form, texts) {
+  const rows = referenceRows(form);
+  const most = Number(form.querySelector(".live-references").dataset.max);
+  texts = texts.slice(0, most);
+  for (const row of rows.slice(Math.max(1, texts.length))) row.remove();
+  const first = referenceRows(form)[0].querySelector("input");
+  first.value = texts[0] ?? "";
+  delete first.dataset.fresh;
+  for (const text of texts.slice(1)) {
+    if (referenceRows(form).length < texts.length) addReference(form, text);
+  }
+  refreshReferenceButtons(form);
 }
 
 function removeReference(form) {
@@ -91,14 +108,16 @@ function removeReference(form) {
   if (remove.disabled && focused) form.querySelector('[data-action="add-reference"]').focus();
 }
 
-function syncControls(form) {
+export function syncControls(form) {
   for (const range of form.querySelectorAll('input[type="range"]')) {
     const shown = form.querySelector(`output[for="${range.id}"]`);
     if (shown) shown.textContent = range.value;
   }
-  const second = form.elements.namedItem("second_ref_len");
-  const use = form.elements.namedItem("use_second");
-  if (second && use) second.disabled = !use.checked;
+  // A control the declaration enables by a tick (the second reference's length by "Use a second reference").
+  for (const control of form.querySelectorAll("[data-enabled-by]")) {
+    const tick = form.elements.namedItem(control.dataset.enabledBy);
+    if (tick) control.disabled = !tick.checked;
+  }
 }
 
 // The brevity-penalty chart: Chart.js (npm registry, vendor/chart.js/) draws the points bleu_teach computed,
@@ -181,14 +200,19 @@ function showWidget(form, result) {
     headline.dataset.value = result.value;
     headline.innerHTML = result.headline; // bleu_teach's HTML too
   }
-  const count = form.querySelector(".live-count");
-  if (count && result.extra.count !== undefined) {
-    count.textContent = `of ${result.extra.count} pairs`;
-    const rank = form.elements.namedItem("rank");
-    rank.max = String(Math.max(1, result.extra.count));
-    if (result.extra.rank !== undefined && rank.value !== String(result.extra.rank)) {
-      rank.value = String(result.extra.rank); // a rank past the shorter list moves to its last pair, as in the notebook
-    }
+  // The view may bound a control (the number of pairs shown), say something beside it, or move its value
+  // (a rank past the end of a shorter list moves to its last pair, as in the notebook).
+  for (const [name, top] of Object.entries(result.extra.limits ?? {})) {
+    const control = form.elements.namedItem(name);
+    if (control) control.max = String(top);
+  }
+  for (const [name, text] of Object.entries(result.extra.notes ?? {})) {
+    const note = form.querySelector(`[data-note="${name}"]`);
+    if (note) note.textContent = text;
+  }
+  for (const [name, value] of Object.entries(result.extra.values ?? {})) {
+    const control = form.elements.namedItem(name);
+    if (control && control.value !== String(value)) control.value = String(value);
   }
   drawChart(form, result.extra).catch(() => {});
 }

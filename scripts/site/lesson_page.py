@@ -1,8 +1,8 @@
 """The live lesson pages' Python (the static site runs it in the browser on Pyodide; the build runs it too).
 
 A lesson page sends a widget's control values, or an exercise's answer, as
-JSON and gets JSON back.  The widgets are bleu_teach's own views
-(:mod:`bleu_teach.ui.widget_views`, the functions the notebook widgets call)
+JSON and gets JSON back.  The widgets are bleu_teach's own explorers
+(:data:`bleu_teach.explorers.definitions.EXPLORERS`, the declarations the notebook widgets are built from)
 and the exercises are checked by the exercise bank's ``check``, so the page
 shows what the notebook shows.  The build calls the same functions to write
 each widget's first state into the page, so a page shows its numbers before
@@ -21,110 +21,52 @@ from typing import Any
 
 from bleu_teach.exercises.bank import check as check_answer
 from bleu_teach.exercises.bank import exercise
-from bleu_teach.lessons.agreement import Disagreement
-from bleu_teach.ui import widget_views as views
+from bleu_teach.explorers import views
+from bleu_teach.explorers.declaration import NO_CONTEXT, Explorer
+from bleu_teach.explorers.definitions import EXPLORERS
 from bleu_teach.views.document import Document, Label, Paragraph
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.html_writer import write_html
 
-#: The lesson-08 explorer's ranked pairs, written by the build (scripts/live_lessons.py) beside this file.
-DISAGREEMENTS_FILE = Path(__file__).with_name("disagreements.json")
-_ranked: dict[str, Any] = {}
+#: The contexts of the explorers that show data (explorer name -> its declaration's JSON), written by the build
+#: (scripts/live_lessons.py) beside this file in the data zip.
+CONTEXTS_FILE = Path(__file__).with_name("explorer_contexts.json")
+_contexts: dict[str, Any] = {}
 
 
-def load_disagreements(text: str) -> None:
-    """Use these ranked (system, segment) pairs (``disagreements.json``'s text) for the disagreement explorer."""
+def load_contexts(text: str) -> None:
+    """Use these contexts (``explorer_contexts.json``'s text) for the explorers that show data."""
     found = json.loads(text)
-    systems = found["systems"]
-    _ranked.clear()
-    _ranked.update(found)
-    _ranked["ranked"] = {metric: [Disagreement(systems[s], segment, metric, score, mqm, mp, hp)
-                                  for s, segment, score, mqm, mp, hp in rows]
-                         for metric, rows in found["ranked"].items()}
+    _contexts.clear()
+    for name, context in found.items():
+        reader = EXPLORERS[name].context_from_json
+        if reader is not None:
+            _contexts[name] = reader(context)
 
 
-def _text(state: dict[str, Any], name: str) -> str:
-    value = state.get(name)
-    if not isinstance(value, str):
-        raise ValueError(f"The page sent no valid {name!r}; reload the page.")
-    return value
-
-
-def _whole(state: dict[str, Any], name: str, shown: str) -> int:
-    value = state.get(name)
-    if isinstance(value, str) and not value.strip():
-        raise ValueError(f"{shown} is empty: type a whole number.")
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"{shown} must be a whole number, e.g. 4 (got {value!r}).") from None
-
-
-def _texts(state: dict[str, Any], name: str) -> list[str]:
-    value = state.get(name)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"The page sent no valid {name!r}; reload the page.")
-    return value
-
-
-def _settings(state: dict[str, Any]) -> tuple[str, bool, int, str, str]:
-    return (_text(state, "tokenizer"), bool(state.get("lowercase")), _whole(state, "max_n", "Max n"),
-            _text(state, "weights"), _text(state, "smoothing"))
-
-
-def _disagreement(state: dict[str, Any]) -> tuple[views.WidgetView, int, int]:
-    if not _ranked:
-        load_disagreements(DISAGREEMENTS_FILE.read_text(encoding="utf-8"))
-    from bleu_teach.lessons.data import wmt21_ted
-
-    metric, system, direction = _text(state, "metric"), _text(state, "system"), _text(state, "direction")
-    if metric not in _ranked["ranked"]:
-        raise ValueError(f"Choose a metric: {', '.join(_ranked['ranked'])}.")
-    shown = views.disagreement_candidates(_ranked["ranked"][metric], system, direction)
-    # As in the notebook widget, a rank past the end of a shorter list shows its last pair.
-    rank = min(_whole(state, "rank", "Rank"), max(1, len(shown)))
-    view = views.disagreement_view(wmt21_ted(_ranked["pair"]), _ranked["references_used"], shown, rank)
-    return view, len(shown), rank
-
-
-def widget_view(kind: str, state: dict[str, Any]) -> views.WidgetView:
-    """The view of the lesson explorer ``kind`` (its class name in bleu_teach.ui.widgets) for these control values."""
-    if kind == "ClippingExplorer":
-        return views.clipping_view(_text(state, "hypothesis"), _texts(state, "references"),
-                                   _whole(state, "n", "The n-gram order"))
-    if kind == "BrevityPenaltyExplorer":
-        lens = [_whole(state, "ref_len", "Reference 1 length")]
-        if state.get("use_second"):
-            lens.append(_whole(state, "second_ref_len", "Reference 2 length"))
-        return views.brevity_view(lens, _whole(state, "hyp_len", "Hypothesis length"),
-                                  _whole(state, "max_len", "The longest length"))
-    if kind == "BleuExplorer":
-        return views.explorer_view(_text(state, "hypothesis"), _texts(state, "references"), *_settings(state),
-                                   compact=bool(state.get("compact")))
-    if kind == "SideBySideExplorer":
-        return views.side_by_side_view(_text(state, "hypothesis_a"), _text(state, "hypothesis_b"),
-                                       _texts(state, "references"), *_settings(state))
-    raise ValueError(f"This page has no {kind!r} explorer; reload the page.")
+def _context(explorer: Explorer) -> Any:
+    if not explorer.needs:
+        return NO_CONTEXT
+    if explorer.name not in _contexts:
+        load_contexts(CONTEXTS_FILE.read_text(encoding="utf-8"))
+    return _contexts[explorer.name]
 
 
 def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows for a widget: ``html``, the headline (``value`` at full precision and ``headline``,
-    its HTML), ``message`` for bad input, and ``extra`` (the curve's points, the number of pairs)."""
-    extra: dict[str, Any] = {}
-    if kind == "DisagreementExplorer":
-        def render() -> views.WidgetView:
-            view, count, rank = _disagreement(state)
-            extra.update(count=count, rank=rank)
-            return view
-
-        view = views.guarded(render)
+    """What the page shows for an explorer (its declaration's name) with these control values: ``html``, the
+    headline (``value`` at full precision and ``headline``, its HTML), ``message`` for bad input, and ``extra``
+    (the curve's points, a control's limit and note)."""
+    explorer = EXPLORERS.get(kind)
+    if explorer is None:
+        view = views.WidgetView(views.message_html(f"This page has no {kind!r} explorer; reload the page."),
+                                message=f"This page has no {kind!r} explorer; reload the page.")
     else:
-        view = views.guarded(lambda: widget_view(kind, state))
+        view = views.guarded(lambda: explorer.view(state, _context(explorer)))
     headline = ""
     if view.value is not None:
         headline = write_html(Document((Paragraph((Label(view.label), f" = {format_number(view.value)}")),)))
     return {"html": view.html, "value": None if view.value is None else repr(view.value), "headline": headline,
-            "message": view.message, "extra": view.extra | extra}
+            "message": view.message, "extra": view.extra}
 
 
 #: Quotes a learner may type around an answer, as the notebook's Python strings have them ("2/7").

@@ -47,7 +47,11 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
     """
     if not isinstance(text, str):
         raise TypeError(f"The {what} must be text (a string), not {type(text).__name__}.")
-    tokens = tokenize(text, tokenizer, lowercase=lowercase)
+    try:
+        tokens = tokenize(text, tokenizer, lowercase=lowercase)
+    except ImportError:  # the website carries no NLTK, and sacreBLEU's tokenizers that need more than Python
+        raise ValueError(f"The {tokenizer} tokenizer needs a package that is not installed here; choose another "
+                         f"tokenizer.") from None
     if not tokens:
         raise ValueError(f"The {what} is empty: type a sentence into it.")
     return tokens

@@ -33,9 +33,9 @@ from bleu_teach.lessons.agreement import Disagreement, disagreement_document
 from bleu_teach.lessons.curves import bp_curve
 from bleu_teach.lessons.mqm import mqm_segment
 from bleu_teach.metrics import METRICS
-from bleu_teach.ui.typed_input import explain_text, parse_weights, text_tokens
+from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
 from bleu_teach.views.document import Alert, Document, Paragraph
-from bleu_teach.ui.figure_text import brevity_penalty_curve
+from bleu_teach.views.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import write_html
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,7 +110,7 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
     ``extra`` holds ``curve`` (the (c, BP) points for c = 1 to ``max_len``, from
     :func:`~bleu_teach.lessons.curves.bp_curve`, what the notebook's matplotlib plot draws),
     ``references`` (the distinct reference lengths, sorted), ``point`` (c and BP of the hypothesis) and
-    ``description`` (the chart in words, as :mod:`bleu_teach.ui.figure_text` describes the notebook's figure).
+    ``description`` (the chart in words, as :mod:`bleu_teach.views.figure_text` describes the notebook's figure).
     """
     def render() -> WidgetView:
         lens = list(ref_lens)
@@ -129,7 +129,7 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
 
 def explorer_view(hypothesis: str, references: Sequence[str], tokenizer: str, lowercase: bool, max_n: int,
                   weights: str, smoothing: str, compact: bool = False) -> WidgetView:
-    """The full explorer: :func:`~bleu_teach.ui.typed_input.explain_text`'s report (headline: the BLEU score)."""
+    """The full explorer: :func:`~bleu_teach.explorers.typed_input.explain_text`'s report (headline: the BLEU score)."""
     def render() -> WidgetView:
         report: BleuReport = explain_text(hypothesis, references, tokenizer, lowercase, max_n, weights, smoothing)
         return WidgetView(report.to_html(compact=compact), float(report.score), "BLEU", result=report)

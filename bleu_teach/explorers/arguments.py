@@ -15,7 +15,7 @@ from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.inputs.tokenizers import TOKENIZERS
 from bleu_teach.inputs.validation import check_bool, check_order, check_weight_tuple, preview
 from bleu_teach.lessons.agreement import METRICS as AGREEMENT_METRICS
-from bleu_teach.ui.typed_input import MAX_ORDER, MAX_REFERENCES, parse_weights
+from bleu_teach.explorers.typed_input import MAX_ORDER, MAX_REFERENCES, parse_weights
 
 __all__ = ["prefixed", "flag", "whole", "text", "texts", "tokenizer_name", "smoothing_name", "one_of",
            "checked_settings", "weights_text"]

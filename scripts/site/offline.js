@@ -1,0 +1,16 @@
+// Opened from disk, a browser runs neither the pages' module scripts nor Pyodide: say so where it matters, and
+// disable what nothing would answer.  A classic script (module scripts do not run from disk), shared by the
+// lesson pages and the explorer page.
+if (location.protocol === "file:") addEventListener("DOMContentLoaded", () => {
+  const how = "The live parts need the site served over http(s), not opened from disk: for example, run " +
+    "python -m http.server --bind 127.0.0.1 inside the site's folder and open http://127.0.0.1:8000/ in the browser.";
+  for (const status of document.querySelectorAll(".live-status")) status.textContent = "The saved example. " + how;
+  for (const control of document.querySelectorAll(
+    ".live-widget input, .live-widget select, .live-widget textarea, .live-widget button, #copy-link")) {
+    control.disabled = true;
+  }
+  for (const form of document.querySelectorAll("form[data-exercise]")) {
+    for (const control of form.querySelectorAll("input, button")) control.disabled = true;
+    form.querySelector(".live-feedback").textContent = how;
+  }
+});
