@@ -1,23 +1,33 @@
-"""The metric registry: every metric the suite explains, registered once (as sacreBLEU's ``METRICS``).
+"""The metric registry: every metric the suite scores, registered once (as sacreBLEU's ``METRICS``).
 
-Each :class:`Metric` says how to explain one sentence and a corpus of raw
-text (with its options, so that the command line can offer them), how to
-score on sacreBLEU's terms (0-100) for the lessons that compare metrics with
-people, and which sacreBLEU metric is its oracle.  The command line, the
-widgets and the agreement lesson loop over :data:`METRICS` instead of
-switching on metric names: a new metric is a new folder (``bleu_teach/ter/``,
-say) and one entry here.
+Each :class:`Metric` says how to score on sacreBLEU's terms (0-100) for the
+lessons that compare metrics with people, which way is better (``direction``:
+TER is an error rate, lower is better), and which sacreBLEU metric is its
+oracle.  A metric the suite explains step by step also has its settings, as a
+dataclass whose fields the command line offers as options, and its
+explainers of one sentence and of a corpus of raw text; a metric scored by
+sacreBLEU alone (TER) has none, and is scored and correlated all the same.
+The command line, the widgets, the plots and the agreement lesson loop over
+:data:`METRICS` and read these facts from it instead of switching on metric
+names: a new metric is a new folder (``bleu_teach/ter/``, say) and one entry
+here.
+
+The order limit of every metric is :data:`MAX_ORDERS`, here alone.
 
 >>> list(METRICS)
-['BLEU', 'chrF']
+['BLEU', 'chrF', 'TER']
 >>> round(METRICS["chrF"].sentence_score("the cat sat", ["the cat sat down"]), 4)
 66.0176
+>>> [(m.name, m.direction, m.explained) for m in METRICS.values()]
+[('BLEU', 'higher', True), ('chrF', 'higher', True), ('TER', 'lower', False)]
+>>> [o.flag for o in METRICS["BLEU"].options]
+['--tokenizer', '--lowercase', '--max-n', '--smoothing']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Optional
 
 from bleu_teach.bleu.explain import explain, explain_corpus_strings, explain_strings
@@ -26,9 +36,11 @@ from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.chrf.arithmetic import BETA, CHAR_ORDER, WORD_ORDER
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
+from bleu_teach.inputs.validation import MAX_ORDERS, order_cap_message
 from bleu_teach.views.viewable import View, Viewable
 
-__all__ = ["Option", "Metric", "METRICS", "metric"]
+__all__ = ["Option", "Metric", "METRICS", "MAX_ORDERS", "BleuSettings", "ChrfSettings", "option", "metric",
+           "explained_metrics"]
 
 
 @dataclass(frozen=True)
@@ -55,34 +67,70 @@ class Option:
         return "--" + self.name.replace("_", "-")
 
 
+def option(help: str, choices: Mapping[str, str] | None = None, check: Optional[Callable[[Any], None]] = None,
+           short: str = "") -> dict[str, Any]:
+    """A settings field's metadata: how the command line offers it (see :class:`Option`)."""
+    return {"option": {"help": help, "choices": dict(choices or {}), "check": check, "short": short}}
+
+
 @dataclass(frozen=True)
 class Metric:
-    """One metric: its explainers on raw text, its sacreBLEU-terms scores and its oracle.
+    """One metric: its sacreBLEU-terms scores, its direction, its oracle, and (if explained) its settings and explainers.
 
-    ``explain_sentence(hypothesis, references, **options)`` and
-    ``explain_corpus(hypotheses, references, **options)`` (``references[i]``
-    lists the texts of hypothesis i) return results with every view;
     ``sentence_score`` and ``corpus_score`` give sacreBLEU's numbers (0-100)
-    with sacreBLEU's defaults; ``segment_view`` is the compact explanation a
+    with sacreBLEU's defaults (``references[i]`` lists the texts of
+    hypothesis i); ``direction`` is ``"higher"`` or ``"lower"`` (is better);
+    ``oracle()`` builds the sacreBLEU metric object the tests compare with.
+
+    A metric the suite explains has ``settings`` (a dataclass: each field a
+    setting with its default, and its :func:`option` metadata for the command
+    line), ``explain_sentence(hypothesis, references, **settings)`` and
+    ``explain_corpus(hypotheses, references, **settings)``, which return
+    results with every view, ``segment_view``, the compact explanation a
     widget shows beside an expert judgement (``segment_how`` says in words how
-    its score is made); ``oracle()`` builds the
-    sacreBLEU metric object the tests compare with.  ``sentence_command``
-    and ``corpus_command`` are the command-line names.
+    its score is made), and the command-line names ``sentence_command`` and
+    ``corpus_command``.  ``scored_by`` says whose code computes the score.
     """
 
     name: str
     description: str
-    sentence_command: str
-    corpus_command: str
-    options: tuple[Option, ...]
-    explain_sentence: Callable[..., Viewable]
-    explain_corpus: Callable[..., Viewable]
     sentence_score: Callable[[str, Sequence[Optional[str]]], float]
     corpus_score: Callable[[Sequence[str], Sequence[Sequence[Optional[str]]]], float]
-    segment_view: Callable[[str, Sequence[str]], Viewable]
-    segment_how: str
     oracle: Callable[[], Any]
-    lower_is_better: bool = False
+    direction: str = "higher"
+    scored_by: str = "bleu_teach"
+    settings: Optional[type] = None
+    sentence_command: str = ""
+    corpus_command: str = ""
+    explain_sentence: Optional[Callable[..., Viewable]] = None
+    explain_corpus: Optional[Callable[..., Viewable]] = None
+    segment_view: Optional[Callable[[str, Sequence[str]], Viewable]] = None
+    segment_how: str = ""
+
+    def __post_init__(self) -> None:
+        if self.direction not in ("higher", "lower"):
+            raise ValueError(f"Metric {self.name}: direction must be 'higher' or 'lower', not {self.direction!r}.")
+
+    @property
+    def lower_is_better(self) -> bool:
+        """True for an error rate (TER): a lower score means a better translation."""
+        return self.direction == "lower"
+
+    @property
+    def explained(self) -> bool:
+        """Whether the suite explains this metric step by step (it has settings and explainers)."""
+        return self.settings is not None and self.explain_sentence is not None and self.explain_corpus is not None
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The settings as the command line offers them, one :class:`Option` per field of ``settings``."""
+        if self.settings is None:
+            return ()
+        found = []
+        for f in fields(self.settings):
+            default = f.default if f.default is not MISSING else None
+            found.append(Option(f.name, type(default), default, **f.metadata["option"]))
+        return tuple(found)
 
 
 def _bleu_oracle() -> Any:
@@ -97,22 +145,47 @@ def _chrf_oracle() -> Any:
     return CHRF()
 
 
-#: The most n-gram orders a command asks for.  Each order is counted, combined and kept in the JSON view (1,000
-#: orders answer in milliseconds); more has no use in teaching BLEU (4 is the standard, and every order past a
-#: sentence's length is a 0/1 that the views summarise).
-MAX_ORDERS = 1_000
-
-
 def _at_least_one(value: int) -> None:
     if value < 1:
         raise ValueError(f"must be at least 1 (1 = unigrams only, 4 = BLEU-4), got {value}")
     if value > MAX_ORDERS:
-        raise ValueError(f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {len(str(value))} digits"
-                         if value > 10**12 else f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {value:,}")
+        raise ValueError(order_cap_message(value))
 
 
 def _smoothing(value: str) -> None:
     get_smoothing(value)
+
+
+@dataclass(frozen=True)
+class BleuSettings:
+    """BLEU's settings, as :func:`~bleu_teach.bleu.explain.explain_strings` takes them."""
+
+    tokenizer: str = field(default="whitespace", metadata=option(
+        "how to split text into tokens (default: whitespace; see the list below)", TOKENIZERS, short="t"))
+    lowercase: bool = field(default=False, metadata=option(
+        "lowercase the text before tokenizing, so 'The' and 'the' match", short="l"))
+    max_n: int = field(default=4, metadata=option(
+        "count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)", check=_at_least_one,
+        short="n"))
+    smoothing: str = field(default="method0", metadata=option(
+        "what to do with a zero n-gram precision: method0 to method7, or just 0 to 7 (default: method0, no "
+        "smoothing; see the list below)", SMOOTHING_METHODS, check=_smoothing, short="s"))
+
+
+@dataclass(frozen=True)
+class ChrfSettings:
+    """chrF's settings, as :func:`~bleu_teach.chrf.explain.explain_chrf` takes them."""
+
+    char_order: int = field(default=CHAR_ORDER, metadata=option(
+        f"character n-grams of orders 1 to N (default: {CHAR_ORDER})"))
+    word_order: int = field(default=WORD_ORDER, metadata=option(
+        f"word n-grams of orders 1 to N (default: {WORD_ORDER}; 2 gives chrF++)"))
+    beta: float = field(default=BETA, metadata=option(
+        f"recall counts beta times as much as precision (default: {BETA})"))
+    lowercase: bool = field(default=False, metadata=option("lowercase hypothesis and references first", short="l"))
+    whitespace: bool = field(default=False, metadata=option("keep whitespace inside the character n-grams"))
+    eps_smoothing: bool = field(default=False, metadata=option(
+        "average the per-order F-scores over all orders, as Popovic's chrF++.py"))
 
 
 def _bleu_segment(hypothesis: str, references: Sequence[str]) -> Viewable:
@@ -127,16 +200,7 @@ BLEU = Metric(
     description="BLEU (Papineni et al., 2002): clipped n-gram precisions and a brevity penalty",
     sentence_command="explain",
     corpus_command="corpus",
-    options=(
-        Option("tokenizer", str, "whitespace", "how to split text into tokens (default: whitespace; see the list below)",
-               TOKENIZERS, short="t"),
-        Option("lowercase", bool, False, "lowercase the text before tokenizing, so 'The' and 'the' match", short="l"),
-        Option("max_n", int, 4, "count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)",
-               check=_at_least_one, short="n"),
-        Option("smoothing", str, "method0", "what to do with a zero n-gram precision: method0 to method7, or just "
-               "0 to 7 (default: method0, no smoothing; see the list below)", SMOOTHING_METHODS,
-               check=_smoothing, short="s"),
-    ),
+    settings=BleuSettings,
     explain_sentence=explain_strings,
     explain_corpus=explain_corpus_strings,
     sentence_score=lambda hypothesis, references: sentence_score(hypothesis, references).score,
@@ -153,14 +217,7 @@ CHRF = Metric(
     description="chrF (Popovic, 2015) and chrF++ (Popovic, 2017): character (and word) n-gram F-score",
     sentence_command="chrf",
     corpus_command="chrf-corpus",
-    options=(
-        Option("char_order", int, CHAR_ORDER, f"character n-grams of orders 1 to N (default: {CHAR_ORDER})"),
-        Option("word_order", int, WORD_ORDER, f"word n-grams of orders 1 to N (default: {WORD_ORDER}; 2 gives chrF++)"),
-        Option("beta", float, BETA, f"recall counts beta times as much as precision (default: {BETA})"),
-        Option("lowercase", bool, False, "lowercase hypothesis and references first", short="l"),
-        Option("whitespace", bool, False, "keep whitespace inside the character n-grams"),
-        Option("eps_smoothing", bool, False, "average the per-order F-scores over all orders, as Popovic's chrF++.py"),
-    ),
+    settings=ChrfSettings,
     explain_sentence=explain_chrf,
     explain_corpus=lambda hypotheses, references, **options: chrf_score(
         hypotheses, references, orientation="per_hypothesis", **options),
@@ -171,8 +228,45 @@ CHRF = Metric(
     oracle=_chrf_oracle,
 )
 
+def _ter_oracle() -> Any:
+    from sacrebleu.metrics import TER as SacreTER
+
+    return SacreTER()
+
+
+def _streams(references: Sequence[Sequence[Optional[str]]]) -> list[list[Optional[str]]]:
+    """Per-hypothesis reference lists as sacreBLEU's reference streams (every hypothesis with as many)."""
+    counts = {len(refs) for refs in references}
+    if len(counts) != 1:
+        raise ValueError(f"TER needs the same number of references for every hypothesis (got {sorted(counts)}).")
+    return [list(stream) for stream in zip(*references)]
+
+
+def _ter_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> float:
+    return float(_ter_oracle().corpus_score(list(hypotheses), _streams(references)).score)
+
+
+def _ter_sentence(hypothesis: str, references: Sequence[Optional[str]]) -> float:
+    return float(_ter_oracle().sentence_score(hypothesis, list(references)).score)
+
+
+TER = Metric(
+    name="TER",
+    description="TER (Snover et al., 2006): edits, block shifts included, per reference word; lower is better",
+    sentence_score=_ter_sentence,
+    corpus_score=_ter_corpus,
+    oracle=_ter_oracle,
+    direction="lower",
+    scored_by="sacreBLEU",
+)
+
 #: Every registered metric by name, in the order the interfaces list them.
-METRICS: dict[str, Metric] = {m.name: m for m in (BLEU, CHRF)}
+METRICS: dict[str, Metric] = {m.name: m for m in (BLEU, CHRF, TER)}
+
+
+def explained_metrics() -> list[Metric]:
+    """The metrics the suite explains step by step (the command line's commands, the segment-level lessons)."""
+    return [m for m in METRICS.values() if m.explained]
 
 
 def metric(name: Any) -> Metric:

@@ -28,7 +28,8 @@ from bleu_teach.bleu.reports import (
 )
 from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
 from bleu_teach.inputs.tokenizers import tokenize
-from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_bool, check_references, check_tokens, check_weight_tuple, is_default_tuple
+from bleu_teach.inputs.validation import (DEFAULT_WEIGHTS, check_bool, check_orders, check_references, check_tokens,
+                                          check_weight_tuple, is_default_tuple)
 from bleu_teach.views.formatting import number_ranges
 
 __all__ = ["explain", "explain_corpus", "compare_hypotheses", "explain_strings", "explain_corpus_strings"]
@@ -351,11 +352,8 @@ def _tokens_of(text: str, what: str, tokenizer: str, lowercase: bool) -> list[st
 
 
 def _uniform(max_n: Any) -> tuple[float, ...]:
-    if isinstance(max_n, bool) or not isinstance(max_n, int):
-        raise TypeError(f"max_n must be a whole number such as 4 (BLEU-4), not {max_n!r}.")
-    if max_n < 1:
-        raise ValueError(f"max_n must be at least 1 (1 = unigrams only, 4 = BLEU-4), got {max_n}.")
-    return (1 / max_n,) * max_n
+    order = check_orders(max_n, "max_n", "1 = unigrams only, 4 = BLEU-4")
+    return (1 / order,) * order
 
 
 def explain_strings(

@@ -29,7 +29,6 @@ SACREBLEU QUIRKS, followed on purpose so that the numbers are equal:
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +36,7 @@ from typing import Any, Optional
 
 from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_counts
 from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.inputs.validation import check_orders
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
 from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score, Table as TableBlock
@@ -130,10 +130,6 @@ class SacreScore(Viewable):
         ))
 
 
-#: The longest n-gram order scored on sacreBLEU's terms: its counts hold one entry per order for every sentence.
-MAX_NGRAM_ORDER = 10_000
-
-
 def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
                    max_ngram_order: Any, effective_order: Any, effective_name: str) -> None:
     if tokenize_name not in SACREBLEU_TOKENIZERS:
@@ -147,14 +143,7 @@ def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smoot
             raise TypeError(f"smooth_value must be a number or None (the method's default), not {smooth_value!r}.")
         if smooth_value > 1e300 or not math.isfinite(smooth_value) or smooth_value < 0:
             raise ValueError(f"smooth_value must be a finite number >= 0, not {smooth_value!r}.")
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral):
-        raise TypeError(f"max_ngram_order must be a whole number such as 4, not {max_ngram_order!r}.")
-    order = int(max_ngram_order)
-    if order < 1:
-        raise ValueError(f"max_ngram_order must be at least 1 (4 is BLEU's usual value); got {order}.")
-    if order > MAX_NGRAM_ORDER:
-        raise ValueError(f"max_ngram_order must be at most {MAX_NGRAM_ORDER:,} here (4 is BLEU's usual value; "
-                         f"sacreBLEU keeps one count per order for every sentence); got {order:,}.")
+    check_orders(max_ngram_order, "max_ngram_order", "4 is BLEU's usual value")
     if not isinstance(effective_order, bool):
         raise TypeError(f"{effective_name} must be True or False, not {effective_order!r}.")
 

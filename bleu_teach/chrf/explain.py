@@ -81,6 +81,7 @@ from bleu_teach.chrf.arithmetic import (
 from bleu_teach.chrf.counting import chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool, chrf_words
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.inputs.validation import MAX_ORDERS
 
 __all__ = ["explain_chrf", "chrf_score"]
 
@@ -99,8 +100,9 @@ def _choose(scores: Sequence[float]) -> int:
 # ---------------------------------------------------------------------------
 
 
-#: The most character and word orders chrF counts together (each is counted and averaged, even past the text's length).
-MAX_CHRF_ORDERS = 1_000
+#: The most character and word orders chrF counts together (each is counted and averaged, even past the text's
+#: length): the package's one limit on orders.
+MAX_CHRF_ORDERS = MAX_ORDERS
 
 
 def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,

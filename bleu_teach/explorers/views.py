@@ -180,6 +180,8 @@ def disagreement_view(data: "Wmt21Ted", references_used: Sequence[str], shown: S
         segment = mqm_segment(data, d.system, d.segment, reference=references_used[0])
         hypothesis = data.translations(d.system)[d.segment]
         metric = METRICS[d.metric]
+        if metric.segment_view is None:
+            raise ValueError(f"{d.metric} is not explained sentence by sentence: choose another metric.")
         report = metric.segment_view(hypothesis, [data.references[name][d.segment] for name in references_used])
         html = write_html(disagreement_document(d, segment, metric.segment_how)) + report.to_html()
         return WidgetView(html, float(d.score), f"sentence {d.metric}", result=d)

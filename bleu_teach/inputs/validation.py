@@ -142,15 +142,34 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
     return tuple(checked)
 
 
-def check_order(n: Any, what: str = "n") -> int:
-    """An n-gram order: an integer of at least 1."""
+#: The most n-gram orders any function or command of the package takes, the one limit on orders: each order is
+#: counted, combined and kept (1,000 orders answer in milliseconds); more has no use in teaching BLEU (4 is the
+#: standard, and every order past a sentence's length is a 0/1 that the views summarise).
+MAX_ORDERS = 1_000
+
+
+def order_cap_message(n: int) -> str:
+    """What an order over :data:`MAX_ORDERS` is told (without the argument's name); a huge one by its digits."""
+    got = f"{len(str(n))} digits" if n > 10**12 else f"{n:,}"
+    return f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {got}"
+
+
+def check_order(n: Any, what: str = "n", meaning: str = "1 = unigrams, 2 = bigrams, ...") -> int:
+    """One n-gram order: a whole number of at least 1 (its cost is bounded by the counting, as NLTK takes any)."""
     if isinstance(n, bool) or not isinstance(n, Integral):
         raise TypeError(f"{what} must be a whole number such as 1 or 4, not {n!r}.")
-    if n < 1:
-        raise ValueError(
-            f"{what} must be at least 1 (1 = unigrams, 2 = bigrams, ...); got {n}."
-        )
-    return int(n)
+    order = int(n)
+    if order < 1:
+        raise ValueError(f"{what} must be at least 1 ({meaning}); got {order}.")
+    return order
+
+
+def check_orders(max_n: Any, what: str = "max_n", meaning: str = "4 = BLEU-4") -> int:
+    """How many orders to count, 1 to ``max_n``: a whole number from 1 to :data:`MAX_ORDERS`, the one limit."""
+    order = check_order(max_n, what, meaning)
+    if order > MAX_ORDERS:
+        raise ValueError(f"{what} {order_cap_message(order)}.")
+    return order
 
 
 def check_length(value: Any, what: str) -> int:

@@ -55,14 +55,16 @@ __all__ = ["METRICS", "LOWER_IS_BETTER", "SEGMENT_METRICS", "SystemRow", "System
            "Correlation", "Correlations", "Disagreement", "system_level", "segment_level", "correlations",
            "disagreements", "disagreement_document", "PairwiseAccuracy", "pairwise_accuracy", "mqm_bands"]
 
-#: The metrics :func:`system_level` can compute, in the order shown.
-METRICS: tuple[str, ...] = (*REGISTERED, "TER")
+#: The metrics :func:`system_level` can compute, in the order shown: every registered metric.
+METRICS: tuple[str, ...] = tuple(REGISTERED)
 
-#: Metrics where a lower score means a better translation (their sign is flipped before correlating).
-LOWER_IS_BETTER: frozenset[str] = frozenset({"TER"})
+#: Metrics where a lower score means a better translation (their sign is flipped before correlating): the
+#: registry's ``direction``.
+LOWER_IS_BETTER: frozenset[str] = frozenset(name for name, m in REGISTERED.items() if m.lower_is_better)
 
-#: The metrics :func:`segment_level` computes per sentence.
-SEGMENT_METRICS: tuple[str, ...] = tuple(REGISTERED)
+#: The metrics :func:`segment_level` computes per sentence: those the suite explains, so that a disagreement
+#: can be shown step by step.
+SEGMENT_METRICS: tuple[str, ...] = tuple(name for name, m in REGISTERED.items() if m.segment_view is not None)
 
 BOTH = "both"
 
@@ -402,21 +404,10 @@ def system_level(
     used = _check_reference(data, reference)
     extra = _check_include(data, include, used)
     refs = _segment_references(data, used)
-    ter: Any = None
-    if "TER" in chosen:
-        from sacrebleu.metrics import TER
-
-        ter = TER()
-        streams = [data.references[name] for name in used]
     rows = []
     for name in [*data.systems, *extra]:
         hyps = _texts(data, name)
-        scores = []
-        for metric in chosen:
-            if metric in REGISTERED:
-                scores.append(REGISTERED[metric].corpus_score(hyps, refs))
-            else:  # TER: sacreBLEU's own, which the suite does not explain (yet)
-                scores.append(float(ter.corpus_score(hyps, streams).score))
+        scores = [REGISTERED[metric].corpus_score(hyps, refs) for metric in chosen]
         mqm, rated = mqm_system_score(data.mqm[name])
         rows.append(SystemRow(name, name in data.references, tuple(scores), mqm, rated))
     return SystemTable(data.pair, reference, used, chosen, tuple(rows), len(data.sources))

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from bleu_teach.inputs.validation import check_references, check_tokens
+from bleu_teach.inputs.validation import check_orders, check_references, check_tokens
 from bleu_teach.bleu.nltk_api import sentence_bleu
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
@@ -102,8 +102,7 @@ def explain_hypotheses(
     refs_text = _texts(references)
     if not isinstance(hypotheses, Mapping) or not hypotheses:
         raise TypeError("hypotheses must be a dict of {label: hypothesis string}, given first: (hypotheses, references).")
-    if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 1:
-        raise ValueError(f"max_n must be a whole number of at least 1, not {max_n!r}.")
+    max_n = check_orders(max_n, "max_n", "4 = BLEU-4")
     refs = [_tokens(r, f"reference {i}", tokenizer, lowercase) for i, r in enumerate(refs_text, start=1)]
     out = {}
     for label, text in hypotheses.items():
@@ -375,8 +374,7 @@ def chunk_permutation(
     """
     if not isinstance(hypothesis, str):
         raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or max_order < 1:
-        raise ValueError(f"max_order must be a whole number of at least 1, not {max_order!r}.")
+    max_order = check_orders(max_order, "max_order", "4 = BLEU-4")
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
     hyp = _tokens(hypothesis, "hypothesis", tokenizer, False)
     chunks = bigram_mismatch_chunks(refs, hyp)

@@ -38,13 +38,12 @@ comparison is asked for.
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, cast
 
-from bleu_teach.inputs.validation import check_references, check_tokens
+from bleu_teach.inputs.validation import check_orders, check_references, check_tokens
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, sentence_bleu
 from bleu_teach.bleu.explain import explain, explain_corpus
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, SacreScore, corpus_score, sentence_score
@@ -234,10 +233,7 @@ def _check_text_tokens(tokens: Sequence[Hashable], what: str) -> list[str]:
 def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method: Any,
                    smooth_value: Any = None) -> Optional[str]:
     """Refuse bad options; return the smoothing as NLTK's method name ("1", 1 and "method1" are method1)."""
-    if isinstance(max_n, bool) or not isinstance(max_n, numbers.Integral):
-        raise TypeError(f"max_n must be a whole number such as 4 (for BLEU-4), not {max_n!r}.")
-    if max_n < 1:
-        raise ValueError(f"max_n must be at least 1 (4 for BLEU-4); got {max_n}.")
+    check_orders(max_n, "max_n", "4 for BLEU-4")
     if isinstance(smoothing, (str, int)) and not isinstance(smoothing, bool):
         try:
             smoothing = resolve_smoothing(smoothing)[1]

@@ -1,6 +1,6 @@
 """The terminal entry point: ``python -m bleu_teach`` (or the ``bleu-teach`` script).
 
-Two commands for every metric of :data:`bleu_teach.metrics.METRICS`, one
+Two commands for every metric of :data:`bleu_teach.metrics.METRICS` that the suite explains, one
 sentence and one test set::
 
     python -m bleu_teach explain HYPOTHESIS --ref REFERENCE [--ref ...] [options]   # BLEU
@@ -78,7 +78,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from bleu_teach.metrics import METRICS, Metric, Option
+from bleu_teach.metrics import METRICS, Metric, Option, explained_metrics
 from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.viewable import FORMATS, Viewable, render
@@ -199,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=formatter,
     )
     commands = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
-    for metric in METRICS.values():
+    for metric in explained_metrics():
         sentence = commands.add_parser(
             metric.sentence_command, formatter_class=formatter, epilog=_sentence_epilog(metric),
             help=f"{metric.name} of one hypothesis (one sentence), every step shown",
@@ -415,12 +415,15 @@ def _report(args: argparse.Namespace) -> Viewable:
     """The report the command asks for: its metric's explainer on the text read."""
     metric = METRICS[args.metric]
     options = _options(metric, args)
+    explain_sentence, explain_corpus = metric.explain_sentence, metric.explain_corpus
+    if explain_sentence is None or explain_corpus is None:  # only the metrics it explains have commands
+        raise _InputError(f"{metric.name} is scored by {metric.scored_by} and not explained here.")
     try:
         if args.level == "sentence":
             hypothesis, references = _sentence_texts(args)
-            return metric.explain_sentence(hypothesis, references, **options)
+            return explain_sentence(hypothesis, references, **options)
         hypotheses, per_hypothesis = _corpus_texts(args)
-        return metric.explain_corpus(hypotheses, per_hypothesis, **options)
+        return explain_corpus(hypotheses, per_hypothesis, **options)
     except (TypeError, ValueError) as problem:  # the API names its arguments; here they are flags
         message = str(problem)
         for option in metric.options:
@@ -465,12 +468,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return done.code if isinstance(done.code, int) else EXIT_OK
         except _InputError as problem:
             given = list(sys.argv[1:] if argv is None else argv)
-            shorts = {"-h", "-r"} | {f"-{o.short}" for m in METRICS.values() for o in m.options if o.short}
+            shorts = {"-h", "-r"} | {f"-{o.short}" for m in explained_metrics() for o in m.options if o.short}
             dashed = [a for a in given if a.startswith("-") and not a.startswith("--") and a != "-"
                       and (" " in a or a[:2] not in shorts)]
             if dashed:  # "-the cat" was read as the option -t with the value "he cat"
                 command = next((a for a in given if not a.startswith("-")), "explain")
-                where = "--ref ... " if command in [m.sentence_command for m in METRICS.values()] else ""
+                where = "--ref ... " if command in [m.sentence_command for m in explained_metrics()] else ""
                 raise _InputError(f"{problem}. {dashed[0]!r} starts with '-', so it was read as an option; to give "
                                   f"text (or a file name) that starts with '-', put it after --, options first: "
                                   f"{PROG} {command} {where}-- {dashed[0]!r}") from None
@@ -480,7 +483,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"wrote {safe(path)}")
             return EXIT_OK
         if args.command is None:
-            commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in METRICS.values())
+            commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in explained_metrics())
             raise _InputError(f"choose a command: {commands} (try '{PROG} --help')")
         if args.standalone and args.format != "latex":
             raise _InputError("--standalone goes with --format latex (a complete LaTeX document)")

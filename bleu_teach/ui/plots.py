@@ -22,6 +22,7 @@ from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from bleu_teach.metrics import METRICS
 from bleu_teach.lessons.agreement import mqm_bands
 from bleu_teach.lessons.curves import bp_curve, length_sweep
 from bleu_teach.bleu.reports import BleuReport
@@ -260,7 +261,7 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
 
 def _metric_axis(table: "SystemTable | SegmentTable", metric: str) -> str:
     against = " and ".join(table.references_used)
-    lower = ", lower is better" if metric == "TER" else ""
+    lower = ", lower is better" if metric in METRICS and METRICS[metric].lower_is_better else ""
     return f"{metric} against {against} (0-100{lower})"
 
 
