@@ -7,13 +7,13 @@
   ``lab`` template, with previous/next links, its contents, a download link,
   and a link into the live explorer under every explorer that holds text.
   Its widgets and exercises are live forms (``live_lessons.py``): bleu_teach
-  runs them in the page on Pyodide (``site/lesson_page.py``, ``site/lesson_live.js``).
+  runs them in the page on Pyodide (``bleu_teach.web.page``, ``site/lesson_live.js``).
 * ``explorer.html``: the full step-by-step explorer, live: the BLEU explorer's
   form (the lesson pages' own, ``live_lessons.widget_html``) with its example
   kept in the address bar (``site/explorer.js``).  Pyodide's core (from the
   npm registry, ``vendor/pyodide/``) runs bleu_teach itself, from
   ``bleu_teach_site.zip`` (the package's standard-library modules, sacreBLEU's
-  pure-Python tokenizers and ``lesson_page.py``).
+  pure-Python tokenizers; the page runs ``bleu_teach.web.page``).
 * ``bleu_in_10_minutes.slides.html``: the deck (scripts/build_slides.py), with
   the same explorer links; ``glossary.html``; ``notebooks/`` to download.
 
@@ -43,11 +43,12 @@ from urllib.parse import urlencode
 SCRIPTS = Path(__file__).resolve().parent
 PROJECT = SCRIPTS.parent
 sys.path.insert(0, str(SCRIPTS))
-sys.path.insert(1, str(SCRIPTS / "site"))  # lesson_page.py: the live pages' Python, run at build time too
 import build_slides  # noqa: E402
+import course  # noqa: E402
 from bleu_teach.explorers.declaration import Explorer  # noqa: E402
 from bleu_teach.explorers.definitions import EXPLORERS  # noqa: E402
 from bleu_teach.explorers.saved import saved_explorers  # noqa: E402
+from bleu_teach.web import page  # noqa: E402
 
 NOTEBOOKS = PROJECT / "notebooks"
 PACKAGE = PROJECT / "bleu_teach"
@@ -56,8 +57,8 @@ STATIC = SCRIPTS / "site"
 #: The zip the explorer unpacks into Pyodide's file system.
 PYTHON_ZIP = "bleu_teach_site.zip"
 #: Modules the explorer page imports; everything they import at load time is shipped with them.
-ENTRY_MODULES = ("bleu_teach", "bleu_teach.explorers.typed_input", "bleu_teach.explorers.definitions",
-                 "bleu_teach.exercises.bank")
+ENTRY_MODULES = ("bleu_teach", "bleu_teach.web.page", "bleu_teach.explorers.typed_input",
+                 "bleu_teach.explorers.definitions", "bleu_teach.exercises.bank")
 #: The package's data files the pages' Python reads (the exercise bank).
 PACKAGE_DATA = ("exercises/bank.toml",)
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
@@ -118,8 +119,18 @@ def read_lesson(path: Path) -> Lesson:
 
 
 def lessons(folder: Path = NOTEBOOKS) -> list[Lesson]:
-    """Every lesson, in order, linked to its neighbours."""
-    found = [read_lesson(path) for path in sorted(folder.glob(LESSON_GLOB))]
+    """Every lesson in the course manifest's order (notebooks/course.toml), linked to its neighbours.
+
+    The manifest gives the order, the titles and the times; each lesson's title cell must say the same (it gives
+    the "You will learn" line), so that the notebook and the site never disagree.
+    """
+    found = []
+    for entry in course.course(folder):
+        lesson = read_lesson(folder / entry.file)
+        if (lesson.title, lesson.minutes) != (entry.title, entry.minutes):
+            raise SystemExit(f"{entry.file}: its title cell says {lesson.title!r}, about {lesson.minutes} minutes; "
+                             f"the course manifest says {entry.title!r}, {entry.minutes}: make them agree.")
+        found.append(lesson)
     for before, after in zip(found, found[1:]):
         before.next, after.prev = after, before
     return found
@@ -453,7 +464,6 @@ def write_python_zip(target: Path) -> list[str]:
             archive.write(Path(str(licence.locate())), "sacrebleu/LICENSE.txt")
         for name in PACKAGE_DATA:
             archive.write(PACKAGE / name, f"bleu_teach/{name}")
-        archive.write(STATIC / "lesson_page.py", "lesson_page.py")
         return archive.namelist()
 
 
@@ -464,7 +474,7 @@ def write_data_zip(target: Path, contexts: dict[str, str]) -> list[str]:
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in ("zh-en.json.gz", "LICENSE", "README.md"):
             archive.write(PACKAGE / "lessons" / "wmt21" / name, f"bleu_teach/lessons/wmt21/{name}")
-        archive.writestr(live_lessons.CONTEXTS_FILE, json.dumps(contexts, separators=(",", ":")))
+        archive.writestr(f"bleu_teach/web/{page.CONTEXTS_FILE.name}", json.dumps(contexts, separators=(",", ":")))
         return archive.namelist()
 
 
@@ -474,12 +484,11 @@ def write_data_zip(target: Path, contexts: dict[str, str]) -> list[str]:
 
 def explorer_form(example: Preset, unavailable: dict[str, set[str]]) -> str:
     """The explorer page's form: the BLEU explorer's own (the lesson pages'), showing ``example`` at first paint."""
-    import lesson_page
     import live_lessons
 
     values = example.state()
     return live_lessons.widget_html(EXPLORERS["BleuExplorer"], values, "x", unavailable,
-                                    lesson_page.widget("BleuExplorer", values), {})
+                                    page.widget("BleuExplorer", values), {})
 
 
 def _checked_wheel(wheel: Path) -> Path:
@@ -524,14 +533,12 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
 
     def context(explorer: Explorer) -> Any:
         """An explorer's context for the site, made once (and given to the page's Python at build time too)."""
-        import lesson_page
-
         if explorer.name not in contexts:
             if explorer.site_context is None or explorer.context_to_json is None:
                 raise SystemExit(f"{explorer.name} needs a context that its declaration does not say how to make.")
             contexts[explorer.name] = explorer.site_context()
             contexts_json[explorer.name] = explorer.context_to_json(contexts[explorer.name])
-            lesson_page.load_contexts(json.dumps(contexts_json))
+            page.load_contexts(json.dumps(contexts_json))
         return contexts[explorer.name]
 
     links = {lesson.page: export_lesson(lesson, out_dir, pages,

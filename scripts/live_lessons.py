@@ -2,7 +2,7 @@
 
 Every "Try it" widget a lesson's notebook saved becomes a form of ordinary
 controls (text boxes, selects, checkboxes, range inputs) whose first output
-is written here by the page's own Python (``scripts/site/lesson_page.py``
+is written here by the page's own Python (``bleu_teach.web.page``
 run at build time on the saved control values), so a page shows the
 notebook's numbers at once; ``scripts/site/lesson_live.js`` makes it live when
 Pyodide has started.  Every "Check yourself" cell becomes a question form
@@ -30,8 +30,6 @@ from bleu_teach.explorers.typed_input import MAX_REFERENCES
 #: The zip with what the explorers that show data need (lesson 08's WMT21 data and ranked pairs), and exercise
 #: 08.1; loaded only by the pages that need it.
 DATA_ZIP = "wmt21_site.zip"
-#: In that zip: each such explorer's context, as its declaration writes it (explorer name -> JSON text).
-CONTEXTS_FILE = "explorer_contexts.json"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
 #: The lessons' instructions for an exercise cell (Python values in quotes, run the cell), and what the page's
 #: form needs said instead.
@@ -89,7 +87,7 @@ def form_fields(explorer: Explorer, values: dict[str, Any], shown: dict[str, Any
 
 def widget_html(explorer: Explorer, values: dict[str, Any], ids: str, unavailable: dict[str, set[str]],
                 shown: dict[str, Any], context: Any) -> str:
-    """A live widget: its controls, its headline, its output (``shown``: lesson_page.widget's answer for ``values``)."""
+    """A live widget: its controls, its headline, its output (``shown``: ``bleu_teach.web.page.widget``'s answer for ``values``)."""
     from bleu_teach.ui.plots import PALETTE
 
     if shown["message"]:
@@ -163,12 +161,12 @@ def make_live(notebook: Any, unavailable: dict[str, set[str]], contexts: Any) ->
 
     ``contexts(explorer)`` gives an explorer that shows data its context (made once, when a lesson needs it).
     """
-    import lesson_page
+    from bleu_teach.web import page
 
     counts = {"widgets": 0, "exercises": 0}
     for index, explorer, values in sorted(saved_explorers(notebook), key=lambda found: -found[0]):
         context = contexts(explorer) if explorer.needs else {}
-        shown = lesson_page.widget(explorer.name, values)
+        shown = page.widget(explorer.name, values)
         cell = notebook["cells"][index]
         cell["outputs"] = [o for o in cell["outputs"] if WIDGET_VIEW not in o.get("data", {})]
         notebook["cells"].insert(index + 1, _raw(widget_html(explorer, values, f"w{index}", unavailable, shown, context),

@@ -36,24 +36,39 @@ def _title_cell(number: str, title: str, minutes: int) -> str:
             f"**You need first:** nothing.\n**Time:** about {minutes} minutes.")
 
 
-def test_the_learning_path_comes_from_the_lessons_title_cells(tmp_path: Path):
-    for name, number, title, minutes in [("00_a", "00", "Start", 10), ("08_c", "08", "People", 35),
-                                         ("01_b", "01", "Clipping", 20)]:
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell(number, title, minutes))])
+def _manifest(folder: Path, lessons: list[tuple[str, str, int]]) -> None:
+    (folder / "course.toml").write_text("".join(
+        f'[[lesson]]\nfile = "{name}.ipynb"\ntitle = "{title}"\nshort = "{title}"\nminutes = {minutes}\n'
+        f'teaches = "it"\n\n' for name, title, minutes in lessons), encoding="utf-8")
+
+
+def test_the_learning_path_comes_from_the_course_manifest(tmp_path: Path):
+    lessons = [("00_a", "Start", 10), ("01_b", "Clipping", 20), ("02_c", "People", 35)]
+    for name, title, minutes in lessons:
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell(name[:2], title, minutes))])
         nbformat.write(notebook, tmp_path / f"{name}.ipynb")
     (tmp_path / "notes.ipynb").write_text("{}")  # not a lesson: no NN_ prefix
+    _manifest(tmp_path, lessons)
     found = build_site.lessons(tmp_path)
     assert [(x.number, x.title, x.minutes, x.page) for x in found] == [
-        ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("08", "People", 35, "08_c.html")]
+        ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("02", "People", 35, "02_c.html")]
     assert found[0].learn_html({"GLOSSARY.md": "glossary.html"}) == 'what <a href="glossary.html#bleu">BLEU</a> counts.'
     assert found[0].prev is None and found[0].next is found[1] and found[2].prev is found[1] and found[2].next is None
-    assert found[2].download == "notebooks/08_c.ipynb"
+    assert found[2].download == "notebooks/02_c.ipynb"
+    _manifest(tmp_path, [("00_a", "Start", 10), ("01_b", "Clipping", 25), ("02_c", "People", 35)])
+    with pytest.raises(SystemExit, match="01_b.ipynb: its title cell says 'Clipping', about 20 minutes; the course "
+                                         "manifest says 'Clipping', 25"):
+        build_site.lessons(tmp_path)
+    _manifest(tmp_path, lessons[:2])
+    with pytest.raises(SystemExit, match="add or remove the lesson in the manifest"):
+        build_site.lessons(tmp_path)
 
 
 def test_a_lesson_without_the_skeletons_time_line_is_refused(tmp_path: Path):
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# 03 · BP\n\n**You will learn:** BP.")])
-    nbformat.write(notebook, tmp_path / "03_bp.ipynb")
-    with pytest.raises(SystemExit, match=r"03_bp.ipynb: the title cell has no '\*\*Time:\*\*' line"):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# 00 · BP\n\n**You will learn:** BP.")])
+    nbformat.write(notebook, tmp_path / "00_bp.ipynb")
+    _manifest(tmp_path, [("00_bp", "BP", 5)])
+    with pytest.raises(SystemExit, match=r"00_bp.ipynb: the title cell has no '\*\*Time:\*\*' line"):
         build_site.lessons(tmp_path)
 
 
@@ -169,8 +184,8 @@ def test_a_preset_url_carries_every_setting():
 RUN_ZIP = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import lesson_page
-answers = [json.loads(lesson_page.widget_json("BleuExplorer", json.dumps(case))) for case in json.loads(sys.argv[2])]
+from bleu_teach.web import page
+answers = [json.loads(page.widget_json("BleuExplorer", json.dumps(case))) for case in json.loads(sys.argv[2])]
 loaded = sorted({name.split(".")[0] for name in sys.modules} - set(sys.stdlib_module_names) - {"__main__"})
 print(json.dumps({"answers": answers, "loaded": loaded}))
 """
@@ -178,7 +193,7 @@ print(json.dumps({"answers": answers, "loaded": loaded}))
 
 def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
     names = build_site.write_python_zip(tmp_path / "site.zip")
-    assert "lesson_page.py" in names and "explorer_page.py" not in names and "bleu_teach/explorers/typed_input.py" in names and "sacrebleu/LICENSE.txt" in names
+    assert "bleu_teach/web/page.py" in names and "explorer_page.py" not in names and "bleu_teach/explorers/typed_input.py" in names and "sacrebleu/LICENSE.txt" in names
     assert not any(n.startswith("bleu_teach/") and n.split("/")[1] in ("widgets.py", "plots.py", "agreement.py")
                    for n in names)
     tokenizers, _ = build_site.browser_tokenizers()
@@ -194,7 +209,7 @@ def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
-    assert result["loaded"] == ["bleu_teach", "lesson_page", "sacrebleu"]
+    assert result["loaded"] == ["bleu_teach", "sacrebleu"]
     answers = result["answers"]
     for case, answer in zip(cases, answers[:len(tokenizers)]):
         tokens = [bt.tokenize(text, case["tokenizer"], lowercase=True) for text in [hyp, *refs]]
@@ -295,25 +310,26 @@ def test_every_image_on_the_lesson_pages_and_in_the_deck_has_the_figures_alt(exp
 
 
 def test_a_figure_without_alt_text_stops_the_build_naming_its_notebook(tmp_path: Path):
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell("09", "Figures", 5)),
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell("00", "Figures", 5)),
                                                nbformat.v4.new_code_cell("fig = plot_something()\nfig")])
     notebook.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
                                                         metadata={"image/png": {"width": 640}})]
-    nbformat.write(notebook, tmp_path / "09_figures.ipynb")
+    nbformat.write(notebook, tmp_path / "00_figures.ipynb")
+    _manifest(tmp_path, [("00_figures", "Figures", 5)])
     (lesson,) = build_site.lessons(tmp_path)
-    with pytest.raises(Exception, match=r"No alt text for a figure in 09_figures\.ipynb: the output of the cell "
+    with pytest.raises(Exception, match=r"No alt text for a figure in 00_figures\.ipynb: the output of the cell "
                                         r"'fig = plot_something\(\)' has no image/png metadata 'alt'"):
         build_site.export_lesson(lesson, tmp_path, {})
     notebook.cells[1].outputs[0].metadata["image/png"]["alt"] = 'Bar chart titled "a <b> & c".'
-    nbformat.write(notebook, tmp_path / "09_figures.ipynb")
+    nbformat.write(notebook, tmp_path / "00_figures.ipynb")
     build_site.export_lesson(lesson, tmp_path, {})
-    (image,) = _images(tmp_path / "09_figures.html")
+    (image,) = _images(tmp_path / "00_figures.html")
     assert image["alt"] == 'Bar chart titled "a <b> & c".'  # escaped in the page, whole again when parsed
-    assert "<b>" not in (tmp_path / "09_figures.html").read_text(encoding="utf-8")
+    assert "<b>" not in (tmp_path / "00_figures.html").read_text(encoding="utf-8")
 
 
 def test_the_lesson_pages_read_a_typed_answer_as_the_lessons_ask_for_it():
-    import lesson_page  # scripts/site/, on the path build_site sets
+    from bleu_teach.web import page as lesson_page
 
     assert lesson_page.typed(' "8/12" ') == "8/12" and lesson_page.typed("\u22126.1") == "-6.1"
     assert lesson_page.typed('"8/12') == '"8/12'  # one quote is not a pair: the bank's message says what to write

@@ -96,3 +96,11 @@ def test_make_lab_installs_what_the_lessons_need_and_no_test_tool():
     assert re.search(r"^lab: \$\(LAB_STAMP\)$", makefile, re.M)
     recipe = makefile.split("$(LAB_STAMP): ", 1)[1].split("\n\n", 1)[0]
     assert "--editable '.[lab]'" in recipe and "[test" not in recipe and ",test" not in recipe
+
+
+def test_every_subpackage_is_in_the_distribution():
+    """pyproject lists the packages by hand: a new folder of bleu_teach must be there, or the wheel lacks it."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(project["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "bleu_teach").rglob("__init__.py")}
+    assert folders <= listed, f"not in pyproject's packages: {sorted(folders - listed)}"

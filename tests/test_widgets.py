@@ -9,6 +9,7 @@ import bleu_teach as bt
 from bleu_teach.bleu.smoothing import SmoothingFunction
 from bleu_teach.ui import widgets as w
 from bleu_teach.ui.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
+from bleu_teach.explorers.views import brevity_view, clipping_view
 
 
 def test_clipping_explorer_shows_clipped_counts_and_marks_matches():
@@ -433,3 +434,16 @@ def test_disagreement_explorer_checks_system_direction_rank_and_data(ted_segment
     explorer = w.DisagreementExplorer(ted, segments, system="miss", direction=w.TOO_HARSH, rank=np.int64(3))
     assert (explorer.system.value, explorer.rank.value) == ("MiSS", 3)
     assert explorer.current == explorer.candidates()[2]
+
+
+# --- The views themselves refuse what no control offers (a script, a tampered page): never a wrong number --------
+
+@pytest.mark.parametrize("view, message", [
+    (lambda: brevity_view([5], -3, 20), "Hypothesis length is a number of tokens and cannot be negative; got -3."),
+    (lambda: brevity_view([-5], 3, 20), "Reference 1 length is a number of tokens and cannot be negative; got -5."),
+    (lambda: brevity_view([], 3, 20), "There is no reference length: give at least one."),
+    (lambda: clipping_view("a b", ["a b"], 0), "The n-gram order must be at least 1 (1 = unigrams); got 0."),
+])
+def test_a_view_refuses_a_negative_length_or_a_zero_order_with_a_message(view, message):  # noqa: ANN001
+    shown = view()  # was BP = 14.39 for c = -3, and "Something went wrong (ZeroDivisionError)" for n = 0
+    assert shown.value is None and shown.message == message

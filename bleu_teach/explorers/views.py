@@ -34,6 +34,7 @@ from bleu_teach.lessons.curves import bp_curve
 from bleu_teach.lessons.mqm import mqm_segment
 from bleu_teach.metrics import METRICS
 from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
+from bleu_teach.inputs.validation import check_length, check_orders
 from bleu_teach.views.document import Alert, Document, Paragraph
 from bleu_teach.views.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import write_html
@@ -95,11 +96,12 @@ def guarded(render: Callable[[], WidgetView]) -> WidgetView:
 def clipping_view(hypothesis: str, references: Sequence[str], n: int) -> WidgetView:
     """The clipping explorer: order ``n``'s clipped matches, its table and p_n (headline: p_n)."""
     def render() -> WidgetView:
+        order = check_orders(n, "The n-gram order", "1 = unigrams")
         hyp = text_tokens(hypothesis, "hypothesis")
         refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(references, start=1)]
-        report = explain(refs, hyp, weights=(1 / n,) * n, smoothing=CLIPPING_SMOOTHING)
-        return WidgetView(write_html(report.clipping_document(n)), float(report.order(n).precision), f"p_{n}",
-                          result=report)
+        report = explain(refs, hyp, weights=(1 / order,) * order, smoothing=CLIPPING_SMOOTHING)
+        return WidgetView(write_html(report.clipping_document(order)), float(report.order(order).precision),
+                          f"p_{order}", result=report)
 
     return guarded(render)
 
@@ -113,16 +115,21 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
     ``description`` (the chart in words, as :mod:`bleu_teach.views.figure_text` describes the notebook's figure).
     """
     def render() -> WidgetView:
-        lens = list(ref_lens)
-        r = closest_ref_length(lens, hyp_len)
-        bp = float(brevity_penalty(r, hyp_len))
-        html = write_html(Document((Paragraph((f"closest reference length r = {r}: ", bp_line(hyp_len, r, bp))),)))
-        points = [(c, float(value)) for c, _, value in bp_curve(lens, max_len) if c > 0]
+        lens = [check_length(length, f"Reference {i} length") for i, length in enumerate(ref_lens, start=1)]
+        if not lens:
+            raise ValueError("There is no reference length: give at least one.")
+        hyp_len_checked = check_length(hyp_len, "Hypothesis length")
+        top = check_length(max_len, "The longest length shown")
+        r = closest_ref_length(lens, hyp_len_checked)
+        bp = float(brevity_penalty(r, hyp_len_checked))
+        html = write_html(Document((Paragraph((f"closest reference length r = {r}: ",
+                                               bp_line(hyp_len_checked, r, bp))),)))
+        points = [(c, float(value)) for c, _, value in bp_curve(lens, top) if c > 0]
         xs, ys = [c for c, _ in points], [y for _, y in points]
-        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len, bp))
+        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len_checked, bp))
         return WidgetView(html, bp, "BP", result=(r, bp),
                           extra={"curve": [list(p) for p in points], "references": sorted(set(lens)),
-                                 "point": [hyp_len, bp], "title": BP_TITLE, "description": described})
+                                 "point": [hyp_len_checked, bp], "title": BP_TITLE, "description": described})
 
     return guarded(render)
 

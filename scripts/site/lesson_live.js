@@ -1,7 +1,7 @@
 // A lesson page's live widgets and exercises (the forms scripts/live_lessons.py writes into the page).
 //
 // No BLEU here: every number and every verdict comes from Python, bleu_teach itself running on Pyodide
-// (lesson_page.py: the notebook widgets' own views and the exercise bank's check).  Until Python has started,
+// (bleu_teach.web.page: the explorers' declared views and the exercise bank's check).  Until Python has started,
 // the widgets show the saved example the build wrote in, and a Check waits for it.  Typed text reaches the page
 // only as form values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.
 // Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
@@ -12,7 +12,7 @@ import { startFailure, startPython } from "./python.js";
 const widgets = [...document.querySelectorAll("form[data-widget]")];
 const exercises = [...document.querySelectorAll("form[data-exercise]")];
 const root = document.documentElement;
-let python = null; // { widget, check }: lesson_page's JSON functions
+let python = null; // { widget, check }: bleu_teach.web.page's JSON functions
 const waiting = new Set(); // exercises checked before Python was ready
 const restored = new Set(); // exercises whose earlier answer is shown again
 
@@ -325,7 +325,7 @@ async function begin() {
   for (const element of document.querySelectorAll("[data-python-extra]")) zips.add(element.dataset.pythonExtra);
   try {
     const { pyodide, version } = await startPython([...zips]);
-    const page = pyodide.pyimport("lesson_page");
+    const page = pyodide.pyimport("bleu_teach.web.page");
     python = { widget: page.widget_json, check: page.check_json };
     statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);
     root.dataset.pythonReadyMs = String(Math.round(performance.now()));
