@@ -120,3 +120,13 @@ def test_the_widget_shows_the_same_message_and_score():
     with pytest.raises(ValueError) as error:
         explain_text("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, x")
     assert str(error.value).replace("'", "&#x27;") in explorer.output.value
+
+
+@pytest.mark.parametrize("typed", ["1e400", "1e400, 0", "1e20000000", "-1e-20000000, 1", "9" * 5000])
+def test_a_huge_or_tiny_typed_weight_is_refused_at_once_with_a_message(typed: str):
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^(Each weight lies between 0 and 1|Weights must be numbers)"):
+        parse_weights(typed, 2)  # was an OverflowError ("Something went wrong"), or tens of seconds of arithmetic
+    assert time.perf_counter() - started < 0.1

@@ -57,6 +57,20 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
     return tokens
 
 
+#: A typed weight: a decimal (with an exponent of at most two digits) or a fraction of whole numbers.
+_WEIGHT = re.compile(r"[+-]?(?:\d{1,30}(?:\.\d{0,30})?|\.\d{1,30})(?:[eE][+-]?\d{1,2})?(?:/\d{1,30})?")
+
+
+def _weight(part: str) -> float:
+    """One typed weight as a float, read in bounded time (``1e20000000`` is refused before any arithmetic)."""
+    if not _WEIGHT.fullmatch(part):
+        if re.fullmatch(r"[+-]?[\d.]+[eE][+-]?\d+", part[:1000]):
+            raise ValueError(f"Each weight lies between 0 and 1, written with at most a two-digit exponent; "
+                             f"{part[:30]!r} is not: type a weight such as 0.25, 1/4 or 2.5e-1.")
+        raise ValueError(part)
+    return float(Fraction(part))
+
+
 def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
     """The Weights box as one weight per order: empty (or "uniform") means 1/max_n each.
 
@@ -79,10 +93,15 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
     if not text or text.lower() == "uniform":
         return (1 / max_n,) * max_n
     try:
-        values = tuple(float(Fraction(part)) for part in re.split(r"[,;\s]+", text) if part)
-    except (ValueError, ZeroDivisionError):
+        values = tuple(_weight(part) for part in re.split(r"[,;\s]+", text) if part)
+    except ValueError as problem:
+        if str(problem).startswith("Each weight"):
+            raise ValueError(str(problem)) from None
         raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
-                         f"(got {text!r}).") from None
+                         f"(got {text[:60]!r}).") from None
+    except ZeroDivisionError:
+        raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
+                         f"(got {text[:60]!r}).") from None
     if len(values) != max_n:
         raise ValueError(
             f"Give {max_n} weights for Max n = {max_n} (got {len(values)}), or leave the box empty for uniform."

@@ -18,35 +18,64 @@ function control(name) {
 }
 
 /** Set a control from the address; say so if it cannot show that value (a hand-made link). */
-function setControl(parameter, name, value, refused) {
+function setControl(parameter, name, value, said) {
   const box = control(name);
   if (box.type === "checkbox") {
-    box.checked = value === "1";
+    const on = ["1", "true", "on", "yes"].includes(value.toLowerCase());
+    if (!on && !["0", "false", "off", "no", ""].includes(value.toLowerCase())) {
+      said.push(`${parameter}=${value.slice(0, 40)}, which is not 0 or 1 (it is read as 0)`);
+    }
+    box.checked = on;
+    return;
+  }
+  if (box.tagName === "SELECT") {
+    const same = [...box.options].find((option) => option.value.toLowerCase() === value.trim().toLowerCase());
+    if (same) {
+      box.value = same.value;
+      return;
+    }
+    // Kept as it is, so that bleu_teach says what is wrong with it (the message below the form).
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = `${value.slice(0, 40)} (not available here)`;
+    box.append(option);
+    box.value = value;
+    said.push(`${parameter}=${value.slice(0, 40)}, which this explorer does not offer (see the message below)`);
     return;
   }
   box.value = value;
-  if (box.value !== value) refused.push(`${parameter}=${value.slice(0, 40)}`);
+  if (box.value !== value) {
+    said.push(`${parameter}=${value.slice(0, 40)}, which the explorer does not offer, so it shows ` +
+              `${parameter}=${box.value}, the nearest it has`);
+  }
 }
 
 function fromAddress() {
   const query = new URLSearchParams(window.location.search);
   if (!query.has("hyp") && !query.has("ref")) return; // the page's own example
-  const refused = [];
+  const said = [];
+  control("hypothesis").value = query.get("hyp") ?? "";
   for (const [parameter, name] of Object.entries(PARAMETERS)) {
-    if (query.has(parameter)) setControl(parameter, name, query.get(parameter), refused);
+    if (name === "hypothesis") continue;
+    if (query.has(parameter)) setControl(parameter, name, query.get(parameter), said);
     else if (name === "weights") control(name).value = "";
   }
-  setReferences(form, query.getAll("ref").length ? query.getAll("ref") : [""]);
+  const references = query.getAll("ref");
+  const most = Number(form.querySelector(".live-references").dataset.max);
+  if (references.length > most) {
+    said.push(`${references.length} references, and the explorer takes at most ${most}: it shows the first ${most}`);
+  }
+  setReferences(form, references.length ? references : [""]);
   syncControls(form);
   // The saved example's number is not this link's: wait for Python's.
   const headline = form.querySelector(".live-headline");
   headline.dataset.value = "";
   headline.textContent = "The score of this link's example appears when Python has started in your browser.";
   form.querySelector(".live-output").replaceChildren();
-  if (refused.length) {
-    note.textContent = `This link asks for ${refused.join(" and ")}, which the explorer does not offer; ` +
-      "it shows the nearest setting it has instead.";
+  if (said.length) {
+    note.textContent = `This link asks for ${said.join("; and ")}.`;
     note.hidden = false;
+    form.addEventListener("input", () => { note.hidden = true; }, { once: true }); // the learner took over
   }
 }
 

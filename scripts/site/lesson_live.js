@@ -86,16 +86,12 @@ function addReference(form, text = null) {
 
 /** Put these texts in the reference boxes, one box each (the explorer page's address bar sets them). */
 export function setReferences(form, texts) {
-  const rows = referenceRows(form);
   const most = Number(form.querySelector(".live-references").dataset.max);
-  texts = texts.slice(0, most);
-  for (const row of rows.slice(Math.max(1, texts.length))) row.remove();
+  for (const row of referenceRows(form).slice(1)) row.remove(); // one box left, then one per text
   const first = referenceRows(form)[0].querySelector("input");
   first.value = texts[0] ?? "";
   delete first.dataset.fresh;
-  for (const text of texts.slice(1)) {
-    if (referenceRows(form).length < texts.length) addReference(form, text);
-  }
+  for (const text of texts.slice(1, most)) addReference(form, text);
   refreshReferenceButtons(form);
 }
 

@@ -291,6 +291,30 @@ def test_a_link_with_a_setting_the_explorer_does_not_offer_says_so(visitor: Visi
     page.close()
 
 
+def test_a_link_opens_with_exactly_its_references_and_keeps_them_on_reload(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/explorer.html?hyp=a+b+c&ref=a+b+c+d&ref=x+y+z")  # two references, not the page's own
+    query = {"hyp": ["a b c"], "ref": ["a b c d", "x y z"]}
+    for _ in range(2):  # as opened, then reloaded from the address it keeps
+        wait_for_score(page, expected_score(query), timeout=90_000)
+        assert [box.input_value() for box in page.locator("input.reference").all()] == query["ref"]
+        assert page_query(page)["ref"] == query["ref"]
+        page.reload()
+    refs = "&".join(f"ref=r{k}" for k in range(10))
+    page.goto(f"{site.url}/explorer.html?hyp=r1&{refs}&smoothing=method99&lowercase=true")
+    from playwright.sync_api import expect
+
+    note = page.locator("#link-note")
+    expect(note).to_contain_text("smoothing=method99, which this explorer does not offer")
+    expect(note).to_contain_text("10 references, and the explorer takes at most 8: it shows the first 8")
+    assert page.locator("input.reference").count() == 8 and page.locator("#x-lowercase").is_checked()
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    page.wait_for_function(MESSAGE)
+    assert "method99" in page.locator(SCORE).inner_text()  # bleu_teach says what is wrong with it
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
 def test_typed_html_stays_text(explorer, visitor: Visitor):  # noqa: ANN001
     requests: list[str] = []
     explorer.on("request", lambda request: requests.append(request.url))
