@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = ["EXPLORERS", "CLIPPING", "BREVITY", "BLEU", "SIDE_BY_SIDE", "DISAGREEMENT", "explorer",
-           "disagreement_context", "context_json", "context_from_json"]
+           "disagreement_context", "context_json", "context_from_json", "pairs_shown"]
 
 #: The two default references of the clipping and full explorers (lesson 00's and 01's examples).
 _CAT = ("the cat is on the mat", "there is a cat on the mat")
@@ -168,7 +168,8 @@ SIDE_BY_SIDE = Explorer(
                           for which in "AB"])
 
 
-def _pairs_shown(values: Mapping[str, Any], context: Mapping[str, Any]) -> list[Disagreement]:
+def pairs_shown(values: Mapping[str, Any], context: Mapping[str, Any]) -> list[Disagreement]:
+    """The disagreement explorer's pairs for its metric, system and direction, largest gap first."""
     ranked = context["ranked"]
     if values["metric"] not in ranked:
         raise ValueError(f"Choose a metric: {', '.join(ranked)}.")
@@ -176,14 +177,14 @@ def _pairs_shown(values: Mapping[str, Any], context: Mapping[str, Any]) -> list[
 
 
 def _rank(value: Any, owner: str, values: Mapping[str, Any], context: Mapping[str, Any]) -> int:
-    shown = _pairs_shown(values, context)
+    shown = pairs_shown(values, context)
     return arguments.whole(value, owner, "rank", max(1, len(shown)),
                            f"the number of pairs shown for metric={values['metric']!r}, system={values['system']!r}, "
                            f"direction={values['direction']!r}")
 
 
 def _disagreement(values: Mapping[str, Any], context: Mapping[str, Any]) -> WidgetView:
-    shown = _pairs_shown(values, context)
+    shown = pairs_shown(values, context)
     # A rank past the end of a shorter list shows its last pair (the control then moves there).
     rank = min(values["rank"], max(1, len(shown)))
     view = disagreement_view(context["data"], context["references_used"], shown, rank)

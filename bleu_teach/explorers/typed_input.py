@@ -94,12 +94,9 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
         return (1 / max_n,) * max_n
     try:
         values = tuple(_weight(part) for part in re.split(r"[,;\s]+", text) if part)
-    except ValueError as problem:
-        if str(problem).startswith("Each weight"):
+    except (ValueError, ZeroDivisionError) as problem:
+        if str(problem).startswith("Each weight"):  # a number written with a huge exponent: said as it is
             raise ValueError(str(problem)) from None
-        raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
-                         f"(got {text[:60]!r}).") from None
-    except ZeroDivisionError:
         raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
                          f"(got {text[:60]!r}).") from None
     if len(values) != max_n:

@@ -39,7 +39,8 @@ import ipywidgets as widgets
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
 from bleu_teach.explorers import arguments
 from bleu_teach.explorers.declaration import NO_CONTEXT, Control, Explorer, enabled
-from bleu_teach.explorers.definitions import BLEU, BREVITY, CLIPPING, DISAGREEMENT, SIDE_BY_SIDE, disagreement_context
+from bleu_teach.explorers.definitions import (BLEU, BREVITY, CLIPPING, DISAGREEMENT, SIDE_BY_SIDE, disagreement_context,
+                                              pairs_shown)
 from bleu_teach.explorers.saved import MARK, control_class, explorer_class
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach.explorers.views import (
@@ -471,7 +472,4 @@ class DisagreementExplorer(ExplorerWidget):
 
     def candidates(self) -> list[Disagreement]:
         """The pairs shown for the current metric, system and direction, largest gap first."""
-        from bleu_teach.explorers.views import disagreement_candidates
-
-        return disagreement_candidates(self.context["ranked"][self.metric.value], self.system.value,
-                                       self.direction.value)
+        return pairs_shown(self.state(), self.context)
