@@ -23,6 +23,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bleu_teach.exercises import Exercise, exercise
+from bleu_teach.exercises.media import answer_label, how_to_answer
 from bleu_teach.explorers.declaration import Explorer
 from bleu_teach.explorers.saved import WIDGET_VIEW, saved_explorers
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
@@ -31,23 +33,6 @@ from bleu_teach.explorers.typed_input import MAX_REFERENCES
 #: 08.1; loaded only by the pages that need it.
 DATA_ZIP = "wmt21_site.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
-#: The lessons' instructions for an exercise cell (Python values in quotes, run the cell), and what the page's
-#: form needs said instead.
-RUN_THE_CELL = (
-    (re.compile(r"Replace `None` with your answer(, rounded to three decimal places,)? and run the cell"),
-     r"Choose or type your answer\1 and press Check"),
-    (re.compile(r'Replace `None` with `"A"`, `"B"` or `"same"`( before you compute anything)?, and run the cell'),
-     r"Choose A, B or the same\1, then press Check"),
-    (re.compile(r'Answer `"A"`, `"B"` or `"same"`\.'), "Choose A, B or the same."),
-    (re.compile(r'Answer with a letter(?: as a string, e\.g\.|, such as)? `"A"`\.|Answer with a letter\.'),
-     "Choose one and press Check."),
-    (re.compile(r'as a fraction in quotes \(e\.g\. `"(\d+/\d+)"`\)'), r"as a fraction (e.g. \1)"),
-    (re.compile(r'A fraction such as `"(\d+/\d+)"`'), r"A fraction such as \1"),
-)
-#: A choice question's list of options under its text (Exercise.markdown()): on the page its radio buttons say them.
-OPTION_LINES = re.compile(r"\n\n(?:\* \*\*[A-Z]+\*\* [^\n]*(?:\n|$))+$")
-
-
 def _escape(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
@@ -122,11 +107,9 @@ def _inline_markdown(text: str) -> str:
 
 def exercise_html(exercise_id: str) -> str:
     """The exercise's form: radio buttons for a choice, a text box for a number or a fraction; Check; feedback."""
-    from bleu_teach.exercises import exercise
-
     ex = exercise(exercise_id)
     name = ex.anchor + "-answer"
-    needs = f' data-python-extra="{DATA_ZIP}"' if ex.kind == "mqm_score" else ""
+    needs = f' data-python-extra="{DATA_ZIP}"' if ex.needs_data else ""
     if ex.options:
         items = "".join(
             f'<div class="live-choice"><input type="radio" id="{name}-{o.letter}" name="answer" '
@@ -136,7 +119,7 @@ def exercise_html(exercise_id: str) -> str:
             for o in ex.options)
         field = f'<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>'
     else:
-        field = (f'<label for="{name}">Your answer to question {ex.number} (a number, or a fraction such as 2/7)'
+        field = (f'<label for="{name}">Your answer to question {ex.number} ({_escape(answer_label(ex))})'
                  f'</label> <input type="text" id="{name}" name="answer" inputmode="decimal" autocomplete="off" '
                  f'spellcheck="false">')
     return (f'<form class="live-exercise" data-exercise="{ex.id}"{needs} novalidate>{field} '
@@ -156,6 +139,34 @@ def _raw(source: str, classes: str) -> Any:
     return cell
 
 
+def _ask_on_the_page(above: list[Any], ex: Exercise) -> None:
+    """The question above an exercise cell, in the page's words: the bank's notebook wording (which the lesson's
+    markdown ends with, tests/test_exercise_bank.py) becomes its page wording, options left to the radio buttons."""
+    question = next(cell for cell in reversed(above) if cell["cell_type"] == "markdown")
+    source, notebook_words = question["source"].rstrip("\n"), ex.markdown("notebook")
+    if not source.endswith(notebook_words):
+        raise SystemExit(f"The question above exercise {ex.id}'s cell is not the bank's; run make solutions? "
+                         "(tests/test_exercise_bank.py says where it differs)")
+    question["source"] = source[:-len(notebook_words)] + ex.markdown("page")
+
+
+def ask_on_the_page(notebook: Any) -> int:
+    """Every exercise of the notebook as the page asks it: the question in the page's words above a live form,
+    and lesson 00's sentence on how to answer made the page's; return how many exercises."""
+    count = 0
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] == "markdown":
+            cell["source"] = cell["source"].replace(how_to_answer("notebook"), how_to_answer("page"))
+        found = EXERCISE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
+        if found and "exercise" in cell.get("metadata", {}).get("tags", []):
+            ex = exercise(found.group(1))
+            _ask_on_the_page(notebook["cells"][:index], ex)
+            choice = " live-choice-cell" if ex.options else ""
+            notebook["cells"][index] = _raw(exercise_html(ex.id), "celltag_exercise" + choice)
+            count += 1
+    return count
+
+
 def make_live(notebook: Any, unavailable: dict[str, set[str]], contexts: Any) -> dict[str, int]:
     """Turn the notebook's explorers and exercise cells into live forms; return how many of each.
 
@@ -172,18 +183,6 @@ def make_live(notebook: Any, unavailable: dict[str, set[str]], contexts: Any) ->
         notebook["cells"].insert(index + 1, _raw(widget_html(explorer, values, f"w{index}", unavailable, shown, context),
                                                  "live-widget-cell"))
         counts["widgets"] += 1
-    for index, cell in enumerate(notebook["cells"]):
-        if cell["cell_type"] == "markdown":
-            for notebook_words, page_words in RUN_THE_CELL:
-                cell["source"] = notebook_words.sub(page_words, cell["source"])
-            if '<a id="ex-' in cell["source"]:
-                cell["source"] = OPTION_LINES.sub("", cell["source"].rstrip("\n"))
-        found = EXERCISE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
-        if found and "exercise" in cell.get("metadata", {}).get("tags", []):
-            from bleu_teach.exercises import exercise
-
-            choice = " live-choice-cell" if exercise(found.group(1)).options else ""
-            notebook["cells"][index] = _raw(exercise_html(found.group(1)), "celltag_exercise" + choice)
-            counts["exercises"] += 1
+    counts["exercises"] = ask_on_the_page(notebook)
     notebook.get("metadata", {}).pop("widgets", None)  # no widget renderer on a lesson page
     return counts

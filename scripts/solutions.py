@@ -1,6 +1,9 @@
 """Make the teacher's solution copies of the lessons: notebooks/solutions/NN_name_solutions.ipynb.
 
-The lessons are the master copies, and they hold no answer.  Each "Check
+The lessons are the master copies, and they hold no answer; the question
+above each exercise cell (from its anchor ``<a id="ex-LL-Q"></a>`` to the end
+of its markdown cell) is the bank's, in the notebook's words, and this script
+writes it there first.  Each "Check
 yourself" code cell is tagged ``exercise`` and reads ``answer = None`` then
 ``check("LL.Q", answer)``; the worked answer comes from the exercise bank
 (``bleu_teach/exercises/bank.toml``).  A solution copy is the lesson with that
@@ -114,9 +117,30 @@ def guide_with_table(guide: str) -> str:
     return f"{before}{TABLE_START}\n{guide_table()}\n{TABLE_END}{after}"
 
 
+def with_bank_questions(lesson: Path) -> bool:
+    """Write the bank's question (``Exercise.markdown()``) above each exercise cell of ``lesson``, from the
+    question's anchor to the end of its cell; True if the lesson changed."""
+    nb = nbformat.read(lesson, as_version=4)
+    changed = False
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and "exercise" in cell.metadata.get("tags", []):
+            ex = cell_exercise(lesson, cell)
+            question = next(c for c in reversed(nb.cells[:index]) if c.cell_type == "markdown")
+            before, anchor, _ = question.source.partition(f'<a id="{ex.anchor}"></a>')
+            if not anchor:
+                raise ValueError(f"{lesson.name}: the markdown cell above exercise {ex.id} has no anchor {ex.anchor}.")
+            if (new := before + ex.markdown()) != question.source:
+                question.source, changed = new, True
+    if changed:
+        nbformat.write(nb, lesson)
+    return changed
+
+
 def main() -> None:
     SOLUTIONS.mkdir(exist_ok=True)
     for lesson in lessons():
+        if with_bank_questions(lesson):
+            print(f"wrote the bank's questions into {lesson.relative_to(PROJECT)}", file=sys.stderr)
         nbformat.write(solution_notebook(lesson), solution_path(lesson))
         print(f"wrote {solution_path(lesson).relative_to(PROJECT)}", file=sys.stderr)
     GUIDE.write_text(guide_with_table(GUIDE.read_text(encoding="utf-8")), encoding="utf-8")

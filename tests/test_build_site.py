@@ -342,3 +342,31 @@ def test_the_lesson_pages_read_a_typed_answer_as_the_lessons_ask_for_it():
     assert "Choose one of the options" in lesson_page.check("00.1", "")["html"]
     nonsense = lesson_page.check("01.1", "<b>a lot</b>")
     assert nonsense["verdict"] == "" and "&lt;b&gt;a lot&lt;/b&gt;" in nonsense["html"]
+
+
+def test_the_lesson_pages_ask_each_question_in_the_pages_words():
+    """The bank's notebook wording (a Python value, run the cell) never reaches a page: each question, from its
+    anchor to the end of its cell, is the bank's page wording (no options list: its radio buttons say them), and
+    lesson 00's sentence on how to answer is the page's."""
+    import live_lessons
+
+    from bleu_teach.exercises import exercises
+    from bleu_teach.exercises.media import how_to_answer
+
+    asked = 0
+    for lesson in LESSONS:
+        notebook = nbformat.read(lesson, as_version=4)
+        asked += live_lessons.ask_on_the_page(notebook)
+        prose = [c.source for c in notebook.cells if c.cell_type == "markdown"]
+        for ex in exercises(lesson.name[:2]):
+            anchor = f'<a id="{ex.anchor}"></a>'
+            (cell,) = [source for source in prose if anchor in source]
+            question = cell[cell.index(anchor):]
+            assert question == ex.markdown("page"), (lesson.name, ex.id)
+            for words in ("run the cell", "as a string", "in quotes", "`None`", "\n* **A** "):
+                assert words not in question, (lesson.name, ex.id, words)
+        forms = [c.source for c in notebook.cells if c.cell_type == "raw"]
+        assert len(forms) == len(exercises(lesson.name[:2])) and all("data-exercise=" in f for f in forms)
+        if lesson.name.startswith("00"):
+            assert how_to_answer("page") in "".join(prose) and how_to_answer("notebook") not in "".join(prose)
+    assert asked == 23

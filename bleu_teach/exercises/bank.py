@@ -1,11 +1,15 @@
 """The exercise bank: every "Check yourself" question of the lessons, kept as data (``bank.toml``).
 
 Each :class:`Exercise` holds its id (``"03.2"``: lesson 03, question 2), its
-question as the lesson shows it, its options where it has any, the right
+question in no medium's words (how to type or choose an answer is said by
+:mod:`bleu_teach.exercises.media`, per medium), the format its answer takes
+(:class:`AnswerFormat`), what only its lesson adds and what it needs said
+where the lesson is not there, its options where it has any, the right
 answer with its working, and what the checker needs to compute the right
 answer and each misconception's answer.  A lesson's exercise cell is two
 lines, ``answer = None`` and ``check("03.2", answer)``; the solution copies,
-the teacher's guide and the website are made from the same records.
+the teacher's guide, the website, the quiz files and the worksheets are made
+from the same records.
 
 >>> exercise("03.1").title
 'BP with three references'
@@ -32,6 +36,7 @@ from bleu_teach.exercises.checkers import (
     check_modified_precision,
     check_mqm_score,
 )
+from bleu_teach.exercises.media import LESSON_MEDIA, AnswerFormat, question_text
 from bleu_teach.inputs.tokenizers import tokenize
 
 if sys.version_info >= (3, 11):
@@ -54,7 +59,23 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 _CHOICE_KINDS = ("choice", "reference_length", "higher")
 _OPTIONAL = ("weights", "smoothing")
-_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options", "context")
+_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options", "context",
+           "in_lesson")
+
+
+#: The answer format of each kind (a number's decimals come from its record).
+_FORMATS: dict[str, AnswerFormat] = {
+    "choice": AnswerFormat("letter"),
+    "reference_length": AnswerFormat("letter"),
+    "higher": AnswerFormat("a_b_same"),
+    "modified_precision": AnswerFormat("number", fraction=True, scale="0-1"),
+    "brevity_penalty": AnswerFormat("number", scale="0-1"),
+    "bleu": AnswerFormat("number", scale="bleu 0-1"),
+    "corpus_bleu": AnswerFormat("number", scale="bleu 0-1"),
+    "mqm_score": AnswerFormat("number"),
+}
+#: The kinds whose question needs the WMT21 data (the lessons' pages load it only where a question needs it).
+NEEDS_DATA = ("mqm_score",)
 
 
 @dataclass(frozen=True)
@@ -85,7 +106,11 @@ class Exercise:
     working: str
     heading: str | None = None
     decimals: int | None = None
+    #: What a reader needs where the lesson is not there (a quiz, a sheet): a sentence or a reference the lesson
+    #: showed before the question.
     context: str = ""
+    #: What only the lesson says after the question (look at it in the explorer above).
+    in_lesson: str = ""
     options: tuple[Option, ...] = ()
     inputs: Mapping[str, Any] = field(default_factory=dict)
     #: For a worksheet's variant (:mod:`bleu_teach.exercises.variants`): the student it was drawn for.
@@ -111,12 +136,41 @@ class Exercise:
         """The question's own anchor in its lesson (notebook and web page): ``ex-03-2`` for exercise 03.2."""
         return "ex-" + self.id.replace(".", "-")
 
-    def markdown(self) -> str:
-        """The question as the lesson shows it above the exercise cell: its anchor, number, question and options."""
+    @property
+    def answer_format(self) -> AnswerFormat:
+        """What an answer to this question is: a letter, A/B/same, or a number with its rounding and scale."""
+        found = _FORMATS[self.kind]
+        return found if found.kind != "number" else AnswerFormat("number", self.decimals, found.fraction, found.scale)
+
+    @property
+    def needs_data(self) -> bool:
+        """Whether checking an answer reads the WMT21 data (the website loads it only for such a question)."""
+        return self.kind in NEEDS_DATA
+
+    def stand_alone_context(self) -> str:
+        """What a reader without the lesson needs before the question: the record's context, or what the
+        question's data holds (an MQM question's list of errors)."""
+        if self.kind == "mqm_score" and not self.context:
+            errors = self._mqm_errors()
+            return ("The errors, from WMT21's expert ratings (Chinese to English, TED talks): " +
+                    "; ".join(f"{e.category}, {e.severity.lower()}" + (f", on “{e.text}”" if e.text else "")
+                              for e in errors) + ".")
+        return self.context
+
+    def _mqm_errors(self) -> Any:
+        from bleu_teach.lessons.data import wmt21_ted
+
+        return wmt21_ted(self.inputs["pair"]).errors[self.inputs["system"]][self.inputs["segment"]]
+
+    def markdown(self, medium: str = "notebook") -> str:
+        """The question as its lesson shows it above the exercise cell: anchor, number, question, the medium's
+        instructions and (in a notebook) the options; ``medium="page"`` gives the lesson's web page's words."""
+        if medium not in LESSON_MEDIA:
+            raise ValueError(f"medium must be one of {', '.join(LESSON_MEDIA)} (a lesson's), not {medium!r}.")
         label = f"**{self.number}. {self.heading}.**" if self.heading else f"**{self.number}.**"
-        text = f'<a id="{self.anchor}"></a>{label} {self.question}'
+        text = f'<a id="{self.anchor}"></a>{label} {question_text(self, medium)}'
         shown = [o for o in self.options if self.kind != "higher"]
-        if shown:
+        if shown and medium == "notebook":
             text += "\n\n" + "\n".join(f"* **{o.letter}** {o.text}" for o in shown)
         return text
 
@@ -164,10 +218,7 @@ def _weights(ex: Exercise) -> tuple[float, ...]:
 
 
 def _mqm(ex: Exercise, answer: Any) -> Feedback:
-    from bleu_teach.lessons.data import wmt21_ted
-
-    errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
-    return check_mqm_score(answer, errors, decimals=_decimals(ex))
+    return check_mqm_score(answer, ex._mqm_errors(), decimals=_decimals(ex))
 
 
 def _decimals(ex: Exercise) -> int:
@@ -214,7 +265,8 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
     if (kind in _CHOICE_KINDS) == ("decimals" in raw):
         raise ValueError(f"{where}: decimals belongs to numeric exercises only.")
     return Exercise(raw["id"], raw["title"], kind, raw["question"].strip(), raw["answer"], raw["working"],
-                    raw.get("heading"), raw.get("decimals"), raw.get("context", "").strip(), options,
+                    raw.get("heading"), raw.get("decimals"), raw.get("context", "").strip(),
+                    raw.get("in_lesson", "").strip(), options,
                     {k: raw[k] for k in KINDS[kind] if k in raw})
 
 

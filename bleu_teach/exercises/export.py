@@ -13,7 +13,9 @@
   platforms that import QTI), converted by text2qti from :func:`qti_text`.
 
 Everything is made from :func:`~bleu_teach.exercises.bank.exercises`, so
-the files say what the notebooks' checkers say.
+the files say what the notebooks' checkers say; each question is worded for
+its medium by :func:`~bleu_teach.exercises.media.question_text` (``paper``
+for the key, ``platform`` for the quiz files).
 """
 
 from __future__ import annotations
@@ -25,64 +27,12 @@ from xml.etree import ElementTree
 
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
+from bleu_teach.exercises.media import question_text
 from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
-__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "quiz_question", "write_qti"]
-
-
-#: The notebook's instructions for typing an answer into a cell, which a quiz on a learning platform does not need.
-_NOTEBOOK_ONLY = (
-    r"\s*Answer with a letter( as a string)?(, e\.g\. `\"A\"`|, such as `\"A\"`)?\.",
-    r"\s*Answer `\"A\"`, `\"B\"` or `\"same\"`\.",
-    r"\s*Replace `None` with your answer, (rounded to three decimal places), and run the cell\.",
-    r"\s*Replace `None` with `\"A\"`, `\"B\"` or `\"same\"` before you compute anything, and run the cell\.",
-    r" in quotes(?= \(e\.g\.)",
-    r" Afterwards, check in the explorer above:.*$",
-    r" Look at it in the explorer beside ref-B\.",
-)
-
-
-#: What a platform's numerical question cannot take: the questions' offer of a fraction (Moodle and Canvas read
-#: decimals only).
-_FRACTIONS = (r" or as a fraction( in quotes)? \(e\.g\. `\"\d+/\d+\"`\)", r",? or as an exact fraction",
-              r" or as a fraction")
-
-
-def quiz_question(ex: Exercise, platform: bool = False) -> str:
-    """The question as a quiz asks it: without the notebook's typing instructions.
-
-    ``platform=True`` also drops the offer of a fraction, which a platform's numerical question does not accept
-    (a worksheet on paper keeps it).
-
-    >>> quiz_question(exercise("00.1"))
-    'What does BLEU count?'
-    >>> quiz_question(exercise("04.1")).endswith("with smoothing method 1 (ε = 0.1 added to a zero match count)? Rounded to three decimal places.")
-    True
-    """
-    text = ex.question
-    context = ex.context
-    if ex.kind == "mqm_score" and ex.student is None:  # the lesson shows the error list in a table below
-        from bleu_teach.lessons.data import wmt21_ted
-
-        errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
-        context = "The errors: " + "; ".join(f"{e.category}, {e.severity.lower()}, on *{e.text}*" for e in errors) + "."
-        text = text.replace("the three errors listed below", "these three errors")
-    text = re.sub(_NOTEBOOK_ONLY[2], r" Rounded to three decimal places.", text)
-    # A question that leans on the one before it in the lesson ("hypothesis A", "the same reference") stands alone
-    # in a quiz: its context gives the reference.
-    text = re.sub(r"of hypothesis A, (\*[^*]+\*), against the same reference", r"of the hypothesis \1 against that reference",
-                  text)
-    for pattern in _NOTEBOOK_ONLY:
-        text = re.sub(pattern, "", text, flags=re.S)
-    if ex.kind == "higher" and "same" not in text:
-        text += " Answer A, B or the same."
-    if platform:
-        text = re.sub(r"A fraction such as `\"\d+/\d+\"`, or a decimal", "A decimal", text)
-        for pattern in _FRACTIONS:
-            text = re.sub(pattern, "", text)
-    return f"{context}\n\n{text.strip()}" if context else text.strip()
+__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti"]
 
 
 def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
@@ -115,7 +65,7 @@ def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
 
 
 def _exercise_section(ex: Exercise) -> Section:
-    blocks: list[Block] = [Paragraph((Label(plain_markdown(quiz_question(ex))),))]
+    blocks: list[Block] = [Paragraph((Label(plain_markdown(question_text(ex, "paper"))),))]
     items: tuple[tuple[Inline, ...], ...]
     if ex.options:
         items = tuple((Strong(f"{'same' if o.letter == 'SAME' else o.letter}:"), " ", Label(plain_markdown(o.text)),
@@ -190,7 +140,7 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
     kind = "multichoice" if ex.options else "numerical"
     question = ElementTree.SubElement(quiz, "question", {"type": kind})
     ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = _name(ex)
-    _text_element(question, "questiontext", quiz_question(ex, platform=True))
+    _text_element(question, "questiontext", question_text(ex, "platform"))
     _text_element(question, "generalfeedback", _answer_line(ex))
     ElementTree.SubElement(question, "idnumber").text = _id_number(ex)
     if ex.options:
@@ -239,7 +189,7 @@ def _gift_blocks(chosen: Sequence[Exercise]) -> str:
     blocks = []
     for ex in chosen:
         head = f"// {ex.label}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(_name(ex))}::"
-        body = f"[markdown]{_gift_escape(quiz_question(ex, platform=True))}"
+        body = f"[markdown]{_gift_escape(question_text(ex, 'platform'))}"
         if ex.options:
             answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(o.text)}"
                        f"#{_gift_escape(o.feedback)}" for o in ex.options]
@@ -294,7 +244,7 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
 
 def _qti_question(number: int, ex: Exercise) -> list[str]:
     lines = [f"Title: {_name(ex)}"]
-    lines += _qti_lines(f"{number}.  ", quiz_question(ex, platform=True))
+    lines += _qti_lines(f"{number}.  ", question_text(ex, "platform"))
     lines += _qti_lines("... ", _answer_line(ex))
     if ex.options:
         for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):

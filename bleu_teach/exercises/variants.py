@@ -127,7 +127,6 @@ def _references_text(refs: Sequence[Sequence[str]]) -> str:
 
 
 _TOKENS_NOTE = "Tokens are separated by spaces (punctuation marks are tokens too)."
-_ROUNDED = {1: "one decimal place", 3: "three decimal places"}
 
 
 # ---------------------------------------------------------------------------
@@ -143,7 +142,7 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
         repeated = _with_repeats(hyp, refs, n, rng) or list(hyp)
         gram = {1: "unigram", 2: "bigram"}[n]
         question = (f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
-                    f"modified {gram} precision? Give it to three decimal places or as a fraction.")
+                    f"modified {gram} precision?")
         return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
     return draw
 
@@ -155,7 +154,7 @@ def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
         return {}, ""  # three different lengths: which one BLEU takes is the question
     hyp_len = max(2, min(lens) - rng.randrange(1, 4))
     question = (f"References of {lens[0]}, {lens[1]} and {lens[2]} tokens; a hypothesis of {hyp_len} tokens. "
-                "What is BP? Give it to three decimal places.")
+                "What is BP?")
     return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
 
 
@@ -171,7 +170,7 @@ def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[
             how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
                    else "without smoothing")
             question = (f"What is the sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
-                        f"{_references_text(refs)}, {how}? {_TOKENS_NOTE} Rounded to three decimal places.")
+                        f"{_references_text(refs)}, {how}? {_TOKENS_NOTE}")
             inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
             if smoothing:
                 inputs["smoothing"] = smoothing
@@ -188,8 +187,8 @@ def _shares(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> bool:
 def _corpus(rng: random.Random) -> tuple[dict[str, Any], str]:
     (hyp1, ref1, _), (hyp2, ref2, _) = rng.sample(_segments(3, 9), 2)
     question = (f"A corpus of two sentences: {_quoted(hyp1)} against the reference {_quoted(ref1)}, and "
-                f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (weights "
-                "(1.0,), no smoothing)? Rounded to three decimal places.")
+                f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (unigrams "
+                "only, no smoothing)?")
     return {"references": [[_text(ref1)], [_text(ref2)]], "hypotheses": [_text(hyp1), _text(hyp2)],
             "weights": [1.0]}, question
 
@@ -198,11 +197,9 @@ def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     from bleu_teach.lessons.data import wmt21_ted
 
     system, segment = rng.choice(_rated())  # machine translations only: the references are rated too
-    errors = wmt21_ted("zh-en").errors[system][segment]
-    listed = "; ".join(f"{e.category}, {e.severity.lower()}, on “{e.text}”" if e.text else
-                       f"{e.category}, {e.severity.lower()}" for e in errors)
-    question = (f"The expert who rated the machine translation system {system} on segment {segment} marked "
-                f"{len(errors)} errors: {listed}. What is the translation's MQM score? One decimal place.")
+    errors = wmt21_ted("zh-en").errors[system][segment]  # listed before the question (Exercise.stand_alone_context)
+    question = (f"The expert who rated the machine translation system {system} on segment {segment} marked these "
+                f"{len(errors)} errors. What is the translation's MQM score?")
     return {"pair": "zh-en", "system": system, "segment": segment}, question
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
-from bleu_teach.exercises.export import quiz_question
+from bleu_teach.exercises.media import question_text
 from bleu_teach.views.document import AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
@@ -50,9 +50,9 @@ def worksheet(sheet: Sequence[Exercise]) -> View:
     for number, ex in enumerate(sheet, start=1):
         lines = WORKING_LINES_BLEU if ex.kind in ("bleu", "corpus_bleu") else WORKING_LINES
         blocks.append(Section((f"{number}. {ex.title}",), (
-            Paragraph((Label(plain_markdown(quiz_question(ex))),)),
+            Paragraph((Label(plain_markdown(question_text(ex, "paper"))),)),
             AnswerSpace("Working", lines), AnswerSpace("Answer", 1))))
-    data = [{"student": student, "id": ex.id, "question": quiz_question(ex), "inputs": dict(ex.inputs)} for ex in sheet]
+    data = [{"student": student, "id": ex.id, "question": question_text(ex, "paper"), "inputs": dict(ex.inputs)} for ex in sheet]
     return View(Document(tuple(blocks), styles=("worksheet",)), data)
 
 
