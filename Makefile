@@ -41,7 +41,7 @@ lab: $(LAB_STAMP)
 # The live demo deck: Voila's reveal template with working widgets, on 127.0.0.1 (scripts/lab.py).
 DECK_PORT ?= 8866
 deck: $(DECK_STAMP) $(NODE_STAMP)
-	$(BIN)/python scripts/lab.py --deck --port $(DECK_PORT)
+	$(BIN)/python -m scripts.lab --deck --port $(DECK_PORT)
 
 # Types first (mypy, configured in pyproject.toml), then every test.
 test: $(STAMP) $(NODE_STAMP)
@@ -73,13 +73,13 @@ solutions: $(STAMP)
 # The deck is executed into build/decks/ (the stored notebook stays as it is; make notebooks rewrites it).
 slides: $(STAMP) $(NODE_STAMP)
 	$(RUN_NOTEBOOK) --output-dir build/decks notebooks/slides/*.ipynb
-	$(BIN)/python scripts/build_slides.py --decks build/decks
+	$(BIN)/python -m bleu_teach_site.slides --decks build/decks
 
-# The static website, nothing to install for its readers: build/site/ (scripts/build_site.py).
+# The static website, nothing to install for its readers: build/site/ (the bleu_teach_site package).
 # Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.
 # Publish: copy build/site/ to any web host, or serve it: python -m http.server --bind 127.0.0.1 -d build/site
 site: $(STAMP) $(NODE_STAMP) dist
-	$(BIN)/python scripts/build_site.py --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl
+	$(BIN)/python -m bleu_teach_site --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl
 
 # The package to install anywhere (a JupyterHub, a lab machine): a wheel and an sdist in dist/, built by
 # python -m build from dist/ itself (the project's build/ folder would shadow the build module).

@@ -35,6 +35,7 @@ from bleu_teach.bleu.sacrebleu_api import corpus_score, sentence_score
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.chrf.arithmetic import BETA, CHAR_ORDER, WORD_ORDER
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
+from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 from bleu_teach.inputs.validation import MAX_ORDERS, order_cap_message
 from bleu_teach.views.viewable import View, Viewable
@@ -134,12 +135,14 @@ class Metric:
 
 
 def _bleu_oracle() -> Any:
+    needs("sacrebleu", "sacreBLEU's BLEU (the oracle)")
     from sacrebleu.metrics import BLEU as SacreBLEU
 
     return SacreBLEU()
 
 
 def _chrf_oracle() -> Any:
+    needs("sacrebleu", "sacreBLEU's chrF (the oracle)")
     from sacrebleu.metrics import CHRF
 
     return CHRF()
@@ -229,6 +232,7 @@ CHRF = Metric(
 )
 
 def _ter_oracle() -> Any:
+    needs("sacrebleu", "TER (scored by sacreBLEU)")
     from sacrebleu.metrics import TER as SacreTER
 
     return SacreTER()

@@ -52,10 +52,9 @@ def voila_command(port: int) -> list[str]:
     (from node_modules, put beside the deck in slides/vendor/) is served by
     Voila's own /voila/files/ handler, which only allows that folder.
     """
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import build_slides
+    from bleu_teach_site.slides import copy_assets
 
-    build_slides.copy_assets(DECK.parent / "vendor", only=("reveal.js",))
+    copy_assets(DECK.parent / "vendor", only=("reveal.js",))
     resources = ('{"reveal": {"url_prefix": "/voila/files/vendor/reveal.js", "theme": "white", "transition": "none", '
                  '"scroll": True}}')  # a Python literal: traitlets parses it with literal_eval
     return [

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,19 +30,51 @@ def parity_counter() -> Counter[str]:
     return PARITY_CASES
 
 
+#: More lines for the end of the run, made when it ends (the browser tests' timings).
+SUMMARIES: list[Callable[[], list[str]]] = []
+#: What the workers measured, when the run is spread over several (make test: pytest-xdist).
+_FROM_WORKERS: dict[str, Any] = {"parity": Counter(), "lines": []}
+
+
+def _lines() -> list[str]:
+    return FIGURES + [line for summary in SUMMARIES for line in summary()]
+
+
+def pytest_sessionfinish(session):  # noqa: ANN001
+    """On a worker: hand what it measured to the controller, which prints it (pytest_testnodedown)."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["bleu_teach"] = {"parity": dict(PARITY_CASES), "lines": _lines()}
+
+
+def pytest_testnodedown(node, error):  # noqa: ANN001
+    found = getattr(node, "workeroutput", {}).get("bleu_teach", {})
+    _FROM_WORKERS["parity"].update(found.get("parity", {}))
+    _FROM_WORKERS["lines"].extend(found.get("lines", []))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001
-    if PARITY_CASES:
-        parts = ", ".join(f"{name}={count}" for name, count in sorted(PARITY_CASES.items()))
-        terminalreporter.write_line(f"oracle parity cases run: {parts}; total={sum(PARITY_CASES.values())}")
-    for figure in FIGURES:
-        terminalreporter.write_line(figure)
+    parity = PARITY_CASES + _FROM_WORKERS["parity"]
+    if parity:
+        parts = ", ".join(f"{name}={count}" for name, count in sorted(parity.items()))
+        terminalreporter.write_line(f"oracle parity cases run: {parts}; total={sum(parity.values())}")
+    for line in _lines() + _FROM_WORKERS["lines"]:
+        terminalreporter.write_line(line)
+
+
+#: Files whose tests share one expensive session fixture (the built site), so one worker runs them all.
+_SHARED = {"test_site.py": "the site", "test_site_live.py": "the site"}
 
 
 def pytest_collection_modifyitems(config, items):  # noqa: ANN001
-    """The tiers (README, "Which tests to run when"): browser tests and notebooks are marked by where they live."""
+    """The tiers (README, "Which tests to run when"): browser tests and notebooks are marked by where they live.
+
+    For a run on both cores (make test: ``-n 2 --dist loadgroup``) each file is one group, run by one worker in
+    order (a notebook's cells share a kernel; a module's fixtures are made once), and the site's two files are one.
+    """
     for item in items:
         path = Path(str(item.fspath))
         if path.suffix == ".ipynb":
             item.add_marker(pytest.mark.notebook)
         elif path.parent.name == "browser":
             item.add_marker(pytest.mark.browser)
+        item.add_marker(pytest.mark.xdist_group(_SHARED.get(path.name, str(path))))

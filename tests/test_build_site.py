@@ -1,4 +1,4 @@
-"""The static site's build (scripts/build_site.py) in plain Python: the learning path read from the lessons,
+"""The static site's build (the bleu_teach_site package) in plain Python: the learning path read from the lessons,
 the live-explorer links read from the explorers' saved state, and the Python the browser runs.
 
 The links are checked against what each notebook explorer showed when the notebook was executed (its
@@ -22,9 +22,9 @@ import bleu_teach as bt
 from bleu_teach.views.html_writer import write_html
 
 PROJECT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT / "scripts"))
-import build_site  # noqa: E402
-from bleu_teach.explorers import saved  # noqa: E402
+from bleu_teach.explorers import saved
+from bleu_teach_site import build, live, markdown, python_zip, slides
+from bleu_teach_site import lessons as site_lessons
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DECKS = sorted((PROJECT / "notebooks" / "slides").glob("*.ipynb"))
@@ -49,7 +49,7 @@ def test_the_learning_path_comes_from_the_course_manifest(tmp_path: Path):
         nbformat.write(notebook, tmp_path / f"{name}.ipynb")
     (tmp_path / "notes.ipynb").write_text("{}")  # not a lesson: no NN_ prefix
     _manifest(tmp_path, lessons)
-    found = build_site.lessons(tmp_path)
+    found = site_lessons.lessons(tmp_path)
     assert [(x.number, x.title, x.minutes, x.page) for x in found] == [
         ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("02", "People", 35, "02_c.html")]
     assert found[0].learn_html({"GLOSSARY.md": "glossary.html"}) == 'what <a href="glossary.html#bleu">BLEU</a> counts.'
@@ -58,10 +58,10 @@ def test_the_learning_path_comes_from_the_course_manifest(tmp_path: Path):
     _manifest(tmp_path, [("00_a", "Start", 10), ("01_b", "Clipping", 25), ("02_c", "People", 35)])
     with pytest.raises(SystemExit, match="01_b.ipynb: its title cell says 'Clipping', about 20 minutes; the course "
                                          "manifest says 'Clipping', 25"):
-        build_site.lessons(tmp_path)
+        site_lessons.lessons(tmp_path)
     _manifest(tmp_path, lessons[:2])
     with pytest.raises(SystemExit, match="add or remove the lesson in the manifest"):
-        build_site.lessons(tmp_path)
+        site_lessons.lessons(tmp_path)
 
 
 def test_a_lesson_without_the_skeletons_time_line_is_refused(tmp_path: Path):
@@ -69,25 +69,38 @@ def test_a_lesson_without_the_skeletons_time_line_is_refused(tmp_path: Path):
     nbformat.write(notebook, tmp_path / "00_bp.ipynb")
     _manifest(tmp_path, [("00_bp", "BP", 5)])
     with pytest.raises(SystemExit, match=r"00_bp.ipynb: the title cell has no '\*\*Time:\*\*' line"):
-        build_site.lessons(tmp_path)
+        site_lessons.lessons(tmp_path)
 
 
 def test_every_real_lesson_is_on_the_path_in_order():
-    found = build_site.lessons()
+    found = site_lessons.lessons()
     assert [x.path for x in found] == LESSONS
     assert [x.number for x in found] == [p.name[:2] for p in LESSONS]
     assert all(x.minutes > 0 and x.learn for x in found)
 
 
 def test_links_to_lessons_and_the_glossary_point_at_the_sites_pages():
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
-        "See [01](01_ngrams_and_clipping.ipynb), [BP](GLOSSARY.md#brevity-penalty), "
-        '<a href="GLOSSARY.md">all words</a> and [elsewhere](https://example.org/x.ipynb).')])
-    build_site.relink(notebook, {"01_ngrams_and_clipping.ipynb": "01_ngrams_and_clipping.html",
-                                 "GLOSSARY.md": "glossary.html"})
-    assert notebook.cells[0].source == (
-        "See [01](01_ngrams_and_clipping.html), [BP](glossary.html#brevity-penalty), "
-        '<a href="glossary.html">all words</a> and [elsewhere](https://example.org/x.ipynb).')
+    pages = {"01_ngrams_and_clipping.ipynb": "01_ngrams_and_clipping.html", "GLOSSARY.md": "glossary.html"}
+    html = markdown.render("See [01](01_ngrams_and_clipping.ipynb), [BP](GLOSSARY.md#brevity-penalty), "
+                           "[the guide's](notebooks/01_ngrams_and_clipping.ipynb#2.-Why) and "
+                           "[elsewhere](https://example.org/x.ipynb).", pages)
+    assert html.strip() == (
+        '<p>See <a href="01_ngrams_and_clipping.html">01</a>, <a href="glossary.html#brevity-penalty">BP</a>, '
+        '<a href="01_ngrams_and_clipping.html#2.-Why">the guide\'s</a> and '
+        '<a href="https://example.org/x.ipynb">elsewhere</a>.</p>')
+
+
+def test_a_pages_contents_are_its_notebooks_numbered_sections_with_the_ids_nbconvert_gives_them():
+    cells = [nbformat.v4.new_markdown_cell("# 03 · Title\n\n## 1. Why *BP*\n\ntext"),
+             nbformat.v4.new_code_cell("## not a heading"),
+             nbformat.v4.new_markdown_cell("### a subsection\n\n## 2. Fewer `<b>` & more\n\n## <b>unclosed")]
+    assert markdown.contents(cells, {}) == [markdown.Section("1.-Why-BP", "1. Why BP"),
+                                            markdown.Section("2.-Fewer-%3Cb%3E-&-more", "2. Fewer <b> & more")]
+
+
+def test_an_explicit_anchor_the_heading_below_repeats_is_written_once():
+    html = markdown.render('<a id="13a"></a>\n\n### 13a\n\n<a id="other"></a>\n\n### chrF', {})
+    assert html.count('id="13a"') == 1 and '<a id="other"></a>' in html and 'id="chrF"' in html
 
 
 # ---------------------------------------------------------------------------
@@ -123,7 +136,7 @@ def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
 @pytest.mark.parametrize("path", LESSONS + DECKS, ids=lambda p: p.stem)
 def test_each_explorer_link_reproduces_what_the_notebook_explorer_showed(path: Path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    presets = build_site.notebook_presets(notebook)
+    presets = site_lessons.notebook_presets(notebook)
     explorers = _saved_explorers(path)
     assert sorted(presets) == [index for index, _ in explorers]  # every explorer with text gets links
     for index, tree in explorers:
@@ -150,7 +163,7 @@ def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
     linked = []
     for path in LESSONS:
         notebook = json.loads(path.read_text(encoding="utf-8"))
-        presets = build_site.notebook_presets(notebook)
+        presets = site_lessons.notebook_presets(notebook)
         explorers = dict(_saved_explorers(path))
         cells = notebook["cells"]
         for index, cell in enumerate(cells):
@@ -172,7 +185,7 @@ def test_a_saved_explorer_without_references_is_refused():
 
 
 def test_a_preset_url_carries_every_setting():
-    preset = build_site.Preset("Hypothesis", "a <b> & c", ("x y", "z"), "13a", True, 2, "0.7, 0.3", "method3")
+    preset = site_lessons.Preset("Hypothesis", "a <b> & c", ("x y", "z"), "13a", True, 2, "0.7, 0.3", "method3")
     assert parse_qs(preset.query()) == {"hyp": ["a <b> & c"], "ref": ["x y", "z"], "n": ["2"], "weights": ["0.7, 0.3"],
                                         "smoothing": ["method3"], "tokenizer": ["13a"], "lowercase": ["1"]}
 
@@ -192,11 +205,11 @@ print(json.dumps({"answers": answers, "loaded": loaded}))
 
 
 def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
-    names = build_site.write_python_zip(tmp_path / "site.zip")
+    names = python_zip.write_python_zip(tmp_path / "site.zip")
     assert "bleu_teach/web/page.py" in names and "explorer_page.py" not in names and "bleu_teach/explorers/typed_input.py" in names and "sacrebleu/LICENSE.txt" in names
     assert not any(n.startswith("bleu_teach/") and n.split("/")[1] in ("widgets.py", "plots.py", "agreement.py")
                    for n in names)
-    tokenizers, _ = build_site.browser_tokenizers()
+    tokenizers, _ = python_zip.browser_tokenizers()
     assert {"whitespace", "13a", "char"} <= set(tokenizers) and "nltk" not in tokenizers and "intl" not in tokenizers
     hyp, refs = "The cat, it sat on the MAT.", ["the cat sat on the mat .", "a cat was sitting on the mat"]
     base = {"hypothesis": hyp, "references": refs, "lowercase": True, "max_n": "3", "weights": "", "smoothing": "method1",
@@ -227,10 +240,10 @@ def test_the_sites_python_runs_on_the_standard_library_alone(tmp_path: Path):
 
 def test_the_shipped_modules_are_what_import_bleu_teach_loads():
     # What Python itself loads, in a fresh interpreter, is the oracle for what the build finds with ast.
-    code = (f"import sys, {', '.join(build_site.ENTRY_MODULES)}; "
+    code = (f"import sys, {', '.join(python_zip.ENTRY_MODULES)}; "
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'bleu_teach')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert build_site.package_modules() == loaded
+    assert python_zip.package_modules() == loaded
     assert {"bleu_teach.explorers.views", "bleu_teach.exercises.bank"} <= set(loaded)
     assert not {"bleu_teach.ui.widgets", "bleu_teach.ui.plots", "bleu_teach.lessons.significance"} & set(loaded)
 
@@ -238,20 +251,20 @@ def test_the_shipped_modules_are_what_import_bleu_teach_loads():
 def test_the_build_never_empties_a_folder_that_holds_no_earlier_site(tmp_path: Path):
     (tmp_path / "thesis.tex").write_text("years of work")
     with pytest.raises(SystemExit, match="holds no earlier site"):
-        build_site.build(tmp_path, tmp_path / "thesis.tex")
+        build.build(tmp_path, tmp_path / "thesis.tex")
     assert (tmp_path / "thesis.tex").read_text() == "years of work"
 
 
 def test_the_build_refuses_a_missing_or_hollow_wheel(tmp_path: Path):
     with pytest.raises(SystemExit, match="no such wheel; make dist builds it"):
-        build_site.build(tmp_path / "site", tmp_path / "bleu_teach-0.1.0-py3-none-any.whl")
+        build.build(tmp_path / "site", tmp_path / "bleu_teach-0.1.0-py3-none-any.whl")
     hollow = tmp_path / "hollow-0.1.0-py3-none-any.whl"
     import zipfile
 
     with zipfile.ZipFile(hollow, "w") as archive:
         archive.writestr("bleu_teach/__init__.py", "")
     with pytest.raises(SystemExit, match="lacks bleu_teach/exercises/bank.toml"):
-        build_site.build(tmp_path / "site", hollow)
+        build.build(tmp_path / "site", hollow)
     assert not (tmp_path / "site").exists()
 
 
@@ -287,12 +300,12 @@ def _stored_alts(path: Path) -> list[str]:
 def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
     """Each lesson's page and the deck, exported as the site's build exports them: {notebook: page}."""
     out = tmp_path_factory.mktemp("site")
-    found = build_site.lessons()
+    found = site_lessons.lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
     for lesson in found:
-        build_site.export_lesson(lesson, out, pages)
+        site_lessons.export_lesson(lesson, out, pages)
     return {**{lesson.path: out / lesson.page for lesson in found},
-            **{deck: build_site.build_slides.export(deck, out) for deck in DECKS}}
+            **{deck: slides.export(deck, out) for deck in DECKS}}
 
 
 def test_every_image_on_the_lesson_pages_and_in_the_deck_has_the_figures_alt(exported: dict[Path, Path]):
@@ -316,13 +329,13 @@ def test_a_figure_without_alt_text_stops_the_build_naming_its_notebook(tmp_path:
                                                         metadata={"image/png": {"width": 640}})]
     nbformat.write(notebook, tmp_path / "00_figures.ipynb")
     _manifest(tmp_path, [("00_figures", "Figures", 5)])
-    (lesson,) = build_site.lessons(tmp_path)
+    (lesson,) = site_lessons.lessons(tmp_path)
     with pytest.raises(Exception, match=r"No alt text for a figure in 00_figures\.ipynb: the output of the cell "
                                         r"'fig = plot_something\(\)' has no image/png metadata 'alt'"):
-        build_site.export_lesson(lesson, tmp_path, {})
+        site_lessons.export_lesson(lesson, tmp_path, {})
     notebook.cells[1].outputs[0].metadata["image/png"]["alt"] = 'Bar chart titled "a <b> & c".'
     nbformat.write(notebook, tmp_path / "00_figures.ipynb")
-    build_site.export_lesson(lesson, tmp_path, {})
+    site_lessons.export_lesson(lesson, tmp_path, {})
     (image,) = _images(tmp_path / "00_figures.html")
     assert image["alt"] == 'Bar chart titled "a <b> & c".'  # escaped in the page, whole again when parsed
     assert "<b>" not in (tmp_path / "00_figures.html").read_text(encoding="utf-8")
@@ -348,15 +361,13 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
     """The bank's notebook wording (a Python value, run the cell) never reaches a page: each question, from its
     anchor to the end of its cell, is the bank's page wording (no options list: its radio buttons say them), and
     lesson 00's sentence on how to answer is the page's."""
-    import live_lessons
-
     from bleu_teach.exercises import exercises
     from bleu_teach.exercises.media import how_to_answer
 
     asked = 0
     for lesson in LESSONS:
         notebook = nbformat.read(lesson, as_version=4)
-        asked += live_lessons.ask_on_the_page(notebook)
+        asked += live.ask_on_the_page(notebook)
         prose = [c.source for c in notebook.cells if c.cell_type == "markdown"]
         for ex in exercises(lesson.name[:2]):
             anchor = f'<a id="{ex.anchor}"></a>'

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(PROJECT / "scripts"))
-import course  # noqa: E402
+from bleu_teach_site import course
 
 ENTRIES = course.course()
 
@@ -60,7 +59,7 @@ def test_lesson_00s_map_lists_every_lesson_in_the_manifests_order_with_its_time(
 def test_the_readme_table_is_made_from_the_manifest():
     readme = course.README.read_text(encoding="utf-8")
     assert course.readme_with_table(readme, ENTRIES) == readme, "the README's lessons table is stale: run " \
-                                                                "python scripts/course.py"
+                                                                "python -m bleu_teach_site.course"
 
 
 def test_a_manifest_out_of_step_with_the_notebooks_is_refused(tmp_path: Path):

@@ -35,7 +35,7 @@ LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", 
 #: the tokenizers excepted (they import NLTK's and sacreBLEU's inside their functions).
 STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf", "explorers", "web")
                          and m != "bleu_teach.bleu.sacrebleu_api"] + [
-    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout"]
+    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout", "bleu_teach.inputs.optional"]
 
 #: The modules allowed to count n-grams.
 COUNTING = ["bleu_teach.bleu.counting", "bleu_teach.chrf.counting"]
@@ -120,8 +120,8 @@ def test_no_module_imports_the_package_root():
         assert all(target != "bleu_teach" for target, _ in imports(module)), module
 
 
-def test_the_import_graph_has_no_cycle():
-    edges = package_edges()
+def assert_no_cycle(edges: dict[str, set[str]]) -> None:
+    """Fail naming the first import cycle found in ``edges`` (module -> the modules it imports)."""
     state: dict[str, int] = {}
 
     def walk(module: str, path: list[str]) -> None:
@@ -133,9 +133,13 @@ def test_the_import_graph_has_no_cycle():
                 walk(target, path + [module])
         state[module] = 2
 
-    for module in MODULES:
+    for module in sorted(edges):
         if module not in state:
             walk(module, [])
+
+
+def test_the_import_graph_has_no_cycle():
+    assert_no_cycle(package_edges())
 
 
 @pytest.mark.parametrize("module", STANDARD_LIBRARY_ONLY)
@@ -183,3 +187,50 @@ def test_all_html_is_written_by_the_rendering_layer():
             continue
         offending = [s for s in _strings_outside_docstrings(module) if _TAG.search(s)]
         assert offending == [], f"{module} writes HTML: {offending[:3]}"
+
+
+# ---------------------------------------------------------------------------
+# The website's package (bleu_teach_site): above bleu_teach, never below it, and held to the same rules
+# ---------------------------------------------------------------------------
+
+SITE = PACKAGE.parent / "bleu_teach_site"
+SITE_FILES = {"bleu_teach_site" + ("" if p.stem == "__init__" else f".{p.stem}"): p for p in sorted(SITE.glob("*.py"))}
+
+
+def _site_imports(module: str) -> list[tuple[str, tuple[str, ...]]]:
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for node in ast.walk(ast.parse(SITE_FILES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, ()) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, tuple(alias.name for alias in node.names)))
+    return found
+
+
+def test_the_package_never_imports_the_website():
+    for module in MODULES:
+        assert not [t for t, _ in imports(module) if t.split(".")[0] == "bleu_teach_site"], module
+
+
+def test_the_websites_modules_have_no_import_cycle_and_no_private_names():
+    edges: dict[str, set[str]] = {}
+    for module in SITE_FILES:
+        edges[module] = set()
+        for target, names in _site_imports(module):
+            if target.split(".")[0] == "bleu_teach":
+                assert not any(p.startswith("_") for p in target.split(".")[1:]), f"{module}: import {target}"
+                assert not [n for n in names if n.startswith("_")], f"{module}: from {target} import {names}"
+            if target.split(".")[0] == "bleu_teach_site":
+                edges[module].update(f"{target}.{n}" for n in names if f"{target}.{n}" in SITE_FILES)
+                edges[module].update({target} & set(SITE_FILES) - {"bleu_teach_site"})
+    assert_no_cycle(edges)
+    assert len(SITE_FILES) >= 8 and sum(len(targets) for targets in edges.values()) >= 8
+
+
+@pytest.mark.parametrize("module", sorted(SITE_FILES))
+def test_no_website_module_is_over_600_lines_or_edits_the_import_path(module):
+    source = SITE_FILES[module].read_text(encoding="utf-8")
+    assert source.count("\n") <= 600, f"{module}: split it"
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name):
+            assert node.value.id != "sys", f"{module} line {node.lineno} edits sys.path"

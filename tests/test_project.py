@@ -15,11 +15,22 @@ def _name(requirement: str) -> str:
     return re.split(r"[<>=!~ \[;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
 
+def _requirements(project: dict, extra: str | None = None) -> set[str]:
+    """The names a plain install (or ``bleu-teach[extra]``) brings, the extras it names (bleu-teach[course]) expanded."""
+    found = {_name(r) for r in project["dependencies"]}
+    for requirement in project["optional-dependencies"][extra] if extra else ():
+        if _name(requirement) == "bleu-teach":
+            named = requirement.split("[", 1)[1].split("]", 1)[0].split(",")
+            for other in named:
+                found |= _requirements(project, other.strip())
+        else:
+            found.add(_name(requirement))
+    return found
+
+
 def test_environment_yml_lists_the_same_packages_as_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = {_name(r) for r in project["dependencies"]}
-    for extra in project["optional-dependencies"].values():
-        declared |= {_name(r) for r in extra}
+    declared = set().union(*(_requirements(project, extra) for extra in project["optional-dependencies"]))
     conda = set()
     text = (ROOT / "environment.yml").read_text()
     for line in text.split("dependencies:", 1)[1].splitlines():
@@ -88,10 +99,13 @@ def test_cli_help_works():
 def test_make_lab_installs_what_the_lessons_need_and_no_test_tool():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    learner = {_name(r) for r in project["dependencies"] + extras["lab"]}
-    tools = {_name(r) for r in extras["test"]} - {"numpy", "tomli"}  # numpy and tomli come with the lessons too
+    learner = _requirements(project, "lab")
+    tools = _requirements(project, "test") - _requirements(project, "course") - {"numpy", "tomli"}
     assert learner.isdisjoint(tools), learner & tools
-    assert "jupyterlab" not in {_name(r) for r in project["dependencies"]}  # the wheel never replaces a hub's Jupyter
+    assert {"nltk", "sacrebleu", "ipywidgets", "jupyterlab"} <= learner
+    assert "jupyterlab" not in _requirements(project, "course")  # the wheel never replaces a hub's Jupyter
+    # The core installs nothing: tomli only on a Python without tomllib.
+    assert [r for r in project["dependencies"] if "python_version < '3.11'" not in r] == []
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^lab: \$\(LAB_STAMP\)$", makefile, re.M)
     recipe = makefile.split("$(LAB_STAMP): ", 1)[1].split("\n\n", 1)[0]

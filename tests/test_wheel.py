@@ -1,5 +1,6 @@
-"""The package runs anywhere: make dist's wheel, installed into a fresh virtual environment without the test
-extras (as on a JupyterHub or a lab machine), runs a lesson under strict nbval and reads its data.
+"""The package runs anywhere: make dist's wheel, installed into a fresh virtual environment with the course's
+libraries and without the test extras (as on a JupyterHub or a lab machine), runs a lesson under strict nbval and
+reads its data; installed with no dependency at all, its computation, exercises and command line still run.
 
 A smoke run: every lesson is executed once per test run, by nbval in the project's environment; here the first
 lesson runs in a kernel of the fresh environment (nbval itself runs here), from a folder outside the checkout,
@@ -53,7 +54,7 @@ def test_the_wheel_installs_without_the_test_tools_and_runs_a_lesson(tmp_path: P
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
     python = env_dir / "bin" / "python"
     install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--constraint",
-                              str(PROJECT / "constraints.txt"), str(wheel)],
+                              str(PROJECT / "constraints.txt"), f"{wheel}[course]"],
                              capture_output=True, text=True, timeout=1200, env=_clean_env())
     assert install.returncode == 0, install.stderr[-3000:]
     installed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], check=True,
@@ -89,3 +90,55 @@ def test_the_wheel_installs_without_the_test_tools_and_runs_a_lesson(tmp_path: P
     size = sum(f.stat().st_size for f in env_dir.rglob("*") if f.is_file() and not f.is_symlink())
     FIGURES.append(f"wheel {wheel.name} built in {built:.1f} s; its environment {size / 1e6:.0f} MB, "
                    f"without test tools; {LESSONS[0].name} there: {summary}; its data: {read.stdout.strip()}")
+
+
+#: What the core must do with nothing installed but the wheel: explain a score, check an answer, run the command
+#: line with the default tokenizer; and a command that needs sacreBLEU must say what to install.
+CORE = """
+import bleu_teach as bt
+from bleu_teach.exercises import check
+report = bt.explain([['the', 'cat', 'is', 'on', 'the', 'mat']], ['the', 'cat', 'sat', 'on', 'the', 'mat'],
+                    smoothing='method1')
+print(round(float(report.score), 6), check('03.1', '0.846').verdict, check('08.1', '-6.1').verdict)
+print(repr(float(bt.chrf_score(['the cat sat'], [['the cat sat down']]).score)))
+"""
+
+
+@pytest.mark.slow
+def test_the_core_installs_and_runs_with_no_dependency(tmp_path: Path):
+    import nltk.translate.bleu_score as nltk_bleu
+
+    wheel = build_wheel(tmp_path / "dist")
+    env_dir = tmp_path / "core"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], capture_output=True,
+                             text=True, timeout=600, env=_clean_env())  # with its dependencies: there are none
+    assert install.returncode == 0, install.stderr[-3000:]
+    installed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], check=True,
+                                          capture_output=True, text=True, env=_clean_env()).stdout)
+    assert {p["name"].lower() for p in installed} - {"pip", "setuptools"} == {"bleu-teach"}, installed
+
+    run = subprocess.run([str(python), "-c", CORE], cwd=tmp_path, capture_output=True, text=True, env=_clean_env(),
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    expected = nltk_bleu.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]], ["the", "cat", "sat", "on", "the", "mat"],
+                                       smoothing_function=nltk_bleu.SmoothingFunction().method1)
+    score, bp_verdict, mqm_verdict = run.stdout.splitlines()[0].split()
+    assert float(score) == round(expected, 6) and (bp_verdict, mqm_verdict) == ("correct", "correct"), run.stdout
+    import sacrebleu
+
+    chrf = sacrebleu.corpus_chrf(["the cat sat"], [["the cat sat down"]]).score
+    assert abs(float(run.stdout.splitlines()[1]) - chrf) <= 1e-9, (run.stdout, chrf)
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(python), "-m", "bleu_teach", *args], cwd=tmp_path, capture_output=True, text=True,
+                              env=_clean_env(), timeout=300)
+
+    shown = command("explain", "the cat sat on the mat", "--ref", "the cat is on the mat")
+    assert shown.returncode == 0 and shown.stdout.startswith("BLEU, step by step"), shown.stderr
+    for tokenizer, library in (("13a", "sacrebleu"), ("nltk", "nltk")):
+        missing = command("explain", "the cat sat", "--ref", "the cat", "--tokenizer", tokenizer)
+        assert missing.returncode == 3, (missing.returncode, missing.stderr)
+        assert f"needs {library}" in missing.stderr and 'pip install "bleu-teach[course]"' in missing.stderr
+        assert "bug" not in missing.stderr and "Traceback" not in missing.stderr, missing.stderr

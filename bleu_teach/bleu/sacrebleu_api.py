@@ -38,6 +38,7 @@ from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_coun
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.validation import check_orders
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
+from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
 from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score, Table as TableBlock
 from bleu_teach.views.document import notes as document_notes
@@ -90,6 +91,7 @@ class SacreScore(Viewable):
 
     def format(self, width: int = 2, signature: bool = False) -> str:
         """sacreBLEU's own one-line summary (``BLEU = 35.00 70.0/...``), made by sacreBLEU."""
+        needs("sacrebleu", "sacreBLEU's own summary line")
         from sacrebleu.metrics.bleu import BLEUScore
 
         counts: list[Any] = list(self.counts)  # sacreBLEU annotates List[int]; add-k makes floats
@@ -157,6 +159,7 @@ def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smoot
 def _signature(tokenize_name: str, lowercase: bool, smooth_method: str, smooth_value: Optional[float],
                num_refs: int, effective_order: bool, max_ngram_order: int) -> str:
     """sacreBLEU's signature for these settings, made by sacreBLEU itself."""
+    needs("sacrebleu", "sacreBLEU's signature")
     from sacrebleu.metrics import BLEU
 
     metric = BLEU(tokenize=tokenize_name, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,

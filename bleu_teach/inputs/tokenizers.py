@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import import_module
+from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import check_tokens
 
 __all__ = ["TOKENIZERS", "SACREBLEU_TOKENIZERS", "tokenize", "lowercase", "sacrebleu_tokenizer"]
@@ -61,11 +62,13 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
             f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}."
         )
     module, cls = SACREBLEU_TOKENIZERS[name]
+    needs(module, f"The {name} tokenizer (sacreBLEU's)")
     tokenizer: Callable[[str], str] = getattr(import_module(module), cls)()
     return tokenizer
 
 
 def _nltk_tokenize(text: str) -> list[str]:
+    needs("nltk", "The nltk tokenizer (NLTK's word_tokenize)")
     from nltk.tokenize import word_tokenize
 
     return list(word_tokenize(text, preserve_line=True))

@@ -78,16 +78,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bleu_teach.inputs.optional import MissingLibrary
 from bleu_teach.metrics import METRICS, Metric, Option, explained_metrics
 from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.viewable import FORMATS, Viewable, render
 
-__all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_INTERRUPTED"]
+__all__ = ["main", "EXIT_OK", "EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_MISSING_LIBRARY", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
 EXIT_BUG = 1
 EXIT_BAD_INPUT = 2
+#: A library the command needs is not installed (the core needs none; --tokenizer 13a needs sacreBLEU).
+EXIT_MISSING_LIBRARY = 3
 EXIT_INTERRUPTED = 130
 
 PROG = "python -m bleu_teach"
@@ -500,6 +503,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return EXIT_INTERRUPTED
+    except MissingLibrary as missing:  # a library this command needs (--tokenizer 13a: sacreBLEU) is not installed
+        _error(str(missing))
+        return EXIT_MISSING_LIBRARY
     except Exception as problem:  # a bug: still one line, never a traceback for a learner
         _error(f"unexpected {type(problem).__name__} inside bleu_teach: {problem} "
                f"(this is a bug; please report it with the command you ran)")

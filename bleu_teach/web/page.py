@@ -29,7 +29,7 @@ from bleu_teach.views.formatting import format_number
 from bleu_teach.views.html_writer import write_html
 
 #: The contexts of the explorers that show data (explorer name -> its declaration's JSON), written by the build
-#: (scripts/build_site.py) beside this file, in the data zip of the pages that need it.
+#: (the site's build, bleu_teach_site) beside this file, in the data zip of the pages that need it.
 CONTEXTS_FILE = Path(__file__).with_name("explorer_contexts.json")
 _contexts: dict[str, Any] = {}
 

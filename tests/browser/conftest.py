@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(PROJECT / "scripts"))
-from lab import lab_command  # noqa: E402
+from scripts.lab import lab_command  # noqa: E402
+from tests.conftest import SUMMARIES  # noqa: E402
 
 ARTIFACTS = PROJECT / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -187,10 +187,10 @@ def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN2
     out = tmp_path_factory.mktemp("site") / "site"
     wheel = build_wheel(tmp_path_factory.mktemp("dist"))
     started = time.perf_counter()
-    build = subprocess.run([sys.executable, "scripts/build_site.py", "--out", str(out), "--wheel", str(wheel)],
+    build = subprocess.run([sys.executable, "-m", "bleu_teach_site", "--out", str(out), "--wheel", str(wheel)],
                            cwd=PROJECT, capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stdout + build.stderr
-    SITE_TIMINGS["build (scripts/build_site.py, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
+    SITE_TIMINGS["build (python -m bleu_teach_site, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
                                str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -220,8 +220,9 @@ def visitor(browser, site: Site):  # noqa: ANN001, ANN201
     context.close()
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001
-    for name, value in TIMINGS.items():
-        terminalreporter.write_line(f"browser timing: {name}: {value}")
-    for name, value in SITE_TIMINGS.items():
-        terminalreporter.write_line(f"site timing: {name}: {value}")
+def _timings() -> list[str]:
+    return ([f"browser timing: {name}: {value}" for name, value in TIMINGS.items()] +
+            [f"site timing: {name}: {value}" for name, value in SITE_TIMINGS.items()])
+
+
+SUMMARIES.append(_timings)  # printed at the end of the run (tests/conftest.py), from whichever worker measured them

@@ -1,7 +1,7 @@
 """The static website (`make site`) served by a plain static file server and read in Chromium, with every
 request that leaves the site blocked and counted.
 
-The site is built once with the command `make site` runs (scripts/build_site.py), into a scratch folder,
+The site is built once with the command `make site` runs (python -m bleu_teach_site), into a scratch folder,
 and served by `python -m http.server` on 127.0.0.1.  Every page loads without a page error, shows its
 figures, math and saved widgets; the live explorer (bleu_teach on Pyodide) gives bleu_teach's own score
 for every preset, for typing, for each setting, a clear message for bad input, and keeps typed HTML as

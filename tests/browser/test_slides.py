@@ -15,9 +15,8 @@ import bleu_teach as bt
 from bleu_teach.views.formatting import format_number
 from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, _free_port, stop, wait_until_up
 
-sys.path.insert(0, str(PROJECT / "scripts"))
-import build_slides  # noqa: E402
-import lab as lab_script  # noqa: E402
+from bleu_teach_site import slides as build_slides
+from scripts import lab as lab_script
 
 DECK = "bleu_in_10_minutes"
 #: Index of the slide on screen (reveal.js is loaded through require.js, so window.Reveal is not set).

@@ -1,8 +1,8 @@
 """Export the demo deck as a self-contained reveal.js slide show that works from disk, offline.
 
 `make slides` executes notebooks/slides/*.ipynb into build/decks/ (saving
-widget state, leaving the stored decks untouched) and then runs this script
-with ``--decks build/decks``, which writes build/slides/:
+widget state, leaving the stored decks untouched) and then runs
+``python -m bleu_teach_site.slides --decks build/decks``, which writes build/slides/:
 
 * ``<deck>.slides.html``: ``jupyter nbconvert --to slides`` output whose
   reveal.js, require.js, jQuery, MathJax 2 and widget renderer
@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PROJECT = Path(__file__).resolve().parent.parent
-DECKS = PROJECT / "notebooks" / "slides"
-NODE = PROJECT / "node_modules"
-TEMPLATE = Path(__file__).resolve().parent / "templates" / "reveal_offline.html.j2"
+from bleu_teach_site.paths import NODE, NOTEBOOKS, PROJECT, TEMPLATES
+
+DECKS = NOTEBOOKS / "slides"
+TEMPLATE = TEMPLATES / "reveal_offline.html.j2"
 
 #: vendor/<name>: (package folder in node_modules, the parts of it the deck and the static site need)
 ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -36,10 +36,10 @@ ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "jquery": ("jquery", ("dist/jquery.min.js",)),
     "mathjax": ("mathjax", ("MathJax.js", "config", "extensions", "jax", "localization", "fonts/HTML-CSS/TeX/woff")),
     "html-manager": ("@jupyter-widgets/html-manager", ("dist",)),
-    # Pyodide's core only (the static site's live explorer; scripts/build_site.py): no packages beyond the stdlib.
+    # Pyodide's core only (the static site's live explorer; bleu_teach_site.build): no packages beyond the stdlib.
     "pyodide": ("pyodide", ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                             "pyodide-lock.json")),
-    # The lesson pages' live brevity-penalty chart (scripts/site/lesson_live.js): one file, no dependencies.
+    # The lesson pages' live brevity-penalty chart (static/lesson_live.js): one file, no dependencies.
     "chart.js": ("chart.js", ("dist/chart.umd.min.js", "LICENSE.md")),
 }
 #: What the deck itself loads.

@@ -1,10 +1,10 @@
-"""The lesson pages' live widgets and exercises, for scripts/build_site.py.
+"""The lesson pages' live widgets and exercises (the site's build, bleu_teach_site.build).
 
 Every "Try it" widget a lesson's notebook saved becomes a form of ordinary
 controls (text boxes, selects, checkboxes, range inputs) whose first output
 is written here by the page's own Python (``bleu_teach.web.page``
 run at build time on the saved control values), so a page shows the
-notebook's numbers at once; ``scripts/site/lesson_live.js`` makes it live when
+notebook's numbers at once; ``static/lesson_live.js`` makes it live when
 Pyodide has started.  Every "Check yourself" cell becomes a question form
 whose Check button asks the exercise bank in the page.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from bleu_teach.exercises import Exercise, exercise
@@ -28,6 +27,8 @@ from bleu_teach.exercises.media import answer_label, how_to_answer
 from bleu_teach.explorers.declaration import Explorer
 from bleu_teach.explorers.saved import WIDGET_VIEW, saved_explorers
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
+from bleu_teach_site import markdown
+from bleu_teach_site.paths import TEMPLATES
 
 #: The zip with what the explorers that show data need (lesson 08's WMT21 data and ranked pairs), and exercise
 #: 08.1; loaded only by the pages that need it.
@@ -40,7 +41,7 @@ def _escape(value: Any) -> str:
 def _environment() -> Any:
     import jinja2
 
-    folder = Path(__file__).resolve().parent / "templates" / "site"
+    folder = TEMPLATES / "site"
     return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=True,
                               undefined=jinja2.StrictUndefined)
 
@@ -99,12 +100,6 @@ def widget_html(explorer: Explorer, values: dict[str, Any], ids: str, unavailabl
 # The exercises, as HTML
 # ---------------------------------------------------------------------------
 
-def _inline_markdown(text: str) -> str:
-    from nbconvert.filters.markdown_mistune import markdown2html_mistune
-
-    return re.sub(r"^<p>|</p>\s*$", "", markdown2html_mistune(text).strip())
-
-
 def exercise_html(exercise_id: str) -> str:
     """The exercise's form: radio buttons for a choice, a text box for a number or a fraction; Check; feedback."""
     ex = exercise(exercise_id)
@@ -114,7 +109,7 @@ def exercise_html(exercise_id: str) -> str:
         items = "".join(
             f'<div class="live-choice"><input type="radio" id="{name}-{o.letter}" name="answer" '
             f'value="{_escape(o.letter)}"><label for="{name}-{o.letter}">'
-            f'{_escape(o.text) if ex.kind == "higher" else f"<b>{_escape(o.letter)}</b> " + _inline_markdown(o.text)}'
+            f'{_escape(o.text) if ex.kind == "higher" else f"<b>{_escape(o.letter)}</b> " + markdown.render_inline(o.text, {})}'
             f'</label></div>'
             for o in ex.options)
         field = f'<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>'

@@ -1,10 +1,10 @@
 """The course manifest (notebooks/course.toml): the lessons in order, each with its title, time and what it teaches.
 
-The website's learning path and navigation are made from it (scripts/build_site.py), the README's lessons table
-is written from it by running this script, and tests/test_course.py checks that each lesson's title cell, its
+The website's learning path and navigation are made from it (bleu_teach_site.lessons), the README's lessons
+table is written from it by running this module, and tests/test_course.py checks that each lesson's title cell, its
 **Next:** link and lesson 00's map agree with it.
 
-    python scripts/course.py        # rewrite the README's lessons table from the manifest
+    python -m bleu_teach_site.course        # rewrite the README's lessons table from the manifest
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-PROJECT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = PROJECT / "notebooks"
+from bleu_teach_site.paths import NOTEBOOKS, PROJECT
+
 MANIFEST = "course.toml"
 README = PROJECT / "README.md"
-TABLE_START = "<!-- lessons: made by scripts/course.py from notebooks/course.toml -->"
+TABLE_START = "<!-- lessons: made by python -m bleu_teach_site.course from notebooks/course.toml -->"
 TABLE_END = "<!-- end of lessons -->"
 
 

@@ -1,4 +1,4 @@
-// A lesson page's live widgets and exercises (the forms scripts/live_lessons.py writes into the page).
+// A lesson page's live widgets and exercises (the forms bleu_teach_site/live.py writes into the page).
 //
 // No BLEU here: every number and every verdict comes from Python, bleu_teach itself running on Pyodide
 // (bleu_teach.web.page: the explorers' declared views and the exercise bank's check).  Until Python has started,

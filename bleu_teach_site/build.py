@@ -1,0 +1,174 @@
+"""Build bleu-teach as a static website that needs nothing installed: ``make site`` writes build/site/.
+
+    python -m bleu_teach_site --wheel dist/bleu_teach-<version>-py3-none-any.whl [--out build/site]
+
+* ``index.html``: what the suite is, the learning path (the course manifest's
+  order, each lesson's "You will learn" and time), and links to every page.
+* ``NN_topic.html`` for every lesson (:mod:`bleu_teach_site.lessons`): the
+  stored lesson exported by nbconvert, with previous/next links, its
+  contents, a download link, and a link into the live explorer under every
+  explorer that holds text. Its widgets and exercises are live forms
+  (:mod:`bleu_teach_site.live`): bleu_teach runs them in the page on Pyodide
+  (``bleu_teach.web.page``, ``static/lesson_live.js``).
+* ``explorer.html``: the full step-by-step explorer, live: the BLEU
+  explorer's form (the lesson pages' own) with its example kept in the
+  address bar (``static/explorer.js``). Pyodide's core (from the npm
+  registry, ``vendor/pyodide/``) runs bleu_teach itself, from the zip
+  :mod:`bleu_teach_site.python_zip` writes.
+* ``bleu_in_10_minutes.slides.html``: the deck (:mod:`bleu_teach_site.slides`),
+  with the same explorer links; ``glossary.html``; ``teachers.html``;
+  ``notebooks/`` to download.
+
+Every script, stylesheet and font comes from the site's own folder, so it works
+from any static file server with the network off.  The explorer needs
+http(s): from a page opened from disk, browsers run neither its module
+script nor Pyodide's WebAssembly (the page then says how to serve it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from bleu_teach.exercises import exercises
+from bleu_teach.explorers.declaration import Explorer
+from bleu_teach.explorers.definitions import EXPLORERS
+from bleu_teach.inputs.tokenizers import TOKENIZERS
+from bleu_teach.web import page
+from bleu_teach_site import live, slides
+from bleu_teach_site.lessons import (
+    Preset,
+    add_explorer_links,
+    environment,
+    export_glossary,
+    export_guide,
+    export_lesson,
+    lessons,
+    notebook_presets,
+)
+from bleu_teach_site.paths import NOTEBOOKS, PROJECT, STATIC
+from bleu_teach_site.python_zip import PYTHON_ZIP, browser_tokenizers, write_data_zip, write_python_zip
+
+
+
+def explorer_form(example: Preset, unavailable: dict[str, set[str]]) -> str:
+    """The explorer page's form: the BLEU explorer's own (the lesson pages'), showing ``example`` at first paint."""
+    values = example.state()
+    return live.widget_html(EXPLORERS["BleuExplorer"], values, "x", unavailable,
+                            page.widget("BleuExplorer", values), {})
+
+
+def _checked_wheel(wheel: Path) -> Path:
+    """The package's wheel to offer for download: it must exist and hold the package and its data."""
+    if not wheel.is_file() or wheel.suffix != ".whl":
+        raise SystemExit(f"--wheel {wheel}: no such wheel; make dist builds it (make site does that first).")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    needed = {"bleu_teach/__init__.py", "bleu_teach/exercises/bank.toml", "bleu_teach/lessons/wmt21/zh-en.json.gz"}
+    if not needed <= names:
+        raise SystemExit(f"--wheel {wheel} lacks {', '.join(sorted(needed - names))}: rebuild it with make dist.")
+    return wheel
+
+
+def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
+    """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests.
+
+    ``wheel`` is the package built by ``make dist``: the site offers it for download, to install on a
+    JupyterHub or a hosted notebook service.
+    """
+    if out_dir.exists() and any(out_dir.iterdir()):
+        if not (out_dir / "explorer.html").is_file():
+            raise SystemExit(f"{out_dir} is not empty and holds no earlier site: choose another --out.")
+        shutil.rmtree(out_dir)  # an earlier build
+    wheel = _checked_wheel(wheel)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(wheel, out_dir / wheel.name)
+    slides.copy_assets(out_dir / "vendor")
+    slides.copy_widget_fonts(out_dir)
+    for name in ("site.css", "explorer.js", "python.js", "answers.js", "lesson_live.js", "progress.js", "offline.js"):
+        shutil.copy2(STATIC / name, out_dir / name)
+
+    found = lessons()
+    pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
+    tokenizers, _ = browser_tokenizers()
+    unavailable = {"tokenizer": set(TOKENIZERS) - set(tokenizers)}
+    contexts: dict[str, Any] = {}
+    contexts_json: dict[str, str] = {}
+
+    def context(explorer: Explorer) -> Any:
+        """An explorer's context for the site, made once (and given to the page's Python at build time too)."""
+        if explorer.name not in contexts:
+            if explorer.site_context is None or explorer.context_to_json is None:
+                raise SystemExit(f"{explorer.name} needs a context that its declaration does not say how to make.")
+            contexts[explorer.name] = explorer.site_context()
+            contexts_json[explorer.name] = explorer.context_to_json(contexts[explorer.name])
+            page.load_contexts(json.dumps(contexts_json))
+        return contexts[explorer.name]
+
+    links = {lesson.page: export_lesson(lesson, out_dir, pages,
+                                        lambda nb: live.make_live(nb, unavailable, context))
+             for lesson in found}
+    # The explorer opens on the lessons' first example (lesson 00's demo).
+    first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
+                  for p in ps), None)
+    if first is None:
+        raise SystemExit("No lesson has an explorer with text to open the live explorer on.")
+
+    downloads = out_dir / "notebooks"
+    downloads.mkdir()
+    with zipfile.ZipFile(out_dir / "bleu-teach-notebooks.zip", "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in [lesson.path for lesson in found] + [NOTEBOOKS / "GLOSSARY.md"]:
+            shutil.copy2(path, downloads / path.name)
+            archive.write(path, f"bleu-teach-notebooks/{path.name}")
+
+    decks = []
+    for deck in sorted(slides.DECKS.glob("*.ipynb")):
+        counted: list[int] = []
+        decks.append(slides.export(deck, out_dir, lambda nb: counted.append(add_explorer_links(nb, slide=True))))
+        links[decks[-1].name] = counted[0]
+
+    templates = environment()
+    export_glossary(out_dir, templates, pages)
+    export_guide(out_dir, templates, pages)
+    python_files = write_python_zip(out_dir / PYTHON_ZIP)
+    if contexts_json:
+        python_files += write_data_zip(out_dir / live.DATA_ZIP, contexts_json)
+    explorer = templates.get_template("explorer.html.j2").render(
+        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python_zip=PYTHON_ZIP,
+        widget=explorer_form(first, unavailable))
+    (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
+    index = templates.get_template("index.html.j2").render(
+        lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},
+        exercises={lesson.number: [ex.id for ex in exercises(lesson.number)] for lesson in found},
+        total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks], wheel=wheel.name)
+    (out_dir / "index.html").write_text(index, encoding="utf-8")
+    return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
+            "live": {lesson.page: lesson.live for lesson in found},
+            "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site")
+    parser.add_argument("--wheel", type=Path, required=True,
+                        help="the package's wheel, offered for download (make dist builds it; make site passes it)")
+    args = parser.parse_args()
+    out = args.out.resolve()
+    built = build(out, args.wheel.resolve())
+    shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
+    print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
+          f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
+          f"teachers.html, {built['wheel']}")
+    widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
+    answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
+    print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")
+    print(f"live-explorer links: {sum(built['links'].values())}; "
+          f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
+
+
+if __name__ == "__main__":
+    main()
