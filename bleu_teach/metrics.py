@@ -12,6 +12,15 @@ The command line, the widgets, the plots and the agreement lesson loop over
 names: a new metric is a new folder (``bleu_teach/ter/``, say) and one entry
 here.
 
+Like sacreBLEU's metrics, a metric scores in three steps: each segment's
+sufficient statistics (``statistics``: numbers that add up over a test set),
+their column sums, and the score of the sums (``from_statistics``). Its
+corpus score is the score of all the segments' sums, and a sentence is a
+corpus of one (``sentence=True`` for the settings sacreBLEU uses on one
+sentence: BLEU's effective order). A bootstrap or a paired test resamples
+the rows of :meth:`Metric.segment_statistics` and scores them with
+:meth:`Metric.score_statistics`, never recounting a sentence.
+
 The order limit of every metric is :data:`MAX_ORDERS`, here alone.
 
 >>> list(METRICS)
@@ -22,6 +31,11 @@ The order limit of every metric is :data:`MAX_ORDERS`, here alone.
 [('BLEU', 'higher', True), ('chrF', 'higher', True), ('TER', 'lower', False)]
 >>> [o.flag for o in METRICS["BLEU"].options]
 ['--tokenizer', '--lowercase', '--max-n', '--smoothing']
+>>> rows = METRICS["BLEU"].segment_statistics(["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog barks"]])
+>>> rows
+[(6, 6, 5, 3, 2, 1, 6, 5, 4, 3), (2, 3, 2, 1, 0, 0, 2, 1, 0, 0)]
+>>> round(METRICS["BLEU"].score_statistics(rows), 4) == round(METRICS["BLEU"].corpus_score(["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog barks"]]), 4)
+True
 """
 
 from __future__ import annotations
@@ -31,10 +45,14 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Optional
 
 from bleu_teach.bleu.explain import explain, explain_corpus_strings, explain_strings
-from bleu_teach.bleu.sacrebleu_api import corpus_score, sentence_score
+from bleu_teach.bleu.arithmetic import sacrebleu_score_counts
+from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.chrf.arithmetic import BETA, CHAR_ORDER, WORD_ORDER
+from bleu_teach.chrf.arithmetic import chrf_from_counts
+from bleu_teach.chrf.counting import ChrfOrderCounts
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
+from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 from bleu_teach.inputs.validation import MAX_ORDERS, order_cap_message
@@ -78,6 +96,8 @@ def option(help: str, choices: Mapping[str, str] | None = None, check: Optional[
 class Metric:
     """One metric: its sacreBLEU-terms scores, its direction, its oracle, and (if explained) its settings and explainers.
 
+    ``statistics(hypothesis, references)`` counts one segment and
+    ``from_statistics(sums, sentence)`` scores summed counts; from them
     ``sentence_score`` and ``corpus_score`` give sacreBLEU's numbers (0-100)
     with sacreBLEU's defaults (``references[i]`` lists the texts of
     hypothesis i); ``direction`` is ``"higher"`` or ``"lower"`` (is better);
@@ -95,8 +115,10 @@ class Metric:
 
     name: str
     description: str
-    sentence_score: Callable[[str, Sequence[Optional[str]]], float]
-    corpus_score: Callable[[Sequence[str], Sequence[Sequence[Optional[str]]]], float]
+    #: One segment's sufficient statistics (sacreBLEU's defaults): numbers that add up over a test set.
+    statistics: Callable[[str, Sequence[Optional[str]]], tuple[float, ...]]
+    #: The score (0-100) of summed statistics; ``sentence`` True for sacreBLEU's settings for one sentence.
+    from_statistics: Callable[[Sequence[float], bool], float]
     oracle: Callable[[], Any]
     direction: str = "higher"
     scored_by: str = "bleu_teach"
@@ -111,6 +133,26 @@ class Metric:
     def __post_init__(self) -> None:
         if self.direction not in ("higher", "lower"):
             raise ValueError(f"Metric {self.name}: direction must be 'higher' or 'lower', not {self.direction!r}.")
+
+    def segment_statistics(self, hypotheses: Sequence[str],
+                           references: Sequence[Sequence[Optional[str]]]) -> list[tuple[float, ...]]:
+        """One row of sufficient statistics per hypothesis (``references[i]`` lists the texts of hypothesis i)."""
+        per_hypothesis = check_inputs(hypotheses, references, "per_hypothesis")
+        return [self.statistics(h, refs) for h, refs in zip(hypotheses, per_hypothesis)]
+
+    def score_statistics(self, rows: Sequence[Sequence[float]], sentence: bool = False) -> float:
+        """The score (0-100) of these rows' column sums: the test set they count, or one sentence's row."""
+        if not rows:
+            raise ValueError(f"{self.name}: rows is empty; give one row of statistics per segment.")
+        return self.from_statistics([sum(column) for column in zip(*rows)], sentence)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> float:
+        """sacreBLEU's sentence score (0-100): the sentence as a corpus of one."""
+        return self.score_statistics(self.segment_statistics([hypothesis], [references]), sentence=True)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> float:
+        """sacreBLEU's corpus score (0-100) with its defaults: the score of every segment's summed statistics."""
+        return self.score_statistics(self.segment_statistics(hypotheses, references))
 
     @property
     def lower_is_better(self) -> bool:
@@ -191,6 +233,31 @@ class ChrfSettings:
         "average the per-order F-scores over all orders, as Popovic's chrF++.py"))
 
 
+def _bleu_from_statistics(sums: Sequence[float], sentence: bool) -> float:
+    # sacreBLEU's BLEU(): exp smoothing, 4-grams; sentence_bleu turns effective order on.
+    c, r, *counts = (int(x) for x in sums)
+    return sacrebleu_score_counts(counts[:4], counts[4:], c, r, "exp", effective_order=sentence).score
+
+
+#: chrF's statistics per order (character orders 1-6, sacreBLEU's default): the four counts of ChrfOrderCounts.
+_CHRF_FIELDS = ("matches", "hyp_total", "ref_total", "hyp_ngrams")
+
+
+def _chrf_statistics(hypothesis: str, references: Sequence[Optional[str]]) -> tuple[float, ...]:
+    # The counts against the reference chrF keeps for the segment (the first with the highest sentence chrF).
+    (segment,) = chrf_score([hypothesis], [list(references)]).segments
+    return tuple(getattr(order, name) for order in segment.counts for name in _CHRF_FIELDS)
+
+
+def _chrf_from_statistics(sums: Sequence[float], sentence: bool) -> float:
+    per_order = len(_CHRF_FIELDS)
+    orders = []
+    for n in range(len(sums) // per_order):
+        matches, hyp_total, ref_total, hyp_ngrams = (int(x) for x in sums[n * per_order:(n + 1) * per_order])
+        orders.append(ChrfOrderCounts("char", n + 1, matches, hyp_total, ref_total, hyp_ngrams))
+    return chrf_from_counts(orders).score
+
+
 def _bleu_segment(hypothesis: str, references: Sequence[str]) -> Viewable:
     # sacreBLEU's sentence_bleu on NLTK's terms: 13a tokens, exp smoothing = method 3, effective order = auto_reweigh.
     report = explain([tokenize(r, "13a") for r in references], tokenize(hypothesis, "13a"), smoothing="method3",
@@ -206,9 +273,8 @@ BLEU = Metric(
     settings=BleuSettings,
     explain_sentence=explain_strings,
     explain_corpus=explain_corpus_strings,
-    sentence_score=lambda hypothesis, references: sentence_score(hypothesis, references).score,
-    corpus_score=lambda hypotheses, references: corpus_score(hypotheses, references,
-                                                             orientation="per_hypothesis").score,
+    statistics=lambda hypothesis, references: bleu_statistics(hypothesis, references),
+    from_statistics=_bleu_from_statistics,
     segment_view=_bleu_segment,
     segment_how=("sentence BLEU = 100 \u00d7 the score below: sacreBLEU's sentence_bleu (13a tokens, exp smoothing "
                  "= NLTK's method 3, effective order = auto_reweigh)"),
@@ -224,8 +290,8 @@ CHRF = Metric(
     explain_sentence=explain_chrf,
     explain_corpus=lambda hypotheses, references, **options: chrf_score(
         hypotheses, references, orientation="per_hypothesis", **options),
-    sentence_score=lambda hypothesis, references: chrf_score([hypothesis], [list(references)]).score,
-    corpus_score=lambda hypotheses, references: chrf_score(hypotheses, references, orientation="per_hypothesis").score,
+    statistics=_chrf_statistics,
+    from_statistics=_chrf_from_statistics,
     segment_view=lambda hypothesis, references: explain_chrf(hypothesis, references),
     segment_how="sentence chrF, step by step (sacreBLEU's sentence_chrf)",
     oracle=_chrf_oracle,
@@ -238,27 +304,23 @@ def _ter_oracle() -> Any:
     return SacreTER()
 
 
-def _streams(references: Sequence[Sequence[Optional[str]]]) -> list[list[Optional[str]]]:
-    """Per-hypothesis reference lists as sacreBLEU's reference streams (every hypothesis with as many)."""
-    counts = {len(refs) for refs in references}
-    if len(counts) != 1:
-        raise ValueError(f"TER needs the same number of references for every hypothesis (got {sorted(counts)}).")
-    return [list(stream) for stream in zip(*references)]
+def _ter_statistics(hypothesis: str, references: Sequence[Optional[str]]) -> tuple[float, ...]:
+    # sacreBLEU's TER of one segment, through its public score: the fewest edits, the average reference length.
+    score = _ter_oracle().sentence_score(hypothesis, [r for r in references if r is not None])
+    return (float(score.num_edits), float(score.ref_length))
 
 
-def _ter_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> float:
-    return float(_ter_oracle().corpus_score(list(hypotheses), _streams(references)).score)
-
-
-def _ter_sentence(hypothesis: str, references: Sequence[Optional[str]]) -> float:
-    return float(_ter_oracle().sentence_score(hypothesis, list(references)).score)
+def _ter_from_statistics(sums: Sequence[float], sentence: bool) -> float:
+    # Snover et al. (2006): edits per reference word; sacreBLEU's rule for empty references: 1 if any edit.
+    edits, ref_length = sums
+    return 100 * (edits / ref_length if ref_length > 0 else float(edits > 0))
 
 
 TER = Metric(
     name="TER",
     description="TER (Snover et al., 2006): edits, block shifts included, per reference word; lower is better",
-    sentence_score=_ter_sentence,
-    corpus_score=_ter_corpus,
+    statistics=_ter_statistics,
+    from_statistics=_ter_from_statistics,
     oracle=_ter_oracle,
     direction="lower",
     scored_by="sacreBLEU",

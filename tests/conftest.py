@@ -61,20 +61,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN0
         terminalreporter.write_line(line)
 
 
-#: Files whose tests share one expensive session fixture (the built site), so one worker runs them all.
-_SHARED = {"test_site.py": "the site", "test_site_live.py": "the site"}
-
-
 def pytest_collection_modifyitems(config, items):  # noqa: ANN001
-    """The tiers (README, "Which tests to run when"): browser tests and notebooks are marked by where they live.
-
-    For a run on both cores (make test: ``-n 2 --dist loadgroup``) each file is one group, run by one worker in
-    order (a notebook's cells share a kernel; a module's fixtures are made once), and the site's two files are one.
-    """
+    """The tiers (README, "Which tests to run when"): browser tests and notebooks are marked by where they live."""
     for item in items:
         path = Path(str(item.fspath))
         if path.suffix == ".ipynb":
             item.add_marker(pytest.mark.notebook)
         elif path.parent.name == "browser":
             item.add_marker(pytest.mark.browser)
-        item.add_marker(pytest.mark.xdist_group(_SHARED.get(path.name, str(path))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import fields
+from typing import Any
 
 import pytest
 
@@ -48,8 +49,12 @@ def test_ter_is_registered_scored_by_sacrebleu_and_lower_is_better():
     expected = TER().corpus_score(hyps, [[r[0] for r in refs], [r[1] for r in refs]]).score
     assert ter.corpus_score(hyps, refs) == expected
     assert ter.sentence_score(hyps[0], refs[0]) == TER().sentence_score(hyps[0], refs[0]).score
-    with pytest.raises(ValueError, match="the same number of references for every hypothesis"):
-        ter.corpus_score(hyps, [refs[0], refs[1][:1]])
+    # Segments with different numbers of references: each segment's statistics are its own, as in sacreBLEU's
+    # sentence scores (whose corpus_score needs equal reference streams).
+    ragged = [refs[0], refs[1][:1]]
+    parts = [TER().sentence_score(h, r) for h, r in zip(hyps, ragged)]
+    assert ter.corpus_score(hyps, ragged) == pytest.approx(
+        100 * sum(x.num_edits for x in parts) / sum(x.ref_length for x in parts), abs=1e-9)
 
 
 def test_the_agreement_lesson_and_the_plots_read_the_direction_from_the_registry():
@@ -82,3 +87,61 @@ def test_one_limit_on_orders_for_every_function_that_takes_them(call):  # noqa: 
         call(MAX_ORDERS + 1)
     with pytest.raises(ValueError, match="digits"):
         call(10**400)  # was an OverflowError, or minutes of counting
+
+
+# --- the metric protocol: segment statistics, their sums, a score; a sentence is a corpus of one ---
+
+def _wmt21_sample(count: int) -> tuple[list[str], list[list[str]]]:
+    from bleu_teach.lessons.data import wmt21_ted
+
+    data = wmt21_ted("zh-en")
+    system = sorted(data.systems)[0]
+    segments = range(0, 3 * count, 3)
+    return ([data.systems[system][i] for i in segments],
+            [[data.references["ref-A"][i], data.references["ref-B"][i]] for i in segments])
+
+
+def _oracle(name: str) -> Any:
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name]
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_any_resample_of_the_segment_statistics_scores_as_sacrebleu_scores_those_segments(name: str):
+    """The public oracle for the statistics: whatever segments are drawn (a bootstrap sample, with repeats), the
+    score of their summed rows is sacreBLEU's corpus score of those segments, and each row alone is sacreBLEU's
+    sentence score: counts that were wrong anywhere would move some of these scores."""
+    import random
+
+    metric = METRICS[name]
+    hyps, refs = _wmt21_sample(24)
+    rows = metric.segment_statistics(hyps, refs)
+    assert len(rows) == len(hyps) and len({len(row) for row in rows}) == 1
+    draw = random.Random(20261126)
+    for _ in range(5):
+        picked = [draw.randrange(len(hyps)) for _ in range(len(hyps))]
+        expected = _oracle(name)().corpus_score([hyps[i] for i in picked],
+                                                [[refs[i][k] for i in picked] for k in range(2)]).score
+        assert metric.score_statistics([rows[i] for i in picked]) == pytest.approx(expected, abs=1e-9)
+    sentence = _oracle(name)(effective_order=True) if name == "BLEU" else _oracle(name)()
+    for i in range(0, len(hyps), 5):
+        assert metric.score_statistics([rows[i]], sentence=True) == pytest.approx(
+            sentence.sentence_score(hyps[i], refs[i]).score, abs=1e-9)
+        assert metric.sentence_score(hyps[i], refs[i]) == metric.score_statistics([rows[i]], sentence=True)
+
+
+def test_the_bleu_statistics_are_sacrebleus_public_counts():
+    from sacrebleu.metrics import BLEU
+
+    hyps, refs = _wmt21_sample(10)
+    for hyp, ref, row in zip(hyps, refs, METRICS["BLEU"].segment_statistics(hyps, refs)):
+        score = BLEU().corpus_score([hyp], [[r] for r in ref])  # one segment: its counts are the row
+        assert row == (score.sys_len, score.ref_len, *score.counts, *score.totals)
+
+
+def test_the_protocol_refuses_what_it_cannot_score():
+    with pytest.raises(ValueError, match="rows is empty"):
+        METRICS["BLEU"].score_statistics([])
+    with pytest.raises(ValueError):
+        METRICS["chrF"].segment_statistics(["a", "b"], [["a"]])

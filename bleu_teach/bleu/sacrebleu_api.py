@@ -45,7 +45,7 @@ from bleu_teach.views.document import notes as document_notes
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.viewable import Viewable
 
-__all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "sentence_score"]
+__all__ = ["SACREBLEU_SMOOTHING", "SacreScore", "corpus_score", "segment_statistics", "sentence_score"]
 
 
 MAX_ORDER = 4
@@ -168,24 +168,35 @@ def _signature(tokenize_name: str, lowercase: bool, smooth_method: str, smooth_v
     return str(metric.get_signature())
 
 
+def segment_statistics(hypothesis: str, references: Sequence[Optional[str]], tokenize_name: str = "13a",
+                       lowercase: bool = False, max_order: int = MAX_ORDER) -> tuple[int, ...]:
+    """One segment's sufficient statistics in sacreBLEU's layout: ``(c, r, m_1..m_N, t_1..t_N)``.
+
+    ``c`` is the hypothesis length, ``r`` the closest reference length,
+    ``m_n`` the clipped matches and ``t_n`` the hypothesis n-grams of order n
+    (``None`` references skipped). They add up over a test set: corpus BLEU
+    is :func:`~bleu_teach.bleu.arithmetic.sacrebleu_score_counts` of the
+    column sums, and a sentence's BLEU is the same of its own row.
+
+    >>> segment_statistics("the cat sat on the mat", ["the cat sat on a mat"])
+    (6, 6, 5, 3, 2, 1, 6, 5, 4, 3)
+    """
+    present = [r for r in references if r is not None]
+    hyp = tuple(_tok(hypothesis, tokenize_name, lowercase))
+    refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)
+    matches = tuple(count_matches(refs, hyp, max_order))
+    ngrams = tuple(max(0, len(hyp) - n + 1) for n in range(1, max_order + 1))
+    return (len(hyp), closest_ref_length((len(r) for r in refs), len(hyp)), *matches, *ngrams)
+
+
 def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize_name: str,
            lowercase: bool, smooth_method: str, smooth_value: Optional[float], max_order: int,
            effective_order: bool) -> SacreScore:
-    """Count every segment (statistics.py), pool the counts, then sacreBLEU's arithmetic."""
-    matches = [0] * max_order
-    ngrams = [0] * max_order
-    sys_len = ref_len = 0
-    ref_counts_seen = set()
-    for hyp_text, refs_text in zip(hypotheses, references):
-        present = [r for r in refs_text if r is not None]
-        ref_counts_seen.add(len(present))
-        hyp = tuple(_tok(hyp_text, tokenize_name, lowercase))
-        refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)
-        sys_len += len(hyp)
-        ref_len += closest_ref_length((len(r) for r in refs), len(hyp))
-        for n, matched in enumerate(count_matches(refs, hyp, max_order), start=1):
-            matches[n - 1] += matched
-            ngrams[n - 1] += max(0, len(hyp) - n + 1)
+    """Count every segment (:func:`segment_statistics`), pool the counts, then sacreBLEU's arithmetic."""
+    rows = [segment_statistics(h, refs, tokenize_name, lowercase, max_order) for h, refs in zip(hypotheses, references)]
+    sys_len, ref_len, *pooled = (sum(column) for column in zip(*rows))
+    matches, ngrams = pooled[:max_order], pooled[max_order:]
+    ref_counts_seen = {len([r for r in refs if r is not None]) for refs in references}
 
     # sacreBLEU's signature says nrefs:var when segments have different numbers of references.
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1

@@ -5,7 +5,7 @@ sacreBLEU keeps one row of BLEU statistics per segment,
 reference length, clipped matches and hypothesis n-grams of each order),
 and scores a test set, resampled or not, by summing its rows and
 computing BLEU from the sums.  This module counts the rows with
-:func:`bleu_teach.bleu.sacrebleu_api.sentence_score` (the package's one
+:func:`bleu_teach.bleu.sacrebleu_api.segment_statistics` (the package's one
 counting path), draws exactly what sacreBLEU draws, and scores the sums
 with sacreBLEU's public ``BLEU.compute_bleu``, in sacreBLEU's number
 types, so that every number equals sacreBLEU's for the same seed:
@@ -34,7 +34,8 @@ import statistics
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING, sentence_score
+from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
+from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
 
 __all__ = ["DEFAULT_SEED", "MAX_DIFFERING", "MAX_DRAWN", "check_seed", "check_samples", "check_settings", "check_rows",
@@ -138,8 +139,8 @@ def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[
     """One row per segment, in sacreBLEU's layout: ``[c, r, m_1..m_4, t_1..t_4]``.
 
     ``references[i]`` lists the references of ``hypotheses[i]`` (``None``
-    entries skipped).  The counts are :func:`~bleu_teach.bleu.sacrebleu_api.sentence_score`'s
-    raw ones (``sys_len``, ``ref_len``, ``matches``, ``ngrams``).
+    entries skipped): :func:`~bleu_teach.bleu.sacrebleu_api.segment_statistics`, which the
+    registry's BLEU (:data:`bleu_teach.metrics.METRICS`) counts with too, here with the lesson's settings.
 
     >>> segment_statistics(["the cat sat on the mat"], [["the cat sat on a mat"]], "13a", False)
     [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]]
@@ -151,12 +152,8 @@ def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[
     if len(hypotheses) != len(references):
         raise ValueError(f"hypotheses has {len(hypotheses)} segments but references has {len(references)}; give "
                          "one list of references per hypothesis.")
-    rows = []
-    for hypothesis, refs in zip(hypotheses, references):
-        counted = sentence_score(hypothesis, list(refs), smooth_method="none", lowercase=bool(lowercase),
-                                 tokenize=tokenize, use_effective_order=False)
-        rows.append([counted.sys_len, counted.ref_len, *counted.matches, *counted.ngrams])
-    return rows
+    return [list(bleu_statistics(hypothesis, list(refs), tokenize, bool(lowercase)))
+            for hypothesis, refs in zip(hypotheses, references)]
 
 
 def summed(rows: Sequence[Sequence[int]]) -> list[int]:
