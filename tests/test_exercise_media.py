@@ -67,8 +67,11 @@ def test_a_quiz_or_a_sheet_gives_what_the_lesson_showed_before_the_question():
     mqm = next(ex for ex in exercises() if ex.kind == "mqm_score")
     for medium in ("platform", "paper"):
         text = question_text(mqm, medium)
-        # The three errors the lesson's table lists (the WMT21 release's categories and marked words).
-        assert text.count("major") + text.count("minor") == 3 and "a nocturnal incense" in text, text
+        # The three errors the lesson's table lists (the WMT21 release's categories and marked words), and the rule.
+        for error in ("Accuracy/Mistranslation, major, on “a nocturnal incense”", "Fluency/Grammar, minor, on “of”",
+                      "Fluency/Punctuation, minor, on “-”"):
+            assert error in text, (error, text)
+        assert "minus the sum of its errors' weights" in text and "major 5, minor 1" in text
     assert "nocturnal" not in question_text(mqm, "notebook")  # the lesson's table shows them
 
 

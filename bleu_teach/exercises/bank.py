@@ -74,6 +74,9 @@ _FORMATS: dict[str, AnswerFormat] = {
     "corpus_bleu": AnswerFormat("number", scale="bleu 0-1"),
     "mqm_score": AnswerFormat("number"),
 }
+#: How an MQM score is made, for a question read without lesson 08 (the weights of ``ErrorSpan.weight``).
+MQM_RULE = ("In MQM (Freitag et al., 2021) a translation's score is minus the sum of its errors' weights: "
+            "non-translation 25, major 5, minor 1, minor Fluency/Punctuation 0.1.")
 #: The kinds whose question needs the WMT21 data (the lessons' pages load it only where a question needs it).
 NEEDS_DATA = ("mqm_score",)
 
@@ -154,7 +157,7 @@ class Exercise:
             errors = self._mqm_errors()
             return ("The errors, from WMT21's expert ratings (Chinese to English, TED talks): " +
                     "; ".join(f"{e.category}, {e.severity.lower()}" + (f", on “{e.text}”" if e.text else "")
-                              for e in errors) + ".")
+                              for e in errors) + ". " + MQM_RULE)
         return self.context
 
     def _mqm_errors(self) -> Any:

@@ -144,18 +144,19 @@ def _as_number(answer: Any) -> float:
     return value
 
 
-def _rounding(decimals: int) -> str:
-    return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}, or as a fraction"
+def _rounding(decimals: int, fraction: bool = True) -> str:
+    return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}{', or as a fraction' if fraction else ''}"
 
 
 def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int,
-           hint: str, fraction: bool = True) -> Feedback:
+           hint: str, fraction: bool = True, times_100: str = "a percentage, or sacreBLEU's 0-100 scale") -> Feedback:
     """Compare a numeric answer with the right value, then with each misconception's value.
 
     ``explanation`` (which holds the right answer) is shown only to a right
     answer; an answer that matches nothing gets the ``hint``, which does not.
     ``fraction=False`` for an answer with no exact fraction to offer (a brevity
     penalty, a BLEU score, an MQM score): the rounding advice then leaves it out.
+    ``times_100`` says where an answer 100 times too large comes from (sacreBLEU prints BP from 0 to 1).
     """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
@@ -171,8 +172,7 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
         if fits(value, float(mistake.value), decimals):
             return _with(base, False, mistake.message, mistake.name)
     if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
-        return _with(base, False, "that is the answer times 100 (a percentage, or sacreBLEU's 0-100 scale); "
-                                  "give it as a number from 0 to 1.")
+        return _with(base, False, f"that is the answer times 100 ({times_100}); give it as a number from 0 to 1.")
     # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
     shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
                for f in (round, math.trunc, _half_up)}
@@ -181,7 +181,7 @@ def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misco
                                   f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
                                   "digits, and do not round a value that is already rounded)"
                                   f"{', or give the exact fraction' if fraction else ''}.")
-    return _with(base, False, f"that is not it ({_rounding(decimals)}). Hint: {hint}.")
+    return _with(base, False, f"that is not it ({_rounding(decimals, fraction)}). Hint: {hint}.")
 
 
 def _half_up(x: float) -> int:
@@ -345,7 +345,7 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
     return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
                   hint="find the reference length closest to the hypothesis length, then BP = 1 if c > r, "
-                       "else exp(1 - r/c)", fraction=False)
+                       "else exp(1 - r/c)", fraction=False, times_100="a percentage")
 
 
 def check_bleu(

@@ -90,7 +90,7 @@ def answer_key(found: Sequence[Exercise] | None = None) -> View:
     found = _all(found)
     blocks: list[Block] = [Heading("bleu-teach: the answer key"),
                            Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says, "
-                                      "or as exact fractions.",))]
+                                      "or as exact fractions where the question offers one.",))]
     blocks.extend(_exercise_section(ex) for ex in found)
     data = [{"id": ex.id, "title": ex.title, "answer": ex.answer_text, "working": ex.working} for ex in found]
     return View(Document(tuple(blocks)), data)

@@ -126,11 +126,9 @@ def answer_label(ex: Asked) -> str:
 
 
 def question_text(ex: Asked, medium: str) -> str:
-    """The question as ``medium`` asks it (Markdown): what a reader without the lesson needs, the question, the
-    medium's instructions, and what only the lesson adds.  Options are the medium's to show."""
-    parts = [ex.question, instructions(ex, medium)]
-    if medium in LESSON_MEDIA:
-        parts.append(ex.in_lesson)
+    """The question as ``medium`` asks it (Markdown): what a reader without the lesson needs, the question, what
+    only the lesson adds, and the medium's instructions.  Options are the medium's to show."""
+    parts = [ex.question, ex.in_lesson if medium in LESSON_MEDIA else "", instructions(ex, medium)]
     text = " ".join(part for part in parts if part)
     context = "" if medium in LESSON_MEDIA else ex.stand_alone_context()
     return f"{context}\n\n{text}" if context else text

@@ -44,8 +44,8 @@ def worksheet(sheet: Sequence[Exercise]) -> View:
     blocks: list[Block] = [
         Heading(f"bleu-teach worksheet, student {student:02d}"),
         AnswerSpace("Name", 1),
-        Paragraph((f"Sheet {student:02d}: your sentences are your own. Give each number rounded as the question "
-                   "asks, or as an exact fraction, and show your working.",)),
+        Paragraph((f"Sheet {student:02d}: your sentences are your own. Give each number as the question "
+                   "asks (rounded, or as a fraction where it offers one), and show your working.",)),
     ]
     for number, ex in enumerate(sheet, start=1):
         lines = WORKING_LINES_BLEU if ex.kind in ("bleu", "corpus_bleu") else WORKING_LINES
@@ -62,7 +62,7 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int) -> View:
         Heading("bleu-teach worksheets: the key"),
         Paragraph((f"{len(sheets)} students, made with seed {seed} (keep it secret: with the seed, the package "
                    "makes this key again). Numbers are right when they round to the answer at the question's "
-                   "decimals, or as exact fractions. The quiz files made with the worksheets (Moodle XML, GIFT, "
+                   "decimals, or as exact fractions where the question offers one. The quiz files made with the worksheets (Moodle XML, GIFT, "
                    "QTI) hold each variant's misconceptions with their feedback.",)),
     ]
     shared = []

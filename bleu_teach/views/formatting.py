@@ -58,16 +58,20 @@ def number_ranges(numbers: Sequence[int], suffix: str = "") -> str:
 
 
 def plain_markdown(markdown: str) -> str:
-    """Short Markdown (a question) as plain words: emphasis and code marks dropped, p<sub>1</sub> as p_1.
+    """Short Markdown (a question) as plain words: p<sub>1</sub> as p_1, code and bold marks dropped, and an
+    italic sentence (how the exercises quote a hypothesis or a reference) in quotation marks, so it stays apart
+    from the question around it.
 
     >>> plain_markdown("What is *p*<sub>1</sub> of `the cat`?")
     'What is p_1 of the cat?'
+    >>> plain_markdown("Score *the cat sat* against **one** reference.")
+    'Score “the cat sat” against one reference.'
     """
     text = re.sub(r"^\* ", "- ", markdown, flags=re.M)  # Markdown bullets, before emphasis is read
     text = re.sub(r"\*?([A-Za-z])\*?<sub>(\w+)</sub>", r"\1_\2", text)
     text = re.sub(r"<sup>(\w+)</sup>", r"^\1", text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    text = re.sub(r"(?<!\w)\*(.+?)\*(?!\w)", r"\1", text)
+    text = re.sub(r"(?<!\w)\*(.+?)\*(?!\w)", "\u201c\\1\u201d", text)
     return text.replace("`", "").replace("\\", "")
 
 
