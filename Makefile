@@ -27,7 +27,7 @@ $(DECK_STAMP): pyproject.toml constraints.txt
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[deck,test]'
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[deck,test,site]'
 	touch $(LAB_STAMP) $(DECK_STAMP) $(STAMP)
 
 # 127.0.0.1 only, token authentication on, the project's JupyterLab settings (scripts/lab.py).

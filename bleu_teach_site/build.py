@@ -152,8 +152,11 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site")
+    parser = argparse.ArgumentParser(prog="python -m bleu_teach_site", description=(
+        "Build bleu-teach as a static website that needs nothing installed (make site runs this)."))
+    parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site",
+                        help="the folder to write the site into (default: build/site; an earlier site there is "
+                             "replaced, any other content refused)")
     parser.add_argument("--wheel", type=Path, required=True,
                         help="the package's wheel, offered for download (make dist builds it; make site passes it)")
     args = parser.parse_args()

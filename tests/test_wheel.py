@@ -117,7 +117,8 @@ def test_the_core_installs_and_runs_with_no_dependency(tmp_path: Path):
     assert install.returncode == 0, install.stderr[-3000:]
     installed = json.loads(subprocess.run([str(python), "-m", "pip", "list", "--format", "json"], check=True,
                                           capture_output=True, text=True, env=_clean_env()).stdout)
-    assert {p["name"].lower() for p in installed} - {"pip", "setuptools"} == {"bleu-teach"}, installed
+    expected = {"bleu-teach"} | ({"tomli"} if sys.version_info < (3, 11) else set())  # tomllib is 3.11's
+    assert {p["name"].lower() for p in installed} - {"pip", "setuptools"} == expected, installed
 
     run = subprocess.run([str(python), "-c", CORE], cwd=tmp_path, capture_output=True, text=True, env=_clean_env(),
                          timeout=300)
@@ -142,3 +143,11 @@ def test_the_core_installs_and_runs_with_no_dependency(tmp_path: Path):
         assert missing.returncode == 3, (missing.returncode, missing.stderr)
         assert f"needs {library}" in missing.stderr and 'pip install "bleu-teach[course]"' in missing.stderr
         assert "bug" not in missing.stderr and "Traceback" not in missing.stderr, missing.stderr
+    qti = command("exercises", "export", "--format", "qti", "--out", str(tmp_path / "quiz"))
+    assert qti.returncode == 3 and "needs text2qti" in qti.stderr and "bleu-teach[course]" in qti.stderr, qti.stderr
+    # Opening a lesson with the core alone: its first import says what to install.
+    for module, library in (("bleu_teach.ui.widgets", "ipywidgets"), ("bleu_teach.ui.plots", "matplotlib")):
+        opened = subprocess.run([str(python), "-c", f"import {module}"], cwd=tmp_path, capture_output=True, text=True,
+                                env=_clean_env(), timeout=300)
+        assert opened.returncode != 0 and f"needs {library}" in opened.stderr, opened.stderr
+        assert 'pip install "bleu-teach[course]"' in opened.stderr

@@ -28,6 +28,7 @@ from xml.etree import ElementTree
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
 from bleu_teach.exercises.media import question_text
+from bleu_teach.inputs.optional import needs
 from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
@@ -262,10 +263,9 @@ def write_qti(path: str, found: Sequence[Exercise] | None = None) -> None:
     text2qti keeps each option's feedback and the numeric answers' tolerance, but not feedback for wrong
     numbers (Moodle XML has those).
     """
-    try:
-        from text2qti.config import Config
-        from text2qti.qti import QTI
-        from text2qti.quiz import Quiz
-    except ImportError:
-        raise ValueError("the QTI export needs text2qti, which the package installs: pip install text2qti") from None
+    needs("text2qti", "The QTI export for Canvas")
+    from text2qti.config import Config
+    from text2qti.qti import QTI
+    from text2qti.quiz import Quiz
+
     QTI(Quiz(qti_text(found), config=Config(), source_name="bleu-teach exercises")).save(path)

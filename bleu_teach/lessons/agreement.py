@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from bleu_teach.inputs.optional import needs
 from bleu_teach.metrics import METRICS as REGISTERED
 from bleu_teach.lessons.mqm import MQM_BANDS, MqmBand, MqmSegment, check_data, default_reference, mqm_system_score
 from bleu_teach.views.document import Block, Document, Heading, Paragraph, Section, Strong, Table as TableBlock
@@ -455,6 +456,7 @@ def correlations(table: Union[SystemTable, SegmentTable]) -> Correlations:
     """
     if not isinstance(table, (SystemTable, SegmentTable)):
         raise TypeError(f"table must come from system_level or segment_level, not {type(table).__name__}")
+    needs("scipy", "Correlating with the experts (SciPy)")
     from scipy.stats import kendalltau, pearsonr
 
     human = table.mqm_column()
@@ -491,6 +493,7 @@ def disagreements(table: SegmentTable, metric: str = "BLEU") -> tuple[Disagreeme
         raise ValueError(f"no {metric!r} column; choose one of {', '.join(table.metrics)}")
     if not table.rows:
         raise ValueError("the table has no rated (system, segment) pairs")
+    needs("scipy", "Correlating with the experts (SciPy)")
     from scipy.stats import rankdata
 
     scores = table.column(metric)

@@ -34,6 +34,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from bleu_teach.inputs.optional import needs
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
 from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
@@ -167,6 +168,7 @@ def bleu_of(sums: Any, smooth_method: str) -> Any:
     >>> round(bleu_of([6, 6, 5, 3, 2, 1, 6, 5, 4, 3], "exp").score, 4)
     53.7285
     """
+    needs("sacrebleu", "Comparing with sacreBLEU")
     from sacrebleu.metrics import BLEU
 
     if isinstance(sums, (str, bytes)) or not hasattr(sums, "__len__") or len(sums) < 4 or len(sums) % 2:
@@ -191,6 +193,7 @@ def _corpus_bleu(rows: Sequence[Sequence[int]], smooth_method: str) -> float:
 
 def bootstrap_draws(n_segments: int, n_samples: int, seed: int) -> Any:
     """The segments of ``n_samples`` resampled test sets, drawn with replacement as sacreBLEU draws them."""
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     n_segments, n_samples, seed = _check_count(n_segments, "n_segments"), check_samples(n_samples, 1), check_seed(seed)
@@ -205,6 +208,7 @@ def randomization_draws(n_trials: int, n_segments: int, seed: int, n_bootstrap: 
     ``n_bootstrap > 0`` the same generator then draws the resampled test sets
     for the systems' intervals (None otherwise).
     """
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     n_trials, n_segments, seed = check_samples(n_trials, 1), _check_count(n_segments, "n_segments"), check_seed(seed)
@@ -219,6 +223,7 @@ def randomization_draws(n_trials: int, n_segments: int, seed: int, n_bootstrap: 
 
 def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: str) -> list[Any]:
     """sacreBLEU's ``BLEUScore`` of each resampled test set: its rows summed as float32, then BLEU."""
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     _check_method(smooth_method)
@@ -263,6 +268,7 @@ def interval(scores: Sequence[float]) -> tuple[float, float]:
 
 def numpy_interval(scores: Sequence[float]) -> tuple[float, float]:
     """The paired test's interval: the same ranks, with NumPy's mean of the sorted scores."""
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     ranked = np.sort(np.array(_scores(scores), dtype=float))
@@ -276,6 +282,7 @@ def strict_p_value(statistics_drawn: Any, observed: float) -> float:
     >>> strict_p_value([0.5, 1.0, 2.0], 1.0)
     0.5
     """
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     drawn = _scores(statistics_drawn)
@@ -300,6 +307,7 @@ def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_s
     baseline's interval is ``corpus_score``'s resamples, averaged with NumPy.
     Every comparison starts a generator afresh from ``seed``.
     """
+    needs("numpy", "sacreBLEU's resampling (NumPy)")
     import numpy as np
 
     if test not in ("bs", "ar"):
@@ -366,6 +374,7 @@ def signature(references: Sequence[Sequence[Optional[str]]], tokenize: str, lowe
 
     ``nrefs`` is the number of references per segment, or ``var`` when it varies.
     """
+    needs("sacrebleu", "Comparing with sacreBLEU")
     from sacrebleu.metrics import BLEU
 
     check_settings(tokenize, smooth_method, lowercase)

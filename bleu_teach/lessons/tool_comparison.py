@@ -43,6 +43,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, cast
 
+from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import check_orders, check_references, check_tokens
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, sentence_bleu
 from bleu_teach.bleu.explain import explain, explain_corpus
@@ -458,6 +459,7 @@ def _sacre_orders(score: SacreScore, max_n: int) -> tuple[OrderSide, ...]:
 
 
 def _nltk_smoothing(smoothing: Optional[str]) -> Any:
+    needs("nltk", "Comparing with NLTK")
     from nltk.translate.bleu_score import SmoothingFunction
 
     return None if smoothing is None else getattr(SmoothingFunction(), smoothing)
@@ -490,6 +492,8 @@ def compare_tools(
     >>> compare_tools(refs, ["the", "cat", "sat", "on", "a", "mat"], smoothing="method3").agree
     True
     """
+    needs("nltk", "Comparing with NLTK")
+    needs("sacrebleu", "Comparing with sacreBLEU")
     from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
     from sacrebleu.metrics import BLEU
 
@@ -551,6 +555,8 @@ def compare_tools_corpus(
     >>> round(result.nltk, 4), round(result.sacrebleu_run.score, 2), result.agree
     (0.5271, 62.68, False)
     """
+    needs("nltk", "Comparing with NLTK")
+    needs("sacrebleu", "Comparing with sacreBLEU")
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
     from sacrebleu.metrics import BLEU
 

@@ -23,6 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bleu_teach.inputs.optional import needs
+
+needs("ipywidgets", "The lessons' explorers (controls)")
 import ipywidgets as widgets
 
 __all__ = ["CheckedValue", "CheckedSelection", "Choice", "Slider", "Tick", "TextLine", "TextArea", "WholeNumber", "Toggles"]

@@ -16,6 +16,9 @@ import io
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from bleu_teach.inputs.optional import needs
+
+needs("matplotlib", "The lessons' figures (plots)")
 import matplotlib
 from cycler import cycler
 from matplotlib.typing import RcKeyType

@@ -34,6 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bleu_teach.inputs.optional import needs
+
+needs("ipywidgets", "The lessons' explorers (widgets)")
 import ipywidgets as widgets
 
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
