@@ -78,6 +78,10 @@ class SiteRenderer(IPythonRenderer):
             self.sections.append(Section(anchor, "".join(element.itertext()).strip()))
         return self._pending() + html
 
+    def rendered(self, source: str) -> str:
+        """``source`` rendered, with an explicit anchor left waiting at its very end written out."""
+        return str(MarkdownWithMath(renderer=self).render(source)) + self._pending()
+
     def _pending(self) -> str:
         anchor, self._anchor = self._anchor, None
         return "" if anchor is None else f'<p><a id="{self.escape_attribute(anchor)}"></a></p>\n'
@@ -98,9 +102,7 @@ def _lone_anchor(text: str) -> str | None:
 
 def render(source: str, pages: dict[str, str], sections: list[Section] | None = None) -> str:
     """A Markdown text (the glossary, the guide) as the site's HTML."""
-    renderer = SiteRenderer(pages, sections)
-    html = str(MarkdownWithMath(renderer=renderer).render(source))
-    return html + renderer._pending()
+    return SiteRenderer(pages, sections).rendered(source)
 
 
 class _InlineRenderer(SiteRenderer):
@@ -141,7 +143,7 @@ class SiteExporter(HTMLExporter):
                                 path=context.get("resources", {}).get("metadata", {}).get("path", ""),
                                 anchor_link_text=self.anchor_link_text,
                                 exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
-        return str(MarkdownWithMath(renderer=renderer).render(source)) + renderer._pending()
+        return renderer.rendered(source)
 
 
 def make_exporter(pages: dict[str, str], **kwargs: Any) -> SiteExporter:
