@@ -7,7 +7,7 @@
 - :mod:`~bleu_teach_site.lessons`: the lesson pages, the glossary, the teacher's guide;
 - :mod:`~bleu_teach_site.markdown`: nbconvert's Markdown renderer, with the site's links and the pages' contents;
 - :mod:`~bleu_teach_site.live`: the lessons' explorers and exercises as live forms;
-- :mod:`~bleu_teach_site.python_zip`: the Python the pages run on Pyodide;
+- :mod:`~bleu_teach_site.browser_python`: what the pages' Python loads besides the wheel;
 - :mod:`~bleu_teach_site.slides`: the deck as a reveal.js page that opens from disk.
 
 It is not part of the installed package (``pip install bleu-teach`` gives the library, the lessons' support and the

@@ -13,8 +13,8 @@
 * ``explorer.html``: the full step-by-step explorer, live: the BLEU
   explorer's form (the lesson pages' own) with its example kept in the
   address bar (``static/explorer.js``). Pyodide's core (from the npm
-  registry, ``vendor/pyodide/``) runs bleu_teach itself, from the zip
-  :mod:`bleu_teach_site.python_zip` writes.
+  registry, ``vendor/pyodide/``) runs bleu_teach itself, installed from the
+  package's wheel, with sacreBLEU's tokenizers (:mod:`bleu_teach_site.browser_python`).
 * ``bleu_in_10_minutes.slides.html``: the deck (:mod:`bleu_teach_site.slides`),
   with the same explorer links; ``glossary.html``; ``teachers.html``;
   ``notebooks/`` to download.
@@ -51,7 +51,7 @@ from bleu_teach_site.lessons import (
     notebook_presets,
 )
 from bleu_teach_site.paths import NOTEBOOKS, PROJECT, STATIC
-from bleu_teach_site.python_zip import PYTHON_ZIP, browser_tokenizers, write_data_zip, write_python_zip
+from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, write_contexts_zip, write_tokenizer_zip
 
 
 
@@ -94,7 +94,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
-    tokenizers, _ = browser_tokenizers()
+    tokenizers = browser_tokenizers()
+    python = [wheel.name, TOKENIZER_ZIP]  # what a live page unpacks into Pyodide's site-packages
     unavailable = {"tokenizer": set(TOKENIZERS) - set(tokenizers)}
     contexts: dict[str, Any] = {}
     contexts_json: dict[str, str] = {}
@@ -110,7 +111,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
         return contexts[explorer.name]
 
     links = {lesson.page: export_lesson(lesson, out_dir, pages,
-                                        lambda nb: live.make_live(nb, unavailable, context))
+                                        lambda nb: live.make_live(nb, unavailable, context), python)
              for lesson in found}
     # The explorer opens on the lessons' first example (lesson 00's demo).
     first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
@@ -134,11 +135,11 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     templates = environment()
     export_glossary(out_dir, templates, pages)
     export_guide(out_dir, templates, pages)
-    python_files = write_python_zip(out_dir / PYTHON_ZIP)
+    python_files = write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
     if contexts_json:
-        python_files += write_data_zip(out_dir / live.DATA_ZIP, contexts_json)
+        python_files += write_contexts_zip(out_dir / live.CONTEXTS_ZIP, contexts_json)
     explorer = templates.get_template("explorer.html.j2").render(
-        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python_zip=PYTHON_ZIP,
+        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python=python,
         widget=explorer_form(first, unavailable))
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = templates.get_template("index.html.j2").render(

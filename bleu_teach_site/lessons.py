@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,11 +179,13 @@ def environment() -> Any:
                               trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 
 
-def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None) -> int:
+def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None,
+                  python: Sequence[str] = ()) -> int:
     """Write the lesson's page; return the number of live-explorer links in it.
 
     ``live(notebook)`` turns its widgets and exercises into live forms (bleu_teach_site.live.make_live) and returns
-    how many of each; the counts are kept in ``lesson.live``.
+    how many of each; the counts are kept in ``lesson.live``. ``python`` names the archives a live page unpacks
+    into Pyodide's site-packages (the package's wheel first).
     """
     import nbformat
     from traitlets.config import Config
@@ -198,7 +201,8 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: An
         if key != "reveal_url_prefix":
             setattr(config.HTMLExporter, key, value)
     exporter = markdown.make_exporter(pages, config=config, template_file=str(TEMPLATES / "site_lesson.html.j2"))
-    resources = {"site": {"lesson": lesson, "links": links, "contents": markdown.contents(notebook["cells"], pages)},
+    resources = {"site": {"lesson": lesson, "links": links, "contents": markdown.contents(notebook["cells"], pages),
+                          "python": " ".join(python)},
                  "metadata": {"name": f"{lesson.number} · {lesson.title}"}}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
     (out_dir / lesson.page).write_text(body, encoding="utf-8")

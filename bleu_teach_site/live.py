@@ -30,9 +30,9 @@ from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach_site import markdown
 from bleu_teach_site.paths import TEMPLATES
 
-#: The zip with what the explorers that show data need (lesson 08's WMT21 data and ranked pairs), and exercise
-#: 08.1; loaded only by the pages that need it.
-DATA_ZIP = "wmt21_site.zip"
+#: The zip with the contexts of the explorers that show data (lesson 08's, made from the WMT21 data at build
+#: time); loaded only by the pages that have such an explorer.
+CONTEXTS_ZIP = "explorer_contexts.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
 def _escape(value: Any) -> str:
     return html.escape(str(value), quote=True)
@@ -85,7 +85,7 @@ def widget_html(explorer: Explorer, values: dict[str, Any], ids: str, unavailabl
     if "curve" in shown["extra"]:
         chart = (f'<div class="live-chart"><canvas role="img" aria-label="{_escape(shown["extra"]["description"])}" '
                  f'data-palette="{_escape(json.dumps(PALETTE))}"></canvas></div>')
-    needs = f' data-python-extra="{DATA_ZIP}"' if explorer.needs else ""
+    needs = f' data-python-extra="{CONTEXTS_ZIP}"' if explorer.needs else ""
     return (f'<form class="live-widget" data-widget="{explorer.name}" data-state="{_escape(json.dumps(values))}"'
             f'{needs} aria-label="{_escape(explorer.name)}: try it" novalidate>{fields}'
             f'<p class="live-status" role="status">The saved example: it becomes live when Python has started in '
@@ -104,7 +104,6 @@ def exercise_html(exercise_id: str) -> str:
     """The exercise's form: radio buttons for a choice, a text box for a number or a fraction; Check; feedback."""
     ex = exercise(exercise_id)
     name = ex.anchor + "-answer"
-    needs = f' data-python-extra="{DATA_ZIP}"' if ex.needs_data else ""
     if ex.options:
         items = "".join(
             f'<div class="live-choice"><input type="radio" id="{name}-{o.letter}" name="answer" '
@@ -117,7 +116,7 @@ def exercise_html(exercise_id: str) -> str:
         field = (f'<label for="{name}">Your answer to question {ex.number} ({_escape(answer_label(ex))})'
                  f'</label> <input type="text" id="{name}" name="answer" inputmode="decimal" autocomplete="off" '
                  f'spellcheck="false">')
-    return (f'<form class="live-exercise" data-exercise="{ex.id}"{needs} novalidate>{field} '
+    return (f'<form class="live-exercise" data-exercise="{ex.id}" novalidate>{field} '
             f'<button type="submit">Check</button>'
             f'<div class="live-feedback" aria-live="polite"></div></form>')
 

@@ -30,6 +30,14 @@ def parity_counter() -> Counter[str]:
     return PARITY_CASES
 
 
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's wheel, built once per run (per worker) by ``python -m build``, as ``make dist`` builds it."""
+    from tests.packaging import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("dist"))
+
+
 #: More lines for the end of the run, made when it ends (the browser tests' timings).
 SUMMARIES: list[Callable[[], list[str]]] = []
 #: What the workers measured, when the run is spread over several (make test: pytest-xdist).

@@ -14,14 +14,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import FIGURES
-from tests.packaging import PROJECT, build_wheel
+from tests.packaging import PROJECT
 
 #: The lesson the wheel's environment runs: the first (an explorer, exercises, the exercise bank).
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))[:1]
@@ -42,10 +41,7 @@ def _clean_env(**extra: str) -> dict[str, str]:
 
 
 @pytest.mark.slow
-def test_the_wheel_installs_without_the_test_tools_and_runs_a_lesson(tmp_path: Path):
-    started = time.perf_counter()
-    wheel = build_wheel(tmp_path / "dist")
-    built = time.perf_counter() - started
+def test_the_wheel_installs_without_the_test_tools_and_runs_a_lesson(tmp_path: Path, wheel: Path):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert set(DATA) <= names, sorted(set(DATA) - names)
@@ -88,7 +84,7 @@ def test_the_wheel_installs_without_the_test_tools_and_runs_a_lesson(tmp_path: P
     summary = run.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary and "skipped" not in summary, summary
     size = sum(f.stat().st_size for f in env_dir.rglob("*") if f.is_file() and not f.is_symlink())
-    FIGURES.append(f"wheel {wheel.name} built in {built:.1f} s; its environment {size / 1e6:.0f} MB, "
+    FIGURES.append(f"wheel {wheel.name}: its environment {size / 1e6:.0f} MB, "
                    f"without test tools; {LESSONS[0].name} there: {summary}; its data: {read.stdout.strip()}")
 
 
@@ -105,10 +101,9 @@ print(repr(float(bt.chrf_score(['the cat sat'], [['the cat sat down']]).score)))
 
 
 @pytest.mark.slow
-def test_the_core_installs_and_runs_with_no_dependency(tmp_path: Path):
+def test_the_core_installs_and_runs_with_no_dependency(tmp_path: Path, wheel: Path):
     import nltk.translate.bleu_score as nltk_bleu
 
-    wheel = build_wheel(tmp_path / "dist")
     env_dir = tmp_path / "core"
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
     python = env_dir / "bin" / "python"

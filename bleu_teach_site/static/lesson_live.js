@@ -7,7 +7,7 @@
 // Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
 
 import { stored, STORE } from "./answers.js";
-import { startFailure, startPython } from "./python.js";
+import { pageArchives, startFailure, startPython } from "./python.js";
 
 const widgets = [...document.querySelectorAll("form[data-widget]")];
 const exercises = [...document.querySelectorAll("form[data-exercise]")];
@@ -317,10 +317,8 @@ function statuses(text, failed = false) {
 async function begin() {
   root.dataset.pythonStartMs = String(Math.round(performance.now()));
   statuses("Starting Python in your browser: the saved example is shown until then.");
-  const zips = new Set([document.querySelector('meta[name="bleu-teach-python"]')?.content ?? "bleu_teach_site.zip"]);
-  for (const element of document.querySelectorAll("[data-python-extra]")) zips.add(element.dataset.pythonExtra);
   try {
-    const { pyodide, version } = await startPython([...zips]);
+    const { pyodide, version } = await startPython(pageArchives());
     const page = pyodide.pyimport("bleu_teach.web.page");
     python = { widget: page.widget_json, check: page.check_json };
     statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);

@@ -1,9 +1,8 @@
-// Starting bleu_teach's Python in the browser: Pyodide's core (vendor/pyodide/, from the npm registry) and the
-// site's zips of Python, unpacked into one folder on Python's path.  The explorer page and the lesson pages share it.
+// Starting bleu_teach's Python in the browser: Pyodide's core (vendor/pyodide/, from the npm registry), with the
+// package installed from its own wheel and sacreBLEU's tokenizers beside it, both unpacked into Pyodide's
+// site-packages.  The explorer page and the lesson pages share it.
 
 import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
-
-const FOLDER = "/home/pyodide/bleu_teach_site";
 
 function download(name) {
   return fetch(name).then((response) => {
@@ -12,12 +11,23 @@ function download(name) {
   });
 }
 
-/** Pyodide with the named zips unpacked and importable; resolves to { pyodide, version }. */
-export async function startPython(zips) {
-  const downloads = zips.map(download); // the zips download while Pyodide starts
+/** The archives a page unpacks: its meta tag's (the wheel first), then the page's extras. */
+export function pageArchives() {
+  const named = document.querySelector('meta[name="bleu-teach-python"]')?.content.split(/\s+/) ?? [];
+  const extras = [...document.querySelectorAll("[data-python-extra]")].map((element) => element.dataset.pythonExtra);
+  return [...new Set([...named, ...extras].filter(Boolean))];
+}
+
+/** Pyodide with the named archives (a wheel, or zips) installed; resolves to { pyodide, version }. */
+export async function startPython(archives) {
+  const downloads = archives.map(download); // the archives download while Pyodide starts
   const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", document.baseURI).href });
-  for (const data of downloads) pyodide.unpackArchive(await data, "zip", { extractDir: FOLDER });
-  pyodide.runPython(`import sys; sys.path.insert(0, '${FOLDER}')`);
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+  for (const [index, data] of downloads.entries()) {
+    const format = archives[index].endsWith(".whl") ? "wheel" : "zip";
+    pyodide.unpackArchive(await data, format, { extractDir: sitePackages });
+  }
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
   return { pyodide, version: pyodide.runPython("import sys; sys.version.split()[0]") };
 }
 

@@ -163,7 +163,7 @@ class Visitor:
     def page(self):  # noqa: ANN201
         page = self.context.new_page()  # type: ignore[attr-defined]
         page.problems = []
-        page.on("pageerror", lambda error: page.problems.append(str(error)))
+        page.on("pageerror", lambda error: page.problems.append(str(error) + (error.stack or "")))
         return page
 
 
@@ -176,16 +176,13 @@ def _status(url: str) -> int:
 
 
 @pytest.fixture(scope="session")
-def site(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def site(chromium: str, wheel: Path, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     """The site as `make site` builds it, served by `python -m http.server` on 127.0.0.1 (one build per run)."""
-    from tests.packaging import build_wheel
-
     if not (PROJECT / "node_modules" / "pyodide").is_dir():
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
         pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
     out = tmp_path_factory.mktemp("site") / "site"
-    wheel = build_wheel(tmp_path_factory.mktemp("dist"))
     started = time.perf_counter()
     build = subprocess.run([sys.executable, "-m", "bleu_teach_site", "--out", str(out), "--wheel", str(wheel)],
                            cwd=PROJECT, capture_output=True, text=True, timeout=600)
