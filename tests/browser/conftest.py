@@ -112,9 +112,14 @@ def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab
         f"--LabApp.user_settings_dir={scratch / 'user-settings'}",
         f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
     ])
+    # The lessons are trusted in a data folder of the run's own, so that JupyterLab draws their saved widgets (it
+    # shows an untrusted notebook's widget outputs as text until its cells run).
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(scratch / "data")}
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", *map(str, sorted(root.glob("*.ipynb")))], env=env,
+                   check=True, capture_output=True, timeout=120)
     log = open(scratch / "server.log", "wb")
     started = time.perf_counter()
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=scratch)
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=scratch, env=env)
     server_lab = Lab(f"http://127.0.0.1:{port}", token, root, started)
     try:
         wait_until_up(server, lambda: server_lab.api("/api/status") == 200, "JupyterLab", scratch / "server.log")

@@ -1,8 +1,10 @@
-"""The lessons in a real JupyterLab: every notebook runs, every widget renders and the explorers
-respond with bleu_teach's numbers.  Fixtures and the server start are in conftest.py."""
+"""The lessons in a real JupyterLab: every notebook opens with every saved widget drawn, and each explorer,
+run from the cells that make it, responds with bleu_teach's numbers.  Fixtures and the server start are in conftest.py."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import json
 import statistics
 import time
@@ -20,10 +22,6 @@ from tests.browser.conftest import ARTIFACTS, PROJECT, TIMINGS, Lab
 NOTEBOOKS = sorted(p.name for p in (PROJECT / "notebooks").glob("*.ipynb"))
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
-ALL_DONE = """() => {
-    const prompts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
-    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-}"""
 
 
 def widget_outputs(name: str) -> int:
@@ -38,16 +36,58 @@ def menu(page, top: str, item: str) -> None:  # noqa: ANN001
     page.get_by_role("menuitem", name=item, exact=True).click()
 
 
-def open_and_run(page, lab: Lab, name: str) -> None:  # noqa: ANN001
-    """Open a lesson, clear the stored outputs, run all cells and wait until every cell has run."""
+def open_lesson(page, lab: Lab, name: str) -> None:  # noqa: ANN001
+    """Open a lesson as it is stored (outputs and saved widget state) and wait for its kernel."""
     page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}")  # reset: no tabs from earlier tests
     page.wait_for_selector("#jp-main-statusbar >> text=Idle")
     TIMINGS.setdefault("server start to lesson open with its kernel idle", f"{time.perf_counter() - lab.started:.1f} s")
+
+
+def cells_for(name: str, code: str) -> list[int]:
+    """The code cells that make the explorer in the cell holding ``code``: that cell, and before it the last cells
+    that define each name it uses, and theirs in turn (imports included); their indexes in the notebook."""
+    cells = nbformat.read(PROJECT / "notebooks" / name, as_version=4).cells
+    sources = {k: cell.source for k, cell in enumerate(cells) if cell.cell_type == "code"}
+    target = next(k for k, source in sources.items() if code in source)
+
+    def defined(tree: ast.Module) -> set[str]:
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+        return names
+
+    trees = {k: ast.parse(source) for k, source in sources.items()}
+    needed, todo = {target}, [target]
+    while todo:
+        k = todo.pop()
+        used = {node.id for node in ast.walk(trees[k]) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        for used_name in sorted(used - defined(trees[k]) - set(dir(builtins))):
+            maker = max((j for j in sources if j < k and used_name in defined(trees[j])), default=None)
+            assert maker is not None, f"{name}: nothing before cell {k} defines {used_name}"
+            if maker not in needed:
+                needed.add(maker)
+                todo.append(maker)
+    return sorted(needed)
+
+
+def run_explorer(page, lab: Lab, name: str, code: str):  # noqa: ANN001, ANN201
+    """Open a lesson, clear its outputs and run only the cells that make the explorer in the cell holding ``code``
+    (the lessons themselves run whole under nbval); return that explorer's output area."""
+    open_lesson(page, lab, name)
     menu(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(f"() => !document.querySelector('{CURRENT} .jp-OutputArea-output')")
-    menu(page, "Run", "Run All Cells")
-    page.wait_for_function(ALL_DONE, timeout=120_000)
+    cells = page.locator(f"{CURRENT} .jp-Cell")
+    for k in cells_for(name, code):
+        cells.nth(k).locator(".jp-InputPrompt").click()
+        page.keyboard.press("Control+Enter")
+        page.wait_for_function(
+            "k => /\\[\\d+\\]/.test(document.querySelectorAll("
+            f"'{CURRENT} .jp-Cell')[k].querySelector('.jp-InputPrompt').textContent)", arg=k, timeout=120_000)
     page.wait_for_selector("#jp-main-statusbar >> text=Idle")
+    return explorer(page, code)
 
 
 def explorer(page, code: str):  # noqa: ANN001, ANN201
@@ -76,8 +116,13 @@ def set_readout(area, label: str, value: int) -> None:  # noqa: ANN001
 # --- every lesson ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_lesson_runs_and_every_widget_renders(lab: Lab, page, name: str):  # noqa: ANN001
-    open_and_run(page, lab, name)
+def test_lesson_opens_and_every_saved_widget_renders(lab: Lab, page, name: str):  # noqa: ANN001
+    """Each lesson as a learner opens it: its stored outputs and every widget, drawn from the saved widget state.
+
+    The lessons run whole under nbval (strict, against these stored outputs); here each explorer runs live in
+    its own test, from the cells that make it.
+    """
+    open_lesson(page, lab, name)
     expected_widgets = widget_outputs(name)
     if expected_widgets:
         page.wait_for_selector(f"{CURRENT} .jupyter-widgets")
@@ -113,8 +158,7 @@ def bleu_line(refs: list[str], hyp: str, n: int = 2, smoothing: str = "method0",
 
 
 def test_bleu_explorer_follows_every_control(lab: Lab, page):  # noqa: ANN001
-    open_and_run(page, lab, "04_the_bleu_score.ipynb")
-    area = explorer(page, "explorer = BleuExplorer(")
+    area = run_explorer(page, lab, "04_the_bleu_score.ipynb", "explorer = BleuExplorer(")
     score = area.locator(".bleu-teach .score")
     refs = ["the cat is on the mat", "there is a cat on the mat"]
     expect_text(score, bleu_line(refs, "the cat sat on the mat"))
@@ -173,8 +217,7 @@ def test_bleu_explorer_follows_every_control(lab: Lab, page):  # noqa: ANN001
 
 
 def test_typed_markup_is_shown_as_text_and_runs_nothing(lab: Lab, page):  # noqa: ANN001
-    open_and_run(page, lab, "04_the_bleu_score.ipynb")
-    area = explorer(page, "explorer = BleuExplorer(")
+    area = run_explorer(page, lab, "04_the_bleu_score.ipynb", "explorer = BleuExplorer(")
     payload = '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>'
     area.locator(".widget-textarea").filter(has_text="Hypothesis").locator("textarea").fill(payload)
     area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill('<b onmouseover="window.__xss=3">x</b>')
@@ -187,8 +230,7 @@ def test_typed_markup_is_shown_as_text_and_runs_nothing(lab: Lab, page):  # noqa
 
 
 def test_clipping_explorer(lab: Lab, page):  # noqa: ANN001
-    open_and_run(page, lab, "01_ngrams_and_clipping.ipynb")
-    area = explorer(page, "clipping = ClippingExplorer(")
+    area = run_explorer(page, lab, "01_ngrams_and_clipping.ipynb", "clipping = ClippingExplorer(")
     score = area.locator(".bleu-teach .score")
     refs = [bt.tokenize("the cat is on the mat"), bt.tokenize("there is a cat on the mat")]
 
@@ -208,8 +250,7 @@ def test_clipping_explorer(lab: Lab, page):  # noqa: ANN001
 
 
 def test_brevity_penalty_explorer(lab: Lab, page):  # noqa: ANN001
-    open_and_run(page, lab, "03_brevity_penalty.ipynb")
-    area = explorer(page, "bp_explorer = BrevityPenaltyExplorer(")
+    area = run_explorer(page, lab, "03_brevity_penalty.ipynb", "bp_explorer = BrevityPenaltyExplorer(")
     expect_text(area, f"{float(bt.brevity_penalty(6, 4)):.4f}")
     set_readout(area, "Hypothesis length", 5)
     expect_text(area, f"{float(bt.brevity_penalty(6, 5)):.4f}")
@@ -220,8 +261,7 @@ def test_brevity_penalty_explorer(lab: Lab, page):  # noqa: ANN001
 
 
 def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
-    open_and_run(page, lab, "05_limitations.ipynb")
-    area = explorer(page, "duel = SideBySideExplorer(")
+    area = run_explorer(page, lab, "05_limitations.ipynb", "duel = SideBySideExplorer(")
     verdict = area.locator(".bleu-teach .score")
 
     def box(label: str):  # noqa: ANN202
@@ -260,8 +300,7 @@ def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
 
     table = segment_level(wmt21_ted("zh-en"))
     ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}
-    open_and_run(page, lab, "08_bleu_and_people.ipynb")
-    area = explorer(page, "DisagreementExplorer(ted, segments)")
+    area = run_explorer(page, lab, "08_bleu_and_people.ipynb", "DisagreementExplorer(ted, segments)")
     expect_text(area, ranked["BLEU"][0].to_text())
     area.get_by_role("button", name="metric too harsh").click()
     expect_text(area, ranked["BLEU"][-1].to_text())
