@@ -43,10 +43,11 @@ DECK_PORT ?= 8866
 deck: $(DECK_STAMP) $(NODE_STAMP)
 	$(BIN)/python -m scripts.lab --deck --port $(DECK_PORT)
 
-# Types first (mypy, configured in pyproject.toml), then every test.
+# Types first (mypy, configured in pyproject.toml), then every test on both cores: each test file stays in one
+# process (a lesson's cells run in order under nbval); the site and the wheel are built once for both.
 test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # The fast tier for daily work: types, then the core, the views, the explorers, the exercises and the command
 # line, with no browser, no notebook and nothing marked slow, on both cores (README: which tests to run when).

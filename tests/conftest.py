@@ -30,12 +30,36 @@ def parity_counter() -> Counter[str]:
     return PARITY_CASES
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make(folder)`` fills once per run, even when the run is spread over workers (make test).
+
+    The first worker to ask makes it while holding a lock; the others wait for the lock and find it made. Workers'
+    temporary folders are siblings, so the folder is made beside them.
+    """
+    import fcntl
+    import shutil
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".made").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            (folder / ".made").touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package's wheel, built once per run (per worker) by ``python -m build``, as ``make dist`` builds it."""
+    """The package's wheel, built once per run by ``python -m build``, as ``make dist`` builds it."""
     from tests.packaging import build_wheel
 
-    return build_wheel(tmp_path_factory.mktemp("dist"))
+    folder = made_once(tmp_path_factory, "dist", build_wheel)
+    return next(folder.glob("bleu_teach-*-py3-none-any.whl"))
 
 
 #: More lines for the end of the run, made when it ends (the browser tests' timings).

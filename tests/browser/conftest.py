@@ -27,7 +27,7 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
 from scripts.lab import lab_command  # noqa: E402
-from tests.conftest import SUMMARIES  # noqa: E402
+from tests.conftest import SUMMARIES, made_once  # noqa: E402
 
 ARTIFACTS = PROJECT / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -182,17 +182,21 @@ def _status(url: str) -> int:
 
 @pytest.fixture(scope="session")
 def site(chromium: str, wheel: Path, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
-    """The site as `make site` builds it, served by `python -m http.server` on 127.0.0.1 (one build per run)."""
+    """The site as `make site` builds it (once per run), served by `python -m http.server` on 127.0.0.1."""
     if not (PROJECT / "node_modules" / "pyodide").is_dir():
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but node_modules is missing: `make test` runs `npm ci` first.")
         pytest.skip("The site's scripts are not installed: run `npm ci` (make test and make site do).")
-    out = tmp_path_factory.mktemp("site") / "site"
-    started = time.perf_counter()
-    build = subprocess.run([sys.executable, "-m", "bleu_teach_site", "--out", str(out), "--wheel", str(wheel)],
-                           cwd=PROJECT, capture_output=True, text=True, timeout=600)
-    assert build.returncode == 0, build.stdout + build.stderr
-    SITE_TIMINGS["build (python -m bleu_teach_site, as make site runs it)"] = f"{time.perf_counter() - started:.1f} s"
+
+    def make(folder: Path) -> None:
+        started = time.perf_counter()
+        build = subprocess.run([sys.executable, "-m", "bleu_teach_site", "--out", str(folder / "site"), "--wheel",
+                                str(wheel)], cwd=PROJECT, capture_output=True, text=True, timeout=600)
+        assert build.returncode == 0, build.stdout + build.stderr
+        SITE_TIMINGS["build (python -m bleu_teach_site, as make site runs it)"] = (
+            f"{time.perf_counter() - started:.1f} s")
+
+    out = made_once(tmp_path_factory, "site", make) / "site"  # one build, served by each worker's own server
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
                                str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
