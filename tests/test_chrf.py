@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import ast
 import re
+import string
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +70,45 @@ def options(draw: st.DrawFn) -> dict[str, Any]:
 def flat(counts: tuple[ChrfOrderCounts, ...]) -> list[int]:
     """bleu_teach's counts in sacreBLEU's layout: [hyp, ref, match] for each order."""
     return [x for o in counts for x in (o.hyp_total, o.ref_total, o.matches)]
+
+
+#: What sacreBLEU's chrF++ splits off a word's end or start (its CHRF._PUNCTS, read in its source: string.punctuation).
+PUNCTUATION = set(string.punctuation)
+
+
+def oracle_words(text: str) -> list[str]:
+    """chrF++'s words as sacreBLEU splits them: one punctuation mark off the end of a longer word, else off its start."""
+    words: list[str] = []
+    for w in text.split():
+        if len(w) > 1 and w[-1] in PUNCTUATION:
+            words += [w[:-1], w[-1]]
+        elif len(w) > 1 and w[0] in PUNCTUATION:
+            words += [w[0], w[1:]]
+        else:
+            words.append(w)
+    return words
+
+
+def oracle_statistics(hyp: str, ref: str, char_order: int = 6, word_order: int = 0, lowercase: bool = False,
+                      whitespace: bool = False, **_: Any) -> list[int]:
+    """chrF's statistics by the definition (Popovic 2015, 2017), counted here with Counter, in sacreBLEU's layout:
+    [hypothesis n-grams, reference n-grams, matches] for each character order, then each word order.  As in
+    sacreBLEU, hypothesis n-grams count 0 for an order of which the reference has none."""
+    if lowercase:
+        hyp, ref = hyp.lower(), ref.lower()
+
+    def grams(text: str, n: int, words: bool) -> Counter[Any]:
+        if words:
+            units: Sequence[str] = oracle_words(text)
+        else:
+            units = text if whitespace else "".join(text.split())
+        return Counter(tuple(units[i:i + n]) for i in range(len(units) - n + 1))
+
+    found = []
+    for n, words in [(n, False) for n in range(1, char_order + 1)] + [(n, True) for n in range(1, word_order + 1)]:
+        h, r = grams(hyp, n, words), grams(ref, n, words)
+        found += [sum(h.values()) if r else 0, sum(r.values()), sum((h & r).values())]
+    return found
 
 
 def branches(report: ChrfReport) -> set[str]:
@@ -130,19 +172,16 @@ def test_explain_chrf_equals_sacrebleu_sentence_score(case, opts, parity_counter
     assert report.score == pytest.approx(expected.score, abs=TOL, rel=0)
     assert report.name == expected.name
 
-    # sacreBLEU's sufficient statistics for the segment: those of the reference it kept.
-    assert flat(tuple(o.counts for o in report.orders)) == \
-        metric._extract_corpus_statistics([hyp], [[r] for r in refs])[0]
-    # Every reference alone: the same statistics and the same score as sacreBLEU's.
+    # Every reference alone: the statistics of the definition and the same score as sacreBLEU's.
     present = [r for r in refs if r is not None]
     alone = [CHRF(**opts).sentence_score(hyp, [r]).score for r in present]
     for candidate, reference, score in zip(report.candidates, present, alone, strict=True):
         assert candidate.reference == reference
-        assert flat(tuple(o.counts for o in candidate.result.orders)) == \
-            CHRF(**opts)._extract_corpus_statistics([hyp], [[reference]])[0]
+        assert flat(tuple(o.counts for o in candidate.result.orders)) == oracle_statistics(hyp, reference, **opts)
         assert candidate.score == pytest.approx(score, abs=TOL, rel=0)
-    # The kept reference is the first with the highest chrF.
+    # The kept reference is the first with the highest chrF (as sacreBLEU keeps it), and the report's counts are its.
     assert report.chosen == alone.index(max(alone))
+    assert flat(tuple(o.counts for o in report.orders)) == oracle_statistics(hyp, present[report.chosen], **opts)
     for label in sorted(branches(report)):
         event(label)
     parity_counter["chrf_sentence"] += 1
@@ -174,7 +213,11 @@ def test_chrf_score_equals_sacrebleu_corpus_score(case, opts, parity_counter):
     streams = bt.to_sacrebleu_references(per_hyp)
     metric = CHRF(**opts)
     expected = metric.corpus_score(hyps, streams)
-    segment_stats = CHRF(**opts)._extract_corpus_statistics(hyps, streams)
+    segment_stats = []  # each segment's statistics: those of its first reference with the highest chrF
+    for hyp, refs in zip(hyps, per_hyp, strict=True):
+        present = [r for r in refs if r is not None]
+        alone = [CHRF(**opts).sentence_score(hyp, [r]).score for r in present]
+        segment_stats.append(oracle_statistics(hyp, present[alone.index(max(alone))], **opts))
 
     got = chrf_score(hyps, per_hyp, **opts, orientation="per_hypothesis")
     assert got.score == pytest.approx(expected.score, abs=TOL, rel=0)
@@ -202,7 +245,7 @@ def test_worked_example(parity_counter):
     report = explain_chrf(HYP, [REF])
     expected = CHRF().sentence_score(HYP, [REF])
     assert report.score == pytest.approx(expected.score, abs=TOL, rel=0)
-    assert flat(tuple(o.counts for o in report.orders)) == CHRF()._extract_corpus_statistics([HYP], [[REF]])[0]
+    assert flat(tuple(o.counts for o in report.orders)) == oracle_statistics(HYP, REF)
     assert [(o.matches, o.hyp_total, o.ref_total) for o in report.orders][0] == (16, 21, 18)
     assert report.characters == "thecatischasingthedog" and report.best.characters == "thecatchasedthedog"
     text = report.to_text()
@@ -218,7 +261,8 @@ def test_worked_example(parity_counter):
 def test_a_reference_without_ngrams_of_an_order_drops_the_hypothesis_ngrams_too(parity_counter):
     # "abc" has no 4-grams, so sacreBLEU reports the hypothesis's one 4-gram as 0 (not 1).
     report = explain_chrf("abcd", ["abc"], char_order=4)
-    assert CHRF(char_order=4)._extract_corpus_statistics(["abcd"], [["abc"]])[0][9:] == [0, 0, 0]
+    assert oracle_statistics("abcd", "abc", char_order=4)[9:] == [0, 0, 0]
+    assert report.score == pytest.approx(CHRF(char_order=4).sentence_score("abcd", ["abc"]).score, abs=TOL, rel=0)
     last = report.orders[-1]
     assert (last.hyp_total, last.hyp_ngrams, last.counts.hyp_left_out) == (0, 1, 1)
     assert not last.in_average and report.result.effective_order == 3
@@ -256,8 +300,11 @@ def test_whitespace_is_removed_before_character_ngrams():
 
 def test_chrf_words_split_off_one_punctuation_mark():
     assert chrf_words("(hi) end... a. 'x'") == ("(hi", ")", "end..", ".", "a", ".", "'x", "'")
-    metric = CHRF(word_order=1)
-    assert metric._remove_punctuation("(hi) end... a. 'x'") == list(chrf_words("(hi) end... a. 'x'"))
+    assert oracle_words("(hi) end... a. 'x'") == list(chrf_words("(hi) end... a. 'x'"))
+    for text in ["(hi) end... a. 'x'", "\"quoted,\" he said.", "-- a-b c"]:  # the split decides chrF++'s score
+        for reference in ["(hi) end. a x", "he said quoted", "a-b c --"]:
+            assert explain_chrf(text, [reference], word_order=2).score == pytest.approx(
+                CHRF(word_order=2).sentence_score(text, [reference]).score, abs=TOL, rel=0)
 
 
 def test_chrf_from_counts_is_the_arithmetic_of_the_counts():

@@ -26,6 +26,7 @@ from bleu_teach.lessons.resampling import (
     signature,
 )
 from tests.conftest import examples
+from tests.oracles import sacrebleu_rows, sacrebleu_score_of_sums, sacrebleu_seed
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bleu_teach"
 WORDS = st.sampled_from(["the", "cat", "Dog", "sat", "ran", "on", "a", "mat", ".", "mat."])
@@ -49,22 +50,26 @@ def test_segment_statistics_are_sacrebleus_per_segment(parity_counter, segments,
 
 
 @pytest.mark.parametrize("n_samples, seed", [(1000, 12345), (77, 4)])
-def test_bootstrap_draws_and_scores_as_sacrebleu(monkeypatch, parity_counter, n_samples, seed):
-    from sacrebleu.significance import _bootstrap_resample  # the oracle: sacreBLEU's own resampling
-
+def test_bootstrap_draws_and_scores_as_sacrebleu(parity_counter, n_samples, seed):
+    # The oracle: sacreBLEU's resampling as its significance module does it (read in its source): NumPy's
+    # default_rng(seed) draws every resample's segment indices at once, rng.choice(n, size=(n_samples, n)), the
+    # statistics are summed as float32, and each sum is scored like a corpus; here with its public parts only.
     hyps, refs = data.systems()["B"], data.references(two=True)
     rows = segment_statistics(hyps, refs, "13a", False)
     whole, resampled = bootstrap(rows, n_samples, seed, "exp")
-    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    metric = BLEU()
-    stats = metric._extract_corpus_statistics(hyps, to_sacrebleu_references(refs))
-    assert rows == stats
-    _, expected = _bootstrap_resample(stats, metric, n_samples)
-    assert [s.score for s in resampled] == [s.score for s in expected]
-    assert whole.score == metric.corpus_score(hyps, to_sacrebleu_references(refs)).score
+    assert rows == sacrebleu_rows(hyps, refs)
+    indexes = np.random.default_rng(seed).choice(len(rows), size=(n_samples, len(rows)), replace=True)
+    sums = np.array(rows, dtype="float32")[indexes].sum(axis=1)
+    assert [s.score for s in resampled] == [sacrebleu_score_of_sums(row) for row in sums]
+    assert whole.score == BLEU().corpus_score(hyps, to_sacrebleu_references(refs)).score
     scores = [s.score for s in resampled]
     assert numpy_interval(scores) == tuple(float(x) for x in estimate_ci(np.array(scores)))
     assert interval(scores)[1] == numpy_interval(scores)[1]
+    # And sacreBLEU's own bootstrap, through its public corpus_score(n_bootstrap=...), prints the same mean and CI.
+    with sacrebleu_seed(seed):
+        printed = BLEU().corpus_score(hyps, to_sacrebleu_references(refs), n_bootstrap=n_samples).format()
+    mean, half = numpy_interval(scores)[0], numpy_interval(scores)[1]
+    assert f"(μ = {mean:.2f} ± {half:.2f})" in printed, printed
     parity_counter["bootstrap_scores"] += 1
 
 

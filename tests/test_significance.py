@@ -29,7 +29,7 @@ from bleu_teach.lessons.significance import (
     significance_table,
 )
 from bleu_teach.views.document import Table as TableBlock
-from tests.oracles import sacrebleu_seed
+from tests.oracles import sacrebleu_rows, sacrebleu_score_of_sums, sacrebleu_seed
 from tests.view_checks import assert_tables_shown, check_every_view
 from tests.conftest import examples
 
@@ -43,17 +43,17 @@ def table_cells(result):
     return [list(row) for row in table.rows]
 
 
-def _sacrebleu_ar_differences(baseline, system, streams, masks):
-    """sacreBLEU's own AR arithmetic (its _paired_ar_test) on the given coin rows: |BLEU(A') - BLEU(B')|."""
-    metric = BLEU()
-    bl = metric._extract_corpus_statistics(baseline, streams)
-    sy = metric._extract_corpus_statistics(system, streams)
-    observed = abs(metric._aggregate_and_compute(bl).score - metric._aggregate_and_compute(sy).score)
+def _sacrebleu_ar_differences(baseline, system, refs, masks):
+    """sacreBLEU's AR arithmetic (its paired AR test, read in its source) on the given coin rows, with its public
+    parts: each segment's statistics, swapped where the coin says, summed and scored; |BLEU(A') - BLEU(B')|."""
+    bl = np.array(sacrebleu_rows(baseline, refs))
+    sy = np.array(sacrebleu_rows(system, refs))
+    observed = abs(sacrebleu_score_of_sums(bl.sum(0)) - sacrebleu_score_of_sums(sy.sum(0)))
     pos = np.asarray(masks, dtype=bool)
     shuf_a = pos @ bl + ~pos @ sy
     shuf_b = ~pos @ bl + pos @ sy
-    a = np.array([metric._aggregate_and_compute(x).score for x in shuf_a[:, None]])
-    b = np.array([metric._aggregate_and_compute(x).score for x in shuf_b[:, None]])
+    a = np.array([sacrebleu_score_of_sums(x) for x in shuf_a])
+    b = np.array([sacrebleu_score_of_sums(x) for x in shuf_b])
     return observed, np.abs(a - b)
 
 
@@ -66,7 +66,7 @@ def test_exact_randomization_of_a_and_c_equals_brute_force_over_every_swap(parit
     assert exact.differing == (3, 6, 12) and len(exact.swaps) == 8
     # Brute force: all 2^16 swaps of all 16 sentences, with sacreBLEU's own AR arithmetic.
     masks = list(itertools.product([False, True], repeat=16))
-    observed, differences = _sacrebleu_ar_differences(systems["A"], systems["C"], streams, masks)
+    observed, differences = _sacrebleu_ar_differences(systems["A"], systems["C"], refs, masks)
     assert exact.observed == observed
     assert exact.p_fraction == Fraction(int(np.sum(differences >= observed)), len(masks)) == Fraction(1, 4)
     assert exact.count_greater == int(np.sum(differences > observed)) == 0
@@ -96,7 +96,7 @@ def test_sampled_trials_replay_sacrebleus_ar_test(parity_counter, n_samples, see
     assert run.p_strict == scores["BLEU"][1].p_value == 1 / (n_samples + 1)
     # The same coins as sacreBLEU's, counted with >= by sacreBLEU's own arithmetic.
     coins = np.random.default_rng(seed).integers(2, size=(n_samples, 16), dtype=bool)
-    observed, differences = _sacrebleu_ar_differences(systems["A"], systems["C"], streams, coins)
+    observed, differences = _sacrebleu_ar_differences(systems["A"], systems["C"], refs, coins)
     assert (run.greater, run.ties) == (int(np.sum(differences > observed)), int(np.sum(differences == observed)))
     assert run.p_at_least == (run.greater + run.ties + 1) / (n_samples + 1)
     parity_counter["sampled_randomization"] += 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bleu_teach.exercises import exercises
-from tests.browser.conftest import SITE_TIMINGS, Site, Visitor
+from tests.browser.conftest import PROJECT, SITE_TIMINGS, Site, Visitor
 from tests.browser.test_site import LESSONS, PYTHON_READY
 
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
