@@ -149,7 +149,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     (out_dir / "index.html").write_text(index, encoding="utf-8")
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
             "live": {lesson.page: lesson.live for lesson in found},
-            "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name}
+            "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name,
+            "archives": [TOKENIZER_ZIP] + ([live.CONTEXTS_ZIP] if contexts_json else [])}
 
 
 def main() -> None:
@@ -166,7 +167,8 @@ def main() -> None:
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
-          f"teachers.html, {built['wheel']}")
+          f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}")
+    print(f"the pages' Python: {built['wheel']}, {', '.join(built['archives'])}")
     widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
     answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
     print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")
