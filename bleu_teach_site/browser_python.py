@@ -75,22 +75,22 @@ print(json.dumps(works))
 """
 
 
-def browser_tokenizers() -> dict[str, str]:
+def browser_tokenizers(archive: Path) -> dict[str, str]:
     """The tokenizers the pages offer (name: description): ``whitespace`` and sacreBLEU's that import there.
 
-    Each sacreBLEU tokenizer is imported from :data:`TOKENIZER_ZIP`'s folder
-    alone, in a Python run with ``-I -S`` (no site-packages: neither NumPy
-    nor sacreBLEU's other dependencies, as in Pyodide's core). 13a, char, zh
-    and none need only the standard library; intl needs ``regex``. NLTK's
+    Each sacreBLEU tokenizer is imported from ``archive`` (the
+    :data:`TOKENIZER_ZIP` :func:`write_tokenizer_zip` wrote) alone, in a
+    Python run with ``-I -S`` (no site-packages: neither NumPy nor
+    sacreBLEU's other dependencies, as in Pyodide's core). 13a, char, zh and
+    none need only the standard library; intl needs ``regex``. NLTK's
     tokenizer is not shipped.
     """
     with tempfile.TemporaryDirectory() as folder:
-        write_tokenizer_zip(Path(folder) / TOKENIZER_ZIP)
-        with zipfile.ZipFile(Path(folder) / TOKENIZER_ZIP) as archive:
-            archive.extractall(Path(folder) / "unpacked")
+        with zipfile.ZipFile(archive) as unpacking:
+            unpacking.extractall(folder)
         modules = [module for module, _ in SACREBLEU_TOKENIZERS.values()]
-        run = subprocess.run([sys.executable, "-I", "-S", "-c", _PROBE, str(Path(folder) / "unpacked"),
-                              json.dumps(modules)], capture_output=True, text=True, timeout=60, check=False)
+        run = subprocess.run([sys.executable, "-I", "-S", "-c", _PROBE, folder, json.dumps(modules)],
+                             capture_output=True, text=True, timeout=60, check=False)
     if run.returncode != 0:
         raise SystemExit(f"Importing sacreBLEU's tokenizers on their own failed:\n{run.stderr}")
     works = set(json.loads(run.stdout))

@@ -94,7 +94,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
-    tokenizers = browser_tokenizers()
+    python_files = write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
+    tokenizers = browser_tokenizers(out_dir / TOKENIZER_ZIP)
     python = [wheel.name, TOKENIZER_ZIP]  # what a live page unpacks into Pyodide's site-packages
     unavailable = {"tokenizer": set(TOKENIZERS) - set(tokenizers)}
     contexts: dict[str, Any] = {}
@@ -135,7 +136,6 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     templates = environment()
     export_glossary(out_dir, templates, pages)
     export_guide(out_dir, templates, pages)
-    python_files = write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
     if contexts_json:
         python_files += write_contexts_zip(out_dir / live.CONTEXTS_ZIP, contexts_json)
     explorer = templates.get_template("explorer.html.j2").render(
@@ -150,7 +150,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
             "live": {lesson.page: lesson.live for lesson in found},
             "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name,
-            "archives": [TOKENIZER_ZIP] + ([live.CONTEXTS_ZIP] if contexts_json else [])}
+            "archives": python + ([live.CONTEXTS_ZIP] if contexts_json else [])}
 
 
 def main() -> None:
@@ -168,7 +168,7 @@ def main() -> None:
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
           f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}")
-    print(f"the pages' Python: {built['wheel']}, {', '.join(built['archives'])}")
+    print(f"the pages' Python: {', '.join(built['archives'])}")
     widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
     answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
     print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")
