@@ -176,7 +176,7 @@ def test_cli_text_that_starts_with_a_dash_gets_a_way_out():
 
 def test_cli_refuses_an_endless_file_with_a_stated_limit():
     run = _cli("explain", "the cat", "--ref-file", "/dev/zero")
-    assert run.returncode == 2 and "larger than 64 MB" in run.stderr  # memory grew until MemoryError
+    assert run.returncode == 2 and "holds more than 64 MB" in run.stderr  # memory grew until MemoryError
 
 
 def test_cli_errors_name_the_flag_the_user_typed():

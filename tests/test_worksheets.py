@@ -199,16 +199,43 @@ def test_the_students_sheets_never_print_the_seed_and_the_key_does(folder: Path)
 
 
 def test_without_a_seed_a_random_one_is_chosen_and_said_and_old_sheets_are_cleared(tmp_path: Path):
-    (tmp_path / "sheets").mkdir()
-    (tmp_path / "sheets" / "student-09.pdf").write_text("an earlier set")
+    env = {**__import__("os").environ, "PATH": "/nonexistent"}
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "3", "--out",
+                          str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    (tmp_path / "sheets" / "student-09.pdf").write_text("the teacher's own file")
     (tmp_path / "notes.txt").write_text("the teacher's own file")
     run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
-                          str(tmp_path)], capture_output=True, text=True, timeout=300, env={**__import__("os").environ,
-                                                                                           "PATH": "/nonexistent"})
+                          str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert run.returncode == 0, run.stderr
     seed = int(run.stderr.split("made with seed ")[1].split(":")[0])
     assert f"made with seed {seed}" in (tmp_path / "worksheet-key.md").read_text(encoding="utf-8")
-    assert not (tmp_path / "sheets" / "student-09.pdf").exists() and (tmp_path / "notes.txt").exists()
+    assert not (tmp_path / "sheets" / "student-03.md").exists()  # the earlier set's third sheet
+    assert (tmp_path / "sheets" / "student-09.pdf").exists() and (tmp_path / "notes.txt").exists()
     run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
                           str(tmp_path / "notes.txt")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "is a file, not a folder" in run.stderr
+
+
+def test_the_class_that_drew_a_shared_variant_gets_its_own_and_a_valid_qti_package(tmp_path: Path):
+    from bleu_teach.exercises.export import write_qti
+
+    sheets = worksheets(58, 12345)  # student 58 used to get student 55's 02.1, and text2qti refused the package
+    for k, exercise_id in enumerate(VARIED):
+        assert len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets}) == 58, exercise_id
+    write_qti(str(tmp_path / "quiz.zip"), [ex for sheet in sheets for ex in sheet])
+    assert zipfile.ZipFile(tmp_path / "quiz.zip").testzip() is None
+
+
+def test_students_who_share_a_variant_share_one_quiz_question(tmp_path: Path):
+    from dataclasses import replace
+
+    from bleu_teach.exercises.export import gift, moodle_xml, write_qti
+
+    sheets = worksheets(3, 1, which=("04.1", "03.1"))
+    flat = [ex for sheet in sheets for ex in sheet] + [replace(sheets[0][0], student=4)]  # a fourth student shares
+    moodle = ElementTree.fromstring(moodle_xml(flat, "set"))
+    names = [q.findtext("name/text") for q in moodle.iter("question") if q.get("type") != "category"]
+    assert len(names) == 6 and len(set(names)) == 6
+    assert gift(flat, "set").count("::04.1") == 3
+    write_qti(str(tmp_path / "quiz.zip"), flat)  # text2qti refuses a repeated question

@@ -392,6 +392,10 @@ def explain_corpus_strings(
         raise TypeError("hypotheses must be a list of texts, one per segment.")
     if isinstance(references, str) or not isinstance(references, Sequence):
         raise TypeError("references must be a list with one list of reference texts per hypothesis.")
+    for i, group in enumerate(references):
+        if isinstance(group, str):  # would be read as one reference per character
+            raise TypeError(f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] gives one "
+                            f"reference per hypothesis.")
     hyps = [_tokens_of(h, "the hypothesis", tokenizer, lowercase) for h in hypotheses]
     refs = [[_tokens_of(text, f"reference {k} of segment {i}", tokenizer, lowercase)
              for k, text in enumerate(group, start=1)] for i, group in enumerate(references, start=1)]

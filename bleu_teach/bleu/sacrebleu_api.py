@@ -134,9 +134,9 @@ class SacreScore(Viewable):
 
 def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
                    max_ngram_order: Any, effective_order: Any, effective_name: str) -> None:
-    if tokenize_name not in SACREBLEU_TOKENIZERS:
+    if not isinstance(tokenize_name, str) or tokenize_name not in SACREBLEU_TOKENIZERS:
         raise ValueError(f"Unknown tokenize {tokenize_name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
-    if smooth_method not in SACREBLEU_SMOOTHING:
+    if not isinstance(smooth_method, str) or smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
     if not isinstance(lowercase, bool):
         raise TypeError("lowercase must be True or False.")

@@ -34,6 +34,7 @@ from bleu_teach.inputs.validation import (
     check_tokens,
     check_weight_tuple,
     preview,
+    typed_number,
 )
 from bleu_teach.lessons.data import ErrorSpan
 from bleu_teach.exercises.distinct import fits, warn_if_coinciding
@@ -124,19 +125,12 @@ class Feedback(Viewable):
 
 
 def _as_number(answer: Any) -> float:
-    number: Any = answer
     if isinstance(answer, str):
-        text = "".join(answer.split())  # "5 / 8" as "5/8"
-        if "," in text and "." not in text and "/" not in text:
-            text = text.replace(",", ".")  # a decimal comma: "0,625"
-        try:
-            number = Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.") from None
-    if isinstance(number, bool) or not isinstance(number, (numbers.Real, Decimal)):
+        return typed_number(answer)  # bounded: "1e30000000" is refused before any arithmetic
+    if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Decimal)):
         raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
     try:
-        value = float(number)
+        value = float(answer)
     except OverflowError:
         raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.") from None
     if not math.isfinite(value):

@@ -51,9 +51,17 @@ def _id_number(ex: Exercise) -> str:
 
 
 def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
-    """The exercises by id, in order: one group per exercise, holding every student's variant of it."""
+    """The exercises by id, in order: one group per exercise, holding each different variant of it once.
+
+    Students who share a variant (a class larger than an exercise's supply) share one question: a platform draws
+    from the group, and a repeated question would only count twice (text2qti refuses it).
+    """
     ordered = sorted(found, key=lambda ex: (ex.id, ex.student or 0))
-    return [(key, list(group)) for key, group in groupby(ordered, key=lambda ex: ex.id)]
+    groups = []
+    for key, group in groupby(ordered, key=lambda ex: ex.id):
+        different = {repr(sorted(ex.inputs.items())): ex for ex in reversed(list(group))}  # the first student's
+        groups.append((key, sorted(different.values(), key=lambda ex: ex.student or 0)))
+    return groups
 
 
 def _answer_line(ex: Exercise) -> str:

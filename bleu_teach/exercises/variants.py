@@ -9,7 +9,9 @@ teaches (a hypothesis that repeats words for a clipping question, a missing
 and it is kept only if its right answer and every misconception's answer
 are pairwise different after the question's rounding
 (:func:`indistinct`), so that the checker can name each mistake; otherwise
-it is drawn again.  No two students get the same inputs for an exercise.
+it is drawn again.  No two students get the same inputs for an exercise while
+its supply of checked inputs lasts (about 160 for 02.1); past it, students
+share variants, and the key says how many different ones there are.
 
 A variant is an :class:`~bleu_teach.exercises.bank.Exercise` with the same
 id and kind, new ``inputs``, a question written from them, and
@@ -223,7 +225,7 @@ _TITLES = {"05.2": "Unsmoothed BLEU-4 without a matching 4-gram"}
 #: How many checked candidates a draw looks through for an answer no other student has yet, and how many
 #: draws it tries for inputs no other student has before it gives a student an earlier student's variant.
 _NEW_ANSWER_TRIES = 10
-_REUSE_AFTER = 300
+_REUSE_AFTER = 2000
 
 
 def _working(ex: Exercise, feedback: Feedback) -> str:
@@ -280,14 +282,15 @@ def pool_size(exercise_id: str) -> int | None:
 
 
 def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
-                 answers: set[str] | None = None) -> Exercise:
+                 answers: set[str] | None = None, patience: int = _REUSE_AFTER) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
     differ after rounding, and (with ``taken``) until its inputs are not
     already taken; they are added.  With ``answers`` (the answers other
     students got), a candidate with a new answer is preferred among the next
-    few that pass.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
+    few that pass.  After ``patience`` draws without inputs that are not taken, an earlier student's variant
+    is given.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in _DRAWERS:
         raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(_DRAWERS)} "
@@ -295,7 +298,7 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     passed: list[Exercise] = []
     shared: Exercise | None = None  # a variant another student has: used only when no new one turns up
     for attempt in range(MAX_DRAWS):
-        if attempt >= _REUSE_AFTER and (passed or shared is not None):
+        if attempt >= patience and (passed or shared is not None):
             break
 
         inputs, question = _DRAWERS[exercise_id](rng)
@@ -373,6 +376,10 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
         else:
             taken: set[str] = set()
             answers: set[str] = set()
+            patience = _REUSE_AFTER
             for student in range(1, students + 1):
-                sheets[student - 1].append(draw_variant(exercise_id, rng, student, taken, answers))
+                before = len(taken)
+                sheets[student - 1].append(draw_variant(exercise_id, rng, student, taken, answers, patience))
+                if len(taken) == before:  # the supply of new inputs has run out: share sooner from now on
+                    patience = _REUSE_AFTER // 20
     return sheets

@@ -90,7 +90,7 @@ def tokenizer_name(value: Any, owner: str) -> str:
         raise TypeError(f"{owner}: tokenizer must be a tokenizer name such as 'whitespace' or '13a', "
                         f"not {preview(value)}.")
     key = value.strip().lower()
-    if key not in TOKENIZERS:
+    if not isinstance(key, str) or key not in TOKENIZERS:
         raise ValueError(f"{owner}: unknown tokenizer {value!r}; choose one of {', '.join(TOKENIZERS)}.")
     return key
 

@@ -49,7 +49,7 @@ def _check_name(name: object) -> str:
     if not isinstance(name, str):
         raise TypeError(f"tokenizer must be a name such as 'whitespace' or '13a', not {type(name).__name__}.")
     key = name.strip().lower()
-    if key not in TOKENIZERS:
+    if not isinstance(key, str) or key not in TOKENIZERS:
         raise ValueError(f"Unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}.")
     return key
 
@@ -57,7 +57,7 @@ def _check_name(name: object) -> str:
 @lru_cache(maxsize=None)
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     """sacreBLEU's tokenizer object called ``name`` (a callable from str to str)."""
-    if name not in SACREBLEU_TOKENIZERS:
+    if not isinstance(name, str) or name not in SACREBLEU_TOKENIZERS:
         raise ValueError(
             f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}."
         )

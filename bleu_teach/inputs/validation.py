@@ -10,6 +10,7 @@ raises ``KeyError``).  The helpers here turn each of those into a
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
 from numbers import Integral, Real
 from typing import Any
@@ -273,6 +274,15 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
     return checked, several, [is_default_tuple(w) for w in raw_group]
 
 
+def check_level(alpha: Any) -> float:
+    """A significance level ``alpha``: a number strictly between 0 and 1 (NaN is not one)."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {alpha!r}.")
+    if not 0 < alpha < 1:  # also false for NaN
+        raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {alpha!r}.")
+    return float(alpha)
+
+
 def check_bool(value: Any, what: str) -> bool:
     """A yes/no setting: exactly ``True`` or ``False``.
 
@@ -290,4 +300,59 @@ def check_bool(value: Any, what: str) -> bool:
         return bool(value)
     if not isinstance(value, bool):
         raise TypeError(f"{what} must be True or False, not {preview(value)}.")
+    return value
+
+
+#: The longest typed number read (a fraction of two long whole numbers fits), and the largest exponent of ten:
+#: the course's answers lie between about -100 and 100, and a float ends near 1e308 anyway.
+MAX_TYPED_CHARACTERS = 100
+MAX_TYPED_EXPONENT = 400
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
+_FRACTION = re.compile(r"([+-]?\d+)/(\d+)")
+#: Signs a keyboard or a word processor may give for a minus.
+_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-"})
+
+
+def typed_number(text: str, advice: str = "a number or a fraction such as 2/7") -> float:
+    """A number a learner typed (``"0.625"``, ``"5/8"``, ``"0,625"``, ``"6.25e-1"``, ``"−0.5"``), read in bounded time.
+
+    Size and exponent are checked before any arithmetic: ``"1e30000000"``
+    is refused at once (an exact fraction of it takes Python minutes).
+    ``ValueError`` (with ``advice``) for anything else.
+
+    >>> typed_number("5 / 8"), typed_number("0,625"), typed_number("\u22126.25e-1")
+    (0.625, 0.625, -0.625)
+    >>> typed_number("1e30000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e30000000' has an exponent of 30000000, and exponents from -400 to 400 are read; write a number such as 0.625.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"Write {advice}, not {type(text).__name__}.")
+    compact = "".join(text.split()).translate(_MINUS_SIGNS)  # "5 / 8" as "5/8"
+    if len(compact) > MAX_TYPED_CHARACTERS:
+        raise ValueError(f"That answer is {len(compact):,} characters long; write {advice} (at most "
+                         f"{MAX_TYPED_CHARACTERS} characters).")
+    if "," in compact and "." not in compact and "/" not in compact:
+        compact = compact.replace(",", ".")  # a decimal comma: "0,625"
+    decimal = _DECIMAL.fullmatch(compact)
+    if decimal:
+        exponent = int(decimal.group(1) or 0)
+        if abs(exponent) > MAX_TYPED_EXPONENT:
+            raise ValueError(f"{compact!r} has an exponent of {exponent}, and exponents from -{MAX_TYPED_EXPONENT} "
+                             f"to {MAX_TYPED_EXPONENT} are read; write a number such as 0.625.")
+        value = float(compact)
+    else:
+        fraction = _FRACTION.fullmatch(compact)
+        if fraction is None:
+            raise ValueError(f"Write {advice}, not {preview(text)}.")
+        numerator, denominator = (int(part) for part in fraction.groups())
+        if denominator == 0:
+            raise ValueError(f"{compact!r} divides by zero; write {advice}.")
+        try:
+            value = numerator / denominator  # correctly rounded for whole numbers of any size
+        except OverflowError:
+            value = math.inf
+    if not math.isfinite(value):
+        raise ValueError(f"Write the answer as a finite number, not {preview(text)}.")
     return value

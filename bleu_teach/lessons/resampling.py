@@ -29,6 +29,7 @@ last bit, so each is kept where sacreBLEU uses it.
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 import statistics
 from collections.abc import Sequence
@@ -78,9 +79,9 @@ def check_settings(tokenize: Any, smooth_method: Any, lowercase: Any = False) ->
     """Refuse a tokenizer or a smoothing method that sacreBLEU does not have, and a ``lowercase`` that is not a bool."""
     if not isinstance(lowercase, bool):
         raise TypeError(f"lowercase must be True or False, not {lowercase!r}.")
-    if tokenize not in SACREBLEU_TOKENIZERS:
+    if not isinstance(tokenize, str) or tokenize not in SACREBLEU_TOKENIZERS:
         raise ValueError(f"Unknown tokenize {tokenize!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
-    if smooth_method not in SACREBLEU_SMOOTHING:
+    if not isinstance(smooth_method, str) or smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
 
 
@@ -117,7 +118,7 @@ def check_rows(rows: Any, name: str = "rows") -> list[list[int]]:
 
 
 def _check_method(smooth_method: Any) -> None:
-    if smooth_method not in SACREBLEU_SMOOTHING:
+    if not isinstance(smooth_method, str) or smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
 
 
@@ -171,6 +172,7 @@ def bleu_of(sums: Any, smooth_method: str) -> Any:
     needs("sacrebleu", "Comparing with sacreBLEU")
     from sacrebleu.metrics import BLEU
 
+    _check_method(smooth_method)
     if isinstance(sums, (str, bytes)) or not hasattr(sums, "__len__") or len(sums) < 4 or len(sums) % 2:
         raise ValueError(f"sums must be a test set's summed statistics row [c, r, m_1..m_N, t_1..t_N] "
                          f"(2 + 2N numbers), not {sums!r:.60}.")
@@ -239,6 +241,7 @@ def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: s
 def bootstrap(rows: Sequence[Sequence[int]], n_samples: int, seed: int, smooth_method: str) -> tuple[Any, list[Any]]:
     """``BLEU.corpus_score(..., n_bootstrap=n_samples)`` on these rows: the test set's ``BLEUScore``, then those of
     the ``n_samples`` resampled test sets, in the order sacreBLEU draws them."""
+    _check_method(smooth_method)
     draws = bootstrap_draws(len(rows), n_samples, seed)
     return bleu_of(summed(rows), smooth_method), resampled_scores(rows, draws, smooth_method)
 
@@ -252,7 +255,10 @@ def _scores(scores: Any) -> list[float]:
         raise ValueError("scores is empty: at least one resampled score (or statistic) is needed.")
     if not all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in values):
         raise TypeError("scores must hold numbers (the resampled BLEU scores).")
-    return [float(x) for x in values]
+    floats = [float(x) for x in values]
+    if not all(math.isfinite(x) for x in floats):
+        raise ValueError("scores holds a NaN or an infinity; resampled scores are finite numbers.")
+    return floats
 
 
 def interval(scores: Sequence[float]) -> tuple[float, float]:
@@ -288,6 +294,8 @@ def strict_p_value(statistics_drawn: Any, observed: float) -> float:
     drawn = _scores(statistics_drawn)
     if isinstance(observed, bool) or not isinstance(observed, numbers.Real):
         raise TypeError(f"observed must be a number (the observed statistic), not {observed!r}.")
+    if not math.isfinite(observed):
+        raise ValueError(f"observed must be a finite number (the observed statistic), not {observed!r}.")
     larger = int(np.sum(np.asarray(drawn) > observed))
     return (larger + 1) / (len(drawn) + 1)
 

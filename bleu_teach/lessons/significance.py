@@ -57,6 +57,7 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from bleu_teach.inputs.corpus_layout import check_inputs
+from bleu_teach.inputs.validation import check_level
 from bleu_teach.lessons.resampling import (DEFAULT_SEED, MAX_DIFFERING, bootstrap, check_samples, check_seed, check_settings,
                                            corpus_bleu, interval, paired_statistics, randomization_draws,
                                            segment_statistics, signature, swap_scores)
@@ -135,6 +136,7 @@ class SystemResult:
         ``alpha`` (sacreBLEU then prints its floor, 1/(n+1), because it counts
         only strictly larger differences).
         """
+        alpha = check_level(alpha)
         if self.p_value is None:
             return None
         if self.identical_to_baseline:
@@ -306,11 +308,7 @@ def significance_table(rows: Sequence[SystemResult], alpha: float = 0.05) -> Sig
         if not isinstance(row, SystemResult):
             raise TypeError(f"rows[{i}] is a {type(row).__name__}, not a SystemResult; "
                             f"pass the rows that paired_test returns: rows, _ = paired_test(...).")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {alpha!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {alpha!r}.")
-    return SignificanceResults(tuple(rows), alpha)
+    return SignificanceResults(tuple(rows), check_level(alpha))
 
 
 def _ordinal(k: int) -> str:

@@ -245,7 +245,7 @@ def _check_options(max_n: Any, smoothing: Any, auto_reweigh: Any, smooth_method:
                          f"not {smoothing!r}.")
     if not isinstance(auto_reweigh, bool):
         raise TypeError("auto_reweigh must be True or False.")
-    if smooth_method not in SACREBLEU_SMOOTHING:
+    if not isinstance(smooth_method, str) or smooth_method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTHING)} (sacreBLEU's names), "
                          f"not {smooth_method!r}.")
     if smooth_value is not None and (isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float))):

@@ -248,8 +248,35 @@ def _describe(source: str) -> str:
     return "standard input" if source == STDIN else f"'{source}'"
 
 
-#: The largest input file (or standard input) the CLI reads: a test set of tens of thousands of sentences fits.
+#: The most the CLI reads from one file (or standard input), counted while it reads, before anything is split into
+#: tokens: bytes, lines and whitespace-separated tokens.  A WMT test set (a few thousand sentences) fits many times.
 MAX_INPUT_BYTES = 64 * 2**20
+MAX_INPUT_LINES = 150_000
+MAX_INPUT_TOKENS = 2_000_000
+_CHUNK = 2**20
+
+
+def _bounded_read(stream: Any, where: str) -> bytes:
+    """Read ``stream`` in chunks, refusing it as soon as it passes a limit (memory stays near the bytes read)."""
+    chunks: list[bytes] = []
+    size = lines = tokens = 0
+    inside = False  # whether the last chunk ended inside a token (which the next chunk may continue)
+    while True:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        lines += chunk.count(b"\n")
+        tokens += len(chunk.split()) - (inside and not chunk[:1].isspace())
+        inside = not chunk[-1:].isspace()
+        for count, most, unit in ((size, MAX_INPUT_BYTES, "bytes"), (lines, MAX_INPUT_LINES, "lines"),
+                                  (tokens, MAX_INPUT_TOKENS, "tokens")):
+            if count > most:
+                shown = f"{most // 2**20} MB" if unit == "bytes" else f"{most:,} {unit}"
+                raise _InputError(f"{where} holds more than {shown}; bleu_teach explains scores step by step, for "
+                                  f"test sets up to that size (use sacreBLEU for larger ones)")
+    return b"".join(chunks)
 
 
 def _read_bytes(source: str) -> bytes:
@@ -262,25 +289,17 @@ def _read_bytes(source: str) -> bytes:
                   "Ctrl-Z then Enter on Windows)", file=sys.stderr)
         buffer = getattr(stdin, "buffer", None)
         if buffer is None:  # a text stream without bytes underneath (e.g. io.StringIO)
-            return stdin.read().encode("utf-8", "surrogatepass")
+            return _bounded_read(io.BytesIO(stdin.read().encode("utf-8", "surrogatepass")), "standard input")
         try:
-            data: bytes = buffer.read(MAX_INPUT_BYTES + 1)
+            return _bounded_read(buffer, "standard input")
         except OSError as problem:
             raise _InputError(f"cannot read standard input: {problem.strerror or problem}") from None
-        if len(data) > MAX_INPUT_BYTES:
-            raise _InputError(f"standard input holds more than {MAX_INPUT_BYTES // 2**20} MB; bleu_teach explains "
-                              "scores step by step, for test sets up to that size (use sacreBLEU for larger ones)")
-        return data
     try:
         with open(source, "rb") as file:
-            data = file.read(MAX_INPUT_BYTES + 1)
+            return _bounded_read(file, _describe(source))
     except OSError as problem:
         reason = problem.strerror or problem.__class__.__name__
         raise _InputError(f"cannot read {_describe(source)}: {reason}") from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise _InputError(f"{_describe(source)} is larger than {MAX_INPUT_BYTES // 2**20} MB; bleu_teach explains "
-                          "scores step by step, for test sets up to that size (use sacreBLEU for larger ones)")
-    return data
 
 
 def _read_text(source: str) -> str:
@@ -457,7 +476,12 @@ def _escape_unencodable(stream: TextIO | None) -> None:
 
 
 def _error(message: str) -> None:
-    print("error: " + " ".join(safe(message).split()), file=sys.stderr)
+    if sys.stderr is None:  # started with standard error closed ("2>&-"): the exit code alone says it
+        return
+    try:
+        print("error: " + " ".join(safe(message).split()), file=sys.stderr)
+    except (OSError, ValueError):  # standard error closed under us, or a closed pipe
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -482,15 +506,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   f"{PROG} {command} {where}-- {dashed[0]!r}") from None
             raise
         if args.command == "exercises":
-            for path in exercise_files(args):
-                print(f"wrote {safe(path)}")
-            return EXIT_OK
-        if args.command is None:
+            written = exercise_files(args)
+            text = "\n".join(f"wrote {safe(path)}" for path in written)
+            if sys.stdout is None:  # the files are written; the list of them has nowhere to go
+                return EXIT_OK
+        elif args.command is None:
             commands = ", ".join(f"{m.sentence_command}, {m.corpus_command}" for m in explained_metrics())
             raise _InputError(f"choose a command: {commands} (try '{PROG} --help')")
-        if args.standalone and args.format != "latex":
+        elif args.standalone and args.format != "latex":
             raise _InputError("--standalone goes with --format latex (a complete LaTeX document)")
-        text = render(_report(args), args.format, standalone=args.standalone)
+        else:
+            text = render(_report(args), args.format, standalone=args.standalone)
         if args.format == "html":
             # In HTML, a character the output cannot encode becomes a character reference (&#223;),
             # which a browser shows as the character itself.

@@ -15,14 +15,17 @@ Bad arguments raise ``ValueError``: the command line prints them as one
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from bleu_teach.ui.out_folder import OutFolder
 
 __all__ = ["add_exercise_commands", "exercise_files"]
 
@@ -47,129 +50,170 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
     )
     what = bank.add_subparsers(dest="exercise_command", title="what to write", metavar="WHAT")
     key = what.add_parser("key", help="the answer key, Markdown and PDF")
-    key.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
+    _add_out(key)
     export = what.add_parser("export", help="a quiz file for a learning platform")
     export.add_argument("--format", dest="quiz_format", required=True, choices=("moodle", "gift", "qti"),
                         help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format; "
                              "qti: a QTI package for Canvas (needs text2qti)")
-    export.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
+    _add_out(export)
     sheet = what.add_parser("worksheet", help="a different worksheet for every student, their key, quiz files")
     sheet.add_argument("--students", required=True, type=int, metavar="N",
                        help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student")
     sheet.add_argument("--seed", type=int, default=None, metavar="S",
                        help="the same seed gives the same worksheets; by default a new random seed, printed and "
                             "written into the key (keep it secret: with it anyone can make the key)")
-    sheet.add_argument("--out", required=True, metavar="DIR", help="the folder to write into (made if missing)")
+    _add_out(sheet)
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
 
 
-def _folder(path: str) -> Path:
-    out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out {str(out)!r} is a file, not a folder: give a folder to write into.")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as problem:
-        raise ValueError(f"cannot make the folder {str(out)!r}: {problem.strerror or problem}") from None
-    return out
+def _add_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="the folder to write into (made if missing); a later run replaces only the files an "
+                             "earlier run wrote there (listed in its bleu-teach-files.json)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace files of the same names that bleu_teach did not write (never a folder)")
 
 
-def _compile(folder: Path, names: Sequence[str]) -> list[str]:
-    """Compile ``NAME.tex`` in ``folder`` for each name with pdflatex (two at a time); the PDFs' paths.
-
-    Without pdflatex, nothing is compiled and a note says so on standard error.
-    """
+def _pdflatex() -> str | None:
     engine = shutil.which("pdflatex")
     if engine is None:
-        print(f"pdflatex is not installed, so there is no PDF: compile the .tex files in {str(folder)!r} with any "
-              "LaTeX engine", file=sys.stderr)
-        return []
-
-    def run(name: str) -> str:
-        done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"], cwd=folder,
-                              capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            raise ValueError(f"pdflatex could not compile {name}.tex in {str(folder)!r}; see {name}.log there")
-        for leftover in (".aux", ".log", ".out"):
-            (folder / f"{name}{leftover}").unlink(missing_ok=True)
-        return str(folder / f"{name}.pdf")
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(run, names))
+        print("pdflatex is not installed, so there is no PDF: compile the .tex files with any LaTeX engine",
+              file=sys.stderr)
+    return engine
 
 
-def _qti(path: Path, found: Any = None) -> list[str]:
+def _compile(engine: str, sources: dict[str, str]) -> dict[str, bytes]:
+    """Each ``NAME: LaTeX source`` compiled with pdflatex (two at a time) in a temporary folder: NAME's PDF.
+
+    TeX's scratch files (.aux, .log) and any font cache it makes stay in that folder, which is then removed.
+    """
+    with tempfile.TemporaryDirectory(prefix="bleu-teach-tex-") as scratch:
+        where = Path(scratch)
+        cache = where / "texmf-var"
+        env = {**os.environ, "TEXMFVAR": str(cache), "TEXMFCACHE": str(cache), "TEXMFCONFIG": str(cache)}
+
+        def run(name: str) -> bytes:
+            folder = where / name
+            folder.mkdir()
+            (folder / "source.tex").write_text(sources[name], encoding="utf-8")
+            done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "source.tex"], cwd=folder,
+                                  capture_output=True, text=True, errors="replace", timeout=300, env=env)
+            if done.returncode != 0:
+                problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "no message")
+                raise ValueError(f"pdflatex could not compile {name}.tex ({problem[:200]}); the .tex file is "
+                                 f"written, so you can compile it with another LaTeX engine")
+            return (folder / "source.pdf").read_bytes()
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip(sources, pool.map(run, sources)))
+
+
+def _qti_bytes(found: Any = None) -> bytes:
     from bleu_teach.exercises.export import write_qti
 
-    write_qti(str(path), found)
-    return [str(path)]
+    with tempfile.TemporaryDirectory(prefix="bleu-teach-qti-") as scratch:
+        path = Path(scratch) / "quiz.qti.zip"
+        write_qti(str(path), found)
+        return path.read_bytes()
+
+
+def _write_latex(out: OutFolder, latex: dict[str, str], secret: bool) -> tuple[list[str], list[str]]:
+    """Write each ``NAME.tex`` and, with pdflatex, ``NAME.pdf``; the paths of both (no PDFs without pdflatex)."""
+    sources = [out.write(f"{name}.tex", text, secret) for name, text in latex.items()]
+    engine = _pdflatex()
+    if engine is None:
+        return sources, []
+    pdfs = _compile(engine, {Path(name).name: text for name, text in latex.items()})
+    return sources, [out.write(f"{name}.pdf", pdfs[Path(name).name], secret) for name in latex]
 
 
 def exercise_files(args: argparse.Namespace) -> list[str]:
-    """Write what ``exercises key``, ``export`` or ``worksheet`` asks for; return the paths written."""
+    """Write what ``exercises key``, ``export`` or ``worksheet`` asks for; return the paths written.
+
+    Files holding answers or the seed (the keys, the quiz files) are readable by their owner only.
+    """
     from bleu_teach.exercises.export import answer_key, gift, moodle_xml
 
     if args.exercise_command is None:
         raise ValueError(f"say what to write: {_PROG} exercises key --out DIR, {_PROG} exercises export "
                          f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR")
     if args.exercise_command == "worksheet":
-        return _worksheets(args.students, args.seed, args.out)
-    out = _folder(args.out)
+        return _worksheets(args.students, args.seed, args.out, args.force)
+    force = getattr(args, "force", False)
     if args.exercise_command == "export":
-        if args.quiz_format == "qti":
-            return _qti(out / "bleu-teach-exercises.qti.zip")
-        name, text = (("bleu-teach-exercises.moodle.xml", moodle_xml()) if args.quiz_format == "moodle"
-                      else ("bleu-teach-exercises.gift.txt", gift()))
-        (out / name).write_text(text, encoding="utf-8")
-        return [str(out / name)]
+        name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
+                "gift": "bleu-teach-exercises.gift.txt"}[args.quiz_format]
+        out = OutFolder(args.out, f"export {args.quiz_format}", force)
+        out.plan([name])
+        content: str | bytes = (_qti_bytes() if args.quiz_format == "qti"
+                                else moodle_xml() if args.quiz_format == "moodle" else gift())
+        written = [out.write(name, content, secret=True)]
+        out.finish()
+        return written
+    out = OutFolder(args.out, "key", force)
+    out.plan(["answer-key.md", "answer-key.tex", *(["answer-key.pdf"] if shutil.which("pdflatex") else [])])
     key = answer_key()
-    (out / "answer-key.md").write_text(key.to_markdown(), encoding="utf-8")
-    (out / "answer-key.tex").write_text(key.to_latex(standalone=True), encoding="utf-8")
-    return [str(out / "answer-key.md"), str(out / "answer-key.tex"), *_compile(out, ["answer-key"])]
+    written = [out.write("answer-key.md", key.to_markdown(), secret=True)]
+    written += [path for paths in _write_latex(out, {"answer-key": key.to_latex(standalone=True)}, True) for path in paths]
+    out.finish()
+    return written
 
 
-def _worksheets(students: int, seed: int | None, where: str) -> list[str]:
+def _worksheets(students: int, seed: int | None, where: str, force: bool = False) -> list[str]:
     from bleu_teach.exercises.export import gift, moodle_xml
     from bleu_teach.exercises.variants import worksheets
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
 
+    import hashlib
     import secrets
 
     started = time.perf_counter()
     if seed is None:
         seed = secrets.randbelow(10**9) + 1
     sheets = worksheets(students, seed)  # checks students and seed before anything is written
-    out = _folder(where)
-    sheet_folder = _folder(str(out / "sheets"))
-    for old in sheet_folder.glob("student-*"):  # an earlier set's sheets would sit beside this set's key
-        if old.is_file() and old.suffix in (".md", ".tex", ".pdf"):
-            old.unlink()
+    out = OutFolder(where, "worksheet", force)
+    names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
+    pdf = [".pdf"] if shutil.which("pdflatex") else []
+    qti = _qti_missing() is None
+    out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", ".tex", *pdf)]
+             + ["worksheets.moodle.xml", "worksheets.gift.txt", *(["worksheets.qti.zip"] if qti else [])])
     written = []
-    names = []
-    for sheet in sheets:
-        name = f"student-{sheet[0].student:02d}"
+    latex = {}
+    for name, sheet in zip(names, sheets):
         view = worksheet(sheet)
-        (sheet_folder / f"{name}.md").write_text(view.to_markdown(), encoding="utf-8")
-        (sheet_folder / f"{name}.tex").write_text(view.to_latex(standalone=True), encoding="utf-8")
-        names.append(name)
-    written += _compile(sheet_folder, names) or [str(sheet_folder / f"{n}.tex") for n in names]
+        out.write(f"{name}.md", view.to_markdown())
+        latex[name] = view.to_latex(standalone=True)
+    sources, pdfs = _write_latex(out, latex, secret=False)
+    written += pdfs or sources
     key = worksheet_key(sheets, seed)
-    (out / "worksheet-key.md").write_text(key.to_markdown(), encoding="utf-8")
-    (out / "worksheet-key.tex").write_text(key.to_latex(standalone=True), encoding="utf-8")
-    written += [str(out / "worksheet-key.md"), *(_compile(out, ["worksheet-key"]) or [str(out / "worksheet-key.tex")])]
+    written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
+    sources, pdfs = _write_latex(out, {"worksheet-key": key.to_latex(standalone=True)}, secret=True)
+    written += pdfs or sources
     flat = [ex for sheet in sheets for ex in sheet]
-    import hashlib
-
     # The set is named by a fingerprint of its seed, never the seed itself (the quiz files may be shared).
     category = f"bleu-teach worksheets, set {hashlib.sha256(str(seed).encode()).hexdigest()[:6]}"
-    (out / "worksheets.moodle.xml").write_text(moodle_xml(flat, category), encoding="utf-8")
-    (out / "worksheets.gift.txt").write_text(gift(flat, category), encoding="utf-8")
-    written += [str(out / "worksheets.moodle.xml"), str(out / "worksheets.gift.txt")]
-    try:
-        written += _qti(out / "worksheets.qti.zip", flat)
-    except ValueError as problem:  # text2qti is not installed: the other files are still useful
-        print(f"no QTI package: {problem}", file=sys.stderr)
+    written.append(out.write("worksheets.moodle.xml", moodle_xml(flat, category), secret=True))
+    written.append(out.write("worksheets.gift.txt", gift(flat, category), secret=True))
+    if qti:
+        written.append(out.write("worksheets.qti.zip", _qti_bytes(flat), secret=True))
+    else:  # text2qti is not installed: the other files are still useful
+        print(f"no QTI package: {_qti_missing()}", file=sys.stderr)
+    removed = out.finish()
+    if removed:
+        print(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that this set does not replace",
+              file=sys.stderr)
     print(f"{students} worksheets in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
           "the same set again, and keep it secret (with it, anyone with the package can make the key)",
           file=sys.stderr)
     return written
+
+
+def _qti_missing() -> str | None:
+    """Why there can be no QTI package (text2qti is not installed), or None."""
+    from bleu_teach.inputs.optional import MissingLibrary, needs
+
+    try:
+        needs("text2qti", "The QTI export for Canvas")
+    except MissingLibrary as missing:
+        return str(missing)
+    return None

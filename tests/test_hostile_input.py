@@ -1,0 +1,146 @@
+"""What a careless user or a hostile link types is judged in bounded time and refused clearly: a regression test for
+each defect of the last hostile-input run (answers with huge exponents, a string where a list of references goes,
+NaN in the statistics helpers, options of the wrong type, files too large for memory)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bleu_teach import corpus_score
+from bleu_teach.bleu.explain import explain_corpus_strings
+from bleu_teach.exercises import check, exercises
+from bleu_teach.explorers.definitions import EXPLORERS
+from bleu_teach.inputs.validation import MAX_TYPED_EXPONENT, typed_number
+from bleu_teach.metrics import METRICS
+from bleu_teach.web import page
+from tests.conftest import FIGURES
+
+#: Numbers typed to freeze a checker: huge exponents, long digit strings, fractions of huge numbers.
+HOSTILE_NUMBERS = ["1e30000000", "1e-20000000", "-1e999999999", "9" * 5000, "1" * 99 + "/3", "1/" + "9" * 98,
+                   "1e401", "1e-401", "0." + "0" * 98 + "1", "1e400", "1.5e+0400", "9" * 4300 + "/1",
+                   "1e" + "9" * 90, ".5e-99999", "5/0", "nan", "inf", "-0", "1_000", "\u221262.5"]
+LIMIT_SECONDS = 0.1
+
+
+def _timed(run: object) -> tuple[float, object]:
+    started = time.perf_counter()
+    try:
+        result = run()  # type: ignore[operator]
+    except (TypeError, ValueError) as problem:
+        result = problem
+    return time.perf_counter() - started, result
+
+
+def test_every_typed_answer_is_judged_within_100_ms():
+    slowest = (0.0, "", "")
+    for ex in exercises():
+        check(ex.id, None)  # the right answer is computed once (the WMT21 data read); then each answer is judged
+        for answer in HOSTILE_NUMBERS:
+            seconds, result = _timed(lambda: check(ex.id, answer))
+            assert not isinstance(result, TypeError), (ex.id, answer, result)
+            slowest = max(slowest, (seconds, ex.id, answer[:20]))
+            assert seconds < LIMIT_SECONDS, (ex.id, answer[:40], seconds)
+    FIGURES.append(f"hostile answers: {len(HOSTILE_NUMBERS)} per exercise, slowest {slowest[0] * 1000:.1f} ms "
+                   f"({slowest[1]}, {slowest[2]!r})")
+
+
+def test_the_page_judges_a_stored_hostile_answer_at_once_and_says_what_to_type():
+    for answer in ["1e-20000000", "1e30000000", "9" * 100000]:
+        seconds, result = _timed(lambda: page.check_json("03.1", f'"{answer}"'))
+        assert seconds < LIMIT_SECONDS and '"verdict": ""' in str(result), (answer[:20], seconds)
+        assert "Something went wrong" not in str(result)
+
+
+@pytest.mark.parametrize("text", ["1e30000000", "1e-20000000", "1" * 101, "1e401"])
+def test_typed_numbers_are_refused_by_size_before_arithmetic(text: str):
+    seconds, result = _timed(lambda: typed_number(text))
+    assert seconds < 0.01 and isinstance(result, ValueError)
+    assert str(MAX_TYPED_EXPONENT) in str(result) or "characters long" in str(result)
+
+
+def test_typed_numbers_read_as_the_notebook_reads_them():
+    assert [typed_number(t) for t in ["5/8", " 0,625 ", "6.25e-1", "\u22120.5", "1e400"[:-1], "3/4"]] == \
+        [0.625, 0.625, 0.625, -0.5, 1e40, 0.75]
+    assert typed_number("1/" + "3" * 90) == 1 / int("3" * 90)
+    for bad in ["5/0", "1.5/2", "nan", "inf", "", "--1"]:
+        with pytest.raises(ValueError):
+            typed_number(bad)
+
+
+@pytest.mark.parametrize("name", sorted(EXPLORERS))
+def test_every_explorer_answers_a_hostile_link_within_100_ms(name: str):
+    explorer = EXPLORERS[name]
+    if explorer.needs:  # the context the site builds (lesson 08's data) and gives the page
+        assert explorer.site_context is not None and explorer.context_to_json is not None
+        page.load_contexts(json.dumps({name: explorer.context_to_json(explorer.site_context())}))
+    state = {control.name: control.default for control in explorer.controls}
+    assert "Something went wrong" not in str(page.widget(name, state))  # the first call loads the explorer's data
+    for control in explorer.controls:
+        for value in ["1e20000000", "9" * 5000, "-3", "1e400", "nan", "", "0"]:
+            seconds, result = _timed(lambda: page.widget(name, {**state, control.name: value}))
+            assert seconds < LIMIT_SECONDS or control.kind in ("text", "references"), (name, control.name, value[:20])
+            assert "Something went wrong" not in str(result), (name, control.name, value[:20], result)
+
+
+def test_a_reference_string_where_a_list_goes_is_refused_in_every_corpus_explainer():
+    for explain in (explain_corpus_strings, METRICS["BLEU"].explain_corpus, METRICS["chrF"].explain_corpus):
+        with pytest.raises(TypeError, match=r"references\[0\] is a string; wrap it in a list"):
+            explain(["ab"], ["ab"])  # type: ignore[operator]
+
+
+def test_statistics_helpers_refuse_nan():
+    pytest.importorskip("numpy")
+    from bleu_teach.lessons.resampling import interval, strict_p_value
+    from bleu_teach.lessons.significance import paired_test, significance_table
+
+    with pytest.raises(ValueError, match="observed must be a finite number"):
+        strict_p_value([1.0, 2.0], math.nan)  # was 0.333
+    with pytest.raises(ValueError, match="NaN or an infinity"):
+        interval([math.nan, 1.0])
+    rows, _ = paired_test({"a": ["the cat sat", "a dog"], "b": ["the cat", "a dog"]}, [["the cat sat"], ["the dog"]],
+                          n_samples=100)
+    with pytest.raises(ValueError, match="alpha must be a number between 0 and 1"):
+        significance_table(rows, alpha=math.nan)
+    with pytest.raises(ValueError, match="alpha must be a number between 0 and 1"):
+        rows[1].significant(math.nan)  # was "not significant", whatever the p-value
+
+
+@pytest.mark.parametrize("helper", ["bleu_of", "bootstrap"])
+def test_the_resampling_helpers_name_an_unknown_smoothing_method(helper: str):
+    pytest.importorskip("sacrebleu")
+    from bleu_teach.lessons import resampling
+
+    call = {"bleu_of": lambda: resampling.bleu_of([3, 3, 2, 2, 3, 3], "bad"),
+            "bootstrap": lambda: resampling.bootstrap([[3, 3, 2, 2, 3, 3]], 10, 1, "bad")}[helper]
+    with pytest.raises(ValueError, match="Unknown smooth_method 'bad'; choose one of"):
+        call()
+
+
+@pytest.mark.parametrize("options", [{"tokenize": ["13a"]}, {"smooth_method": {}}, {"tokenize": {"13a": 1}}])
+def test_options_of_the_wrong_type_are_named(options: dict[str, object]):
+    pytest.importorskip("sacrebleu")
+    with pytest.raises(ValueError, match="Unknown (tokenize|smooth_method)"):
+        corpus_score(["a b"], [["a b"]], **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command,lines,tokens", [("corpus", 15_000_000, 1), ("corpus", 2_000_000, 2),
+                                                  ("chrf-corpus", 2_000_000, 2), ("corpus", 10, 300_000)])
+def test_a_huge_file_is_refused_while_it_is_read(command: str, lines: int, tokens: int, tmp_path: Path):
+    path = tmp_path / "big.txt"
+    path.write_text((" ".join(["a"] * tokens) + "\n") * lines)
+    started = time.perf_counter()
+    run = subprocess.run([sys.executable, "-c", "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
+                          "(1 << 30, 1 << 30)); sys.argv = ['bleu_teach', *sys.argv[1:]]; "
+                          "runpy.run_module('bleu_teach', run_name='__main__')", command, str(path), str(path)],
+                         capture_output=True, text=True, timeout=120)
+    seconds = time.perf_counter() - started
+    assert run.returncode == 2 and run.stderr.count("error:") == 1 and "this is a bug" not in run.stderr, run.stderr
+    assert "holds more than" in run.stderr and "use sacreBLEU for larger ones" in run.stderr
+    assert seconds < 10, seconds

@@ -1,0 +1,268 @@
+"""The teacher's file commands own only what they write: nothing of the teacher's is deleted, replaced or written
+through a symbolic link; secrets are readable by their owner only; TeX leaves nothing behind; file-system
+problems are one error line.  A fuzz run builds random --out layouts and compares every file outside the
+command's manifest byte for byte before and after."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import stat
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from bleu_teach.ui import cli, teacher_files
+from bleu_teach.ui.out_folder import MANIFEST, OutFolder
+from tests.conftest import FIGURES
+from tests.view_checks import _pdflatex
+
+NO_TEX = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # no pdflatex: the .tex files only (fast)
+
+
+def _cli(*args: str, env: dict[str, str] | None = None, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True,
+                          timeout=600, env=env or NO_TEX, **kwargs)  # type: ignore[call-overload]
+
+
+def _main(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    """The command line in this process, without pdflatex (for the fuzz's many runs)."""
+    monkeypatch.setattr(teacher_files.shutil, "which", lambda name: None)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _tree(*roots: Path) -> dict[str, tuple[str, object, int]]:
+    """Every path under ``roots``, never following a link: (kind, content or link target, permission bits)."""
+    found: dict[str, tuple[str, object, int]] = {}
+    for root in roots:
+        for folder, folders, files in os.walk(root, followlinks=False):
+            for name in folders + files:
+                path = Path(folder) / name
+                info = path.lstat()
+                if stat.S_ISLNK(info.st_mode):
+                    found[str(path)] = ("link", os.readlink(path), 0)
+                elif stat.S_ISDIR(info.st_mode):
+                    found[str(path)] = ("folder", None, stat.S_IMODE(info.st_mode))
+                else:
+                    found[str(path)] = ("file", path.read_bytes(), stat.S_IMODE(info.st_mode))
+    return found
+
+
+def _manifest(out: Path) -> dict[str, dict[str, str]]:
+    return json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"]
+
+
+# ---------------------------------------------------------------------------
+# The defects a careless-user run found, one test each
+# ---------------------------------------------------------------------------
+
+
+def test_a_worksheet_run_keeps_the_teachers_own_student_files(tmp_path: Path):
+    sheets = tmp_path / "sheets"
+    sheets.mkdir()
+    own = {"student-grades.pdf": b"%PDF grades", "student-list.tex": b"\\names", "student-emails.md": b"a@b.c"}
+    for name, data in own.items():
+        (sheets / name).write_bytes(data)
+    run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert {name: (sheets / name).read_bytes() for name in own} == own
+    assert (sheets / "student-01.md").exists() and (sheets / "student-02.tex").exists()
+
+
+def test_a_sheets_folder_that_is_a_link_is_refused_and_its_target_untouched(tmp_path: Path):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (target / "student-01.md").write_text("the target's own file")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sheets").symlink_to(target)
+    before = _tree(target)
+    for force in ([], ["--force"]):
+        run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(out), *force)
+        assert run.returncode == 2 and "is a symbolic link" in run.stderr and "Nothing was written" in run.stderr
+        assert run.stderr.count("error:") == 1 and "this is a bug" not in run.stderr
+    assert _tree(target) == before and sorted(os.listdir(out)) == ["sheets"]
+
+
+@pytest.mark.parametrize("out", ["", "  ", "/"])
+def test_an_empty_or_unsafe_out_is_refused(out: str, tmp_path: Path):
+    run = _cli("key", "--out", out, cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr.startswith("error: --out") and os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [["key"], ["export", "--format", "moodle"], ["export", "--format", "gift"]])
+def test_a_file_of_the_same_name_is_replaced_only_with_force(command: list[str], tmp_path: Path):
+    name = {"key": "answer-key.md", "moodle": "bleu-teach-exercises.moodle.xml",
+            "gift": "bleu-teach-exercises.gift.txt"}[command[-1]]
+    (tmp_path / name).write_text("the teacher's edited copy")
+    run = _cli(*command, "--out", str(tmp_path))
+    assert run.returncode == 2 and f"{name}' is a file bleu_teach did not write" in run.stderr and "--force" in run.stderr
+    assert (tmp_path / name).read_text() == "the teacher's edited copy" and not (tmp_path / MANIFEST).exists()
+    run = _cli(*command, "--out", str(tmp_path), "--force")
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / name).read_text() != "the teacher's edited copy" and name in _manifest(tmp_path)
+    again = _cli(*command, "--out", str(tmp_path))  # now the command's own: replaced without --force
+    assert again.returncode == 0, again.stderr
+
+
+def test_a_link_in_out_is_never_written_through(tmp_path: Path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not the course's")
+    out = tmp_path / "sym"
+    out.mkdir()
+    (out / "answer-key.md").symlink_to("../victim.txt")
+    run = _cli("key", "--out", str(out))
+    assert run.returncode == 2 and "answer-key.md' is a symbolic link" in run.stderr
+    run = _cli("key", "--out", str(out), "--force")  # the link is replaced by the file, the target never written
+    assert run.returncode == 0, run.stderr
+    assert victim.read_text() == "not the course's" and not (out / "answer-key.md").is_symlink()
+
+
+def test_a_modified_earlier_file_is_the_teachers_and_a_smaller_class_clears_only_unchanged_sheets(tmp_path: Path):
+    assert _cli("worksheet", "--students", "3", "--seed", "3", "--out", str(tmp_path)).returncode == 0
+    (tmp_path / "sheets" / "student-03.md").write_text("the teacher's notes on student 3")
+    run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert not (tmp_path / "sheets" / "student-03.tex").exists()  # the earlier run's own, unchanged: removed
+    assert (tmp_path / "sheets" / "student-03.md").read_text() == "the teacher's notes on student 3"
+    assert "sheets/student-03.md" not in _manifest(tmp_path) and "removed 1 file" in run.stderr
+    (tmp_path / "worksheet-key.md").write_text("edited")
+    run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(tmp_path))
+    assert run.returncode == 2 and "has changed since" in run.stderr
+
+
+def test_files_with_answers_or_the_seed_are_readable_by_their_owner_only(tmp_path: Path):
+    assert _cli("worksheet", "--students", "1", "--seed", "3", "--out", str(tmp_path)).returncode == 0
+    assert _cli("key", "--out", str(tmp_path)).returncode == 0
+    assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
+    for name in ["worksheet-key.md", "worksheet-key.tex", "worksheets.moodle.xml", "worksheets.gift.txt",
+                 "answer-key.md", "answer-key.tex", "bleu-teach-exercises.gift.txt"]:
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+    assert stat.S_IMODE((tmp_path / "sheets" / "student-01.md").stat().st_mode) & 0o044  # sheets are handed out
+
+
+def test_tex_writes_nothing_outside_out_and_leaves_the_teachers_scratch_files(tmp_path: Path):
+    _pdflatex()  # skips (or fails under CI=true) without pdflatex
+    home, out = tmp_path / "home", tmp_path / "out"
+    home.mkdir()
+    out.mkdir()
+    own = {"answer-key.aux": b"\\relax stale", "answer-key.log": b"my log", "answer-key.out": b"mine"}
+    for name, data in own.items():
+        (out / name).write_bytes(data)
+    env = {**os.environ, "HOME": str(home)}
+    for _ in range(2):  # a stale .aux beside the key used to break every later run
+        run = _cli("key", "--out", str(out), env=env)
+        assert run.returncode == 0, run.stderr
+    assert (out / "answer-key.pdf").read_bytes().startswith(b"%PDF")
+    assert {name: (out / name).read_bytes() for name in own} == own
+    assert _tree(home) == {}  # TeX's font cache and scratch files stayed in a temporary folder
+
+
+def test_a_folder_where_a_file_goes_is_one_error_line(tmp_path: Path):
+    (tmp_path / "answer-key.md").mkdir()
+    run = _cli("key", "--out", str(tmp_path))
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "answer-key.md' is a folder where bleu_teach writes a file" in run.stderr
+
+
+def test_a_file_system_error_names_the_path_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    def refused(*args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("bleu_teach.ui.out_folder.os.open", refused)  # what a read-only folder does to a non-root user
+    code, out, err = _main(["exercises", "export", "--format", "gift", "--out", str(tmp_path)], monkeypatch)
+    assert code == 2 and out == "" and err.count("error:") == 1
+    assert f"cannot write '{tmp_path}/bleu-teach-exercises.gift.txt': Permission denied" in err
+    code, out, err = _main(["exercises", "key", "--out", str(tmp_path / "answer-key.md" / "x")], monkeypatch)
+    assert code == 2, err
+
+
+def test_a_closed_pipe_ends_quietly_and_a_closed_stderr_prints_nothing_on_stdout(tmp_path: Path):
+    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises export --format gift --out {tmp_path} | true; "
+                         f"exit ${{PIPESTATUS[0]}}", shell=True, executable="/bin/bash", capture_output=True,
+                         text=True, timeout=120, env=NO_TEX)
+    assert run.returncode == 0 and run.stderr == ""
+    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises key --out '' 2>&-", shell=True,
+                         capture_output=True, text=True, timeout=120, env=NO_TEX)
+    assert run.returncode == 2 and run.stdout == ""
+
+
+def test_out_folder_refuses_names_outside_it(tmp_path: Path):
+    out = OutFolder(str(tmp_path), "key")
+    for name in ["../x", "/etc/passwd", "a/../../x", MANIFEST, ""]:
+        with pytest.raises(ValueError, match="not a file name inside --out"):
+            out.plan([name])
+    (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "files": {"../outside.txt": {
+        "sha256": "0", "command": "key"}}}))
+    assert OutFolder(str(tmp_path), "key").finish() == []  # a tampered manifest owns nothing outside --out
+
+
+# ---------------------------------------------------------------------------
+# The fuzz: random layouts, every file outside the manifest compared byte for byte
+# ---------------------------------------------------------------------------
+
+COMMANDS = [["key"], ["export", "--format", "moodle"], ["export", "--format", "gift"],
+            ["worksheet", "--students", "2", "--seed", "7"], ["worksheet", "--students", "1", "--seed", "8"]]
+NAMES = ["answer-key.md", "answer-key.tex", "answer-key.aux", "bleu-teach-exercises.gift.txt",
+         "bleu-teach-exercises.moodle.xml", "worksheet-key.md", "worksheet-key.tex", "worksheets.gift.txt",
+         "worksheets.moodle.xml", "sheets/student-01.md", "sheets/student-02.tex", "sheets/student-02.md",
+         "sheets/student-grades.pdf", "sheets/student-99.md", "notes.txt", MANIFEST, "sheets"]
+
+
+def _layout(rng: random.Random, out: Path, outside: Path) -> None:
+    """Random files, folders, links (in and out of --out) and permissions at the names the commands use."""
+    out.mkdir(parents=True)
+    outside.mkdir()
+    (outside / "victim.txt").write_text("outside")
+    (outside / "student-01.md").write_text("outside sheet")
+    for name in rng.sample(NAMES, rng.randrange(0, 7)):
+        path = out / name
+        if os.path.lexists(path) or (os.path.lexists(path.parent) and not path.parent.is_dir()):
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        kind = rng.choice(["file", "file", "link-out", "link-in", "folder", "readonly"])
+        if kind == "file" or kind == "readonly":
+            path.write_bytes(rng.randbytes(rng.randrange(0, 40)) if name != MANIFEST else b'{"format": 1, "files": []}')
+            if kind == "readonly":
+                path.chmod(0o444)
+        elif kind == "link-out":
+            path.symlink_to(outside if name == "sheets" else outside / "victim.txt")
+        elif kind == "link-in":
+            path.symlink_to(out / "notes.txt")
+        else:
+            path.mkdir()
+
+
+def test_fuzz_no_file_outside_the_manifest_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    rng = random.Random(20261126)
+    outcomes: dict[str, int] = {}
+    for case in range(60):
+        out, outside = tmp_path / f"case{case}" / "out", tmp_path / f"case{case}" / "outside"
+        _layout(rng, out, outside)
+        before = _tree(out, outside)
+        command = rng.choice(COMMANDS)
+        force = ["--force"] if rng.random() < 0.3 else []
+        code, _, err = _main(["exercises", *command, "--out", str(out), *force], monkeypatch)
+        assert code in (0, 2) and "this is a bug" not in err, (case, command, err)
+        after = _tree(out, outside)
+        owned = {str(out / name) for name in (_manifest(out) if code == 0 else {})} | {str(out / MANIFEST)}
+        if code == 0:
+            owned |= {str(out / "sheets")}  # the folder the sheets go into may be made
+        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p) and p not in owned)
+        assert changed == [], (case, command, force, err)
+        if code == 2:
+            assert after == before, (case, command, err)  # a refusal writes nothing at all
+        outcome = "written" if code == 0 else re.sub(r"'[^']*'", "PATH", err.split("error: ", 1)[1])[:44]
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    FIGURES.append(f"file-command fuzz: 60 random --out layouts, 0 files changed outside the manifest; outcomes "
+                   f"{dict(sorted(outcomes.items()))}")
+    assert outcomes.get("written", 0) >= 10 and sum(outcomes.values()) == 60
