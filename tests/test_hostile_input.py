@@ -144,3 +144,16 @@ def test_a_huge_file_is_refused_while_it_is_read(command: str, lines: int, token
     assert run.returncode == 2 and run.stderr.count("error:") == 1 and "this is a bug" not in run.stderr, run.stderr
     assert "holds more than" in run.stderr and "use sacreBLEU for larger ones" in run.stderr
     assert seconds < 10, seconds
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: __import__("bleu_teach.exercises.variants", fromlist=["worksheets"]).worksheets(n),
+    lambda n: corpus_score(["a"], [["a"]], max_ngram_order=n),
+    lambda n: __import__("bleu_teach").explain_chrf("a", ["a"], char_order=n),
+    lambda n: __import__("bleu_teach.lessons.limitations", fromlist=["order_table"]).order_table({"x": "a"}, ["a"], max_order=n),
+])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_whole_number_too_long_to_print_is_said_by_its_digits(call: object, sign: int):
+    with pytest.raises(ValueError, match=r"got a (negative )?number of 5001 digits") as refused:
+        call(sign * 10**5000)  # type: ignore[operator]
+    assert "Exceeds the limit" not in str(refused.value)  # str() of the number itself is refused by Python

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.bleu.explain import explain_strings
+from bleu_teach.bleu.explain import explain_corpus_strings, explain_strings
 from bleu_teach.bleu.smoothing import get_smoothing
 from bleu_teach.inputs.validation import MAX_ORDERS
 from bleu_teach.lessons import agreement
-from bleu_teach.lessons.limitations import explain_hypotheses
+from bleu_teach.lessons.limitations import chunk_permutation, explain_hypotheses, order_table, settings_table
 from bleu_teach.lessons.tool_comparison import compare_tools
 from bleu_teach.metrics import METRICS, explained_metrics
 
@@ -80,13 +80,28 @@ def test_only_explained_metrics_have_commands():
     lambda n: bt.corpus_score(["a b"], [["a b"]], max_ngram_order=n),
     lambda n: explain_hypotheses({"x": "a b"}, ["a b"], max_n=n),
     lambda n: compare_tools([["a", "b"]], ["a", "b"], max_n=n),
+    lambda n: explain_corpus_strings(["a b"], [["a b"]], max_n=n),
+    lambda n: METRICS["BLEU"].explain_sentence("a b", ["a b"], max_n=n),
+    lambda n: METRICS["BLEU"].explain_corpus(["a b"], [["a b"]], max_n=n),
+    lambda n: METRICS["chrF"].explain_sentence("a b", ["a b"], char_order=n),
+    lambda n: METRICS["chrF"].explain_corpus(["a b"], [["a b"]], char_order=n),
+    lambda n: settings_table("a b", ["a b"], {"whitespace": {"tokenizer": "whitespace"}}, max_n=n),
+    lambda n: chunk_permutation("a b", ["a b"], max_order=n),
 ])
 def test_one_limit_on_orders_for_every_function_that_takes_them(call):  # noqa: ANN001
     call(MAX_ORDERS)  # the limit itself answers
     with pytest.raises(ValueError, match=f"must be at most {MAX_ORDERS:,}"):
         call(MAX_ORDERS + 1)
-    with pytest.raises(ValueError, match="digits"):
+    with pytest.raises(ValueError, match="a number of 401 digits"):
         call(10**400)  # was an OverflowError, or minutes of counting
+    with pytest.raises(ValueError, match="a number of 5000 digits"):
+        call(10**4999)  # too many digits for str()
+
+
+def test_the_order_table_limits_its_columns_and_says_a_huge_order_briefly():
+    with pytest.raises(ValueError, match=r"max_order must be from 1 to 12 \(one column per order\); got a number of 401 "
+                                         r"digits\.$"):
+        order_table({"x": "a b"}, ["a b"], max_order=10**400)
 
 
 # --- the metric protocol: segment statistics, their sums, a score; a sentence is a corpus of one ---

@@ -24,7 +24,7 @@ from typing import Any
 
 from bleu_teach.bleu.arithmetic import BleuResult, Number
 from bleu_teach.bleu.counting import CountFraction, Ngram, NgramRow, PooledCounts, SentenceStatistics
-from bleu_teach.inputs.validation import Tokens
+from bleu_teach.inputs.validation import Tokens, whole_number_text
 from bleu_teach.views.document import (
     Block,
     Details,
@@ -451,7 +451,7 @@ class HypothesisComparison(Viewable):
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
             raise TypeError(f"n must be a whole number from 1 to {len(self.a.orders)}, not {n!r}.")
         if not 1 <= n <= len(self.a.orders):
-            raise ValueError(f"n must be between 1 and {len(self.a.orders)}; got {n}.")
+            raise ValueError(f"n must be between 1 and {len(self.a.orders)}; got {whole_number_text(n)}.")
         got_a = {row.ngram: row.clipped_count for row in self.a.orders[n - 1].rows}
         got_b = {row.ngram: row.clipped_count for row in self.b.orders[n - 1].rows}
         more_a = tuple(g for g, c in got_a.items() for _ in range(c - got_b.get(g, 0)))

@@ -81,7 +81,7 @@ from bleu_teach.chrf.arithmetic import (
 from bleu_teach.chrf.counting import chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool, chrf_words
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.inputs.validation import MAX_ORDERS
+from bleu_teach.inputs.validation import MAX_ORDERS, whole_number_text
 
 __all__ = ["explain_chrf", "chrf_score"]
 
@@ -112,10 +112,10 @@ def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, 
             raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
                             f"word_order=2), not {value!r}.")
         if value < 0:
-            raise ValueError(f"{name} must be 0 or more; got {value}.")
+            raise ValueError(f"{name} must be 0 or more; got {whole_number_text(int(value))}.")
     if char_order + word_order > MAX_CHRF_ORDERS:
         raise ValueError(f"char_order + word_order must be at most {MAX_CHRF_ORDERS:,} (chrF uses 6 and 0, chrF++ "
-                         f"6 and 2; every order is counted and averaged); got {char_order + word_order:,}.")
+                         f"6 and 2; every order is counted and averaged); got {whole_number_text(char_order + word_order)}.")
     if char_order + word_order == 0:
         raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
                          "chrF uses char_order=6 (and chrF++ adds word_order=2).")

@@ -38,6 +38,7 @@ from typing import Any
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
+from bleu_teach.inputs.validation import whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
            "draw_variant", "pool_size", "worksheets"]
@@ -351,12 +352,12 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
     if isinstance(students, bool) or not isinstance(students, int):
         raise TypeError(f"students must be a whole number such as 40, not {students!r}.")
     if not 1 <= students <= MAX_STUDENTS:
-        raise ValueError(f"students must be from 1 to {MAX_STUDENTS}; got {students}.")
+        raise ValueError(f"students must be from 1 to {MAX_STUDENTS}; got {whole_number_text(students)}.")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be a whole number such as 1, not {seed!r}.")
     if seed < 0:
         raise ValueError(f"seed must be 0 or more (a negative seed would give the same sheets as its positive); "
-                         f"got {seed}.")
+                         f"got {whole_number_text(seed)}.")
     unknown = [w for w in which if w not in _DRAWERS and w not in _POOLS]
     if isinstance(which, str) or unknown:
         raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); "

@@ -149,10 +149,20 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
 MAX_ORDERS = 1_000
 
 
+def whole_number_text(n: int) -> str:
+    """A whole number as an error message shows it: ``1,001``, or a huge one by its digits (never 400 of them).
+
+    >>> whole_number_text(1001), whole_number_text(10**400), whole_number_text(-(10**9999))
+    ('1,001', 'a number of 401 digits', 'a negative number of 10000 digits')
+    """
+    if abs(n) <= 10**12:
+        return f"{n:,}"
+    return f"a {'negative ' if n < 0 else ''}number of {math.floor(math.log10(abs(n))) + 1} digits"  # str() of a huge int is slow or refused
+
+
 def order_cap_message(n: int) -> str:
     """What an order over :data:`MAX_ORDERS` is told (without the argument's name); a huge one by its digits."""
-    got = f"{len(str(n))} digits" if n > 10**12 else f"{n:,}"
-    return f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {got}"
+    return f"must be at most {MAX_ORDERS:,} (4 = BLEU-4), got {whole_number_text(n)}"
 
 
 def check_order(n: Any, what: str = "n", meaning: str = "1 = unigrams, 2 = bigrams, ...") -> int:
@@ -161,7 +171,7 @@ def check_order(n: Any, what: str = "n", meaning: str = "1 = unigrams, 2 = bigra
         raise TypeError(f"{what} must be a whole number such as 1 or 4, not {n!r}.")
     order = int(n)
     if order < 1:
-        raise ValueError(f"{what} must be at least 1 ({meaning}); got {order}.")
+        raise ValueError(f"{what} must be at least 1 ({meaning}); got {whole_number_text(order)}.")
     return order
 
 

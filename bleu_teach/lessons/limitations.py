@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from bleu_teach.inputs.validation import check_orders, check_references, check_tokens
+from bleu_teach.inputs.validation import check_orders, check_references, check_tokens, whole_number_text
 from bleu_teach.bleu.nltk_api import sentence_bleu
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
@@ -175,7 +175,7 @@ def order_table(
     if isinstance(max_order, bool) or not isinstance(max_order, Integral):
         raise TypeError(f"max_order must be a whole number such as 4, not {max_order!r}.")
     if not 1 <= max_order <= MAX_ORDER_COLUMNS:
-        raise ValueError(f"max_order must be from 1 to {MAX_ORDER_COLUMNS} (one column per order); got {max_order}.")
+        raise ValueError(f"max_order must be from 1 to {MAX_ORDER_COLUMNS} (one column per order); got {whole_number_text(max_order)}.")
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
     weights = [tuple([1 / k] * k) for k in range(1, int(max_order) + 1)]
     func, _ = resolve_smoothing(smoothing)

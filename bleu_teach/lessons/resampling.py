@@ -39,6 +39,7 @@ from bleu_teach.inputs.optional import needs
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
 from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
+from bleu_teach.inputs.validation import whole_number_text
 
 __all__ = ["DEFAULT_SEED", "MAX_DIFFERING", "MAX_DRAWN", "check_seed", "check_samples", "check_settings", "check_rows",
            "segment_statistics", "summed",
@@ -54,7 +55,7 @@ def check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be a positive whole number, not {seed!r}.")
     if seed < 1:
-        raise ValueError(f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {seed}.")
+        raise ValueError(f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {whole_number_text(seed)}.")
     return seed
 
 
@@ -69,7 +70,7 @@ def check_samples(n_samples: Any, minimum: int) -> int:
         raise TypeError(f"n_samples must be a whole number such as 1000, not {n_samples!r}.")
     count = int(n_samples)
     if count < minimum:
-        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {count}.")
+        raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {whole_number_text(count)}.")
     if count > MAX_SAMPLES:
         raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {count:,}.")
     return count
