@@ -55,6 +55,10 @@ from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, wr
 
 
 
+#: The longest link the live explorer makes: many web servers refuse a longer request line (Apache's default limit
+#: is 8,190 bytes, nginx's buffers 8 KB), and Python's http.server refuses 64 KB.
+MAX_LINK = 8000
+
 def explorer_form(example: Preset, unavailable: dict[str, set[str]]) -> str:
     """The explorer page's form: the BLEU explorer's own (the lesson pages'), showing ``example`` at first paint."""
     values = example.state()
@@ -140,7 +144,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
         python_files += write_contexts_zip(out_dir / live.CONTEXTS_ZIP, contexts_json)
     explorer = templates.get_template("explorer.html.j2").render(
         tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python=python,
-        widget=explorer_form(first, unavailable))
+        widget=explorer_form(first, unavailable), max_link=MAX_LINK)
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = templates.get_template("index.html.j2").render(
         lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},

@@ -157,3 +157,16 @@ def test_a_whole_number_too_long_to_print_is_said_by_its_digits(call: object, si
     with pytest.raises(ValueError, match=r"got a (negative )?number of 5001 digits") as refused:
         call(sign * 10**5000)  # type: ignore[operator]
     assert "Exceeds the limit" not in str(refused.value)  # str() of the number itself is refused by Python
+
+
+def test_a_number_box_the_browser_cannot_read_and_a_tokenizer_the_page_lacks_are_said():
+    from bleu_teach.explorers.declaration import UNREADABLE
+
+    explorer = EXPLORERS["BleuExplorer"]
+    state = {control.name: control.default for control in explorer.controls}
+    said = page.widget("BleuExplorer", {**state, "tokenizer": "ja-mecab"})["message"]
+    assert said == f"This page has no tokenizer 'ja-mecab'; choose one of {', '.join(page.offered_tokenizers())}."
+    said = page.widget("BleuExplorer", {**state, "max_n": UNREADABLE})["message"]
+    assert said.startswith("Max n must be a whole number from 1 to") and said.endswith("what is typed in the box is not one.")
+    said = page.widget("BleuExplorer", {**state, "max_n": "1" * 23})["message"]
+    assert said.endswith("the number typed has 23 digits.")  # was cut to 20 digits without a mark

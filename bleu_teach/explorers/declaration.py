@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bleu_teach.explorers.views import WidgetView, guarded
+from bleu_teach.inputs.validation import preview
 
-__all__ = ["KINDS", "Control", "Explorer", "NO_CONTEXT", "Check"]
+__all__ = ["KINDS", "Control", "Explorer", "NO_CONTEXT", "Check", "UNREADABLE"]
 
 #: What a control can be, and the type of its value.  ``fixed`` is a setting chosen when the explorer is made
 #: (the sliders' range, a compact layout): not shown, but kept with the others so that a saved copy holds it.
@@ -49,6 +50,8 @@ NO_CONTEXT: Mapping[str, Any] = {}
 Check = Callable[[Any, str, Mapping[str, Any], Mapping[str, Any]], Any]
 #: The longest whole number a form may send, in digits (reading more would only take time).
 _MOST_DIGITS = 9
+#: What a page sends for a number box whose text the browser could not read as a number (its value is then "").
+UNREADABLE = {"unreadable": True}
 _TRUE, _FALSE = ("1", "true", "on"), ("", "0", "false", "off")
 
 
@@ -112,12 +115,19 @@ class Control:
         return raw
 
     def _whole(self, raw: Any, values: Mapping[str, Any]) -> int:
+        if raw == UNREADABLE:  # a browser's number box keeps what it cannot read (1e999, 1.5) to itself
+            raise ValueError(f"{self.label} must be a whole number {self._span(values)}; what is typed in the box "
+                             f"is not one.")
         if isinstance(raw, str):
             text = raw.strip()
             if not text:
                 raise ValueError(f"{self.label} is empty: type a whole number.")
-            if len(text) > _MOST_DIGITS or not text.lstrip("+-").isdigit():
-                raise ValueError(f"{self.label} must be a whole number, e.g. 4 (got {raw[:20]!r}).")
+            digits = text.lstrip("+-")
+            if digits.isdigit() and len(digits) > _MOST_DIGITS:
+                raise ValueError(f"{self.label} must be a whole number {self._span(values)}; the number typed has "
+                                 f"{len(digits):,} digits.")
+            if not digits.isdigit() or len(text) - len(digits) > 1:
+                raise ValueError(f"{self.label} must be a whole number, e.g. 4 (got {preview(raw, 24)}).")
             number = int(text)
         elif isinstance(raw, int) and not isinstance(raw, bool):
             number = raw
@@ -125,9 +135,12 @@ class Control:
             raise ValueError(f"The page sent no valid {self.name!r}; reload the page.")
         top = self.top(values) if self.kind != "fixed" else 0
         if number < self.low or (top and number > top):
-            span = f"from {self.low} to {top}" if top else f"of at least {self.low}"
-            raise ValueError(f"{self.label} must be a whole number {span} (got {number}).")
+            raise ValueError(f"{self.label} must be a whole number {self._span(values)} (got {number}).")
         return number
+
+    def _span(self, values: Mapping[str, Any]) -> str:
+        top = self.top(values) if self.kind != "fixed" else 0
+        return f"from {self.low} to {top}" if top else f"of at least {self.low}"
 
     def checked(self, value: Any, owner: str, values: Mapping[str, Any], context: Mapping[str, Any]) -> Any:
         """A value set from Python (a constructor argument, ``widget.control.value = ...``), checked."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from bleu_teach.exercises.bank import exercise
 from bleu_teach.explorers import views
 from bleu_teach.explorers.declaration import NO_CONTEXT, Explorer
 from bleu_teach.explorers.definitions import EXPLORERS
+from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 from bleu_teach.views.document import Document, Label, Paragraph
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.html_writer import write_html
@@ -52,6 +54,28 @@ def _context(explorer: Explorer) -> Any:
     return _contexts[explorer.name]
 
 
+@lru_cache(maxsize=1)
+def offered_tokenizers() -> tuple[str, ...]:
+    """The tokenizers that run here (on the site: those on Python's standard library alone, as its menus offer)."""
+    found = []
+    for name in TOKENIZERS:
+        try:
+            tokenize("a b", name)
+        except ImportError:  # NLTK, or the regex package sacreBLEU's intl needs
+            continue
+        found.append(name)
+    return tuple(found)
+
+
+def _unoffered(state: dict[str, Any]) -> str | None:
+    """What to say about a tokenizer (from a hand-made link) that this page cannot run, or None."""
+    name = state.get("tokenizer")
+    if not isinstance(name, str) or name in offered_tokenizers():
+        return None
+    return (f"This page has no tokenizer {name[:40]!r}; choose one of {', '.join(offered_tokenizers())}"
+            f"{' (the others need packages the page does not carry)' if name in TOKENIZERS else ''}.")
+
+
 def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     """What the page shows for an explorer (its declaration's name) with these control values: ``html``, the
     headline (``value`` at full precision and ``headline``, its HTML), ``message`` for bad input, and ``extra``
@@ -60,6 +84,8 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     if explorer is None:
         view = views.WidgetView(views.message_html(f"This page has no {kind!r} explorer; reload the page."),
                                 message=f"This page has no {kind!r} explorer; reload the page.")
+    elif any(c.name == "tokenizer" for c in explorer.controls) and (unoffered := _unoffered(state)) is not None:
+        view = views.WidgetView(views.message_html(unoffered), message=unoffered)
     else:
         view = views.guarded(lambda: explorer.view(state, _context(explorer)))
     headline = ""

@@ -4,10 +4,16 @@
 //
 // No BLEU here and no second controller: lesson_live.js sends the form's values to bleu_teach on Pyodide and
 // shows what it answers.  This file only reads the address into the form and writes the form into the address.
+//
+// A link past MAX_LINK characters is never made (servers refuse long request lines: Python's http.server at
+// 64 KB, many others at 8 KB): the address then drops its query, and the example lives on in this tab's session
+// storage, from which a reload restores it; it is shared as a downloaded text file instead.
 
 import { setReferences, syncControls } from "./lesson_live.js";
 
 const form = document.querySelector('form[data-widget="BleuExplorer"]');
+const MAX_LINK = Number(document.querySelector('meta[name="bleu-teach-max-link"]').content);
+const KEPT = "bleu-teach-explorer"; // this tab's copy of the example (session storage)
 const note = document.getElementById("link-note");
 /** The address's names for the form's controls (the explorer's URLs predate the form). */
 const PARAMETERS = { hyp: "hypothesis", n: "max_n", weights: "weights", smoothing: "smoothing",
@@ -51,8 +57,14 @@ function setControl(parameter, name, value, said) {
 }
 
 function fromAddress() {
-  const query = new URLSearchParams(window.location.search);
-  if (!query.has("hyp") && !query.has("ref")) return; // the page's own example
+  let query = new URLSearchParams(window.location.search);
+  if (!query.has("hyp") && !query.has("ref")) {
+    // No example in the address: the one this tab kept (a reload of a long example), or the page's own.
+    let kept = null;
+    try { kept = sessionStorage.getItem(KEPT); } catch { /* storage switched off */ }
+    if (!kept) return;
+    query = new URLSearchParams(kept);
+  }
   const said = [];
   control("hypothesis").value = query.get("hyp") ?? "";
   for (const [parameter, name] of Object.entries(PARAMETERS)) {
@@ -79,7 +91,7 @@ function fromAddress() {
   }
 }
 
-function toAddress() {
+function exampleQuery() {
   const query = new URLSearchParams();
   query.append("hyp", control("hypothesis").value);
   for (const box of form.querySelectorAll("input.reference")) if (!box.dataset.fresh) query.append("ref", box.value);
@@ -88,7 +100,41 @@ function toAddress() {
   query.append("smoothing", control("smoothing").value);
   query.append("tokenizer", control("tokenizer").value);
   query.append("lowercase", control("lowercase").checked ? "1" : "0");
-  history.replaceState(null, "", `${window.location.pathname}?${query}`);
+  return query;
+}
+
+/** Whether the example fits in a link (it is then in the address bar); it is kept in this tab either way. */
+function toAddress() {
+  const query = exampleQuery();
+  try { sessionStorage.setItem(KEPT, String(query)); } catch { /* storage full or off: the address still has it */ }
+  const link = `${window.location.origin}${window.location.pathname}?${query}`;
+  const fits = link.length <= MAX_LINK;
+  history.replaceState(null, "", fits ? `${window.location.pathname}?${query}` : window.location.pathname);
+  const tooLong = document.getElementById("too-long");
+  if (!fits && !tooLong) {
+    const said = document.createElement("p");
+    said.id = "too-long";
+    said.className = "message";
+    said.setAttribute("role", "status");
+    said.textContent = `This example is too long for a link (${link.length.toLocaleString("en")} characters; ` +
+      `many web servers refuse links past ${MAX_LINK.toLocaleString("en")}), so the address bar no longer holds ` +
+      "it. This tab keeps it (a reload restores it); to share it, download it as text.";
+    document.getElementById("copied").closest("p").after(said);
+  } else if (fits && tooLong) {
+    tooLong.remove();
+  }
+  return fits;
+}
+
+/** The example as plain text: what was typed and every setting, for sharing an example too long for a link. */
+function exampleText() {
+  const query = exampleQuery();
+  const lines = [`Hypothesis: ${query.get("hyp")}`];
+  query.getAll("ref").forEach((reference, k) => lines.push(`Reference ${k + 1}: ${reference}`));
+  lines.push(`Max n: ${query.get("n")}`, `Weights: ${query.get("weights") ?? "uniform"}`,
+             `Smoothing: ${query.get("smoothing")}`, `Tokenizer: ${query.get("tokenizer")}`,
+             `Lowercase: ${query.get("lowercase") === "1" ? "yes" : "no"}`);
+  return `${lines.join("\n")}\n`;
 }
 
 fromAddress();
@@ -96,12 +142,24 @@ toAddress();
 for (const event of ["input", "change"]) form.addEventListener(event, toAddress);
 form.addEventListener("click", (event) => { if (event.target.closest("button")) toAddress(); });
 document.getElementById("copy-link").addEventListener("click", async () => {
-  toAddress();
   const said = document.getElementById("copied");
+  if (!toAddress()) {
+    said.textContent = "There is no link to copy: this example is too long for one. Download it as text instead.";
+    return;
+  }
   try {
     await navigator.clipboard.writeText(window.location.href);
     said.textContent = "Link copied: it opens this example with these settings.";
   } catch {
     said.textContent = `Copy this link: ${window.location.href}`;
   }
+});
+document.getElementById("download-example").addEventListener("click", () => {
+  const file = new Blob([exampleText()], { type: "text/plain;charset=utf-8" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(file);
+  link.download = "bleu-example.txt";
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  document.getElementById("copied").textContent = "Downloaded bleu-example.txt: the example and its settings.";
 });

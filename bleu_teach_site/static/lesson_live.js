@@ -46,6 +46,8 @@ function stateOf(form) {
     else if (!control) state[key] = value;
     else if (control.type === "checkbox") state[key] = control.checked;
     else if (typeof value === "boolean") state[key] = control.value === "1";
+    // A number box hides text it cannot read (1e999, 1.5) and reports "": Python says what is wrong instead.
+    else if (control.validity?.badInput) state[key] = { unreadable: true };
     else state[key] = control.value;
   }
   return state;
@@ -327,6 +329,7 @@ async function begin() {
     for (const form of restored) if (!waiting.has(form)) check(form, true);
     for (const form of waiting) check(form);
     waiting.clear();
+    root.dataset.pythonCheckedMs = String(Math.round(performance.now())); // widgets drawn, earlier answers checked
     root.dataset.pythonReady = "1";
   } catch (error) {
     statuses(startFailure(error, window.location.pathname.split("/").pop()), true);

@@ -252,6 +252,12 @@ def test_a_link_with_a_setting_the_explorer_does_not_offer_says_so(visitor: Visi
     expect(page.locator("#link-note")).to_contain_text("This link asks for n=9, which the explorer does not offer")
     assert page.locator("#x-max_n").input_value() == "6"  # the slider's top, said in the note
     wait_for_score(page, expected_score({"hyp": ["a b c"], "ref": ["a b c"], "n": ["6"], "smoothing": ["method1"]}))
+    page.goto(f"{site.url}/explorer.html?hyp=a+b+c&ref=a+b+c&tokenizer=ja-mecab")
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    page.wait_for_function(MESSAGE)
+    offered = page.eval_on_selector_all("#x-tokenizer option", "os => os.map(o => o.value)")[:-1]  # the link's last
+    assert "nltk" not in offered and page.locator(SCORE).inner_text().endswith(
+        f"This page has no tokenizer 'ja-mecab'; choose one of {', '.join(offered)}.")  # only what the menu offers
     assert page.problems == [] and visitor.blocked == []
     page.close()
 
@@ -431,5 +437,90 @@ def test_the_explorer_works_from_the_keyboard_with_a_visible_focus(visitor: Visi
     query = page_query(page)
     query["hyp"] = ["the cat sat"]
     wait_for_score(page, expected_score(query))
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+# ---------------------------------------------------------------------------
+# Hostile links and answers: bounded, said, and nothing the learner typed is lost
+# ---------------------------------------------------------------------------
+
+def test_an_example_too_long_for_a_link_stays_in_the_tab_and_is_shared_as_a_file(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/explorer.html?hyp=a+b+c&ref=a+b+c+d")
+    page.wait_for_function(SCORED, timeout=90_000)
+    long_text = " ".join(f"w{k % 300}" for k in range(2000))  # about 9,800 characters: too long for a link
+    page.locator("#x-hypothesis").fill(long_text)
+    query = {"hyp": [long_text], "ref": ["a b c d"]}
+    wait_for_score(page, expected_score(query))
+    assert page.evaluate("window.location.search") == ""  # no link a server would refuse (was HTTP 414 past 64 KB)
+    assert "too long for a link" in page.locator("#too-long").inner_text()
+    page.click("#copy-link")
+    assert "too long for one" in page.locator("#copied").inner_text()
+    with page.expect_download() as download:
+        page.click("#download-example")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text.startswith(f"Hypothesis: {long_text}\nReference 1: a b c d\nMax n: 4\n")
+    page.reload()  # the tab kept it: nothing typed is lost
+    page.wait_for_function(SCORED, timeout=90_000)
+    assert page.locator("#x-hypothesis").input_value() == long_text
+    wait_for_score(page, expected_score(query))
+    page.locator("#x-hypothesis").fill("a b c")  # short again: back in the address, the note gone
+    wait_for_score(page, expected_score({"hyp": ["a b c"], "ref": ["a b c d"]}))
+    assert page_query(page)["hyp"] == ["a b c"] and page.locator("#too-long").count() == 0
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_a_link_with_a_huge_weight_is_refused_at_once(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/explorer.html?hyp=a+b&ref=a+b&n=1&weights=1e20000000")  # froze the tab for 40 s
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    page.wait_for_function(MESSAGE)
+    shown = page.evaluate("Number(document.documentElement.dataset.pythonCheckedMs) - "
+                          "Number(document.documentElement.dataset.pythonReadyMs)")
+    assert "two-digit exponent" in page.locator(SCORE).inner_text() and shown < 1000, shown
+    assert "Something went wrong" not in page.locator(FORM).inner_text()
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_a_stored_hostile_answer_never_freezes_the_lesson_on_reload(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/03_brevity_penalty.html")
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    box = page.locator('form[data-exercise="03.1"] input[name="answer"]')
+    box.fill("1e-20000000")
+    page.locator('form[data-exercise="03.1"] button[type="submit"]').click()
+    feedback = page.locator('form[data-exercise="03.1"] .live-feedback')
+    page.wait_for_function("document.querySelector('form[data-exercise=\"03.1\"] .live-feedback').textContent !== ''")
+    page.evaluate("""() => { const all = JSON.parse(localStorage.getItem('bleu-teach-answers') || '{}');
+        all['03.1'] = {answer: '1e-20000000', verdict: 'wrong', solved: false, at: 'then'};
+        localStorage.setItem('bleu-teach-answers', JSON.stringify(all)); }""")
+    page.reload()  # the answer is shown again and checked again, as every reload does
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    spent = page.evaluate("Number(document.documentElement.dataset.pythonCheckedMs) - "
+                          "Number(document.documentElement.dataset.pythonReadyMs)")
+    assert box.input_value() == "1e-20000000" and "exponents from -400 to 400" in feedback.inner_text()
+    assert spent < 2000, spent  # every widget drawn and the answer judged (was 25 s, on every reload)
+    SITE_TIMINGS["lesson 03: widgets drawn and a stored 1e-20000000 judged after Python started"] = f"{spent} ms"
+    assert page.problems == [] and visitor.blocked == []
+    page.close()
+
+
+def test_lesson_08s_rank_box_says_what_is_wrong_with_a_number_it_cannot_read(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/08_bleu_and_people.html")
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
+    form = page.locator('form[data-widget="DisagreementExplorer"]')
+    rank = form.locator('input[name="rank"]')
+    for typed, said in [("1e999", "what is typed in the box is not one"),
+                        ("12345678901234567890123", "the number typed has 23 digits")]:
+        rank.fill(typed)
+        page.wait_for_function("(said) => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
+                               ".live-headline').textContent.includes(said)", arg=said)
+    rank.fill("2")
+    page.wait_for_function("document.querySelector('form[data-widget=\"DisagreementExplorer\"] .live-headline')"
+                           ".dataset.value !== ''")
     assert page.problems == [] and visitor.blocked == []
     page.close()
