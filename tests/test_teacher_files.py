@@ -196,6 +196,15 @@ def test_a_closed_pipe_ends_quietly_and_a_closed_stderr_prints_nothing_on_stdout
     assert run.returncode == 2 and run.stdout == ""
 
 
+def test_a_manifest_bleu_teach_cannot_read_is_replaced_only_with_force(tmp_path: Path):
+    (tmp_path / MANIFEST).write_text("the teacher's own notes")
+    run = _cli("export", "--format", "gift", "--out", str(tmp_path))
+    assert run.returncode == 2 and "is not a list of files bleu_teach can read" in run.stderr
+    assert (tmp_path / MANIFEST).read_text() == "the teacher's own notes" and len(os.listdir(tmp_path)) == 1
+    assert _cli("export", "--format", "gift", "--out", str(tmp_path), "--force").returncode == 0
+    assert "bleu-teach-exercises.gift.txt" in _manifest(tmp_path)
+
+
 def test_out_folder_refuses_names_outside_it(tmp_path: Path):
     out = OutFolder(str(tmp_path), "key")
     for name in ["../x", "/etc/passwd", "a/../../x", MANIFEST, ""]:
@@ -216,6 +225,17 @@ NAMES = ["answer-key.md", "answer-key.tex", "answer-key.aux", "bleu-teach-exerci
          "bleu-teach-exercises.moodle.xml", "worksheet-key.md", "worksheet-key.tex", "worksheets.gift.txt",
          "worksheets.moodle.xml", "sheets/student-01.md", "sheets/student-02.tex", "sheets/student-02.md",
          "sheets/student-grades.pdf", "sheets/student-99.md", "notes.txt", MANIFEST, "sheets"]
+
+
+def _was_a_manifest(entry: tuple[str, object, int] | None) -> bool:
+    """Whether a path held no file or a list the commands wrote (so that a run may write its own list there)."""
+    if entry is None:
+        return True
+    try:
+        data = json.loads(entry[1]) if entry[0] == "file" else None  # type: ignore[arg-type]
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("format") == 1 and isinstance(data.get("files"), dict)
 
 
 def _layout(rng: random.Random, out: Path, outside: Path) -> None:
@@ -254,7 +274,9 @@ def test_fuzz_no_file_outside_the_manifest_changes(tmp_path: Path, monkeypatch: 
         code, _, err = _main(["exercises", *command, "--out", str(out), *force], monkeypatch)
         assert code in (0, 2) and "this is a bug" not in err, (case, command, err)
         after = _tree(out, outside)
-        owned = {str(out / name) for name in (_manifest(out) if code == 0 else {})} | {str(out / MANIFEST)}
+        owned = {str(out / name) for name in (_manifest(out) if code == 0 else {})}
+        if code == 0 and (force or _was_a_manifest(before.get(str(out / MANIFEST)))):
+            owned.add(str(out / MANIFEST))  # its own list (absent or readable before), or one --force replaced
         if code == 0:
             owned |= {str(out / "sheets")}  # the folder the sheets go into may be made
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p) and p not in owned)

@@ -75,7 +75,11 @@ def _out_path(where: object) -> Path:
         resolved = out.resolve()
     except (OSError, RuntimeError) as problem:  # a loop of symbolic links
         raise ValueError(f"cannot use --out {where!r}: {problem}") from None
-    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+    try:
+        home = Path.home().resolve()
+    except (OSError, RuntimeError, KeyError):  # no home folder known
+        home = Path(resolved.anchor)
+    if resolved == Path(resolved.anchor) or resolved == home:
         raise ValueError(f"--out {where!r} is {'the root folder' if resolved == Path(resolved.anchor) else 'your home folder'}: "
                          f"name a folder of its own for the course's files, such as --out bleu-teach/.")
     return out
@@ -135,8 +139,11 @@ class OutFolder:
         except OSError as problem:
             raise ValueError(f"cannot read {str(path)!r}: {_reason(problem)}") from None
         except (ValueError, KeyError, TypeError, AttributeError):
-            # An unreadable list owns nothing: every file in the folder is then treated as the teacher's.
-            return {}
+            if self.force:  # replaced by this run's list; it owns nothing, so every other file is the teacher's
+                return {}
+            raise ValueError(f"{str(path)!r} is not a list of files bleu_teach can read (it may not be bleu_teach's). "
+                             f"Nothing was written: move it away, choose another --out, or add --force to replace "
+                             f"it.") from None
 
     def _save_manifest(self) -> None:
         text = json.dumps({"format": _FORMAT, "about": "The files python -m bleu_teach exercises wrote into this "
