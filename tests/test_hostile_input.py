@@ -170,3 +170,14 @@ def test_a_number_box_the_browser_cannot_read_and_a_tokenizer_the_page_lacks_are
     assert said.startswith("Max n must be a whole number from 1 to") and said.endswith("what is typed in the box is not one.")
     said = page.widget("BleuExplorer", {**state, "max_n": "1" * 23})["message"]
     assert said.endswith("the number typed has 23 digits.")  # was cut to 20 digits without a mark
+
+
+def test_the_views_refuse_a_negative_length_a_zero_order_and_no_references():
+    from bleu_teach.explorers.views import brevity_view, clipping_view
+
+    for view, said in [(brevity_view([5], -3, 20), "cannot be negative; got -3"),  # was BP 14.39
+                       (brevity_view([-5], 3, 20), "negative"),
+                       (clipping_view("a b", ["a b"], 0), "must be at least 1"),  # was ZeroDivisionError
+                       (clipping_view("a b", [], 1), "at least one reference")]:  # was IndexError
+        assert view.value is None and said in (view.message or ""), (said, view.message)
+        assert "Something went wrong" not in view.html
