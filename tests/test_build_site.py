@@ -238,7 +238,8 @@ def test_the_pages_python_runs_on_the_standard_library_alone(tmp_path: Path):
         assert answer["message"] == "" and answer["value"] == repr(expected.score), case["tokenizer"]
         assert answer["html"] == expected.to_html()
     assert [a["message"] for a in answers[len(tokenizers):]] == [
-        "The nltk tokenizer needs a package that is not installed here; choose another tokenizer.",
+        f"This page has no tokenizer 'nltk'; choose one of {', '.join(tokenizers)} (the others need packages the "
+        "page does not carry).",
         "Max n must be a whole number, e.g. 4 (got 'three').",
         "The hypothesis is empty: type a sentence into it.",
         "Give 3 weights for Max n = 3 (got 2), or leave the box empty for uniform.",

@@ -126,7 +126,7 @@ class Feedback(Viewable):
 
 def _as_number(answer: Any) -> float:
     if isinstance(answer, str):
-        return typed_number(answer)  # bounded: "1e30000000" is refused before any arithmetic
+        return typed_number(answer, "the answer as a number or a fraction such as 2/7")  # bounded: "1e30000000" is refused before any arithmetic
     if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Decimal)):
         raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
     try:
