@@ -510,7 +510,7 @@ def test_a_full_disk_is_one_error_line() -> None:
         result = subprocess.run([sys.executable, "-m", "bleu_teach", "explain", "--ref", "a b", "a b"],
                                 stdout=full, stderr=subprocess.PIPE, env=_env(), cwd=ROOT, timeout=60)
     lines = result.stderr.decode().splitlines()
-    assert result.returncode == 1 and len(lines) == 1 and lines[0].startswith("error: cannot write the report")
+    assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: cannot write the report")
 
 
 # ---------------------------------------------------------------------------

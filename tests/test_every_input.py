@@ -594,7 +594,7 @@ def test_lesson_curves_and_helpers_have_stated_limits() -> None:
 
     for call, words in ((lambda: bp_curve([6], 10**8), "max_len is at most 100,000"),  # was > 10 s
                         (lambda: length_sweep([["the", "cat"]], "the", 10**5), "max_len is at most 1,000"),  # > 60 s
-                        (lambda: corpus_precisions([[["a", "b"]]], [["a", "b"]], 10**6), "more than the 100,000"),
+                        (lambda: corpus_precisions([[["a", "b"]]], [["a", "b"]], 10**6), "max_n must be at most 1,000"),
                         (lambda: smoothing_comparison([["a", "b"]], ["a", "b"], (1, 1)), "sum to 2"),
                         (lambda: compare_tools([["a", "b"]], ["a", "c"], smooth_method="floor", smooth_value=-1),
                          "smooth_value must be a finite number >= 0"),  # was "math domain error"

@@ -205,14 +205,38 @@ def test_a_manifest_bleu_teach_cannot_read_is_replaced_only_with_force(tmp_path:
     assert "bleu-teach-exercises.gift.txt" in _manifest(tmp_path)
 
 
+def test_a_list_edited_or_copied_from_elsewhere_cannot_make_a_command_touch_another_file(tmp_path: Path):
+    import hashlib
+
+    (tmp_path / "grades.pdf").write_bytes(b"%PDF the grades")
+    digest = hashlib.sha256(b"%PDF the grades").hexdigest()
+    entries = {"grades.pdf": {"sha256": digest, "command": "key"}, "x" * 5000: {"sha256": digest, "command": "key"},
+               "\ud800.md": {"sha256": digest, "command": "key"}, "sheets/../../escape.md": {"sha256": digest,
+                                                                                          "command": "key"}}
+    (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "files": entries}))
+    run = _cli("key", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr  # the list's foreign names are ignored, and so are never removed
+    assert (tmp_path / "grades.pdf").read_bytes() == b"%PDF the grades"
+    assert sorted(_manifest(tmp_path)) == ["answer-key.md", "answer-key.tex"]
+    (tmp_path / MANIFEST).write_text("[" * 200_000)  # too deep for Python's JSON reader
+    run = _cli("key", "--out", str(tmp_path))
+    assert run.returncode == 2 and "is not a list of files bleu_teach can read" in run.stderr
+
+
+def test_with_standard_error_closed_the_seed_never_reaches_standard_output(tmp_path: Path):
+    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises worksheet --students 1 --seed 5 --out {tmp_path} "
+                         f"2>&- | /bin/cat", shell=True, capture_output=True, text=True, timeout=300, env=NO_TEX)
+    assert run.returncode == 0 and "seed" not in run.stdout and run.stdout.startswith("wrote ")
+
+
 def test_out_folder_refuses_names_outside_it(tmp_path: Path):
-    out = OutFolder(str(tmp_path), "key")
-    for name in ["../x", "/etc/passwd", "a/../../x", MANIFEST, ""]:
+    out = OutFolder(str(tmp_path), "key", names=teacher_files.FILE_NAMES)
+    for name in ["../x", "/etc/passwd", "a/../../x", MANIFEST, "", "grades.pdf", "sheets/student-1.md"]:
         with pytest.raises(ValueError, match="not a file name inside --out"):
             out.plan([name])
     (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "files": {"../outside.txt": {
         "sha256": "0", "command": "key"}}}))
-    assert OutFolder(str(tmp_path), "key").finish() == []  # a tampered manifest owns nothing outside --out
+    assert OutFolder(str(tmp_path), "key", names=teacher_files.FILE_NAMES).finish() == []  # owns nothing outside
 
 
 # ---------------------------------------------------------------------------

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, preview
+from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_orders, preview
 from bleu_teach.bleu.smoothing import SmoothingCallable
 from bleu_teach.bleu.counting import CountFraction, PooledCounts
 
@@ -246,6 +246,12 @@ def sacrebleu_score_counts(
     >>> round(r.score, 4), r.precisions[3], r.orders_used
     (37.9918, 16.666666666666668, 4)
     """
+    max_order = check_orders(max_order, "max_order")
+    if not isinstance(method, str) or method not in SACREBLEU_SMOOTHING:
+        raise ValueError(f"Unknown smoothing method {preview(method)}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
+    if len(matches) != max_order or len(ngrams) != max_order:
+        raise ValueError(f"matches and ngrams need one count per order 1..max_order ({max_order}); got "
+                         f"{len(matches)} and {len(ngrams)}.")
     if value is None:
         value = SACREBLEU_SMOOTHING[method]
     counts: list[float] = list(matches)

@@ -32,10 +32,14 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from numbers import Rational
+from numbers import Integral, Rational
 from typing import Any
 
+from bleu_teach.inputs.validation import whole_number_text
+
 __all__ = [
+    "MAX_COUNTED_ORDERS",
+    "check_counted_orders",
     "CountFraction",
     "Ngram",
     "Tokens",
@@ -212,12 +216,29 @@ def _work(length: int, low: int, high: int) -> int:
     return upto(high) - upto(low - 1)
 
 
+#: The most orders the counting keeps a list for. NLTK's functions take any order (one per weight), and so do
+#: theirs here; the package's own functions take at most ``inputs.validation.MAX_ORDERS``.
+MAX_COUNTED_ORDERS = 1_000_000
+
+
+def check_counted_orders(max_n: Any, allow_none: bool = False) -> int:
+    """How many orders to count: a whole number from 1 (0 with ``allow_none``) to :data:`MAX_COUNTED_ORDERS`."""
+    if isinstance(max_n, bool) or not isinstance(max_n, Integral):
+        raise TypeError(f"The number of orders must be a whole number such as 4, not {type(max_n).__name__}.")
+    count = int(max_n)
+    if not (0 if allow_none else 1) <= count <= MAX_COUNTED_ORDERS:
+        raise ValueError(f"The number of orders must be a whole number from 1 to {MAX_COUNTED_ORDERS:,}; got "
+                         f"{whole_number_text(count)}.")
+    return count
+
+
 def counting_work(lengths: Iterable[int], max_n: int, low: int = 1) -> int:
     """The n-gram tokens that counting orders ``low``..``max_n`` builds for token lists of these lengths.
 
     >>> counting_work([6, 7], 4)  # a 6-token hypothesis, a 7-token reference, the usual 4 orders
     90
     """
+    max_n = check_counted_orders(max_n, allow_none=True)
     return sum(_work(length, low, max_n) for length in lengths)
 
 
@@ -443,6 +464,7 @@ def sentence_statistics(
     >>> [(o.matches, o.total) for o in stats.orders], stats.orders[0].marks
     ([(2, 3), (1, 2)], (True, False, True))
     """
+    max_n = check_counted_orders(max_n)
     ref_lens = tuple(len(r) for r in references)
     length = Lengths(len(hypothesis), ref_lens, closest_ref_length(ref_lens, len(hypothesis)))
     if rows:
@@ -483,6 +505,7 @@ class PooledCounts:
 
 def pooled_counts(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int) -> PooledCounts:
     """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
+    max_n = check_counted_orders(max_n)
     matches = [0] * max_n
     ngrams = [0] * max_n
     totals = [0] * max_n

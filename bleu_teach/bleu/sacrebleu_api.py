@@ -181,6 +181,7 @@ def segment_statistics(hypothesis: str, references: Sequence[Optional[str]], tok
     >>> segment_statistics("the cat sat on the mat", ["the cat sat on a mat"])
     (6, 6, 5, 3, 2, 1, 6, 5, 4, 3)
     """
+    max_order = check_orders(max_order, "max_order")
     present = [r for r in references if r is not None]
     hyp = tuple(_tok(hypothesis, tokenize_name, lowercase))
     refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts
+from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts, check_chrf_orders
 
 __all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult", "chrf_from_counts"]
 
@@ -31,6 +31,9 @@ class ChrfSettings:
     lowercase: bool = False
     whitespace: bool = False
     eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        check_chrf_orders(self.char_order, self.word_order)
 
     @property
     def name(self) -> str:

@@ -9,14 +9,18 @@ n-grams are the words joined by one space, as sacreBLEU keys them.
 
 from __future__ import annotations
 
+import numbers
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 
 from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
+from bleu_teach.inputs.validation import MAX_ORDERS, preview, whole_number_text
 
 __all__ = [
     "CHRF_PUNCTUATION",
+    "check_chrf_orders",
     "ChrfNgramRow",
     "ChrfOrderCounts",
     "chrf_characters",
@@ -106,6 +110,22 @@ def _check_work(characters: int, char_order: int) -> None:
     )
 
 
+def check_chrf_orders(char_order: Any, word_order: Any) -> None:
+    """chrF's orders: whole numbers of at least 0, together from 1 to :data:`MAX_ORDERS` (the package's one limit)."""
+    for name, value in (("char_order", char_order), ("word_order", word_order)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
+                            f"word_order=2), not {preview(value)}.")
+        if value < 0:
+            raise ValueError(f"{name} must be 0 or more; got {whole_number_text(int(value))}.")
+    if char_order + word_order > MAX_ORDERS:
+        raise ValueError(f"char_order + word_order must be at most {MAX_ORDERS:,} (chrF uses 6 and 0, chrF++ 6 and 2; "
+                         f"every order is counted and averaged); got {whole_number_text(int(char_order + word_order))}.")
+    if char_order + word_order == 0:
+        raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
+                         "chrF uses char_order=6 (and chrF++ adds word_order=2).")
+
+
 def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
                       whitespace: bool = False) -> tuple[Counter[str], ...]:
     """Every n-gram count chrF needs from one text, in sacreBLEU's order.
@@ -117,6 +137,7 @@ def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
     >>> [sum(c.values()) for c in chrf_ngram_counts("the cat", 3, 2)]
     [6, 5, 4, 2, 1]
     """
+    check_chrf_orders(char_order, word_order)
     line = chrf_characters(text, whitespace)
     _check_work(len(line), char_order)
     counts = [Counter(line[i:i + n] for i in range(len(line) - n + 1)) for n in range(1, char_order + 1)]
@@ -198,6 +219,10 @@ def chrf_order_counts(hypothesis: Sequence[Counter[str]], reference: Sequence[Co
     ...  for o in chrf_order_counts(h, chrf_ngram_counts("abc", 4), 4)]
     [(3, 4, 3, 4), (2, 3, 2, 3), (1, 2, 1, 2), (0, 0, 0, 1)]
     """
+    if (len(hypothesis) != len(reference) or isinstance(char_order, bool) or not isinstance(char_order, numbers.Integral)
+            or not 0 <= char_order <= len(hypothesis)):
+        raise ValueError("chrf_order_counts needs the hypothesis's and the reference's counts from chrf_ngram_counts "
+                         "with the same orders, and char_order at most their number.")
     out = []
     for i, (hyp, ref) in enumerate(zip(hypothesis, reference)):
         hyp_ngrams = matches = 0

@@ -78,7 +78,8 @@ from bleu_teach.chrf.arithmetic import (
     ChrfSettings,
     chrf_from_counts,
 )
-from bleu_teach.chrf.counting import chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool, chrf_words
+from bleu_teach.chrf.counting import (check_chrf_orders, chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool,
+                                     chrf_words)
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.validation import MAX_ORDERS, whole_number_text
@@ -107,18 +108,7 @@ MAX_CHRF_ORDERS = MAX_ORDERS
 
 def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
                    eps_smoothing: Any) -> ChrfSettings:
-    for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
-                            f"word_order=2), not {value!r}.")
-        if value < 0:
-            raise ValueError(f"{name} must be 0 or more; got {whole_number_text(int(value))}.")
-    if char_order + word_order > MAX_CHRF_ORDERS:
-        raise ValueError(f"char_order + word_order must be at most {MAX_CHRF_ORDERS:,} (chrF uses 6 and 0, chrF++ "
-                         f"6 and 2; every order is counted and averaged); got {whole_number_text(char_order + word_order)}.")
-    if char_order + word_order == 0:
-        raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
-                         "chrF uses char_order=6 (and chrF++ adds word_order=2).")
+    check_chrf_orders(char_order, word_order)
     if isinstance(beta, bool) or not isinstance(beta, (int, float)):
         raise TypeError(f"beta must be a number such as 2 (recall counts beta times as much as precision), "
                         f"not {beta!r}.")

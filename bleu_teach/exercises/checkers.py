@@ -131,7 +131,7 @@ def _as_number(answer: Any) -> float:
         raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
     try:
         value = float(answer)
-    except OverflowError:
+    except (OverflowError, ValueError, ArithmeticError):  # too large for a float; Decimal('sNaN')
         raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.") from None
     if not math.isfinite(value):
         raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.")
@@ -443,12 +443,12 @@ def check_corpus_bleu(
 
 def _letter(answer: Any, options: Mapping[str, str]) -> str:
     if not isinstance(answer, str):
-        raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {answer!r}.")
+        raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {preview(answer)}.")
     letter = answer.strip().upper()
     by_text = {text.strip().upper(): key for key, text in options.items()}
     letter = by_text.get(letter, letter) if letter not in options else letter  # "the same" for SAME
     if letter not in options:
-        raise ValueError(f"Choose one of {', '.join(options)}; {answer!r} is not among them.")
+        raise ValueError(f"Choose one of {', '.join(options)}; {preview(answer)} is not among them.")
     return letter
 
 

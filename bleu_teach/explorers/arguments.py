@@ -13,7 +13,7 @@ from typing import Any
 
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
 from bleu_teach.inputs.tokenizers import TOKENIZERS
-from bleu_teach.inputs.validation import check_bool, check_order, check_weight_tuple, preview
+from bleu_teach.inputs.validation import check_bool, check_order, check_weight_tuple, preview, whole_number_text
 from bleu_teach.lessons.agreement import METRICS as AGREEMENT_METRICS
 from bleu_teach.explorers.typed_input import MAX_ORDER, MAX_REFERENCES, parse_weights
 
@@ -46,7 +46,7 @@ def whole(value: Any, owner: str, name: str, high: int, limit: str) -> int:
     except ValueError:  # below 1: said with the whole range below
         number = int(value)
     if not 1 <= number <= high:
-        raise ValueError(f"{owner}: {name} must be a whole number from 1 to {high} ({limit}); got {number}.")
+        raise ValueError(f"{owner}: {name} must be a whole number from 1 to {high} ({limit}); got {whole_number_text(number)}.")
     return number
 
 
@@ -91,7 +91,7 @@ def tokenizer_name(value: Any, owner: str) -> str:
                         f"not {preview(value)}.")
     key = value.strip().lower()
     if not isinstance(key, str) or key not in TOKENIZERS:
-        raise ValueError(f"{owner}: unknown tokenizer {value!r}; choose one of {', '.join(TOKENIZERS)}.")
+        raise ValueError(f"{owner}: unknown tokenizer {preview(value)}; choose one of {', '.join(TOKENIZERS)}.")
     return key
 
 
@@ -116,7 +116,7 @@ def smoothing_name(value: Any, owner: str) -> str:
     try:
         name = str(get_smoothing(key).__name__)
     except ValueError:
-        raise ValueError(f"{owner}: unknown smoothing method {value!r}; {choices}.") from None
+        raise ValueError(f"{owner}: unknown smoothing method {preview(value)}; {choices}.") from None
     return name
 
 
@@ -134,7 +134,7 @@ def one_of(value: Any, owner: str, name: str, choices: Sequence[str]) -> str:
     if name == "metric" and value.strip().lower() in {m.lower() for m in AGREEMENT_METRICS}:
         hint = (f" (segment_level scores {', '.join(choices)} sentence by sentence; {value.strip()} is compared "
                 f"with the experts only per system, by system_level)")
-    raise ValueError(f"{owner}: {name}={value!r} is not offered; choose one of {listed}{hint}.")
+    raise ValueError(f"{owner}: {name}={preview(value)} is not offered; choose one of {listed}{hint}.")
 
 
 def weights_text(value: Any, owner: str) -> str:

@@ -26,13 +26,17 @@ from numbers import Integral
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
 from bleu_teach.inputs.tokenizers import tokenize
+from bleu_teach.inputs.validation import preview, whole_number_text
 
-__all__ = ["MAX_REFERENCES", "MAX_ORDER", "text_tokens", "parse_weights", "explain_text"]
+__all__ = ["MAX_REFERENCES", "MAX_ORDER", "MAX_TEXT", "text_tokens", "parse_weights", "explain_text"]
 
 #: The explorers take 1 to 8 references.
 MAX_REFERENCES = 8
 #: The highest n-gram order the explorers offer (Max n).
 MAX_ORDER = 6
+#: The longest text one box takes (a long paragraph many times over): every keystroke scores it again, so a pasted
+#: book would make each keystroke wait.  Longer texts are for the command line.
+MAX_TEXT = 50_000
 
 
 def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: bool = False) -> list[str]:
@@ -47,6 +51,9 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
     """
     if not isinstance(text, str):
         raise TypeError(f"The {what} must be text (a string), not {type(text).__name__}.")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"The {what} is {len(text):,} characters long, and a box takes up to {MAX_TEXT:,}: shorten "
+                         f"it (for long texts use the command line: python -m bleu_teach corpus).")
     try:
         tokens = tokenize(text, tokenizer, lowercase=lowercase)
     except ImportError:  # the website carries no NLTK, and sacreBLEU's tokenizers that need more than Python
@@ -108,9 +115,9 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
 
 def _order(max_n: object) -> int:
     if isinstance(max_n, bool) or not isinstance(max_n, Integral):
-        raise TypeError(f"Max n must be a whole number from 1 to {MAX_ORDER}, not {max_n!r}.")
+        raise TypeError(f"Max n must be a whole number from 1 to {MAX_ORDER}, not {preview(max_n)}.")
     if not 1 <= int(max_n) <= MAX_ORDER:
-        raise ValueError(f"Max n must be a whole number from 1 to {MAX_ORDER} (got {max_n}).")
+        raise ValueError(f"Max n must be a whole number from 1 to {MAX_ORDER} (got {whole_number_text(int(max_n))}).")
     return int(max_n)
 
 

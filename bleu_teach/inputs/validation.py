@@ -47,8 +47,25 @@ def _split_example(what: str) -> str:
 
 
 def preview(value: object, limit: int = 40) -> str:
-    """A value as a message quotes it: its repr, shortened past ``limit`` characters."""
-    text = repr(value)
+    """A value as a message quotes it: its repr, shortened past ``limit`` characters.
+
+    A whole number (or a fraction of them) too long to print is said by its digits:
+
+    >>> preview(10**5000), preview("x" * 100)
+    ('a number of 5001 digits', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    """
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]  # repr of the part shown only: a pasted megabyte is not copied
+    if isinstance(value, Integral) and not isinstance(value, bool) and abs(int(value)) > 10**40:
+        return whole_number_text(int(value))
+    numerator, denominator = getattr(value, "numerator", 0), getattr(value, "denominator", 1)
+    if (isinstance(numerator, int) and isinstance(denominator, int)
+            and max(abs(numerator), denominator) > 10**40):
+        return f"a fraction of {whole_number_text(numerator)} over {whole_number_text(denominator)}"
+    try:
+        text = repr(value)
+    except ValueError:  # a type of its own whose repr is refused
+        text = f"a {type(value).__name__}"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -287,9 +304,9 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
 def check_level(alpha: Any) -> float:
     """A significance level ``alpha``: a number strictly between 0 and 1 (NaN is not one)."""
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {alpha!r}.")
+        raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {preview(alpha)}.")
     if not 0 < alpha < 1:  # also false for NaN
-        raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {alpha!r}.")
+        raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {preview(alpha)}.")
     return float(alpha)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.inputs.validation import check_length, check_order, check_references, check_tokens, check_weight_tuple
+from bleu_teach.inputs.validation import check_length, check_order, check_orders, check_references, check_tokens, check_weight_tuple
 from bleu_teach.bleu.nltk_api import check_corpus
 from bleu_teach.bleu.arithmetic import Number, brevity_penalty
 from bleu_teach.bleu.explain import explain
@@ -136,7 +136,7 @@ def corpus_precisions(
     [('sentence 1', ['2/2', '1/1']), ('sentence 2', ['3/8', '2/7']), ('corpus', ['5/10', '3/8'])]
     """
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
-    max_n = check_order(max_n, "max_n")
+    max_n = check_orders(max_n, "max_n")
     if len(hyps) * max_n > MAX_PRECISIONS:
         raise ValueError(f"{len(hyps):,} sentences times max_n = {max_n:,} is {len(hyps) * max_n:,} precisions, more "
                          f"than the {MAX_PRECISIONS:,} listed here; use fewer orders or sentences.")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from bleu_teach.inputs.validation import check_orders, check_references, check_tokens, whole_number_text
+from bleu_teach.inputs.validation import check_orders, check_references, check_tokens, preview, whole_number_text
 from bleu_teach.bleu.nltk_api import sentence_bleu
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
@@ -134,7 +134,7 @@ def settings_table(
     for label, options in settings.items():
         if not isinstance(options, Mapping) or not set(options) <= {"tokenizer", "lowercase"}:
             raise ValueError(f"settings[{label!r}] must be a mapping of tokenizer and lowercase, e.g. "
-                             f"{{'tokenizer': '13a', 'lowercase': True}}; got {options!r}.")
+                             f"{{'tokenizer': '13a', 'lowercase': True}}; got {preview(options, 80)}.")
     rows = []
     for label, options in settings.items():
         report = explain_hypotheses({label: hypothesis}, references, max_n=max_n, smoothing=smoothing, **options)[label]

@@ -39,7 +39,7 @@ from bleu_teach.inputs.optional import needs
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
 from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
-from bleu_teach.inputs.validation import whole_number_text
+from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["DEFAULT_SEED", "MAX_DIFFERING", "MAX_DRAWN", "check_seed", "check_samples", "check_settings", "check_rows",
            "segment_statistics", "summed",
@@ -72,7 +72,7 @@ def check_samples(n_samples: Any, minimum: int) -> int:
     if count < minimum:
         raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {whole_number_text(count)}.")
     if count > MAX_SAMPLES:
-        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {count:,}.")
+        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {whole_number_text(count)}.")
     return count
 
 
@@ -125,9 +125,9 @@ def _check_method(smooth_method: Any) -> None:
 
 def _check_count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a whole number, not {value!r}.")
+        raise TypeError(f"{name} must be a whole number, not {preview(value)}.")
     if value < 1:
-        raise ValueError(f"{name} must be at least 1; got {value}.")
+        raise ValueError(f"{name} must be at least 1; got {whole_number_text(int(value))}.")
     return int(value)
 
 
@@ -256,7 +256,10 @@ def _scores(scores: Any) -> list[float]:
         raise ValueError("scores is empty: at least one resampled score (or statistic) is needed.")
     if not all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in values):
         raise TypeError("scores must hold numbers (the resampled BLEU scores).")
-    floats = [float(x) for x in values]
+    try:
+        floats = [float(x) for x in values]
+    except OverflowError:  # a whole number past a float's range
+        raise ValueError("scores holds a number too large for a float; resampled scores are finite numbers.") from None
     if not all(math.isfinite(x) for x in floats):
         raise ValueError("scores holds a NaN or an infinity; resampled scores are finite numbers.")
     return floats
@@ -294,9 +297,9 @@ def strict_p_value(statistics_drawn: Any, observed: float) -> float:
 
     drawn = _scores(statistics_drawn)
     if isinstance(observed, bool) or not isinstance(observed, numbers.Real):
-        raise TypeError(f"observed must be a number (the observed statistic), not {observed!r}.")
-    if not math.isfinite(observed):
-        raise ValueError(f"observed must be a finite number (the observed statistic), not {observed!r}.")
+        raise TypeError(f"observed must be a number (the observed statistic), not {preview(observed)}.")
+    if not math.isfinite(float(observed) if abs(observed) < 10**308 else math.inf):
+        raise ValueError(f"observed must be a finite number (the observed statistic), not {preview(observed)}.")
     larger = int(np.sum(np.asarray(drawn) > observed))
     return (larger + 1) / (len(drawn) + 1)
 

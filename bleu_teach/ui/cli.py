@@ -256,11 +256,15 @@ MAX_INPUT_TOKENS = 2_000_000
 _CHUNK = 2**20
 
 
+def _too_large(where: str, most: str) -> _InputError:
+    return _InputError(f"{where} holds more than {most}; bleu_teach explains scores step by step, for test sets up "
+                       f"to that size (use sacreBLEU for larger ones)")
+
+
 def _bounded_read(stream: Any, where: str) -> bytes:
-    """Read ``stream`` in chunks, refusing it as soon as it passes a limit (memory stays near the bytes read)."""
+    """Read ``stream`` in chunks, refusing it as soon as it passes the bytes or lines limit."""
     chunks: list[bytes] = []
-    size = lines = tokens = 0
-    inside = False  # whether the last chunk ended inside a token (which the next chunk may continue)
+    size = lines = 0
     while True:
         chunk = stream.read(_CHUNK)
         if not chunk:
@@ -268,15 +272,19 @@ def _bounded_read(stream: Any, where: str) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
         lines += chunk.count(b"\n")
-        tokens += len(chunk.split()) - (inside and not chunk[:1].isspace())
-        inside = not chunk[-1:].isspace()
-        for count, most, unit in ((size, MAX_INPUT_BYTES, "bytes"), (lines, MAX_INPUT_LINES, "lines"),
-                                  (tokens, MAX_INPUT_TOKENS, "tokens")):
-            if count > most:
-                shown = f"{most // 2**20} MB" if unit == "bytes" else f"{most:,} {unit}"
-                raise _InputError(f"{where} holds more than {shown}; bleu_teach explains scores step by step, for "
-                                  f"test sets up to that size (use sacreBLEU for larger ones)")
+        if size > MAX_INPUT_BYTES:
+            raise _too_large(where, f"{MAX_INPUT_BYTES // 2**20} MB")
+        if lines > MAX_INPUT_LINES:
+            raise _too_large(where, f"{MAX_INPUT_LINES:,} lines")
     return b"".join(chunks)
+
+
+def _check_tokens(text: str, where: str) -> None:
+    """Count the whitespace-separated tokens (Python's whitespace, as the tokenizers split) up to the limit, without
+    making a list of them."""
+    for count, _ in enumerate(re.finditer(r"\S+", text), start=1):
+        if count > MAX_INPUT_TOKENS:
+            raise _too_large(where, f"{MAX_INPUT_TOKENS:,} tokens")
 
 
 def _read_bytes(source: str) -> bytes:
@@ -284,7 +292,7 @@ def _read_bytes(source: str) -> bytes:
         stdin = sys.stdin
         if stdin is None:
             raise _InputError("there is no standard input to read (-); give a file instead")
-        if stdin.isatty():
+        if stdin.isatty() and sys.stderr is not None:
             print("(reading from the keyboard: type the text, then press Ctrl-D on a new line; "
                   "Ctrl-Z then Enter on Windows)", file=sys.stderr)
         buffer = getattr(stdin, "buffer", None)
@@ -316,6 +324,7 @@ def _read_text(source: str) -> str:
             f"{_describe(source)} is not UTF-8 text (byte 0x{byte} on line {line}); "
             f"save it with the UTF-8 encoding"
         ) from None
+    _check_tokens(text, _describe(source))
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -546,9 +555,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped reading (e.g. "| head"): not an error
         _silence_stdout()
     except OSError as problem:  # e.g. a full disk
-        _error(f"cannot write the report: {problem.strerror or problem}")
+        _error(f"cannot write the report to standard output: {problem.strerror or problem}")
         _silence_stdout()
-        return EXIT_BUG
+        return EXIT_BAD_INPUT
     return EXIT_OK
 
 

@@ -33,16 +33,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-__all__ = ["MANIFEST", "OutFolder"]
+__all__ = ["MANIFEST", "ANY_NAME", "OutFolder"]
 
 #: The manifest's name inside ``--out``.
 MANIFEST = "bleu-teach-files.json"
 _FORMAT = 1
+_MOST_MANIFEST = 2**20
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+#: Any file name (an OutFolder's ``names`` says which names its commands write).
+ANY_NAME = re.compile(r".+", re.DOTALL)
 
 
 def _digest(data: bytes) -> str:
@@ -98,7 +103,7 @@ class OutFolder:
     ('0o600', ['answer-key.md', 'bleu-teach-files.json'])
     """
 
-    def __init__(self, where: str, command: str, force: bool = False) -> None:
+    def __init__(self, where: str, command: str, force: bool = False, names: re.Pattern[str] = ANY_NAME) -> None:
         out = _out_path(where)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {where!r} is a file, not a folder: give a folder to write into.")
@@ -107,6 +112,7 @@ class OutFolder:
         except OSError as problem:
             raise ValueError(f"cannot make the folder {where!r}: {_reason(problem)}") from None
         self.root = out
+        self.names = names
         self.command = command
         self.force = force
         self.written: dict[str, str] = {}
@@ -130,15 +136,24 @@ class OutFolder:
                              f"{'symbolic link' if path.is_symlink() else 'folder'}); move it away, or choose "
                              f"another --out.")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            with open(path, "rb") as file:
+                text = file.read(_MOST_MANIFEST + 1)
+            if len(text) > _MOST_MANIFEST:
+                raise ValueError
+            data = json.loads(text.decode("utf-8"))
             files = data["files"]
             if data.get("format") != _FORMAT or not isinstance(files, dict):
                 raise ValueError
-            return {name: {"sha256": str(entry["sha256"]), "command": str(entry["command"])}
-                    for name, entry in files.items() if _inside(name) is not None and isinstance(entry, dict)}
+            # Only names the commands write are honoured: a list copied from elsewhere, or edited, cannot make a
+            # command replace or remove another file of the folder.
+            return {name: {"sha256": entry["sha256"], "command": str(entry["command"])[:40]}
+                    for name, entry in files.items()
+                    if isinstance(name, str) and len(name) <= 200 and self.names.fullmatch(name)
+                    and _inside(name) is not None and isinstance(entry, dict)
+                    and isinstance(entry.get("sha256"), str) and _SHA256.fullmatch(entry["sha256"])}
         except OSError as problem:
             raise ValueError(f"cannot read {str(path)!r}: {_reason(problem)}") from None
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             if self.force:  # replaced by this run's list; it owns nothing, so every other file is the teacher's
                 return {}
             raise ValueError(f"{str(path)!r} is not a list of files bleu_teach can read (it may not be bleu_teach's). "
@@ -158,7 +173,7 @@ class OutFolder:
 
     def _relative(self, name: str) -> PurePosixPath:
         relative = _inside(name)
-        if relative is None:
+        if relative is None or not self.names.fullmatch(name):
             raise ValueError(f"{name!r} is not a file name inside --out (or it is the manifest's own name)")
         return relative
 
@@ -201,8 +216,9 @@ class OutFolder:
             return
         shown = "; ".join(text for text, _ in problems[:3]) + (
             f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
-        advice = ("move them away, choose another --out, or add --force to replace them"
-                  if all(forceable for _, forceable in problems) else "move them away or choose another --out")
+        them = "them" if len(problems) > 1 else "it"
+        advice = (f"move {them} away, choose another --out, or add --force to replace {them}"
+                  if all(forceable for _, forceable in problems) else f"move {them} away or choose another --out")
         raise ValueError(f"will not replace what is already there: {shown}. Nothing was written: {advice}.")
 
     # ------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from bleu_teach.ui.out_folder import OutFolder
+
+#: Every name the exercise commands write in --out: only these can be replaced or removed as a command's own.
+FILE_NAMES = re.compile(r"(answer-key|worksheet-key)\.(md|tex|pdf)|(bleu-teach-exercises|worksheets)\."
+                        r"(moodle\.xml|gift\.txt|qti\.zip)|sheets/student-[0-9]{2,3}\.(md|tex|pdf)")
 
 __all__ = ["add_exercise_commands", "exercise_files"]
 
@@ -57,13 +62,22 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
                              "qti: a QTI package for Canvas (needs text2qti)")
     _add_out(export)
     sheet = what.add_parser("worksheet", help="a different worksheet for every student, their key, quiz files")
-    sheet.add_argument("--students", required=True, type=int, metavar="N",
+    sheet.add_argument("--students", required=True, type=_whole, metavar="N",
                        help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student")
-    sheet.add_argument("--seed", type=int, default=None, metavar="S",
+    sheet.add_argument("--seed", type=_whole, default=None, metavar="S",
                        help="the same seed gives the same worksheets; by default a new random seed, printed and "
                             "written into the key (keep it secret: with it anyone can make the key)")
     _add_out(sheet)
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
+
+
+def _whole(text: str) -> int:
+    """A whole number given on the command line (at most 18 digits: argparse would repeat a longer one whole)."""
+    digits = text.strip().lstrip("+-")
+    if not digits.isdigit() or len(digits) > 18:
+        shown = f"{text[:20]}..." if len(text) > 20 else text
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number of at most 18 digits")
+    return int(text)
 
 
 def _add_out(parser: argparse.ArgumentParser) -> None:
@@ -74,11 +88,21 @@ def _add_out(parser: argparse.ArgumentParser) -> None:
                         help="replace files of the same names that bleu_teach did not write (never a folder)")
 
 
+def _note(text: str) -> None:
+    """A line for the teacher on standard error; nothing when standard error is closed (never on standard output,
+    where a list of files may be piped: the seed is said here)."""
+    if sys.stderr is None:
+        return
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
 def _pdflatex() -> str | None:
     engine = shutil.which("pdflatex")
     if engine is None:
-        print("pdflatex is not installed, so there is no PDF: compile the .tex files with any LaTeX engine",
-              file=sys.stderr)
+        _note("pdflatex is not installed, so there is no PDF: compile the .tex files with any LaTeX engine")
     return engine
 
 
@@ -143,14 +167,14 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
     if args.exercise_command == "export":
         name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
                 "gift": "bleu-teach-exercises.gift.txt"}[args.quiz_format]
-        out = OutFolder(args.out, f"export {args.quiz_format}", force)
+        out = OutFolder(args.out, f"export {args.quiz_format}", force, FILE_NAMES)
         out.plan([name])
         content: str | bytes = (_qti_bytes() if args.quiz_format == "qti"
                                 else moodle_xml() if args.quiz_format == "moodle" else gift())
         written = [out.write(name, content, secret=True)]
         out.finish()
         return written
-    out = OutFolder(args.out, "key", force)
+    out = OutFolder(args.out, "key", force, FILE_NAMES)
     out.plan(["answer-key.md", "answer-key.tex", *(["answer-key.pdf"] if shutil.which("pdflatex") else [])])
     key = answer_key()
     written = [out.write("answer-key.md", key.to_markdown(), secret=True)]
@@ -171,7 +195,7 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     if seed is None:
         seed = secrets.randbelow(10**9) + 1
     sheets = worksheets(students, seed)  # checks students and seed before anything is written
-    out = OutFolder(where, "worksheet", force)
+    out = OutFolder(where, "worksheet", force, FILE_NAMES)
     names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
     pdf = [".pdf"] if shutil.which("pdflatex") else []
     qti = _qti_missing() is None
@@ -197,14 +221,13 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     if qti:
         written.append(out.write("worksheets.qti.zip", _qti_bytes(flat), secret=True))
     else:  # text2qti is not installed: the other files are still useful
-        print(f"no QTI package: {_qti_missing()}", file=sys.stderr)
+        _note(f"no QTI package: {_qti_missing()}")
     removed = out.finish()
     if removed:
-        print(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that this set does not replace",
-              file=sys.stderr)
-    print(f"{students} worksheets in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
-          "the same set again, and keep it secret (with it, anyone with the package can make the key)",
-          file=sys.stderr)
+        _note(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that "
+              "this set does not replace")
+    _note(f"{students} worksheet{'s' if students > 1 else ''} in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
+          "the same set again, and keep it secret (with it, anyone with the package can make the key)")
     return written
 
 

@@ -51,8 +51,10 @@ function setControl(parameter, name, value, said) {
   }
   box.value = value;
   if (box.value !== value) {
+    const number = Number(value);
+    const which = value.trim() !== "" && Number.isFinite(number) ? "the nearest it has" : "its usual value";
     said.push(`${parameter}=${value.slice(0, 40)}, which the explorer does not offer, so it shows ` +
-              `${parameter}=${box.value}, the nearest it has`);
+              `${parameter}=${box.value}, ${which}`);
   }
 }
 
@@ -119,7 +121,7 @@ function toAddress() {
     said.textContent = `This example is too long for a link (${link.length.toLocaleString("en")} characters; ` +
       `many web servers refuse links past ${MAX_LINK.toLocaleString("en")}), so the address bar no longer holds ` +
       "it. This tab keeps it (a reload restores it); to share it, download it as text.";
-    document.getElementById("copied").closest("p").after(said);
+    note.after(said); // above the form, near the box being typed into
   } else if (fits && tooLong) {
     tooLong.remove();
   }

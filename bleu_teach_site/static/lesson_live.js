@@ -210,7 +210,21 @@ function showWidget(form, result) {
   }
   for (const [name, value] of Object.entries(result.extra.values ?? {})) {
     const control = form.elements.namedItem(name);
-    if (control && control.value !== String(value)) control.value = String(value);
+    if (!control || control.value === String(value)) {
+      if (control) delete control.dataset.pending;
+    } else if (control === document.activeElement) {
+      // Not while the learner types into it (the next keys would land after the moved value): when they leave it.
+      control.dataset.pending = String(value);
+      if (!control.dataset.waits) {
+        control.dataset.waits = "1";
+        control.addEventListener("blur", () => {
+          if (control.dataset.pending !== undefined) control.value = control.dataset.pending;
+          delete control.dataset.pending;
+        });
+      }
+    } else {
+      control.value = String(value);
+    }
   }
   drawChart(form, result.extra).catch(() => {});
 }

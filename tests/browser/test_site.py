@@ -515,12 +515,20 @@ def test_lesson_08s_rank_box_says_what_is_wrong_with_a_number_it_cannot_read(vis
     form = page.locator('form[data-widget="DisagreementExplorer"]')
     rank = form.locator('input[name="rank"]')
     for typed, said in [("1e999", "what is typed in the box is not one"),
-                        ("12345678901234567890123", "the number typed has 23 digits")]:
+                        ("12345678901234567890123", "the number typed has 23.")]:
         rank.fill(typed)
         page.wait_for_function("(said) => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
                                ".live-headline').textContent.includes(said)", arg=said)
     rank.fill("2")
     page.wait_for_function("document.querySelector('form[data-widget=\"DisagreementExplorer\"] .live-headline')"
                            ".dataset.value !== ''")
+    rank.fill("")
+    rank.press_sequentially("99999", delay=80)  # past the list: moved to its last pair, but not under the typing
+    page.wait_for_timeout(300)
+    assert rank.input_value() == "99999"  # was moved to the last pair mid-typing, the next keys added to it
+    rank.press("Tab")
+    page.wait_for_function("() => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
+                           "input[name=\"rank\"]').value !== '99999'")
+    assert 1 < int(rank.input_value()) < 99999
     assert page.problems == [] and visitor.blocked == []
     page.close()
