@@ -170,7 +170,7 @@ def test_a_number_box_the_browser_cannot_read_and_a_tokenizer_the_page_lacks_are
     said = page.widget("BleuExplorer", {**state, "max_n": UNREADABLE})["message"]
     assert said.startswith("Max n must be a whole number from 1 to") and said.endswith("what is typed in the box is not one.")
     said = page.widget("BleuExplorer", {**state, "max_n": "1" * 23})["message"]
-    assert said.endswith("of at most 9 digits; the number typed has 23.")  # was cut to 20 digits without a mark
+    assert said.endswith("(at most 9 digits); the number typed has 23 digits.")  # was cut to 20 digits without a mark
 
 
 def test_the_views_refuse_a_negative_length_a_zero_order_and_no_references():

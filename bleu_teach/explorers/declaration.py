@@ -124,8 +124,8 @@ class Control:
                 raise ValueError(f"{self.label} is empty: type a whole number.")
             digits = text.lstrip("+-")
             if digits.isdigit() and len(digits) > _MOST_DIGITS:
-                raise ValueError(f"{self.label} must be a whole number {self._span(values)}, of at most {_MOST_DIGITS} "
-                                 f"digits; the number typed has {len(digits):,}.")
+                raise ValueError(f"{self.label} must be a whole number {self._span(values)} (at most {_MOST_DIGITS} "
+                                 f"digits); the number typed has {len(digits):,} digits.")
             if not digits.isdigit() or len(text) - len(digits) > 1:
                 raise ValueError(f"{self.label} must be a whole number, e.g. 4 (got {preview(raw, 24)}).")
             number = int(text)

@@ -515,7 +515,7 @@ def test_lesson_08s_rank_box_says_what_is_wrong_with_a_number_it_cannot_read(vis
     form = page.locator('form[data-widget="DisagreementExplorer"]')
     rank = form.locator('input[name="rank"]')
     for typed, said in [("1e999", "what is typed in the box is not one"),
-                        ("12345678901234567890123", "the number typed has 23.")]:
+                        ("12345678901234567890123", "(at most 9 digits); the number typed has 23 digits.")]:
         rank.fill(typed)
         page.wait_for_function("(said) => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
                                ".live-headline').textContent.includes(said)", arg=said)
