@@ -153,7 +153,7 @@ def test_the_gift_and_qti_files_hold_every_variant(folder: Path):
 
 
 def test_bad_worksheet_requests_are_refused_clearly(tmp_path: Path):
-    for students, words in (("0", f"students must be from 1 to {MAX_STUDENTS}"), ("x", "invalid int value")):
+    for students, words in (("0", f"students must be from 1 to {MAX_STUDENTS}"), ("x", "is not a whole number of at most 18 digits")):
         run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", students,
                               "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr

@@ -147,6 +147,7 @@ def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, si
             widget.locator("[name='direction']").select_option("metric too harsh")
             page.wait_for_function("() => document.querySelector('.live-count').textContent === 'of 529 pairs'")
             widget.locator("[name='rank']").fill("600")  # past the end of MiSS's 529 pairs: its last pair, as in
+            widget.locator("[name='rank']").press("Tab")  # (moved when the learner leaves the box, not while typing)
             page.wait_for_function("() => document.querySelector('[name=rank]').value === '529'")  # the notebook
             widget.locator("[name='rank']").fill("2")
             page.wait_for_timeout(300)
