@@ -182,3 +182,16 @@ def test_the_views_refuse_a_negative_length_a_zero_order_and_no_references():
                        (clipping_view("a b", [], 1), "at least one reference")]:  # was IndexError
         assert view.value is None and said in (view.message or ""), (said, view.message)
         assert "Something went wrong" not in view.html
+
+
+def test_levels_of_any_real_type_and_counts_past_a_float_are_judged_not_crashed():
+    from fractions import Fraction
+
+    from bleu_teach.bleu.arithmetic import sacrebleu_score_counts
+    from bleu_teach.inputs.validation import check_level
+
+    assert check_level(Fraction(1, 20)) == 0.05  # was refused as "not a number"
+    with pytest.raises(ValueError, match="a number of 5001 digits"):
+        check_level(10**5000)
+    with pytest.raises(ValueError, match="within a float's range"):
+        sacrebleu_score_counts([10**400] * 4, [1] * 4, 3, 3)  # was OverflowError

@@ -312,3 +312,11 @@ def test_fuzz_no_file_outside_the_manifest_changes(tmp_path: Path, monkeypatch: 
     FIGURES.append(f"file-command fuzz: 60 random --out layouts, 0 files changed outside the manifest; outcomes "
                    f"{dict(sorted(outcomes.items()))}")
     assert outcomes.get("written", 0) >= 10 and sum(outcomes.values()) == 60
+
+
+def test_the_list_drops_another_commands_file_once_the_teacher_changed_it(tmp_path: Path):
+    assert _cli("key", "--out", str(tmp_path)).returncode == 0
+    (tmp_path / "answer-key.tex").write_text("the teacher's version")
+    assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
+    assert "answer-key.tex" not in _manifest(tmp_path) and "answer-key.md" in _manifest(tmp_path)
+    assert (tmp_path / "answer-key.tex").read_text() == "the teacher's version"

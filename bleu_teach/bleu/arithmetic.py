@@ -252,6 +252,11 @@ def sacrebleu_score_counts(
     if len(matches) != max_order or len(ngrams) != max_order:
         raise ValueError(f"matches and ngrams need one count per order 1..max_order ({max_order}); got "
                          f"{len(matches)} and {len(ngrams)}.")
+    try:  # counts past a float's range (10**400) would fail inside the arithmetic
+        if not all(math.isfinite(float(x)) for x in (*matches, *ngrams, sys_len, ref_len, value or 0)):
+            raise OverflowError
+    except OverflowError:
+        raise ValueError("The counts, lengths and smoothing value must be finite numbers within a float's range.") from None
     if value is None:
         value = SACREBLEU_SMOOTHING[method]
     counts: list[float] = list(matches)

@@ -303,11 +303,15 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
 
 def check_level(alpha: Any) -> float:
     """A significance level ``alpha``: a number strictly between 0 and 1 (NaN is not one)."""
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+    if isinstance(alpha, bool) or not isinstance(alpha, Real):
         raise TypeError(f"alpha must be a number between 0 and 1, such as 0.05; not {preview(alpha)}.")
-    if not 0 < alpha < 1:  # also false for NaN
+    try:
+        level = float(alpha)
+    except OverflowError:  # a whole number past a float's range is no level either
+        level = 2.0
+    if not 0 < level < 1:  # also false for NaN
         raise ValueError(f"alpha must be a number between 0 and 1, such as 0.05; got {preview(alpha)}.")
-    return float(alpha)
+    return level
 
 
 def check_bool(value: Any, what: str) -> bool:

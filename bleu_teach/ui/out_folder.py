@@ -281,7 +281,11 @@ class OutFolder:
         """
         removed = []
         for name, entry in list(self._files.items()):
-            if entry["command"] != self.command or name in self.written:
+            if name in self.written:
+                continue
+            if entry["command"] != self.command:  # another command's file: listed while it stays as written
+                if not self._owned(name, self.root / self._relative(name)):
+                    del self._files[name]
                 continue
             relative = self._relative(name)
             path = self.root / relative
