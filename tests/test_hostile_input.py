@@ -195,3 +195,18 @@ def test_levels_of_any_real_type_and_counts_past_a_float_are_judged_not_crashed(
         check_level(10**5000)
     with pytest.raises(ValueError, match="within a float's range"):
         sacrebleu_score_counts([10**400] * 4, [1] * 4, 3, 3)  # was OverflowError
+
+
+def test_line_breaks_of_any_kind_count_and_numpy_orders_do_not_wrap(tmp_path: Path):
+    path = tmp_path / "cr.txt"
+    path.write_bytes(b"a\r" * 200_000)  # old Mac line breaks: read as lines, so counted as lines while reading
+    started = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "corpus", str(path), str(path)], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 2 and "holds more than 150,000 lines" in run.stderr
+    assert time.perf_counter() - started < 10  # was 15.8 s and 1.4 GB for 2,000,000 of them
+    np = pytest.importorskip("numpy")
+    from bleu_teach.chrf.counting import chrf_ngram_counts
+
+    with pytest.raises(ValueError, match="must be at most 1,000"):
+        chrf_ngram_counts("the cat", np.int64(2), np.int64(2**63 - 2))  # the sum wrapped negative and ran for minutes

@@ -218,7 +218,7 @@ def _work(length: int, low: int, high: int) -> int:
 
 #: The most orders the counting keeps a list for. NLTK's functions take any order (one per weight), and so do
 #: theirs here; the package's own functions take at most ``inputs.validation.MAX_ORDERS``.
-MAX_COUNTED_ORDERS = 1_000_000
+MAX_COUNTED_ORDERS = 100_000
 
 
 def check_counted_orders(max_n: Any, allow_none: bool = False) -> int:

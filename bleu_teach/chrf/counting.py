@@ -118,6 +118,7 @@ def check_chrf_orders(char_order: Any, word_order: Any) -> None:
                             f"word_order=2), not {preview(value)}.")
         if value < 0:
             raise ValueError(f"{name} must be 0 or more; got {whole_number_text(int(value))}.")
+    char_order, word_order = int(char_order), int(word_order)  # NumPy integers would wrap when added
     if char_order + word_order > MAX_ORDERS:
         raise ValueError(f"char_order + word_order must be at most {MAX_ORDERS:,} (chrF uses 6 and 0, chrF++ 6 and 2; "
                          f"every order is counted and averaged); got {whole_number_text(int(char_order + word_order))}.")

@@ -360,6 +360,9 @@ def typed_number(text: str, advice: str = "a number or a fraction such as 2/7") 
     """
     if not isinstance(text, str):
         raise TypeError(f"Write {advice}, not {type(text).__name__}.")
+    if len(text) > 100 * MAX_TYPED_CHARACTERS:  # said before the text is split, however long it is
+        raise ValueError(f"That answer is {len(text):,} characters long; write {advice} (at most "
+                         f"{MAX_TYPED_CHARACTERS} characters).")
     compact = "".join(text.split()).translate(_MINUS_SIGNS)  # "5 / 8" as "5/8"
     if len(compact) > MAX_TYPED_CHARACTERS:
         raise ValueError(f"That answer is {len(compact):,} characters long; write {advice} (at most "

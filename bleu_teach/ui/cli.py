@@ -271,7 +271,7 @@ def _bounded_read(stream: Any, where: str) -> bytes:
             break
         chunks.append(chunk)
         size += len(chunk)
-        lines += chunk.count(b"\n")
+        lines += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")  # every line break read
         if size > MAX_INPUT_BYTES:
             raise _too_large(where, f"{MAX_INPUT_BYTES // 2**20} MB")
         if lines > MAX_INPUT_LINES:

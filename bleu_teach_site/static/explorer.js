@@ -112,17 +112,19 @@ function toAddress() {
   const link = `${window.location.origin}${window.location.pathname}?${query}`;
   const fits = link.length <= MAX_LINK;
   history.replaceState(null, "", fits ? `${window.location.pathname}?${query}` : window.location.pathname);
-  const tooLong = document.getElementById("too-long");
-  if (!fits && !tooLong) {
-    const said = document.createElement("p");
-    said.id = "too-long";
-    said.className = "message";
-    said.setAttribute("role", "status");
-    said.textContent = `This example is too long for a link (${link.length.toLocaleString("en")} characters; ` +
+  let tooLong = document.getElementById("too-long");
+  if (!fits) {
+    if (!tooLong) {
+      tooLong = document.createElement("p");
+      tooLong.id = "too-long";
+      tooLong.className = "message";
+      tooLong.setAttribute("role", "status");
+      note.after(tooLong); // above the form, near the box being typed into
+    }
+    tooLong.textContent = `This example is too long for a link (${link.length.toLocaleString("en")} characters; ` +
       `many web servers refuse links past ${MAX_LINK.toLocaleString("en")}), so the address bar no longer holds ` +
       "it. This tab keeps it (a reload restores it); to share it, download it as text.";
-    note.after(said); // above the form, near the box being typed into
-  } else if (fits && tooLong) {
+  } else if (tooLong) {
     tooLong.remove();
   }
   return fits;
