@@ -1,0 +1,168 @@
+"""Tests of the difference between two correlations with the same experts (bleu_teach.lessons.metric_tests).
+
+Each test statistic is recomputed here another way: Williams' t through the
+determinant of the 3x3 correlation matrix (numpy.linalg.det) and SciPy's t
+distribution; the permutation test by trying every swap one at a time with
+scipy.stats.pearsonr / kendalltau on scores standardized with the standard
+library's statistics module.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+
+from bleu_teach.lessons.agreement import system_level
+from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tests import (
+    compare_correlations,
+    permutation_test,
+    williams_test,
+)
+from tests.view_checks import check_every_view
+
+
+def williams_by_determinant(human, first, second):
+    r = np.corrcoef(np.array([human, first, second]))
+    r12, r13, r23 = r[0, 1], r[0, 2], r[1, 2]
+    n = len(human)
+    det = np.linalg.det(r)
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(
+        2 * det * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3)
+    return t, stats.t.sf(abs(t), n - 3)
+
+
+def permutation_one_by_one(human, first, second, statistic):
+    def z(values):
+        mean, sd = statistics.fmean(values), statistics.pstdev(values)
+        return [(v - mean) / sd for v in values]
+
+    def corr(values):
+        if statistic == "pearson":
+            return stats.pearsonr(values, human).statistic
+        return stats.kendalltau(values, human).statistic
+
+    za, zb = z(first), z(second)
+    observed = corr(za) - corr(zb)
+    at_least = 0
+    for swaps in itertools.product((False, True), repeat=len(human)):
+        a = [y if s else x for x, y, s in zip(za, zb, swaps)]
+        b = [x if s else y for x, y, s in zip(za, zb, swaps)]
+        d = corr(a) - corr(b)
+        at_least += d >= observed - 1e-9 if observed >= 0 else d <= observed + 1e-9
+    return corr(za), corr(zb), at_least, 2 ** len(human)
+
+
+scores = st.lists(st.integers(-20, 20), min_size=5, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_williams_equals_the_determinant_formula(data):
+    n = data.draw(st.integers(5, 9))
+    columns = [data.draw(st.lists(st.integers(-30, 30), min_size=n, max_size=n)) for _ in range(3)]
+    if any(len(set(c)) == 1 for c in columns):
+        return
+    r = np.corrcoef(np.array(columns))
+    if abs(r[1, 2]) > 0.999 or abs(r[0, 1]) > 0.999 or abs(r[0, 2]) > 0.999:
+        return
+    result = williams_test(*columns)
+    t, p = williams_by_determinant(*columns)
+    assert result.t == pytest.approx(t, rel=1e-9, abs=1e-12)
+    assert result.p == pytest.approx(p, rel=1e-9, abs=1e-12)
+    assert result.r_first == pytest.approx(r[0, 1], abs=1e-12)
+    assert result.r_second == pytest.approx(r[0, 2], abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.sampled_from(["pearson", "kendall"]))
+def test_permutation_equals_trying_every_swap_one_at_a_time(data, statistic):
+    n = data.draw(st.integers(4, 7))
+    columns = [data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n)) for _ in range(3)]
+    if any(len(set(c)) == 1 for c in columns):
+        return
+    result = permutation_test(*columns, statistic=statistic)
+    first, second, at_least, swaps = permutation_one_by_one(*columns, statistic)
+    assert result.exact and result.swaps == swaps
+    assert result.first == pytest.approx(first, abs=1e-12)
+    assert result.second == pytest.approx(second, abs=1e-12)
+    assert result.at_least == at_least
+
+
+def test_a_test_of_a_metric_against_itself_finds_nothing():
+    human = [3, 1, 4, 1, 5, 9, 2, 6]
+    metric = [2, 7, 1, 8, 2, 8, 1, 8]
+    w = williams_test(human, metric, metric)
+    assert (w.t, w.p) == (0.0, 0.5)
+    p = permutation_test(human, metric, metric)
+    assert p.difference == 0 and p.p == 1.0
+
+
+def test_more_systems_than_the_exact_limit_draw_seeded_swaps():
+    rng = np.random.default_rng(1)
+    human, a, b = (rng.normal(size=20).tolist() for _ in range(3))
+    one = permutation_test(human, a, b, n_samples=2000, seed=7)
+    again = permutation_test(human, a, b, n_samples=2000, seed=7)
+    assert not one.exact and one.swaps == 2000 and one.seed == 7
+    assert one == again
+    assert 1 <= one.at_least <= 2000
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(human=[1, 2, 3], first=[1, 2, 3], second=[3, 2, 1]), "at least 4 systems"),
+    (dict(human=[1, 2, 3, 4], first=[1, 2, 3], second=[3, 2, 1, 0]), "one score per system"),
+    (dict(human=[1, 1, 1, 1], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "every human score is the same"),
+    (dict(human=[1, 2, 3, float("nan")], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
+    (dict(human="1234", first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "list of numbers"),
+    (dict(human=[1, 2, 3, "4"], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "must be a number"),
+    (dict(human=[1, 2, 3, 10 ** 400], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
+])
+def test_bad_scores_are_refused_by_name(bad, message):
+    for test in (williams_test, permutation_test):
+        with pytest.raises((TypeError, ValueError), match=message):
+            test(**bad)
+
+
+def test_a_statistic_that_is_not_offered_is_refused():
+    with pytest.raises(ValueError, match="'pearson' or 'kendall'"):
+        permutation_test([1, 2, 3, 4], [1, 2, 4, 3], [2, 1, 3, 4], statistic="spearman")
+
+
+@pytest.fixture(scope="module")
+def tables():
+    ted = wmt21_ted("zh-en")
+    return (system_level(ted, metrics=("BLEU", "chrF")), system_level(ted, metrics=("BLEU", "chrF"),
+                                                                      reference="both"))
+
+
+def test_a_second_reference_does_not_significantly_lower_bleus_agreement(tables, tmp_path):
+    one, both = tables
+    comparison = compare_correlations(one, both, "BLEU")
+    human = one.mqm_column()
+    assert comparison.pearson.first == pytest.approx(stats.pearsonr(one.column("BLEU"), human).statistic, abs=1e-12)
+    assert comparison.pearson.second == pytest.approx(stats.pearsonr(both.column("BLEU"), human).statistic,
+                                                      abs=1e-12)
+    assert comparison.kendall.first == pytest.approx(stats.kendalltau(one.column("BLEU"), human).statistic,
+                                                     abs=1e-12)
+    assert comparison.pearson.swaps == 2 ** 13 and comparison.pearson.exact
+    t, p = williams_by_determinant(human, one.column("BLEU"), both.column("BLEU"))
+    assert comparison.williams.p == pytest.approx(p, rel=1e-9)
+    assert not comparison.significant("pearson") and not comparison.significant("kendall")
+    text = comparison.to_text()
+    assert "no significant difference at 0.05" in text and "8,192" in text
+    check_every_view(comparison, tmp_path)
+
+
+def test_tables_of_other_systems_are_refused(tables):
+    one, both = tables
+    with pytest.raises(ValueError, match="same systems"):
+        compare_correlations(one, system_level(wmt21_ted("zh-en"), metrics=("BLEU",), include=("ref-A",)))
+    with pytest.raises(ValueError, match="metric must be one of"):
+        compare_correlations(one, both, "TER")
+    with pytest.raises(TypeError, match="table from system_level"):
+        compare_correlations(one, [1, 2, 3])
