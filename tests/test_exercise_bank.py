@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import sacrebleu
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, modified_precision, sentence_bleu
 
 from bleu_teach.exercises import Exercise, check, exercise, exercises
@@ -121,6 +122,9 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
         if punctuation:
             found["punctuation_as_minor"] = [-float(sum(MQM_WEIGHTS[e.severity] for e in errors))]
             found["punctuation_left_out"] = [nltk_value(ex) + 0.1 * len(punctuation)]
+        if any(e.category == "Fluency/Punctuation" and e.severity == "Major" for e in errors):
+            found["major_punctuation_as_minor"] = [
+                -sum(0.1 if e.category == "Fluency/Punctuation" else MQM_WEIGHTS[e.severity] for e in errors)]
         return found
     return {}  # BLEU's mistakes are checked by name below
 
@@ -174,25 +178,76 @@ def assert_tells_its_misconceptions_apart(ex: Exercise) -> None:
 
 def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
     names = {ex.id: {m.name for m in check(ex.id, None).misconceptions} for ex in NUMERIC if "bleu" in ex.kind}
-    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed", "longest_reference", "mean_length"} <= names["04.1"]
+    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed", "longest_reference", "first_reference",
+            "mean_length", "swapped", "sacrebleu_sentence", "sacrebleu_sentence_100"} <= names["04.1"]
+    ex = exercise("04.1")
     by_name = {m.name: float(m.value) for m in check("04.1", None).misconceptions}
-    refs, hyp = [tokens("the cat is on the mat"), tokens("there is a cat on the mat")], tokens("the cat is there")
-    method1 = SmoothingFunction().method1
+    refs, hyp = [tokens(r) for r in ex.inputs["references"]], tokens(ex.inputs["hypothesis"])
+    lengths, c = [len(r) for r in refs], len(hyp)
+    assert (lengths, c) == ([9, 7, 4, 11], 6)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        right = sentence_bleu(refs, hyp, smoothing_function=method1)
-    assert by_name["longest_reference"] == pytest.approx(right / bp(6, 4) * bp(7, 4))
-    assert by_name["mean_length"] == pytest.approx(right / bp(6, 4) * bp(6.5, 4))
-    assert {"mean_of_sentences", "no_brevity_penalty"} <= names["04.2"]
-    for unsmoothed in ("05.2", "07.2"):  # E4: dropping the zero, with and without renormalising the weights
-        assert {"smoothed", "skipped_zero", "renormalised", "arithmetic_mean", "strings"} <= names[unsmoothed]
-    strings = {m.name: float(m.value) for m in check("07.2", None).misconceptions}["strings"]
+        right = sentence_bleu(refs, hyp, smoothing_function=SmoothingFunction().method1)
+    assert by_name["longest_reference"] == pytest.approx(right / bp(7, c) * bp(11, c))
+    assert by_name["first_reference"] == pytest.approx(right / bp(7, c) * bp(9, c))
+    assert by_name["mean_length"] == pytest.approx(right / bp(7, c) * bp(31 / 4, c))
+    assert by_name["swapped"] == pytest.approx(right / bp(7, c) * math.exp(1 - c / 7))
+    # The shortest reference (4 < c) gives BP = 1, the same answer as forgetting BP: one misconception names both.
+    assert by_name["no_brevity_penalty"] == pytest.approx(right / bp(7, c))
+    assert "shortest reference (r = 4)" in check("04.1", round(right / bp(7, c), 3)).message
+    sacre = sacrebleu.sentence_bleu(ex.inputs["hypothesis"], list(ex.inputs["references"])).score
+    assert by_name["sacrebleu_sentence_100"] == pytest.approx(sacre, abs=1e-9)
+    assert by_name["sacrebleu_sentence"] == pytest.approx(sacre / 100, abs=1e-11)
+    assert "exp" in check("04.1", round(sacre, 1)).message and "0-100" in check("04.1", round(sacre, 1)).message
+    assert {"mean_of_sentences", "no_brevity_penalty", "swapped"} <= names["04.2"]
+    swapped = {m.name: float(m.value) for m in check("04.2", None).misconceptions}["swapped"]
+    assert swapped == pytest.approx(8 / 9 * math.exp(1 - 9 / 13)) and swapped > 1
+    assert "above 1" in check("04.2", "1.5").message
+
+
+LENGTH_RULES = ("closest", "shortest", "first", "longest", "mean")
+
+
+@pytest.mark.parametrize("ex", [ex for ex in NUMERIC if ex.kind in ("brevity_penalty", "bleu")], ids=lambda ex: ex.id)
+def test_only_the_closest_reference_gives_the_right_answer(ex: Exercise):
+    """The closest, the shortest, the first, the longest reference and the mean length: five different answers."""
+    if ex.kind == "brevity_penalty":
+        lengths, c = ex.inputs["reference_lengths"], ex.inputs["hypothesis_length"]
+        scale = 1.0
+    else:
+        lengths, c = [len(tokens(r)) for r in ex.inputs["references"]], len(tokens(ex.inputs["hypothesis"]))
+        scale = nltk_value(ex) / bp(closest(lengths, c), c)
+    answers = {rule: round(scale * bp(REFERENCE_RULES[rule](lengths, c), c), ex.decimals) for rule in LENGTH_RULES}
+    assert len(set(answers.values())) == len(answers), answers
+    feedback = check(ex.id, None)
+    for rule, answer in answers.items():
+        verdict = check(ex.id, answer)
+        assert (verdict.verdict == "correct") == (rule == "closest"), (rule, answer)
+        if rule in ("first", "longest"):
+            assert f"the {rule}" in verdict.message
+    assert feedback.right is not None
+
+
+def test_the_magnitude_and_zero_questions_have_nltks_answers():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert strings == sentence_bleu(["the cat is on the mat", "there is a cat on the mat"], "the cat sat on the mat")
-    renormalised = {m.name: float(m.value) for m in check("05.2", None).misconceptions}["renormalised"]
-    refs, hyp = [tokens("after the meeting she went home")], tokens("she went home after the meeting")
-    assert renormalised == pytest.approx(sentence_bleu(refs, hyp, (1 / 3,) * 3))
+        moved = exercise("05.2")
+        value = sentence_bleu([tokens("after the meeting she went home")], tokens("she went home after the meeting"))
+        assert 0 < value < 1e-70 and round(math.log10(value)) == -77
+        right = {o.letter: o.text for o in moved.options}[moved.answer]
+        assert "1e-77" in right and f"{value:.1e}" == "9.7e-78"
+        texts = {o.letter: o.text for o in moved.options}
+        method1 = sentence_bleu([tokens("after the meeting she went home")], tokens("she went home after the meeting"),
+                                smoothing_function=SmoothingFunction().method1)
+        assert f"{method1:.2f}" in texts["D"] and f"{(4 / 5 * 2 / 4) ** 0.25:.2f}" in texts["E"]
+        zero = exercise("07.2")
+        reference = [tokens("the cat is on the mat")]
+        for option in zero.options:
+            hypothesis = re.search(r"\*([^*]+)\*", option.text).group(1)
+            score = sentence_bleu(reference, tokens(hypothesis))
+            assert (score == 0) == (option.letter == zero.answer), (option.letter, score)
+            if score:  # the feedback says how small it is, as NLTK computes it
+                assert f"{score:.1e}" in option.feedback, (option.letter, score)
 
 
 @pytest.mark.parametrize("ex", CHOICE, ids=lambda ex: ex.id)
@@ -247,11 +302,11 @@ def test_near_misses_are_told_what_is_off_without_the_answer():
     assert "times 100" in percent.message and percent.verdict == "wrong"
     assert "round the full value to 3 decimal places" in close.message and "0.667" not in close.message
     assert check("01.1", 0.666).message == close.message  # cut off, not rounded
-    # 03.1: BP = exp(-1/6) = 0.846482; 0.8465 rounded again to 0.847 is a slip of rounding, not a cut-off.
-    assert math.isclose(math.exp(-1 / 6), 0.846482, abs_tol=1e-6)
-    assert check("03.1", 0.847).message == check("03.1", 0.84).message
-    assert "do not round a value that is already rounded" in check("03.1", 0.847).message
-    assert "fraction" not in check("03.1", 0.847).message  # exp(1 - 7/6) has no exact fraction to offer
+    # 03.1: BP = exp(-1/8) = 0.882497; 0.8825 rounded again to 0.883 is a slip of rounding, not a cut-off.
+    assert math.isclose(math.exp(-1 / 8), 0.882497, abs_tol=1e-6)
+    assert check("03.1", 0.883).message == check("03.1", 0.88).message
+    assert "do not round a value that is already rounded" in check("03.1", 0.883).message
+    assert "fraction" not in check("03.1", 0.883).message  # exp(1 - 9/8) has no exact fraction to offer
     assert "or give the exact fraction" in close.message  # 01.1's p_1 = 8/12 has one
     # 07.1: 5/8 = 0.625, rounded half up to two places as at school: close, like 0.62 (half to even).
     assert check("07.1", 0.63).message == check("07.1", 0.62).message == close.message

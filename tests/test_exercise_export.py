@@ -89,7 +89,9 @@ def test_the_moodle_file_holds_every_exercise_with_its_answers_and_feedback(mood
             assert [float(a.findtext("text")) for a in answers] == [right.right, *[float(m.value) for m in offered]]
             assert [a.get("fraction") for a in answers] == ["100"] + ["0"] * len(offered)
             assert [a.findtext("feedback/text") for a in answers] == [right.message, *[m.message for m in offered]]
-            assert {a.findtext("tolerance") for a in answers} == {f"{0.5 * 10.0 ** -ex.decimals:g}"}
+            # Half a unit of the last decimal asked for; a value on sacreBLEU's 0-100 scale two decimals fewer.
+            assert [a.findtext("tolerance") for a in answers] == [
+                f"{0.5 * 10.0 ** -(ex.decimals - fewer):g}" for fewer in (0, *[m.fewer_decimals for m in offered])]
 
 
 def test_moodle_grades_each_mistake_as_the_notebook_names_it(moodle: ElementTree.Element):

@@ -10,17 +10,21 @@ library's statistics module.
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
+import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats
 
-from bleu_teach.lessons.agreement import system_level
+from bleu_teach.lessons.agreement import segment_level, system_level
 from bleu_teach.lessons.data import wmt21_ted
 from bleu_teach.lessons.metric_tests import (
     compare_correlations,
+    correlation_interval,
+    grouped_correlation,
     permutation_test,
     williams_test,
 )
@@ -53,7 +57,9 @@ def permutation_one_by_one(human, first, second, statistic):
     for swaps in itertools.product((False, True), repeat=len(human)):
         a = [y if s else x for x, y, s in zip(za, zb, swaps)]
         b = [x if s else y for x, y, s in zip(za, zb, swaps)]
-        d = corr(a) - corr(b)
+        with warnings.catch_warnings():  # a swap can make a column (nearly) constant: no correlation, not counted
+            warnings.simplefilter("ignore")
+            d = corr(a) - corr(b) if len(set(a)) > 1 and len(set(b)) > 1 else math.nan
         at_least += d >= observed - 1e-9 if observed >= 0 else d <= observed + 1e-9
     return corr(za), corr(zb), at_least, 2 ** len(human)
 
@@ -166,3 +172,64 @@ def test_tables_of_other_systems_are_refused(tables):
         compare_correlations(one, both, "TER")
     with pytest.raises(TypeError, match="table from system_level"):
         compare_correlations(one, [1, 2, 3])
+
+
+@pytest.mark.parametrize("statistic", ["pearson", "kendall"])
+def test_the_bootstrap_interval_equals_resampling_one_system_set_at_a_time(statistic):
+    human = [-2.4, -1.65, -2.64, -1.98, -1.97, -2.49, -2.93, -2.2, -1.9, -1.76, -2.99, -2.05, -2.15]
+    metric = [35.2, 42.8, 40.2, 43.8, 42.5, 38.7, 37.0, 38.7, 38.1, 43.7, 41.8, 37.8, 34.5]
+    found = correlation_interval(human, metric, statistic, n_samples=400, seed=3)
+    draws = np.random.default_rng(3).integers(0, len(human), size=(400, len(human)))
+    resampled = []
+    for row in draws:
+        h, m = [human[i] for i in row], [metric[i] for i in row]
+        if len(set(h)) == 1 or len(set(m)) == 1:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = (stats.pearsonr(m, h) if statistic == "pearson" else stats.kendalltau(m, h)).statistic
+        resampled.append(value)
+    low, high = np.percentile(resampled, [2.5, 97.5])
+    assert found.low == pytest.approx(low, abs=1e-12) and found.high == pytest.approx(high, abs=1e-12)
+    assert found.undefined == 400 - len(resampled)
+    direct = stats.pearsonr(metric, human) if statistic == "pearson" else stats.kendalltau(metric, human)
+    assert found.value == pytest.approx(direct.statistic, abs=1e-12)
+
+
+def test_bad_interval_settings_are_refused_by_name():
+    with pytest.raises(ValueError, match="level must be"):
+        correlation_interval([1, 2, 3], [3, 1, 2], level=95)
+    with pytest.raises(ValueError, match="at least 3 systems"):
+        correlation_interval([1, 2], [2, 1])
+    with pytest.raises(ValueError, match="no correlation is defined"):
+        correlation_interval([1, 2, 3], [5, 5, 5])
+
+
+@pytest.fixture(scope="module")
+def segments():
+    return segment_level(wmt21_ted("zh-en"))
+
+
+@pytest.mark.parametrize("grouping", ["none", "item", "system"])
+def test_grouped_correlations_equal_a_matrix_of_systems_by_segments(segments, grouping):
+    systems = sorted({row.system for row in segments.rows})
+    items = sorted({row.segment for row in segments.rows})
+    bleu = np.full((len(systems), len(items)), np.nan)
+    mqm = np.full_like(bleu, np.nan)
+    for row in segments.rows:
+        bleu[systems.index(row.system), items.index(row.segment)] = row.scores[segments.metrics.index("BLEU")]
+        mqm[systems.index(row.system), items.index(row.segment)] = row.mqm
+    if grouping == "none":
+        keep = ~np.isnan(mqm)
+        expected = [stats.kendalltau(bleu[keep], mqm[keep]).statistic]
+    else:
+        pairs = [(bleu[:, k], mqm[:, k]) for k in range(len(items))] if grouping == "item" else \
+            [(bleu[k], mqm[k]) for k in range(len(systems))]
+        expected = []
+        for b, m in pairs:
+            keep = ~np.isnan(m)
+            if len(set(b[keep])) > 1 and len(set(m[keep])) > 1:
+                expected.append(stats.kendalltau(b[keep], m[keep]).statistic)
+    found = grouped_correlation(segments, "BLEU", "kendall", grouping)
+    assert found.value == pytest.approx(float(np.mean(expected)), abs=1e-12)
+    assert found.groups == len(expected)

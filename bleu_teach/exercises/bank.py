@@ -12,7 +12,7 @@ the teacher's guide, the website, the quiz files and the worksheets are made
 from the same records.
 
 >>> exercise("03.1").title
-'BP with three references'
+'BP with four references'
 >>> check("01.1", "8/12").verdict
 'correct'
 """

@@ -14,17 +14,17 @@ Numbers may be typed as decimals or fractions (``0.667``, ``"2/3"``,
 right value rounded to the question's number of decimal places, or is at
 least as close to the right value as that (an exact fraction is right).
 Choice questions take a letter (or an option's own text, such as "the
-same").
+same").  :class:`Feedback`, :class:`Misconception` and the comparison itself
+(:func:`~bleu_teach.exercises.feedback.judge`) are in
+:mod:`bleu_teach.exercises.feedback`.
 """
 
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import replace
 from typing import Any, cast
 
 from bleu_teach.inputs.validation import (
@@ -34,18 +34,14 @@ from bleu_teach.inputs.validation import (
     check_tokens,
     check_weight_tuple,
     preview,
-    typed_number,
 )
 from bleu_teach.lessons.data import ErrorSpan
-from bleu_teach.exercises.distinct import fits, warn_if_coinciding
+from bleu_teach.exercises.feedback import Feedback, Misconception, judge, with_verdict
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision, sentence_bleu
 from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
 from bleu_teach.bleu.explain import explain, explain_corpus
-from bleu_teach.bleu.arithmetic import brevity_penalty
+from bleu_teach.bleu.arithmetic import brevity_penalty, sacrebleu_score_counts
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
-from bleu_teach.views.document import Document, Label, Paragraph, Strong
-from bleu_teach.views.text_writer import write_text
-from bleu_teach.views.viewable import Viewable
 
 __all__ = [
     "Feedback",
@@ -59,132 +55,6 @@ __all__ = [
     "check_higher",
     "check_mqm_score",
 ]
-
-
-@dataclass(frozen=True)
-class Misconception:
-    """A classic mistake, the answer it produces on this question, and what to say about it."""
-
-    name: str
-    value: float | str
-    message: str
-
-
-#: The verdict's word, and the symbol shown beside it (a symbol and a word, never colour alone).
-_VERDICTS: dict[bool | None, tuple[str, str]] = {True: ("Correct", "\u2714"), False: ("Not yet", "\u2718"),
-                                                  None: ("No answer yet", "\u270e")}
-
-
-@dataclass(frozen=True, repr=False)
-class Feedback(Viewable):
-    """The verdict on one answer, shown as text, HTML, Markdown or LaTeX.
-
-    ``right`` is the right answer, ``decimals`` the rounding the question
-    asks for (None for a choice), ``misconceptions`` every mistake the
-    checker offered for this question, and ``recognised`` the name of the
-    one the answer matched, if any.  The text view is one line,
-    ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``; the
-    other views put a symbol before the word.
-
-    >>> print(Feedback(True, "2 of the 7 tokens are matched."))
-    Correct: 2 of the 7 tokens are matched.
-    """
-
-    correct: bool | None
-    message: str
-    right: float | str | None = None
-    decimals: int | None = None
-    misconceptions: tuple[Misconception, ...] = ()
-    recognised: str | None = None
-
-    @property
-    def verdict(self) -> str:
-        """``"correct"``, ``"misconception"`` (a wrong answer the checker could name), ``"wrong"`` or ``"unanswered"``."""
-        if self.correct is None:
-            return "unanswered"
-        if self.correct:
-            return "correct"
-        return "misconception" if self.recognised is not None else "wrong"
-
-    @property
-    def tolerance(self) -> float:
-        """How far a numeric answer may be from the right value: half a unit in the last decimal asked for."""
-        return 0.5 * 10.0 ** -(self.decimals if self.decimals is not None else 0) + 1e-12
-
-    def to_document(self, symbol: bool = True) -> Document:
-        """The verdict in one paragraph: (a symbol and) the word in bold, then the message.
-
-        ``symbol=False`` leaves the symbol out (the one-line text view).
-        """
-        word, mark = _VERDICTS[self.correct]
-        return Document((Paragraph((Strong(f"{mark} {word}:" if symbol else f"{word}:"), " ", Label(self.message))),))
-
-    def to_text(self) -> str:
-        """One line of plain text: ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``."""
-        return write_text(self.to_document(symbol=False))
-
-
-def _as_number(answer: Any) -> float:
-    if isinstance(answer, str):
-        return typed_number(answer, "the answer as a number or a fraction such as 2/7")  # bounded: "1e30000000" is refused before any arithmetic
-    if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Decimal)):
-        raise TypeError(f"Write the answer as a number or a fraction such as 2/7, not {preview(answer)}.")
-    try:
-        value = float(answer)
-    except (OverflowError, ValueError, ArithmeticError):  # too large for a float; Decimal('sNaN')
-        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.") from None
-    if not math.isfinite(value):
-        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.")
-    return value
-
-
-def _rounding(decimals: int, fraction: bool = True) -> str:
-    return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}{', or as a fraction' if fraction else ''}"
-
-
-def _judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int,
-           hint: str, fraction: bool = True, times_100: str = "a percentage, or sacreBLEU's 0-100 scale") -> Feedback:
-    """Compare a numeric answer with the right value, then with each misconception's value.
-
-    ``explanation`` (which holds the right answer) is shown only to a right
-    answer; an answer that matches nothing gets the ``hint``, which does not.
-    ``fraction=False`` for an answer with no exact fraction to offer (a brevity
-    penalty, a BLEU score, an MQM score): the rounding advice then leaves it out.
-    ``times_100`` says where an answer 100 times too large comes from (sacreBLEU prints BP from 0 to 1).
-    """
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
-        raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
-    offered = tuple(mistakes)
-    warn_if_coinciding([("right", right), *((m.name, float(m.value)) for m in offered)], decimals)
-    base = Feedback(None, "", right, decimals, offered)
-    if answer is None or answer is Ellipsis:
-        return _with(base, None, "replace None with your answer and run the cell again.")
-    value = _as_number(answer)
-    if fits(value, right, decimals):
-        return _with(base, True, explanation)
-    for mistake in offered:
-        if fits(value, float(mistake.value), decimals):
-            return _with(base, False, mistake.message, mistake.name)
-    if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
-        return _with(base, False, f"that is the answer times 100 ({times_100}); give it as a number from 0 to 1.")
-    # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
-    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
-               for f in (round, math.trunc, _half_up)}
-    if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
-        return _with(base, False, f"close: round the full value to {decimals} decimal place"
-                                  f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
-                                  "digits, and do not round a value that is already rounded)"
-                                  f"{', or give the exact fraction' if fraction else ''}.")
-    return _with(base, False, f"that is not it ({_rounding(decimals, fraction)}). Hint: {hint}.")
-
-
-def _half_up(x: float) -> int:
-    """``x`` rounded to a whole number with halves up, as taught at school (``round`` takes them to even)."""
-    return math.floor(x + 0.5)
-
-
-def _with(base: Feedback, correct: bool | None, message: str, recognised: str | None = None) -> Feedback:
-    return Feedback(correct, message, base.right, base.decimals, base.misconceptions, recognised)
 
 
 def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedback:
@@ -206,7 +76,7 @@ def check_ngram_count(answer: Any, tokens: Sequence[Hashable], n: int) -> Feedba
     if len(order.rows) != right:
         mistakes.append(Misconception("distinct", len(order.rows),
                                       f"you counted each distinct {n}-gram once; repeated {n}-grams count every time they occur."))
-    return _judge(
+    return judge(
         answer, right,
         f"{k} tokens give {k} - {n} + 1 = {right} {n}-grams (one starting at each position that leaves room for {n} tokens)",
         mistakes, 0, hint=f"count the positions where a run of {n} tokens can start",
@@ -275,9 +145,10 @@ def check_modified_precision(
             "reference_denominator", clipped / ref_total,
             f"you divided by the number of {n}-grams in {where}; modified precision divides by the number in "
             "the hypothesis: that is what makes it a precision."))
-    return _judge(answer, clipped / total, f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
+    return judge(answer, clipped / total, f"p_{n} = clipped matches / hypothesis {n}-grams = {clipped}/{total}",
                   mistakes, decimals, hint=f"count each {n}-gram's matches, clipped by its largest count in one "
-                                           f"reference, and divide by the hypothesis's {n}-grams")
+                                           f"reference, and divide by the hypothesis's {n}-grams",
+                  at_most=(1.0, "a precision never is: the clipped matches cannot outnumber the hypothesis's n-grams"))
 
 
 def _length(value: Any, name: str) -> int:
@@ -288,24 +159,35 @@ def _length(value: Any, name: str) -> int:
     return int(value)
 
 
+#: The rules a learner may follow instead of BLEU's closest reference length, in the order they are named.
+LENGTH_RULES = ("shortest", "longest", "first")
+
+
 def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
-                     score: Callable[[float], float]) -> list[Misconception]:
+                     score: Callable[[float], float], no_penalty: str = "") -> list[Misconception]:
     """The wrong reference lengths a learner may use for BP: every other reference, and the mean length.
 
-    ``score`` turns the brevity penalty that length gives into the answer
-    it leads to (BP itself, or the score with that BP).
+    Each length is named by the rules that pick it (the shortest, the
+    longest, the first reference).  ``score`` turns the brevity penalty that
+    length gives into the answer it leads to (BP itself, or the score with
+    that BP).  A length shorter than the hypothesis gives BP = 1, the same
+    answer as leaving the penalty out: with ``no_penalty`` (that mistake's
+    own message) the two are offered as one misconception, named
+    ``no_penalty``, whose message names both.
     """
     found = []
     for length in sorted(set(lens) - {r}, key=list(lens).index):
-        if length == max(lens):
-            name, what = "longest_reference", "the longest reference"
-        elif length == lens[0]:
-            name, what = "first_reference", "the first reference"
-        else:
-            name, what = "other_reference", f"a reference of {length} tokens"
+        rules = [rule for rule, pick in zip(LENGTH_RULES, (min(lens), max(lens), lens[0])) if pick == length]
+        name = f"{rules[0]}_reference" if rules else "other_reference"
+        what = f"the {' and '.join(rules)} reference" if rules else f"a reference of {length} tokens"
+        closest = "BLEU uses the reference length closest to the hypothesis length (on a tie, the shorter)"
+        if no_penalty and length < hyp_len:
+            found.append(Misconception("no_penalty", score(1.0),
+                                       f"{no_penalty} Or you used {what} (r = {length}), shorter than the "
+                                       f"hypothesis; {closest}, here r = {r}."))
+            continue
         found.append(Misconception(name, score(float(brevity_penalty(length, hyp_len))),
-                                   f"you used {what} (r = {length}); BLEU uses the reference length closest to the "
-                                   "hypothesis length (on a tie, the shorter)."))
+                                   f"you used {what} (r = {length}); {closest}."))
     if len(lens) > 1:
         mean = sum(lens) / len(lens)
         found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
@@ -318,8 +200,9 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     """Check an answer for BP given the reference lengths and the hypothesis length.
 
     Offered misconceptions: every reference length other than the closest
-    (the longest, the first, or another), the mean reference length, and,
-    when c <= r, BP = 1 and r and c swapped.
+    (named by its rule: the shortest, the longest, the first, or another),
+    the mean reference length, and, when c <= r, BP = 1 (which a reference
+    shorter than the hypothesis gives too) and r and c swapped.
 
     >>> check_brevity_penalty(1, [8, 6, 12], 5).recognised
     'no_penalty'
@@ -330,16 +213,19 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     hyp_len = _length(hyp_len, "hyp_len")
     r = closest_ref_length(lens, hyp_len)
     right = float(brevity_penalty(r, hyp_len))
-    mistakes = _length_mistakes(lens, r, hyp_len, lambda wrong_bp: wrong_bp)
+    no_penalty = ("the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."
+                  if hyp_len <= r else "")
+    mistakes = _length_mistakes(lens, r, hyp_len, lambda wrong_bp: wrong_bp, no_penalty)
+    if no_penalty and not any(m.name == "no_penalty" for m in mistakes):
+        mistakes.append(Misconception("no_penalty", 1.0, no_penalty))
     if hyp_len <= r:
-        mistakes.append(Misconception("no_penalty", 1.0,
-                                      "the hypothesis is not longer than the closest reference, so the brevity penalty applies (BP < 1)."))
         mistakes.append(Misconception("swapped", math.exp(1 - hyp_len / r),
                                       "you swapped r and c: BP = exp(1 - r/c), reference length over hypothesis length."))
     how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
-    return _judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
+    return judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
                   hint="find the reference length closest to the hypothesis length, then BP = 1 if c > r, "
-                       "else exp(1 - r/c)", fraction=False, times_100="a percentage")
+                       "else exp(1 - r/c)", fraction=False, times_100="a percentage",
+                  at_most=(1.0, "BP never is: it is 1 when c > r and exp(1 - r/c), below 1, otherwise"))
 
 
 def check_bleu(
@@ -364,16 +250,19 @@ def check_bleu(
     bp = float(report.brevity_penalty)
     used = [float(o.smoothed) for o in report.orders]
     mistakes = []
-    if 0 < bp < 1:
-        mistakes.append(Misconception("no_brevity_penalty", right / bp, "you forgot the brevity penalty: multiply by BP."))
+    forgot = "you forgot the brevity penalty: multiply by BP."
     zero = [o for o in report.orders if o.is_zero and o.weight > 0]
     if bp > 0 and not (zero and report.smoothing == "method0"):  # an (almost) 0 score is (almost) 0 with any r
         c, r = report.length.hyp_len, report.length.closest_ref_len
-        mistakes.extend(_length_mistakes(report.length.ref_lens, r, c, lambda wrong_bp: right / bp * wrong_bp))
+        mistakes.extend(_length_mistakes(report.length.ref_lens, r, c, lambda wrong_bp: right / bp * wrong_bp,
+                                         forgot if bp < 1 else ""))
         if c < r:
             mistakes.append(Misconception("swapped", right / bp * math.exp(1 - c / r),
                                           "you swapped r and c in the brevity penalty: BP = exp(1 - r/c), "
                                           "reference length over hypothesis length."))
+    if 0 < bp < 1 and not any(m.name == "no_penalty" for m in mistakes):
+        mistakes.append(Misconception("no_brevity_penalty", right / bp, forgot))
+    mistakes = [replace(m, name="no_brevity_penalty") if m.name == "no_penalty" else m for m in mistakes]
     tokens = [*report.hypothesis, *(t for ref in report.references for t in ref)]
     if all(isinstance(t, str) for t in tokens) and report.length.hyp_len:
         characters = sentence_bleu([list(" ".join(map(str, r))) for r in report.references],
@@ -405,11 +294,37 @@ def check_bleu(
         mistakes.append(Misconception("unsmoothed", float(unsmoothed),
                                       "that is the score without smoothing; this question asks for "
                                       f"{report.smoothing}, which gives the zero precision a small value."))
-    return _judge(answer, right,
+    mistakes.extend(_sacrebleu_sentence(report, tokens, right))
+    return judge(answer, right,
                   "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
                   mistakes, decimals,
                   hint="work out p_1 to p_N, their weighted geometric mean, and the brevity penalty, then multiply",
-                  fraction=False)
+                  fraction=False, at_most=(1.0, "BLEU never is on the 0-1 scale: BP is at most 1 and so is "
+                                                "every precision"))
+
+
+def _sacrebleu_sentence(report: Any, tokens: Sequence[Hashable], right: float) -> list[Misconception]:
+    """sacreBLEU's ``sentence_bleu`` of the same sentences (exp smoothing, effective order), where it differs.
+
+    Offered for uniform weights (sacreBLEU has no others), on words that its
+    13a tokenizer would not split (letters and digits only), when a zero
+    precision makes the smoothing matter.
+    """
+    if len(set(report.weights)) != 1 or not any(o.is_zero for o in report.orders):
+        return []
+    if not all(isinstance(t, str) and t.isalnum() for t in tokens):
+        return []
+    sacre = sacrebleu_score_counts([o.clipped for o in report.orders], [o.ngrams for o in report.orders],
+                                   report.length.hyp_len, report.length.closest_ref_len, "exp",
+                                   max_order=len(report.orders), effective_order=True).score
+    if abs(sacre / 100 - right) < 1e-9:
+        return []
+    what = ("sacreBLEU's sentence_bleu: its default smoothing is exp (a zero match count becomes 1/2, then 1/4, "
+            "... of an n-gram) and it uses effective order, where this question asks for "
+            f"NLTK's {report.smoothing}")
+    return [Misconception("sacrebleu_sentence", sacre / 100, f"that is {what}."),
+            Misconception("sacrebleu_sentence_100", sacre, f"that is {what}, and on sacreBLEU's 0-100 scale.",
+                          fewer_decimals=2)]
 
 
 def check_corpus_bleu(
@@ -435,10 +350,15 @@ def check_corpus_bleu(
         mistakes.append(Misconception("no_brevity_penalty", right / bp,
                                       "you forgot the brevity penalty: the corpus's c and r are sums over the "
                                       "sentences, and here c < r."))
-    return _judge(answer, right, "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
+        c, r = report.hyp_len, report.ref_len
+        mistakes.append(Misconception("swapped", right / bp * math.exp(1 - c / r),
+                                      "you swapped r and c in the brevity penalty, which gave a BP above 1: "
+                                      "BP = exp(1 - r/c), reference length over hypothesis length, is never above 1."))
+    return judge(answer, right, "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
                   mistakes, decimals,
                   hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once",
-                  fraction=False)
+                  fraction=False, at_most=(1.0, "BLEU never is on the 0-1 scale: BP is at most 1 and so is "
+                                                "every precision"))
 
 
 def _letter(answer: Any, options: Mapping[str, str]) -> str:
@@ -500,11 +420,11 @@ def check_choice(
     mistakes = tuple(Misconception(names.get(k, k), k, said[k]) for k in letters if k != right)
     base = Feedback(None, "", right, None, mistakes)
     if answer is None or answer is Ellipsis:
-        return _with(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
+        return with_verdict(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
     letter = _letter(answer, letters)
     if letter == right:
-        return _with(base, True, said[right])
-    return _with(base, False, said[letter], names.get(letter, letter))
+        return with_verdict(base, True, said[right])
+    return with_verdict(base, False, said[letter], names.get(letter, letter))
 
 
 def check_higher(
@@ -562,7 +482,8 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
     (:attr:`bleu_teach.lessons.data.ErrorSpan.weight`: non-translation 25, major 5,
     minor 1, minor punctuation 0.1).  Offered misconceptions: the sum without
     its minus sign, a minor punctuation error weighed as a full minor error,
-    and every error counted as one point.
+    a major punctuation error weighed as a minor one (0.1), and every error
+    counted as one point.
 
     >>> spans = [ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 3, "cat", "target"),
     ...          ErrorSpan("r", "Fluency/Punctuation", "Minor", 3, 4, ",", "target")]
@@ -582,9 +503,15 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
                                       "a minor punctuation error costs 0.1 point, not 1 (Freitag et al., 2021a)."))
         mistakes.append(Misconception("punctuation_left_out", right + 0.1 * len(punctuation),
                                       "a minor punctuation error still costs 0.1 point: leave none out."))
+    major_punctuation = [e for e in errors if e.category == "Fluency/Punctuation" and e.severity == "Major"]
+    if major_punctuation:
+        mistakes.append(Misconception("major_punctuation_as_minor", right + 4.9 * len(major_punctuation),
+                                      "only a minor punctuation error costs 0.1 point; a major one (it changes "
+                                      "the meaning or breaks the sentence) costs 5, like any major error."))
     mistakes.append(Misconception("counted_errors", -float(len(errors)),
                                   "errors are weighed by severity (major 5, minor 1), not just counted."))
     weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"
-    return _judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals,
+    return judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals,
                   hint="weigh each error by its severity (and category), add the weights, and negate the sum",
-                  fraction=False)
+                  fraction=False, at_most=(0.0, "an MQM score never is: it is minus the error points, so 0 "
+                                                "(no error found) is the best"))

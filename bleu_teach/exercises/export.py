@@ -116,8 +116,9 @@ def _text_element(parent: ElementTree.Element, tag: str, text: str, markdown: bo
     return element
 
 
-def _tolerance(ex: Exercise) -> str:
-    return f"{0.5 * 10.0 ** -(ex.decimals or 0):g}"
+def _tolerance(ex: Exercise, fewer_decimals: int = 0) -> str:
+    """Half a unit of the last decimal asked for (of fewer decimals for a misconception read that way)."""
+    return f"{0.5 * 10.0 ** -max((ex.decimals or 0) - fewer_decimals, 0):g}"
 
 
 def _category(quiz: ElementTree.Element, path: str) -> None:
@@ -163,12 +164,12 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
             _text_element(answer, "feedback", option.feedback)
     else:
         right = ex.check(ex.answer)
-        entries = [(float(right.right or 0), "100", right.message)]
-        entries += [(float(m.value), "0", m.message) for m in _misconceptions(ex)]
-        for value, fraction, feedback in entries:
+        entries = [(float(right.right or 0), "100", right.message, 0)]
+        entries += [(float(m.value), "0", m.message, m.fewer_decimals) for m in _misconceptions(ex)]
+        for value, fraction, feedback, fewer in entries:
             answer = ElementTree.SubElement(question, "answer", {"fraction": fraction})
             ElementTree.SubElement(answer, "text").text = repr(value)
-            ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex)
+            ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex, fewer)
             _text_element(answer, "feedback", feedback)
 
 
@@ -206,7 +207,7 @@ def _gift_blocks(chosen: Sequence[Exercise]) -> str:
         else:
             right = ex.check(ex.answer)
             answers = [f"=%100%{float(right.right or 0)!r}:{_tolerance(ex)}#{_gift_escape(right.message)}"]
-            answers += [f"=%0%{float(m.value)!r}:{_tolerance(ex)}#{_gift_escape(m.message)}"
+            answers += [f"=%0%{float(m.value)!r}:{_tolerance(ex, m.fewer_decimals)}#{_gift_escape(m.message)}"
                         for m in _misconceptions(ex)]
             blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
     return "\n".join(blocks)

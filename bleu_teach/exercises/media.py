@@ -18,9 +18,9 @@ others show instead what a reader needs without the lesson
 
 >>> from bleu_teach.exercises.bank import exercise
 >>> question_text(exercise("03.1"), "platform")
-'References of 10, 7 and 15 tokens; a hypothesis of 6 tokens. What is BP? Give it as a number from 0 to 1, rounded to three decimal places.'
->>> question_text(exercise("00.1"), "notebook")
-'What does BLEU count? Answer with a letter as a string, e.g. `"A"`.'
+'References of 12, 5, 9 and 16 tokens; a hypothesis of 8 tokens. What is BP? Give it as a number from 0 to 1, rounded to three decimal places.'
+>>> question_text(exercise("00.1"), "notebook").split("? ")[-1]
+'Answer with a letter as a string, e.g. `"A"`.'
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 package ships (zh-en: the systems' translations, ref-A and ref-B, the
 experts' error lists), or new lengths.  A variant keeps what its exercise
 teaches (a hypothesis that repeats words for a clipping question, a missing
-4-gram for an unsmoothed score, a shorter hypothesis for a brevity penalty),
+4-gram for a smoothed score, references of four different lengths for a brevity penalty),
 and it is kept only if its right answer and every misconception's answer
 are pairwise different after the question's rounding
 (:func:`indistinct`), so that the checker can name each mistake; otherwise
@@ -37,6 +37,7 @@ from typing import Any
 
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
+from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import whole_number_text
 
@@ -44,7 +45,7 @@ __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "i
            "draw_variant", "pool_size", "worksheets"]
 
 #: The exercises that get a new variant for each student: every numeric one.
-VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "05.2", "07.1", "07.2", "08.1")
+VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
 #: The most worksheets one run makes (a large lecture), and the most draws tried for one variant.
 MAX_STUDENTS = 500
 MAX_DRAWS = 5000
@@ -151,13 +152,20 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
 
 
 def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
+    """Four references of different lengths and a hypothesis a little shorter than one of the two middle ones,
+    which is not the first: so the closest, the shortest, the first and the longest reference are four
+    different lengths (and the checker tells the mean length apart), and only BLEU's rule gives the answer."""
     segments = _segments(5, 20)
-    lens = [len(rng.choice(segments)[rng.choice((1, 2))]) for _ in range(3)]
-    if len(set(lens)) < 3:
-        return {}, ""  # three different lengths: which one BLEU takes is the question
-    hyp_len = max(2, min(lens) - rng.randrange(1, 4))
-    question = (f"References of {lens[0]}, {lens[1]} and {lens[2]} tokens; a hypothesis of {hyp_len} tokens. "
-                "What is BP?")
+    lens = [len(rng.choice(segments)[rng.choice((1, 2))]) for _ in range(4)]
+    if len(set(lens)) < 4:
+        return {}, ""  # four different lengths: which one BLEU takes is the question
+    middle = [length for length in sorted(lens)[1:3] if length != lens[0]]
+    r = rng.choice(middle)
+    hyp_len = r - rng.randrange(1, 3)
+    if hyp_len < 2 or closest_ref_length(lens, hyp_len) != r:
+        return {}, ""
+    question = (f"References of {lens[0]}, {lens[1]}, {lens[2]} and {lens[3]} tokens; a hypothesis of {hyp_len} "
+                "tokens. What is BP?")
     return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
 
 
@@ -218,11 +226,9 @@ _DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
 #: order; past the pool's size, students share variants (the key says how many there are).
 _POOLS: dict[str, Callable[[], list[tuple[dict[str, Any], str]]]] = {
     "04.1": _sentence_bleu(2, "method1"),
-    "05.2": _sentence_bleu(1, None),
-    "07.2": _sentence_bleu(2, None),
 }
 #: A variant's title where the exercise's own title names the lesson's sentence.
-_TITLES = {"05.2": "Unsmoothed BLEU-4 without a matching 4-gram"}
+_TITLES: dict[str, str] = {}
 #: How many checked candidates a draw looks through for an answer no other student has yet, and how many
 #: draws it tries for inputs no other student has before it gives a student an earlier student's variant.
 _NEW_ANSWER_TRIES = 10

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import math
 from math import isfinite, sqrt
 from typing import TYPE_CHECKING, Any
 
@@ -56,8 +57,9 @@ from bleu_teach.views.viewable import Viewable
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SystemTable
 
-__all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "WilliamsTest", "PermutationTest", "CorrelationComparison",
-           "williams_test", "permutation_test", "compare_correlations"]
+__all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "GROUPINGS", "WilliamsTest", "PermutationTest",
+           "CorrelationComparison", "CorrelationInterval", "GroupedCorrelation", "williams_test", "permutation_test",
+           "compare_correlations", "correlation_interval", "grouped_correlation"]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -69,6 +71,9 @@ MAX_ITEMS = 10_000
 _STATISTICS = ("pearson", "kendall")
 #: Two differences closer than this count as equal (the same correlation reached by another sum order).
 _TIE = 1e-12
+#: How segment-level scores are grouped before correlating (mt-metrics-eval's ``average_by``): all pairs at once,
+#: per segment across the systems ("item"), or per system across the segments.
+GROUPINGS = ("none", "item", "system")
 
 
 def _check_scores(values: Any, what: str) -> list[float]:
@@ -153,20 +158,27 @@ def williams_test(human: Sequence[float], first: Sequence[float], second: Sequen
 
 
 def _correlations(statistic: str, human: Any, rows: Any) -> Any:
-    """Pearson's r or Kendall's tau-b of each row of ``rows`` (a 2-D array) with ``human``, all at once."""
+    """Pearson's r or Kendall's tau-b of each row of ``rows`` (a 2-D array) with ``human``, all at once.
+
+    A row whose values are all equal has no correlation: NaN, which no comparison counts.
+    """
     import numpy as np
 
-    if statistic == "pearson":
-        x = rows - rows.mean(axis=1, keepdims=True)
-        y = human - human.mean()
-        return (x @ y) / np.sqrt((x * x).sum(axis=1) * (y @ y))
-    i, j = np.triu_indices(len(human), k=1)
-    sign_h = np.sign(human[i] - human[j])
-    sign_m = np.sign(rows[:, i] - rows[:, j])
-    pairs = len(i)
-    tied_h = pairs - np.count_nonzero(sign_h)
-    tied_m = pairs - np.count_nonzero(sign_m, axis=1)
-    return (sign_m @ sign_h) / np.sqrt((pairs - tied_h) * (pairs - tied_m))
+    constant = np.ptp(rows, axis=1) == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if statistic == "pearson":
+            x = rows - rows.mean(axis=1, keepdims=True)
+            y = human - human.mean()
+            found = (x @ y) / np.sqrt((x * x).sum(axis=1) * (y @ y))
+        else:
+            i, j = np.triu_indices(len(human), k=1)
+            sign_h = np.sign(human[i] - human[j])
+            sign_m = np.sign(rows[:, i] - rows[:, j])
+            pairs = len(i)
+            tied_h = pairs - np.count_nonzero(sign_h)
+            tied_m = pairs - np.count_nonzero(sign_m, axis=1)
+            found = (sign_m @ sign_h) / np.sqrt((pairs - tied_h) * (pairs - tied_m))
+    return np.where(constant, np.nan, found)
 
 
 @dataclass(frozen=True)
@@ -339,3 +351,142 @@ def compare_correlations(first: "SystemTable", second: "SystemTable", metric: st
     return CorrelationComparison(_label(first, metric), _label(second, second_metric), names,
                                  williams_test(human, a, b), permutation_test(human, a, b, "pearson"),
                                  permutation_test(human, a, b, "kendall"), alpha)
+
+
+@dataclass(frozen=True)
+class CorrelationInterval:
+    """A correlation over systems and its bootstrap interval (resampling the systems).
+
+    ``low`` and ``high`` are the percentiles of the resampled correlations
+    that leave ``(1 - level) / 2`` out on each side; ``undefined`` counts the
+    resamples with no correlation (every drawn system scored the same), which
+    are left out.
+    """
+
+    statistic: str
+    value: float
+    low: float
+    high: float
+    level: float
+    samples: int
+    undefined: int
+    seed: int
+
+
+def _rowwise(statistic: str, x: Any, y: Any) -> Any:
+    """Pearson's r or Kendall's tau-b of each row of ``x`` with the same row of ``y`` (2-D arrays); NaN if undefined."""
+    import numpy as np
+
+    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if statistic == "pearson":
+            dx = x - x.mean(axis=1, keepdims=True)
+            dy = y - y.mean(axis=1, keepdims=True)
+            found = (dx * dy).sum(axis=1) / np.sqrt((dx * dx).sum(axis=1) * (dy * dy).sum(axis=1))
+        else:
+            i, j = np.triu_indices(x.shape[1], k=1)
+            sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
+            pairs = len(i)
+            found = (sx * sy).sum(axis=1) / np.sqrt((pairs - (sx == 0).sum(axis=1)) * (pairs - (sy == 0).sum(axis=1)))
+    return np.where(constant, np.nan, found)
+
+
+def correlation_interval(human: Sequence[float], metric: Sequence[float], statistic: str = "pearson",
+                         n_samples: int = 1000, seed: int = 12345, level: float = 0.95) -> CorrelationInterval:
+    """A bootstrap interval for a system-level correlation: the systems resampled with replacement.
+
+    Each resample draws as many systems as there are, with replacement, and
+    correlates their metric and human scores (Deutsch et al., 2021,
+    "BOOT-SYSTEMS"); the interval runs between the resampled correlations'
+    percentiles (NumPy's ``percentile``, linear).  It says how much the
+    correlation depends on which systems happened to take part.
+
+    >>> c = correlation_interval([1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 4, 3, 6, 5, 8, 7], n_samples=200)
+    >>> round(c.value, 4), c.low < c.value < c.high, c.samples
+    (0.9048, True, 200)
+    """
+    h = _check_scores(human, "human")
+    m = _check_scores(metric, "metric")
+    if len(h) != len(m):
+        raise ValueError(f"human and metric must have one score per system each; they have {len(h)} and {len(m)}.")
+    if len(h) < 3:
+        raise ValueError(f"a correlation needs at least 3 systems; there are {len(h)}.")
+    statistic = _check_statistic(statistic)
+    n_samples = check_samples(n_samples, 100)
+    seed = check_seed(seed)
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0.5 <= level < 1:
+        raise ValueError(f"level must be a number from 0.5 to 1 (0.95 for a 95% interval), not {preview(level)}.")
+    needs("numpy", "a bootstrap interval (NumPy)")
+    import numpy as np
+
+    hs, ms = np.array(h), np.array(m)
+    value = float(_rowwise(statistic, ms[None, :], hs[None, :])[0])
+    if value != value:
+        raise ValueError("every system has the same score on one side, so no correlation is defined.")
+    drawn = np.random.default_rng(seed).integers(0, len(h), size=(n_samples, len(h)))
+    found = _rowwise(statistic, ms[drawn], hs[drawn])
+    valid = found[~np.isnan(found)]
+    low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
+    return CorrelationInterval(statistic, value, float(low), float(high), float(level), n_samples,
+                               int(n_samples - len(valid)), seed)
+
+
+@dataclass(frozen=True)
+class GroupedCorrelation:
+    """A segment-level correlation computed within groups and averaged (or over all pairs, ``grouping="none"``).
+
+    ``groups`` is how many groups had a correlation; ``skipped`` how many did
+    not (every score in the group equal on one side), left out of the mean.
+    """
+
+    metric: str
+    statistic: str
+    grouping: str
+    value: float
+    groups: int
+    skipped: int
+
+
+def grouped_correlation(table: Any, metric: str = "BLEU", statistic: str = "kendall",
+                        grouping: str = "none") -> GroupedCorrelation:
+    """A segment-level correlation with MQM, with the rows grouped as the WMT metrics tasks group them.
+
+    ``grouping="none"`` correlates all (system, segment) pairs at once;
+    ``"item"`` correlates, for each segment, the systems' scores, and
+    averages over the segments (how well the metric ranks translations of
+    the same sentence); ``"system"`` correlates, for each system, its
+    segments, and averages over the systems.  A group whose metric or MQM
+    scores are all equal has no correlation and is left out, as
+    mt-metrics-eval leaves out NaN (``GroupedCorrelation.skipped``).
+    Correlations are ``scipy.stats.pearsonr`` / ``kendalltau`` (tau-b).
+    """
+    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SegmentTable
+
+    if not isinstance(table, SegmentTable):
+        raise TypeError(f"table must come from segment_level, not {type(table).__name__}.")
+    if not isinstance(metric, str) or metric not in table.metrics:
+        raise ValueError(f"metric must be one of {', '.join(table.metrics)}, not {preview(metric)}.")
+    statistic = _check_statistic(statistic)
+    if not isinstance(grouping, str) or grouping not in GROUPINGS:
+        raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, not {preview(grouping)}.")
+    needs("scipy", "a segment-level correlation (SciPy)")
+    from scipy.stats import kendalltau, pearsonr
+
+    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
+    index = table.metrics.index(metric)
+    groups: dict[Any, tuple[list[float], list[float]]] = {}
+    for row in table.rows:
+        key = None if grouping == "none" else (row.segment if grouping == "item" else row.system)
+        scores, human = groups.setdefault(key, ([], []))
+        scores.append(sign * row.scores[index])
+        human.append(row.mqm)
+    found, skipped = [], 0
+    for scores, human in groups.values():
+        if len(scores) < 2 or len(set(scores)) == 1 or len(set(human)) == 1:
+            skipped += 1
+            continue
+        result = pearsonr(scores, human) if statistic == "pearson" else kendalltau(scores, human)
+        found.append(float(result.statistic))
+    if not found:
+        raise ValueError("no group has a correlation: every group's scores are all equal on one side.")
+    return GroupedCorrelation(metric, statistic, grouping, math.fsum(found) / len(found), len(found), skipped)

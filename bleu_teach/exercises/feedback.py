@@ -1,0 +1,161 @@
+"""What a checker says about one answer: a :class:`Feedback` (a verdict and a message, in every view) and the
+:class:`Misconception` it offered, and :func:`judge`, which compares a numeric answer with the right value and
+each misconception's value at the question's rounding.
+
+The checkers in :mod:`bleu_teach.exercises.checkers` compute the values; this module only compares and words the
+verdict, the same way for every kind of question.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from bleu_teach.exercises.distinct import fits, warn_if_coinciding
+from bleu_teach.inputs.validation import preview, typed_number
+from bleu_teach.views.document import Document, Label, Paragraph, Strong
+from bleu_teach.views.text_writer import write_text
+from bleu_teach.views.viewable import Viewable
+
+__all__ = ["Misconception", "Feedback", "VERDICTS", "as_number", "rounding_text", "judge", "half_up",
+           "with_verdict"]
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A classic mistake, the answer it produces on this question, and what to say about it."""
+
+    name: str
+    value: float | str
+    message: str
+    #: Digits fewer than the question asks for that still recognise it: a value on sacreBLEU's 0-100 scale is
+    #: read to two places fewer (43.01 for 0.4301 to three places), as sacreBLEU prints it.
+    fewer_decimals: int = 0
+
+
+#: The verdict's word, and the symbol shown beside it (a symbol and a word, never colour alone).
+VERDICTS: dict[bool | None, tuple[str, str]] = {True: ("Correct", "\u2714"), False: ("Not yet", "\u2718"),
+                                                  None: ("No answer yet", "\u270e")}
+
+
+@dataclass(frozen=True, repr=False)
+class Feedback(Viewable):
+    """The verdict on one answer, shown as text, HTML, Markdown or LaTeX.
+
+    ``right`` is the right answer, ``decimals`` the rounding the question
+    asks for (None for a choice), ``misconceptions`` every mistake the
+    checker offered for this question, and ``recognised`` the name of the
+    one the answer matched, if any.  The text view is one line,
+    ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``; the
+    other views put a symbol before the word.
+
+    >>> print(Feedback(True, "2 of the 7 tokens are matched."))
+    Correct: 2 of the 7 tokens are matched.
+    """
+
+    correct: bool | None
+    message: str
+    right: float | str | None = None
+    decimals: int | None = None
+    misconceptions: tuple[Misconception, ...] = ()
+    recognised: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        """``"correct"``, ``"misconception"`` (a wrong answer the checker could name), ``"wrong"`` or ``"unanswered"``."""
+        if self.correct is None:
+            return "unanswered"
+        if self.correct:
+            return "correct"
+        return "misconception" if self.recognised is not None else "wrong"
+
+    @property
+    def tolerance(self) -> float:
+        """How far a numeric answer may be from the right value: half a unit in the last decimal asked for."""
+        return 0.5 * 10.0 ** -(self.decimals if self.decimals is not None else 0) + 1e-12
+
+    def to_document(self, symbol: bool = True) -> Document:
+        """The verdict in one paragraph: (a symbol and) the word in bold, then the message.
+
+        ``symbol=False`` leaves the symbol out (the one-line text view).
+        """
+        word, mark = VERDICTS[self.correct]
+        return Document((Paragraph((Strong(f"{mark} {word}:" if symbol else f"{word}:"), " ", Label(self.message))),))
+
+    def to_text(self) -> str:
+        """One line of plain text: ``Correct: ...``, ``Not yet: ...`` or ``No answer yet: ...``."""
+        return write_text(self.to_document(symbol=False))
+
+
+def as_number(answer: Any, fraction: bool = True) -> float:
+    """A typed or given answer as a float; a fraction is always read, but offered only where the answer has one."""
+    advice = "the answer as a number or a fraction such as 2/7" if fraction else "the answer as a number such as 0.25"
+    if isinstance(answer, str):
+        return typed_number(answer, advice)  # bounded: "1e30000000" is refused before any arithmetic
+    if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Decimal)):
+        raise TypeError(f"Write {advice}, not {preview(answer)}.")
+    try:
+        value = float(answer)
+    except (OverflowError, ValueError, ArithmeticError):  # too large for a float; Decimal('sNaN')
+        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.") from None
+    if not math.isfinite(value):
+        raise ValueError(f"Write the answer as a finite number, not {preview(answer)}.")
+    return value
+
+
+def rounding_text(decimals: int, fraction: bool = True) -> str:
+    return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}{', or as a fraction' if fraction else ''}"
+
+
+def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Misconception], decimals: int,
+           hint: str, fraction: bool = True, times_100: str = "a percentage, or sacreBLEU's 0-100 scale",
+           at_most: tuple[float, str] | None = None) -> Feedback:
+    """Compare a numeric answer with the right value, then with each misconception's value.
+
+    ``explanation`` (which holds the right answer) is shown only to a right
+    answer; an answer that matches nothing gets the ``hint``, which does not.
+    ``fraction=False`` for an answer with no exact fraction to offer (a brevity
+    penalty, a BLEU score, an MQM score): the rounding advice then leaves it out.
+    ``times_100`` says where an answer 100 times too large comes from (sacreBLEU prints BP from 0 to 1).
+    ``at_most`` is the largest value the quantity can take and what says so (``(1.0, "BLEU is at most 1 ...")``),
+    for an answer above it that no misconception explains.
+    """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
+        raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
+    offered = tuple(mistakes)
+    warn_if_coinciding([("right", right), *((m.name, float(m.value)) for m in offered)], decimals)
+    base = Feedback(None, "", right, decimals, offered)
+    if answer is None or answer is Ellipsis:
+        return with_verdict(base, None, "replace None with your answer and run the cell again.")
+    value = as_number(answer, fraction)
+    if fits(value, right, decimals):
+        return with_verdict(base, True, explanation)
+    for mistake in offered:
+        if fits(value, float(mistake.value), max(decimals - mistake.fewer_decimals, 0)):
+            return with_verdict(base, False, mistake.message, mistake.name)
+    if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
+        return with_verdict(base, False, f"that is the answer times 100 ({times_100}); give it as a number from 0 to 1.")
+    if at_most is not None and value > at_most[0] and not fits(value, at_most[0], decimals):
+        return with_verdict(base, False, f"that is above {at_most[0]:g}, and {at_most[1]}.")
+    # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
+    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
+               for f in (round, math.trunc, half_up)}
+    if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
+        return with_verdict(base, False, f"close: round the full value to {decimals} decimal place"
+                                  f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
+                                  "digits, and do not round a value that is already rounded)"
+                                  f"{', or give the exact fraction' if fraction else ''}.")
+    return with_verdict(base, False, f"that is not it ({rounding_text(decimals, fraction)}). Hint: {hint}.")
+
+
+def half_up(x: float) -> int:
+    """``x`` rounded to a whole number with halves up, as taught at school (``round`` takes them to even)."""
+    return math.floor(x + 0.5)
+
+
+def with_verdict(base: Feedback, correct: bool | None, message: str, recognised: str | None = None) -> Feedback:
+    return Feedback(correct, message, base.right, base.decimals, base.misconceptions, recognised)
