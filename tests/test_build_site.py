@@ -379,4 +379,4 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
         assert len(forms) == len(exercises(lesson.name[:2])) and all("data-exercise=" in f for f in forms)
         if lesson.name.startswith("00"):
             assert how_to_answer("page") in "".join(prose) and how_to_answer("notebook") not in "".join(prose)
-    assert asked == 23
+    assert asked == 26

@@ -205,6 +205,21 @@ def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
     assert "above 1" in check("04.2", "1.5").message
 
 
+def assert_needs_every_reference(ex: Exercise) -> None:
+    """Clipping against any one reference alone gives another answer than clipping against all of them."""
+    refs, hyp, n = [tokens(r) for r in ex.inputs["references"]], tokens(ex.inputs["hypothesis"]), ex.inputs["n"]
+    right = nltk_value(ex)
+    for k, ref in enumerate(refs, 1):
+        alone = float(modified_precision([ref], hyp, n))
+        assert abs(round(alone, ex.decimals) - right) > tolerance(ex), f"{ex.label}: reference {k} alone suffices"
+
+
+@pytest.mark.parametrize("ex", [ex for ex in NUMERIC if ex.kind == "modified_precision"
+                                and len(ex.inputs["references"]) > 1], ids=lambda ex: ex.id)
+def test_a_question_with_two_references_needs_both(ex: Exercise):
+    assert_needs_every_reference(ex)
+
+
 LENGTH_RULES = ("closest", "shortest", "first", "longest", "mean")
 
 
@@ -366,7 +381,7 @@ def test_no_learner_notebook_holds_an_answer_or_a_feedback_text(path: Path):
 def test_every_exercise_has_its_own_anchor_in_its_lesson():
     """Per-question links (#ex-03-2) for teachers: one anchor per exercise, unique, in the lesson's question cell."""
     anchors = [ex.anchor for lesson in LESSONS for ex in exercises(lesson.name[:2])]
-    assert len(anchors) == len(set(anchors)) == 23
+    assert len(anchors) == len(set(anchors)) == 26
     assert exercise("03.2").anchor == "ex-03-2"
     for lesson in LESSONS:
         text = "".join(c.source for c in nbformat.read(lesson, as_version=4).cells if c.cell_type == "markdown")

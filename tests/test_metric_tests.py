@@ -10,6 +10,7 @@ library's statistics module.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import math
 import statistics
 import warnings
@@ -25,6 +26,7 @@ from bleu_teach.lessons.metric_tests import (
     compare_correlations,
     correlation_interval,
     grouped_correlation,
+    pair_counts,
     permutation_test,
     williams_test,
 )
@@ -53,7 +55,7 @@ def permutation_one_by_one(human, first, second, statistic):
 
     za, zb = z(first), z(second)
     observed = corr(za) - corr(zb)
-    at_least = 0
+    at_least = either_way = 0
     for swaps in itertools.product((False, True), repeat=len(human)):
         a = [y if s else x for x, y, s in zip(za, zb, swaps)]
         b = [x if s else y for x, y, s in zip(za, zb, swaps)]
@@ -61,7 +63,8 @@ def permutation_one_by_one(human, first, second, statistic):
             warnings.simplefilter("ignore")
             d = corr(a) - corr(b) if len(set(a)) > 1 and len(set(b)) > 1 else math.nan
         at_least += d >= observed - 1e-9 if observed >= 0 else d <= observed + 1e-9
-    return corr(za), corr(zb), at_least, 2 ** len(human)
+        either_way += abs(d) >= abs(observed) - 1e-9
+    return corr(za), corr(zb), at_least, either_way, 2 ** len(human)
 
 
 scores = st.lists(st.integers(-20, 20), min_size=5, max_size=8)
@@ -93,11 +96,11 @@ def test_permutation_equals_trying_every_swap_one_at_a_time(data, statistic):
     if any(len(set(c)) == 1 for c in columns):
         return
     result = permutation_test(*columns, statistic=statistic)
-    first, second, at_least, swaps = permutation_one_by_one(*columns, statistic)
+    first, second, at_least, either_way, swaps = permutation_one_by_one(*columns, statistic)
     assert result.exact and result.swaps == swaps
     assert result.first == pytest.approx(first, abs=1e-12)
     assert result.second == pytest.approx(second, abs=1e-12)
-    assert result.at_least == at_least
+    assert result.at_least == at_least and result.at_least_either_way == either_way
 
 
 def test_a_test_of_a_metric_against_itself_finds_nothing():
@@ -158,9 +161,10 @@ def test_a_second_reference_does_not_significantly_lower_bleus_agreement(tables,
     assert comparison.pearson.swaps == 2 ** 13 and comparison.pearson.exact
     t, p = williams_by_determinant(human, one.column("BLEU"), both.column("BLEU"))
     assert comparison.williams.p == pytest.approx(p, rel=1e-9)
+    assert comparison.williams.p_two_sided == pytest.approx(2 * stats.t.sf(abs(t), 10), rel=1e-9)
     assert not comparison.significant("pearson") and not comparison.significant("kendall")
     text = comparison.to_text()
-    assert "no significant difference at 0.05" in text and "8,192" in text
+    assert "no significant difference at 0.05" in text and "all 8,192 swaps" in text
     check_every_view(comparison, tmp_path)
 
 
@@ -233,3 +237,26 @@ def test_grouped_correlations_equal_a_matrix_of_systems_by_segments(segments, gr
     found = grouped_correlation(segments, "BLEU", "kendall", grouping)
     assert found.value == pytest.approx(float(np.mean(expected)), abs=1e-12)
     assert found.groups == len(expected)
+
+
+@pytest.mark.parametrize("grouping", ["item", "system"])
+def test_pair_counts_equal_looking_at_every_pair(segments, grouping):
+    found = pair_counts(segments, "BLEU", grouping)
+    index = segments.metrics.index("BLEU")
+    groups = {}
+    for row in segments.rows:
+        groups.setdefault(row.segment if grouping == "item" else row.system, []).append(row)
+    counts = Counter()
+    for rows in groups.values():
+        for a, b in itertools.combinations(rows, 2):
+            dm, dh = a.scores[index] - b.scores[index], a.mqm - b.mqm
+            counts["both" if dm == dh == 0 else "metric" if dm == 0 else "human" if dh == 0 else
+                   "concordant" if dm * dh > 0 else "discordant"] += 1
+    assert (found.concordant, found.discordant, found.metric_ties, found.human_ties, found.both_ties) == (
+        counts["concordant"], counts["discordant"], counts["metric"], counts["human"], counts["both"])
+    if grouping == "system":  # one group per system: tau-b of its pairs is scipy's, averaged over one group each
+        one = [r for r in segments.rows if r.system == segments.rows[0].system]
+        single = pair_counts(type(segments)(segments.pair, segments.reference, segments.references_used,
+                                            segments.metrics, tuple(one), segments.systems, 0), "BLEU", "none")
+        assert single.tau_b == pytest.approx(stats.kendalltau([r.scores[index] for r in one],
+                                                              [r.mqm for r in one]).statistic, abs=1e-12)

@@ -17,7 +17,8 @@ import pytest
 from bleu_teach.exercises import exercise
 from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED, draw_variant, worksheets
 from tests.conftest import FIGURES
-from tests.test_exercise_bank import as_float, assert_tells_its_misconceptions_apart, nltk_value, tolerance
+from tests.test_exercise_bank import (as_float, assert_needs_every_reference, assert_tells_its_misconceptions_apart,
+                                     nltk_value, tolerance)
 from tests.view_checks import _pdflatex
 
 #: Each test compiles PDFs or draws a class of variants: the full run only (make check leaves them out).
@@ -71,6 +72,8 @@ def test_each_variant_keeps_what_its_exercise_teaches():
             grams = Counter(tuple(hyp[i:i + given["n"]]) for i in range(len(hyp) - given["n"] + 1))
             assert max(grams.values()) >= 2, ex.label  # a repeated n-gram: clipping is the point
             assert len(given["references"]) == len(exercise(ex.id).inputs["references"])
+            if len(given["references"]) > 1:
+                assert_needs_every_reference(ex)
         if ex.id == "04.1":  # a missing 4-gram: smoothing is the point
             assert ex.check(None).misconceptions and any(
                 m.name == "unsmoothed" for m in ex.check(None).misconceptions), ex.label

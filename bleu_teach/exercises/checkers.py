@@ -184,7 +184,7 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
         if no_penalty and length < hyp_len:
             found.append(Misconception("no_penalty", score(1.0),
                                        f"{no_penalty} Or you used {what} (r = {length}), shorter than the "
-                                       f"hypothesis; {closest}, here r = {r}."))
+                                       f"hypothesis; {closest}."))
             continue
         found.append(Misconception(name, score(float(brevity_penalty(length, hyp_len))),
                                    f"you used {what} (r = {length}); {closest}."))

@@ -139,6 +139,12 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
             return with_verdict(base, False, mistake.message, mistake.name)
     if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
         return with_verdict(base, False, f"that is the answer times 100 ({times_100}); give it as a number from 0 to 1.")
+    if decimals >= 2:  # a misconception's answer on the 0-100 scale: the mistake is named, then the scale
+        for mistake in offered:
+            wrong = float(mistake.value)
+            if not mistake.fewer_decimals and 0 < wrong <= 1 and fits(value, 100 * wrong, decimals - 2):
+                return with_verdict(base, False, f"{mistake.message} And give the answer as a number from 0 to 1, "
+                                                 "not times 100.", mistake.name)
     if at_most is not None and value > at_most[0] and not fits(value, at_most[0], decimals):
         return with_verdict(base, False, f"that is above {at_most[0]:g}, and {at_most[1]}.")
     # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.

@@ -37,7 +37,7 @@ from typing import Any
 
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
-from bleu_teach.bleu.counting import closest_ref_length
+from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import whole_number_text
 
@@ -144,11 +144,20 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
             return {}, ""  # two references that are the same sentence teach nothing about two references
         refs = [ref_a, ref_b][:references]
         repeated = _with_repeats(hyp, refs, n, rng) or list(hyp)
+        if references == 2 and _one_reference_suffices(refs, repeated, n):
+            return {}, ""  # clipping against one reference alone would give the right answer
         gram = {1: "unigram", 2: "bigram"}[n]
         question = (f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
                     f"modified {gram} precision?")
         return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
     return draw
+
+
+def _one_reference_suffices(refs: Sequence[Sequence[str]], hyp: Sequence[str], n: int) -> bool:
+    """True if clipping against one of the references alone gives as many matches as against all of them."""
+    rows = order_statistics([tuple(r) for r in refs], tuple(hyp), n).rows
+    clipped = sum(row.clipped_count for row in rows)
+    return any(sum(min(row.hyp_count, row.ref_counts[k]) for row in rows) == clipped for k in range(len(refs)))
 
 
 def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:

@@ -59,7 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "GROUPINGS", "WilliamsTest", "PermutationTest",
            "CorrelationComparison", "CorrelationInterval", "GroupedCorrelation", "williams_test", "permutation_test",
-           "compare_correlations", "correlation_interval", "grouped_correlation"]
+           "compare_correlations", "correlation_interval", "grouped_correlation", "PairCounts", "pair_counts"]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -121,7 +121,8 @@ class WilliamsTest:
     """Williams' test of r(first, human) against r(second, human): the three correlations, t, and its p-value.
 
     ``p`` is one-sided, for "the higher of the two correlations is higher",
-    with ``n - 3`` degrees of freedom.
+    with ``n - 3`` degrees of freedom; ``p_two_sided`` (twice it) asks
+    whether they differ in either direction.
     """
 
     r_first: float
@@ -130,6 +131,10 @@ class WilliamsTest:
     n: int
     t: float
     p: float
+
+    @property
+    def p_two_sided(self) -> float:
+        return min(1.0, 2 * self.p)
 
 
 def williams_test(human: Sequence[float], first: Sequence[float], second: Sequence[float]) -> WilliamsTest:
@@ -187,7 +192,9 @@ class PermutationTest:
 
     ``difference`` is ``first - second``; ``at_least`` counts the swaps whose
     difference is at least as large in the same direction (one-sided), out of
-    ``swaps`` (every one of 2^n when ``exact``).  ``p = at_least / swaps``.
+    ``swaps`` (every one of 2^n when ``exact``).  ``p = at_least / swaps``;
+    ``at_least_either_way`` counts those at least as far from 0 in either
+    direction (two-sided, ``p_two_sided``).
     """
 
     statistic: str
@@ -197,6 +204,7 @@ class PermutationTest:
     swaps: int
     exact: bool
     seed: int | None
+    at_least_either_way: int = 0
 
     @property
     def difference(self) -> float:
@@ -205,6 +213,10 @@ class PermutationTest:
     @property
     def p(self) -> float:
         return self.at_least / self.swaps
+
+    @property
+    def p_two_sided(self) -> float:
+        return self.at_least_either_way / self.swaps
 
 
 def permutation_test(human: Sequence[float], first: Sequence[float], second: Sequence[float],
@@ -247,9 +259,10 @@ def permutation_test(human: Sequence[float], first: Sequence[float], second: Seq
         at_least = int(np.count_nonzero(differences >= observed - _TIE))
     else:
         at_least = int(np.count_nonzero(differences <= observed + _TIE))
+    either_way = int(np.count_nonzero(np.abs(differences) >= abs(observed) - _TIE))
     return PermutationTest(statistic, float(_correlations(statistic, human_array, za[None, :])[0]),
                            float(_correlations(statistic, human_array, zb[None, :])[0]), at_least,
-                           len(differences), exact, used_seed)
+                           len(differences), exact, used_seed, either_way)
 
 
 def _p(p: float) -> str:
@@ -285,11 +298,11 @@ class CorrelationComparison(Viewable):
         swaps = (f"all {self.pearson.swaps:,} swaps" if self.pearson.exact
                  else f"{self.pearson.swaps:,} random swaps, seed {self.pearson.seed}")
         rows = (("Pearson r", f"{self.pearson.first:.4f}", f"{self.pearson.second:.4f}",
-                 f"{self.pearson.difference:+.4f}", _p(self.williams.p),
-                 f"{_p(self.pearson.p)} ({self.pearson.at_least:,} of {self.pearson.swaps:,})"),
+                 f"{self.pearson.difference:+.4f}", f"{_p(self.williams.p)} / {_p(self.williams.p_two_sided)}",
+                 f"{_p(self.pearson.p)} / {_p(self.pearson.p_two_sided)}"),
                 ("Kendall tau-b", f"{self.kendall.first:.4f}", f"{self.kendall.second:.4f}",
                  f"{self.kendall.difference:+.4f}", "(Pearson only)",
-                 f"{_p(self.kendall.p)} ({self.kendall.at_least:,} of {self.kendall.swaps:,})"))
+                 f"{_p(self.kendall.p)} / {_p(self.kendall.p_two_sided)}"))
         verdicts = []
         for label, statistic in (("Pearson's r", "pearson"), ("Kendall's tau", "kendall")):
             verdicts.append(f"{label}: " + ("the difference is significant" if self.significant(statistic)
@@ -298,9 +311,12 @@ class CorrelationComparison(Viewable):
             Heading(f"{self.first} and {self.second}: is the difference in agreement with the experts real? "
                     f"{len(self.systems)} systems"),
             TableBlock(("correlation with MQM", self.first, self.second, "difference",
-                        "Williams p", f"permutation p ({swaps})"), rows),
-            Paragraph(("Both p-values are one-sided, in the direction of the observed difference: how likely a "
-                       "difference at least this large in this direction would be if the two agreed equally well.",)),
+                        "Williams p (one-sided / two-sided)", f"permutation p (one-sided / two-sided, {swaps})"),
+                       rows),
+            Paragraph(("One-sided: how likely a difference at least this large, in the direction observed, would be "
+                       "if the two agreed equally well with the experts; two-sided: a difference at least this large "
+                       "in either direction. The verdict uses the one-sided values, for the question \"is the higher one "
+                       "really higher?\" (Google's mt-metrics-eval toolkit recommends them).",)),
             Paragraph(("; ".join(verdicts) + ".",))))
 
 
@@ -490,3 +506,77 @@ def grouped_correlation(table: Any, metric: str = "BLEU", statistic: str = "kend
     if not found:
         raise ValueError("no group has a correlation: every group's scores are all equal on one side.")
     return GroupedCorrelation(metric, statistic, grouping, math.fsum(found) / len(found), len(found), skipped)
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Every pair of translations of the same segment (``grouping="item"``) or of all rows, by what the two do.
+
+    ``concordant``: metric and experts order the pair the same way;
+    ``discordant``: the other way; ``metric_ties``: the metric gives both the
+    same score but the experts do not; ``human_ties``: the experts do but the
+    metric does not; ``both_ties``: both give a tie.
+    """
+
+    metric: str
+    grouping: str
+    concordant: int
+    discordant: int
+    metric_ties: int
+    human_ties: int
+    both_ties: int
+
+    @property
+    def pairs(self) -> int:
+        return self.concordant + self.discordant + self.metric_ties + self.human_ties + self.both_ties
+
+    @property
+    def accuracy_with_ties(self) -> float:
+        """Pairwise accuracy that credits a tie predicted as a tie (Deutsch et al., 2023, "acc_eq")."""
+        return (self.concordant + self.both_ties) / self.pairs
+
+    @property
+    def tau_b(self) -> float:
+        """Kendall's tau-b from the same counts: pairs tied on either side add nothing above the line."""
+        untied_metric = self.pairs - self.metric_ties - self.both_ties
+        untied_human = self.pairs - self.human_ties - self.both_ties
+        return (self.concordant - self.discordant) / sqrt(untied_metric * untied_human)
+
+
+def pair_counts(table: Any, metric: str = "BLEU", grouping: str = "item") -> PairCounts:
+    """Count, over every pair of rows in the same group, how the metric and the experts order it.
+
+    ``grouping`` as in :func:`grouped_correlation` ("item": pairs of systems'
+    translations of one segment; "system"; "none": every pair of rows).  The
+    counts are summed over the groups.  For a lower-is-better metric the
+    lower score counts as ahead.
+    """
+    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SegmentTable
+
+    if not isinstance(table, SegmentTable):
+        raise TypeError(f"table must come from segment_level, not {type(table).__name__}.")
+    if not isinstance(metric, str) or metric not in table.metrics:
+        raise ValueError(f"metric must be one of {', '.join(table.metrics)}, not {preview(metric)}.")
+    if not isinstance(grouping, str) or grouping not in GROUPINGS:
+        raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, not {preview(grouping)}.")
+    import numpy as np
+
+    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
+    index = table.metrics.index(metric)
+    groups: dict[Any, tuple[list[float], list[float]]] = {}
+    for row in table.rows:
+        key = None if grouping == "none" else (row.segment if grouping == "item" else row.system)
+        scores, human = groups.setdefault(key, ([], []))
+        scores.append(sign * row.scores[index])
+        human.append(row.mqm)
+    counts = [0, 0, 0, 0, 0]
+    for scores, human in groups.values():
+        x, y = np.array(scores), np.array(human)
+        i, j = np.triu_indices(len(x), k=1)
+        sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+        counts[0] += int(np.count_nonzero(sx * sy > 0))
+        counts[1] += int(np.count_nonzero(sx * sy < 0))
+        counts[2] += int(np.count_nonzero((sx == 0) & (sy != 0)))
+        counts[3] += int(np.count_nonzero((sx != 0) & (sy == 0)))
+        counts[4] += int(np.count_nonzero((sx == 0) & (sy == 0)))
+    return PairCounts(metric, grouping, *counts)
