@@ -25,11 +25,10 @@ from bleu_teach.lessons.data import wmt21_ted
 from bleu_teach.lessons.metric_tests import (
     compare_correlations,
     correlation_interval,
-    grouped_correlation,
-    pair_counts,
     permutation_test,
     williams_test,
 )
+from bleu_teach.lessons.segment_agreement import grouped_correlation, pair_counts, tie_calibration
 from tests.view_checks import check_every_view
 
 
@@ -163,6 +162,10 @@ def test_a_second_reference_does_not_significantly_lower_bleus_agreement(tables,
     assert comparison.williams.p == pytest.approx(p, rel=1e-9)
     assert comparison.williams.p_two_sided == pytest.approx(2 * stats.t.sf(abs(t), 10), rel=1e-9)
     assert not comparison.significant("pearson") and not comparison.significant("kendall")
+    ter = compare_correlations(system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(),
+                               system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(), "TER", "BLEU")
+    assert ter.williams.p < 0.05 < ter.williams.p_two_sided  # one-sided in the direction observed is not the verdict
+    assert not ter.significant("pearson")
     text = comparison.to_text()
     assert "no significant difference at 0.05" in text and "all 8,192 swaps" in text
     check_every_view(comparison, tmp_path)
@@ -260,3 +263,29 @@ def test_pair_counts_equal_looking_at_every_pair(segments, grouping):
                                             segments.metrics, tuple(one), segments.systems, 0), "BLEU", "none")
         assert single.tau_b == pytest.approx(stats.kendalltau([r.scores[index] for r in one],
                                                               [r.mqm for r in one]).statistic, abs=1e-12)
+
+
+def test_tie_calibration_equals_trying_every_threshold_one_at_a_time(segments):
+    rows = tuple(r for r in segments.rows if r.segment < 60)
+    small = type(segments)(segments.pair, segments.reference, segments.references_used, segments.metrics, rows,
+                           segments.systems, 0)
+    index = small.metrics.index("BLEU")
+    pairs = []
+    for segment in {r.segment for r in rows}:
+        group = [r for r in rows if r.segment == segment]
+        for a, b in itertools.combinations(group, 2):
+            pairs.append((abs(a.scores[index] - b.scores[index]), a.mqm == b.mqm,
+                          (a.scores[index] - b.scores[index]) * (a.mqm - b.mqm) > 0))
+
+    def accuracy(threshold):
+        return sum((d <= threshold and tie) or (d > threshold and right) for d, tie, right in pairs) / len(pairs)
+
+    candidates = sorted({d for d, _, _ in pairs})
+    best = max(candidates, key=lambda t: (accuracy(t), -t))
+    found = tie_calibration(small, "BLEU", "item")
+    assert found.pairs == len(pairs)
+    assert found.threshold == best and found.accuracy == pytest.approx(accuracy(best), abs=1e-12)
+    assert found.at_zero == pytest.approx(accuracy(0.0), abs=1e-12)
+    counts = pair_counts(small, "BLEU", "item")
+    assert found.at_zero == pytest.approx(counts.accuracy_with_ties, abs=1e-12)
+    assert counts.all_tied_accuracy == pytest.approx(accuracy(math.inf), abs=1e-12)

@@ -17,17 +17,24 @@ that do not:
       t = (r12 - r13) sqrt((n - 1)(1 + r23))
           / sqrt(2 K (n - 1)/(n - 3) + ((r12 + r13)/2)^2 (1 - r23)^3)
 
-  with n - 3 degrees of freedom; the p-value is one-sided (is the higher
-  correlation higher?), as at WMT.
+  with n - 3 degrees of freedom; ``p`` is one-sided in the direction
+  observed (the convention of mt-metrics-eval's ``WilliamsTest``), and
+  ``p_two_sided`` twice it.
 - **A paired permutation test** over systems (Deutsch et al., 2021, *A
   Statistical Analysis of Summarization Evaluation Metrics using Resampling
   Methods*, TACL: "PERM-BOTH"). Each metric's scores are standardized (minus
   their mean, divided by their standard deviation), then each system's two
   standardized scores are swapped or not, as a coin decides. If the two
   metrics were equally good, every swap would be as likely as the real
-  assignment. The p-value is the share of swaps whose difference of
-  correlations is at least the observed one (ties count: a swap that merely
-  exchanges the two metrics everywhere, or changes nothing, always does).
+  assignment. The one-sided p-value is the share of swaps whose difference
+  of correlations is at least the observed one in the same direction (ties
+  count: the swap that changes nothing always does); the two-sided one, at
+  least as far from 0 either way.
+
+With no difference at all, a one-sided test at 0.05 taken in the direction
+the data came out rejects one time in ten, so :meth:`CorrelationComparison.significant`
+uses the two-sided values; a one-sided test fits only a direction chosen
+before looking.
   With at most :data:`EXACT_UP_TO` systems every one of the 2^n swaps is
   tried (an exact test, no seed); with more, :data:`SAMPLES` seeded random ones.
   It works for Pearson's r and for Kendall's tau-b alike.
@@ -44,7 +51,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-import math
 from math import isfinite, sqrt
 from typing import TYPE_CHECKING, Any
 
@@ -57,9 +63,8 @@ from bleu_teach.views.viewable import Viewable
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SystemTable
 
-__all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "GROUPINGS", "WilliamsTest", "PermutationTest",
-           "CorrelationComparison", "CorrelationInterval", "GroupedCorrelation", "williams_test", "permutation_test",
-           "compare_correlations", "correlation_interval", "grouped_correlation", "PairCounts", "pair_counts"]
+__all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "WilliamsTest", "PermutationTest", "CorrelationComparison",
+           "CorrelationInterval", "williams_test", "permutation_test", "compare_correlations", "correlation_interval"]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -71,9 +76,6 @@ MAX_ITEMS = 10_000
 _STATISTICS = ("pearson", "kendall")
 #: Two differences closer than this count as equal (the same correlation reached by another sum order).
 _TIE = 1e-12
-#: How segment-level scores are grouped before correlating (mt-metrics-eval's ``average_by``): all pairs at once,
-#: per segment across the systems ("item"), or per system across the segments.
-GROUPINGS = ("none", "item", "system")
 
 
 def _check_scores(values: Any, what: str) -> list[float]:
@@ -287,14 +289,19 @@ class CorrelationComparison(Viewable):
     alpha: float
 
     def significant(self, statistic: str) -> bool:
-        """True if the difference in ``statistic`` is significant at ``alpha`` by every test that applies to it."""
+        """True if the difference in ``statistic`` is significant at ``alpha``, two-sided, by every test that applies.
+
+        Two-sided, because the one-sided p-values here are taken in the
+        direction the data came out: with no difference at all, a one-sided
+        test at 0.05 in the observed direction rejects one time in ten.
+        """
         statistic = _check_statistic(statistic)
         if statistic == "kendall":
-            return self.kendall.p < self.alpha
-        return self.pearson.p < self.alpha and self.williams.p < self.alpha
+            return self.kendall.p_two_sided < self.alpha
+        return self.pearson.p_two_sided < self.alpha and self.williams.p_two_sided < self.alpha
 
     def to_document(self) -> Document:
-        """The two correlations, their difference and each test's one-sided p-value, then a plain verdict."""
+        """The two correlations, their difference and each test's one- and two-sided p-values, then a plain verdict (two-sided)."""
         swaps = (f"all {self.pearson.swaps:,} swaps" if self.pearson.exact
                  else f"{self.pearson.swaps:,} random swaps, seed {self.pearson.seed}")
         rows = (("Pearson r", f"{self.pearson.first:.4f}", f"{self.pearson.second:.4f}",
@@ -313,10 +320,11 @@ class CorrelationComparison(Viewable):
             TableBlock(("correlation with MQM", self.first, self.second, "difference",
                         "Williams p (one-sided / two-sided)", f"permutation p (one-sided / two-sided, {swaps})"),
                        rows),
-            Paragraph(("One-sided: how likely a difference at least this large, in the direction observed, would be "
-                       "if the two agreed equally well with the experts; two-sided: a difference at least this large "
-                       "in either direction. The verdict uses the one-sided values, for the question \"is the higher one "
-                       "really higher?\" (Google's mt-metrics-eval toolkit recommends them).",)),
+            Paragraph(("Two-sided: how likely a difference at least this large, in either direction, would be if the "
+                       "two agreed equally well with the experts; the verdict uses it. One-sided: in the direction "
+                       "observed; it answers \"is the first really higher?\" only if that direction was chosen before "
+                       "looking (a new metric against BLEU, say): chosen after looking, it is in effect a test at "
+                       "twice its level.",)),
             Paragraph(("; ".join(verdicts) + ".",))))
 
 
@@ -445,138 +453,3 @@ def correlation_interval(human: Sequence[float], metric: Sequence[float], statis
     low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
     return CorrelationInterval(statistic, value, float(low), float(high), float(level), n_samples,
                                int(n_samples - len(valid)), seed)
-
-
-@dataclass(frozen=True)
-class GroupedCorrelation:
-    """A segment-level correlation computed within groups and averaged (or over all pairs, ``grouping="none"``).
-
-    ``groups`` is how many groups had a correlation; ``skipped`` how many did
-    not (every score in the group equal on one side), left out of the mean.
-    """
-
-    metric: str
-    statistic: str
-    grouping: str
-    value: float
-    groups: int
-    skipped: int
-
-
-def grouped_correlation(table: Any, metric: str = "BLEU", statistic: str = "kendall",
-                        grouping: str = "none") -> GroupedCorrelation:
-    """A segment-level correlation with MQM, with the rows grouped as the WMT metrics tasks group them.
-
-    ``grouping="none"`` correlates all (system, segment) pairs at once;
-    ``"item"`` correlates, for each segment, the systems' scores, and
-    averages over the segments (how well the metric ranks translations of
-    the same sentence); ``"system"`` correlates, for each system, its
-    segments, and averages over the systems.  A group whose metric or MQM
-    scores are all equal has no correlation and is left out, as
-    mt-metrics-eval leaves out NaN (``GroupedCorrelation.skipped``).
-    Correlations are ``scipy.stats.pearsonr`` / ``kendalltau`` (tau-b).
-    """
-    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SegmentTable
-
-    if not isinstance(table, SegmentTable):
-        raise TypeError(f"table must come from segment_level, not {type(table).__name__}.")
-    if not isinstance(metric, str) or metric not in table.metrics:
-        raise ValueError(f"metric must be one of {', '.join(table.metrics)}, not {preview(metric)}.")
-    statistic = _check_statistic(statistic)
-    if not isinstance(grouping, str) or grouping not in GROUPINGS:
-        raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, not {preview(grouping)}.")
-    needs("scipy", "a segment-level correlation (SciPy)")
-    from scipy.stats import kendalltau, pearsonr
-
-    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
-    index = table.metrics.index(metric)
-    groups: dict[Any, tuple[list[float], list[float]]] = {}
-    for row in table.rows:
-        key = None if grouping == "none" else (row.segment if grouping == "item" else row.system)
-        scores, human = groups.setdefault(key, ([], []))
-        scores.append(sign * row.scores[index])
-        human.append(row.mqm)
-    found, skipped = [], 0
-    for scores, human in groups.values():
-        if len(scores) < 2 or len(set(scores)) == 1 or len(set(human)) == 1:
-            skipped += 1
-            continue
-        result = pearsonr(scores, human) if statistic == "pearson" else kendalltau(scores, human)
-        found.append(float(result.statistic))
-    if not found:
-        raise ValueError("no group has a correlation: every group's scores are all equal on one side.")
-    return GroupedCorrelation(metric, statistic, grouping, math.fsum(found) / len(found), len(found), skipped)
-
-
-@dataclass(frozen=True)
-class PairCounts:
-    """Every pair of translations of the same segment (``grouping="item"``) or of all rows, by what the two do.
-
-    ``concordant``: metric and experts order the pair the same way;
-    ``discordant``: the other way; ``metric_ties``: the metric gives both the
-    same score but the experts do not; ``human_ties``: the experts do but the
-    metric does not; ``both_ties``: both give a tie.
-    """
-
-    metric: str
-    grouping: str
-    concordant: int
-    discordant: int
-    metric_ties: int
-    human_ties: int
-    both_ties: int
-
-    @property
-    def pairs(self) -> int:
-        return self.concordant + self.discordant + self.metric_ties + self.human_ties + self.both_ties
-
-    @property
-    def accuracy_with_ties(self) -> float:
-        """Pairwise accuracy that credits a tie predicted as a tie (Deutsch et al., 2023, "acc_eq")."""
-        return (self.concordant + self.both_ties) / self.pairs
-
-    @property
-    def tau_b(self) -> float:
-        """Kendall's tau-b from the same counts: pairs tied on either side add nothing above the line."""
-        untied_metric = self.pairs - self.metric_ties - self.both_ties
-        untied_human = self.pairs - self.human_ties - self.both_ties
-        return (self.concordant - self.discordant) / sqrt(untied_metric * untied_human)
-
-
-def pair_counts(table: Any, metric: str = "BLEU", grouping: str = "item") -> PairCounts:
-    """Count, over every pair of rows in the same group, how the metric and the experts order it.
-
-    ``grouping`` as in :func:`grouped_correlation` ("item": pairs of systems'
-    translations of one segment; "system"; "none": every pair of rows).  The
-    counts are summed over the groups.  For a lower-is-better metric the
-    lower score counts as ahead.
-    """
-    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SegmentTable
-
-    if not isinstance(table, SegmentTable):
-        raise TypeError(f"table must come from segment_level, not {type(table).__name__}.")
-    if not isinstance(metric, str) or metric not in table.metrics:
-        raise ValueError(f"metric must be one of {', '.join(table.metrics)}, not {preview(metric)}.")
-    if not isinstance(grouping, str) or grouping not in GROUPINGS:
-        raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, not {preview(grouping)}.")
-    import numpy as np
-
-    sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
-    index = table.metrics.index(metric)
-    groups: dict[Any, tuple[list[float], list[float]]] = {}
-    for row in table.rows:
-        key = None if grouping == "none" else (row.segment if grouping == "item" else row.system)
-        scores, human = groups.setdefault(key, ([], []))
-        scores.append(sign * row.scores[index])
-        human.append(row.mqm)
-    counts = [0, 0, 0, 0, 0]
-    for scores, human in groups.values():
-        x, y = np.array(scores), np.array(human)
-        i, j = np.triu_indices(len(x), k=1)
-        sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
-        counts[0] += int(np.count_nonzero(sx * sy > 0))
-        counts[1] += int(np.count_nonzero(sx * sy < 0))
-        counts[2] += int(np.count_nonzero((sx == 0) & (sy != 0)))
-        counts[3] += int(np.count_nonzero((sx != 0) & (sy == 0)))
-        counts[4] += int(np.count_nonzero((sx == 0) & (sy == 0)))
-    return PairCounts(metric, grouping, *counts)
