@@ -10,7 +10,7 @@ and it is kept only if its right answer and every misconception's answer
 are pairwise different after the question's rounding
 (:func:`indistinct`), so that the checker can name each mistake; otherwise
 it is drawn again.  No two students get the same inputs for an exercise while
-its supply of checked inputs lasts (about 160 for 02.1); past it, students
+its supply of checked inputs lasts (about 125 for 02.1); past it, students
 share variants, and the key says how many different ones there are.
 
 A variant is an :class:`~bleu_teach.exercises.bank.Exercise` with the same
@@ -139,7 +139,9 @@ _TOKENS_NOTE = "Tokens are separated by spaces (punctuation marks are tokens too
 
 def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
     def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
-        hyp, ref_a, ref_b = rng.choice(_segments(4, 9))
+        # Two references: sentences of up to 15 tokens, so that enough of them need both references (each one
+        # alone clips to another answer) and still tell every misconception apart.
+        hyp, ref_a, ref_b = rng.choice(_segments(4, 15 if references == 2 else 9))
         if references == 2 and ref_a == ref_b:
             return {}, ""  # two references that are the same sentence teach nothing about two references
         refs = [ref_a, ref_b][:references]
