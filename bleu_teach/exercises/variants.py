@@ -39,10 +39,10 @@ from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
-from bleu_teach.inputs.validation import whole_number_text
+from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "pool_size", "worksheets"]
+           "draw_variant", "draw_any", "pool_size", "worksheets"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -342,6 +342,23 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     if shared is not None:
         return shared
     raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
+
+
+def draw_any(exercise_id: str, rng: random.Random) -> Exercise:
+    """One checked variant of any exercise in :data:`VARIED`, drawn afresh or taken from its pool with ``rng``.
+
+    The variant belongs to no student (``student`` None): practice, not a sheet.
+    """
+    if not isinstance(exercise_id, str) or exercise_id not in VARIED:
+        raise ValueError(f"exercise {preview(exercise_id)} has no variants; these do: {', '.join(VARIED)}.")
+    if exercise_id in _POOLS:
+        inputs, question, _ = rng.choice(_pool(exercise_id))
+        found = _checked(exercise_id, inputs, question, 0)
+        if found is None:  # pragma: no cover - every pool member passed these checks when the pool was made
+            raise ValueError(f"exercise {exercise_id}'s pool holds a variant that no longer passes its checks.")
+    else:
+        found = draw_variant(exercise_id, rng, 0)
+    return replace(found, student=None)
 
 
 def _spread(pool: list[tuple[dict[str, Any], str, str]]) -> list[tuple[dict[str, Any], str, str]]:
