@@ -64,7 +64,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SystemTable
 
 __all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "WilliamsTest", "PermutationTest", "CorrelationComparison",
-           "CorrelationInterval", "williams_test", "permutation_test", "compare_correlations", "correlation_interval"]
+           "CorrelationInterval", "check_statistic", "williams_test", "permutation_test", "compare_correlations",
+           "correlation_interval"]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -112,7 +113,8 @@ def _check_three(human: Any, first: Any, second: Any) -> tuple[list[float], list
     return h, a, b
 
 
-def _check_statistic(statistic: Any) -> str:
+def check_statistic(statistic: Any) -> str:
+    """``statistic`` if it is "pearson" or "kendall" (the correlations these tests compare)."""
     if not isinstance(statistic, str) or statistic not in _STATISTICS:
         raise ValueError(f"statistic must be 'pearson' or 'kendall', not {preview(statistic)}.")
     return statistic
@@ -165,27 +167,11 @@ def williams_test(human: Sequence[float], first: Sequence[float], second: Sequen
 
 
 def _correlations(statistic: str, human: Any, rows: Any) -> Any:
-    """Pearson's r or Kendall's tau-b of each row of ``rows`` (a 2-D array) with ``human``, all at once.
-
-    A row whose values are all equal has no correlation: NaN, which no comparison counts.
-    """
+    """Pearson's r or Kendall's tau-b of each row of ``rows`` (a 2-D array) with ``human``, all at once; NaN for a
+    row whose values are all equal (no comparison counts it)."""
     import numpy as np
 
-    constant = np.ptp(rows, axis=1) == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if statistic == "pearson":
-            x = rows - rows.mean(axis=1, keepdims=True)
-            y = human - human.mean()
-            found = (x @ y) / np.sqrt((x * x).sum(axis=1) * (y @ y))
-        else:
-            i, j = np.triu_indices(len(human), k=1)
-            sign_h = np.sign(human[i] - human[j])
-            sign_m = np.sign(rows[:, i] - rows[:, j])
-            pairs = len(i)
-            tied_h = pairs - np.count_nonzero(sign_h)
-            tied_m = pairs - np.count_nonzero(sign_m, axis=1)
-            found = (sign_m @ sign_h) / np.sqrt((pairs - tied_h) * (pairs - tied_m))
-    return np.where(constant, np.nan, found)
+    return _rowwise(statistic, rows, np.broadcast_to(human, rows.shape))
 
 
 @dataclass(frozen=True)
@@ -235,7 +221,7 @@ def permutation_test(human: Sequence[float], first: Sequence[float], second: Seq
     (0.9429, 0.8286, 3, 64)
     """
     h, a, b = _check_three(human, first, second)
-    statistic = _check_statistic(statistic)
+    statistic = check_statistic(statistic)
     needs("scipy", "the permutation test (SciPy)")
     import numpy as np
     from scipy.stats import zscore
@@ -295,7 +281,7 @@ class CorrelationComparison(Viewable):
         direction the data came out: with no difference at all, a one-sided
         test at 0.05 in the observed direction rejects one time in ten.
         """
-        statistic = _check_statistic(statistic)
+        statistic = check_statistic(statistic)
         if statistic == "kendall":
             return self.kendall.p_two_sided < self.alpha
         return self.pearson.p_two_sided < self.alpha and self.williams.p_two_sided < self.alpha
@@ -435,7 +421,7 @@ def correlation_interval(human: Sequence[float], metric: Sequence[float], statis
         raise ValueError(f"human and metric must have one score per system each; they have {len(h)} and {len(m)}.")
     if len(h) < 3:
         raise ValueError(f"a correlation needs at least 3 systems; there are {len(h)}.")
-    statistic = _check_statistic(statistic)
+    statistic = check_statistic(statistic)
     n_samples = check_samples(n_samples, 100)
     seed = check_seed(seed)
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0.5 <= level < 1:

@@ -25,6 +25,7 @@ from typing import Any
 
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import preview
+from bleu_teach.lessons.metric_tests import check_statistic
 
 __all__ = ["GROUPINGS", "GroupedCorrelation", "PairCounts", "TieCalibration", "grouped_correlation", "pair_counts",
            "tie_calibration"]
@@ -64,8 +65,7 @@ def grouped_correlation(table: Any, metric: str = "BLEU", statistic: str = "kend
     Correlations are ``scipy.stats.pearsonr`` / ``kendalltau`` (tau-b).
     """
     groups = _groups(table, metric, grouping)
-    if not isinstance(statistic, str) or statistic not in ("pearson", "kendall"):
-        raise ValueError(f"statistic must be 'pearson' or 'kendall', not {preview(statistic)}.")
+    statistic = check_statistic(statistic)
     needs("scipy", "a segment-level correlation (SciPy)")
     from scipy.stats import kendalltau, pearsonr
 
