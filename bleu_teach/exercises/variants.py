@@ -238,8 +238,6 @@ _DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
 _POOLS: dict[str, Callable[[], list[tuple[dict[str, Any], str]]]] = {
     "04.1": _sentence_bleu(2, "method1"),
 }
-#: A variant's title where the exercise's own title names the lesson's sentence.
-_TITLES: dict[str, str] = {}
 #: How many checked candidates a draw looks through for an answer no other student has yet, and how many
 #: draws it tries for inputs no other student has before it gives a student an earlier student's variant.
 _NEW_ANSWER_TRIES = 10
@@ -273,8 +271,7 @@ def _checked(exercise_id: str, inputs: dict[str, Any], question: str, student: i
     base = exercise(exercise_id)
     if repr(sorted(inputs.items())) == repr(sorted(base.inputs.items())):
         return None  # the lesson's own question, whose answer the solutions give
-    candidate = replace(base, inputs=inputs, question=question, context="", student=student,
-                        title=_TITLES.get(exercise_id, base.title))
+    candidate = replace(base, inputs=inputs, question=question, context="", student=student)
     with warnings.catch_warnings():  # an indistinct candidate is refused, not warned about
         warnings.simplefilter("ignore", IndistinctAnswersWarning)
         feedback = candidate.check(None)
