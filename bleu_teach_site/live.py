@@ -34,6 +34,7 @@ from bleu_teach_site.paths import TEMPLATES
 #: time); loaded only by the pages that have such an explorer.
 CONTEXTS_ZIP = "explorer_contexts.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
+PRACTICE_CELL = re.compile(r'Practice\("(\d\d\.\d+)"\)')
 def _escape(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
@@ -121,6 +122,23 @@ def exercise_html(exercise_id: str) -> str:
             f'<div class="live-feedback" aria-live="polite"></div></form>')
 
 
+def practice_html(exercise_id: str) -> str:
+    """The practice block under an exercise: Another one (the question is drawn in the page's Python), a box,
+    Check, the feedback and the skill's streak (``static/lesson_live.js``)."""
+    ex = exercise(exercise_id)
+    ids = f"practice-{ex.anchor}"
+    return (f'<section class="live-practice" data-practice="{ex.id}" aria-label="Practice like question {ex.number}">'
+            f'<div class="live-practice-question" aria-live="polite"><p>Press <b>Another one</b> for a new '
+            f'question like question {ex.number}, drawn in your browser from the WMT21 TED data.</p></div>'
+            f'<form class="live-practice-form" novalidate><label for="{ids}-answer">Your answer '
+            f'({_escape(answer_label(ex))})</label> <input type="text" id="{ids}-answer" name="answer" '
+            f'inputmode="decimal" autocomplete="off" spellcheck="false" disabled> '
+            f'<button type="submit" disabled>Check</button> '
+            f'<button type="button" data-action="another">Another one</button></form>'
+            f'<div class="live-feedback" aria-live="polite"></div>'
+            f'<p class="live-practice-streak" role="status"></p></section>')
+
+
 # ---------------------------------------------------------------------------
 # The notebook, made live
 # ---------------------------------------------------------------------------
@@ -158,6 +176,9 @@ def ask_on_the_page(notebook: Any) -> int:
             choice = " live-choice-cell" if ex.options else ""
             notebook["cells"][index] = _raw(exercise_html(ex.id), "celltag_exercise" + choice)
             count += 1
+        practised = PRACTICE_CELL.search(cell["source"]) if cell["cell_type"] == "code" else None
+        if practised and "practice" in cell.get("metadata", {}).get("tags", []):
+            notebook["cells"][index] = _raw(practice_html(practised.group(1)), "celltag_practice")
     return count
 
 

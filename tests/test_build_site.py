@@ -362,6 +362,7 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
     lesson 00's sentence on how to answer is the page's."""
     from bleu_teach.exercises import exercises
     from bleu_teach.exercises.media import how_to_answer
+    from bleu_teach.exercises.practice import PRACTISED
 
     asked = 0
     for lesson in LESSONS:
@@ -375,8 +376,13 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
             assert question == ex.markdown("page"), (lesson.name, ex.id)
             for words in ("run the cell", "as a string", "in quotes", "`None`", "\n* **A** "):
                 assert words not in question, (lesson.name, ex.id, words)
-        forms = [c.source for c in notebook.cells if c.cell_type == "raw"]
-        assert len(forms) == len(exercises(lesson.name[:2])) and all("data-exercise=" in f for f in forms)
+        forms = [c.source for c in notebook.cells if c.cell_type == "raw" and "data-exercise=" in c.source]
+        assert len(forms) == len(exercises(lesson.name[:2]))
+        # Under each numeric exercise, its practice block in place of the notebook's Practice widget (no code shown).
+        practised = [c.source for c in notebook.cells if c.cell_type == "raw" and "data-practice=" in c.source]
+        assert practised == [f'<div class="jp-Cell live-cell celltag_practice">{live.practice_html(ex.id)}</div>'
+                             for ex in exercises(lesson.name[:2]) if ex.id in PRACTISED]
+        assert not any("Practice(" in c.source for c in notebook.cells if c.cell_type == "code")
         if lesson.name.startswith("00"):
             assert how_to_answer("page") in "".join(prose) and how_to_answer("notebook") not in "".join(prose)
     assert asked == 26

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bleu_teach.exercises import check, exercise
-from bleu_teach.exercises.practice import MASTERED_AFTER, PRACTISED, SKILLS, Streak, another
+from bleu_teach.exercises.practice import MASTERED_AFTER, MAX_NUMBER, PRACTISED, SKILLS, Streak, another, question_view
 from tests.test_exercise_bank import as_float, assert_tells_its_misconceptions_apart, nltk_value, tolerance
 
 
@@ -67,3 +67,111 @@ def test_three_right_in_a_row_master_a_skill_and_a_wrong_answer_ends_the_run():
     assert streak.in_a_row == 0 and streak.best == MASTERED_AFTER and streak.mastered  # mastery stays
     with pytest.raises(ValueError, match="verdict"):
         streak.after("right")
+
+
+def test_only_the_first_answer_to_each_practice_question_counts():
+    streak = Streak("03.1")
+    streak = streak.after("misconception", 1).after("correct", 1)  # put right after its diagnosis: feedback only
+    assert (streak.in_a_row, streak.last) == (0, 1)
+    streak = streak.after("correct", 2).after("correct", 2).after("correct", 2)
+    assert (streak.in_a_row, streak.best, streak.last) == (1, 1, 2)
+    streak = streak.after("unanswered", 3)  # an empty box is not an answer: question 3 still counts when answered
+    assert streak.last == 2 and streak.after("correct", 3).in_a_row == 2
+    for bad in (0, -1, True, "3", 1.0, MAX_NUMBER + 1):
+        with pytest.raises(ValueError, match="question must be"):
+            streak.after("correct", bad)
+
+
+@pytest.mark.parametrize("kept", [None, "x", [], {}, {"in_a_row": 1}, {"in_a_row": "1", "best": 1, "last": 1},
+                                  {"in_a_row": -1, "best": 1, "last": 1}, {"in_a_row": True, "best": 1, "last": 1},
+                                  {"in_a_row": 1, "best": 10 ** 12, "last": 1}])
+def test_a_kept_streak_that_is_not_one_starts_afresh(kept):
+    assert Streak.restore("03.1", kept) == Streak("03.1")
+
+
+def test_a_kept_streak_is_read_back_as_it_was_kept():
+    streak = Streak("03.1").after("correct", 4).after("correct", 5)
+    kept = streak.to_dict()
+    assert kept == {"in_a_row": 2, "best": 2, "last": 5, "mastered": False, "skill": SKILLS["03.1"]}
+    assert Streak.restore("03.1", kept) == streak
+    assert Streak.restore("03.1", {"in_a_row": 9, "best": 3, "last": 1}).in_a_row == 3  # never above the best
+    with pytest.raises(ValueError, match="numeric exercises"):
+        Streak.restore("00.1", kept)
+
+
+def test_the_question_view_asks_without_the_lesson_and_holds_no_answer():
+    view = question_view("08.1", 2)
+    text = view.to_text()
+    question = another("08.1", 2)
+    assert text.startswith("Practice 2 like question 08.1 (an MQM score).")
+    assert "The errors, from WMT21's expert ratings" in text and "press Check" in text  # the context, the page's words
+    assert "table below" not in text  # the lesson's own words ("the table below lists them") are the lesson's
+    assert view.data == {"id": "08.1", "number": 2, "inputs": dict(question.inputs)}
+    assert "answer" not in view.to_json()
+
+
+# ---------------------------------------------------------------------------
+# The page's Python (bleu_teach.web.page) and the notebook's widget: the same questions, checks and streaks
+# ---------------------------------------------------------------------------
+
+def test_the_page_draws_the_question_after_the_one_it_kept():
+    import json
+
+    from bleu_teach.web import page
+
+    assert json.loads(page.practice_json("03.1", "null"))["number"] == 1
+    assert json.loads(page.practice_json("03.1", "4"))["number"] == 5
+    for kept in ("-3", "1.5", '"4"', "true", "{}", "not json", str(MAX_NUMBER)):  # a hand-edited store: start at 1
+        assert json.loads(page.practice_json("03.1", kept))["number"] == 1, kept
+    refused = json.loads(page.practice_json("99.9", "null"))
+    assert refused["number"] is None and "No practice like exercise" in refused["message"]
+    shown = json.loads(page.practice_json("03.1", "0"))
+    assert shown["html"] == question_view("03.1", 1).to_html() and shown["label"] == "a number from 0 to 1"
+
+
+def test_the_page_checks_a_practice_answer_and_keeps_the_streak():
+    import json
+
+    from bleu_teach.web import page
+
+    question = another("03.1", 7)
+    mistake = question.check(None).misconceptions[0]
+    sent = {"number": 7, "answer": f"{float(mistake.value):.3f}", "streak": {"in_a_row": 2, "best": 2, "last": 6}}
+    result = json.loads(page.practice_check_json("03.1", json.dumps(sent)))
+    assert result["verdict"] == "misconception" and result["html"] == question.check(sent["answer"]).to_html()
+    assert result["streak"] == {"in_a_row": 0, "best": 2, "last": 7, "mastered": False, "skill": SKILLS["03.1"]}
+    sent |= {"answer": f"“{question.answer_text}”", "streak": {"in_a_row": 2, "best": 2, "last": 6}}
+    result = json.loads(page.practice_check_json("03.1", json.dumps(sent)))
+    assert result["verdict"] == "correct" and result["streak"]["mastered"] and "mastered" in result["streak_text"]
+    for text in ("[]", "nonsense", json.dumps({"number": "7", "answer": "0.5"}),
+                 json.dumps({"number": 0, "answer": "0.5"})):
+        result = json.loads(page.practice_check_json("03.1", text))
+        assert result["verdict"] == "" and result["streak"] is None and "Another one" in result["html"], text
+    empty = json.loads(page.practice_check_json("03.1", json.dumps({"number": 7, "answer": " "})))
+    assert empty["verdict"] == "" and empty["streak"]["in_a_row"] == 0 and "Type your answer" in empty["html"]
+
+
+def test_the_notebook_widget_asks_checks_and_keeps_a_streak_as_the_page_does():
+    pytest.importorskip("ipywidgets")
+    from bleu_teach.ui.practice_widget import Practice
+
+    widget = Practice("03.1")
+    assert repr(widget) == "Practice('03.1', number=1)" and "Practice 1 like question 03.1" in widget.question.value
+    widget.answer.value = f"{float(another('03.1', 1).check(None).misconceptions[0].value):.3f}"
+    assert widget.check() == "misconception" and "0 right in a row" in widget.streak_line.value
+    for number in (2, 3, 4):
+        widget.another()
+        assert widget.number == number and widget.answer.value == "" and widget.feedback.value == ""
+        widget.answer.value = another("03.1", number).answer_text
+        assert widget.check() == "correct"
+    assert widget.streak_line.value.startswith("The brevity penalty: mastered (3 right in a row)")
+    widget.answer.value = ""
+    assert widget.check() == "" and "Type your answer" in widget.feedback.value
+    widget.another_button.click()
+    assert widget.number == 5
+    with pytest.raises(ValueError, match="Practice: exercise_id"):
+        Practice("00.1")
+    with pytest.raises(TypeError, match="Practice: number"):
+        Practice("03.1", "2")
+    with pytest.raises(ValueError, match="Practice: number"):
+        Practice("03.1", 0)

@@ -9,7 +9,10 @@ medium's words. A medium adds what its reader needs to answer there:
   Check button;
 - ``platform``: a learning platform's quiz (Moodle, Canvas), whose numeric
   questions take a decimal only and whose choices are shown as buttons;
-- ``paper``: a printed worksheet or the answer key.
+- ``paper``: a printed worksheet or the answer key;
+- ``practice``: a practice question (:mod:`bleu_teach.exercises.practice`), in the notebook's practice widget or
+  on the page, away from the lesson's text: what a reader needs without the lesson, and a box and a Check
+  button as on the page.
 
 The lesson's media (``notebook`` and ``page``) show what the record says
 only the lesson can (``in_lesson``: "look at it in the explorer above"); the
@@ -32,7 +35,7 @@ __all__ = ["LESSON_MEDIA", "MEDIA", "AnswerFormat", "Asked", "answer_label", "ho
            "question_text"]
 
 #: Every medium an exercise is asked in.
-MEDIA = ("notebook", "page", "platform", "paper")
+MEDIA = ("notebook", "page", "platform", "paper", "practice")
 #: The media that show the exercise inside its lesson.
 LESSON_MEDIA = ("notebook", "page")
 
@@ -85,6 +88,8 @@ def instructions(ex: Asked, medium: str) -> str:
     """What a reader of ``medium`` is told about giving their answer ("" where the medium's controls say it)."""
     if medium not in MEDIA:
         raise ValueError(f"medium must be one of {', '.join(MEDIA)}, not {medium!r}.")
+    if medium == "practice":  # a box and a Check button, as on the page
+        medium = "page"
     answer = ex.answer_format
     if answer.kind == "letter":
         return {"notebook": 'Answer with a letter as a string, e.g. `"A"`.', "page": "Choose one and press Check.",

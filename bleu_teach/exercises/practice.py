@@ -12,8 +12,15 @@ back to it), and the stream is never a worksheet's (those are seeded by
 the teacher's seed and the exercise).  The answer is computed where it is
 checked, from the question's inputs; nothing stores it.
 
-:class:`Streak` counts a learner's right answers in a row on one skill;
-:data:`MASTERED_AFTER` in a row marks the skill as mastered.
+:func:`question_view` is the question as every medium shows it (the
+notebook's practice widget, the lesson page): what a reader needs without
+the lesson, the question, and how to answer, with the inputs as its data and
+never the answer.
+
+:class:`Streak` counts a learner's right answers in a row on one skill, the
+first answer to each practice question only (an answer tried again after
+its diagnosis is feedback, not a new success); :data:`MASTERED_AFTER` in a
+row marks the skill as mastered.
 """
 
 from __future__ import annotations
@@ -24,10 +31,14 @@ from typing import Any
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.feedback import Feedback
+from bleu_teach.exercises.media import question_text
 from bleu_teach.exercises.variants import VARIED, draw_any
 from bleu_teach.inputs.validation import preview, whole_number_text
+from bleu_teach.views.document import Document, Label, Paragraph, Strong
+from bleu_teach.views.formatting import plain_markdown
+from bleu_teach.views.viewable import View
 
-__all__ = ["PRACTISED", "SKILLS", "MASTERED_AFTER", "MAX_NUMBER", "another", "Streak"]
+__all__ = ["PRACTISED", "SKILLS", "MASTERED_AFTER", "MAX_NUMBER", "another", "question_view", "Streak"]
 
 #: The exercises that can give another one like them: every numeric exercise with variants.
 PRACTISED: tuple[str, ...] = VARIED
@@ -67,20 +78,59 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
     return replace(question, title=f"{question.title}: practice {number}")
 
 
+def question_view(exercise_id: Any, number: Any = 1) -> View:
+    """The ``number``-th practice question like ``exercise_id``, as the notebook's widget and the page show it.
+
+    Its data is what the question asks about (the inputs), never its answer.
+
+    >>> print(question_view("03.1", 1).to_text().splitlines()[0])
+    Practice 1 like question 03.1 (the brevity penalty).
+    """
+    question = another(exercise_id, number)
+    parts = question_text(question, "practice").split("\n\n")
+    blocks = [Paragraph((Strong(f"Practice {number} like question {question.id} ({SKILLS[question.id]})."),))]
+    blocks += [Paragraph((Label(plain_markdown(part)),)) for part in parts]
+    return View(Document(tuple(blocks)), {"id": question.id, "number": number, "inputs": dict(question.inputs)})
+
+
 @dataclass(frozen=True)
 class Streak:
-    """A learner's run of right answers on one skill: now, and the best so far.
+    """A learner's run of right answers on one skill: now, the best so far, and the last question counted.
+
+    Only the first answer to each practice question counts (``question``, its number): an answer tried again on
+    the same question, after its diagnosis, leaves the streak as it was.
 
     >>> s = Streak("03.1")
-    >>> for verdict in ("correct", "correct", "wrong", "correct", "correct", "correct"):
-    ...     s = s.after(verdict)
-    >>> s.in_a_row, s.best, s.mastered
-    (3, 3, True)
+    >>> for number, verdict in enumerate(("correct", "correct", "wrong", "correct", "correct", "correct"), 1):
+    ...     s = s.after(verdict, number)
+    >>> s.in_a_row, s.best, s.mastered, s.after("wrong", 6) == s
+    (3, 3, True, True)
     """
 
     exercise_id: str
     in_a_row: int = 0
     best: int = 0
+    #: The practice question whose first answer counted last (0: none yet).
+    last: int = 0
+
+    @classmethod
+    def restore(cls, exercise_id: Any, kept: Any) -> "Streak":
+        """A streak as a page kept it (``{"in_a_row": 2, "best": 2, "last": 5}``), read with care: anything
+        that is not such a record (a hand-edited store, an older page's) starts a new streak."""
+        if not isinstance(exercise_id, str) or exercise_id not in PRACTISED:
+            raise ValueError(f"exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
+                             f"not {preview(exercise_id)}.")
+        values = [kept.get(key) if isinstance(kept, dict) else None for key in ("in_a_row", "best", "last")]
+        counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER]
+        if len(counts) != 3:
+            return cls(exercise_id)
+        in_a_row, best, last = counts
+        return cls(exercise_id, min(in_a_row, best), best, last)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a page keeps (:meth:`restore` reads it back), with whether the skill is mastered."""
+        return {"in_a_row": self.in_a_row, "best": self.best, "last": self.last, "mastered": self.mastered,
+                "skill": self.skill}
 
     @property
     def mastered(self) -> bool:
@@ -91,23 +141,34 @@ class Streak:
     def skill(self) -> str:
         return SKILLS.get(self.exercise_id, self.exercise_id)
 
-    def after(self, result: Feedback | str) -> "Streak":
-        """The streak after one more answer: a :class:`Feedback`, or its verdict (``"correct"``, ...).
+    @property
+    def _named(self) -> str:  # the skill at the start of a sentence
+        return self.skill[:1].upper() + self.skill[1:]
 
-        An unanswered check (``None``) leaves the streak as it was; any wrong answer ends the run.
+    def after(self, result: Feedback | str, question: int | None = None) -> "Streak":
+        """The streak after one more answer (a :class:`Feedback`, or its verdict: ``"correct"``, ...) to practice
+        question number ``question``.
+
+        An unanswered check leaves the streak as it was, and so does a second answer to the question counted
+        last; any other wrong answer ends the run.
         """
         verdict = result.verdict if isinstance(result, Feedback) else result
         if verdict not in ("correct", "misconception", "wrong", "unanswered"):
             raise ValueError(f"result must be a Feedback or a verdict ('correct', 'misconception', 'wrong' or "
                              f"'unanswered'), not {preview(result)}.")
-        if verdict == "unanswered":
+        if question is not None and (isinstance(question, bool) or not isinstance(question, int)
+                                     or not 1 <= question <= MAX_NUMBER):
+            raise ValueError(f"question must be a practice question's number from 1 to {MAX_NUMBER:,}, "
+                             f"not {preview(question)}.")
+        if verdict == "unanswered" or (question is not None and question == self.last):
             return self
         run = self.in_a_row + 1 if verdict == "correct" else 0
-        return replace(self, in_a_row=run, best=max(self.best, run))
+        return replace(self, in_a_row=run, best=max(self.best, run), last=question or self.last)
 
     def message(self) -> str:
         """One line for the learner: the run, and how far mastery is (or that it is reached)."""
         if self.mastered:
-            return f"{self.skill}: mastered ({self.best} right in a row); {self.in_a_row} in a row now."
+            return f"{self._named}: mastered ({self.best} right in a row); {self.in_a_row} in a row now."
         left = MASTERED_AFTER - self.in_a_row
-        return (f"{self.skill}: {self.in_a_row} right in a row; {left} more in a row to master it.")
+        return (f"{self._named}: {self.in_a_row} right in a row; {left} more in a row to master it "
+                "(the first answer to each question counts).")

@@ -75,21 +75,22 @@ def indistinct_feedback(feedback: Feedback) -> list[tuple[str, str]]:
 Segment = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # hypothesis, ref-A, ref-B (13a tokens)
 
 
-@lru_cache(maxsize=None)
-def _segments(shortest: int, longest: int) -> tuple[Segment, ...]:
-    """Every (system translation, ref-A, ref-B) of zh-en with all three from ``shortest`` to ``longest`` tokens."""
+@lru_cache(maxsize=1)
+def _tokenized() -> tuple[Segment, ...]:
+    """Every (system translation, ref-A, ref-B) of zh-en, tokenized once (13a), in the data's order."""
     from bleu_teach.inputs.tokenizers import tokenize
     from bleu_teach.lessons.data import wmt21_ted
 
     ted = wmt21_ted("zh-en")
-    refs_a, refs_b = ted.references["ref-A"], ted.references["ref-B"]
-    found = []
-    for hyps in ted.systems.values():
-        for hyp, a, b in zip(hyps, refs_a, refs_b):
-            tokens = tuple(tuple(tokenize(t, "13a")) for t in (hyp, a, b))
-            if all(shortest <= len(t) <= longest for t in tokens):
-                found.append((tokens[0], tokens[1], tokens[2]))
-    return tuple(found)
+    refs = {text: tuple(tokenize(text, "13a")) for text in (*ted.references["ref-A"], *ted.references["ref-B"])}
+    return tuple((tuple(tokenize(hyp, "13a")), refs[a], refs[b]) for hyps in ted.systems.values()
+                 for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"]))
+
+
+@lru_cache(maxsize=None)
+def _segments(shortest: int, longest: int) -> tuple[Segment, ...]:
+    """Every (system translation, ref-A, ref-B) of zh-en with all three from ``shortest`` to ``longest`` tokens."""
+    return tuple(s for s in _tokenized() if all(shortest <= len(t) <= longest for t in s))
 
 
 @lru_cache(maxsize=None)
@@ -281,14 +282,19 @@ def _checked(exercise_id: str, inputs: dict[str, Any], question: str, student: i
 
 
 @lru_cache(maxsize=None)
+def _candidates(exercise_id: str) -> tuple[tuple[dict[str, Any], str], ...]:
+    """A pooled exercise's candidates, each once, in the data's order (not yet checked)."""
+    found: dict[str, tuple[dict[str, Any], str]] = {}
+    for inputs, question in _POOLS[exercise_id]():
+        found.setdefault(repr(sorted(inputs.items())), (inputs, question))
+    return tuple(found.values())
+
+
+@lru_cache(maxsize=None)
 def _pool(exercise_id: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
     """The different candidates of a pooled exercise that pass the checks, with their answers (computed once)."""
-    found: dict[str, tuple[dict[str, Any], str, str]] = {}
-    for inputs, question in _POOLS[exercise_id]():
-        key = repr(sorted(inputs.items()))
-        if key not in found and (variant := _checked(exercise_id, inputs, question, 0)) is not None:
-            found[key] = (inputs, question, variant.answer_text)
-    return tuple(found.values())
+    return tuple((inputs, question, variant.answer_text) for inputs, question in _candidates(exercise_id)
+                 if (variant := _checked(exercise_id, inputs, question, 0)) is not None)
 
 
 def pool_size(exercise_id: str) -> int | None:
@@ -349,10 +355,14 @@ def draw_any(exercise_id: str, rng: random.Random) -> Exercise:
     if not isinstance(exercise_id, str) or exercise_id not in VARIED:
         raise ValueError(f"exercise {preview(exercise_id)} has no variants; these do: {', '.join(VARIED)}.")
     if exercise_id in _POOLS:
-        inputs, question, _ = rng.choice(_pool(exercise_id))
-        found = _checked(exercise_id, inputs, question, 0)
-        if found is None:  # pragma: no cover - every pool member passed these checks when the pool was made
-            raise ValueError(f"exercise {exercise_id}'s pool holds a variant that no longer passes its checks.")
+        # One candidate at a time until one passes (the pool's members, without checking the whole pool first).
+        candidates = _candidates(exercise_id)
+        for _ in range(MAX_DRAWS):
+            inputs, question = rng.choice(candidates)
+            if (found := _checked(exercise_id, inputs, question, 0)) is not None:
+                break
+        else:
+            raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
     else:
         found = draw_variant(exercise_id, rng, 0)
     return replace(found, student=None)

@@ -20,8 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bleu_teach.exercises.bank import check as check_answer
-from bleu_teach.exercises.bank import exercise
+from bleu_teach.exercises import practice
+from bleu_teach.exercises.bank import Exercise, exercise
+from bleu_teach.exercises.media import answer_label
 from bleu_teach.explorers import views
 from bleu_teach.explorers.declaration import NO_CONTEXT, Explorer
 from bleu_teach.explorers.definitions import EXPLORERS
@@ -112,27 +113,76 @@ def typed(text: str) -> str:
     return text.replace("\u2212", "-")
 
 
-def check(exercise_id: str, answer: str) -> dict[str, Any]:
-    """The exercise bank's verdict on a typed or chosen answer: ``verdict`` and the feedback's ``html``."""
-    try:
-        exercise(exercise_id)
-    except (KeyError, ValueError):
-        return {"verdict": "", "html": views.message_html(f"No exercise {exercise_id!r} here; reload the page.")}
+def _feedback(ex: Exercise, answer: Any) -> tuple[str, str]:
+    """The verdict ("" for no answer or a refused one) and the feedback's HTML for an answer to ``ex``."""
     answer = typed(answer) if isinstance(answer, str) else answer
     if isinstance(answer, str) and not answer:
-        choose = "Choose one of the options" if exercise(exercise_id).options else "Type your answer"
-        return {"verdict": "", "html": views.message_html(f"{choose}, then press Check.")}
+        choose = "Choose one of the options" if ex.options else "Type your answer"
+        return "", views.message_html(f"{choose}, then press Check.")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            feedback = check_answer(exercise_id, answer)
+            feedback = ex.check(answer)
     except (TypeError, ValueError) as problem:
-        return {"verdict": "", "html": views.message_html(str(problem))}
+        return "", views.message_html(str(problem))
     except Exception as problem:  # never let a traceback reach the learner
-        return {"verdict": "", "html": views.message_html(
-            f"Something went wrong ({type(problem).__name__}); try another answer.")}
-    verdict = "" if feedback.verdict == "unanswered" else feedback.verdict
-    return {"verdict": verdict, "html": feedback.to_html()}
+        return "", views.message_html(f"Something went wrong ({type(problem).__name__}); try another answer.")
+    return ("" if feedback.verdict == "unanswered" else feedback.verdict), feedback.to_html()
+
+
+def check(exercise_id: str, answer: str) -> dict[str, Any]:
+    """The exercise bank's verdict on a typed or chosen answer: ``verdict`` and the feedback's ``html``."""
+    try:
+        ex = exercise(exercise_id)
+    except (KeyError, ValueError):
+        return {"verdict": "", "html": views.message_html(f"No exercise {exercise_id!r} here; reload the page.")}
+    verdict, shown = _feedback(ex, answer)
+    return {"verdict": verdict, "html": shown}
+
+
+def _practice_number(exercise_id: Any, number: Any) -> str | None:
+    """Why this practice question cannot be asked (an id or a number a hand-edited store sent), or None."""
+    if exercise_id not in practice.PRACTISED:
+        return f"No practice like exercise {str(exercise_id)[:20]!r} here; reload the page."
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= practice.MAX_NUMBER:
+        return "That practice question's number is not one the page gives; press Another one."
+    return None
+
+
+def practice_question(exercise_id: str, number: int) -> dict[str, Any]:
+    """The ``number``-th practice question like ``exercise_id``: its ``html`` (the question, drawn here from the
+    package's data), the answer box's ``label``, the ``number`` asked, and ``message`` when it cannot be asked."""
+    refused = _practice_number(exercise_id, number)
+    if refused is None:
+        try:
+            shown = practice.question_view(exercise_id, number)
+        except ValueError as problem:  # no variant passed its checks: say so, never a traceback
+            refused = str(problem)
+        else:
+            return {"html": shown.to_html(), "label": answer_label(exercise(exercise_id)), "number": number,
+                    "message": ""}
+    return {"html": views.message_html(refused), "label": "", "number": None, "message": refused}
+
+
+def next_practice(exercise_id: str, previous: Any) -> dict[str, Any]:
+    """:func:`practice_question` for the question after ``previous`` (the number the page kept; the first
+    question when it kept none, or kept something that is not such a number, or the last there is)."""
+    whole = isinstance(previous, int) and not isinstance(previous, bool)
+    return practice_question(exercise_id, previous + 1 if whole and 0 <= previous < practice.MAX_NUMBER else 1)
+
+
+def practice_check(exercise_id: str, number: Any, answer: str, kept: Any) -> dict[str, Any]:
+    """The verdict on an answer to a practice question, and the skill's streak after it (``kept``: the streak
+    as the page stored it; only the first answer to each question counts): ``verdict``, ``html``, ``streak``
+    (to store) and ``streak_text``."""
+    refused = _practice_number(exercise_id, number)
+    if refused is not None:
+        return {"verdict": "", "html": views.message_html(refused), "streak": None, "streak_text": ""}
+    streak = practice.Streak.restore(exercise_id, kept)
+    verdict, shown = _feedback(practice.another(exercise_id, number), answer)
+    if verdict:
+        streak = streak.after(verdict, number)
+    return {"verdict": verdict, "html": shown, "streak": streak.to_dict(), "streak_text": streak.message()}
 
 
 def _loads(text: str) -> Any:
@@ -156,3 +206,18 @@ def check_json(exercise_id: str, text: str) -> str:
     """:func:`check` between JSON strings: ``text`` is the answer as a JSON string."""
     answer = _loads(text)
     return json.dumps(check(exercise_id, answer if isinstance(answer, str) else ""))
+
+
+def practice_json(exercise_id: str, text: str) -> str:
+    """:func:`next_practice` between JSON strings: ``text`` is the number the page kept (or ``null``)."""
+    return json.dumps(next_practice(exercise_id, _loads(text)))
+
+
+def practice_check_json(exercise_id: str, text: str) -> str:
+    """:func:`practice_check` between JSON strings: ``text`` holds ``number``, ``answer`` and the kept ``streak``."""
+    sent = _loads(text)
+    if not isinstance(sent, dict):
+        sent = {}
+    answer = sent.get("answer")
+    return json.dumps(practice_check(exercise_id, sent.get("number"), answer if isinstance(answer, str) else "",
+                                     sent.get("streak")))

@@ -12,3 +12,17 @@ export function stored() {
     return {};
   }
 }
+
+// The practice questions' records by exercise id: { number, streak: { in_a_row, best, last, mastered, skill },
+// streakText }, all of it as the page's Python returned it (lesson_live.js writes it, the index reads it).
+export const PRACTICE = "bleu-teach-practice";
+
+/** Every kept practice record by exercise id; {} when there are none or storage is off. */
+export function practised() {
+  try {
+    const found = JSON.parse(localStorage.getItem(PRACTICE) ?? "{}");
+    return found && typeof found === "object" ? found : {};
+  } catch {
+    return {};
+  }
+}

@@ -6,15 +6,17 @@
 // only as form values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.
 // Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
 
-import { stored, STORE } from "./answers.js";
+import { PRACTICE, practised, stored, STORE } from "./answers.js";
 import { pageArchives, startFailure, startPython } from "./python.js";
 
 const widgets = [...document.querySelectorAll("form[data-widget]")];
 const exercises = [...document.querySelectorAll("form[data-exercise]")];
+const practices = [...document.querySelectorAll("section[data-practice]")];
 const root = document.documentElement;
-let python = null; // { widget, check }: bleu_teach.web.page's JSON functions
+let python = null; // { widget, check, practice, practiceCheck }: bleu_teach.web.page's JSON functions
 const waiting = new Set(); // exercises checked before Python was ready
 const restored = new Set(); // exercises whose earlier answer is shown again
+const asking = new Set(); // practice blocks whose Another one was pressed before Python was ready
 
 // --- the learner's answers, in local storage ------------------------------------------------------------------
 
@@ -320,6 +322,88 @@ for (const form of exercises) {
   });
 }
 
+// --- practice: another question like a numeric exercise, and the skill's streak ---------------------------------
+// The question, the verdict and the streak all come from Python (bleu_teach.web.page.practice_json and
+// practice_check_json); the page keeps only what Python returned, so that the index can show what is mastered.
+
+function keptPractice(id) {
+  const kept = practised()[id];
+  return kept && typeof kept === "object" ? kept : {};
+}
+
+function keepPractice(id, record) {
+  try {
+    const all = practised();
+    all[id] = record;
+    localStorage.setItem(PRACTICE, JSON.stringify(all));
+    return true;
+  } catch {
+    return false; // storage switched off: practice still works, the streak is forgotten with the page
+  }
+}
+
+function practiceParts(section) {
+  const form = section.querySelector("form");
+  return { form, box: form.elements.namedItem("answer"), check: form.querySelector('button[type="submit"]'),
+           question: section.querySelector(".live-practice-question"),
+           feedback: section.querySelector(".live-feedback"), streak: section.querySelector(".live-practice-streak") };
+}
+
+/** Draw the next practice question (after a paint, so that "Drawing" shows while Python works). */
+function another(section) {
+  const parts = practiceParts(section);
+  if (python === null) {
+    asking.add(section);
+    parts.question.textContent = "Python is still starting in your browser: your question is drawn as soon as it " +
+      "is ready.";
+    return;
+  }
+  parts.question.textContent = "Drawing a new question…";
+  requestAnimationFrame(() => setTimeout(() => ask(section), 0));
+}
+
+function ask(section) {
+  const id = section.dataset.practice;
+  const parts = practiceParts(section);
+  const kept = keptPractice(id);
+  const result = JSON.parse(python.practice(id, JSON.stringify(kept.number ?? null)));
+  parts.question.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
+  parts.feedback.textContent = "";
+  delete parts.feedback.dataset.verdict;
+  const asked = result.number !== null;
+  parts.box.disabled = parts.check.disabled = !asked;
+  if (!asked) return;
+  section.dataset.number = String(result.number);
+  keepPractice(id, { ...kept, number: result.number });
+  parts.box.value = "";
+  parts.box.focus();
+}
+
+function checkPractice(section) {
+  const id = section.dataset.practice;
+  const parts = practiceParts(section);
+  const kept = keptPractice(id);
+  const sent = { number: Number(section.dataset.number), answer: parts.box.value, streak: kept.streak ?? null };
+  const result = JSON.parse(python.practiceCheck(id, JSON.stringify(sent)));
+  parts.feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
+  if (result.verdict) parts.feedback.dataset.verdict = result.verdict;
+  else delete parts.feedback.dataset.verdict;
+  if (result.streak) {
+    parts.streak.textContent = result.streak_text;
+    keepPractice(id, { ...kept, streak: result.streak, streakText: result.streak_text });
+  }
+}
+
+for (const section of practices) {
+  const kept = keptPractice(section.dataset.practice);
+  if (typeof kept.streakText === "string") practiceParts(section).streak.textContent = kept.streakText;
+  section.querySelector('[data-action="another"]').addEventListener("click", () => another(section));
+  section.querySelector("form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (python !== null && section.dataset.number) checkPractice(section);
+  });
+}
+
 // --- Python, started after the first paint, only on a page with something live ---------------------------------
 
 function statuses(text, failed = false) {
@@ -336,23 +420,27 @@ async function begin() {
   try {
     const { pyodide, version } = await startPython(pageArchives());
     const page = pyodide.pyimport("bleu_teach.web.page");
-    python = { widget: page.widget_json, check: page.check_json };
+    python = { widget: page.widget_json, check: page.check_json, practice: page.practice_json,
+               practiceCheck: page.practice_check_json };
     statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);
     root.dataset.pythonReadyMs = String(Math.round(performance.now()));
     for (const form of widgets) render(form, true);
     for (const form of restored) if (!waiting.has(form)) check(form, true);
     for (const form of waiting) check(form);
     waiting.clear();
+    for (const section of asking) another(section);
+    asking.clear();
     root.dataset.pythonCheckedMs = String(Math.round(performance.now())); // widgets drawn, earlier answers checked
     root.dataset.pythonReady = "1";
   } catch (error) {
     statuses(startFailure(error, window.location.pathname.split("/").pop()), true);
     for (const form of waiting) form.querySelector(".live-feedback").textContent = startFailure(error, "");
+    for (const section of asking) practiceParts(section).question.textContent = startFailure(error, "");
     root.dataset.pythonReady = "failed";
   }
 }
 
-if (widgets.length || exercises.length) {
+if (widgets.length || exercises.length || practices.length) {
   const later = () => requestAnimationFrame(() => setTimeout(begin, 0)); // after the first paint
   if (document.readyState === "complete") later();
   else window.addEventListener("load", later, { once: true });

@@ -1,10 +1,12 @@
 // The index page's record of the learner's exercises: read from this browser's local storage, where the lesson
 // pages keep each checked answer (lesson_live.js).  Nothing is sent anywhere; "Clear my answers" forgets them.
 
-import { stored, STORE } from "./answers.js";
+import { PRACTICE, practised, stored, STORE } from "./answers.js";
 
 function show() {
   const answers = stored();
+  const practice = practised();
+  let mastered = 0;
   let done = 0;
   let lessons = 0;
   for (const item of document.querySelectorAll("li[data-exercises]")) {
@@ -13,9 +15,14 @@ function show() {
     const right = ids.filter((id) => answers[id]?.solved || answers[id]?.verdict === "correct").length;
     const tried = ids.filter((id) => answers[id]).length;
     const progress = item.querySelector(".progress");
-    progress.hidden = tried === 0;
-    progress.textContent = tried ? `· exercises: ${right} of ${ids.length} right` +
-      (tried > right ? `, ${tried - right} still to get right` : "") : "";
+    // practice: the skills whose streak reached mastery (the page's Python said so; lesson_live.js kept it)
+    const skills = ids.filter((id) => practice[id]?.streak?.mastered === true)
+      .map((id) => String(practice[id].streak.skill ?? id));
+    mastered += skills.length;
+    progress.hidden = tried === 0 && skills.length === 0;
+    progress.textContent = (tried ? `· exercises: ${right} of ${ids.length} right` +
+      (tried > right ? `, ${tried - right} still to get right` : "") : "") +
+      (skills.length ? ` · mastered in practice: ${skills.join(", ")}` : "");
     done += right;
     if (ids.length && right === ids.length) lessons += 1;
   }
@@ -24,14 +31,17 @@ function show() {
   const total = document.querySelectorAll("li[data-exercises]").length;
   const all = [...document.querySelectorAll("li[data-exercises]")]
     .reduce((sum, item) => sum + item.dataset.exercises.split(" ").filter(Boolean).length, 0);
-  summary.textContent = !any ? "no answers yet" : `${done} of ${all} exercises right` +
-    (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "");
+  summary.textContent = (!any ? "no answers yet" : `${done} of ${all} exercises right` +
+    (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "")) +
+    (mastered ? `; ${mastered} ${mastered === 1 ? "skill" : "skills"} mastered in practice` : "");
 }
 
 document.getElementById("clear-progress").addEventListener("click", () => {
   try {
     localStorage.removeItem(STORE);
-    document.getElementById("progress-status").textContent = "Your answers are cleared from this browser.";
+    localStorage.removeItem(PRACTICE);
+    document.getElementById("progress-status").textContent = "Your answers and practice streaks are cleared " +
+      "from this browser.";
   } catch {
     document.getElementById("progress-status").textContent = "This browser does not let the page clear its storage.";
   }

@@ -260,6 +260,33 @@ def test_brevity_penalty_explorer(lab: Lab, page):  # noqa: ANN001
     expect_text(area, f"{float(bt.brevity_penalty(5, 5)):.4f}")
 
 
+def test_practice_widget_asks_another_one_names_a_mistake_and_marks_three_right_mastered(lab: Lab, page):  # noqa: ANN001
+    import math
+    import re
+
+    area = run_explorer(page, lab, "03_brevity_penalty.ipynb", 'Practice("03.1")')
+
+    def bp_of_shown(longest: bool = False) -> str:  # the formula by hand, from the question the widget shows
+        found = re.search(r"References of ([\d, and]+) tokens; a hypothesis of (\d+) tokens", area.inner_text())
+        assert found, area.inner_text()
+        lengths, c = [int(x) for x in re.findall(r"\d+", found.group(1))], int(found.group(2))
+        r = max(lengths) if longest else min(lengths, key=lambda x: (abs(x - c), x))
+        return f"{(1.0 if c > r else math.exp(1 - r / c)):.3f}"
+
+    box = area.locator(".widget-text input")
+    expect_text(area, "Practice 1 like question 03.1")
+    box.fill(bp_of_shown(longest=True))
+    area.get_by_role("button", name="Check").click()
+    expect_text(area, "longest")
+    for number in (2, 3, 4):
+        area.get_by_role("button", name="Another one").click()
+        expect_text(area, f"Practice {number} like question 03.1")
+        box.fill(bp_of_shown())
+        area.get_by_role("button", name="Check").click()
+        expect_text(area, "Correct")
+    expect_text(area, "The brevity penalty: mastered (3 right in a row)")
+
+
 def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     area = run_explorer(page, lab, "05_limitations.ipynb", "duel = SideBySideExplorer(")
     verdict = area.locator(".bleu-teach .score")

@@ -1,0 +1,88 @@
+"""Practice until mastery in the notebook: another question like a numeric exercise, as often as the learner likes.
+
+``Practice("03.1")`` shows the first practice question like exercise 03.1, a
+box for the answer, **Check** and **Another one**, and the skill's streak.
+It asks and checks through the same functions as the lesson's web page
+(:func:`bleu_teach.web.page.practice_question` and
+:func:`~bleu_teach.web.page.practice_check`), so the notebook and the page
+give the same question for the same number, the same diagnosis of each
+mistake, and the same streak rule: only the first answer to each question
+counts, three right in a row master the skill.  The streak lives as long as
+the widget (the page keeps it in the browser's storage).
+
+>>> p = Practice("03.1")
+>>> p.number, p.answer.value, "Practice 1 like question 03.1" in p.question.value
+(1, '', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bleu_teach.inputs.optional import needs
+
+needs("ipywidgets", "The lessons' practice widget")
+import ipywidgets as widgets
+
+from bleu_teach.exercises.practice import MAX_NUMBER, PRACTISED, Streak
+from bleu_teach.inputs.validation import preview, whole_number_text
+from bleu_teach.web import page
+
+__all__ = ["Practice"]
+
+
+class Practice(widgets.VBox):
+    """Practice questions like exercise ``exercise_id`` (a numeric one: :data:`PRACTISED`), from ``number``."""
+
+    def __init__(self, exercise_id: Any, number: Any = 1) -> None:
+        if not isinstance(exercise_id, str) or exercise_id not in PRACTISED:
+            raise ValueError(f"Practice: exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
+                             f"not {preview(exercise_id)}.")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise TypeError(f"Practice: number must be a whole number from 1 (the first practice question), "
+                            f"not {preview(number)}.")
+        if not 1 <= number <= MAX_NUMBER:
+            raise ValueError(f"Practice: number must be from 1 to {MAX_NUMBER:,}; got {whole_number_text(number)}.")
+        self.exercise_id = exercise_id
+        self.number = number
+        self.streak: dict[str, Any] = Streak(exercise_id).to_dict()
+        self.question = widgets.HTML()
+        self.answer = widgets.Text(description="Your answer", continuous_update=True,
+                                   style={"description_width": "initial"}, layout=widgets.Layout(width="60%"))
+        self.check_button = widgets.Button(description="Check", button_style="primary", tooltip="Check your answer")
+        self.another_button = widgets.Button(description="Another one", icon="refresh",
+                                             tooltip="A new question like this one")
+        self.feedback = widgets.HTML()
+        self.streak_line = widgets.Label()  # plain text: a Label shows it as it is
+        self.check_button.on_click(lambda _: self.check())
+        self.another_button.on_click(lambda _: self.another())
+        super().__init__([self.question, widgets.HBox([self.answer, self.check_button, self.another_button]),
+                          self.feedback, self.streak_line])
+        self.add_class("bleu-teach-practice")
+        self._ask()
+
+    def __repr__(self) -> str:
+        return f"Practice({self.exercise_id!r}, number={self.number})"
+
+    def _ask(self) -> None:
+        asked = page.practice_question(self.exercise_id, self.number)
+        self.question.value = asked["html"]
+        self.answer.placeholder = asked["label"]
+        self.answer.value = ""
+        self.feedback.value = ""
+        self.streak_line.value = Streak.restore(self.exercise_id, self.streak).message()
+
+    def check(self) -> str:
+        """Check the answer in the box (as the page does); return the verdict ("" when nothing was checked)."""
+        result = page.practice_check(self.exercise_id, self.number, self.answer.value, self.streak)
+        self.feedback.value = result["html"]
+        if result["streak"] is not None:
+            self.streak = result["streak"]
+            self.streak_line.value = result["streak_text"]
+        return str(result["verdict"])
+
+    def another(self) -> None:
+        """The next practice question (the streak goes on)."""
+        if self.number < MAX_NUMBER:
+            self.number += 1
+        self._ask()
