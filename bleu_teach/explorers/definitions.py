@@ -41,16 +41,18 @@ from bleu_teach.explorers.views import (
     disagreement_view,
     explorer_view,
     side_by_side_view,
+    two_metrics_view,
 )
 from bleu_teach.inputs.tokenizers import TOKENIZERS
-from bleu_teach.inputs.validation import check_weight_tuple
+from bleu_teach.inputs.validation import check_weight_tuple, preview
 from bleu_teach.lessons.agreement import SEGMENT_METRICS, Disagreement
+from bleu_teach.lessons.two_metrics import METRICS as COMPARED, SystemScores, shipped_scores
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SegmentTable
     from bleu_teach.lessons.data import Wmt21Ted
 
-__all__ = ["EXPLORERS", "CLIPPING", "BREVITY", "BLEU", "SIDE_BY_SIDE", "DISAGREEMENT", "explorer",
+__all__ = ["EXPLORERS", "CLIPPING", "BREVITY", "BLEU", "SIDE_BY_SIDE", "DISAGREEMENT", "TWO_METRICS", "explorer",
            "disagreement_context", "context_json", "context_from_json", "pairs_shown"]
 
 #: The two default references of the clipping and full explorers (lesson 00's and 01's examples).
@@ -207,8 +209,54 @@ DISAGREEMENT = Explorer(
     site_context=lambda: _lesson_08_context(), context_to_json=lambda context: context_json(context),
     context_from_json=lambda text: context_from_json(text))
 
+#: Lesson 09's language pairs, as its explorer offers them.
+PAIRS = (("zh-en", "Chinese→English"), ("en-de", "English→German"))
+
+
+def _systems(context: Mapping[str, Any], pair: Any) -> SystemScores:
+    if pair not in context["scores"]:  # a hand-made link, or a page that is not this one
+        raise ValueError(f"Choose a language pair: {', '.join(context['scores'])}.")
+    scores: SystemScores = context["scores"][pair]
+    return scores
+
+
+def _leave_out(value: Any, owner: str, values: Mapping[str, Any], context: Mapping[str, Any]) -> int:
+    count = len(_systems(context, values["pair"]).systems)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= count:
+        raise (TypeError if isinstance(value, bool) or not isinstance(value, int) else ValueError)(
+            f"{owner}: leave_out must be a whole number from 0 (keep every system) to {count} (the system the "
+            f"experts rank last), not {preview(value)}.")
+    return value
+
+
+def _two_metrics(values: Mapping[str, Any], context: Mapping[str, Any]) -> WidgetView:
+    return two_metrics_view(_systems(context, values["pair"]), values["metric_a"], values["metric_b"],
+                            values["leave_out"])
+
+
+def _pair_choice(name: str, choices: tuple[str, ...]) -> Any:
+    return lambda value, owner, values, context: arguments.one_of(value, owner, name, choices)
+
+
+TWO_METRICS = Explorer(
+    "TwoMetricsExplorer", "Two metrics against the experts",
+    (Control("pair", "Language pair", "buttons", "zh-en", choices=PAIRS,
+             check=_pair_choice("pair", tuple(pair for pair, _ in PAIRS))),
+     Control("metric_a", "Metric A", "menu", "TER", choices=tuple((m, m) for m in COMPARED),
+             check=_pair_choice("metric_a", COMPARED)),
+     Control("metric_b", "Metric B", "menu", "BLEU", choices=tuple((m, m) for m in COMPARED),
+             check=_pair_choice("metric_b", COMPARED)),
+     Control("leave_out", "Leave out the system the experts rank (0: none)", "slider", 0, low=0, high=13,
+             check=_leave_out)),
+    _two_metrics, rows=(("metric_a", "metric_b"),), needs=("scores",),
+    site_context=lambda: {"scores": shipped_scores()},
+    context_to_json=lambda context: json.dumps({pair: json.loads(s.to_json()) for pair, s in context["scores"].items()}),
+    context_from_json=lambda text: {"scores": {pair: SystemScores.from_json(json.dumps(found))
+                                               for pair, found in json.loads(text).items()}})
+
 #: Every explorer, by the notebook widget's class name.
-EXPLORERS: dict[str, Explorer] = {e.name: e for e in (CLIPPING, BREVITY, BLEU, SIDE_BY_SIDE, DISAGREEMENT)}
+EXPLORERS: dict[str, Explorer] = {e.name: e for e in (CLIPPING, BREVITY, BLEU, SIDE_BY_SIDE, DISAGREEMENT,
+                                                      TWO_METRICS)}
 
 
 def explorer(name: str) -> Explorer:

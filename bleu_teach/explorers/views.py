@@ -32,6 +32,7 @@ from bleu_teach.bleu.reports import BleuReport, HypothesisComparison, bp_line
 from bleu_teach.lessons.agreement import Disagreement, disagreement_document
 from bleu_teach.lessons.curves import bp_curve
 from bleu_teach.lessons.mqm import mqm_segment
+from bleu_teach.lessons.two_metrics import SystemScores, compare_two, ordinal
 from bleu_teach.metrics import METRICS
 from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
 from bleu_teach.inputs.validation import check_length, check_orders
@@ -43,7 +44,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
 __all__ = ["WidgetView", "message_html", "guarded", "clipping_view", "brevity_view", "explorer_view",
-           "side_by_side_view", "disagreement_candidates", "disagreement_view",
+           "side_by_side_view", "disagreement_candidates", "disagreement_view", "two_metrics_view",
            "CLIPPING_SMOOTHING", "CLIPPING_MAX_ORDER", "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH"]
 
 #: The clipping explorer scores with this smoothing (it shows the counts; the static site's links reuse it).
@@ -192,5 +193,21 @@ def disagreement_view(data: "Wmt21Ted", references_used: Sequence[str], shown: S
         report = metric.segment_view(hypothesis, [data.references[name][d.segment] for name in references_used])
         html = write_html(disagreement_document(d, segment, metric.segment_how)) + report.to_html()
         return WidgetView(html, float(d.score), f"sentence {d.metric}", result=d)
+
+    return guarded(render)
+
+
+def two_metrics_view(scores: SystemScores, metric_a: str, metric_b: str, leave_out: int) -> WidgetView:
+    """Two metrics against the experts over one pair's systems, one of them left out (0: none).
+
+    Headline: metric A's pairwise accuracy minus metric B's; the leave-out slider's note names the system.
+    """
+    def render() -> WidgetView:
+        duel = compare_two(scores, metric_a, metric_b, leave_out)
+        note = (f"{duel.left_out}, the experts' {ordinal(leave_out)}" if duel.left_out
+                else f"none: all {len(scores.systems)} systems kept")
+        return WidgetView(write_html(duel.to_document()), duel.accuracy_difference,
+                          f"pairwise accuracy, {metric_a} minus {metric_b}", result=duel,
+                          extra={"notes": {"leave_out": note}})
 
     return guarded(render)

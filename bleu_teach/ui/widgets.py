@@ -13,6 +13,8 @@ working; callbacks never print.
 * :class:`SideBySideExplorer`: two hypotheses, the same references and settings; which wins and why.
 * :class:`DisagreementExplorer`: real translations where sentence BLEU (or chrF) and expert MQM disagree most,
   the experts' errors highlighted beside the metric's step-by-step report.
+* :class:`TwoMetricsExplorer`: two metrics against the experts over the WMT21 TED systems, with one system left
+  out (lesson 09).
 
 Constructor arguments are checked before any control is made: a wrong type
 raises ``TypeError`` and a value outside what the widget can show raises
@@ -42,8 +44,8 @@ import ipywidgets as widgets
 from bleu_teach.bleu.reports import BleuReport, HypothesisComparison
 from bleu_teach.explorers import arguments
 from bleu_teach.explorers.declaration import NO_CONTEXT, Control, Explorer, enabled
-from bleu_teach.explorers.definitions import (BLEU, BREVITY, CLIPPING, DISAGREEMENT, SIDE_BY_SIDE, disagreement_context,
-                                              pairs_shown)
+from bleu_teach.explorers.definitions import (BLEU, BREVITY, CLIPPING, DISAGREEMENT, SIDE_BY_SIDE, TWO_METRICS,
+                                              disagreement_context, pairs_shown)
 from bleu_teach.explorers.saved import MARK, control_class, explorer_class
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach.explorers.views import (
@@ -58,6 +60,7 @@ from bleu_teach.explorers.views import (
 )
 from bleu_teach.lessons.agreement import Disagreement, SegmentTable
 from bleu_teach.lessons.mqm import check_data
+from bleu_teach.lessons.two_metrics import REFERENCE_USED, TwoMetrics, system_scores
 from bleu_teach.ui import controls
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +68,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "ReferenceList", "ExplorerWidget", "ClippingExplorer", "BrevityPenaltyExplorer", "BleuExplorer",
-    "SideBySideExplorer", "DisagreementExplorer", "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "CLIPPING_SMOOTHING",
+    "SideBySideExplorer", "DisagreementExplorer", "TwoMetricsExplorer", "MAX_REFERENCES", "CLIPPING_MAX_ORDER", "CLIPPING_SMOOTHING",
     "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH", "message_html",
 ]
 
@@ -219,7 +222,7 @@ class ExplorerWidget(widgets.VBox):
             row = next((r for r in self.declaration.rows if control.name in r), (control.name,))
             placed.update(row)
             items = [self.controls[name] for name in row]
-            if control.kind == "number":
+            if control.kind in ("number", "slider"):  # a note beside it (the rank's "of N pairs", a system's name)
                 self.notes[control.name] = widgets.HTML()
                 items.append(self.notes[control.name])
             item = widgets.HBox(items) if len(items) > 1 else items[0]
@@ -476,3 +479,38 @@ class DisagreementExplorer(ExplorerWidget):
     def candidates(self) -> list[Disagreement]:
         """The pairs shown for the current metric, system and direction, largest gap first."""
         return pairs_shown(self.state(), self.context)
+
+
+class TwoMetricsExplorer(ExplorerWidget):
+    """Two metrics against the experts over the WMT21 TED systems of a language pair, one system left out.
+
+    ``zh_en`` and ``en_de`` are the lesson's system-level tables
+    (:func:`bleu_teach.lessons.agreement.system_level` against ref-B and
+    ref-A, ``.systems_only()``).  Choose the pair, metric A and metric B
+    (BLEU, chrF, TER) and a system to leave out by the experts' rank (1: the
+    one they rate best; 0: keep all): shown are both metrics' Pearson r,
+    Kendall tau-b and pairwise accuracy (TER negated), and the pairs of
+    systems the two metrics order differently.  The headline is A's pairwise
+    accuracy minus B's.
+    """
+
+    declaration = TWO_METRICS
+
+    def __init__(self, zh_en: Any, en_de: Any, pair: str = "zh-en", metric_a: str = "TER", metric_b: str = "BLEU",
+                 leave_out: int = 0) -> None:
+        owner = type(self).__name__
+        scores = {}
+        for name, table, pair_name in (("zh_en", zh_en, "zh-en"), ("en_de", en_de, "en-de")):
+            found = arguments.prefixed(owner, system_scores, table)
+            if (found.pair, found.reference) != (pair_name, REFERENCE_USED[pair_name]):
+                raise ValueError(f"{owner}: {name} must be {pair_name}'s table against {REFERENCE_USED[pair_name]}, "
+                                 f"not {found.pair}'s against {found.reference}.")
+            scores[pair_name] = found
+        self._build({"pair": pair, "metric_a": metric_a, "metric_b": metric_b, "leave_out": leave_out},
+                    {"scores": scores})
+
+    @property
+    def comparison(self) -> TwoMetrics | None:
+        """What is shown (None while the input is bad)."""
+        shown: TwoMetrics | None = self.result
+        return shown

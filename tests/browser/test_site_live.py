@@ -72,11 +72,30 @@ def oracle(kind: str, state: dict) -> float:
         assert state["tokenizer"] == "whitespace" and not state["lowercase"], state  # what this oracle reads
         return _nltk_bleu(state["references"], state["hypothesis"], state["max_n"], state["weights"],
                           state["smoothing"])
+    if kind == "TwoMetricsExplorer":  # pairs counted here, over the shipped system scores (tests/test_two_metrics.py)
+        return _accuracy_difference(state["pair"], state["metric_a"], state["metric_b"], int(state["leave_out"]))
     if kind == "SideBySideExplorer":
         args = (state["max_n"], state["weights"], state["smoothing"])
         return (_nltk_bleu(state["references"], state["hypothesis_a"], *args)
                 - _nltk_bleu(state["references"], state["hypothesis_b"], *args))
     raise AssertionError(kind)
+
+
+def _accuracy_difference(pair: str, metric_a: str, metric_b: str, leave_out: int) -> float:
+    """Metric A's pairwise accuracy minus metric B's over the systems kept, counted here (TER: lower is better)."""
+    from bleu_teach.lessons.two_metrics import shipped_scores
+
+    scores = shipped_scores()[pair]
+    kept = [i for i in range(len(scores.systems)) if i != leave_out - 1]
+
+    def accuracy(metric: str) -> float:
+        sign = -1 if metric == "TER" else 1
+        pairs = [(i, j) for i in kept for j in kept if i < j]
+        right = sum((sign * (scores.scores[metric][i] - scores.scores[metric][j])) * (scores.mqm[i] - scores.mqm[j]) > 0
+                    for i, j in pairs)
+        return right / len(pairs)
+
+    return accuracy(metric_a) - accuracy(metric_b)
 
 
 def _sacrebleu_segment(metric: str, system: str, segment: int) -> float:
@@ -141,6 +160,13 @@ def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, si
             label = widget.locator("canvas").get_attribute("aria-label")  # the chart says what it shows
             assert "your hypothesis: c = 7, BP = " in label and "reference lengths" in label, label
             assert page.evaluate("() => !!document.querySelector('.live-chart canvas').chart")  # Chart.js drew it
+        elif kind == "TwoMetricsExplorer":
+            widget.locator("[name='pair']").select_option("en-de")
+            widget.locator("[name='metric_a']").select_option("chrF")
+            widget.locator("[name='leave_out']").fill("4")
+            _wait_value(page, k, oracle(kind, state | {"pair": "en-de", "metric_a": "chrF", "leave_out": "4"}))
+            assert "the experts' 4th" in widget.locator("[data-note='leave_out']").inner_text()
+            assert "pairs chrF and BLEU order differently" in widget.locator(".live-output").inner_text()
         elif kind == "DisagreementExplorer":
             widget.locator("[name='metric']").select_option("chrF")
             widget.locator("[name='system']").select_option("MiSS")
