@@ -115,7 +115,7 @@ def exercise_html(exercise_id: str) -> str:
         field = f'<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>'
     else:
         field = (f'<label for="{name}">Your answer to question {ex.number} ({_escape(answer_label(ex))})'
-                 f'</label> <input type="text" id="{name}" name="answer" inputmode="decimal" autocomplete="off" '
+                 f'</label> <input type="text" id="{name}" name="answer" autocomplete="off" '
                  f'spellcheck="false">')
     return (f'<form class="live-exercise" data-exercise="{ex.id}" novalidate>{field} '
             f'<button type="submit">Check</button>'
@@ -132,7 +132,7 @@ def practice_html(exercise_id: str) -> str:
             f'question like question {ex.number}, drawn in your browser from the WMT21 TED data.</p></div>'
             f'<form class="live-practice-form" novalidate><label for="{ids}-answer">Your answer '
             f'({_escape(answer_label(ex))})</label> <input type="text" id="{ids}-answer" name="answer" '
-            f'inputmode="decimal" autocomplete="off" spellcheck="false" disabled> '
+            f'autocomplete="off" spellcheck="false" disabled> '
             f'<button type="submit" disabled>Check</button> '
             f'<button type="button" data-action="another">Another one</button></form>'
             f'<div class="live-feedback" aria-live="polite"></div>'

@@ -103,7 +103,7 @@ def test_the_question_view_asks_without_the_lesson_and_holds_no_answer():
     view = question_view("08.1", 2)
     text = view.to_text()
     question = another("08.1", 2)
-    assert text.startswith("Practice 2 like question 08.1 (an MQM score).")
+    assert text.startswith("Practice 2, like question 1 (an MQM score).")  # the lesson calls it question 1
     assert "The errors, from WMT21's expert ratings" in text and "press Check" in text  # the context, the page's words
     assert "table below" not in text  # the lesson's own words ("the table below lists them") are the lesson's
     assert view.data == {"id": "08.1", "number": 2, "inputs": dict(question.inputs)}
@@ -119,14 +119,43 @@ def test_the_page_draws_the_question_after_the_one_it_kept():
 
     from bleu_teach.web import page
 
-    assert json.loads(page.practice_json("03.1", "null"))["number"] == 1
-    assert json.loads(page.practice_json("03.1", "4"))["number"] == 5
-    for kept in ("-3", "1.5", '"4"', "true", "{}", "not json", str(MAX_NUMBER)):  # a hand-edited store: start at 1
-        assert json.loads(page.practice_json("03.1", kept))["number"] == 1, kept
-    refused = json.loads(page.practice_json("99.9", "null"))
+    def ask(previous, streak=None):  # noqa: ANN001, ANN202
+        return json.loads(page.practice_json("03.1", json.dumps({"previous": previous, "streak": streak})))
+
+    assert ask(None)["number"] == 1
+    assert ask(4, {"in_a_row": 2, "best": 2, "last": 4})["number"] == 5
+    for kept in (-3, 1.5, "4", True, {}, [], MAX_NUMBER):  # a hand-edited store, or the last question: start at 1
+        assert ask(kept)["number"] == 1, kept
+    for text in ("not json", "[]", "4"):
+        assert json.loads(page.practice_json("03.1", text))["number"] == 1, text
+    refused = json.loads(page.practice_json("99.9", "{}"))
     assert refused["number"] is None and "No practice like exercise" in refused["message"]
-    shown = json.loads(page.practice_json("03.1", "0"))
+    shown = ask(None)
     assert shown["html"] == question_view("03.1", 1).to_html() and shown["label"] == "a number from 0 to 1"
+
+
+def test_asking_for_another_before_answering_ends_the_run():
+    import json
+
+    from bleu_teach.web import page
+
+    answered = {"in_a_row": 2, "best": 2, "last": 4}
+    after = json.loads(page.practice_json("03.1", json.dumps({"previous": 4, "streak": answered})))
+    assert after["streak"]["in_a_row"] == 2 and "2 right in a row" in after["streak_text"]  # 4 was answered
+    skipped = json.loads(page.practice_json("03.1", json.dumps({"previous": 5, "streak": answered})))
+    assert skipped["number"] == 6 and skipped["streak"] | {} == {"in_a_row": 0, "best": 2, "last": 5,
+                                                                   "mastered": False, "skill": SKILLS["03.1"]}
+    assert Streak("03.1").after("skipped", 1).in_a_row == 0
+
+
+@pytest.mark.parametrize("exercise_id", PRACTISED)
+def test_no_practice_question_repeats_one_of_the_last_three(exercise_id: str):
+    keys = [repr(sorted(another(exercise_id, n).inputs.items())) for n in range(1, 41)]
+    assert not [n for n in range(1, 40) if keys[n] in keys[max(0, n - 3):n]]
+
+
+def test_a_practice_question_says_that_capital_letters_count():
+    assert "capital letters count" in another("01.1", 1).question and "capital" in question_view("02.1", 3).to_text()
 
 
 def test_the_page_checks_a_practice_answer_and_keeps_the_streak():
@@ -156,7 +185,7 @@ def test_the_notebook_widget_asks_checks_and_keeps_a_streak_as_the_page_does():
     from bleu_teach.ui.practice_widget import Practice
 
     widget = Practice("03.1")
-    assert repr(widget) == "Practice('03.1', number=1)" and "Practice 1 like question 03.1" in widget.question.value
+    assert repr(widget) == "Practice('03.1', number=1)" and "Practice 1, like question 1" in widget.question.value
     widget.answer.value = f"{float(another('03.1', 1).check(None).misconceptions[0].value):.3f}"
     assert widget.check() == "misconception" and "0 right in a row" in widget.streak_line.value
     for number in (2, 3, 4):
@@ -167,8 +196,15 @@ def test_the_notebook_widget_asks_checks_and_keeps_a_streak_as_the_page_does():
     assert widget.streak_line.value.startswith("The brevity penalty: mastered (3 right in a row)")
     widget.answer.value = ""
     assert widget.check() == "" and "Type your answer" in widget.feedback.value
-    widget.another_button.click()
-    assert widget.number == 5
+    widget.another_button.click()  # question 4 was answered: the run goes on
+    assert widget.number == 5 and "3 in a row now" in widget.streak_line.value
+    widget.another()  # question 5 was not: skipping it ends the run (mastery stays)
+    assert widget.number == 6 and "0 in a row now" in widget.streak_line.value
+    last = Practice("03.1", MAX_NUMBER)
+    last.another()
+    assert last.number == 1  # after the last question, the first again (as on the page)
+    with pytest.raises(TypeError, match="Practice: exercise_id must be a string"):
+        Practice(None)
     with pytest.raises(ValueError, match="Practice: exercise_id"):
         Practice("00.1")
     with pytest.raises(TypeError, match="Practice: number"):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from bleu_teach.exercises.bank import Exercise
@@ -74,8 +75,31 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
         raise TypeError(f"number must be a whole number from 1 (the first practice question), not {preview(number)}.")
     if not 1 <= number <= MAX_NUMBER:
         raise ValueError(f"number must be from 1 to {MAX_NUMBER:,}; got {whole_number_text(number)}.")
-    question = draw_any(exercise_id, random.Random(f"practice/{exercise_id}/{number}"))
+    recent = {_key(_first_draw(exercise_id, earlier)) for earlier in range(max(1, number - RECENT), number)}
+    question = _first_draw(exercise_id, number)
+    if _key(question) in recent:  # not one of the last few questions again: go on along this number's stream
+        stream = random.Random(f"practice/{exercise_id}/{number}")
+        draw_any(exercise_id, stream)
+        for _ in range(_REDRAWS):
+            question = draw_any(exercise_id, stream)
+            if _key(question) not in recent:
+                break
     return replace(question, title=f"{question.title}: practice {number}")
+
+
+#: A practice question differs from the first draws of the questions this many numbers before it.
+RECENT = 3
+_REDRAWS = 50
+
+
+def _key(question: Exercise) -> str:
+    return repr(sorted(question.inputs.items()))
+
+
+@lru_cache(maxsize=256)
+def _first_draw(exercise_id: str, number: int) -> Exercise:
+    """The first draw of practice question ``number``'s own stream (what it is unless that repeats a recent one)."""
+    return draw_any(exercise_id, random.Random(f"practice/{exercise_id}/{number}"))
 
 
 def question_view(exercise_id: Any, number: Any = 1) -> View:
@@ -84,11 +108,11 @@ def question_view(exercise_id: Any, number: Any = 1) -> View:
     Its data is what the question asks about (the inputs), never its answer.
 
     >>> print(question_view("03.1", 1).to_text().splitlines()[0])
-    Practice 1 like question 03.1 (the brevity penalty).
+    Practice 1, like question 1 (the brevity penalty).
     """
     question = another(exercise_id, number)
     parts = question_text(question, "practice").split("\n\n")
-    blocks = [Paragraph((Strong(f"Practice {number} like question {question.id} ({SKILLS[question.id]})."),))]
+    blocks = [Paragraph((Strong(f"Practice {number}, like question {question.number} ({SKILLS[question.id]})."),))]
     blocks += [Paragraph((Label(plain_markdown(part)),)) for part in parts]
     return View(Document(tuple(blocks)), {"id": question.id, "number": number, "inputs": dict(question.inputs)})
 
@@ -150,12 +174,13 @@ class Streak:
         question number ``question``.
 
         An unanswered check leaves the streak as it was, and so does a second answer to the question counted
-        last; any other wrong answer ends the run.
+        last; any other wrong answer ends the run, and so does ``"skipped"`` (another question asked for before
+        this one was answered: otherwise a learner could skip the hard ones and keep the run).
         """
         verdict = result.verdict if isinstance(result, Feedback) else result
-        if verdict not in ("correct", "misconception", "wrong", "unanswered"):
-            raise ValueError(f"result must be a Feedback or a verdict ('correct', 'misconception', 'wrong' or "
-                             f"'unanswered'), not {preview(result)}.")
+        if verdict not in ("correct", "misconception", "wrong", "unanswered", "skipped"):
+            raise ValueError(f"result must be a Feedback or a verdict ('correct', 'misconception', 'wrong', "
+                             f"'unanswered' or 'skipped'), not {preview(result)}.")
         if question is not None and (isinstance(question, bool) or not isinstance(question, int)
                                      or not 1 <= question <= MAX_NUMBER):
             raise ValueError(f"question must be a practice question's number from 1 to {MAX_NUMBER:,}, "

@@ -131,7 +131,8 @@ def _references_text(refs: Sequence[Sequence[str]]) -> str:
     return "the references " + " and ".join(_quoted(r) for r in refs)
 
 
-_TOKENS_NOTE = "Tokens are separated by spaces (punctuation marks are tokens too)."
+_TOKENS_NOTE = ("Tokens are separated by spaces (punctuation marks are tokens too), and capital letters count "
+                "(“The” and “the” are different tokens).")
 
 
 # ---------------------------------------------------------------------------

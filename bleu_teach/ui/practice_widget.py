@@ -7,11 +7,11 @@ It asks and checks through the same functions as the lesson's web page
 :func:`~bleu_teach.web.page.practice_check`), so the notebook and the page
 give the same question for the same number, the same diagnosis of each
 mistake, and the same streak rule: only the first answer to each question
-counts, three right in a row master the skill.  The streak lives as long as
+counts, a question skipped ends the run, three right in a row master the skill.  The streak lives as long as
 the widget (the page keeps it in the browser's storage).
 
 >>> p = Practice("03.1")
->>> p.number, p.answer.value, "Practice 1 like question 03.1" in p.question.value
+>>> p.number, p.answer.value, "Practice 1, like question 1" in p.question.value
 (1, '', True)
 """
 
@@ -35,7 +35,10 @@ class Practice(widgets.VBox):
     """Practice questions like exercise ``exercise_id`` (a numeric one: :data:`PRACTISED`), from ``number``."""
 
     def __init__(self, exercise_id: Any, number: Any = 1) -> None:
-        if not isinstance(exercise_id, str) or exercise_id not in PRACTISED:
+        if not isinstance(exercise_id, str):
+            raise TypeError(f"Practice: exercise_id must be a string, one of the numeric exercises "
+                            f"{', '.join(PRACTISED)}; not {preview(exercise_id)}.")
+        if exercise_id not in PRACTISED:
             raise ValueError(f"Practice: exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
                              f"not {preview(exercise_id)}.")
         if isinstance(number, bool) or not isinstance(number, int):
@@ -64,8 +67,8 @@ class Practice(widgets.VBox):
     def __repr__(self) -> str:
         return f"Practice({self.exercise_id!r}, number={self.number})"
 
-    def _ask(self) -> None:
-        asked = page.practice_question(self.exercise_id, self.number)
+    def _ask(self, asked: dict[str, Any] | None = None) -> None:
+        asked = asked or page.practice_question(self.exercise_id, self.number)
         self.question.value = asked["html"]
         self.answer.placeholder = asked["label"]
         self.answer.value = ""
@@ -82,7 +85,8 @@ class Practice(widgets.VBox):
         return str(result["verdict"])
 
     def another(self) -> None:
-        """The next practice question (the streak goes on)."""
-        if self.number < MAX_NUMBER:
-            self.number += 1
-        self._ask()
+        """The next practice question (after the last there is, the first again); asking for it before answering
+        the one shown ends the run, as on the page."""
+        asked = page.next_practice(self.exercise_id, self.number, self.streak)
+        self.number, self.streak = asked["number"], asked["streak"]
+        self._ask(asked)

@@ -164,11 +164,19 @@ def practice_question(exercise_id: str, number: int) -> dict[str, Any]:
     return {"html": views.message_html(refused), "label": "", "number": None, "message": refused}
 
 
-def next_practice(exercise_id: str, previous: Any) -> dict[str, Any]:
+def next_practice(exercise_id: str, previous: Any, kept: Any = None) -> dict[str, Any]:
     """:func:`practice_question` for the question after ``previous`` (the number the page kept; the first
-    question when it kept none, or kept something that is not such a number, or the last there is)."""
-    whole = isinstance(previous, int) and not isinstance(previous, bool)
-    return practice_question(exercise_id, previous + 1 if whole and 0 <= previous < practice.MAX_NUMBER else 1)
+    question when it kept none, or kept something that is not such a number, or the last there is), with the
+    skill's ``streak`` after it: asking for another question before answering the one shown ends the run
+    (``kept``: the streak as the page stored it)."""
+    whole = isinstance(previous, int) and not isinstance(previous, bool) and 1 <= previous <= practice.MAX_NUMBER
+    asked = practice_question(exercise_id, previous + 1 if whole and previous < practice.MAX_NUMBER else 1)
+    if asked["number"] is None:
+        return asked | {"streak": None, "streak_text": ""}
+    streak = practice.Streak.restore(exercise_id, kept)
+    if whole and streak.last != previous:
+        streak = streak.after("skipped", previous)
+    return asked | {"streak": streak.to_dict(), "streak_text": streak.message()}
 
 
 def practice_check(exercise_id: str, number: Any, answer: str, kept: Any) -> dict[str, Any]:
@@ -209,8 +217,12 @@ def check_json(exercise_id: str, text: str) -> str:
 
 
 def practice_json(exercise_id: str, text: str) -> str:
-    """:func:`next_practice` between JSON strings: ``text`` is the number the page kept (or ``null``)."""
-    return json.dumps(next_practice(exercise_id, _loads(text)))
+    """:func:`next_practice` between JSON strings: ``text`` holds the number the page kept (``previous``, or
+    ``null``) and the kept ``streak``."""
+    sent = _loads(text)
+    if not isinstance(sent, dict):
+        sent = {}
+    return json.dumps(next_practice(exercise_id, sent.get("previous"), sent.get("streak")))
 
 
 def practice_check_json(exercise_id: str, text: str) -> str:

@@ -7,7 +7,7 @@ export const STORE = "bleu-teach-answers";
 export function stored() {
   try {
     const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
-    return found && typeof found === "object" ? found : {};
+    return found && typeof found === "object" && !Array.isArray(found) ? found : {};
   } catch {
     return {};
   }
@@ -21,7 +21,7 @@ export const PRACTICE = "bleu-teach-practice";
 export function practised() {
   try {
     const found = JSON.parse(localStorage.getItem(PRACTICE) ?? "{}");
-    return found && typeof found === "object" ? found : {};
+    return found && typeof found === "object" && !Array.isArray(found) ? found : {};
   } catch {
     return {};
   }

@@ -366,7 +366,8 @@ function ask(section) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
-  const result = JSON.parse(python.practice(id, JSON.stringify(kept.number ?? null)));
+  const sent = { previous: kept.number ?? null, streak: kept.streak ?? null };
+  const result = JSON.parse(python.practice(id, JSON.stringify(sent)));
   parts.question.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
   parts.feedback.textContent = "";
   delete parts.feedback.dataset.verdict;
@@ -374,7 +375,8 @@ function ask(section) {
   parts.box.disabled = parts.check.disabled = !asked;
   if (!asked) return;
   section.dataset.number = String(result.number);
-  keepPractice(id, { ...kept, number: result.number });
+  parts.streak.textContent = result.streak_text; // a question skipped ends the run (Python says so)
+  keepPractice(id, { ...kept, number: result.number, streak: result.streak, streakText: result.streak_text });
   parts.box.value = "";
   parts.box.focus();
 }

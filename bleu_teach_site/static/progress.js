@@ -31,8 +31,8 @@ function show() {
   const total = document.querySelectorAll("li[data-exercises]").length;
   const all = [...document.querySelectorAll("li[data-exercises]")]
     .reduce((sum, item) => sum + item.dataset.exercises.split(" ").filter(Boolean).length, 0);
-  summary.textContent = (!any ? "no answers yet" : `${done} of ${all} exercises right` +
-    (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "")) +
+  summary.textContent = (!any ? (mastered ? "no exercise answered yet" : "no answers yet")
+    : `${done} of ${all} exercises right` + (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "")) +
     (mastered ? `; ${mastered} ${mastered === 1 ? "skill" : "skills"} mastered in practice` : "");
 }
 

@@ -274,13 +274,13 @@ def test_practice_widget_asks_another_one_names_a_mistake_and_marks_three_right_
         return f"{(1.0 if c > r else math.exp(1 - r / c)):.3f}"
 
     box = area.locator(".widget-text input")
-    expect_text(area, "Practice 1 like question 03.1")
+    expect_text(area, "Practice 1, like question 1")
     box.fill(bp_of_shown(longest=True))
     area.get_by_role("button", name="Check").click()
     expect_text(area, "longest")
     for number in (2, 3, 4):
         area.get_by_role("button", name="Another one").click()
-        expect_text(area, f"Practice {number} like question 03.1")
+        expect_text(area, f"Practice {number}, like question 1")
         box.fill(bp_of_shown())
         area.get_by_role("button", name="Check").click()
         expect_text(area, "Correct")

@@ -28,7 +28,7 @@ def _another(page, exercise_id: str, number: int) -> tuple[str, float]:  # noqa:
     started = page.evaluate("performance.now()")
     section.get_by_role("button", name="Another one").click()
     page.wait_for_function("([id, n]) => document.querySelector(`section[data-practice='${id}'] "
-                           ".live-practice-question`).textContent.includes(`Practice ${n} like`)",
+                           ".live-practice-question`).textContent.includes(`Practice ${n}, like`)",
                            arg=[exercise_id, number], timeout=60_000)
     took = page.evaluate("performance.now()") - started
     return section.locator(QUESTION).inner_text(), took
@@ -81,6 +81,9 @@ def test_practice_gives_another_one_names_a_mistake_and_marks_three_right_master
     page.wait_for_function(READY, timeout=90_000)
     assert "mastered" in section.locator(".live-practice-streak").inner_text()
     _another(page, "03.1", 5)
+    assert "3 in a row now" in section.locator(".live-practice-streak").inner_text()  # question 4 was answered
+    _another(page, "03.1", 6)  # question 5 skipped: the run ends, mastery stays
+    assert "mastered (3 right in a row); 0 in a row now" in section.locator(".live-practice-streak").inner_text()
 
     page.goto(f"{site.url}/index.html")
     progress = page.locator("li[data-lesson='03'] .progress")
