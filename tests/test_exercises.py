@@ -201,4 +201,4 @@ def test_a_wrong_number_is_advised_a_fraction_only_where_the_question_offers_one
     # sacreBLEU prints BP from 0 to 1, so a BP 100 times too large is a percentage, not sacreBLEU's scale.
     bp = check_bank("03.1", "88.2").message
     assert "a percentage" in bp and "sacreBLEU" not in bp
-    assert "sacreBLEU's 0-100 scale" in check_bank("04.1", "28.8").message
+    assert "sacreBLEU's 0-100 scale" in check_bank("04.1", "30.4").message

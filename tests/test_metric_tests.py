@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 import math
+from fractions import Fraction
 import statistics
 import warnings
 
@@ -43,9 +44,10 @@ def williams_by_determinant(human, first, second):
 
 
 def permutation_one_by_one(human, first, second, statistic):
-    def z(values):
-        mean, sd = statistics.fmean(values), statistics.pstdev(values)
-        return [(v - mean) / sd for v in values]
+    def z(values):  # in exact arithmetic up to the square root, so that equal z-scores stay equal (Kendall's ties)
+        mean = Fraction(sum(values), len(values))
+        sd = math.sqrt(float(sum((v - mean) ** 2 for v in values) / len(values)))
+        return [float(v - mean) / sd for v in values]
 
     def corr(values):
         if statistic == "pearson":

@@ -42,10 +42,19 @@ def test_every_number_equals_scipy_and_pairs_counted_here(pair: str, a: str, b: 
             assert side.accuracy == len(right[metric]) / side.pairs
         assert duel.accuracy_difference == duel.a.accuracy - duel.b.accuracy
         assert len(duel.split) == len(right[a] ^ right[b])  # the pairs exactly one of the two orders right
-        for better, worse, who in duel.split:
+        for better, worse, who, tied in duel.split:
             i, j = duel.systems.index(better), duel.systems.index(worse)
-            assert human[i] > human[j] and who in (a, b)
-            assert (min(i, j), max(i, j)) in right[who] and (min(i, j), max(i, j)) not in right[b if who == a else a]
+            other = b if who == a else a
+            assert human[i] > human[j] and who in (a, b) and tied in ("", other)
+            assert (min(i, j), max(i, j)) in right[who] and (min(i, j), max(i, j)) not in right[other]
+            values = _oriented(scores, other, kept)
+            assert (tied == other) == (values[i] == values[j])
+
+
+def test_a_pair_a_metric_ties_is_counted_wrong_and_said_to_be_a_tie():
+    ende = compare_two(SHIPPED["en-de"], "TER", "BLEU")  # TER gives Online-W and VolcTrans-AT the same score
+    assert ende.a.metric_ties == 1 and ende.a.agree + ende.a.disagree + 1 == ende.pairs
+    assert any(tied == "TER" for *_, tied in ende.split) and "(TER ties them)" in ende.to_text()
 
 
 def test_the_lessons_numbers_and_the_system_left_out():
@@ -118,7 +127,7 @@ def test_the_widget_shows_the_comparison_and_names_the_system_left_out():
     assert widget.notes["leave_out"].value == f"{SHIPPED['en-de'].systems[1]}, the experts' 2nd"
     assert "pairs chrF and BLEU order differently" in widget.output.value
     widget.metric_b.value = "chrF"  # the same metric twice: no pair splits them, and nothing breaks
-    assert widget.comparison.accuracy_difference == 0 and "order every pair the same way" in widget.output.value
+    assert widget.comparison.accuracy_difference == 0 and "choose two different metrics" in widget.output.value
 
 
 @pytest.mark.parametrize("change, error, words", [

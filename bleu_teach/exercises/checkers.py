@@ -89,14 +89,15 @@ def check_modified_precision(
 ) -> Feedback:
     """Check an answer for p_n, recognising the classic mistakes.
 
-    Offered misconceptions: not clipping; with two or more references,
-    adding their counts, or clipping against one reference alone (each
-    reference); dividing by the number of different n-grams, or by a
-    reference's n-gram count (each reference) instead of the hypothesis's.
+    Offered misconceptions: not clipping, or counting each matching n-gram
+    once; with two or more references, adding their counts, or clipping
+    against one reference alone (each reference); dividing by the number of
+    different n-grams, or by a reference's n-gram count (each reference)
+    instead of the hypothesis's; ignoring case, where capitals change the answer.
 
-    >>> refs = [['the', 'cat', 'is', 'on', 'the', 'mat'], ['there', 'is', 'a', 'cat', 'on', 'the', 'mat']]
-    >>> check_modified_precision("5/5", refs, ['the'] * 5).recognised
-    'no_clipping'
+    >>> refs = [['the', 'cat', 'is', 'on', 'the', 'mat']]
+    >>> check_modified_precision("5/5", refs, ['the'] * 5).recognised, check_modified_precision("1/5", refs, ['the'] * 5).recognised
+    ('no_clipping', 'clipped_to_one')
     """
     refs = check_references(references)
     hyp = check_tokens(hypothesis, "hypothesis")
@@ -106,7 +107,17 @@ def check_modified_precision(
     rows = order_statistics(refs, hyp, n).rows
     mistakes = [Misconception(
         "no_clipping", float(plain_precision(refs, hyp, n)),
-        "you did not clip: each hypothesis n-gram counts at most as often as it appears in a single reference.")]
+        "you did not clip: each hypothesis n-gram counts at most as often as it appears in a single reference."),
+        Misconception(
+        "clipped_to_one", sum(min(row.hyp_count, 1) for row in rows if max(row.ref_counts) > 0) / total,
+        "you counted each matching n-gram once; clipping limits a repeated n-gram to its largest count in one "
+        "reference, which can be more than 1.")]
+    if all(isinstance(t, str) for t in (*hyp, *(t for r in refs for t in r))):
+        folded = modified_precision([[str(t).lower() for t in r] for r in refs], [str(t).lower() for t in hyp], n)
+        if folded != p_n:  # capital letters change the answer here
+            mistakes.append(Misconception(
+                "lowercased", float(folded), "you treated capital and small letters as the same; BLEU compares "
+                "tokens exactly, so “The” and “the” are different tokens (unless both sides are lowercased first)."))
     if len(refs) > 1:
         summed = sum(min(row.hyp_count, sum(row.ref_counts)) for row in rows)
         mistakes.append(Misconception(
@@ -239,10 +250,12 @@ def check_bleu(
     """Check an answer for sentence BLEU with the given weights (and smoothing, if any).
 
     Offered misconceptions: forgetting BP (when BP < 1), the arithmetic
-    instead of the geometric mean; without smoothing and with a zero
+    instead of the geometric mean; with several references, scoring against
+    the one closest in length alone; without smoothing and with a zero
     precision, the smoothed score (method1), and leaving the zero out of the
     geometric mean with the other weights kept or renormalised; with
-    smoothing and a zero precision, the unsmoothed score.
+    smoothing and a zero precision, the unsmoothed score, and with method 1,
+    ε itself taken as the precision.
     """
     weight = check_weight_tuple(weights)
     report = explain(references, hypothesis, weights=weight, smoothing=smoothing)
@@ -294,6 +307,19 @@ def check_bleu(
         mistakes.append(Misconception("unsmoothed", float(unsmoothed),
                                       "that is the score without smoothing; this question asks for "
                                       f"{report.smoothing}, which gives the zero precision a small value."))
+    if len(report.references) > 1:  # the closest length picks r for BP, not the reference to count against
+        closest = next(ref for ref in report.references if len(ref) == report.length.closest_ref_len)
+        alone = explain([closest], hypothesis, weights=weight, smoothing=smoothing).score
+        mistakes.append(Misconception("closest_reference_alone", float(alone),
+                                      "you scored against the reference closest in length alone; that reference "
+                                      "only gives r for the brevity penalty, and the n-grams are counted against "
+                                      "every reference."))
+    if zero and report.smoothing == "method1":
+        as_epsilon = [0.1 if o.is_zero else float(o.precision) for o in report.orders]
+        mistakes.append(Misconception("epsilon_as_precision", bp * math.exp(math.fsum(
+            w * math.log(p) for w, p in zip(report.weights, as_epsilon) if w > 0)),
+                                      "you used ε = 0.1 as the precision; method 1 adds ε to the zero match "
+                                      "count, so p_n = 0.1 divided by the number of n-grams."))
     mistakes.extend(_sacrebleu_sentence(report, tokens, right))
     return judge(answer, right,
                   "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
@@ -482,8 +508,8 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
     (:attr:`bleu_teach.lessons.data.ErrorSpan.weight`: non-translation 25, major 5,
     minor 1, minor punctuation 0.1).  Offered misconceptions: the sum without
     its minus sign, a minor punctuation error weighed as a full minor error,
-    a major punctuation error weighed as a minor one (0.1), and every error
-    counted as one point.
+    a major punctuation error weighed as a minor one (0.1), every error
+    counted as one point, and another minor error weighed 0.1 or left out.
 
     >>> spans = [ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 3, "cat", "target"),
     ...          ErrorSpan("r", "Fluency/Punctuation", "Minor", 3, 4, ",", "target")]
@@ -510,6 +536,14 @@ def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1)
                                       "the meaning or breaks the sentence) costs 5, like any major error."))
     mistakes.append(Misconception("counted_errors", -float(len(errors)),
                                   "errors are weighed by severity (major 5, minor 1), not just counted."))
+    minor = [e for e in errors if e.severity == "Minor" and e.category != "Fluency/Punctuation"
+             and e.category.lower() != "non-translation"]
+    if minor:
+        mistakes.append(Misconception("minor_as_punctuation", right + 0.9 * len(minor),
+                                      "only a minor punctuation error costs 0.1 point; any other minor error "
+                                      "costs 1."))
+        mistakes.append(Misconception("minor_left_out", right + len(minor),
+                                      "every error counts, the minor ones too: each minor error costs 1 point."))
     weights = " + ".join(f"{e.weight:g}" for e in errors) or "0"
     return judge(answer, right, f"add the weights and negate: -({weights}) = {right:g}", mistakes, decimals,
                   hint="weigh each error by its severity (and category), add the weights, and negate the sum",

@@ -150,7 +150,11 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
     # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
     shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
                for f in (round, math.trunc, half_up)}
-    if decimals > 0 and (abs(value - right) < 10.0 ** -decimals or any(abs(value - v) < 1e-9 for v in shorter)):
+    # Off by less than one unit of the last decimal asked for is a rounding slip only if the exact value has more
+    # decimals than that (an MQM score of -6 has none: -6.1 is another sum, not -6 rounded badly).
+    has_more_digits = abs(round(right, decimals) - right) > 1e-9
+    if decimals > 0 and ((has_more_digits and abs(value - right) < 10.0 ** -decimals)
+                         or any(abs(value - v) < 1e-9 for v in shorter)):
         return with_verdict(base, False, f"close: round the full value to {decimals} decimal place"
                                   f"{'s' if decimals != 1 else ''} in one step (round, do not cut off the last "
                                   "digits, and do not round a value that is already rounded)"

@@ -75,20 +75,22 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
         raise TypeError(f"number must be a whole number from 1 (the first practice question), not {preview(number)}.")
     if not 1 <= number <= MAX_NUMBER:
         raise ValueError(f"number must be from 1 to {MAX_NUMBER:,}; got {whole_number_text(number)}.")
-    recent = {_key(_first_draw(exercise_id, earlier)) for earlier in range(max(1, number - RECENT), number)}
-    question = _first_draw(exercise_id, number)
-    if _key(question) in recent:  # not one of the last few questions again: go on along this number's stream
-        stream = random.Random(f"practice/{exercise_id}/{number}")
-        draw_any(exercise_id, stream)
-        for _ in range(_REDRAWS):
-            question = draw_any(exercise_id, stream)
-            if _key(question) not in recent:
-                break
+    # Not one of the last few questions again: each of them is one of the first few draws of its own stream (the
+    # first that does not repeat the ones before it), so none of those draws is asked now.
+    recent = frozenset(_key(q) for earlier in range(max(1, number - RECENT), number)
+                       for q in _early_draws(exercise_id, earlier))
+    stream = random.Random(f"practice/{exercise_id}/{number}")
+    for _ in range(_REDRAWS):
+        question = draw_any(exercise_id, stream)
+        if _key(question) not in recent:
+            break
     return replace(question, title=f"{question.title}: practice {number}")
 
 
-#: A practice question differs from the first draws of the questions this many numbers before it.
+#: A practice question differs from the questions this many numbers before it: it is none of the first
+#: :data:`EARLY` draws of their streams.
 RECENT = 3
+EARLY = 2
 _REDRAWS = 50
 
 
@@ -97,9 +99,10 @@ def _key(question: Exercise) -> str:
 
 
 @lru_cache(maxsize=256)
-def _first_draw(exercise_id: str, number: int) -> Exercise:
-    """The first draw of practice question ``number``'s own stream (what it is unless that repeats a recent one)."""
-    return draw_any(exercise_id, random.Random(f"practice/{exercise_id}/{number}"))
+def _early_draws(exercise_id: str, number: int) -> tuple[Exercise, ...]:
+    """The first :data:`EARLY` draws of practice question ``number``'s own stream."""
+    stream = random.Random(f"practice/{exercise_id}/{number}")
+    return tuple(draw_any(exercise_id, stream) for _ in range(EARLY))
 
 
 def question_view(exercise_id: Any, number: Any = 1) -> View:

@@ -113,11 +113,15 @@ def _with_repeats(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int, rng
               if any(tuple(hyp[i:i + n]) == tuple(r[j:j + n]) for r in refs for j in range(len(r) - n + 1))]
     if not shared:
         return None
-    gram = rng.choice(shared)
+    twice = [gram for gram in shared if max(_counts(r, n).get(gram, 0) for r in refs) >= 2]
+    gram = rng.choice(twice or shared)  # one a reference holds twice: its clip is 2 (or more), not 1
     tokens = list(hyp)
     starts = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i:i + n]) == gram]
     at = rng.choice(starts) + n  # a stutter, as machine translation repeats itself: "the cat cat sat"
-    tokens[at:at] = list(gram) * rng.choice((1, 2))
+    # Copies enough that the hypothesis holds the n-gram more often than all references together: then clipping
+    # bites, and adding the references' counts (a mistake) clips too, differently.
+    limit = sum(_counts(r, n).get(gram, 0) for r in refs)
+    tokens[at:at] = list(gram) * (max(0, limit - _counts(hyp, n)[gram]) + rng.choice((1, 2)))
     return tokens
 
 
@@ -143,7 +147,7 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
     def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
         # Two references: sentences of up to 15 tokens, so that enough of them need both references (each one
         # alone clips to another answer) and still tell every misconception apart.
-        hyp, ref_a, ref_b = rng.choice(_segments(4, 15 if references == 2 else 9))
+        hyp, ref_a, ref_b = rng.choice(_repeatable(n, references))
         if references == 2 and ref_a == ref_b:
             return {}, ""  # two references that are the same sentence teach nothing about two references
         refs = [ref_a, ref_b][:references]
@@ -155,6 +159,27 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
                     f"modified {gram} precision?")
         return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
     return draw
+
+
+def _counts(tokens: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
+    found: dict[tuple[str, ...], int] = {}
+    for i in range(len(tokens) - n + 1):
+        found[tuple(tokens[i:i + n])] = found.get(tuple(tokens[i:i + n]), 0) + 1
+    return found
+
+
+@lru_cache(maxsize=None)
+def _repeatable(n: int, references: int) -> tuple[Segment, ...]:
+    """The segments whose hypothesis shares an n-gram that one of the references holds twice or more: clipping
+    to that count, not to 1, is then what the question tests (sentences up to 15 tokens, up
+    to 25 for bigrams, which repeat less often)."""
+    found = []
+    for hyp, ref_a, ref_b in _segments(4, 15 if n == 1 else 25):
+        grams = set(_counts(hyp, n))
+        if any(count >= 2 and gram in grams for ref in (ref_a, ref_b)[:references]
+               for gram, count in _counts(ref, n).items()):
+            found.append((hyp, ref_a, ref_b))
+    return tuple(found)
 
 
 def _one_reference_suffices(refs: Sequence[Sequence[str]], hyp: Sequence[str], n: int) -> bool:
@@ -193,7 +218,7 @@ def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[
                 continue
             how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
                    else "without smoothing")
-            question = (f"What is the sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
+            question = (f"What is NLTK's sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
                         f"{_references_text(refs)}, {how}? {_TOKENS_NOTE}")
             inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
             if smoothing:
@@ -217,10 +242,41 @@ def _corpus(rng: random.Random) -> tuple[dict[str, Any], str]:
             "weights": [1.0]}, question
 
 
+#: How often an MQM question is drawn from each kind of rated translation: one with a major punctuation error (the
+#: trap of question 08.1: 5, not 0.1), one with a minor punctuation error (0.1), one with major and minor errors,
+#: and one with major errors only (what a uniform draw would give most of the time).  Minor errors only never make
+#: a question: minus the number of errors would be the right answer too.
+_MQM_KINDS = (("major punctuation", 1), ("minor punctuation", 2), ("major and minor", 2), ("major only", 1))
+
+
+def _mqm_kind(errors: Sequence[Any]) -> str:
+    punctuation = [e.severity.lower() for e in errors if e.category == "Fluency/Punctuation"]
+    if "major" in punctuation:
+        return "major punctuation"
+    if punctuation:
+        return "minor punctuation"
+    severities = {e.severity.lower() for e in errors}
+    return "major only" if severities == {"major"} else "major and minor" if "major" in severities else "minor only"
+
+
+@lru_cache(maxsize=None)
+def _rated_by_kind() -> dict[str, tuple[tuple[str, int], ...]]:
+    from bleu_teach.lessons.data import wmt21_ted
+
+    errors = wmt21_ted("zh-en").errors
+    found: dict[str, list[tuple[str, int]]] = {kind: [] for kind, _ in _MQM_KINDS}
+    for system, segment in _rated():
+        found.setdefault(_mqm_kind(errors[system][segment]), []).append((system, segment))
+    return {kind: tuple(pairs) for kind, pairs in found.items()}
+
+
 def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     from bleu_teach.lessons.data import wmt21_ted
 
-    system, segment = rng.choice(_rated())  # machine translations only: the references are rated too
+    by_kind = _rated_by_kind()
+    kinds = [kind for kind, _ in _MQM_KINDS if by_kind[kind]]
+    kind = rng.choices(kinds, weights=[weight for k, weight in _MQM_KINDS if k in kinds])[0]
+    system, segment = rng.choice(by_kind[kind])  # machine translations only: the references are rated too
     errors = wmt21_ted("zh-en").errors[system][segment]  # listed before the question (Exercise.stand_alone_context)
     question = (f"The expert who rated the machine translation system {system} on segment {segment} marked these "
                 f"{len(errors)} errors. What is the translation's MQM score?")
@@ -279,7 +335,15 @@ def _checked(exercise_id: str, inputs: dict[str, Any], question: str, student: i
         feedback = candidate.check(None)
     if indistinct_feedback(feedback) or not math.isfinite(float(feedback.right or 0)):
         return None
+    if _scores_bp(candidate) and not any(m.name == "no_brevity_penalty" for m in feedback.misconceptions):
+        return None  # BP = 1 here: forgetting it would give the right answer
+
     return replace(candidate, answer=float(feedback.right or 0), working=_working(candidate, feedback))
+
+
+def _scores_bp(ex: Exercise) -> bool:
+    """Whether the question asks for a whole BLEU score (whose variants must have BP < 1)."""
+    return ex.kind in ("bleu", "corpus_bleu")
 
 
 @lru_cache(maxsize=None)

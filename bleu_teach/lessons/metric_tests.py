@@ -227,7 +227,9 @@ def permutation_test(human: Sequence[float], first: Sequence[float], second: Seq
     from scipy.stats import zscore
 
     n = len(h)
-    za, zb = zscore(np.array(a)), zscore(np.array(b))
+    # Rounded to 12 decimals: z-scores equal in exact arithmetic (equal scores of two metrics with the same mean
+    # and spread) stay equal after floating point, so that Kendall's tau-b sees their tie.
+    za, zb = np.round(zscore(np.array(a)), 12), np.round(zscore(np.array(b)), 12)
     exact = n <= EXACT_UP_TO
     if exact:
         codes = np.arange(2 ** n)[:, None]

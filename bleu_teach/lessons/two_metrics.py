@@ -138,8 +138,9 @@ class TwoMetrics(Viewable):
     left_out_rank: int
     a: MetricSide
     b: MetricSide
-    #: The pairs the two metrics order differently: (better by the experts, worse by the experts, which metric agrees).
-    split: tuple[tuple[str, str, str], ...]
+    #: The pairs the two metrics order differently: (better by the experts, worse by the experts, the metric that
+    #: orders the pair as they do, the other metric if it ties the pair rather than reversing it, else "").
+    split: tuple[tuple[str, str, str, str], ...]
 
     @property
     def pairs(self) -> int:
@@ -155,7 +156,8 @@ class TwoMetrics(Viewable):
         kept = (f"{len(self.systems)} systems, without {self.left_out} (the experts' {ordinal(self.left_out_rank)})"
                 if self.left_out else f"all {len(self.systems)} systems")
         rows = tuple((f"-{s.metric} (negated)" if s.metric in LOWER_IS_BETTER else s.metric, f"{s.pearson:.4f}",
-                      f"{s.kendall:.4f}", f"{s.agree} of {s.pairs}", f"{s.accuracy:.3f}") for s in (a, b))
+                      f"{s.kendall:.4f}", f"{s.agree} of {s.pairs}", str(s.metric_ties), f"{s.accuracy:.3f}")
+                     for s in (a, b))
         more = a.agree - b.agree
         if more == 0:
             verdict = f"{a.metric} and {b.metric} order as many pairs the experts' way ({a.agree} of {self.pairs})."
@@ -165,14 +167,17 @@ class TwoMetrics(Viewable):
                        f"{behind.metric} ({ahead.agree} against {behind.agree}).")
         blocks: list[Block] = [Heading(f"{a.metric} against {b.metric}, {self.pair}, {kept}, against {self.reference}"),
                   TableBlock(("metric", "Pearson r", "Kendall tau-b", "pairs ordered as the experts do",
-                              "pairwise accuracy"), rows),
+                              "pairs the metric ties (counted wrong)", "pairwise accuracy"), rows),
                   Paragraph((verdict + " A difference over a few systems is not yet a finding: section 4 tests "
                              "it.",))]
         if self.split:
             blocks.append(TableBlock(("the experts prefer", "to", "ordered so by"),
-                                     tuple((better, worse, who) for better, worse, who in self.split),
+                                     tuple((better, worse, who + (f" ({tied} ties them)" if tied else ""))
+                                           for better, worse, who, tied in self.split),
                                      caption=f"The {len(self.split)} pairs {a.metric} and {b.metric} order "
                                              "differently"))
+        elif a.metric == b.metric:
+            blocks.append(Paragraph((f"Metric A and metric B are both {a.metric}: choose two different metrics.",)))
         else:
             blocks.append(Paragraph((f"{a.metric} and {b.metric} order every pair the same way.",)))
         return Document(tuple(blocks))
@@ -234,8 +239,9 @@ def compare_two(scores: SystemScores, metric_a: str, metric_b: str, leave_out: i
             right_a = values_a[better] > values_a[worse]
             right_b = values_b[better] > values_b[worse]
             if right_a != right_b:
+                wrong, values = (metric_b, values_b) if right_a else (metric_a, values_a)
                 split.append((scores.systems[kept[better]], scores.systems[kept[worse]],
-                              metric_a if right_a else metric_b))
+                              metric_a if right_a else metric_b, wrong if values[better] == values[worse] else ""))
     return TwoMetrics(scores.pair, scores.reference, tuple(scores.systems[i] for i in kept),
                       scores.systems[leave_out - 1] if leave_out else None, leave_out,
                       _side(metric_a, values_a, human), _side(metric_b, values_b, human), tuple(split))
