@@ -10,7 +10,7 @@ and it is kept only if its right answer and every misconception's answer
 are pairwise different after the question's rounding
 (:func:`indistinct`), so that the checker can name each mistake; otherwise
 it is drawn again.  No two students get the same inputs for an exercise while
-its supply of checked inputs lasts (about 125 for 02.1); past it, students
+its supply of checked inputs lasts (73 for 04.1, a pool); past it, students
 share variants, and the key says how many different ones there are.
 
 A variant is an :class:`~bleu_teach.exercises.bank.Exercise` with the same
@@ -208,11 +208,12 @@ def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
 
 
 def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[tuple[dict[str, Any], str]]]:
-    """Every candidate of a sentence-BLEU question: a translation of 4 to 12 tokens that shares no 4-gram with
-    its references (a zero 4-gram precision is what the question is about), in the data's order."""
+    """Every candidate of a sentence-BLEU question: a translation of 4 to 16 tokens (its references too) that
+    shares no 4-gram with its references (a zero 4-gram precision is what the question is about), in the data's
+    order."""
     def candidates() -> list[tuple[dict[str, Any], str]]:
         found = []
-        for hyp, ref_a, ref_b in _segments(4, 12):
+        for hyp, ref_a, ref_b in _segments(4, 16):
             refs = [ref_a, ref_b][:references]
             if (references == 2 and ref_a == ref_b) or _shares(hyp, refs, 4):
                 continue

@@ -115,9 +115,11 @@ def test_index_shows_the_learning_path_and_links_to_everything(visitor: Visitor,
 
 
 def _outputs(path: Path) -> tuple[int, int, bool]:
-    """(widget views, image outputs, has math) of a stored lesson."""
+    """(explorer widget views, image outputs, has math) of a stored lesson; a practice cell's widget (tagged
+    "practice") is not an explorer: the page has its own practice block for it."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    outputs = [o.get("data", {}) for c in cells for o in c.get("outputs", [])]
+    outputs = [o.get("data", {}) for c in cells if "practice" not in c.get("metadata", {}).get("tags", [])
+               for o in c.get("outputs", [])]
     math = any(c["cell_type"] == "markdown" and "$" in "".join(c["source"]) for c in cells)
     return (sum("application/vnd.jupyter.widget-view+json" in d for d in outputs),
             sum(any(k.startswith("image/") for k in d) for d in outputs), math)

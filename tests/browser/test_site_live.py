@@ -36,7 +36,10 @@ def live_page(visitor: Visitor, url: str):  # noqa: ANN201
 
 
 def _has_widgets(path: Path) -> bool:
-    return "application/vnd.jupyter.widget-view+json" in path.read_text(encoding="utf-8")
+    """Whether the lesson has an explorer (a practice cell's widget is not one: its page has a practice block)."""
+    from tests.browser.test_site import _outputs
+
+    return _outputs(path)[0] > 0
 
 
 # ---------------------------------------------------------------------------

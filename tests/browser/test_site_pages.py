@@ -135,6 +135,9 @@ def test_every_lesson_page_shows_its_prose_math_figures_and_widgets(lesson_page:
     title = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"]).splitlines()[0].lstrip("# ")
     assert page.locator("h1").first.inner_text().rstrip("¶").strip() == title
     assert page.locator("[data-widget]").count() == views  # every saved widget, as a live form
+    practised = sum("practice" in c.get("metadata", {}).get("tags", [])
+                    for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"])
+    assert page.locator("section[data-practice]").count() == practised  # every practice cell, as a practice block
     assert page.locator("[data-exercise]").count() == len(exercises(lesson.stem[:2]))
     assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
     page.wait_for_function(IMAGES_LOADED, timeout=30_000)

@@ -101,8 +101,8 @@ def test_a_practice_question_from_the_wmt21_sentences_is_checked_against_nltk(vi
 
     page = live_page(visitor, f"{site.url}/01_ngrams_and_clipping.html")
     question, first_ms = _another(page, "01.1", 1)  # reads and tokenizes the WMT21 sentences, the first time
-    quoted = re.findall(r"“([^”]*)”", question)
-    hypothesis, references = quoted[0], quoted[1:]
+    quoted = re.findall(r"“([^”]*)”", question)  # the hypothesis, the two references, then the note's “The”, “the”
+    hypothesis, references = quoted[0], quoted[1:3]
     assert len(references) == 2 and "modified unigram precision" in question, question
     right = Fraction(modified_precision([r.split() for r in references], hypothesis.split(), 1))
     assert _answer(page, "01.1", f"{right.numerator}/{right.denominator}") == "correct"
