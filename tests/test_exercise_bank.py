@@ -314,18 +314,22 @@ def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
 
 def test_near_misses_are_told_what_is_off_without_the_answer():
     # 02.1: p_2 = 8/12 = 0.6667 (rounded 0.667; 0.666 is cut off, 0.67 rounded twice)
-    percent, close = check("02.1", 66.7), check("02.1", 0.67)
+    percent, close, short = check("02.1", 66.7), check("02.1", 0.666), check("02.1", "0.67")
     assert "times 100" in percent.message and percent.verdict == "wrong"
     assert "round the full value to 3 decimal places" in close.message and "0.667" not in close.message
-    assert check("02.1", 0.666).message == close.message  # cut off, not rounded
+    assert "do not cut off" in close.message  # 0.666: cut off, not rounded
+    # Too few decimals is said as such ("0.67" for a question asking for three), the value not given away.
+    assert short.message.startswith("close, but give 3 decimal places, not 2") and "0.667" not in short.message
+    assert check("02.1", 0.67).message == short.message and check("03.1", "0.88").message.startswith(
+        "close, but give 3 decimal places, not 2")
     # 03.1: BP = exp(-1/8) = 0.882497; 0.8825 rounded again to 0.883 is a slip of rounding, not a cut-off.
     assert math.isclose(math.exp(-1 / 8), 0.882497, abs_tol=1e-6)
-    assert check("03.1", 0.883).message == check("03.1", 0.88).message
     assert "do not round a value that is already rounded" in check("03.1", 0.883).message
     assert "fraction" not in check("03.1", 0.883).message  # exp(1 - 9/8) has no exact fraction to offer
     assert "or give the exact fraction" in close.message  # 02.1's p_2 = 8/12 has one
-    # 07.1: 5/8 = 0.625, rounded half up to two places as at school: close, like 0.62 (half to even).
-    assert check("07.1", 0.63).message == check("07.1", 0.62).message == close.message
+    # 07.1: 5/8 = 0.625, rounded half up to two places as at school, or half to even: too few decimals either way.
+    assert check("07.1", 0.63).message == check("07.1", 0.62).message
+    assert check("07.1", 0.63).message.startswith("close, but give 3 decimal places, not 2")
 
 
 def test_lesson_00_q2_tells_word_order_from_a_tie():

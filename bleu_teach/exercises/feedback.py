@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -107,6 +108,30 @@ def as_number(answer: Any, fraction: bool = True) -> float:
     return value
 
 
+_WRITTEN = re.compile(r"^\s*[+\-\u2212]?\d*(?:[.,](\d+))?\s*$")
+
+
+def written_decimals(answer: Any) -> int | None:
+    """How many decimals an answer was written with (``"0.67"`` and ``0.67``: 2; ``"1"``: 0), or None for a
+    fraction, an exponent or anything else.
+
+    >>> written_decimals("0.67"), written_decimals(0.26), written_decimals(" 1 "), written_decimals("2/7")
+    (2, 2, 0, None)
+    """
+    if isinstance(answer, bool):
+        return None
+    if isinstance(answer, float):
+        answer = repr(answer)
+    elif isinstance(answer, int):
+        answer = str(answer)
+    if not isinstance(answer, str):
+        return None
+    found = _WRITTEN.match(answer)
+    if found is None or not any(ch.isdigit() for ch in answer):
+        return None
+    return len(found.group(1) or "")
+
+
 def rounding_text(decimals: int, fraction: bool = True) -> str:
     return f"rounded to {decimals} decimal place{'s' if decimals != 1 else ''}{', or as a fraction' if fraction else ''}"
 
@@ -150,6 +175,11 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
     # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
     shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
                for f in (round, math.trunc, half_up)}
+    given = written_decimals(answer)
+    if decimals > 0 and given is not None and given < decimals and any(abs(value - v) < 1e-9 for v in shorter):
+        return with_verdict(base, False, f"close, but give {decimals} decimal place{'s' if decimals != 1 else ''}, "
+                                         f"not {given}: round the full value to {decimals} in one step"
+                                         f"{', or give the exact fraction' if fraction else ''}.")
     # Off by less than one unit of the last decimal asked for is a rounding slip only if the exact value has more
     # decimals than that (an MQM score of -6 has none: -6.1 is another sum, not -6 rounded badly).
     has_more_digits = abs(round(right, decimals) - right) > 1e-9
