@@ -53,7 +53,7 @@ def test_every_number_equals_scipy_and_pairs_counted_here(pair: str, a: str, b: 
 
 def test_a_pair_a_metric_ties_is_counted_wrong_and_said_to_be_a_tie():
     ende = compare_two(SHIPPED["en-de"], "TER", "BLEU")  # TER gives Online-W and VolcTrans-AT the same score
-    assert ende.a.metric_ties == 1 and ende.a.agree + ende.a.disagree + 1 == ende.pairs
+    assert ende.a.tied == 1 and ende.a.agree + ende.a.counts.discordant + 1 == ende.pairs
     assert any(tied == "TER" for *_, tied in ende.split) and "(TER ties them)" in ende.to_text()
 
 

@@ -79,11 +79,16 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
     # first that does not repeat the ones before it), so none of those draws is asked now.
     recent = frozenset(_key(q) for earlier in range(max(1, number - RECENT), number)
                        for q in _early_draws(exercise_id, earlier))
-    stream = random.Random(f"practice/{exercise_id}/{number}")
-    for _ in range(_REDRAWS):
-        question = draw_any(exercise_id, stream)
-        if _key(question) not in recent:
-            break
+    early = _early_draws(exercise_id, number)  # kept: the next questions avoid them
+    question = next((q for q in early if _key(q) not in recent), early[-1])
+    if _key(question) in recent:  # go on along this number's stream, after its early draws
+        stream = random.Random(f"practice/{exercise_id}/{number}")
+        for _ in range(EARLY):
+            draw_any(exercise_id, stream)
+        for _ in range(_REDRAWS):
+            question = draw_any(exercise_id, stream)
+            if _key(question) not in recent:
+                break
     return replace(question, title=f"{question.title}: practice {number}")
 
 

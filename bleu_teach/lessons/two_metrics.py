@@ -6,8 +6,9 @@ only): each system's corpus scores and its MQM score.  :func:`compare_two`
 sets two metrics side by side on those systems, optionally leaving out one
 of them (by the experts' rank: 1 is the system they rate best), and counts
 every pair of systems: ordered as the experts order it by one metric, by the
-other, by both, or by neither.  From the same counts come pairwise accuracy
-(Kocmi et al., 2021) and Kendall's tau-b; Pearson's r is
+other, by both, or by neither (:class:`~bleu_teach.lessons.segment_agreement.PairCounts`, grouping
+"none").  From the same counts come pairwise accuracy (Kocmi et al., 2021)
+and Kendall's tau-b; Pearson's r is
 :func:`statistics.correlation`.  A lower-is-better metric (TER) is negated
 first, as :func:`~bleu_teach.lessons.agreement.correlations` does, so that
 higher always means closer to the experts.
@@ -33,10 +34,10 @@ import json
 import statistics
 from dataclasses import dataclass
 from importlib.resources import files
-from math import sqrt
 from typing import Any
 
 from bleu_teach.inputs.validation import preview
+from bleu_teach.lessons.segment_agreement import PairCounts
 from bleu_teach.views.document import Block, Document, Heading, Paragraph, Table as TableBlock
 from bleu_teach.views.viewable import Viewable
 
@@ -108,23 +109,38 @@ def ordinal(n: int) -> str:
 
 @dataclass(frozen=True)
 class MetricSide:
-    """One metric over the kept systems: its pairs counted against the experts, Pearson's r and Kendall's tau-b."""
+    """One metric over the kept systems: its pairs counted against the experts (every pair, no grouping), and
+    Pearson's r."""
 
-    metric: str
-    agree: int
-    disagree: int
-    metric_ties: int
+    counts: PairCounts
     pearson: float
-    kendall: float
+
+    @property
+    def metric(self) -> str:
+        return self.counts.metric
+
+    @property
+    def agree(self) -> int:
+        """The pairs ordered as the experts order them."""
+        return self.counts.concordant
+
+    @property
+    def tied(self) -> int:
+        """The pairs the metric ties (counted wrong by pairwise accuracy)."""
+        return self.counts.metric_ties + self.counts.both_ties
 
     @property
     def pairs(self) -> int:
-        return self.agree + self.disagree + self.metric_ties
+        return self.counts.pairs
 
     @property
     def accuracy(self) -> float:
         """Pairwise accuracy: the share of pairs ordered as the experts order them (a tie counts as wrong)."""
         return self.agree / self.pairs
+
+    @property
+    def kendall(self) -> float:
+        return self.counts.tau_b
 
 
 @dataclass(frozen=True, repr=False)
@@ -156,7 +172,7 @@ class TwoMetrics(Viewable):
         kept = (f"{len(self.systems)} systems, without {self.left_out} (the experts' {ordinal(self.left_out_rank)})"
                 if self.left_out else f"all {len(self.systems)} systems")
         rows = tuple((f"-{s.metric} (negated)" if s.metric in LOWER_IS_BETTER else s.metric, f"{s.pearson:.4f}",
-                      f"{s.kendall:.4f}", f"{s.agree} of {s.pairs}", str(s.metric_ties), f"{s.accuracy:.3f}")
+                      f"{s.kendall:.4f}", f"{s.agree} of {s.pairs}", str(s.tied), f"{s.accuracy:.3f}")
                      for s in (a, b))
         more = a.agree - b.agree
         if more == 0:
@@ -189,24 +205,22 @@ def _oriented(scores: SystemScores, metric: str, kept: list[int]) -> list[float]
 
 
 def _side(metric: str, values: list[float], human: list[float]) -> MetricSide:
-    agree = disagree = metric_ties = human_ties = both = 0
+    concordant = discordant = metric_ties = human_ties = both = 0
     for i in range(len(values)):
         for j in range(i + 1, len(values)):
             product = (values[i] - values[j]) * (human[i] - human[j])
             if product > 0:
-                agree += 1
+                concordant += 1
             elif product < 0:
-                disagree += 1
+                discordant += 1
             elif values[i] == values[j] and human[i] == human[j]:
                 both += 1
             elif values[i] == values[j]:
                 metric_ties += 1
             else:
                 human_ties += 1
-    pairs = agree + disagree + metric_ties + human_ties + both
-    tau = (agree - disagree) / sqrt((pairs - metric_ties - both) * (pairs - human_ties - both))
-    return MetricSide(metric, agree, disagree + human_ties, metric_ties + both,
-                      statistics.correlation(values, human), tau)
+    counts = PairCounts(metric, "none", concordant, discordant, metric_ties, human_ties, both)
+    return MetricSide(counts, statistics.correlation(values, human))
 
 
 def compare_two(scores: SystemScores, metric_a: str, metric_b: str, leave_out: int = 0) -> TwoMetrics:
