@@ -1,5 +1,5 @@
 """The teacher's file commands own only what they write: nothing of the teacher's is deleted, replaced or written
-through a symbolic link; secrets are readable by their owner only; TeX leaves nothing behind; file-system
+through a symbolic link; secrets are readable by their owner only; printing leaves nothing behind; file-system
 problems are one error line.  A fuzz run builds random --out layouts and compares every file outside the
 command's manifest byte for byte before and after."""
 
@@ -21,19 +21,20 @@ import pytest
 from bleu_teach.ui import cli, teacher_files
 from bleu_teach.ui.out_folder import MANIFEST, OutFolder
 from tests.conftest import FIGURES
-from tests.view_checks import _pdflatex
-
-NO_TEX = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # no pdflatex: the .tex files only (fast)
+from tests.view_checks import needs_weasyprint
 
 
-def _cli(*args: str, env: dict[str, str] | None = None, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True,
-                          timeout=600, env=env or NO_TEX, **kwargs)  # type: ignore[call-overload]
+def _cli(*args: str, env: dict[str, str] | None = None, pdf: bool = False,
+         **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """The command in a new process; the Markdown files only (fast) unless ``pdf``."""
+    extra = ["--no-pdf"] if args and args[0] in ("key", "worksheet") and not pdf else []
+    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args, *extra], capture_output=True,
+                          text=True, timeout=600, env=env, **kwargs)  # type: ignore[call-overload]
 
 
 def _main(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    """The command line in this process, without pdflatex (for the fuzz's many runs)."""
-    monkeypatch.setattr(teacher_files.shutil, "which", lambda name: None)
+    """The command line in this process, without PDFs (for the fuzz's many runs)."""
+    monkeypatch.setattr(teacher_files, "_can_print", lambda: False)
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
         code = cli.main(argv)
@@ -75,7 +76,7 @@ def test_a_worksheet_run_keeps_the_teachers_own_student_files(tmp_path: Path):
     run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     assert {name: (sheets / name).read_bytes() for name in own} == own
-    assert (sheets / "student-01.md").exists() and (sheets / "student-02.tex").exists()
+    assert (sheets / "student-01.md").exists() and (sheets / "student-02.md").exists()
 
 
 def test_a_sheets_folder_that_is_a_link_is_refused_and_its_target_untouched(tmp_path: Path):
@@ -128,11 +129,11 @@ def test_a_link_in_out_is_never_written_through(tmp_path: Path):
 
 
 def test_a_modified_earlier_file_is_the_teachers_and_a_smaller_class_clears_only_unchanged_sheets(tmp_path: Path):
-    assert _cli("worksheet", "--students", "3", "--seed", "3", "--out", str(tmp_path)).returncode == 0
+    assert _cli("worksheet", "--students", "4", "--seed", "3", "--out", str(tmp_path)).returncode == 0
     (tmp_path / "sheets" / "student-03.md").write_text("the teacher's notes on student 3")
     run = _cli("worksheet", "--students", "2", "--seed", "3", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
-    assert not (tmp_path / "sheets" / "student-03.tex").exists()  # the earlier run's own, unchanged: removed
+    assert not (tmp_path / "sheets" / "student-04.md").exists()  # the earlier run's own, unchanged: removed
     assert (tmp_path / "sheets" / "student-03.md").read_text() == "the teacher's notes on student 3"
     assert "sheets/student-03.md" not in _manifest(tmp_path) and "removed 1 file" in run.stderr
     (tmp_path / "worksheet-key.md").write_text("edited")
@@ -144,27 +145,27 @@ def test_files_with_answers_or_the_seed_are_readable_by_their_owner_only(tmp_pat
     assert _cli("worksheet", "--students", "1", "--seed", "3", "--out", str(tmp_path)).returncode == 0
     assert _cli("key", "--out", str(tmp_path)).returncode == 0
     assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
-    for name in ["worksheet-key.md", "worksheet-key.tex", "worksheets.moodle.xml", "worksheets.gift.txt",
-                 "answer-key.md", "answer-key.tex", "bleu-teach-exercises.gift.txt"]:
+    for name in ["worksheet-key.md", "worksheets.moodle.xml", "worksheets.gift.txt", "answer-key.md",
+                 "bleu-teach-exercises.gift.txt"]:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
     assert stat.S_IMODE((tmp_path / "sheets" / "student-01.md").stat().st_mode) & 0o044  # sheets are handed out
 
 
-def test_tex_writes_nothing_outside_out_and_leaves_the_teachers_scratch_files(tmp_path: Path):
-    _pdflatex()  # skips (or fails under CI=true) without pdflatex
+def test_printing_writes_nothing_outside_out_and_leaves_the_teachers_other_files(tmp_path: Path):
+    needs_weasyprint()  # skips (or fails under CI=true) without WeasyPrint and Pango
     home, out = tmp_path / "home", tmp_path / "out"
     home.mkdir()
     out.mkdir()
-    own = {"answer-key.aux": b"\\relax stale", "answer-key.log": b"my log", "answer-key.out": b"mine"}
+    own = {"answer-key.aux": b"\\relax stale", "answer-key.tex": b"my own LaTeX", "answer-key.html": b"mine"}
     for name, data in own.items():
         (out / name).write_bytes(data)
     env = {**os.environ, "HOME": str(home)}
-    for _ in range(2):  # a stale .aux beside the key used to break every later run
-        run = _cli("key", "--out", str(out), env=env)
+    for _ in range(2):
+        run = _cli("key", "--out", str(out), env=env, pdf=True)
         assert run.returncode == 0, run.stderr
     assert (out / "answer-key.pdf").read_bytes().startswith(b"%PDF")
     assert {name: (out / name).read_bytes() for name in own} == own
-    assert _tree(home) == {}  # TeX's font cache and scratch files stayed in a temporary folder
+    assert _tree(home) == {}  # nothing in the teacher's home (no cache, no scratch file)
 
 
 def test_a_folder_where_a_file_goes_is_one_error_line(tmp_path: Path):
@@ -189,10 +190,10 @@ def test_a_file_system_error_names_the_path_and_exits_2(tmp_path: Path, monkeypa
 def test_a_closed_pipe_ends_quietly_and_a_closed_stderr_prints_nothing_on_stdout(tmp_path: Path):
     run = subprocess.run(f"{sys.executable} -m bleu_teach exercises export --format gift --out {tmp_path} | true; "
                          f"exit ${{PIPESTATUS[0]}}", shell=True, executable="/bin/bash", capture_output=True,
-                         text=True, timeout=120, env=NO_TEX)
+                         text=True, timeout=120)
     assert run.returncode == 0 and run.stderr == ""
-    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises key --out '' 2>&-", shell=True,
-                         capture_output=True, text=True, timeout=120, env=NO_TEX)
+    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises key --no-pdf --out '' 2>&-", shell=True,
+                         capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stdout == ""
 
 
@@ -217,15 +218,15 @@ def test_a_list_edited_or_copied_from_elsewhere_cannot_make_a_command_touch_anot
     run = _cli("key", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr  # the list's foreign names are ignored, and so are never removed
     assert (tmp_path / "grades.pdf").read_bytes() == b"%PDF the grades"
-    assert sorted(_manifest(tmp_path)) == ["answer-key.md", "answer-key.tex"]
+    assert sorted(_manifest(tmp_path)) == ["answer-key.md"]
     (tmp_path / MANIFEST).write_text("[" * 200_000)  # too deep for Python's JSON reader
     run = _cli("key", "--out", str(tmp_path))
     assert run.returncode == 2 and "is not a list of files bleu_teach can read" in run.stderr
 
 
 def test_with_standard_error_closed_the_seed_never_reaches_standard_output(tmp_path: Path):
-    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises worksheet --students 1 --seed 5 --out {tmp_path} "
-                         f"2>&- | /bin/cat", shell=True, capture_output=True, text=True, timeout=300, env=NO_TEX)
+    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises worksheet --students 1 --seed 5 --no-pdf "
+                         f"--out {tmp_path} 2>&- | /bin/cat", shell=True, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and "seed" not in run.stdout and run.stdout.startswith("wrote ")
 
 
@@ -316,7 +317,7 @@ def test_fuzz_no_file_outside_the_manifest_changes(tmp_path: Path, monkeypatch: 
 
 def test_the_list_drops_another_commands_file_once_the_teacher_changed_it(tmp_path: Path):
     assert _cli("key", "--out", str(tmp_path)).returncode == 0
-    (tmp_path / "answer-key.tex").write_text("the teacher's version")
+    (tmp_path / "answer-key.md").write_text("the teacher's version")
     assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
-    assert "answer-key.tex" not in _manifest(tmp_path) and "answer-key.md" in _manifest(tmp_path)
-    assert (tmp_path / "answer-key.tex").read_text() == "the teacher's version"
+    assert "answer-key.md" not in _manifest(tmp_path) and "bleu-teach-exercises.gift.txt" in _manifest(tmp_path)
+    assert (tmp_path / "answer-key.md").read_text() == "the teacher's version"

@@ -19,7 +19,7 @@ from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED, draw_variant, wo
 from tests.conftest import FIGURES
 from tests.test_exercise_bank import (as_float, assert_needs_every_reference, assert_tells_its_misconceptions_apart,
                                      nltk_value, tolerance)
-from tests.view_checks import _pdflatex
+from tests.view_checks import needs_weasyprint
 
 #: Each test compiles PDFs or draws a class of variants: the full run only (make check leaves them out).
 pytestmark = pytest.mark.slow
@@ -31,7 +31,7 @@ VARIANTS = [ex for sheet in SHEETS for ex in sheet]
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    _pdflatex()  # skips (or fails under CI=true) without pdflatex and pdftotext
+    needs_weasyprint()  # skips (or fails under CI=true) without WeasyPrint and Pango
     out = tmp_path_factory.mktemp("worksheets")
     started = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", str(STUDENTS),
@@ -96,11 +96,10 @@ def test_the_pdfs_read_back_with_each_students_own_question_and_answer_space(fol
         text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
                                        check=True).stdout.split())
         assert f"student {sheet[0].student:02d}" in text
-        assert text.count("Answer:") == len(VARIED) and text.count("Working:") == len(VARIED)
+        assert text.count("Answer (") == len(VARIED) and text.count("Working (") == len(VARIED)
         for ex in sheet:
-            if "hypothesis" in ex.inputs:  # pdflatex sets the typed quotes and dashes typographically
-                first = ex.inputs["hypothesis"].split()[0]
-                assert first.replace("'", "’") in text or first in text, (ex.label, first)
+            if "hypothesis" in ex.inputs:
+                assert ex.inputs["hypothesis"].split()[0] in text, ex.label
     key = " ".join(subprocess.run(["pdftotext", str(folder / "worksheet-key.pdf"), "-"], capture_output=True,
                                   text=True, check=True).stdout.split())
     for sheet in SHEETS:

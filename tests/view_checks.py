@@ -59,6 +59,17 @@ def _pdflatex() -> str | None:
     return found
 
 
+def needs_weasyprint() -> None:
+    """Skip (or fail under CI=true) where the teacher's PDFs cannot be printed: WeasyPrint or Pango missing."""
+    from bleu_teach.ui.pdf import pdf_missing
+
+    missing = pdf_missing()
+    if missing is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{missing} (.ci/run installs Pango and the fonts from Debian's packages)")
+        pytest.skip(missing)
+
+
 def compile_latex(source: str, folder: Path) -> str:
     """Compile a standalone document with pdflatex; the PDF's text, as pdftotext reads it."""
     engine = _pdflatex()

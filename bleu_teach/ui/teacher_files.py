@@ -1,9 +1,9 @@
 """``python -m bleu_teach exercises ...``: the exercise bank for teachers, written into a folder.
 
-* ``key``: the answer key as Markdown, LaTeX and (with pdflatex) PDF.
+* ``key``: the answer key as Markdown and a tagged PDF (``ui.pdf``: WeasyPrint).
 * ``export --format moodle|gift|qti``: every exercise as a quiz file.
 * ``worksheet --students N --seed S``: a different worksheet for every
-  student (PDF, with blank answer space), one key with every student's
+  student (a tagged PDF whose answer spaces are fields to fill in, and Markdown), one key with every student's
   answers, and the variants as Moodle XML, GIFT and (with text2qti) QTI
   quiz files in which the platform gives each student one variant of each
   question.
@@ -15,14 +15,10 @@ Bad arguments raise ``ValueError``: the command line prints them as one
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +27,7 @@ from bleu_teach.ui.out_folder import OutFolder
 #: Every name the exercise commands write in --out: only these can be replaced or removed as a command's own.
 FILE_NAMES = re.compile(r"(answer-key|worksheet-key)\.(md|tex|pdf)|(bleu-teach-exercises|worksheets)\."
                         r"(moodle\.xml|gift\.txt|qti\.zip)|sheets/student-[0-9]{2,3}\.(md|tex|pdf)")
+# (.tex: the names earlier versions wrote, which a later run may remove as its own.)
 
 __all__ = ["add_exercise_commands", "exercise_files"]
 
@@ -46,7 +43,7 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
         help="for teachers: the answer key, quiz files for Moodle and Canvas, a worksheet per student",
         description="The lessons' exercises for teachers, written into a folder:\n"
                     "  key        the answer key (answers, working, every misconception with its answer\n"
-                    "             and feedback) as Markdown, and as a PDF when pdflatex is installed\n"
+                    "             and feedback) as Markdown and as a tagged PDF (A4, or --paper letter)\n"
                     "  export     every exercise as a quiz file: Moodle XML, GIFT (Moodle's text format)\n"
                     "             or a QTI package for Canvas\n"
                     "  worksheet  a different worksheet for every student (new sentences for each numeric\n"
@@ -81,6 +78,10 @@ def _whole(text: str) -> int:
 
 
 def _add_out(parser: argparse.ArgumentParser) -> None:
+    if parser.prog.split()[-1] in ("key", "worksheet"):
+        parser.add_argument("--paper", choices=("A4", "letter"), default="A4",
+                            help="the PDFs' paper size (default A4)")
+        parser.add_argument("--no-pdf", action="store_true", help="write the Markdown files only (faster)")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="the folder to write into (made if missing); a later run replaces only the files an "
                              "earlier run wrote there (listed in its bleu-teach-files.json)")
@@ -99,37 +100,17 @@ def _note(text: str) -> None:
         pass
 
 
-def _pdflatex() -> str | None:
-    engine = shutil.which("pdflatex")
-    if engine is None:
-        _note("pdflatex is not installed, so there is no PDF: compile the .tex files with any LaTeX engine")
-    return engine
+def _print(out: OutFolder, pages: dict[str, tuple[Any, str]], secret: bool, paper: str | None) -> list[str]:
+    """Write each ``NAME.pdf`` (a document and its title, printed by WeasyPrint on ``paper``); the paths written,
+    none when ``paper`` is None (no PDF asked for, or WeasyPrint is missing)."""
+    from bleu_teach.ui.pdf import print_pdfs
+    from bleu_teach.views.html_writer import write_html_page
 
-
-def _compile(engine: str, sources: dict[str, str]) -> dict[str, bytes]:
-    """Each ``NAME: LaTeX source`` compiled with pdflatex (two at a time) in a temporary folder: NAME's PDF.
-
-    TeX's scratch files (.aux, .log) and any font cache it makes stay in that folder, which is then removed.
-    """
-    with tempfile.TemporaryDirectory(prefix="bleu-teach-tex-") as scratch:
-        where = Path(scratch)
-        cache = where / "texmf-var"
-        env = {**os.environ, "TEXMFVAR": str(cache), "TEXMFCACHE": str(cache), "TEXMFCONFIG": str(cache)}
-
-        def run(name: str) -> bytes:
-            folder = where / name
-            folder.mkdir()
-            (folder / "source.tex").write_text(sources[name], encoding="utf-8")
-            done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "source.tex"], cwd=folder,
-                                  capture_output=True, text=True, errors="replace", timeout=300, env=env)
-            if done.returncode != 0:
-                problem = next((line for line in done.stdout.splitlines() if line.startswith("!")), "no message")
-                raise ValueError(f"pdflatex could not compile {name}.tex ({problem[:200]}); the .tex file is "
-                                 f"written, so you can compile it with another LaTeX engine")
-            return (folder / "source.pdf").read_bytes()
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            return dict(zip(sources, pool.map(run, sources)))
+    if paper is None:
+        return []
+    html = {name: write_html_page(view.to_document(), title, paper=paper) for name, (view, title) in pages.items()}
+    pdfs = print_pdfs(html)
+    return [out.write(f"{name}.pdf", pdfs[name], secret) for name in pages]
 
 
 def _qti_bytes(found: Any = None) -> bytes:
@@ -139,16 +120,6 @@ def _qti_bytes(found: Any = None) -> bytes:
         path = Path(scratch) / "quiz.qti.zip"
         write_qti(str(path), found)
         return path.read_bytes()
-
-
-def _write_latex(out: OutFolder, latex: dict[str, str], secret: bool) -> tuple[list[str], list[str]]:
-    """Write each ``NAME.tex`` and, with pdflatex, ``NAME.pdf``; the paths of both (no PDFs without pdflatex)."""
-    sources = [out.write(f"{name}.tex", text, secret) for name, text in latex.items()]
-    engine = _pdflatex()
-    if engine is None:
-        return sources, []
-    pdfs = _compile(engine, {Path(name).name: text for name, text in latex.items()})
-    return sources, [out.write(f"{name}.pdf", pdfs[Path(name).name], secret) for name in latex]
 
 
 def exercise_files(args: argparse.Namespace) -> list[str]:
@@ -162,7 +133,7 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
         raise ValueError(f"say what to write: {_PROG} exercises key --out DIR, {_PROG} exercises export "
                          f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR")
     if args.exercise_command == "worksheet":
-        return _worksheets(args.students, args.seed, args.out, args.force)
+        return _worksheets(args.students, args.seed, args.out, args.force, _paper(args))
     force = getattr(args, "force", False)
     if args.exercise_command == "export":
         name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
@@ -175,15 +146,30 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
         out.finish()
         return written
     out = OutFolder(args.out, "key", force, FILE_NAMES)
-    out.plan(["answer-key.md", "answer-key.tex", *(["answer-key.pdf"] if shutil.which("pdflatex") else [])])
+    paper = _paper(args)
+    out.plan(["answer-key.md", *(["answer-key.pdf"] if paper else [])])
     key = answer_key()
     written = [out.write("answer-key.md", key.to_markdown(), secret=True)]
-    written += [path for paths in _write_latex(out, {"answer-key": key.to_latex(standalone=True)}, True) for path in paths]
+    written += _print(out, {"answer-key": (key, "bleu-teach: the answer key")}, True, paper)
     out.finish()
     return written
 
 
-def _worksheets(students: int, seed: int | None, where: str, force: bool = False) -> list[str]:
+def _can_print() -> bool:
+    from bleu_teach.ui.pdf import pdf_missing
+
+    missing = pdf_missing()
+    if missing is not None:
+        _note(f"no PDF: {missing}")
+    return missing is None
+
+
+def _paper(args: argparse.Namespace) -> str | None:
+    """The paper the PDFs are printed on, or None for no PDF (--no-pdf, or WeasyPrint cannot run here)."""
+    return None if args.no_pdf or not _can_print() else str(args.paper)
+
+
+def _worksheets(students: int, seed: int | None, where: str, force: bool = False, paper: str | None = "A4") -> list[str]:
     from bleu_teach.exercises.export import gift, moodle_xml
     from bleu_teach.exercises.variants import worksheets
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
@@ -197,22 +183,20 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     sheets = worksheets(students, seed)  # checks students and seed before anything is written
     out = OutFolder(where, "worksheet", force, FILE_NAMES)
     names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
-    pdf = [".pdf"] if shutil.which("pdflatex") else []
+    pdf = [".pdf"] if paper else []
     qti = _qti_missing() is None
-    out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", ".tex", *pdf)]
+    out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
              + ["worksheets.moodle.xml", "worksheets.gift.txt", *(["worksheets.qti.zip"] if qti else [])])
-    written = []
-    latex = {}
+    pages = {}
+    markdown = []
     for name, sheet in zip(names, sheets):
         view = worksheet(sheet)
-        out.write(f"{name}.md", view.to_markdown())
-        latex[name] = view.to_latex(standalone=True)
-    sources, pdfs = _write_latex(out, latex, secret=False)
-    written += pdfs or sources
+        markdown.append(out.write(f"{name}.md", view.to_markdown()))
+        pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
+    written = _print(out, pages, False, paper) or markdown
     key = worksheet_key(sheets, seed)
     written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
-    sources, pdfs = _write_latex(out, {"worksheet-key": key.to_latex(standalone=True)}, secret=True)
-    written += pdfs or sources
+    written += _print(out, {"worksheet-key": (key, "bleu-teach worksheets: the key")}, True, paper)
     flat = [ex for sheet in sheets for ex in sheet]
     # The set is named by a fingerprint of its seed, never the seed itself (the quiz files may be shared).
     category = f"bleu-teach worksheets, set {hashlib.sha256(str(seed).encode()).hexdigest()[:6]}"

@@ -52,7 +52,7 @@ def escape(text: str) -> str:
     return _escape_html(_UNSAFE.sub(shown, text))
 
 
-__all__ = ["write_html", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+__all__ = ["write_html", "write_html_page", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
 
 STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
@@ -183,3 +183,73 @@ def write_html(document: Document, styled: bool = True) -> str:
     styles = (STYLE + "".join(_EXTRA_STYLES[s] for s in document.styles if s in _EXTRA_STYLES)) if styled else ""
     classes = " ".join(["bleu-teach", *[s for s in document.styles if s == "compact"]])
     return f'{styles}<div class="{classes}">' + "".join(_block(b) for b in document.blocks) + "</div>"
+
+
+#: The paper sizes a printed page can take (CSS ``@page`` sizes): A4 unless asked.
+PAPER_SIZES = ("A4", "letter")
+
+#: Fonts for print: DejaVu for Latin, Greek and symbols, then a Chinese font (Debian: fonts-dejavu-core, and
+#: fonts-noto-cjk or fonts-droid-fallback), then the system's own fallback.
+_PRINT_FONTS = '"DejaVu Sans", "Noto Sans CJK SC", "Droid Sans Fallback", sans-serif'
+
+_PRINT_STYLE = (
+    "@page{{size:{paper};margin:18mm 16mm 20mm 16mm}}"  # no page numbers: WeasyPrint leaves them out of the tags
+    "body{{font-family:" + _PRINT_FONTS.replace("{", "{{") + ";font-size:11pt;line-height:1.4;color:#000;"
+    "font-variant-ligatures:none}}"
+    "h1{{font-size:17pt;margin:0 0 0.5em}}h2{{font-size:13pt;margin:1.1em 0 0.3em;break-after:avoid}}"
+    "h3{{font-size:11.5pt;margin:0.9em 0 0.3em;break-after:avoid}}"
+    "table{{border-collapse:collapse;margin:0.3em 0 0.8em}}th,td{{border:1px solid #777;padding:2px 7px;"
+    "text-align:right;vertical-align:top}}th.gram,td.gram{{text-align:left}}"
+    "li{{margin:0.15em 0;overflow-wrap:anywhere}}p{{overflow-wrap:anywhere}}"
+    ".match{{font-weight:bold;text-decoration:underline}}.score{{font-weight:bold}}"
+    ".answer-space{{margin:0.4em 0 0.9em;break-inside:avoid}}.answer-space label{{display:block;font-weight:bold}}"
+    ".answer-space input,.answer-space textarea{{display:block;width:100%;box-sizing:border-box;border:1px solid #555;"
+    "font:inherit;padding:2px 4px;background:#fff}}.answer-space input{{height:2em}}"
+    "section{{break-inside:auto}}"
+)
+
+
+def write_html_page(document: Document, title: str, lang: str = "en", paper: str = "A4") -> str:
+    """The document as a whole HTML page for print and for a screen reader: a ``<title>``, ``lang``, heading levels
+    without gaps (the first heading ``<h1>``, sections ``<h2>``, their sections ``<h3>``), tables with column
+    headers, and each answer space a labelled form field (a text box, several lines for the working), which a
+    PDF keeps as a field to fill in.
+
+    >>> from bleu_teach.views.document import AnswerSpace, Section
+    >>> page = write_html_page(Document((Heading("Sheet"), Section(("1. BP",), (AnswerSpace("Answer"),)))), "Sheet")
+    >>> "<h1>Sheet</h1>" in page, "<h2>1. BP</h2>" in page, '<label for="field-1">Answer (1. BP)</label>' in page
+    (True, True, True)
+    """
+    if paper not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    if not isinstance(title, str) or not title.strip():
+        raise ValueError("title must be the page's title, a non-empty string")
+    fields = [0]
+    body = "".join(_page_block(block, 1, (), fields) for block in document.blocks)
+    style = _PRINT_STYLE.format(paper=paper)
+    return (f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{style}</style></head><body><main>{body}</main></body></html>\n")
+
+
+def _page_block(block: Block, depth: int, where: tuple[str, ...], fields: list[int]) -> str:
+    """One block of a whole page: ``depth`` is the heading level it would take, ``where`` the titles it sits under
+    (an answer field is named after its section), ``fields`` counts the fields for their ids."""
+    level = min(depth, 6)
+    if isinstance(block, Heading):
+        return f"<h{level}>{_inline(block.content)}</h{level}>"
+    if isinstance(block, Section):
+        title = inline_html(block.title)
+        plain = "".join(p if isinstance(p, str) else getattr(p, "text", "") for p in block.title)
+        inner = "".join(_page_block(b, depth + 1, (*where, plain), fields) for b in block.blocks)
+        return f"<section><h{min(depth + 1, 6)}>{title}</h{min(depth + 1, 6)}>{inner}</section>"
+    if isinstance(block, AnswerSpace):
+        fields[0] += 1
+        ident = f"field-{fields[0]}"
+        named = f"{block.label} ({where[-1]})" if where else block.label
+        control = (f'<input type="text" id="{ident}" name="{ident}" title="{escape(named)}">' if block.lines <= 1 else
+                   f'<textarea id="{ident}" name="{ident}" rows="{block.lines}" title="{escape(named)}" '
+                   f'style="height:{1.6 * block.lines:.1f}em"></textarea>')
+        return f'<div class="answer-space"><label for="{ident}">{escape(named)}</label>{control}</div>'
+    if isinstance(block, Table):
+        return table_html(block).replace("<th", '<th scope="col"', len(block.header))
+    return _block(block)

@@ -138,7 +138,8 @@ def _block(block: Block, level: int) -> list[str]:
     if isinstance(block, Alert):
         return [f"> **Please check the input:** {escape_markdown(block.message)}"]
     if isinstance(block, AnswerSpace):
-        return [f"**{escape_markdown(block.label)}:**", "\n".join(["\\_" * 40 + "  "] * block.lines)]
+        room = "your answer" if block.lines <= 1 else f"your {block.label.lower()} (about {block.lines} lines)"
+        return [f"**{escape_markdown(block.label)}:** *({escape_markdown(room)} here)*"]
     raise TypeError(f"unknown block {block!r}")
 
 

@@ -1,0 +1,195 @@
+"""The teacher's PDFs are tagged and keep every character: read back with pypdf (the structure) and poppler's
+pdftotext (the text), neither of them the library that wrote them.
+
+* Tagged: a structure tree, /MarkInfo Marked, /Lang, /Title, headings without gaps; every piece of text on every
+  page sits in marked content that the structure tree reaches (or is marked as an artifact), and the tree visits
+  it in the order it is printed (the reading order).
+* A4 by default, Letter on request; each answer space a form field with its accessible name (/TU).
+* Every script the course uses (Latin with diacritics, Greek, Chinese) comes back from the extracted text.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import unicodedata
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bleu_teach.exercises.media import question_text
+from bleu_teach.exercises.variants import worksheets
+from tests.view_checks import needs_weasyprint
+
+pytest.importorskip("pypdf")
+from pypdf import PdfReader  # noqa: E402
+from pypdf.generic import ContentStream  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+#: A class in which student 12's lesson-08 question quotes Chinese (checked below, not assumed).
+STUDENTS, SEED, CHINESE_STUDENT = 12, 5, 12
+A4 = (595.28, 841.89)
+LETTER = (612.0, 792.0)
+
+
+def _run(*args: str) -> None:
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    needs_weasyprint()
+    out = tmp_path_factory.mktemp("pdfs")
+    _run("worksheet", "--students", str(STUDENTS), "--seed", str(SEED), "--out", str(out / "sheets-a4"))
+    _run("key", "--out", str(out / "key-letter"), "--paper", "letter")
+    return out
+
+
+@cache
+def _text(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _squashed(text: str) -> str:
+    """Text without white space (a printed line breaks where the source has a space) and without hyphens (pdftotext
+    joins a line that ends in one to the next, dropping it), in Unicode's NFC form."""
+    return re.sub(r"[\s-]+", "", unicodedata.normalize("NFC", text))
+
+
+def _plain(question: str) -> str:
+    """A question as it prints: its Markdown's emphasis and code marks dropped."""
+    return question.replace("`", "").replace("**", "").replace("\\", "")
+
+
+def _pdfs(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.pdf"))
+
+
+def _walk(node: Any, page_ids: dict[int, int], found: list[tuple[int, int]], kinds: list[str],
+          labels: set[tuple[int, int]] | None = None) -> None:
+    """The structure tree depth first: each marked content reference as (page number, MCID), each element's type;
+    ``labels`` gathers the references inside list labels (the bullets, printed after their item's text)."""
+    node = node.get_object() if hasattr(node, "get_object") else node
+    labels = set() if labels is None else labels
+    if isinstance(node, int):  # an MCID on the enclosing element's page
+        found.append((-1, node))
+        return
+    if not isinstance(node, dict):
+        return
+    if "/S" in node:
+        kinds.append(str(node["/S"]))
+    if node.get("/Type") == "/MCR":
+        found.append((page_ids[node.raw_get("/Pg").idnum], int(node["/MCID"])))
+        return
+    kids = node.get("/K")
+    if kids is None:
+        return
+    page = page_ids.get(node.raw_get("/Pg").idnum) if "/Pg" in node else None
+    for kid in kids if isinstance(kids, list) else [kids]:
+        before = len(found)
+        _walk(kid, page_ids, found, kinds, labels)
+        found[before:] = [(page if p == -1 else p, m) for p, m in found[before:]]  # type: ignore[misc]
+        if node.get("/S") == "/Lbl":
+            labels.update(found[before:])
+
+
+def _marked_text(reader: PdfReader, number: int) -> tuple[list[int], int]:
+    """A page's MCIDs in the order their text is printed, and how many text-showing operators sit outside both
+    marked content with an MCID and an artifact (untagged text a screen reader would miss)."""
+    stack: list[tuple[str, int | None]] = []
+    order: list[int] = []
+    untagged = 0
+    for operands, operator in ContentStream(reader.pages[number].get_contents(), reader).operations:
+        if operator == b"BMC":
+            stack.append((str(operands[0]), None))
+        elif operator == b"BDC":
+            props = operands[1] if isinstance(operands[1], dict) else {}
+            stack.append((str(operands[0]), props.get("/MCID")))
+        elif operator == b"EMC":
+            stack.pop()
+        elif operator in (b"Tj", b"TJ", b"'", b'"'):
+            ids = [mcid for _, mcid in stack if mcid is not None]
+            if ids:
+                if not order or order[-1] != ids[-1]:
+                    order.append(int(ids[-1]))
+            elif not any(tag == "/Artifact" for tag, _ in stack):
+                untagged += 1
+    return order, untagged
+
+
+def test_every_pdf_is_tagged_with_its_language_title_and_a_tree_that_reaches_all_its_text_in_order(folder: Path):
+    checked = 0
+    for path in _pdfs(folder):
+        reader = PdfReader(path)
+        root = reader.trailer["/Root"]
+        assert bool(root["/MarkInfo"]["/Marked"]) and root["/Lang"] == "en", path.name
+        assert reader.metadata is not None and str(reader.metadata.title).startswith("bleu-teach"), path.name
+        page_ids = {page.indirect_reference.idnum: k for k, page in enumerate(reader.pages)}  # type: ignore[union-attr]
+        found: list[tuple[int, int]] = []
+        kinds: list[str] = []
+        labels: set[tuple[int, int]] = set()
+        _walk(root["/StructTreeRoot"], page_ids, found, kinds, labels)
+        levels = [int(kind[2]) for kind in kinds if re.fullmatch(r"/H[1-6]", kind)]
+        assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path.name, levels)
+        assert "/L" in kinds and "/LI" in kinds or "/Form" in kinds, path.name  # the key's lists, the sheets' fields
+        for number in range(len(reader.pages)):
+            printed, untagged = _marked_text(reader, number)
+            assert untagged == 0, (path.name, number)
+            in_tree = [mcid for page, mcid in found if page == number]
+            assert set(printed) <= set(in_tree), (path.name, number, sorted(set(printed) - set(in_tree))[:5])
+            bullets = {mcid for page, mcid in labels if page == number}
+            text_in_tree = [mcid for mcid in in_tree if mcid in set(printed) and mcid not in bullets]
+            assert text_in_tree == [mcid for mcid in printed if mcid not in bullets], (path.name, number)
+        checked += 1
+    assert checked == STUDENTS + 2
+
+
+def test_paper_is_a4_by_default_and_letter_on_request(folder: Path):
+    for path in _pdfs(folder):
+        box = PdfReader(path).pages[0].mediabox
+        expected = LETTER if "letter" in str(path.parent) else A4
+        assert (round(float(box.width), 2), round(float(box.height), 2)) == expected, path.name
+
+
+def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Path):
+    sheets = worksheets(STUDENTS, SEED)
+    for sheet in sheets:
+        reader = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf")
+        fields = [annot.get_object() for page in reader.pages for annot in page.get("/Annots", [])]
+        assert len(fields) == 1 + 2 * len(sheet)  # the name, then each question's working and answer
+        names = [str(field["/TU"]) for field in fields]
+        assert names[0] == "Name"
+        for number, ex in enumerate(sheet, start=1):
+            title = f"{number}. {ex.title}"
+            assert names[2 * number - 1:2 * number + 1] == [f"Working ({title})", f"Answer ({title})"]
+
+
+def test_every_script_comes_back_from_the_extracted_text(folder: Path):
+    sheets = worksheets(STUDENTS, SEED)
+    chinese = 0
+    for sheet in sheets:
+        text = _squashed(_text(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf"))
+        for ex in sheet:
+            question = _squashed(_plain(question_text(ex, "paper")))
+            assert question in text, (ex.label, question[:80])
+            chinese += len(re.findall("[\u4e00-\u9fff]", question))
+    assert chinese > 0 and re.search("[\u4e00-\u9fff]", " ".join(question_text(ex, "paper")
+                                                                  for ex in sheets[CHINESE_STUDENT - 1]))
+    chinese_pdf = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{CHINESE_STUDENT:02d}.pdf")
+    fonts = {str(font.get_object()["/BaseFont"]) for page in chinese_pdf.pages
+             for font in page["/Resources"]["/Font"].values()}
+    assert any(name in font for font in fonts for name in ("Droid-Sans-Fallback", "NotoSansCJK")), fonts  # real glyphs
+    from bleu_teach.exercises.export import answer_key
+
+    key = _text(folder / "key-letter" / "answer-key.pdf")
+    special = {c for c in answer_key().to_text() if ord(c) > 127}
+    assert {"α", "ε", "×"} <= special and special <= set(key), sorted(special - set(key))
+    for path in _pdfs(folder):
+        assert "[U+" not in _text(path) and "\ufffd" not in _text(path) and "\ufb00" not in _text(path), path.name
