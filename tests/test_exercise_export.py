@@ -3,6 +3,7 @@ compared with the bank; the Moodle file graded as Moodle grades a numerical answ
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from bleu_teach.exercises import check, exercise, exercises
+from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.media import question_text
 from tests.view_checks import needs_weasyprint
 
@@ -70,27 +72,57 @@ def moodle(tmp_path_factory: pytest.TempPathFactory) -> ElementTree.Element:
     return ElementTree.parse(out / "bleu-teach-exercises.moodle.xml").getroot()
 
 
+def _shown(option_text: str, letter: str) -> str:
+    """An option as a platform must show it: a bare letter naming a hypothesis said in words, a capital first."""
+    if option_text == letter:
+        return f"Hypothesis {letter}"
+    word = option_text.split(" ")[0]  # "the same" becomes "The same"; "p<sub>2</sub> rises" stays
+    return option_text[0].upper() + option_text[1:] if word.isalpha() and len(word) > 1 else option_text
+
+
+def _general(ex: Exercise, rendered: bool = False) -> str:
+    """The worked answer a platform shows after an attempt: the right option by its text, never a letter
+    (``rendered``: its Markdown emphasis gone, as an HTML page shows it)."""
+    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
+    if ex.options:
+        right = next(o for o in ex.options if o.letter == ex.answer)
+        shown = _shown(right.text, right.letter)
+        return f"Answer: {(shown.replace('*', '') if rendered else shown).rstrip('.')}. {working}"
+    return f"Answer: {ex.answer_text}. {working}"
+
+
+def _expected_numbers(ex: Exercise) -> list[tuple[str, str, str]]:
+    """A numeric question's answers as the platforms must store them: rounded as the question asks (fewer decimals
+    where a mistake is matched more coarsely), with credit and feedback; then the right value times 100 where the
+    checker names that mistake."""
+    right = check(ex.id, ex.answer)
+    rows = [(f"{float(right.right):.{ex.decimals}f}", "100", right.message)]
+    rows += [(f"{float(m.value):.{ex.decimals - m.fewer_decimals}f}", "0", m.message)
+             for m in check(ex.id, None).misconceptions]
+    scaled = check(ex.id, str(100 * float(right.right)))
+    if "times 100" in scaled.message and scaled.recognised is None:
+        rows.append((f"{100 * float(right.right):.{max(ex.decimals - 2, 0)}f}", "0", scaled.message))
+    return rows
+
+
 def test_the_moodle_file_holds_every_exercise_with_its_answers_and_feedback(moodle: ElementTree.Element):
     questions = [q for q in moodle.findall("question") if q.get("type") != "category"]
     assert [q.findtext("idnumber") for q in questions] == [ex.id for ex in BANK]
     for question, ex in zip(questions, BANK):
         assert question.findtext("name/text") == f"{ex.id} {ex.title}"
+        assert question.findtext("generalfeedback/text") == _general(ex)
         answers = question.findall("answer")
         if ex.options:
             assert question.get("type") == "multichoice" and question.findtext("single") == "true"
-            assert [a.findtext("text") for a in answers] == [o.text for o in ex.options]
+            assert question.findtext("answernumbering") == "none"  # no "A. A": the texts say what each option is
+            assert [a.findtext("text") for a in answers] == [_shown(o.text, o.letter) for o in ex.options]
             assert [a.get("fraction") for a in answers] == ["100" if o.letter == ex.answer else "0" for o in ex.options]
             assert [a.findtext("feedback/text") for a in answers] == [o.feedback for o in ex.options]
         else:
             assert question.get("type") == "numerical"
-            right = check(ex.id, ex.answer)
-            offered = check(ex.id, None).misconceptions
-            assert [float(a.findtext("text")) for a in answers] == [right.right, *[float(m.value) for m in offered]]
-            assert [a.get("fraction") for a in answers] == ["100"] + ["0"] * len(offered)
-            assert [a.findtext("feedback/text") for a in answers] == [right.message, *[m.message for m in offered]]
-            # Half a unit of the last decimal asked for; a value on sacreBLEU's 0-100 scale two decimals fewer.
-            assert [a.findtext("tolerance") for a in answers] == [
-                f"{0.5 * 10.0 ** -(ex.decimals - fewer):g}" for fewer in (0, *[m.fewer_decimals for m in offered])]
+            assert [(a.findtext("text"), a.get("fraction"), a.findtext("feedback/text")) for a in answers] == \
+                _expected_numbers(ex)
+            assert all(len(a.findtext("text") or "") <= 8 for a in answers), ex.id  # never 0.6666666666666666
 
 
 def test_moodle_grades_each_mistake_as_the_notebook_names_it(moodle: ElementTree.Element):
@@ -107,17 +139,53 @@ def test_moodle_grades_each_mistake_as_the_notebook_names_it(moodle: ElementTree
             return next((feedback, fraction) for value, tolerance, feedback, fraction in answers
                         if abs(typed - value) <= tolerance + 1e-12)
 
-        assert graded(round(float(check(ex.id, ex.answer).right), ex.decimals))[1] == "100"
+        right = float(check(ex.id, ex.answer).right)
+        assert graded(round(right, ex.decimals))[1] == "100" and graded(right)[1] == "100"
         for m in check(ex.id, None).misconceptions:
             assert graded(round(float(m.value), ex.decimals)) == (m.message, "0"), (ex.id, m.name)
+        if 0 < right <= 1 and ex.id != "03.1":  # a BLEU score or a precision on the 0-100 scale: named as such
+            assert "times 100" in graded(round(100 * right, ex.decimals - 2))[0], ex.id
 
 
-def test_the_gift_file_names_every_exercise(tmp_path: Path):
+def _gift_questions(text: str) -> list[dict[str, object]]:
+    """GIFT read back as Moodle's format documentation describes it: a ``$CATEGORY`` line, questions separated by a
+    blank line, ``::name::`` then the text, the answers between braces (``#`` for a numeric question), each
+    answer's ``#feedback``, and ``####`` the general feedback; a backslash escapes ``~=#{}:``."""
+    unescape = lambda t: re.sub(r"\\([~=#{}:\\])", r"\1", t).replace("\\n", "\n")  # noqa: E731
+    found: list[dict[str, object]] = []
+    category = None
+    for block in re.split(r"\n\s*\n", text.strip()):
+        if block.startswith("$CATEGORY:"):
+            category = block.split(":", 1)[1].strip()
+            continue
+        assert not block.lstrip().startswith("//"), block[:60]  # a comment Moodle would drop
+        match = re.fullmatch(r"::((?:[^:\\]|\\.)*)::(.*?)\{(#?)\n(.*)\}", block.strip(), re.S)
+        assert match, block[:80]
+        lines = [line.strip() for line in match.group(4).strip().split("\n")]
+        general = [unescape(line[4:]) for line in lines if line.startswith("####")]
+        answers = []
+        for line in (line for line in lines if not line.startswith("####")):
+            head, _, feedback = re.match(r"((?:[^#\\]|\\.)*)(#(.*))?$", line).group(1, 2, 3)  # type: ignore[union-attr]
+            answers.append((head, unescape(feedback or "")))
+        found.append({"category": category, "name": unescape(match.group(1)), "numeric": match.group(3) == "#",
+                      "answers": answers, "general": general})
+    return found
+
+
+def test_the_gift_file_has_a_category_worked_answers_as_general_feedback_and_rounded_numbers(tmp_path: Path):
     run = _cli("export", "--format", "gift", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
-    text = (tmp_path / "bleu-teach-exercises.gift.txt").read_text(encoding="utf-8")
-    assert [line.split("::")[1] for line in text.splitlines() if line.startswith("::")] == \
-        [f"{ex.id} {ex.title}".replace(":", "\\:") for ex in BANK]
+    questions = _gift_questions((tmp_path / "bleu-teach-exercises.gift.txt").read_text(encoding="utf-8"))
+    assert [q["name"] for q in questions] == [f"{ex.id} {ex.title}" for ex in BANK]
+    for question, ex in zip(questions, BANK):
+        assert question["category"] == "$course$/bleu-teach"
+        assert question["general"] == [" ".join(_general(ex).split())]
+        assert question["numeric"] == (not ex.options)
+        if not ex.options:
+            expected = [(f"=%{credit}%{value}:{0.5 * 10.0 ** -(len(value.split('.')[1]) if '.' in value else 0):g}",
+                         feedback) for value, credit, feedback in
+                        _expected_numbers(ex)]
+            assert [(head, feedback) for head, feedback in question["answers"]] == expected, ex.id  # type: ignore[misc]
 
 
 def test_exercises_without_a_command_says_what_to_write():
@@ -151,12 +219,12 @@ def test_the_qti_package_holds_every_exercise_with_its_right_answer_and_feedback
     for item, ex in zip(items, BANK):
         feedback = {fb.get("ident"): _html_text(fb.findtext(f".//{prefix}mattext", "", ns))
                     for fb in item.findall(f"{prefix}itemfeedback", ns)}
-        working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
-        assert feedback["general_fb"] == " ".join(f"Answer: {ex.answer_text}. {working}".split())
+        assert feedback["general_fb"] == _html_text(_general(ex, rendered=True))
+        assert not re.search(r"\b[A-F]\)|Answer: [A-F]\.", feedback["general_fb"]), ex.id  # Canvas shows no letters
         if ex.options:
             labels = item.findall(f".//{prefix}response_label", ns)
             texts = [_html_text(label.findtext(f".//{prefix}mattext", "", ns)) for label in labels]
-            assert len(texts) == len(ex.options)
+            assert texts == [_html_text(_shown(o.text, o.letter).replace("*", "")) for o in ex.options]
             scored = [c.findtext(f".//{prefix}varequal", "", ns) for c in item.findall(f".//{prefix}respcondition", ns)
                       if c.find(f"{prefix}setvar", ns) is not None]
             right = [label.get("ident") for label in labels]

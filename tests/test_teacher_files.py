@@ -321,3 +321,73 @@ def test_the_list_drops_another_commands_file_once_the_teacher_changed_it(tmp_pa
     assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
     assert "answer-key.md" not in _manifest(tmp_path) and "bleu-teach-exercises.gift.txt" in _manifest(tmp_path)
     assert (tmp_path / "answer-key.md").read_text() == "the teacher's version"
+
+
+# ---------------------------------------------------------------------------
+# A class's own sheets: a roster, a choice of exercises, a key a marker can diagnose with
+# ---------------------------------------------------------------------------
+
+
+def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
+    roster = tmp_path / "class.csv"
+    roster.write_text("\ufeffName,e-mail\nAda Lovelace,a@example.org\n\"Zoë <b>Ng</b>\",z@example.org\n\n李雷,l@x\n",
+                      encoding="utf-8")
+    run = _cli("worksheet", "--roster", str(roster), "--seed", "4", "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    sheets = sorted((tmp_path / "out" / "sheets").glob("*.md"))
+    assert [p.name for p in sheets] == ["student-01.md", "student-02.md", "student-03.md"]
+    texts = [p.read_text(encoding="utf-8") for p in sheets]
+    assert "**Name:** Ada Lovelace" in texts[0] and "李雷" in texts[2]
+    assert "<b>" not in texts[1] and "Zoë \\<b\\>Ng\\</b\\>" in texts[1]  # typed text is escaped
+    key = (tmp_path / "out" / "worksheet-key.md").read_text(encoding="utf-8")
+    assert "Sheet of student 01: Ada Lovelace" in key and "Sheet of student 03: 李雷" in key
+
+
+@pytest.mark.parametrize("content, students, words", [
+    ("name,email\nAda,a@x\n,b@x\n", None, "row 2 of"),
+    ("name\n" + "x" * 101 + "\n", None, "longer than 100 characters"),
+    ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
+    ("name\n", None, "must list from 1 to 500 names; it lists 0"),
+    (b"\xff\xfeA\x00", None, "is not UTF-8 text"),
+])
+def test_a_bad_roster_is_one_clear_error_line(tmp_path: Path, content: str | bytes, students: str | None,
+                                               words: str):
+    roster = tmp_path / "class.csv"
+    roster.write_bytes(content if isinstance(content, bytes) else content.encode())
+    run = _cli("worksheet", "--roster", str(roster), *(["--students", students] if students else []),
+               "--out", str(tmp_path / "out"))
+    assert run.returncode == 2 and words in run.stderr and run.stderr.count("error:") == 1, run.stderr
+    assert not (tmp_path / "out").exists()
+    missing = _cli("worksheet", "--roster", str(tmp_path / "none.csv"), "--out", str(tmp_path / "out"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_exercises_chooses_what_goes_on_a_sheet_and_choice_questions_print_their_options(tmp_path: Path):
+    run = _cli("worksheet", "--students", "2", "--seed", "4", "--exercises", "03.1,03.2", "--out", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    sheet = (tmp_path / "sheets" / "student-01.md").read_text(encoding="utf-8")
+    assert sheet.count("Question ") == 2 and "**A:** 15" in sheet and "**F:** 6" in sheet
+    assert "BP with four references" not in sheet  # a title may give the answer away: sheets number questions
+    key = (tmp_path / "worksheet-key.md").read_text(encoding="utf-8")
+    assert "| 2. 03.2 | E | A: the longest reference;" in key
+    for bad, words in (("03.1,99.9", "not '99.9'"), ("03.1,03.1", "lists an exercise twice"), (",", "must list")):
+        run = _cli("worksheet", "--students", "2", "--exercises", bad, "--out", str(tmp_path / "x"))
+        assert run.returncode == 2 and words in run.stderr, run.stderr
+
+
+def test_the_key_gives_each_named_mistakes_answer_beside_the_right_one():
+    from bleu_teach.exercises.variants import worksheets
+    from bleu_teach.exercises.worksheet import worksheet_key
+
+    sheets = worksheets(3, 9)
+    document = worksheet_key(sheets, 9).to_document()
+    tables = [block for block in document.blocks[4:] for block in getattr(block, "blocks", ())
+              if hasattr(block, "rows")]
+    assert len(tables) == 3
+    for table, sheet in zip(tables, sheets):
+        for row, ex in zip(table.rows, sheet):
+            assert row[1] == ex.answer_text
+            for m in ex.check(None).misconceptions:  # each value, at the decimals it is matched at, and its name
+                value = f"{float(m.value):.{(ex.decimals or 0) - m.fewer_decimals}f}"
+                assert value in row[2] and m.name.replace("_", " ") in row[2], (ex.label, m.name)
+                assert ex.check(value).recognised == m.name  # a marker who reads the value off gets that mistake

@@ -166,8 +166,8 @@ def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Pat
         assert len(fields) == 1 + 2 * len(sheet)  # the name, then each question's working and answer
         names = [str(field["/TU"]) for field in fields]
         assert names[0] == "Name"
-        for number, ex in enumerate(sheet, start=1):
-            title = f"{number}. {ex.title}"
+        for number in range(1, len(sheet) + 1):
+            title = f"Question {number}"
             assert names[2 * number - 1:2 * number + 1] == [f"Working ({title})", f"Answer ({title})"]
 
 

@@ -118,11 +118,16 @@ class Exercise:
     inputs: Mapping[str, Any] = field(default_factory=dict)
     #: For a worksheet's variant (:mod:`bleu_teach.exercises.variants`): the student it was drawn for.
     student: int | None = None
+    #: For a platform quiz's variant (``variants.quiz_variants``, never a student's sheet): its number.
+    variant: int | None = None
 
     @property
     def label(self) -> str:
-        """The id, and for a worksheet's variant the student's number: ``03.1`` or ``03.1 (student 07)``."""
-        return self.id if self.student is None else f"{self.id} (student {self.student:02d})"
+        """The id, with a worksheet variant's student or a quiz variant's number: ``03.1``, ``03.1 (student 07)``,
+        ``03.1 (quiz variant 07)``."""
+        if self.student is not None:
+            return f"{self.id} (student {self.student:02d})"
+        return self.id if self.variant is None else f"{self.id} (quiz variant {self.variant:02d})"
 
     @property
     def lesson(self) -> str:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from itertools import groupby
 from xml.etree import ElementTree
+from xml.sax.saxutils import escape
 
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
@@ -42,12 +43,61 @@ def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
 
 
 def _name(ex: Exercise) -> str:
-    """A question's name on a platform: ``03.1 Brevity penalty``, with the student's number for a variant."""
+    """A question's name on a platform: ``03.1 Brevity penalty``, with a quiz variant's number."""
     return f"{ex.label} {ex.title}"
 
 
 def _id_number(ex: Exercise) -> str:
-    return ex.id if ex.student is None else f"{ex.id}-s{ex.student:02d}"
+    if ex.student is not None:
+        return f"{ex.id}-s{ex.student:02d}"
+    return ex.id if ex.variant is None else f"{ex.id}-q{ex.variant:02d}"
+
+
+def _is_variant(ex: Exercise) -> bool:
+    """Whether ``ex`` is a drawn variant (a quiz's or a sheet's), grouped by exercise in the quiz files."""
+    return ex.student is not None or ex.variant is not None
+
+
+def _option_text(ex: Exercise, letter: str) -> str:
+    """An option as a platform shows it, which numbers the options itself or not at all: a bare letter naming a
+    hypothesis of the question becomes "Hypothesis A", and "the same" "The same"."""
+    option = next(o for o in ex.options if o.letter == letter)
+    if option.text == option.letter and len(option.letter) == 1:
+        return f"Hypothesis {option.text}"
+    first = option.text.split(" ")[0]
+    return option.text[:1].upper() + option.text[1:] if len(first) > 1 and first.isalpha() else option.text
+
+
+def _platform_answer_line(ex: Exercise) -> str:
+    """The general feedback on a platform: the right option by its text (a platform shows no letters)."""
+    if not ex.options:
+        return _answer_line(ex)
+    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]
+    return f"Answer: {_option_text(ex, str(ex.answer)).rstrip('.')}. {working}"
+
+
+def _numeric_entries(ex: Exercise) -> list[tuple[str, str, str, int]]:
+    """A numeric question's answers for a platform: (value rounded as the question asks, credit, feedback, how
+    many decimals fewer it is matched at); the right answer, each misconception's, and the right answer on the
+    other scale (times 100) where the checker names that mistake."""
+    right = ex.check(ex.answer)
+    value = float(right.right or 0)
+    entries = [(value, "100", right.message, 0)]
+    entries += [(float(m.value), "0", m.message, m.fewer_decimals) for m in _misconceptions(ex)]
+    scaled = ex.check(repr(100 * value))
+    if scaled.correct is False and scaled.recognised is None and "times 100" in scaled.message:
+        entries.append((100 * value, "0", scaled.message, 2))
+    return [(_rounded(ex, number, fewer), credit, feedback, fewer) for number, credit, feedback, fewer in entries]
+
+
+def _rounded(ex: Exercise, value: float, fewer_decimals: int = 0) -> str:
+    """``value`` as a platform stores it: rounded to the decimals the question asks for (fewer for an answer
+    matched more coarsely), never the float's every digit."""
+    if ex.decimals is None:
+        return repr(value)
+    places = max(ex.decimals - fewer_decimals, 0)
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.000"
 
 
 def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
@@ -56,11 +106,11 @@ def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
     Students who share a variant (a class larger than an exercise's supply) share one question: a platform draws
     from the group, and a repeated question would only count twice (text2qti refuses it).
     """
-    ordered = sorted(found, key=lambda ex: (ex.id, ex.student or 0))
+    ordered = sorted(found, key=lambda ex: (ex.id, ex.student or ex.variant or 0))
     groups = []
     for key, group in groupby(ordered, key=lambda ex: ex.id):
         different = {repr(sorted(ex.inputs.items())): ex for ex in reversed(list(group))}  # the first student's
-        groups.append((key, sorted(different.values(), key=lambda ex: ex.student or 0)))
+        groups.append((key, sorted(different.values(), key=lambda ex: ex.student or ex.variant or 0)))
     return groups
 
 
@@ -136,7 +186,7 @@ def moodle_xml(found: Sequence[Exercise] | None = None, category: str = "bleu-te
     """
     quiz = ElementTree.Element("quiz")
     chosen = _all(found)
-    variants = any(ex.student is not None for ex in chosen)
+    variants = any(map(_is_variant, chosen))
     groups = _groups(chosen) if variants else [("", chosen)]
     for key, group in groups:
         _category(quiz, f"$course$/{category}/{key} {group[0].title}" if variants else f"$course$/{category}")
@@ -151,24 +201,21 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
     question = ElementTree.SubElement(quiz, "question", {"type": kind})
     ElementTree.SubElement(ElementTree.SubElement(question, "name"), "text").text = _name(ex)
     _text_element(question, "questiontext", question_text(ex, "platform"))
-    _text_element(question, "generalfeedback", _answer_line(ex))
+    _text_element(question, "generalfeedback", _platform_answer_line(ex))
     ElementTree.SubElement(question, "idnumber").text = _id_number(ex)
     if ex.options:
         ElementTree.SubElement(question, "single").text = "true"
         ElementTree.SubElement(question, "shuffleanswers").text = "false"
-        ElementTree.SubElement(question, "answernumbering").text = "ABCD"
+        ElementTree.SubElement(question, "answernumbering").text = "none"  # the texts say what each option is
         for option in ex.options:
             answer = ElementTree.SubElement(question, "answer", {
                 "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
-            ElementTree.SubElement(answer, "text").text = option.text
+            ElementTree.SubElement(answer, "text").text = _option_text(ex, option.letter)
             _text_element(answer, "feedback", option.feedback)
     else:
-        right = ex.check(ex.answer)
-        entries = [(float(right.right or 0), "100", right.message, 0)]
-        entries += [(float(m.value), "0", m.message, m.fewer_decimals) for m in _misconceptions(ex)]
-        for value, fraction, feedback, fewer in entries:
+        for value, fraction, feedback, fewer in _numeric_entries(ex):
             answer = ElementTree.SubElement(question, "answer", {"fraction": fraction})
-            ElementTree.SubElement(answer, "text").text = repr(value)
+            ElementTree.SubElement(answer, "text").text = value
             ElementTree.SubElement(answer, "tolerance").text = _tolerance(ex, fewer)
             _text_element(answer, "feedback", feedback)
 
@@ -186,30 +233,31 @@ def _gift_escape(text: str) -> str:
 def gift(found: Sequence[Exercise] | None = None, category: str = "bleu-teach") -> str:
     """Exercises in Moodle's GIFT format, one question per block, Markdown question texts.
 
-    Worksheet variants go into one ``$CATEGORY`` per exercise, as in :func:`moodle_xml`.
+    The questions go into the ``$CATEGORY`` ``category``; quiz variants into one per exercise, as in
+    :func:`moodle_xml`. The worked answer is each question's general feedback (``####``), which Moodle shows
+    after an attempt (a ``//`` comment it would drop).
     """
     chosen = _all(found)
-    if any(ex.student is not None for ex in chosen):
+    if any(map(_is_variant, chosen)):
         return "\n".join(f"$CATEGORY: $course$/{category}/{key} {group[0].title}\n\n" + _gift_blocks(group)
                          for key, group in _groups(chosen))
-    return _gift_blocks(chosen)
+    return f"$CATEGORY: $course$/{category}\n\n" + _gift_blocks(chosen)
 
 
 def _gift_blocks(chosen: Sequence[Exercise]) -> str:
     blocks = []
     for ex in chosen:
-        head = f"// {ex.label}: {' '.join(_answer_line(ex).split())}\n::{_gift_escape(_name(ex))}::"
+        head = f"::{_gift_escape(_name(ex))}::"
         body = f"[markdown]{_gift_escape(question_text(ex, 'platform'))}"
+        general = f"\t####{_gift_escape(' '.join(_platform_answer_line(ex).split()))}\n"
         if ex.options:
-            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(o.text)}"
+            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(_option_text(ex, o.letter))}"
                        f"#{_gift_escape(o.feedback)}" for o in ex.options]
-            blocks.append(f"{head}{body} {{\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
+            blocks.append(f"{head}{body} {{\n" + "\n".join(f"\t{a}" for a in answers) + f"\n{general}}}\n")
         else:
-            right = ex.check(ex.answer)
-            answers = [f"=%100%{float(right.right or 0)!r}:{_tolerance(ex)}#{_gift_escape(right.message)}"]
-            answers += [f"=%0%{float(m.value)!r}:{_tolerance(ex, m.fewer_decimals)}#{_gift_escape(m.message)}"
-                        for m in _misconceptions(ex)]
-            blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + "\n}\n")
+            answers = [f"=%{credit}%{value}:{_tolerance(ex, fewer)}#{_gift_escape(feedback)}"
+                       for value, credit, feedback, fewer in _numeric_entries(ex)]
+            blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + f"\n{general}}}\n")
     return "\n".join(blocks)
 
 
@@ -232,10 +280,10 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
     gets one variant of every exercise.
     """
     chosen = _all(found)
-    if any(ex.student is not None for ex in chosen):
-        lines = ["Quiz title: bleu-teach: a worksheet, a variant for each student",
+    if any(map(_is_variant, chosen)):
+        lines = ["Quiz title: bleu-teach: the numeric exercises on new sentences",
                  "Quiz description: The numeric exercises of the bleu-teach lessons on new sentences; the quiz "
-                 "picks one variant of each.", ""]
+                 "picks one variant of each for every attempt.", ""]
         number = 0
         for _, group in _groups(chosen):
             lines += ["GROUP", "pick: 1", "points per question: 1", ""]
@@ -255,13 +303,14 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
 def _qti_question(number: int, ex: Exercise) -> list[str]:
     lines = [f"Title: {_name(ex)}"]
     lines += _qti_lines(f"{number}.  ", question_text(ex, "platform"))
-    lines += _qti_lines("... ", _answer_line(ex))
+    lines += _qti_lines("... ", _platform_answer_line(ex))
     if ex.options:
         for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
-            lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ", option.text)
+            lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ",
+                                _option_text(ex, option.letter))
             lines += _qti_lines("... ", option.feedback)
     else:
-        lines.append(f"=   {float(ex.check(ex.answer).right or 0)!r} +- {_tolerance(ex)}")
+        lines.append(f"=   {_rounded(ex, float(ex.check(ex.answer).right or 0))} +- {_tolerance(ex)}")
     lines.append("")
     return lines
 
@@ -275,6 +324,15 @@ def write_qti(path: str, found: Sequence[Exercise] | None = None) -> None:
     needs("text2qti", "The QTI export for Canvas")
     from text2qti.config import Config
     from text2qti.qti import QTI
-    from text2qti.quiz import Quiz
+    from text2qti.quiz import GroupStart, Quiz
 
-    QTI(Quiz(qti_text(found), config=Config(), source_name="bleu-teach exercises")).save(path)
+    quiz = Quiz(qti_text(found), config=Config(), source_name="bleu-teach exercises")
+    if any(map(_is_variant, _all(found))):
+        # text2qti titles every group "Group" and counts every question of a group in the quiz's points: each
+        # group is named after its exercise, and the quiz is worth one point per group (the questions drawn).
+        names = iter(f"{key} {group[0].title}" for key, group in _groups(_all(found)))
+        groups = [item.group for item in quiz.questions_and_delims if isinstance(item, GroupStart)]
+        for group in groups:
+            group.title_xml = escape(next(names))
+        quiz.points_possible = sum(group.pick * group.points_per_question for group in groups)
+    QTI(quiz).save(path)

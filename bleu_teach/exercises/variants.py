@@ -42,10 +42,12 @@ from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "draw_any", "pool_size", "worksheets"]
+           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS", "inputs_key"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
+#: How many variants of each exercise a platform quiz holds (fewer where a pool runs out).
+QUIZ_VARIANTS = 20
 #: The most worksheets one run makes (a large lecture), and the most draws tried for one variant.
 MAX_STUDENTS = 500
 MAX_DRAWS = 5000
@@ -491,3 +493,42 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
                 if len(taken) == before:  # the supply of new inputs has run out: share sooner from now on
                     patience = _REUSE_AFTER // 20
     return sheets
+
+
+def inputs_key(ex: Exercise) -> str:
+    """What makes two variants the same question: their inputs, as one string."""
+    return repr(sorted(ex.inputs.items()))
+
+
+def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
+                  which: Sequence[str] = VARIED) -> list[Exercise]:
+    """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
+
+    They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant whose
+    inputs a sheet in ``sheets`` has is never taken: a student who retakes the quiz cannot draw their own
+    sheet's question. A pooled exercise whose variants the sheets have all taken gets fewer, or none.
+    Each is numbered (``variant``), not given to a student.
+    """
+    paper = {inputs_key(ex) for sheet in sheets for ex in sheet}
+    found: list[Exercise] = []
+    for exercise_id in which:
+        rng = random.Random(f"quiz/{seed}/{exercise_id}")
+        drawn: list[Exercise] = []
+        if exercise_id in _POOLS:
+            left = [candidate for candidate in _pool(exercise_id)
+                    if repr(sorted(candidate[0].items())) not in paper]
+            rng.shuffle(left)
+            for inputs, question, _ in _spread(left)[:count]:
+                variant = _checked(exercise_id, inputs, question, 0)
+                assert variant is not None  # the pool holds checked candidates only
+                drawn.append(variant)
+        else:
+            taken, answers = set(paper), set[str]()
+            for _ in range(count):
+                before = len(taken)
+                variant = draw_variant(exercise_id, rng, 0, taken, answers)
+                if len(taken) == before:  # no new inputs: a repeat or a sheet's, never kept
+                    break
+                drawn.append(variant)
+        found += [replace(v, student=None, variant=k) for k, v in enumerate(drawn, start=1)]
+    return found

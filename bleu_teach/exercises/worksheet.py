@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.media import question_text
-from bleu_teach.views.document import AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong
+from bleu_teach.views.document import (AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong,
+                                       Table)
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
@@ -35,50 +36,80 @@ def _student(sheet: Sequence[Exercise]) -> int:
     return int(next(iter(students)))  # type: ignore[arg-type]
 
 
-def worksheet(sheet: Sequence[Exercise]) -> View:
-    """One student's worksheet: each question on their variant, with blank lines for the working and the answer.
+def _mistakes(ex: Exercise) -> str:
+    """Each misconception's answer to ``ex`` and its name, as a marker reads a paper answer against them."""
+    if ex.options:
+        return "; ".join(f"{o.letter}: {o.misconception}" for o in ex.options if o.misconception)
+    found: dict[str, list[str]] = {}  # one mistake made with either reference gives either value
+    for m in ex.check(None).misconceptions:
+        places = max((ex.decimals or 0) - m.fewer_decimals, 0)
+        value = f"{float(m.value):.{places}f}" if ex.decimals is not None else str(m.value)
+        found.setdefault(m.name.replace("_", " "), []).append(value)
+    return "; ".join(f"{' or '.join(values)} ({name})" for name, values in found.items()) or "none named"
+
+
+def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
+    """One student's worksheet: each question on their variant, with blank lines for the working and the answer;
+    ``name`` (from a roster) printed on it, or a space for the student to write it.
 
     The sheet does not print the seed it was made with: with the seed, anyone with the package could make the key.
     """
     student = _student(sheet)
+    who: Block = Paragraph((Strong("Name:"), f" {name}")) if name else AnswerSpace("Name", 1)
     blocks: list[Block] = [
         Heading(f"bleu-teach worksheet, student {student:02d}"),
-        AnswerSpace("Name", 1),
+        who,
         Paragraph((f"Sheet {student:02d}: your sentences are your own. Give each number as the question "
                    "asks (rounded, or as a fraction where it offers one), and show your working.",)),
     ]
     for number, ex in enumerate(sheet, start=1):
         lines = WORKING_LINES_BLEU if ex.kind in ("bleu", "corpus_bleu") else WORKING_LINES
-        blocks.append(Section((f"{number}. {ex.title}",), (
-            Paragraph((Label(plain_markdown(question_text(ex, "paper"))),)),
+        options: tuple[Block, ...] = ((Notes(tuple((Strong(f"{o.letter}:"), " ", Label(plain_markdown(o.text)))
+                                                   for o in ex.options), "Options"),) if ex.options else ())
+        blocks.append(Section((f"Question {number}",), (
+            Paragraph((Label(plain_markdown(question_text(ex, "paper"))),)), *options,
             AnswerSpace("Working", lines), AnswerSpace("Answer", 1))))
-    data = [{"student": student, "id": ex.id, "question": question_text(ex, "paper"), "inputs": dict(ex.inputs)} for ex in sheet]
+    data = [{"student": student, "name": name, "id": ex.id, "question": question_text(ex, "paper"),
+             "inputs": dict(ex.inputs)} for ex in sheet]
     return View(Document(tuple(blocks), styles=("worksheet",)), data)
 
 
-def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int) -> View:
-    """The key: for every student, each question's right answer and its working."""
+def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequence[str] | None = None,
+                  quiz: Sequence[Exercise] = ()) -> View:
+    """The key: how varied each exercise is, then for every student each question's right answer, the answer
+    each named mistake gives (so that a marker can diagnose a paper answer) and the working.
+
+    ``names`` are the roster's, in the students' order; ``quiz`` the platform quiz's variants (drawn apart from
+    the sheets), counted here.
+    """
     blocks: list[Block] = [
         Heading("bleu-teach worksheets: the key"),
         Paragraph((f"{len(sheets)} students, made with seed {seed} (keep it secret: with the seed, the package "
                    "makes this key again). Numbers are right when they round to the answer at the question's "
-                   "decimals, or as exact fractions where the question offers one. The quiz files made with the worksheets (Moodle XML, GIFT, "
-                   "QTI) hold each variant's misconceptions with their feedback.",)),
+                   "decimals, or as exact fractions where the question offers one. Beside each answer, the "
+                   "answer each named mistake gives: a paper answer equal to one of them is that mistake.",)),
+        Paragraph(("The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
+                   "separately, none of them a student's sheet: a student who retakes the quiz never meets "
+                   "their own sheet's question there.",)),
     ]
-    shared = []
+    rows = []
     for k, ex in enumerate(sheets[0] if sheets else ()):
-        different = len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets})
-        if different < len(sheets):
-            shared.append(f"{ex.id} has {different} different variants for {len(sheets)} students")
-    if shared:
-        blocks.append(Paragraph(("Some students share a variant: " + "; ".join(shared) + ". Every sheet as a "
-                                 "whole still differs from every other.",)))
+        variants = len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets})
+        answers = len({sheet[k].answer_text for sheet in sheets})
+        rows.append((ex.id, ex.title, str(variants), str(answers), str(sum(q.id == ex.id for q in quiz))))
+    blocks.append(Table(("Exercise", "Title", "Different variants", "Different answers", "Quiz variants"),
+                        tuple(rows), caption=f"How varied each exercise is, over {len(sheets)} sheets"))
     data = []
-    for sheet in sheets:
+    for k, sheet in enumerate(sheets):
         student = _student(sheet)
+        name = names[k] if names else None
+        table = Table(("Question", "Right answer", "Each named mistake gives"),
+                      tuple((f"{number}. {ex.id}", ex.answer_text, _mistakes(ex))
+                            for number, ex in enumerate(sheet, start=1)))
         items = tuple((Strong(f"{number}. {ex.id}: {ex.answer_text}."), " ", Label(ex.working))
                       for number, ex in enumerate(sheet, start=1))
-        blocks.append(Section((f"Sheet of student {student:02d}",), (Notes(items, "Answers"),)))
-        data += [{"student": student, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
+        title = f"Sheet of student {student:02d}" + (f": {name}" if name else "")
+        blocks.append(Section((title,), (table, Notes(items, "Working"))))
+        data += [{"student": student, "name": name, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
                   "working": ex.working, "inputs": dict(ex.inputs)} for ex in sheet]
     return View(Document(tuple(blocks)), data)

@@ -36,7 +36,7 @@ _PROG = "python -m bleu_teach"
 
 def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     """Add ``exercises key``, ``exercises export`` and ``exercises worksheet`` to the command line."""
-    from bleu_teach.exercises.variants import MAX_STUDENTS
+    from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED
 
     bank = commands.add_parser(
         "exercises", formatter_class=formatter,
@@ -59,8 +59,14 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
                              "qti: a QTI package for Canvas (needs text2qti)")
     _add_out(export)
     sheet = what.add_parser("worksheet", help="a different worksheet for every student, their key, quiz files")
-    sheet.add_argument("--students", required=True, type=_whole, metavar="N",
-                       help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student")
+    sheet.add_argument("--students", type=_whole, metavar="N",
+                       help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student (or give --roster)")
+    sheet.add_argument("--roster", metavar="CSV",
+                       help="a CSV file of the students' names (a column headed 'name', or the first column): one "
+                            "sheet per name, the name printed on it and in the key")
+    sheet.add_argument("--exercises", metavar="IDS",
+                       help="the exercises on each sheet, by id, comma-separated (e.g. 01.1,03.1,03.2); numeric ones "
+                            f"get a variant per student; by default {','.join(VARIED)}")
     sheet.add_argument("--seed", type=_whole, default=None, metavar="S",
                        help="the same seed gives the same worksheets; by default a new random seed, printed and "
                             "written into the key (keep it secret: with it anyone can make the key)")
@@ -133,7 +139,12 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
         raise ValueError(f"say what to write: {_PROG} exercises key --out DIR, {_PROG} exercises export "
                          f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR")
     if args.exercise_command == "worksheet":
-        return _worksheets(args.students, args.seed, args.out, args.force, _paper(args))
+        names = _roster(args.roster, args.students) if args.roster is not None else None
+        if names is None and args.students is None:
+            raise ValueError("say how many sheets: --students N, or --roster names.csv with one name a line")
+        chosen = _exercise_ids(args.exercises) if args.exercises is not None else None
+        return _worksheets(len(names) if names else args.students, args.seed, args.out, args.force, _paper(args),
+                           names, chosen)
     force = getattr(args, "force", False)
     if args.exercise_command == "export":
         name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
@@ -169,18 +180,103 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
-def _worksheets(students: int, seed: int | None, where: str, force: bool = False, paper: str | None = "A4") -> list[str]:
+#: The largest roster file read, and the longest name printed.
+ROSTER_BYTES = 1_000_000
+NAME_CHARACTERS = 100
+
+
+def _roster(path: str, students: int | None) -> list[str]:
+    """The names in a roster CSV (a column headed "name", or else the first column), in order."""
+    import csv
+    import io
+
+    from bleu_teach.exercises.variants import MAX_STUDENTS
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(ROSTER_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"--roster: cannot read {path!r} ({error.strerror or error})") from None
+    if len(raw) > ROSTER_BYTES:
+        raise ValueError(f"--roster: {path!r} is larger than {ROSTER_BYTES:,} bytes; a roster is one name a line")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"--roster: {path!r} is not UTF-8 text; save the roster as CSV UTF-8") from None
+    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if rows and any(cell.strip().lower() in ("name", "names", "student", "full name") for cell in rows[0]):
+        column = next(k for k, cell in enumerate(rows[0])
+                      if cell.strip().lower() in ("name", "names", "student", "full name"))
+        rows = rows[1:]
+    else:
+        column = 0
+    names = []
+    for number, row in enumerate(rows, start=1):
+        name = " ".join(row[column].split()) if column < len(row) else ""
+        if not name:
+            raise ValueError(f"--roster: row {number} of {path!r} has no name in its name column")
+        if len(name) > NAME_CHARACTERS or not name.isprintable():
+            raise ValueError(f"--roster: the name in row {number} of {path!r} is longer than {NAME_CHARACTERS} "
+                             "characters or holds control characters")
+        names.append(name)
+    if not 1 <= len(names) <= MAX_STUDENTS:
+        raise ValueError(f"--roster: {path!r} must list from 1 to {MAX_STUDENTS} names; it lists {len(names)}")
+    if students is not None and students != len(names):
+        raise ValueError(f"--students {students} and the {len(names)} names of --roster disagree; give one of them")
+    return names
+
+
+def _exercise_ids(text: str) -> list[str]:
+    """The exercise ids of --exercises, each a bank exercise, each once."""
+    from bleu_teach.exercises.bank import exercises
+
+    known = [ex.id for ex in exercises()]
+    ids = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [i for i in ids if i not in known]
+    if not ids or unknown:
+        raise ValueError(f"--exercises must list exercise ids such as 01.1,03.1,03.2 (these exist: {', '.join(known)})"
+                         + (f"; not {', '.join(repr(i[:20]) for i in unknown[:3])}" if unknown else ""))
+    if len(set(ids)) < len(ids):
+        raise ValueError("--exercises lists an exercise twice; list each once")
+    return ids
+
+
+def _sheets(students: int, seed: int, chosen: list[str] | None) -> list[list[Any]]:
+    """Each student's exercises: a variant of each numeric one, the bank's own question for the others."""
+    from dataclasses import replace
+
+    from bleu_teach.exercises.bank import exercise
+    from bleu_teach.exercises.variants import VARIED, worksheets
+
+    if chosen is None:
+        return worksheets(students, seed)
+    varied = [i for i in chosen if i in VARIED]
+    drawn = worksheets(students, seed, varied) if varied else [[] for _ in range(students)]
+    sheets = []
+    for k, mine in enumerate(drawn, start=1):
+        by_id = {ex.id: ex for ex in mine}
+        sheets.append([by_id[i] if i in by_id else replace(exercise(i), student=k) for i in chosen])
+    return sheets
+
+
+def _worksheets(students: int, seed: int | None, where: str, force: bool = False, paper: str | None = "A4",
+                roster: list[str] | None = None, chosen: list[str] | None = None) -> list[str]:
+    from bleu_teach.exercises.bank import exercise
     from bleu_teach.exercises.export import gift, moodle_xml
-    from bleu_teach.exercises.variants import worksheets
+    from bleu_teach.exercises.variants import VARIED, quiz_variants
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
 
-    import hashlib
+    import datetime
     import secrets
 
     started = time.perf_counter()
     if seed is None:
-        seed = secrets.randbelow(10**9) + 1
-    sheets = worksheets(students, seed)  # checks students and seed before anything is written
+        seed = secrets.randbelow(10**18 - 1) + 1
+    if not isinstance(students, int) or isinstance(students, bool):
+        raise ValueError("say how many sheets: --students N, or --roster names.csv")
+    sheets = _sheets(students, seed, chosen)  # checks students and seed before anything is written
+    varied = [i for i in (chosen or VARIED) if i in VARIED]
+    quiz = quiz_variants(seed, sheets, which=varied) + [exercise(i) for i in (chosen or ()) if i not in VARIED]
     out = OutFolder(where, "worksheet", force, FILE_NAMES)
     names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
     pdf = [".pdf"] if paper else []
@@ -189,21 +285,21 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
              + ["worksheets.moodle.xml", "worksheets.gift.txt", *(["worksheets.qti.zip"] if qti else [])])
     pages = {}
     markdown = []
-    for name, sheet in zip(names, sheets):
-        view = worksheet(sheet)
+    for k, (name, sheet) in enumerate(zip(names, sheets)):
+        view = worksheet(sheet, roster[k] if roster else None)
         markdown.append(out.write(f"{name}.md", view.to_markdown()))
         pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
     written = _print(out, pages, False, paper) or markdown
-    key = worksheet_key(sheets, seed)
+    key = worksheet_key(sheets, seed, roster, quiz)
     written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
     written += _print(out, {"worksheet-key": (key, "bleu-teach worksheets: the key")}, True, paper)
-    flat = [ex for sheet in sheets for ex in sheet]
-    # The set is named by a fingerprint of its seed, never the seed itself (the quiz files may be shared).
-    category = f"bleu-teach worksheets, set {hashlib.sha256(str(seed).encode()).hexdigest()[:6]}"
-    written.append(out.write("worksheets.moodle.xml", moodle_xml(flat, category), secret=True))
-    written.append(out.write("worksheets.gift.txt", gift(flat, category), secret=True))
+    # The quiz's variants are drawn apart from the sheets, and the set is named by the day it was made: nothing in
+    # a file a student may see says anything of the seed.
+    category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
+    written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
+    written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
     if qti:
-        written.append(out.write("worksheets.qti.zip", _qti_bytes(flat), secret=True))
+        written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))
     else:  # text2qti is not installed: the other files are still useful
         _note(f"no QTI package: {_qti_missing()}")
     removed = out.finish()

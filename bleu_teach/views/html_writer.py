@@ -199,7 +199,7 @@ _PRINT_STYLE = (
     "h1{{font-size:17pt;margin:0 0 0.5em}}h2{{font-size:13pt;margin:1.1em 0 0.3em;break-after:avoid}}"
     "h3{{font-size:11.5pt;margin:0.9em 0 0.3em;break-after:avoid}}"
     "table{{border-collapse:collapse;margin:0.3em 0 0.8em}}th,td{{border:1px solid #777;padding:2px 7px;"
-    "text-align:right;vertical-align:top}}th.gram,td.gram{{text-align:left}}"
+    "text-align:left;vertical-align:top}}"
     "li{{margin:0.15em 0;overflow-wrap:anywhere}}p{{overflow-wrap:anywhere}}"
     ".match{{font-weight:bold;text-decoration:underline}}.score{{font-weight:bold}}"
     ".answer-space{{margin:0.4em 0 0.9em;break-inside:avoid}}.answer-space label{{display:block;font-weight:bold}}"
