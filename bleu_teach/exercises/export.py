@@ -34,7 +34,7 @@ from bleu_teach.views.document import Block, Document, Heading, Inline, Label, N
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
-__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti"]
+__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti", "platform_option"]
 
 
 def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
@@ -58,7 +58,7 @@ def _is_variant(ex: Exercise) -> bool:
     return ex.student is not None or ex.variant is not None
 
 
-def _option_text(ex: Exercise, letter: str) -> str:
+def platform_option(ex: Exercise, letter: str) -> str:
     """An option as a platform shows it, which numbers the options itself or not at all: a bare letter naming a
     hypothesis of the question becomes "Hypothesis A", and "the same" "The same"."""
     option = next(o for o in ex.options if o.letter == letter)
@@ -73,7 +73,7 @@ def _platform_answer_line(ex: Exercise) -> str:
     if not ex.options:
         return _answer_line(ex)
     working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]
-    return f"Answer: {_option_text(ex, str(ex.answer)).rstrip('.')}. {working}"
+    return f"Answer: {platform_option(ex, str(ex.answer)).rstrip('.')}. {working}"
 
 
 def _numeric_entries(ex: Exercise) -> list[tuple[str, str, str, int]]:
@@ -210,7 +210,7 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
         for option in ex.options:
             answer = ElementTree.SubElement(question, "answer", {
                 "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
-            ElementTree.SubElement(answer, "text").text = _option_text(ex, option.letter)
+            ElementTree.SubElement(answer, "text").text = platform_option(ex, option.letter)
             _text_element(answer, "feedback", option.feedback)
     else:
         for value, fraction, feedback, fewer in _numeric_entries(ex):
@@ -251,7 +251,7 @@ def _gift_blocks(chosen: Sequence[Exercise]) -> str:
         body = f"[markdown]{_gift_escape(question_text(ex, 'platform'))}"
         general = f"\t####{_gift_escape(' '.join(_platform_answer_line(ex).split()))}\n"
         if ex.options:
-            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(_option_text(ex, o.letter))}"
+            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(platform_option(ex, o.letter))}"
                        f"#{_gift_escape(o.feedback)}" for o in ex.options]
             blocks.append(f"{head}{body} {{\n" + "\n".join(f"\t{a}" for a in answers) + f"\n{general}}}\n")
         else:
@@ -307,7 +307,7 @@ def _qti_question(number: int, ex: Exercise) -> list[str]:
     if ex.options:
         for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
             lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ",
-                                _option_text(ex, option.letter))
+                                platform_option(ex, option.letter))
             lines += _qti_lines("... ", option.feedback)
     else:
         lines.append(f"=   {_rounded(ex, float(ex.check(ex.answer).right or 0))} +- {_tolerance(ex)}")

@@ -42,7 +42,8 @@ from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS", "inputs_key"]
+           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS", "inputs_key",
+           "rebuild"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -532,3 +533,19 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
                 drawn.append(variant)
         found += [replace(v, student=None, variant=k) for k, v in enumerate(drawn, start=1)]
     return found
+
+
+def rebuild(exercise_id: str, inputs: dict[str, Any], question: str, variant: int | None = None) -> Exercise:
+    """The variant with these inputs and question again (read back from a file the worksheet command wrote),
+    checked as when it was drawn; ``ValueError`` if they are not a variant's."""
+    if not isinstance(exercise_id, str) or exercise_id not in VARIED:
+        raise ValueError(f"exercise {preview(exercise_id)} has no variants; these do: {', '.join(VARIED)}.")
+    if not isinstance(inputs, dict) or not isinstance(question, str):
+        raise ValueError(f"a variant of {exercise_id} needs its inputs (a dict) and its question (a str).")
+    try:
+        found = _checked(exercise_id, inputs, question, 0)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ValueError(f"these are not the inputs of a variant of {exercise_id} ({type(error).__name__}).") from None
+    if found is None:
+        raise ValueError(f"these inputs of {exercise_id} do not pass its checks; was the file edited?")
+    return replace(found, student=None, variant=variant)

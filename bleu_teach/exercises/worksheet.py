@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
+from bleu_teach.exercises.effort import minutes
 from bleu_teach.exercises.media import question_text
 from bleu_teach.views.document import (AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong,
                                        Table)
@@ -60,7 +61,8 @@ def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
         Heading(f"bleu-teach worksheet, student {student:02d}"),
         who,
         Paragraph((f"Sheet {student:02d}: your sentences are your own. Give each number as the question "
-                   "asks (rounded, or as a fraction where it offers one), and show your working.",)),
+                   "asks (rounded, or as a fraction where it offers one), and show your working. It takes about "
+                   f"{sum(map(minutes, sheet))} minutes by hand (an estimate).",)),
     ]
     for number, ex in enumerate(sheet, start=1):
         lines = WORKING_LINES_BLEU if ex.kind in ("bleu", "corpus_bleu") else WORKING_LINES
@@ -96,9 +98,15 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
     for k, ex in enumerate(sheets[0] if sheets else ()):
         variants = len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets})
         answers = len({sheet[k].answer_text for sheet in sheets})
-        rows.append((ex.id, ex.title, str(variants), str(answers), str(sum(q.id == ex.id for q in quiz))))
-    blocks.append(Table(("Exercise", "Title", "Different variants", "Different answers", "Quiz variants"),
+        spent = sorted(minutes(sheet[k]) for sheet in sheets)
+        rows.append((ex.id, ex.title, str(variants), str(answers), str(sum(q.id == ex.id for q in quiz)),
+                     f"{spent[0]}" if spent[0] == spent[-1] else f"{spent[0]}-{spent[-1]}"))
+    blocks.append(Table(("Exercise", "Title", "Different variants", "Different answers", "Quiz variants",
+                         "Minutes (estimate)"),
                         tuple(rows), caption=f"How varied each exercise is, over {len(sheets)} sheets"))
+    blocks.append(Paragraph(("Minutes are an estimate from each question's length: reading it, looking up each "
+                             "n-gram in each reference, and the formula's arithmetic (bleu_teach.exercises.effort)."
+                             ,)))
     data = []
     for k, sheet in enumerate(sheets):
         student = _student(sheet)
@@ -108,7 +116,8 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
                             for number, ex in enumerate(sheet, start=1)))
         items = tuple((Strong(f"{number}. {ex.id}: {ex.answer_text}."), " ", Label(ex.working))
                       for number, ex in enumerate(sheet, start=1))
-        title = f"Sheet of student {student:02d}" + (f": {name}" if name else "")
+        title = f"Sheet of student {student:02d}" + (f": {name}" if name else "") + \
+            f" (about {sum(map(minutes, sheet))} minutes)"
         blocks.append(Section((title,), (table, Notes(items, "Working"))))
         data += [{"student": student, "name": name, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
                   "working": ex.working, "inputs": dict(ex.inputs)} for ex in sheet]

@@ -80,7 +80,7 @@ from typing import Any, TextIO
 
 from bleu_teach.inputs.optional import MissingLibrary
 from bleu_teach.metrics import METRICS, Metric, Option, explained_metrics
-from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files
+from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files, exercise_tally
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.viewable import FORMATS, Viewable, render
 
@@ -514,7 +514,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   f"text (or a file name) that starts with '-', put it after --, options first: "
                                   f"{PROG} {command} {where}-- {dashed[0]!r}") from None
             raise
-        if args.command == "exercises":
+        if args.command == "exercises" and args.exercise_command == "tally":
+            text = exercise_tally(args)
+        elif args.command == "exercises":
             written = exercise_files(args)
             text = "\n".join(f"wrote {safe(path)}" for path in written)
             if sys.stdout is None:  # the files are written; the list of them has nowhere to go

@@ -15,6 +15,7 @@ Bad arguments raise ``ValueError``: the command line prints them as one
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import tempfile
@@ -26,10 +27,10 @@ from bleu_teach.ui.out_folder import OutFolder
 
 #: Every name the exercise commands write in --out: only these can be replaced or removed as a command's own.
 FILE_NAMES = re.compile(r"(answer-key|worksheet-key)\.(md|tex|pdf)|(bleu-teach-exercises|worksheets)\."
-                        r"(moodle\.xml|gift\.txt|qti\.zip)|sheets/student-[0-9]{2,3}\.(md|tex|pdf)")
+                        r"(moodle\.xml|gift\.txt|qti\.zip)|worksheets\.quiz\.json|sheets/student-[0-9]{2,3}\.(md|tex|pdf)")
 # (.tex: the names earlier versions wrote, which a later run may remove as its own.)
 
-__all__ = ["add_exercise_commands", "exercise_files"]
+__all__ = ["add_exercise_commands", "exercise_files", "exercise_tally"]
 
 _PROG = "python -m bleu_teach"
 
@@ -71,6 +72,17 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
                        help="the same seed gives the same worksheets; by default a new random seed, printed and "
                             "written into the key (keep it secret: with it anyone can make the key)")
     _add_out(sheet)
+    count = what.add_parser("tally", help="the class's answers from a Moodle or Canvas export, checked and counted",
+                            description="Every answer in a quiz's export run through the lessons' checkers: per "
+                                        "exercise, how many answered, how many were right and how many made each "
+                                        "named mistake. Reads Moodle's Responses report (with question texts) and "
+                                        "Canvas's Student Analysis report, as CSV.")
+    count.add_argument("responses", metavar="RESPONSES", help="the CSV file the platform exported")
+    count.add_argument("--variants", metavar="FILE",
+                       help="worksheets.quiz.json, which 'exercises worksheet' wrote beside the quiz files: needed "
+                            "when the quiz is a worksheet quiz (its variants); without it, the lessons' exercises")
+    count.add_argument("--format", dest="tally_format", choices=("text", "markdown", "html", "json"), default="text",
+                       help="text (default), markdown, html (a whole page with a bar chart per exercise) or json")
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
 
 
@@ -282,7 +294,8 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     pdf = [".pdf"] if paper else []
     qti = _qti_missing() is None
     out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
-             + ["worksheets.moodle.xml", "worksheets.gift.txt", *(["worksheets.qti.zip"] if qti else [])])
+             + ["worksheets.moodle.xml", "worksheets.gift.txt", "worksheets.quiz.json",
+                *(["worksheets.qti.zip"] if qti else [])])
     pages = {}
     markdown = []
     for k, (name, sheet) in enumerate(zip(names, sheets)):
@@ -298,6 +311,10 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
     written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
     written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
+    record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants",
+              "variants": [{"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
+                           for ex in quiz if ex.variant is not None]}
+    written.append(out.write("worksheets.quiz.json", json.dumps(record, ensure_ascii=False, indent=1), secret=True))
     if qti:
         written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))
     else:  # text2qti is not installed: the other files are still useful
@@ -320,3 +337,54 @@ def _qti_missing() -> str | None:
     except MissingLibrary as missing:
         return str(missing)
     return None
+
+
+#: The largest --variants file read.
+VARIANTS_BYTES = 20_000_000
+
+
+def exercise_tally(args: argparse.Namespace) -> str:
+    """``exercises tally``: the class's answers in a platform's export, checked and counted, as text."""
+    from bleu_teach.exercises.bank import exercises
+    from bleu_teach.exercises.tally import MAX_BYTES, read_responses, tally
+    from bleu_teach.views.html_writer import write_html_page
+
+    known = list(exercises())
+    if args.variants is not None:
+        known += _variants(args.variants)
+    text = _read_text(args.responses, MAX_BYTES, "RESPONSES")
+    report = tally(read_responses(text), known)
+    if args.tally_format == "html":
+        return write_html_page(report.to_document(), "What the class answered")
+    return str(report.to_json() if args.tally_format == "json" else
+               report.to_markdown() if args.tally_format == "markdown" else report.to_text())
+
+
+def _read_text(path: str, limit: int, what: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as error:
+        raise ValueError(f"{what}: cannot read {path!r} ({error.strerror or error})") from None
+    if len(raw) > limit:
+        raise ValueError(f"{what}: {path!r} is larger than {limit:,} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what}: {path!r} is not UTF-8 text; export it again as CSV (UTF-8)") from None
+
+
+def _variants(path: str) -> list[Any]:
+    """The quiz variants recorded in worksheets.quiz.json, rebuilt and checked."""
+    from bleu_teach.exercises.variants import rebuild
+
+    try:
+        record = json.loads(_read_text(path, VARIANTS_BYTES, "--variants"))
+        entries = record["variants"] if isinstance(record, dict) and record.get("format") == 1 else None
+        if not isinstance(entries, list):
+            raise ValueError
+        return [rebuild(e["id"], e["inputs"], e["question"], e["variant"]) for e in entries]
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
+        detail = f" ({error})" if isinstance(error, ValueError) and str(error) else ""
+        raise ValueError(f"--variants: {path!r} is not a worksheets.quiz.json that 'exercises worksheet' wrote"
+                         f"{detail[:200]}") from None

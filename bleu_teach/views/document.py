@@ -205,7 +205,23 @@ class AnswerSpace:
     lines: int = 1
 
 
-Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert, AnswerSpace]
+@dataclass(frozen=True)
+class Bars:
+    """A bar chart of counts out of ``total`` (how many answers gave each verdict, say): a table with shares where
+    there is no drawing, bars with their numbers written beside them in HTML (never the bar alone)."""
+
+    caption: str
+    rows: tuple[tuple[str, int], ...]
+    total: int
+
+    def as_table(self) -> Table:
+        """The same counts as a table: label, count, share of the total."""
+        return Table(("", "Count", "Share"), tuple(
+            (label, str(count), f"{100 * count / self.total:.0f}%" if self.total else "-") for label, count in self.rows),
+            caption=self.caption)
+
+
+Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert, AnswerSpace, Bars]
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from html import escape as _escape_html
 
 from bleu_teach.views.document import (
     AnswerSpace,
+    Bars,
     SUBSCRIPT,
     Alert,
     Block,
@@ -52,7 +53,7 @@ def escape(text: str) -> str:
     return _escape_html(_UNSAFE.sub(shown, text))
 
 
-__all__ = ["write_html", "write_html_page", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+__all__ = ["write_html", "write_html_page", "bars_html", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
 
 STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
@@ -148,6 +149,22 @@ def table_html(table: Table) -> str:
     return f"{caption}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def bars_html(bars: Bars) -> str:
+    """A bar chart as HTML: a table (label, bar, count and share), so the numbers are read as text and the bars
+    only repeat them; the bar's width is the share."""
+    rows = []
+    for label, count in bars.rows:
+        share = count / bars.total if bars.total else 0.0
+        rows.append(f'<tr><th scope="row" class="gram">{escape(label)}</th><td class="bar-cell">'
+                    f'<span class="bar" style="display:inline-block;height:0.9em;background:#35608f;'
+                    f'width:{12 * share:.2f}em" aria-hidden="true"></span></td>'
+                    f"<td>{count}</td><td>{100 * share:.0f}%</td></tr>")
+    caption = f"<caption>{escape(bars.caption)}</caption>" if bars.caption else ""
+    return (f'<table class="bars">{caption}<thead><tr><th scope="col" class="gram">Answer</th>'
+            f'<th scope="col">Share of the answers</th><th scope="col">Count</th><th scope="col">%</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
 def _block(block: Block) -> str:
     if isinstance(block, Heading):
         return f"<h4>{_inline(block.content)}</h4>"
@@ -172,6 +189,8 @@ def _block(block: Block) -> str:
                 + "".join(_block(b) for b in block.blocks) + "</details>")
     if isinstance(block, Alert):
         return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
+    if isinstance(block, Bars):
+        return bars_html(block)
     if isinstance(block, AnswerSpace):
         rules = "".join('<div class="answer-line"></div>' for _ in range(block.lines))
         return f'<div class="answer-space"><p><b>{escape(block.label)}:</b></p>{rules}</div>'

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from bleu_teach.views.document import (
     AnswerSpace,
+    Bars,
     SUBSCRIPT,
     Alert,
     Block,
@@ -170,6 +171,8 @@ def _block(block: Block, depth: int) -> str:
                             *[_block(b, depth + 1) for b in block.blocks]])
     if isinstance(block, Alert):
         return f"\\textbf{{Please check the input:}} {escape_latex(block.message)}"
+    if isinstance(block, Bars):
+        return _table(block.as_table())
     if isinstance(block, AnswerSpace):  # a minipage: the label and its lines stay on one page
         return ("\\noindent\\begin{minipage}{\\linewidth}" + f"\\textbf{{{escape_latex(block.label)}:}}" + "".join(
             "\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines)) + "\\end{minipage}")

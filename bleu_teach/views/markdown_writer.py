@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.document import (
     AnswerSpace,
+    Bars,
     Alert,
     Block,
     Code,
@@ -137,6 +138,8 @@ def _block(block: Block, level: int) -> list[str]:
         return out
     if isinstance(block, Alert):
         return [f"> **Please check the input:** {escape_markdown(block.message)}"]
+    if isinstance(block, Bars):
+        return _block(block.as_table(), level)
     if isinstance(block, AnswerSpace):
         room = "your answer" if block.lines <= 1 else f"your {block.label.lower()} (about {block.lines} lines)"
         return [f"**{escape_markdown(block.label)}:** *({escape_markdown(room)} here)*"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from bleu_teach.views.document import (
     AnswerSpace,
+    Bars,
     Alert,
     Block,
     Code,
@@ -125,6 +126,8 @@ def _block(block: Block, indent: str) -> list[str]:
         return [f"{indent}Please check the input: {safe(block.message)}"]
     if isinstance(block, AnswerSpace):
         return [f"{indent}{safe(block.label)}:"] + [indent + "_" * 60] * block.lines
+    if isinstance(block, Bars):
+        return _block(block.as_table(), indent)
     raise TypeError(f"unknown block {block!r}")
 
 
