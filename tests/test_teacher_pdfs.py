@@ -32,6 +32,9 @@ pytestmark = pytest.mark.slow
 
 #: A class in which student 12's lesson-08 question quotes Chinese (checked below, not assumed).
 STUDENTS, SEED, CHINESE_STUDENT = 12, 5, 12
+#: A roster with names in the scripts a class may have: Latin with diacritics, Greek, Chinese.
+NAMES = ["Zoë Ñúñez", "Αλέξανδρος Παπαδόπουλος", "李雷", "Ólafur Þórsson", "Chloé Brontë", "Dương Văn Minh",
+         "Ελένη Κ.", "韩梅梅", "Jürgen Groß", "Søren Kierkegaard", "İlkay Gündoğan", "Łucja Żółć"]
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 
@@ -46,7 +49,9 @@ def _run(*args: str) -> None:
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     needs_weasyprint()
     out = tmp_path_factory.mktemp("pdfs")
-    _run("worksheet", "--students", str(STUDENTS), "--seed", str(SEED), "--out", str(out / "sheets-a4"))
+    roster = out / "class.csv"
+    roster.write_text("name\n" + "\n".join(NAMES), encoding="utf-8")
+    _run("worksheet", "--roster", str(roster), "--seed", str(SEED), "--out", str(out / "sheets-a4"))
     _run("key", "--out", str(out / "key-letter"), "--paper", "letter")
     return out
 
@@ -139,6 +144,8 @@ def test_every_pdf_is_tagged_with_its_language_title_and_a_tree_that_reaches_all
         levels = [int(kind[2]) for kind in kinds if re.fullmatch(r"/H[1-6]", kind)]
         assert levels[0] == 1 and all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path.name, levels)
         assert "/L" in kinds and "/LI" in kinds or "/Form" in kinds, path.name  # the key's lists, the sheets' fields
+        if path.name == "worksheet-key.pdf":
+            assert {"/Table", "/TH", "/TD", "/L", "/LI"} <= set(kinds)  # its tables have header cells
         for number in range(len(reader.pages)):
             printed, untagged = _marked_text(reader, number)
             assert untagged == 0, (path.name, number)
@@ -163,19 +170,19 @@ def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Pat
     for sheet in sheets:
         reader = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf")
         fields = [annot.get_object() for page in reader.pages for annot in page.get("/Annots", [])]
-        assert len(fields) == 1 + 2 * len(sheet)  # the name, then each question's working and answer
+        assert len(fields) == 2 * len(sheet)  # each question's working and answer (the roster printed the name)
         names = [str(field["/TU"]) for field in fields]
-        assert names[0] == "Name"
         for number in range(1, len(sheet) + 1):
             title = f"Question {number}"
-            assert names[2 * number - 1:2 * number + 1] == [f"Working ({title})", f"Answer ({title})"]
+            assert names[2 * number - 2:2 * number] == [f"Working ({title})", f"Answer ({title})"]
 
 
 def test_every_script_comes_back_from_the_extracted_text(folder: Path):
     sheets = worksheets(STUDENTS, SEED)
     chinese = 0
-    for sheet in sheets:
+    for sheet, name in zip(sheets, NAMES):
         text = _squashed(_text(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf"))
+        assert _squashed(name) in text, name  # every script of the roster's names
         for ex in sheet:
             question = _squashed(_plain(question_text(ex, "paper")))
             assert question in text, (ex.label, question[:80])
