@@ -28,7 +28,7 @@ from xml.sax.saxutils import escape
 
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
-from bleu_teach.exercises.media import question_text
+from bleu_teach.exercises.media import paper_blocks, question_text
 from bleu_teach.inputs.optional import needs
 from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
 from bleu_teach.views.formatting import plain_markdown
@@ -124,7 +124,7 @@ def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
 
 
 def _exercise_section(ex: Exercise) -> Section:
-    blocks: list[Block] = [Paragraph((Label(plain_markdown(question_text(ex, "paper"))),))]
+    blocks: list[Block] = list(paper_blocks(ex))
     items: tuple[tuple[Inline, ...], ...]
     if ex.options:
         items = tuple((Strong(f"{'same' if o.letter == 'SAME' else o.letter}:"), " ", Label(plain_markdown(o.text)),

@@ -31,7 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["LESSON_MEDIA", "MEDIA", "AnswerFormat", "Asked", "answer_label", "how_to_answer", "instructions",
+from bleu_teach.views.document import Block, Label, Notes, Paragraph
+from bleu_teach.views.formatting import plain_markdown
+
+__all__ = ["LESSON_MEDIA", "MEDIA", "AnswerFormat", "Asked", "answer_label", "how_to_answer", "instructions", "paper_blocks",
            "question_text"]
 
 #: Every medium an exercise is asked in.
@@ -137,3 +140,21 @@ def question_text(ex: Asked, medium: str) -> str:
     text = " ".join(part for part in parts if part)
     context = "" if medium in LESSON_MEDIA else ex.stand_alone_context()
     return f"{context}\n\n{text}" if context else text
+
+
+def paper_blocks(ex: Asked) -> tuple[Block, ...]:
+    """The question as printed (the key, a worksheet): a paragraph for each of its paragraphs, and its bullet
+    points (00.2's two hypotheses) one to a line, not run together.
+
+    >>> from bleu_teach.exercises.bank import exercise
+    >>> [type(b).__name__ for b in paper_blocks(exercise("00.2"))]
+    ['Paragraph', 'Notes', 'Paragraph']
+    """
+    blocks: list[Block] = []
+    for part in plain_markdown(question_text(ex, "paper")).split("\n\n"):
+        lines = [line for line in part.split("\n") if line.strip()]
+        if lines and all(line.startswith("- ") for line in lines):
+            blocks.append(Notes(tuple((Label(line[2:]),) for line in lines), ""))
+        elif lines:
+            blocks.append(Paragraph((Label(" ".join(lines)),)))
+    return tuple(blocks)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.effort import minutes
-from bleu_teach.exercises.media import question_text
+from bleu_teach.exercises.media import paper_blocks, question_text
 from bleu_teach.views.document import (AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong,
                                        Table)
 from bleu_teach.views.formatting import plain_markdown
@@ -69,7 +69,7 @@ def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
         options: tuple[Block, ...] = ((Notes(tuple((Strong(f"{o.letter}:"), " ", Label(plain_markdown(o.text)))
                                                    for o in ex.options), "Options"),) if ex.options else ())
         blocks.append(Section((f"Question {number}",), (
-            Paragraph((Label(plain_markdown(question_text(ex, "paper"))),)), *options,
+            *paper_blocks(ex), *options,
             AnswerSpace("Working", lines), AnswerSpace("Answer", 1))))
     data = [{"student": student, "name": name, "id": ex.id, "question": question_text(ex, "paper"),
              "inputs": dict(ex.inputs)} for ex in sheet]

@@ -180,7 +180,7 @@ def _block(block: Block) -> str:
     if isinstance(block, Table):
         return table_html(block)
     if isinstance(block, Notes):
-        return (f"<p><b>{escape(block.title)}</b></p><ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
+        return ((f"<p><b>{escape(block.title)}</b></p>" if block.title else "") + "<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
                 + "</ul>")
     if isinstance(block, Section):
         return f"<h4>{inline_html(block.title)}</h4>" + "".join(_block(b) for b in block.blocks)

@@ -163,7 +163,7 @@ def _block(block: Block, depth: int) -> str:
     if isinstance(block, Table):
         return _table(block)
     if isinstance(block, Notes):
-        return (f"\\textbf{{{escape_latex(block.title)}}}\n\\begin{{itemize}}\n"
+        return ((f"\\textbf{{{escape_latex(block.title)}}}\n" if block.title else "") + "\\begin{itemize}\n"
                 + "\n".join(f"\\item {_inlines(item)}" for item in block.items) + "\n\\end{itemize}")
     if isinstance(block, (Section, Details)):
         title = block.title if isinstance(block, Section) else block.summary

@@ -129,7 +129,8 @@ def _block(block: Block, level: int) -> list[str]:
     if isinstance(block, Table):
         return ["\n".join(_table(block))]
     if isinstance(block, Notes):
-        return [f"**{escape_markdown(block.title)}**", "\n".join(f"- {_inlines(item)}" for item in block.items)]
+        items = "\n".join(f"- {_inlines(item)}" for item in block.items)
+        return [f"**{escape_markdown(block.title)}**", items] if block.title else [items]
     if isinstance(block, (Section, Details)):
         title = block.title if isinstance(block, Section) else block.summary
         out = ["#" * min(6, level + 1) + " " + _inlines(title)]

@@ -115,7 +115,8 @@ def _block(block: Block, indent: str) -> list[str]:
         caption = [indent + safe(block.caption)] if block.caption else []
         return caption + table_lines(block.header, block.rows, indent)
     if isinstance(block, Notes):
-        return [indent + block.title] + [f"{indent}  - {inline_text(item)}" for item in block.items]
+        return ([indent + block.title] if block.title else []) + [f"{indent}  - {inline_text(item)}"
+                                                                  for item in block.items]
     if isinstance(block, (Section, Details)):
         title = block.title if isinstance(block, Section) else block.summary
         lines = [indent + inline_text(title)]
