@@ -41,7 +41,7 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
 
     bank = commands.add_parser(
         "exercises", formatter_class=formatter,
-        help="for teachers: the answer key, quiz files for Moodle and Canvas, a worksheet per student",
+        help="for teachers: the answer key, quiz files for Moodle and Canvas, a worksheet per student, a tally",
         description="The lessons' exercises for teachers, written into a folder:\n"
                     "  key        the answer key (answers, working, every misconception with its answer\n"
                     "             and feedback) as Markdown and as a tagged PDF (A4, or --paper letter)\n"
@@ -49,7 +49,9 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
                     "             or a QTI package for Canvas\n"
                     "  worksheet  a different worksheet for every student (new sentences for each numeric\n"
                     "             exercise, each checked so that every mistake gives its own answer),\n"
-                    "             one key, and the variants as quiz files",
+                    "             one key, and quiz files whose variants are never a sheet's\n"
+                    "  tally      the class's answers from a Moodle or Canvas quiz export, checked and counted\n"
+                    "             by exercise and named mistake",
     )
     what = bank.add_subparsers(dest="exercise_command", title="what to write", metavar="WHAT")
     key = what.add_parser("key", help="the answer key, Markdown and PDF")
