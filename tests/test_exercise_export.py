@@ -83,11 +83,13 @@ def _shown(option_text: str, letter: str) -> str:
 def _general(ex: Exercise, rendered: bool = False) -> str:
     """The worked answer a platform shows after an attempt: the right option by its text, never a letter
     (``rendered``: its Markdown emphasis gone, as an HTML page shows it)."""
-    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
+    word = ex.working.split(" ")[0]  # a sentence's capital, but never on a symbol: p_1, r
+    working = ex.working[0].upper() + ex.working[1:] if word.isalpha() and len(word) > 1 else ex.working
     if ex.options:
         right = next(o for o in ex.options if o.letter == ex.answer)
         shown = _shown(right.text, right.letter)
-        return f"Answer: {(shown.replace('*', '') if rendered else shown).rstrip('.')}. {working}"
+        line = f"Answer: {shown.rstrip('.')}. {working}"
+        return re.sub(r"(?<!\w)\*(\S(?:[^*]*\S)?)\*(?!\w)", r"\1", line) if rendered else line  # emphasis only
     return f"Answer: {ex.answer_text}. {working}"
 
 
@@ -246,3 +248,20 @@ def test_platform_questions_do_not_offer_fractions_their_numerical_questions_rej
     texts = [q.findtext("questiontext/text") for q in moodle.findall("question") if q.get("type") == "numerical"]
     assert texts and not [t for t in texts if "fraction" in t.lower()]
     assert "fraction" in question_text(exercise("01.1"), "notebook")  # the notebook's question does offer one
+
+
+def test_every_platform_text_stands_alone_and_names_no_option_by_a_letter(moodle: ElementTree.Element):
+    """A quiz shows no lesson, table or explorer, and (Canvas, GIFT's shuffled options) no letters: its questions,
+    feedback and worked answers carry what they refer to."""
+    outside = re.compile(r"\b(lesson|section|notebook|explorer|the table|compare_tools)\b|\b(above|below)\b(?! (\d|its|the))",
+                         re.I)  # "above" a place, not "above 1"
+    for question in moodle.findall("question"):
+        if question.get("type") == "category":
+            continue
+        texts = [e.text or "" for e in question.iter("text")]
+        for text in texts:
+            assert not outside.search(text), (question.findtext("idnumber"), outside.search(text).group(0), text[:120])
+        general = question.findtext("generalfeedback/text") or ""
+        if question.get("type") == "multichoice":  # a bare letter that is not a hypothesis's or a reference's name
+            assert not re.search(r"(?<![Hh]ypothesis )(?<!ref-)\b[A-F]\b(?![-'])", general.replace("BLEU-4", "")), \
+                (question.findtext("idnumber"), general[:160])

@@ -142,7 +142,7 @@ def check_modified_precision(
     if 0 < len(rows) != total:
         mistakes.append(Misconception(
             "distinct_denominator", clipped / len(rows),
-            f"you divided by the number of different {n}-grams (the rows of the table); modified precision divides "
+            f"you divided by the number of different {n}-grams (each counted once); modified precision divides "
             f"by the number of {n}-grams in the hypothesis, counting each repeat."))
     # Dividing by a reference's n-gram count: the learner may have used any reference, so offer each one
     # (references with the same count give the same wrong answer, and are offered together).

@@ -64,16 +64,14 @@ def platform_option(ex: Exercise, letter: str) -> str:
     option = next(o for o in ex.options if o.letter == letter)
     if option.text == option.letter and len(option.letter) == 1:
         return f"Hypothesis {option.text}"
-    first = option.text.split(" ")[0]
-    return option.text[:1].upper() + option.text[1:] if len(first) > 1 and first.isalpha() else option.text
+    return _sentence(option.text)
 
 
 def _platform_answer_line(ex: Exercise) -> str:
     """The general feedback on a platform: the right option by its text (a platform shows no letters)."""
     if not ex.options:
         return _answer_line(ex)
-    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]
-    return f"Answer: {platform_option(ex, str(ex.answer)).rstrip('.')}. {working}"
+    return f"Answer: {platform_option(ex, str(ex.answer)).rstrip('.')}. {_sentence(ex.working)}"
 
 
 def _numeric_entries(ex: Exercise) -> list[tuple[str, str, str, int]]:
@@ -114,9 +112,14 @@ def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
     return groups
 
 
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter, unless it starts with a symbol (p_1, r, tau)."""
+    first = text.split(" ")[0]
+    return text[:1].upper() + text[1:] if len(first) > 1 and first.isalpha() else text
+
+
 def _answer_line(ex: Exercise) -> str:
-    working = ex.working if ex.working.startswith("p_") else ex.working[0].upper() + ex.working[1:]  # p_1, not P_1
-    return f"Answer: {ex.answer_text}. {working}"
+    return f"Answer: {ex.answer_text}. {_sentence(ex.working)}"
 
 
 def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
@@ -293,8 +296,8 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
             lines += ["END_GROUP", ""]
         return "\n".join(lines)
     lines = ["Quiz title: bleu-teach: the lessons' exercises",
-             "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with the feedback each "
-             "answer gets in the notebooks.", ""]
+             "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with each option's "
+             "feedback and each question's worked answer.", ""]
     for number, ex in enumerate(chosen, start=1):
         lines += _qti_question(number, ex)
     return "\n".join(lines)
