@@ -120,7 +120,7 @@ def test_a_canvas_student_analysis_report_is_counted_the_same_way(tmp_path: Path
     assert run.returncode == 0, run.stderr
     assert _sections(run.stdout) == {"03.1": EXPECTED_03_1, "00.2": EXPECTED_00_2}
     text = _tally(tmp_path, _canvas(questions, rows)).stdout
-    assert "7 attempts from a Canvas export" in text and "longest reference" in text
+    assert "7 finished attempts from a Canvas export" in text and "longest reference" in text
     page = _tally(tmp_path, _canvas(questions, rows), "--format", "html").stdout
     assert page.startswith("<!DOCTYPE html>") and '<table class="bars">' in page and 'scope="row"' in page
     assert "width:" in page and ">3</td><td>43%</td>" in page  # 3 of 7: the bar and its number
@@ -167,3 +167,19 @@ def test_an_export_that_is_not_one_is_one_clear_error_line(tmp_path: Path, text:
     bad.write_text('{"format": 1, "variants": [{"id": "03.1", "inputs": {"x": 1}, "question": "q", "variant": 1}]}')
     run = _tally(tmp_path, "a,b\n", "--variants", str(bad))
     assert run.returncode == 2 and "is not a worksheets.quiz.json" in run.stderr
+
+
+def test_unfinished_attempts_summary_rows_and_semicolons_are_handled(tmp_path: Path):
+    texts = _texts()
+    rows = [[(texts["03.1"], a["03.1"]), (texts["00.2"], a["00.2"])] for a in _answers()]
+    moodle = _moodle(rows).splitlines()
+    unfinished = moodle[1].replace("Finished", "In progress")  # a copy of the first attempt, not finished
+    summary = "Overall average," + ",".join([""] * 7)
+    text = "\n".join([*moodle, unfinished, summary]) + "\n"
+    run = _tally(tmp_path, text, "--format", "json")
+    assert run.returncode == 0 and _sections(run.stdout)["03.1"] == EXPECTED_03_1
+    assert "2 rows left out" in _tally(tmp_path, text).stdout
+    semicolons = io.StringIO()
+    csv.writer(semicolons, delimiter=";").writerows(csv.reader(io.StringIO(_moodle(rows))))
+    run = _tally(tmp_path, semicolons.getvalue(), "--format", "json")
+    assert run.returncode == 0 and _sections(run.stdout)["03.1"] == EXPECTED_03_1

@@ -344,7 +344,7 @@ def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
 
 
 @pytest.mark.parametrize("content, students, words", [
-    ("name,email\nAda,a@x\n,b@x\n", None, "row 2 of"),
+    ("name,email\nAda,a@x\n,b@x\n", None, "line 3 of"),
     ("name\n" + "x" * 101 + "\n", None, "longer than 100 characters"),
     ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
     ("name\n", None, "must list from 1 to 500 names; it lists 0"),
@@ -360,6 +360,30 @@ def test_a_bad_roster_is_one_clear_error_line(tmp_path: Path, content: str | byt
     assert not (tmp_path / "out").exists()
     missing = _cli("worksheet", "--roster", str(tmp_path / "none.csv"), "--out", str(tmp_path / "out"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+@pytest.mark.parametrize("content, names", [
+    ("First name,Surname,ID number,Email address\nAda,Lovelace,1,a@x\nAlan,Turing,2,t@x\n",
+     ["Ada Lovelace", "Alan Turing"]),  # Moodle's participants export
+    ("Nom;Prénom\nDupont;Jean\nMartin;Léa\n", ["Jean Dupont", "Léa Martin"]),  # semicolons, as Excel saves in French
+    ("Student name,ID\nAda Lovelace,1\n", ["Ada Lovelace"]),
+    ("Ada Lovelace\nAlan Turing\n", ["Ada Lovelace", "Alan Turing"]),  # no header: the first column
+])
+def test_a_roster_is_read_as_a_spreadsheet_saves_it(tmp_path: Path, content: str, names: list[str]):
+    roster = tmp_path / "class.csv"
+    roster.write_text(content, encoding="utf-8")
+    run = _cli("worksheet", "--roster", str(roster), "--seed", "4", "--exercises", "03.1", "--out", str(tmp_path / "o"))
+    assert run.returncode == 0, run.stderr
+    key = (tmp_path / "o" / "worksheet-key.md").read_text(encoding="utf-8")
+    found = re.findall(r"Sheet of student \d+: (.*?) \(about", key)
+    assert found == names
+
+
+def test_a_roster_naming_a_student_twice_says_so(tmp_path: Path):
+    roster = tmp_path / "class.csv"
+    roster.write_text("name\nAnna\nBo\nAnna\n", encoding="utf-8")
+    run = _cli("worksheet", "--roster", str(roster), "--seed", "4", "--exercises", "03.1", "--out", str(tmp_path / "o"))
+    assert run.returncode == 0 and "names Anna more than once" in run.stderr
 
 
 def test_exercises_chooses_what_goes_on_a_sheet_and_choice_questions_print_their_options(tmp_path: Path):

@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 import pytest
 
 from bleu_teach.exercises import exercise
+from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED, draw_variant, worksheets
 from tests.conftest import FIGURES
 from tests.test_exercise_bank import (as_float, assert_needs_every_reference, assert_tells_its_misconceptions_apart,
@@ -204,7 +205,9 @@ def test_a_large_class_gets_worksheets_and_the_key_says_which_variants_are_share
     assert different == pool_size("04.1") < students
     assert len({tuple(repr(sorted(v.inputs.items())) for v in sheet) for sheet in sheets}) == students
     rows = {row[0]: row for row in worksheet_key(sheets, SEED).to_document().blocks[3].rows}  # type: ignore[union-attr]
-    assert rows["04.1"][2] == str(different) and rows["03.1"][2] == str(students)
+    same_lengths = {(tuple(sorted(sheet[0].inputs["reference_lengths"])), sheet[0].inputs["hypothesis_length"])
+                    for sheet in sheets}  # the same lengths in another order are the same question in substance
+    assert rows["04.1"][2] == str(different) and rows["03.1"][2] == str(len(same_lengths))
 
 
 def test_variants_spread_their_answers_and_never_repeat_the_lessons_own_question():
@@ -263,3 +266,24 @@ def test_students_who_share_a_variant_share_one_quiz_question(tmp_path: Path):
     assert len(names) == 6 and len(set(names)) == 6
     assert gift(flat, "set").count("::04.1") == 3
     write_qti(str(tmp_path / "quiz.zip"), flat)  # text2qti refuses a repeated question
+
+
+def test_no_quiz_variant_is_a_sheet_with_its_words_moved_or_its_answer_on_the_same_sentences():
+    from bleu_teach.exercises.variants import quiz_variants
+
+    quiz = quiz_variants(SEED, SHEETS)
+
+    def moved(ex: Exercise) -> tuple[str, str, list[str]]:  # the same references and the same words in any order
+        return (ex.id, repr(ex.inputs.get("references")), sorted(ex.inputs.get("hypothesis", "").split()))
+    paper_moved = [moved(ex) for ex in VARIANTS]
+    paper_echo = {(ex.id, repr(ex.inputs["references"]), ex.answer_text) for ex in VARIANTS if "references" in ex.inputs}
+    paper_lengths = {(tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"])
+                     for ex in VARIANTS if ex.kind == "brevity_penalty"}
+    for ex in quiz:
+        if ex.kind == "modified_precision":
+            assert moved(ex) not in paper_moved, ex.label
+        if "references" in ex.inputs:
+            assert (ex.id, repr(ex.inputs["references"]), ex.answer_text) not in paper_echo, ex.label
+        if ex.kind == "brevity_penalty":
+            assert (tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"]) not in paper_lengths
+    assert {ex.id for ex in quiz} >= {"03.1", "04.2", "07.1", "08.1"}

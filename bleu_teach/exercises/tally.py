@@ -57,6 +57,8 @@ class Responses:
 
     platform: str
     attempts: tuple[tuple[tuple[str, str], ...], ...]
+    #: Rows left out: attempts not finished (in progress, overdue, never submitted) and summary rows.
+    left_out: int = 0
 
 
 def read_responses(text: str) -> Responses:
@@ -66,7 +68,12 @@ def read_responses(text: str) -> Responses:
         raise TypeError(f"text must be the export's CSV text (a str), not {type(text).__name__}.")
     if len(text) > MAX_BYTES:
         raise ValueError(f"the export is larger than {MAX_BYTES:,} characters; export one quiz at a time.")
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    text = text.lstrip("\ufeff")
+    try:  # commas, or the semicolons a spreadsheet saves with in many languages, or tabs
+        dialect: Any = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = list(csv.reader(io.StringIO(text), dialect))
     if not rows:
         raise ValueError("the export is empty; download the quiz's Responses report (Moodle) or Student Analysis "
                          "report (Canvas) as CSV.")
@@ -78,9 +85,13 @@ def read_responses(text: str) -> Responses:
             raise ValueError("this Moodle Responses report has no question texts: download it again with "
                              "\"Question text\" ticked beside \"Response\" (Quiz > Results > Responses).")
         slots = sorted(responses)
+        state = next((k for k, cell in enumerate(header) if cell.strip().lower() == "state"), None)
+        finished = [row for row in rows[1:] if len(row) > 1 and not row[0].startswith("Overall average")
+                    and (state is None or _cell(row, state).strip().lower() == "finished")]
         attempts = tuple(tuple((_cell(row, questions[n]), _cell(row, responses[n])) for n in slots)
-                         for row in rows[1:] if len(row) > 1)
-        return Responses("moodle", attempts)
+                         for row in finished)
+        left = sum(1 for row in rows[1:] if len(row) > 1) - len(finished)
+        return Responses("moodle", attempts, left)
     canvas = [(k, m.group(1)) for k, cell in enumerate(header) if (m := _CANVAS_QUESTION.match(cell))]
     if canvas:
         attempts = tuple(tuple((question, _cell(row, k)) for k, question in canvas) for row in rows[1:] if len(row) > 1)
@@ -165,14 +176,18 @@ def tally(responses: Responses, exercises: Sequence[Exercise]) -> View:
             mine[verdict] = mine.get(verdict, 0) + 1
     blocks: list[Block] = [
         Heading("What the class answered"),
-        Paragraph((f"{len(responses.attempts)} attempts from a {responses.platform.capitalize()} export, "
-                   f"{read} answers checked with the lessons' checkers, grouped by exercise (every variant of an "
-                   "exercise together).",)),
+        Paragraph((f"{len(responses.attempts)} finished attempts from a {responses.platform.capitalize()} "
+                   f"export, {read} answers checked with the lessons' checkers, grouped by exercise (every variant "
+                   "of an exercise together)."
+                   + (f" {responses.left_out} rows left out (attempts not finished, or a summary row)."
+                      if responses.left_out else ""),)),
     ]
     if unmatched:
-        blocks.append(Paragraph((f"{len(unmatched)} question{'s' if len(unmatched) != 1 else ''} of the export "
-                                 "are not among the exercises given (another quiz's, or a worksheet quiz read "
-                                 "without its --variants file), and were left out.",)))
+        many = len(unmatched) != 1
+        blocks.append(Paragraph((f"{len(unmatched)} question{'s' if many else ''} of the export "
+                                 f"{'are' if many else 'is'} not among the exercises given (another quiz's, or a "
+                                 "worksheet quiz read without its --variants file), and "
+                                 f"{'were' if many else 'was'} left out.",)))
     data: list[dict[str, Any]] = []
     for exercise_id in sorted(counts):
         mine = counts[exercise_id]

@@ -43,7 +43,7 @@ from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
            "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS", "inputs_key",
-           "rebuild"]
+           "rebuild", "substance"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -372,7 +372,8 @@ def pool_size(exercise_id: str) -> int | None:
 
 
 def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
-                 answers: set[str] | None = None, patience: int = _REUSE_AFTER) -> Exercise:
+                 answers: set[str] | None = None, patience: int = _REUSE_AFTER,
+                 avoid: set[str] | None = None) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
@@ -380,7 +381,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     already taken; they are added.  With ``answers`` (the answers other
     students got), a candidate with a new answer is preferred among the next
     few that pass.  After ``patience`` draws without inputs that are not taken, an earlier student's variant
-    is given.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
+    is given.  With ``avoid`` (:func:`substance` keys), a variant that is one of them in substance is never given
+    (not even as a shared one), and the chosen one's is added.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in _DRAWERS:
         raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(_DRAWERS)} "
@@ -393,6 +395,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
 
         inputs, question = _DRAWERS[exercise_id](rng)
         if not inputs:
+            continue
+        if avoid is not None and _substance(exercise_id, inputs) in avoid:
             continue
         if taken is not None and repr(sorted(inputs.items())) in taken:
             if shared is None:
@@ -410,6 +414,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
             taken.add(repr(sorted(chosen.inputs.items())))
         if answers is not None:
             answers.add(chosen.answer_text)
+        if avoid is not None:
+            avoid.add(substance(chosen))
         return chosen
     if shared is not None:
         return shared
@@ -497,40 +503,73 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
 
 
 def inputs_key(ex: Exercise) -> str:
-    """What makes two variants the same question: their inputs, as one string."""
+    """What makes two variants the same question word for word: their inputs, as one string."""
     return repr(sorted(ex.inputs.items()))
+
+
+def substance(ex: Exercise) -> str:
+    """What makes two variants the same question in substance, as one string: for a clipping question its
+    references and its hypothesis's words in any order (the same sentence with its repeats moved is the same
+    question), for a brevity penalty its lengths in any order, otherwise its inputs."""
+    return _substance(ex.id, ex.inputs)
+
+
+def _echo(ex: Exercise) -> str:
+    """A variant's references and right answer: a quiz question with a sheet's references and answer (another
+    system's translation, say) would give that sheet's answer and working away. (Without references, the
+    variant's substance says it all.)"""
+    if "references" not in ex.inputs:
+        return repr((ex.id, sorted(ex.inputs.items())))
+    return repr((ex.id, list(ex.inputs["references"]), ex.answer_text))
+
+
+def _substance(exercise_id: str, inputs: Any) -> str:
+    kind = exercise(exercise_id).kind
+    if kind == "modified_precision":  # the hypothesis's words in any order: its repeats moved are the same question
+        return repr((exercise_id, inputs["n"], list(inputs["references"]), sorted(inputs["hypothesis"].split())))
+    if kind == "brevity_penalty":
+        return repr((exercise_id, sorted(inputs["reference_lengths"]), inputs["hypothesis_length"]))
+    return repr((exercise_id, sorted(inputs.items())))
 
 
 def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
                   which: Sequence[str] = VARIED) -> list[Exercise]:
     """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
 
-    They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant whose
-    inputs a sheet in ``sheets`` has is never taken: a student who retakes the quiz cannot draw their own
-    sheet's question. A pooled exercise whose variants the sheets have all taken gets fewer, or none.
+    They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant that a
+    sheet in ``sheets`` has in substance (:func:`substance`: the same references and words for a clipping
+    question, the same lengths for a brevity penalty, the same inputs otherwise) is never taken, nor one with a
+    sheet's references and its right answer, nor one the quiz already has: a student who retakes the quiz
+    cannot meet their own sheet's question, even with its words moved. An exercise whose supply the sheets
+    have used up gets fewer, or none.
     Each is numbered (``variant``), not given to a student.
     """
-    paper = {inputs_key(ex) for sheet in sheets for ex in sheet}
+    paper = {substance(ex) for sheet in sheets for ex in sheet}
+    echoes = {_echo(ex) for sheet in sheets for ex in sheet}
     found: list[Exercise] = []
     for exercise_id in which:
         rng = random.Random(f"quiz/{seed}/{exercise_id}")
         drawn: list[Exercise] = []
         if exercise_id in _POOLS:
             left = [candidate for candidate in _pool(exercise_id)
-                    if repr(sorted(candidate[0].items())) not in paper]
+                    if _substance(exercise_id, candidate[0]) not in paper
+                    and repr((exercise_id, list(candidate[0].get("references", ())), candidate[2])) not in echoes]
             rng.shuffle(left)
             for inputs, question, _ in _spread(left)[:count]:
                 variant = _checked(exercise_id, inputs, question, 0)
                 assert variant is not None  # the pool holds checked candidates only
                 drawn.append(variant)
         else:
-            taken, answers = set(paper), set[str]()
-            for _ in range(count):
-                before = len(taken)
-                variant = draw_variant(exercise_id, rng, 0, taken, answers)
-                if len(taken) == before:  # no new inputs: a repeat or a sheet's, never kept
+            avoid, taken, answers = set(paper), set[str](), set[str]()
+            for _ in range(3 * count):
+                try:
+                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid)
+                except ValueError:  # no variant left that no sheet has in substance
                     break
-                drawn.append(variant)
+                if _echo(variant) not in echoes:  # not a sheet's sentences with its answer
+                    drawn.append(variant)
+                if len(drawn) == count:
+                    break
         found += [replace(v, student=None, variant=k) for k, v in enumerate(drawn, start=1)]
     return found
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.effort import minutes
+from bleu_teach.exercises.variants import substance
 from bleu_teach.exercises.media import paper_blocks, question_text
 from bleu_teach.views.document import (AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong,
                                        Table)
@@ -25,8 +26,8 @@ from bleu_teach.views.viewable import View
 __all__ = ["worksheet", "worksheet_key", "WORKING_LINES", "WORKING_LINES_BLEU"]
 
 #: Blank lines left for the working under each question (more for a whole BLEU score).
-WORKING_LINES = 4
-WORKING_LINES_BLEU = 8
+WORKING_LINES = 6
+WORKING_LINES_BLEU = 10
 
 
 def _student(sheet: Sequence[Exercise]) -> int:
@@ -91,17 +92,19 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
                    "decimals, or as exact fractions where the question offers one. Beside each answer, the "
                    "answer each named mistake gives: a paper answer equal to one of them is that mistake.",)),
         Paragraph(("The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
-                   "separately, none of them a student's sheet: a student who retakes the quiz never meets "
-                   "their own sheet's question there.",)),
+                   "separately, none of them a student's sheet in substance (never the same sentences with their "
+                   "words moved, nor the same lengths in another order): a student who retakes the quiz never meets their own "
+                   "sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
+                   "a choice question) are not in them.",)),
     ]
     rows = []
     for k, ex in enumerate(sheets[0] if sheets else ()):
-        variants = len({repr(sorted(sheet[k].inputs.items())) for sheet in sheets})
+        variants = len({substance(sheet[k]) for sheet in sheets}) if ex.student is not None and ex.inputs else 1
         answers = len({sheet[k].answer_text for sheet in sheets})
         spent = sorted(minutes(sheet[k]) for sheet in sheets)
         rows.append((ex.id, ex.title, str(variants), str(answers), str(sum(q.id == ex.id for q in quiz)),
                      f"{spent[0]}" if spent[0] == spent[-1] else f"{spent[0]}-{spent[-1]}"))
-    blocks.append(Table(("Exercise", "Title", "Different variants", "Different answers", "Quiz variants",
+    blocks.append(Table(("Exercise", "Title", "Different questions", "Different answers", "Quiz variants",
                          "Minutes (estimate)"),
                         tuple(rows), caption=f"How varied each exercise is, over {len(sheets)} sheets"))
     blocks.append(Paragraph(("Minutes are an estimate from each question's length: reading it, looking up each "

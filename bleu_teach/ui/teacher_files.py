@@ -65,8 +65,9 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
     sheet.add_argument("--students", type=_whole, metavar="N",
                        help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student (or give --roster)")
     sheet.add_argument("--roster", metavar="CSV",
-                       help="a CSV file of the students' names (a column headed 'name', or the first column): one "
-                            "sheet per name, the name printed on it and in the key")
+                       help="a CSV file of the students' names (a column headed 'name' or 'student', columns "
+                            "'first name' and 'surname', or else the first column; commas, semicolons or tabs): "
+                            "one sheet per name, the name printed on it and in the key")
     sheet.add_argument("--exercises", metavar="IDS",
                        help="the exercises on each sheet, by id, comma-separated (e.g. 01.1,03.1,03.2); numeric ones "
                             f"get a variant per student; by default {','.join(VARIED)}")
@@ -194,6 +195,12 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
+#: A roster's column headers (lower case) for a whole name, a first name and a last name (Moodle's and Canvas's
+#: participant exports among them); without any, the names are the first column and there is no header row.
+_NAME_HEADERS = {"name", "names", "student", "students", "student name", "full name", "fullname", "nom", "nombre"}
+_FIRST_NAME_HEADERS = {"first name", "firstname", "given name", "forename", "vorname", "prénom", "prenom"}
+_LAST_NAME_HEADERS = {"surname", "last name", "lastname", "family name", "nachname", "nom", "nom de famille",
+                      "apellido"}
 #: The largest roster file read, and the longest name printed.
 ROSTER_BYTES = 1_000_000
 NAME_CHARACTERS = 100
@@ -217,22 +224,34 @@ def _roster(path: str, students: int | None) -> list[str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError(f"--roster: {path!r} is not UTF-8 text; save the roster as CSV UTF-8") from None
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
-    if rows and any(cell.strip().lower() in ("name", "names", "student", "full name") for cell in rows[0]):
-        column = next(k for k, cell in enumerate(rows[0])
-                      if cell.strip().lower() in ("name", "names", "student", "full name"))
+    try:
+        dialect: Any = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:  # one column, or nothing to tell by: commas
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    header = [" ".join(cell.lower().split()) for cell in rows[0][1]] if rows else []
+    whole = [k for k, cell in enumerate(header) if cell in _NAME_HEADERS]
+    first = [k for k, cell in enumerate(header) if cell in _FIRST_NAME_HEADERS]
+    last = [k for k, cell in enumerate(header) if cell in _LAST_NAME_HEADERS]
+    columns = (first[:1] + last[:1]) if first and last else whole[:1]  # French "Nom" beside "Prénom" is a surname
+    if columns:
         rows = rows[1:]
     else:
-        column = 0
+        columns = [0]
     names = []
-    for number, row in enumerate(rows, start=1):
-        name = " ".join(row[column].split()) if column < len(row) else ""
+    for line, row in rows:
+        name = " ".join(" ".join(row[k].split()) for k in columns if k < len(row)).strip()
         if not name:
-            raise ValueError(f"--roster: row {number} of {path!r} has no name in its name column")
+            raise ValueError(f"--roster: line {line} of {path!r} has no name in its name column")
         if len(name) > NAME_CHARACTERS or not name.isprintable():
-            raise ValueError(f"--roster: the name in row {number} of {path!r} is longer than {NAME_CHARACTERS} "
+            raise ValueError(f"--roster: the name on line {line} of {path!r} is longer than {NAME_CHARACTERS} "
                              "characters or holds control characters")
         names.append(name)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        _note(f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
+              "by its number")
     if not 1 <= len(names) <= MAX_STUDENTS:
         raise ValueError(f"--roster: {path!r} must list from 1 to {MAX_STUDENTS} names; it lists {len(names)}")
     if students is not None and students != len(names):
@@ -290,7 +309,11 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
         raise ValueError("say how many sheets: --students N, or --roster names.csv")
     sheets = _sheets(students, seed, chosen)  # checks students and seed before anything is written
     varied = [i for i in (chosen or VARIED) if i in VARIED]
-    quiz = quiz_variants(seed, sheets, which=varied) + [exercise(i) for i in (chosen or ()) if i not in VARIED]
+    quiz = quiz_variants(seed, sheets, which=varied)  # a question the same on every sheet is not a quiz variant
+    empty = [i for i in varied if not any(q.id == i for q in quiz)]
+    if empty:
+        _note(f"no quiz variant of {', '.join(empty)} is left that no sheet has: the quiz files leave "
+              f"{'it' if len(empty) == 1 else 'them'} out (the key says how many each exercise has)")
     out = OutFolder(where, "worksheet", force, FILE_NAMES)
     names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
     pdf = [".pdf"] if paper else []

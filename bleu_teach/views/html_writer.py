@@ -224,7 +224,7 @@ _PRINT_STYLE = (
     ".answer-space{{margin:0.4em 0 0.9em;break-inside:avoid}}.answer-space label{{display:block;font-weight:bold}}"
     ".answer-space input,.answer-space textarea{{display:block;width:100%;box-sizing:border-box;border:1px solid #555;"
     "font:inherit;padding:2px 4px;background:#fff}}.answer-space input{{height:2em}}"
-    "section{{break-inside:auto}}"
+    "h1,h2,h3{{overflow-wrap:anywhere}}section{{break-inside:auto}}"
 )
 
 
@@ -246,6 +246,8 @@ def write_html_page(document: Document, title: str, lang: str = "en", paper: str
     fields = [0]
     body = "".join(_page_block(block, 1, (), fields) for block in document.blocks)
     style = _PRINT_STYLE.format(paper=paper)
+    if "worksheet" in document.styles:  # a question stays on one page with its answer spaces
+        style += "section{break-inside:avoid}"
     return (f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{style}</style></head><body><main>{body}</main></body></html>\n")
 
@@ -270,5 +272,5 @@ def _page_block(block: Block, depth: int, where: tuple[str, ...], fields: list[i
                    f'style="height:{1.6 * block.lines:.1f}em"></textarea>')
         return f'<div class="answer-space"><label for="{ident}">{escape(named)}</label>{control}</div>'
     if isinstance(block, Table):
-        return table_html(block).replace("<th", '<th scope="col"', len(block.header))
+        return re.sub(r"<th(?=[ >])", '<th scope="col"', table_html(block), count=len(block.header))
     return _block(block)
