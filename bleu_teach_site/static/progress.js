@@ -36,15 +36,51 @@ function show() {
     (mastered ? `; ${mastered} ${mastered === 1 ? "skill" : "skills"} mastered in practice` : "");
 }
 
-document.getElementById("clear-progress").addEventListener("click", () => {
+// Clearing asks first, and can be undone until the page is left: the cleared values are kept in memory only.
+const clear = document.getElementById("clear-progress");
+const ask = document.getElementById("clear-ask");
+const undo = document.getElementById("clear-undo");
+const status = document.getElementById("progress-status");
+let cleared = null;
+
+clear.addEventListener("click", () => {
+  ask.hidden = false;
+  undo.hidden = true;
+  status.textContent = "";
+  document.getElementById("clear-confirm").focus();
+});
+document.getElementById("clear-cancel").addEventListener("click", () => {
+  ask.hidden = true;
+  status.textContent = "Nothing was cleared.";
+  clear.focus();
+});
+document.getElementById("clear-confirm").addEventListener("click", () => {
+  ask.hidden = true;
   try {
+    cleared = { answers: localStorage.getItem(STORE), practice: localStorage.getItem(PRACTICE) };
     localStorage.removeItem(STORE);
     localStorage.removeItem(PRACTICE);
-    document.getElementById("progress-status").textContent = "Your answers and practice streaks are cleared " +
-      "from this browser.";
+    status.textContent = "Your answers and practice streaks are cleared from this browser. Undo brings them back.";
+    undo.hidden = false;
+    undo.focus();
   } catch {
-    document.getElementById("progress-status").textContent = "This browser does not let the page clear its storage.";
+    cleared = null;
+    status.textContent = "This browser does not let the page clear its storage.";
+    clear.focus();
   }
+  show();
+});
+undo.addEventListener("click", () => {
+  try {
+    if (cleared?.answers != null) localStorage.setItem(STORE, cleared.answers);
+    if (cleared?.practice != null) localStorage.setItem(PRACTICE, cleared.practice);
+    status.textContent = "Your answers and practice streaks are back.";
+  } catch {
+    status.textContent = "This browser does not let the page write its storage.";
+  }
+  cleared = null;
+  undo.hidden = true;
+  clear.focus();
   show();
 });
 window.addEventListener("storage", show);

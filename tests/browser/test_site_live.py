@@ -293,11 +293,25 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     assert progress.is_visible() and f"1 of {len(exercises('03'))} right" in progress.inner_text()
     assert page.locator("li[data-lesson='01'] .progress").is_hidden()
     assert page.locator("#progress-summary").inner_text() == f"1 of {len(exercises())} exercises right"
+    page.get_by_role("button", name="Clear my answers").click()  # it asks first
+    assert page.evaluate("document.activeElement.id") == "clear-confirm" and progress.is_visible()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # "Keep them"
+    assert "Nothing was cleared" in page.locator("#progress-status").inner_text() and progress.is_visible()
+    assert page.evaluate("document.activeElement.id") == "clear-progress"
     page.get_by_role("button", name="Clear my answers").click()
+    page.get_by_role("button", name="Yes, clear them").click()
     assert progress.is_hidden() and page.evaluate("localStorage.getItem('bleu-teach-answers')") is None
     assert "cleared" in page.locator("#progress-status").inner_text()
-    assert page.get_by_role("button", name="Clear my answers").is_enabled()  # the focus stays on it
     assert page.locator("#progress-summary").inner_text() == "no answers yet"
+    assert page.evaluate("document.activeElement.id") == "clear-undo"  # the focus goes to Undo
+    page.keyboard.press("Enter")
+    assert progress.is_visible() and page.locator("#progress-summary").inner_text() == \
+        f"1 of {len(exercises())} exercises right"
+    assert "back" in page.locator("#progress-status").inner_text() and page.locator("#clear-undo").is_hidden()
+    page.get_by_role("button", name="Clear my answers").click()
+    page.get_by_role("button", name="Yes, clear them").click()
+    assert progress.is_hidden() and page.locator("#progress-summary").inner_text() == "no answers yet"
     assert page.problems == [] and visitor.blocked == []
     page.close()
 

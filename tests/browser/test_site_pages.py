@@ -183,6 +183,10 @@ def test_each_lesson_page_has_its_contents_and_prints_as_a_handout(lesson_page: 
         assert ("Answer:" in space) == (not ex.options), (ex.id, space)  # a choice's options are its answer space
     page.emulate_media(media="screen")
     assert page.locator("nav.toc").is_visible()
+    items = page.eval_on_selector_all("nav.toc li", "ls => ls.map(l => Math.round(l.getBoundingClientRect().left))")
+    assert len(set(items)) == 1  # the contents in one column, in reading order
+    names = page.eval_on_selector_all("nav", "ns => ns.map(n => n.getAttribute('aria-label'))")
+    assert len(names) == len(set(names)) and all(names), names  # each landmark its own name
 
 
 def test_every_exercise_is_answerable_on_its_page(lesson_page: tuple[Path, Any]):
@@ -214,3 +218,14 @@ def test_every_exercise_is_answerable_on_its_page(lesson_page: tuple[Path, Any])
     stored = json.loads(page.evaluate("localStorage.getItem('bleu-teach-answers')"))
     assert set(stored) == {ex.id for ex in exercises(lesson.stem[:2])}
     assert all(entry["verdict"] == "correct" for entry in stored.values())
+
+
+def test_the_glossary_marks_the_entry_a_link_points_to(visitor: Visitor, site: Site):
+    page = visitor.page()
+    page.goto(f"{site.url}/glossary.html#brevity-penalty")
+    page.wait_for_load_state("load")
+    marked = page.eval_on_selector_all("h2, p", "es => es.filter(e => getComputedStyle(e).outlineStyle === 'solid')"
+                                                 ".map(e => e.textContent.slice(0, 30))")
+    assert marked and marked[0].startswith("Brevity penalty"), marked  # its heading and its first paragraph
+    assert len(marked) == 2
+    page.close()

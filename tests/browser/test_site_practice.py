@@ -90,6 +90,7 @@ def test_practice_gives_another_one_names_a_mistake_and_marks_three_right_master
     assert progress.is_visible() and "mastered in practice: the brevity penalty" in progress.inner_text()
     assert "1 skill mastered in practice" in page.locator("#progress-summary").inner_text()
     page.get_by_role("button", name="Clear my answers").click()
+    page.get_by_role("button", name="Yes, clear them").click()
     assert progress.is_hidden() and page.evaluate("localStorage.getItem('bleu-teach-practice')") is None
     assert page.problems == [] and visitor.blocked == []
     SITE_TIMINGS["practice: first question drawn (03.1)"] = f"{first_ms:.0f} ms"
