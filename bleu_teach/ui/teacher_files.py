@@ -294,7 +294,6 @@ def _sheets(students: int, seed: int, chosen: list[str] | None) -> list[list[Any
 
 def _worksheets(students: int, seed: int | None, where: str, force: bool = False, paper: str | None = "A4",
                 roster: list[str] | None = None, chosen: list[str] | None = None) -> list[str]:
-    from bleu_teach.exercises.bank import exercise
     from bleu_teach.exercises.export import gift, moodle_xml
     from bleu_teach.exercises.variants import VARIED, quiz_variants
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
