@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleu_teach.exercises.bank import Exercise
+from bleu_teach.exercises.export import platform_option
 from bleu_teach.exercises.media import question_text
 from bleu_teach.views.document import Bars, Block, Document, Heading, Paragraph, Section
 from bleu_teach.views.viewable import View
 
-__all__ = ["Responses", "read_responses", "tally", "MAX_BYTES", "MAX_ANSWER_CHARACTERS"]
+__all__ = ["Responses", "csv_rows", "read_responses", "tally", "MAX_BYTES", "MAX_ANSWER_CHARACTERS"]
 
 #: The largest export read (a class of several hundred students is a few megabytes), and the longest response
 #: checked (longer ones are counted as not an answer).
@@ -68,12 +69,7 @@ def read_responses(text: str) -> Responses:
         raise TypeError(f"text must be the export's CSV text (a str), not {type(text).__name__}.")
     if len(text) > MAX_BYTES:
         raise ValueError(f"the export is larger than {MAX_BYTES:,} characters; export one quiz at a time.")
-    text = text.lstrip("\ufeff")
-    try:  # commas, or the semicolons a spreadsheet saves with in many languages, or tabs
-        dialect: Any = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows = list(csv.reader(io.StringIO(text), dialect))
+    rows = [row for _, row in csv_rows(text)]
     if not rows:
         raise ValueError("the export is empty; download the quiz's Responses report (Moodle) or Student Analysis "
                          "report (Canvas) as CSV.")
@@ -100,6 +96,18 @@ def read_responses(text: str) -> Responses:
                      "Student Analysis report (columns headed '<id>: <question text>'); download one of them as CSV.")
 
 
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """A spreadsheet's CSV text as (line number, cells) rows: commas, or the semicolons a spreadsheet saves with
+    in many languages, or tabs, told apart by the text itself."""
+    text = text.lstrip("\ufeff")
+    try:
+        dialect: Any = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
+    except csv.Error:  # one column, or nothing to tell by: commas
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    return [(reader.line_num, row) for row in reader]
+
+
 def _cell(row: Sequence[str], k: int) -> str:
     return row[k] if k < len(row) else ""
 
@@ -108,12 +116,6 @@ def _plain(text: str) -> str:
     """Text as compared: HTML tags, Markdown marks and everything but letters and digits dropped, lower case."""
     text = html.unescape(re.sub(r"<[^>]*>", " ", text))
     return "".join(c for c in text.lower() if c.isalnum())
-
-
-def _option_text(ex: Exercise, letter: str) -> str:
-    from bleu_teach.exercises.export import platform_option
-
-    return platform_option(ex, letter)
 
 
 def _find(question: str, known: Sequence[tuple[str, Exercise]]) -> Exercise | None:
@@ -136,7 +138,7 @@ def _verdict(ex: Exercise, response: str) -> str:
     if ex.options:
         plain = _plain(answer)
         letter = next((o.letter for o in ex.options
-                       if plain in (_plain(_option_text(ex, o.letter)), _plain(o.text), o.letter.lower())), None)
+                       if plain in (_plain(platform_option(ex, o.letter)), _plain(o.text), o.letter.lower())), None)
         if letter is None:
             return "not an answer"
         answer = letter

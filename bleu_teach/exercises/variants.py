@@ -42,7 +42,7 @@ from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS", "inputs_key",
+           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
            "rebuild", "substance"]
 
 #: The exercises that get a new variant for each student: every numeric one.
@@ -500,11 +500,6 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
                 if len(taken) == before:  # the supply of new inputs has run out: share sooner from now on
                     patience = _REUSE_AFTER // 20
     return sheets
-
-
-def inputs_key(ex: Exercise) -> str:
-    """What makes two variants the same question word for word: their inputs, as one string."""
-    return repr(sorted(ex.inputs.items()))
 
 
 def substance(ex: Exercise) -> str:

@@ -207,29 +207,12 @@ NAME_CHARACTERS = 100
 
 
 def _roster(path: str, students: int | None) -> list[str]:
-    """The names in a roster CSV (a column headed "name", or else the first column), in order."""
-    import csv
-    import io
-
+    """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order."""
+    from bleu_teach.exercises.tally import csv_rows
     from bleu_teach.exercises.variants import MAX_STUDENTS
 
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(ROSTER_BYTES + 1)
-    except OSError as error:
-        raise ValueError(f"--roster: cannot read {path!r} ({error.strerror or error})") from None
-    if len(raw) > ROSTER_BYTES:
-        raise ValueError(f"--roster: {path!r} is larger than {ROSTER_BYTES:,} bytes; a roster is one name a line")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"--roster: {path!r} is not UTF-8 text; save the roster as CSV UTF-8") from None
-    try:
-        dialect: Any = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:  # one column, or nothing to tell by: commas
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
-    rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    rows = [(line, row) for line, row in csv_rows(_read_text(path, ROSTER_BYTES, "--roster"))
+            if any(cell.strip() for cell in row)]
     header = [" ".join(cell.lower().split()) for cell in rows[0][1]] if rows else []
     whole = [k for k, cell in enumerate(header) if cell in _NAME_HEADERS]
     first = [k for k, cell in enumerate(header) if cell in _FIRST_NAME_HEADERS]
@@ -395,7 +378,7 @@ def _read_text(path: str, limit: int, what: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ValueError(f"{what}: {path!r} is not UTF-8 text; export it again as CSV (UTF-8)") from None
+        raise ValueError(f"{what}: {path!r} is not UTF-8 text; save or export it again as CSV (UTF-8)") from None
 
 
 def _variants(path: str) -> list[Any]:
