@@ -29,7 +29,7 @@ FILES = {_dotted(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 MODULES = sorted(m for m in FILES if m not in ("bleu_teach", "bleu_teach.__main__"))
 
 #: The layers, lowest first: a module imports from its own layer or the layers below it, never above.
-LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", "explorers", "web", "ui"]
+LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", "explorers", "web", "classroom", "ui"]
 
 #: Below the user interfaces everything runs on the standard library alone (a plain terminal, Pyodide),
 #: the tokenizers excepted (they import NLTK's and sacreBLEU's inside their functions).

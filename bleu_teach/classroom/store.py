@@ -1,0 +1,343 @@
+"""The classroom's records: sessions, students and their answers, in SQLite (one file) or PostgreSQL.
+
+Written with SQLAlchemy Core, so that the same statements run on both. SQLite
+is the default (a file made on first use, in WAL mode with ``synchronous=FULL``:
+an answer is on disk before it is acknowledged, so killing the server loses
+none); PostgreSQL is for a department server or several workers behind a proxy.
+
+What the store promises:
+
+* **No answer counted twice.** Each answer carries the id its page gave it
+  (a UUID); storing the same id again for the same student stores nothing and
+  answers what was stored the first time (:meth:`Store.record_answer`).
+* **No secret kept in clear.** The teacher's secret and each student's token
+  are kept as SHA-256 digests and compared in constant time.
+* **Nothing kept after a session is deleted**: its students and answers go
+  with it (:meth:`Store.delete_session`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
+                        Table, UniqueConstraint, create_engine, delete, event, func, select)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+#: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6  # 31^6, about 8.9e8 codes: with the server's rate limits, not worth guessing
+#: Bounds on what a person types (the server refuses longer, with a message).
+MAX_TITLE = 120
+MAX_NICKNAME = 40
+MAX_ANSWER = 200
+MAX_MISTAKE = 120
+ANSWER_ID_LENGTH = 36  # a UUID as text
+VERDICTS = ("correct", "misconception", "wrong")
+
+metadata = MetaData()
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(CODE_LENGTH), nullable=False, unique=True),
+    Column("teacher_digest", String(64), nullable=False),
+    Column("title", String(MAX_TITLE), nullable=False),
+    Column("kind", String(10), nullable=False),  # "live" (in the room) or "homework"
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("due", DateTime(timezone=True)),
+    Column("closed", DateTime(timezone=True)),
+)
+
+students = Table(
+    "students", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("nickname", String(MAX_NICKNAME), nullable=False),
+    Column("token_digest", String(64), nullable=False, unique=True),
+    Column("joined", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("session_id", "nickname"),
+)
+
+answers = Table(
+    "answers", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    Column("answer_id", String(ANSWER_ID_LENGTH), nullable=False),
+    Column("exercise", String(16), nullable=False),
+    Column("answer", String(MAX_ANSWER), nullable=False),
+    Column("verdict", String(16), nullable=False),
+    Column("mistake", String(MAX_MISTAKE), nullable=False),  # the named misconception, "" when none
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("late", Boolean, nullable=False),
+    PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
+)
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 of a secret, as kept in the store."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """A time read back from SQLite has lost its zone (it is stored as UTC): give it back."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    code: str
+    title: str
+    kind: str
+    created: datetime
+    due: datetime | None
+    closed: datetime | None
+
+    @property
+    def open(self) -> bool:
+        return self.closed is None
+
+
+@dataclass(frozen=True)
+class Student:
+    id: int
+    session_id: int
+    nickname: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    answer_id: str
+    student_id: int
+    exercise: str
+    answer: str
+    verdict: str
+    mistake: str
+    at: datetime
+    late: bool
+
+
+def database_url(where: str | Path) -> str:
+    """A SQLAlchemy URL for ``where``: a PostgreSQL URL as given, anything else a SQLite file's path."""
+    text = str(where)
+    if text.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
+    if "://" in text:
+        raise ValueError(f"database: give a SQLite file's path or a postgresql:// URL, not {text[:60]!r}.")
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers (the dashboard) never wait for a writer
+    cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged answer is on disk
+    cursor.execute("PRAGMA foreign_keys=ON")  # deleting a session deletes its students and answers
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+
+    @classmethod
+    def open(cls, where: str | Path) -> Store:
+        """Open (and on first use create) the database at ``where``."""
+        url = database_url(where)
+        if url.startswith("sqlite"):
+            path = Path(url.removeprefix("sqlite:///"))
+            if not path.parent.is_dir():
+                raise ValueError(f"database: the folder {str(path.parent)!r} does not exist; create it first.")
+            engine = create_engine(url)
+            event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        metadata.create_all(engine)
+        return cls(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _begin(self) -> Any:
+        return self.engine.begin()
+
+    # --- sessions ---------------------------------------------------------------------------------------------
+
+    def create_session(self, title: str, kind: str = "live", due: datetime | None = None) -> tuple[Session, str]:
+        """A new session and its teacher's secret (shown once: only its digest is kept)."""
+        title = _bounded(title, "title", MAX_TITLE)
+        if kind not in ("live", "homework"):
+            raise ValueError(f"kind: 'live' or 'homework', not {str(kind)[:20]!r}.")
+        if due is not None and due.tzinfo is None:
+            raise ValueError("due: give a time with its time zone (for example 2026-12-01T09:00+01:00).")
+        secret = secrets.token_urlsafe(24)
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            row = {"code": code, "teacher_digest": digest(secret), "title": title, "kind": kind, "created": _now(),
+                   "due": due, "closed": None}
+            try:
+                with self._begin() as connection:
+                    session_id = connection.execute(sessions.insert().values(**row)).inserted_primary_key[0]
+            except IntegrityError:
+                continue  # that code is taken: draw another
+            return self.session(session_id), secret
+        raise RuntimeError("No free join code after 20 draws: delete old sessions.")
+
+    def session(self, session_id: int) -> Session:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(sessions).where(sessions.c.id == session_id)).mappings().first()
+        if row is None:
+            raise LookupError(f"No session {session_id}.")
+        return _session(row)
+
+    def session_by_code(self, code: str) -> Session | None:
+        """The session a join code opens, or None (codes are read without case or spaces)."""
+        code = "".join(str(code).split()).upper()[:CODE_LENGTH + 1]
+        with self.engine.connect() as connection:
+            row = connection.execute(select(sessions).where(sessions.c.code == code)).mappings().first()
+        return None if row is None else _session(row)
+
+    def sessions(self) -> list[Session]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(sessions).order_by(sessions.c.id)).mappings().all()
+        return [_session(row) for row in rows]
+
+    def is_teacher(self, session_id: int, secret: str) -> bool:
+        """Whether ``secret`` is this session's teacher's (compared in constant time)."""
+        with self.engine.connect() as connection:
+            kept = connection.execute(select(sessions.c.teacher_digest).where(sessions.c.id == session_id)).scalar()
+        return kept is not None and hmac.compare_digest(kept, digest(str(secret)))
+
+    def close_session(self, session_id: int) -> None:
+        with self._begin() as connection:
+            connection.execute(sessions.update().where(sessions.c.id == session_id, sessions.c.closed.is_(None))
+                               .values(closed=_now()))
+
+    def delete_session(self, session_id: int) -> None:
+        """Forget the session, its students and their answers."""
+        with self._begin() as connection:
+            connection.execute(delete(answers).where(answers.c.session_id == session_id))
+            connection.execute(delete(students).where(students.c.session_id == session_id))
+            connection.execute(delete(sessions).where(sessions.c.id == session_id))
+
+    # --- students ---------------------------------------------------------------------------------------------
+
+    def join(self, session: Session, nickname: str) -> tuple[Student, str]:
+        """A new student in an open session, and their token (kept by their browser; only its digest here)."""
+        nickname = _bounded(nickname, "nickname", MAX_NICKNAME)
+        if not session.open:
+            raise ValueError("This session is closed: ask your teacher for a new code.")
+        token = secrets.token_urlsafe(24)
+        try:
+            with self._begin() as connection:
+                student_id = connection.execute(students.insert().values(
+                    session_id=session.id, nickname=nickname, token_digest=digest(token),
+                    joined=_now())).inserted_primary_key[0]
+        except IntegrityError:
+            raise ValueError(f"Someone in this session is already called {nickname!r}: choose another nickname.") \
+                from None
+        return Student(student_id, session.id, nickname), token
+
+    def student(self, session_id: int, token: str) -> Student | None:
+        """The student whose token this is, in this session; None for any other token."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(students).where(students.c.token_digest == digest(str(token)),
+                                                            students.c.session_id == session_id)).mappings().first()
+        return None if row is None else Student(row["id"], row["session_id"], row["nickname"])
+
+    def roster(self, session_id: int) -> list[Student]:
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(students).where(students.c.session_id == session_id)
+                                      .order_by(students.c.id)).mappings().all()
+        return [Student(row["id"], row["session_id"], row["nickname"]) for row in rows]
+
+    # --- answers ----------------------------------------------------------------------------------------------
+
+    def record_answer(self, student: Student, answer_id: str, exercise: str, answer: str, verdict: str,
+                      mistake: str = "", at: datetime | None = None) -> tuple[Answer, bool]:
+        """Keep an answer once: (what is stored, whether this call stored it). The same ``answer_id`` sent again
+        (a page that lost its connection sends again) stores nothing and answers the first one."""
+        answer_id = _bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
+        answer = _bounded(answer, "answer", MAX_ANSWER, empty=True)
+        if verdict not in VERDICTS:
+            raise ValueError(f"verdict: one of {', '.join(VERDICTS)}, not {str(verdict)[:20]!r}.")
+        session = self.session(student.session_id)
+        moment = at or _now()
+        row = {"session_id": student.session_id, "student_id": student.id, "answer_id": answer_id,
+               "exercise": str(exercise)[:16], "answer": answer, "verdict": verdict,
+               "mistake": str(mistake)[:MAX_MISTAKE], "at": moment,
+               "late": session.due is not None and moment > session.due}
+        dialect = postgresql if self.postgres else sqlite
+        statement = dialect.insert(answers).values(**row).on_conflict_do_nothing().returning(answers.c.answer_id)
+        with self._begin() as connection:
+            stored = connection.execute(statement).first() is not None  # nothing returned: it was there already
+            kept = connection.execute(select(answers).where(
+                answers.c.session_id == student.session_id, answers.c.student_id == student.id,
+                answers.c.answer_id == answer_id)).mappings().one()
+        return _answer(kept), stored
+
+    def answers(self, session_id: int, student_id: int | None = None) -> list[Answer]:
+        """The session's answers (or one student's), oldest first."""
+        query = select(answers).where(answers.c.session_id == session_id)
+        if student_id is not None:
+            query = query.where(answers.c.student_id == student_id)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
+        return [_answer(row) for row in rows]
+
+    def answer_count(self, session_id: int) -> int:
+        with self.engine.connect() as connection:
+            return int(connection.execute(select(func.count()).select_from(answers)
+                                          .where(answers.c.session_id == session_id)).scalar() or 0)
+
+    def latest(self, session_id: int) -> Iterator[Answer]:
+        """Each student's last answer to each exercise (what the dashboard counts)."""
+        last: dict[tuple[int, str], Answer] = {}
+        for answer in self.answers(session_id):
+            last[(answer.student_id, answer.exercise)] = answer
+        return iter(last.values())
+
+
+def _bounded(value: Any, name: str, most: int, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
+    text = value.strip()
+    if not text and not empty:
+        raise ValueError(f"{name}: it is empty; type one.")
+    if len(text) > most:
+        raise ValueError(f"{name}: at most {most} characters (this one has {len(text)}); shorten it.")
+    if any(ord(character) < 32 or ord(character) == 127 for character in text):
+        raise ValueError(f"{name}: it holds control characters; type it again.")
+    return text
+
+
+def _session(row: Any) -> Session:
+    return Session(row["id"], row["code"], row["title"], row["kind"], _aware(row["created"]),  # type: ignore[arg-type]
+                   _aware(row["due"]), _aware(row["closed"]))
+
+
+def _answer(row: Any) -> Answer:
+    return Answer(row["answer_id"], row["student_id"], row["exercise"], row["answer"], row["verdict"],
+                  row["mistake"], _aware(row["at"]), bool(row["late"]))  # type: ignore[arg-type]
+
+
+__all__ = ["Answer", "Session", "Store", "Student", "database_url", "digest"]
