@@ -80,6 +80,7 @@ from typing import Any, TextIO
 
 from bleu_teach.inputs.optional import MissingLibrary
 from bleu_teach.metrics import METRICS, Metric, Option, explained_metrics
+from bleu_teach.ui.classroom_command import add_classroom_commands, run_classroom
 from bleu_teach.ui.teacher_files import add_exercise_commands, exercise_files, exercise_tally
 from bleu_teach.views.text_writer import safe
 from bleu_teach.views.viewable import FORMATS, Viewable, render
@@ -236,6 +237,7 @@ def _parser() -> argparse.ArgumentParser:
         _add_options(corpus, metric)
         corpus.set_defaults(metric=metric.name, level="corpus")
     add_exercise_commands(commands, formatter)
+    add_classroom_commands(commands, formatter)
     return parser
 
 
@@ -514,6 +516,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   f"text (or a file name) that starts with '-', put it after --, options first: "
                                   f"{PROG} {command} {where}-- {dashed[0]!r}") from None
             raise
+        if args.command == "class":
+            return run_classroom(args)
         if args.command == "exercises" and args.exercise_command == "tally":
             text = exercise_tally(args)
         elif args.command == "exercises":

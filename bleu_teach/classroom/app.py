@@ -1,0 +1,337 @@
+"""The classroom server: a Starlette (ASGI) application over the :mod:`~bleu_teach.classroom.store`.
+
+Students join a session with its code and a nickname, and the answers their
+pages check are sent here too; the server checks each one again with the
+exercise bank (:func:`~bleu_teach.classroom.counts.judge`) and keeps it once.
+The teacher's dashboard shows per exercise how many answered and the split by
+verdict and by named mistake, updated live (server-sent events); the projector
+view shows the same without names. The course website is served beside it, so
+that a class needs one address.
+
+Who may do what:
+
+* the **server's teacher token** (printed when the server starts; a cookie
+  after the first visit of ``/class/teach?token=...``) opens the teacher page,
+  which creates sessions;
+* a **session's teacher secret** (in the teacher link, ``/class/t/<id>/<secret>``,
+  a cookie after the first visit) opens that session's dashboard, projector
+  view, export, closing and deletion;
+* a **student's token** (a cookie set when they join) sends that student's
+  answers and reads only their own.
+
+Secrets are compared in constant time; cookies are HttpOnly and
+SameSite=Strict; :class:`~bleu_teach.classroom.guard.Guard` bounds bodies,
+refuses cross-site writes and sets the security headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hmac
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from bleu_teach.classroom.counts import counts, judge
+from bleu_teach.classroom.guard import Guard, Limiter
+from bleu_teach.classroom.store import Session, Store, Student, digest
+
+HERE = Path(__file__).resolve().parent
+STUDENT_COOKIE = "bleu_teach_student"
+ADMIN_COOKIE = "bleu_teach_teacher"
+#: How often a dashboard's stream looks for new answers, and how often it says it is still there.
+POLL_SECONDS = 0.5
+KEEP_ALIVE_SECONDS = 15.0
+#: Files of a built site that are the teacher's, never served (the answer key and what can rebuild it).
+TEACHERS_ONLY = ("answer_key", "answer-key", "worksheets.key", "worksheets.quiz", "teacher_kit", "teachers-kit")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Requests per minute: joins per address, answers per student and per address, answers per session."""
+
+    joins_per_address: int = 20
+    answers_per_student: int = 120
+    answers_per_address: int = 2000  # a classroom behind one NAT address
+    answers_per_session: int = 20000
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        found = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("The request is not JSON; reload the page.") from None
+    if not isinstance(found, dict):
+        raise ValueError("The request is not a JSON object; reload the page.")
+    return found
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
+    return value
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _csv_cell(value: object) -> str:
+    """A cell a spreadsheet shows as text: one starting like a formula (= + - @, tab, return) gets a quote first."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class Classroom:
+    """The server's state: the store, the teacher token's digest, the rate limits, the templates."""
+
+    def __init__(self, store: Store, teacher_token: str, limits: Limits = Limits()) -> None:
+        self.store = store
+        self.teacher_digest = digest(teacher_token)
+        self.joins = Limiter(limits.joins_per_address)
+        self.per_student = Limiter(limits.answers_per_student)
+        self.per_address = Limiter(limits.answers_per_address)
+        self.per_session = Limiter(limits.answers_per_session)
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+    # --- who is asking -------------------------------------------------------------------------------------
+
+    def is_teacher(self, request: Request) -> bool:
+        return hmac.compare_digest(digest(request.cookies.get(ADMIN_COOKIE, "")), self.teacher_digest)
+
+    async def student(self, request: Request) -> tuple[Session, Student] | None:
+        kept = request.cookies.get(STUDENT_COOKIE, "")
+        number, _, token = kept.partition(".")
+        if not number.isdigit() or not token or len(token) > 100:
+            return None
+        student = await run_in_threadpool(self.store.student, int(number), token)
+        if student is None:
+            return None
+        return await run_in_threadpool(self.store.session, student.session_id), student
+
+    async def teaching(self, request: Request) -> Session | None:
+        """The session in the path, if the request carries its teacher's secret."""
+        number = request.path_params["session"]
+        secret = request.cookies.get(f"bleu_teach_session_{number}", "")
+        if not secret or not await run_in_threadpool(self.store.is_teacher, number, secret):
+            return None
+        return await run_in_threadpool(self.store.session, number)
+
+    # --- students --------------------------------------------------------------------------------------------
+
+    async def join_page(self, request: Request) -> Response:
+        return self.templates.TemplateResponse(request, "join.html", {"code": request.query_params.get("code", "")[:8]})
+
+    async def join(self, request: Request) -> Response:
+        if not self.joins.allow(_address(request)):
+            return _error("Too many tries to join from this address: wait a minute, then try again.", 429)
+        try:
+            body = await _body(request)
+            code, nickname = body.get("code"), body.get("nickname")
+            if not isinstance(code, str) or not code.strip():
+                raise ValueError("code: type the session's code, as the teacher shows it.")
+            session = await run_in_threadpool(self.store.session_by_code, code)
+            if session is None:
+                return _error("code: no session has that code; check it with your teacher.", 404)
+            student, token = await run_in_threadpool(self.store.join, session, _text(nickname, "nickname"))
+        except (TypeError, ValueError) as problem:
+            return _error(str(problem))
+        response = JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind})
+        response.set_cookie(STUDENT_COOKIE, f"{session.id}.{token}", httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
+        return response
+
+    async def me(self, request: Request) -> Response:
+        found = await self.student(request)
+        if found is None:
+            return _error("You have not joined a session in this browser.", 401)
+        session, student = found
+        answers = await run_in_threadpool(self.store.answers, session.id, student.id)
+        return JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind,
+                             "open": session.open, "answers": len(answers)})
+
+    async def answer(self, request: Request) -> Response:
+        found = await self.student(request)
+        if found is None:
+            return _error("You have not joined a session in this browser; join first.", 401)
+        session, student = found
+        if not (self.per_student.allow(f"s{student.id}") and self.per_address.allow(_address(request))
+                and self.per_session.allow(f"c{session.id}")):
+            return _error("Too many answers in a minute: wait a little, then send again.", 429)
+        try:
+            body = await _body(request)
+            answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
+            if not isinstance(exercise_id, str):
+                raise TypeError("exercise: give the exercise's id as text, e.g. \"03.1\".")
+            if not isinstance(answer, str):
+                raise TypeError("answer: give the answer as text.")
+            if len(answer) > 200:
+                raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
+            if not session.open:
+                return _error("This session is closed: your answer was checked but not sent.", 409)
+            judged = judge(exercise_id, answer)
+            kept, stored = await run_in_threadpool(self.store.record_answer, student, _text(answer_id, "answer id"),
+                                                   exercise_id, answer, judged.verdict, judged.mistake)
+        except (TypeError, ValueError) as problem:
+            return _error(str(problem))
+        return JSONResponse({"id": kept.answer_id, "stored": stored, "verdict": kept.verdict, "late": kept.late})
+
+    # --- the teacher -----------------------------------------------------------------------------------------
+
+    async def teach(self, request: Request) -> Response:
+        token = request.query_params.get("token")
+        if token is not None:  # the link the server printed: keep it as a cookie, then drop it from the address
+            response = RedirectResponse("/class/teach", status_code=303)
+            if hmac.compare_digest(digest(token[:200]), self.teacher_digest):
+                response.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict",
+                                    secure=request.url.scheme == "https")
+            return response
+        if not self.is_teacher(request):
+            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
+        sessions = await run_in_threadpool(self.store.sessions)
+        return self.templates.TemplateResponse(request, "teach.html", {"sessions": sessions})
+
+    async def create(self, request: Request) -> Response:
+        if not self.is_teacher(request):
+            return _error("Open the teacher page with the link the server printed.", 401)
+        try:
+            body = await _body(request)
+            title = _text(body.get("title"), "title")
+            session, secret = await run_in_threadpool(self.store.create_session, title, "live")
+        except (TypeError, ValueError) as problem:
+            return _error(str(problem))
+        return JSONResponse({"id": session.id, "code": session.code, "title": session.title,
+                             "teacher_link": f"/class/t/{session.id}/{secret}"})
+
+    async def enter(self, request: Request) -> Response:
+        number, secret = request.path_params["session"], request.path_params["secret"]
+        if not await run_in_threadpool(self.store.is_teacher, number, secret[:200]):
+            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
+        response = RedirectResponse(f"/class/dashboard/{number}", status_code=303)
+        response.set_cookie(f"bleu_teach_session_{number}", secret, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/class")
+        return response
+
+    async def dashboard(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
+        projector = request.url.path.startswith("/class/projector/")
+        return self.templates.TemplateResponse(request, "dashboard.html", {
+            "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}"})
+
+    def _counts(self, session: Session, names: bool) -> dict[str, Any]:
+        latest = self.store.latest(session.id)
+        return counts(latest, self.store.roster(session.id), names) | {"open": session.open, "code": session.code}
+
+    async def tally(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        names = request.query_params.get("names", "1") != "0"
+        return JSONResponse(await run_in_threadpool(self._counts, session, names))
+
+    async def events(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        names = request.query_params.get("names", "1") != "0"
+
+        async def stream() -> Any:
+            shown, quiet = None, 0.0
+            while not await request.is_disconnected():
+                current = await run_in_threadpool(self.store.session, session.id)
+                text = json.dumps(await run_in_threadpool(self._counts, current, names))
+                if text != shown:
+                    shown, quiet = text, 0.0
+                    yield f"data: {text}\n\n"
+                elif quiet >= KEEP_ALIVE_SECONDS:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+                await asyncio.sleep(POLL_SECONDS)
+                quiet += POLL_SECONDS
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def close(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        await run_in_threadpool(self.store.close_session, session.id)
+        return JSONResponse({"closed": True})
+
+    async def delete(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        await run_in_threadpool(self.store.delete_session, session.id)
+        response = JSONResponse({"deleted": True})
+        response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
+        return response
+
+    async def export(self, request: Request) -> Response:
+        session = await self.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        roster = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id)}
+        answers = await run_in_threadpool(self.store.answers, session.id)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"])
+        for answer in answers:
+            writer.writerow([_csv_cell(cell) for cell in (roster.get(answer.student_id, ""), answer.exercise,
+                             answer.answer, answer.verdict, answer.mistake, "yes" if answer.late else "no",
+                             answer.at.isoformat())])
+        name = f"bleu-teach-session-{session.id}.csv"
+        return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+class _SiteFiles(StaticFiles):
+    """The course website, without the teacher's files (answer keys) a built site folder might hold."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        if any(part in path.lower() for part in TEACHERS_ONLY):
+            return Response("Not found", status_code=404, media_type="text/plain")
+        return await super().get_response(path, scope)
+
+
+def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = Limits()) -> Guard:
+    """The classroom server as an ASGI application (wrapped in its :class:`Guard`)."""
+    room = Classroom(store, teacher_token, limits)
+    routes = [
+        Route("/class", room.join_page, methods=["GET"]),
+        Route("/class/api/join", room.join, methods=["POST"]),
+        Route("/class/api/me", room.me, methods=["GET"]),
+        Route("/class/api/answers", room.answer, methods=["POST"]),
+        Route("/class/teach", room.teach, methods=["GET"]),
+        Route("/class/api/sessions", room.create, methods=["POST"]),
+        Route("/class/t/{session:int}/{secret:str}", room.enter, methods=["GET"]),
+        Route("/class/dashboard/{session:int}", room.dashboard, methods=["GET"]),
+        Route("/class/projector/{session:int}", room.dashboard, methods=["GET"]),
+        Route("/class/api/sessions/{session:int}/tally", room.tally, methods=["GET"]),
+        Route("/class/api/sessions/{session:int}/events", room.events, methods=["GET"]),
+        Route("/class/api/sessions/{session:int}/close", room.close, methods=["POST"]),
+        Route("/class/api/sessions/{session:int}", room.delete, methods=["DELETE"]),
+        Route("/class/api/sessions/{session:int}/export.csv", room.export, methods=["GET"]),
+        Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
+    ]
+    if site is not None:
+        routes.append(Mount("/", app=_SiteFiles(directory=str(site), html=True), name="site"))
+    return Guard(Starlette(routes=routes))

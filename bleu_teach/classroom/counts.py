@@ -1,0 +1,79 @@
+"""What the teacher's dashboard shows: per exercise, how many answered, and the split by verdict and by mistake.
+
+An answer is judged on the server with the exercise bank's own checker
+(:func:`judge`): a page may say what it likes, the session counts what the
+checker says. Each student's last answer to an exercise is the one counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bleu_teach.classroom.store import Answer, Student
+from bleu_teach.exercises.bank import exercise, exercises
+from bleu_teach.web.page import typed
+
+#: The verdict of an answer the checker refused (not a number, not one of the options).
+NOT_AN_ANSWER = "not an answer"
+
+
+@dataclass(frozen=True)
+class Judged:
+    verdict: str  # "correct", "misconception" or "wrong"
+    mistake: str  # the named misconception, in words; "" when there is none
+
+
+def judge(exercise_id: str, answer: str) -> Judged:
+    """The bank's verdict on ``answer`` (the text a student typed or the letter chosen), without hints or state."""
+    try:
+        ex = exercise(exercise_id)
+    except (KeyError, ValueError):
+        raise ValueError(f"exercise: there is no exercise {str(exercise_id)[:16]!r}; reload the page.") from None
+    try:
+        feedback = ex.check(typed(answer))
+    except (TypeError, ValueError):
+        return Judged("wrong", NOT_AN_ANSWER)
+    if feedback.verdict == "unanswered":
+        raise ValueError("answer: it is empty; type or choose one.")
+    return Judged(feedback.verdict, (feedback.recognised or "").replace("_", " "))
+
+
+def _tally(values: Iterable[str]) -> dict[str, int]:
+    """How many times each value comes, in the order first seen (the dashboard's bars; not n-grams)."""
+    found: dict[str, int] = {}
+    for value in values:
+        found[value] = found.get(value, 0) + 1
+    return found
+
+
+def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> dict[str, Any]:
+    """The dashboard's numbers, as JSON: ``exercises`` (in the course's order, those answered) and, with
+    ``names``, each student's verdict per exercise (the projector's view has no names)."""
+    per_exercise: dict[str, list[Answer]] = {}
+    for answer in latest:
+        per_exercise.setdefault(answer.exercise, []).append(answer)
+    shown = []
+    for ex in exercises():
+        given = per_exercise.get(ex.id)
+        if not given:
+            continue
+        verdicts = _tally(answer.verdict for answer in given)
+        mistakes = _tally(answer.mistake for answer in given if answer.mistake)
+        shown.append({"id": ex.id, "title": ex.title, "answered": len(given),
+                      "verdicts": {verdict: verdicts.get(verdict, 0) for verdict in ("correct", "misconception",
+                                                                                      "wrong")},
+                      "mistakes": [{"name": name, "count": count}
+                                   for name, count in sorted(mistakes.items(), key=lambda item: -item[1])],
+                      "late": sum(answer.late for answer in given)})
+    people = list(roster)
+    result: dict[str, Any] = {"exercises": shown, "students": len(people)}
+    if names:
+        by_student: dict[int, dict[str, str]] = {}
+        for ex_answers in per_exercise.values():
+            for answer in ex_answers:
+                by_student.setdefault(answer.student_id, {})[answer.exercise] = answer.verdict
+        result["roster"] = [{"nickname": student.nickname, "verdicts": by_student.get(student.id, {})}
+                            for student in people]
+    return result

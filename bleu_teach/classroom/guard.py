@@ -1,0 +1,145 @@
+"""What the classroom server does to every request before a route sees it, and the limits it keeps.
+
+Every request is treated as hostile:
+
+* **Bounded bodies**: a request body over :data:`MAX_BODY` bytes is refused
+  (413) before any of it is read; a body without a Content-Length is refused
+  (411), so the length the server (h11) holds the client to is always known.
+* **No cross-site writes**: a request that changes something (POST, PUT,
+  PATCH, DELETE) must carry the header ``X-Bleu-Teach: 1`` (a page of another
+  site cannot send it without the browser asking this server first, which it
+  never allows) and, when the browser says where it comes from, an ``Origin``
+  that is this server's own.  Cookies are also ``SameSite=Strict``.
+* **Headers**: a Content-Security-Policy that lets pages load only this
+  server's own files (the classroom's pages: no inline script either), no
+  framing, no sniffing, no referrer.
+* **Rate limits** (:class:`Limiter`): joins and answers per address and per
+  session, counted in a sliding minute.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The largest request body accepted (an answer is a few hundred bytes; a roster of 500 names fits).
+MAX_BODY = 64 * 1024
+#: The header every state-changing request carries (the pages' fetch calls add it).
+WRITE_HEADER = b"x-bleu-teach"
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+#: The classroom's own pages: only this server's files, no inline script.
+CLASS_POLICY = (b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+#: The course website beside it: its pages carry small inline scripts (MathJax's settings) and run Pyodide, but
+#: still load nothing from anywhere else.
+SITE_POLICY = (b"default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
+               b"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+               b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'")
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+async def _refuse(send: Send, status: int, message: str) -> None:
+    body = ('{"error": ' + _json_string(message) + "}").encode("utf-8")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"content-security-policy", CLASS_POLICY), *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class Guard:
+    """ASGI middleware: body limit, cross-site write check, security headers (see the module's docstring)."""
+
+    def __init__(self, app: App, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        method = scope["method"]
+        if method in UNSAFE:
+            problem = self._cross_site(scope)
+            if problem:
+                await _refuse(send, 403, problem)
+                return
+        declared = _header(scope, b"content-length")
+        if method in UNSAFE and declared is None and _header(scope, b"transfer-encoding") is not None:
+            # A body of unknown length: the server reads no more than it has been told.
+            await _refuse(send, 411, "Send the request with its length (Content-Length).")
+            return
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+            await _refuse(send, 413, f"The request is larger than {self.max_body // 1024} KB; send less.")
+            return
+
+        policy = CLASS_POLICY if scope["path"].startswith("/class") else SITE_POLICY
+        headers = [(b"content-security-policy", policy), *SECURITY_HEADERS]
+
+        async def secured_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                ours = {name for name, _ in headers}
+                kept = [(k, v) for k, v in message.get("headers", []) if bytes(k).lower() not in ours]
+                message = {**message, "headers": kept + headers}
+            await send(message)
+
+        await self.app(scope, receive, secured_send)
+
+    @staticmethod
+    def _cross_site(scope: Scope) -> str:
+        if _header(scope, WRITE_HEADER) != "1":
+            return "This request must come from the classroom's own pages (reload the page)."
+        origin = _header(scope, b"origin")
+        host = _header(scope, b"host")
+        if origin is not None and origin != "null" and host is not None:
+            if origin.split("://", 1)[-1] != host:
+                return "This request comes from another site: refused."
+        return ""
+
+
+class Limiter:
+    """At most ``most`` events per key in any ``window`` seconds (a sliding window, kept in this process)."""
+
+    def __init__(self, most: int, window: float = 60.0) -> None:
+        self.most = most
+        self.window = window
+        self.events: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
+        moment = time.monotonic() if now is None else now
+        seen = self.events[key]
+        while seen and seen[0] <= moment - self.window:
+            seen.popleft()
+        if len(seen) >= self.most:
+            return False
+        seen.append(moment)
+        if len(self.events) > 100_000:  # forget keys that went quiet, so the table stays bounded
+            for quiet in [k for k, v in self.events.items() if not v or v[-1] <= moment - self.window]:
+                del self.events[quiet]
+        return True

@@ -1,0 +1,161 @@
+"""``python -m bleu_teach class ...``: the classroom server and its sessions from the command line.
+
+``class serve`` starts the server (uvicorn, one process; SQLite by default,
+PostgreSQL with ``--database postgresql://...``) and prints where it keeps
+its records, the teacher page's link and, on a classroom network, the address
+and a QR code for the projector. ``class new`` creates a session without the
+teacher page; ``class list``, ``class close`` and ``class delete`` manage them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+#: Where the records go when no --database is given (a file in the current folder, made on first start).
+DEFAULT_DATABASE = "bleu-teach-class.sqlite"
+#: The environment variable that may hold the teacher token (so that a service manager can set it).
+TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
+
+
+def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
+    room = commands.add_parser(
+        "class", formatter_class=formatter,
+        help="the classroom server: live answers of the class for the teacher (needs bleu-teach[classroom])",
+        description="A classroom server: students join a session with a code and a nickname, their answers\n"
+                    "on the lesson pages are sent to it, and the teacher's dashboard shows live which\n"
+                    "mistakes the class makes.\n"
+                    "  serve   start the server (and the course website beside it)\n"
+                    "  new     create a session; prints its join code and its teacher link\n"
+                    "  list    the sessions in the database\n"
+                    "  close   stop a session taking answers\n"
+                    "  delete  forget a session, its students and their answers",
+    )
+    what = room.add_subparsers(dest="class_command", title="what to do", metavar="WHAT")
+    serve = what.add_parser("serve", help="start the classroom server")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for a "
+                            "classroom network)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument("--site", metavar="FOLDER",
+                       help="the built course website to serve beside the classroom (make site: build/site)")
+    serve.add_argument("--address", metavar="URL",
+                       help="the address students type, if not http://HOST:PORT (behind a proxy)")
+    new = what.add_parser("new", help="create a session")
+    new.add_argument("title", help="the session's title, as the students see it")
+    new.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
+                     help="the server's address, for the teacher link (default http://127.0.0.1:8000)")
+    listing = what.add_parser("list", help="the sessions in the database")
+    commands_with_database = [serve, new, listing]
+    for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
+        one = what.add_parser(name, help=text)
+        one.add_argument("session", type=int, help="the session's number (class list shows them)")
+        commands_with_database.append(one)
+    for command in commands_with_database:
+        command.add_argument("--database", default=DEFAULT_DATABASE, metavar="PATH_OR_URL",
+                             help=f"a SQLite file (default ./{DEFAULT_DATABASE}, made on first use) or a "
+                                  "postgresql:// URL")
+
+
+def _network_address() -> str:
+    """This computer's address on its network (the one a route out would use; nothing is sent)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # UDP: connecting sends no packet
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _qr(text: str) -> str:
+    """A QR code of ``text`` drawn with text characters, for a terminal shown on the projector (segno)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def _store(database: str) -> Any:
+    try:
+        from bleu_teach.classroom.store import Store
+    except ImportError as missing:
+        raise ValueError(f"the classroom server needs {missing.name}: pip install 'bleu-teach[classroom]'") from None
+    return Store.open(database)
+
+
+def run_classroom(args: argparse.Namespace) -> int:
+    """Run ``class ...``; return the exit code."""
+    if args.class_command is None:
+        raise ValueError("choose what to do: class serve, class new, class list, class close or class delete")
+    store = _store(args.database)
+    try:
+        if args.class_command == "serve":
+            return _serve(args, store)
+        if args.class_command == "new":
+            session, secret = store.create_session(args.title)
+            base = args.address.rstrip("/")
+            print(f"Session {session.id}: {session.title}\n"
+                  f"  students join at {base}/class with the code {session.code}\n"
+                  f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
+        elif args.class_command == "list":
+            for session in store.sessions():
+                state = "open" if session.open else "closed"
+                print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M}  "
+                      f"{session.title}")
+        elif args.class_command in ("close", "delete"):
+            store.session(args.session)  # says so if there is none
+            (store.close_session if args.class_command == "close" else store.delete_session)(args.session)
+            print(f"Session {args.session} {'closed' if args.class_command == 'close' else 'deleted'}.")
+    except LookupError as missing:
+        raise ValueError(str(missing).strip("'\"") + " (class list shows the sessions)") from None
+    finally:
+        if args.class_command != "serve":
+            store.close()
+    return 0
+
+
+def _serve(args: argparse.Namespace, store: Any) -> int:
+    import uvicorn
+
+    from bleu_teach.classroom.app import create_app
+
+    site = Path(args.site) if args.site else None
+    if site is not None and not (site / "index.html").is_file():
+        raise ValueError(f"--site: {args.site!r} holds no index.html; build the website first (make site)")
+    if not 1 <= args.port <= 65535:
+        raise ValueError(f"--port: 1 to 65535, not {args.port}")
+    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
+    base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
+    where = store.engine.url.render_as_string(hide_password=True)
+    print(f"bleu-teach classroom server\n  records: {where}\n"
+          f"  teacher page (keep this link to yourself): {base}/class/teach?token={token}\n"
+          f"  students join at: {base}/class", flush=True)
+    if not _is_loopback(args.host):
+        print(f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "
+              f"type the join address above (or scan this code):\n{_qr(base + '/class')}", file=sys.stderr,
+              flush=True)
+    app = create_app(store, token, site)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                limit_concurrency=1000, timeout_graceful_shutdown=2)
+    store.close()
+    return 0

@@ -1,0 +1,217 @@
+"""The classroom server's routes, in process (Starlette's TestClient): who may do what, bounds, escaping.
+
+The server is tested as a hostile client would use it: without the header its
+pages send, from another origin, with bodies too large, with another student's
+or no teacher's secret, and with text meant to run as HTML or as a spreadsheet
+formula. The real server, killed mid-class, is in tests/test_classroom_server.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from bleu_teach.classroom.app import ADMIN_COOKIE, STUDENT_COOKIE, Limits, create_app  # noqa: E402
+from bleu_teach.classroom.store import Store  # noqa: E402
+
+WRITE = {"X-Bleu-Teach": "1"}
+TOKEN = "teacher-token-for-tests"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "class.sqlite")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text("<!DOCTYPE html><title>course</title><h1>The course</h1>")
+    (folder / "answer_key.md").write_text("03.1: 0.882")
+    return folder
+
+
+def client(store: Store, site: Path | None = None, limits: Limits = Limits()) -> TestClient:
+    return TestClient(create_app(store, TOKEN, site, limits), base_url="http://class.test")
+
+
+def teacher_of(store: Store, title: str = "week 3") -> tuple[TestClient, dict]:
+    """A teacher's browser: the teacher page opened with the token, a session created there, its link visited."""
+    browser = client(store)
+    assert browser.get(f"/class/teach?token={TOKEN}", follow_redirects=False).status_code == 303
+    made = browser.post("/class/api/sessions", json={"title": title}, headers=WRITE).json()
+    assert browser.get(made["teacher_link"], follow_redirects=False).status_code == 303
+    return browser, made
+
+
+def student_of(store: Store, code: str, nickname: str) -> TestClient:
+    browser = client(store)
+    joined = browser.post("/class/api/join", json={"code": code, "nickname": nickname}, headers=WRITE)
+    assert joined.status_code == 200, joined.text
+    return browser
+
+
+def send(browser: TestClient, exercise: str, answer: str, answer_id: str | None = None):  # noqa: ANN201
+    return browser.post("/class/api/answers", headers=WRITE,
+                        json={"id": answer_id or str(uuid.uuid4()), "exercise": exercise, "answer": answer})
+
+
+def test_a_class_joins_answers_and_the_teacher_sees_each_named_mistake(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    ann, bob, cy = (student_of(store, made["code"].lower(), name) for name in ("Ann", "Bob", "Cy"))
+    assert send(ann, "03.2", "E").json()["verdict"] == "correct"  # the bank's answer (E: the closest length)
+    assert send(bob, "03.2", "A").json()["verdict"] == "misconception"  # A: the longest reference
+    assert send(cy, "03.2", "A").json()["verdict"] == "misconception"
+    assert send(cy, "03.1", "0.5").json()["verdict"] == "wrong"
+    counted = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
+    by_id = {ex["id"]: ex for ex in counted["exercises"]}
+    assert by_id["03.2"]["answered"] == 3
+    assert by_id["03.2"]["verdicts"] == {"correct": 1, "misconception": 2, "wrong": 0}
+    assert by_id["03.2"]["mistakes"] == [{"name": "the longest reference", "count": 2}]
+    assert by_id["03.1"]["verdicts"] == {"correct": 0, "misconception": 0, "wrong": 1}
+    assert [s["nickname"] for s in counted["roster"]] == ["Ann", "Bob", "Cy"]
+    projector = teacher.get(f"/class/api/sessions/{made['id']}/tally?names=0").json()
+    assert "roster" not in projector and "Ann" not in str(projector)
+    send(bob, "03.2", "E")  # Bob's second thought: his last answer is the one counted
+    counted = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
+    assert [ex["id"] for ex in counted["exercises"]] == ["03.1", "03.2"]  # in the course's order
+    assert counted["exercises"][1]["verdicts"] == {"correct": 2, "misconception": 1, "wrong": 0}
+
+
+def test_an_answer_sent_again_is_counted_once(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    ann = student_of(store, made["code"], "Ann")
+    answer_id = str(uuid.uuid4())
+    first = send(ann, "01.1", "10/12", answer_id).json()
+    again = send(ann, "01.1", "10/12", answer_id).json()
+    assert first["stored"] is True and again["stored"] is False and again["verdict"] == first["verdict"] == "correct"
+    assert len(store.answers(made["id"])) == 1
+
+
+def test_the_server_judges_for_itself(store: Store) -> None:
+    _, made = teacher_of(store)
+    ann = student_of(store, made["code"], "Ann")
+    reply = ann.post("/class/api/answers", headers=WRITE,
+                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5", "verdict": "correct"})
+    assert reply.json()["verdict"] == "wrong"  # what the page claims is not read
+    assert send(ann, "99.9", "1").status_code == 400 and "no exercise" in send(ann, "99.9", "1").json()["error"]
+    assert send(ann, "03.1", "x" * 201).status_code == 400
+    refused = ann.post("/class/api/answers", headers=WRITE, json={"id": 7, "exercise": "03.1", "answer": "1"})
+    assert refused.status_code == 400 and "answer id" in refused.json()["error"]
+
+
+def test_cookies_are_http_only_and_same_site_strict(store: Store) -> None:
+    _, made = teacher_of(store)
+    browser = client(store)
+    reply = browser.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=WRITE)
+    cookie = reply.headers["set-cookie"].lower()
+    assert cookie.startswith(STUDENT_COOKIE) and "httponly" in cookie and "samesite=strict" in cookie
+    admin = client(store).get(f"/class/teach?token={TOKEN}", follow_redirects=False).headers["set-cookie"].lower()
+    assert admin.startswith(ADMIN_COOKIE) and "httponly" in admin and "samesite=strict" in admin
+
+
+def test_writes_need_the_pages_header_and_the_servers_own_origin(store: Store) -> None:
+    _, made = teacher_of(store)
+    browser = client(store)
+    body = {"code": made["code"], "nickname": "Ann"}
+    assert browser.post("/class/api/join", json=body).status_code == 403  # a plain cross-site form post
+    evil = browser.post("/class/api/join", json=body, headers=WRITE | {"Origin": "http://evil.example"})
+    assert evil.status_code == 403 and "another site" in evil.json()["error"]
+    own = browser.post("/class/api/join", json=body, headers=WRITE | {"Origin": "http://class.test"})
+    assert own.status_code == 200
+
+
+def test_bodies_and_typed_text_are_bounded(store: Store) -> None:
+    _, made = teacher_of(store)
+    browser = client(store)
+    huge = browser.post("/class/api/join", content=b"{" + b" " * 70_000 + b"}", headers=WRITE)
+    assert huge.status_code == 413
+    long_name = browser.post("/class/api/join", json={"code": made["code"], "nickname": "n" * 41}, headers=WRITE)
+    assert long_name.status_code == 400 and "nickname: at most 40" in long_name.json()["error"]
+    not_json = browser.post("/class/api/join", content=b"code=1", headers=WRITE)
+    assert not_json.status_code == 400 and "not JSON" in not_json.json()["error"]
+    wrong_code = browser.post("/class/api/join", json={"code": "ZZZZZ1", "nickname": "Ann"}, headers=WRITE)
+    assert wrong_code.status_code == 404
+
+
+def test_joining_and_answering_are_rate_limited(store: Store) -> None:
+    _, made = teacher_of(store)
+    browser = client(store, limits=Limits(joins_per_address=3, answers_per_student=5))
+    statuses = [browser.post("/class/api/join", json={"code": "NOPE22", "nickname": f"n{k}"},
+                             headers=WRITE).status_code for k in range(4)]
+    assert statuses == [404, 404, 404, 429]  # guessing codes is slowed down
+    student = client(store, limits=Limits(answers_per_student=5))
+    student.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=WRITE)
+    answered = [send(student, "03.1", "0.882").status_code for _ in range(6)]
+    assert answered == [200] * 5 + [429]
+
+
+def test_teacher_pages_need_their_secret_and_a_student_sees_only_their_own(store: Store) -> None:
+    _, made = teacher_of(store)
+    _, other = teacher_of(store, "another class")
+    ann = student_of(store, made["code"], "Ann")
+    send(ann, "03.1", "0.882")
+    number = made["id"]
+    for path in (f"/class/api/sessions/{number}/tally", f"/class/api/sessions/{number}/export.csv",
+                 f"/class/dashboard/{number}"):
+        assert ann.get(path).status_code == 401, path  # a student's cookie opens no teacher page
+        assert client(store).get(path).status_code == 401, path
+    other_teacher, _ = teacher_of(store, "a third")
+    assert other_teacher.get(f"/class/api/sessions/{number}/tally").status_code == 401  # another session's
+    assert client(store).get(f"/class/t/{number}/not-the-secret").status_code == 401
+    assert ann.post(f"/class/api/sessions/{number}/close", headers=WRITE, json={}).status_code == 401
+    assert client(store).post("/class/api/sessions", headers=WRITE, json={"title": "x"}).status_code == 401
+    me = ann.get("/class/api/me").json()
+    assert me == {"nickname": "Ann", "session": "week 3", "kind": "live", "open": True, "answers": 1}
+    assert other["id"] != number
+
+
+def test_a_closed_session_takes_no_answer_and_a_deleted_one_leaves_nothing(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    ann = student_of(store, made["code"], "Ann")
+    send(ann, "03.1", "0.882")
+    assert teacher.post(f"/class/api/sessions/{made['id']}/close", headers=WRITE, json={}).status_code == 200
+    closed = send(ann, "03.1", "0.5")
+    assert closed.status_code == 409 and "closed" in closed.json()["error"]
+    late = client(store).post("/class/api/join", json={"code": made["code"], "nickname": "Bob"}, headers=WRITE)
+    assert late.status_code == 400 and "closed" in late.json()["error"]
+    assert teacher.delete(f"/class/api/sessions/{made['id']}", headers=WRITE).status_code == 200
+    assert store.sessions() == [] and store.answers(made["id"]) == []
+
+
+def test_what_students_typed_is_escaped_in_pages_and_neutralised_in_the_export(store: Store) -> None:
+    teacher, made = teacher_of(store, "<img src=x onerror=alert(1)>")
+    page = teacher.get(f"/class/dashboard/{made['id']}").text
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    for nickname in ("=HYPERLINK(\"http://evil.example\")", "+1+1", "-2", "@SUM(A1)", "<b>Bo</b>"):
+        send(student_of(store, made["code"], nickname), "03.1", "=1+1")
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
+    assert rows[0] == ["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"]
+    nicknames = [row[0] for row in rows[1:]]
+    assert nicknames == ["'=HYPERLINK(\"http://evil.example\")", "'+1+1", "'-2", "'@SUM(A1)", "<b>Bo</b>"]
+    assert {row[2] for row in rows[1:]} == {"'=1+1"}
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows[1:] for cell in row)
+
+
+def test_the_course_is_served_beside_it_but_never_an_answer_key(store: Store, site: Path) -> None:
+    browser = client(store, site)
+    page = browser.get("/")
+    assert page.status_code == 200 and "The course" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert browser.get("/answer_key.md").status_code == 404
+    assert browser.get("/class").status_code == 200
+    policy = browser.get("/class").headers["content-security-policy"]
+    assert "script-src 'self';" in policy and "unsafe-inline" not in policy.split("style-src")[0]
+    assert browser.get("/class").headers["x-frame-options"] == "DENY"
