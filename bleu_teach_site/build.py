@@ -93,7 +93,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     shutil.copy2(wheel, out_dir / wheel.name)
     slides.copy_assets(out_dir / "vendor")
     slides.copy_widget_fonts(out_dir)
-    for name in ("site.css", "explorer.js", "python.js", "answers.js", "lesson_live.js", "progress.js", "offline.js"):
+    for name in ("site.css", "explorer.js", "python.js", "python_worker.js", "answers.js", "lesson_live.js",
+                 "classroom.js", "progress.js", "offline.js"):
         shutil.copy2(STATIC / name, out_dir / name)
 
     found = lessons()

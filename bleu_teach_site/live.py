@@ -89,8 +89,9 @@ def widget_html(explorer: Explorer, values: dict[str, Any], ids: str, unavailabl
     needs = f' data-python-extra="{CONTEXTS_ZIP}"' if explorer.needs else ""
     return (f'<form class="live-widget" data-widget="{explorer.name}" data-state="{_escape(json.dumps(values))}"'
             f'{needs} aria-label="{_escape(explorer.name)}: try it" novalidate>{fields}'
-            f'<p class="live-status" role="status">The saved example: it becomes live when Python has started in '
-            f'your browser.</p>'
+            f'<div class="live-bar"><p class="live-status" role="status">The saved example: it becomes live when '
+            f'Python has started in your browser.</p><button type="button" data-action="reset">Back to the example'
+            f'</button></div>'
             f'<div class="live-headline" data-value="{_escape(shown["value"])}" aria-live="polite">'
             f'{shown["headline"]}</div>{chart}'
             f'<div class="live-output" data-extra="{_escape(json.dumps(shown["extra"]))}">{shown["html"]}</div>'

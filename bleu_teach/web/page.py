@@ -93,7 +93,18 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     if view.value is not None:
         headline = write_html(Document((Paragraph((Label(view.label), f" = {format_number(view.value)}")),)))
     return {"html": view.html, "value": None if view.value is None else repr(view.value), "headline": headline,
-            "message": view.message, "extra": view.extra}
+            "message": view.message, "extra": view.extra, "links": _links(explorer, state, view.message)}
+
+
+def _links(explorer: Explorer | None, state: dict[str, Any], message: str | None) -> list[dict[str, Any]]:
+    """The full explorer's examples for these values (``Explorer.links``), so that a page's "Open this example"
+    link opens what the learner has now; none when the values give a message."""
+    if explorer is None or explorer.links is None or message:
+        return []
+    try:
+        return [{"label": label, **link} for label, link in explorer.links(explorer.values(state))]
+    except (TypeError, ValueError):
+        return []
 
 
 #: Quotes a learner may type around an answer, as the notebook's Python strings have them ("2/7").
@@ -206,7 +217,7 @@ def widget_json(kind: str, text: str) -> str:
     if not isinstance(state, dict):
         message = "The page sent no settings; reload the page."
         return json.dumps({"html": views.message_html(message), "value": None, "headline": "", "message": message,
-                           "extra": {}})
+                           "extra": {}, "links": []})
     return json.dumps(widget(kind, state))
 
 

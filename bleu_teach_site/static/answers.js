@@ -26,3 +26,23 @@ export function practised() {
     return {};
   }
 }
+
+// What the learner last set in each widget, by page and widget: { [page#index:widget]: the form's values }
+// (lesson_live.js writes and reads it; "Clear my answers" on the index clears it with the answers).
+export const WIDGETS = "bleu-teach-widgets";
+
+// The class this browser has joined on a classroom server (python -m bleu_teach class serve): { session,
+// nickname }, set by the server's join page; the lesson pages then send each checked answer to it as well.
+export const CLASS = "bleu-teach-class";
+// Answers checked but not yet acknowledged by the classroom server: [{ id, exercise, answer }], sent again until
+// they are (the server keeps each id once).
+export const OUTBOX = "bleu-teach-class-outbox";
+
+export function readJson(key, fallback) {
+  try {
+    const found = JSON.parse(localStorage.getItem(key) ?? "null");
+    return found ?? fallback;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,19 +1,22 @@
 // A lesson page's live widgets and exercises (the forms bleu_teach_site/live.py writes into the page).
 //
-// No BLEU here: every number and every verdict comes from Python, bleu_teach itself running on Pyodide
-// (bleu_teach.web.page: the explorers' declared views and the exercise bank's check).  Until Python has started,
-// the widgets show the saved example the build wrote in, and a Check waits for it.  Typed text reaches the page
-// only as form values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.
-// Answers are kept in this browser's local storage (nothing is sent anywhere); the index page reads them.
+// No BLEU here: every number and every verdict comes from Python, bleu_teach itself running on Pyodide in a
+// worker (python.js; bleu_teach.web.page: the explorers' declared views and the exercise bank's check).  Until
+// Python has started, the widgets show the saved example the build wrote in (or the learner's last values, marked
+// as waiting), and a Check waits for it; the page itself never waits.  Typed text reaches the page only as form
+// values and textContent; the HTML shown is bleu_teach.views.html_writer's, which escapes it.  Answers and the
+// widgets' values are kept in this browser's local storage (nothing is sent anywhere); the index page reads the
+// answers.
 
-import { PRACTICE, practised, stored, STORE } from "./answers.js";
+import { PRACTICE, practised, stored, STORE, WIDGETS } from "./answers.js";
+import { sendToClass } from "./classroom.js";
 import { pageArchives, startFailure, startPython } from "./python.js";
 
 const widgets = [...document.querySelectorAll("form[data-widget]")];
 const exercises = [...document.querySelectorAll("form[data-exercise]")];
 const practices = [...document.querySelectorAll("section[data-practice]")];
 const root = document.documentElement;
-let python = null; // { widget, check, practice, practiceCheck }: bleu_teach.web.page's JSON functions
+let python = null; // { widget, check, practice, practiceCheck }: bleu_teach.web.page's JSON functions (promises)
 const waiting = new Set(); // exercises checked before Python was ready
 const restored = new Set(); // exercises whose earlier answer is shown again
 const asking = new Set(); // practice blocks whose Another one was pressed before Python was ready
@@ -187,6 +190,8 @@ async function drawChart(form, extra) {
 }
 
 function showWidget(form, result) {
+  delete form.dataset.waiting;
+  updateLinks(form, result.links ?? []);
   const headline = form.querySelector(".live-headline");
   const output = form.querySelector(".live-output");
   // The report's folded steps stay open or closed as the learner left them.
@@ -231,19 +236,119 @@ function showWidget(form, result) {
   drawChart(form, result.extra).catch(() => {});
 }
 
-function render(form, force = false) {
-  form.scheduled = false;
-  const state = JSON.stringify(stateOf(form));
-  if (state === form.shownState && !force) return; // a change event after the input event: nothing new
-  form.shownState = state;
-  showWidget(form, JSON.parse(python.widget(form.dataset.widget, state)));
+/** Show what Python answers for the form's values: one call at a time per form, and the latest values last. */
+async function render(form, force = false) {
+  if (form.rendering) {
+    form.again = true; // asked again while Python works: the values then are drawn next
+    return;
+  }
+  form.rendering = true;
+  try {
+    do {
+      form.again = false;
+      const state = JSON.stringify(stateOf(form));
+      if (state === form.shownState && !force) break; // a change event after the input event: nothing new
+      force = false;
+      const result = JSON.parse(await python.widget(form.dataset.widget, state));
+      if (form.again && JSON.stringify(stateOf(form)) !== state) continue; // already old: draw the newer values
+      form.shownState = state;
+      showWidget(form, result);
+    } while (form.again);
+  } catch (error) {
+    const status = form.querySelector(".live-status");
+    status.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    status.classList.add("message");
+  } finally {
+    form.rendering = false;
+  }
+}
+
+// --- the learner's values, kept in this browser (a reload shows them again; Back to the example forgets them) ---
+
+const KEEPS_VALUES = !document.querySelector('meta[name="bleu-teach-max-link"]'); // the explorer page keeps its
+// example in the address bar instead (explorer.js)
+
+function keptValues() {
+  try {
+    const found = JSON.parse(localStorage.getItem(WIDGETS) ?? "{}");
+    return found && typeof found === "object" && !Array.isArray(found) ? found : {};
+  } catch {
+    return {};
+  }
+}
+
+function keyOf(form) {
+  return `${window.location.pathname}#${widgets.indexOf(form)}:${form.dataset.widget}`;
+}
+
+function keepValues(form) {
+  if (!KEEPS_VALUES) return;
+  try {
+    const all = keptValues();
+    const state = JSON.stringify(stateOf(form));
+    if (state === form.exampleState) delete all[keyOf(form)];
+    else all[keyOf(form)] = JSON.parse(state);
+    localStorage.setItem(WIDGETS, JSON.stringify(all));
+  } catch { /* storage full or off: the values are forgotten with the page */ }
+}
+
+/** Put these values (a state as stateOf makes it) into the form's controls. */
+function applyValues(form, state) {
+  for (const [key, value] of Object.entries(state)) {
+    const control = form.elements.namedItem(key);
+    if (key === "references" && Array.isArray(value) && value.length) setReferences(form, value.map(String));
+    else if (!control || control.type === "hidden" || (value !== null && typeof value === "object")) continue;
+    else if (control.type === "checkbox") control.checked = Boolean(value);
+    else if (typeof value === "boolean") control.value = value ? "1" : "";
+    else control.value = String(value);
+  }
+  syncControls(form);
+}
+
+/** Until Python has started, the number shown is the saved example's: say that the learner's values wait. */
+function markWaiting(form, text) {
+  form.dataset.waiting = "1";
+  const headline = form.querySelector(".live-headline");
+  headline.dataset.value = "";
+  headline.textContent = text;
 }
 
 function changed(form) {
   syncControls(form);
-  if (python === null || form.scheduled) return;
+  keepValues(form);
+  if (python === null) {
+    if (!form.dataset.waiting) markWaiting(form, "Your change is scored as soon as Python has started (see above).");
+    return;
+  }
+  if (form.scheduled) return;
   form.scheduled = true;
-  setTimeout(() => render(form), 0); // one render for a burst of events
+  setTimeout(() => { // one render for a burst of events
+    form.scheduled = false;
+    render(form);
+  }, 0);
+}
+
+function backToExample(form) {
+  applyValues(form, JSON.parse(form.exampleState));
+  changed(form);
+}
+
+/** The page's "Open this example in the live explorer" links after this form: made from its current values. */
+function updateLinks(form, links) {
+  const after = [...document.querySelectorAll("a.live-explorer-link")].filter((link) =>
+    form.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING &&
+    widgets.filter((other) => other.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1) === form);
+  after.forEach((link, k) => {
+    const example = links[k];
+    if (!example) return;
+    const query = new URLSearchParams([["hyp", example.hypothesis], ...example.references.map((r) => ["ref", r]),
+                                       ["n", String(example.max_n)]]);
+    if (example.weights.trim()) query.append("weights", example.weights.trim());
+    query.append("smoothing", example.smoothing);
+    query.append("tokenizer", example.tokenizer);
+    query.append("lowercase", example.lowercase ? "1" : "0");
+    link.href = `explorer.html?${query}`;
+  });
 }
 
 for (const form of widgets) {
@@ -259,10 +364,16 @@ for (const form of widgets) {
     else if (action === "remove-reference") {
       removeReference(form);
       changed(form);
-    }
+    } else if (action === "reset") backToExample(form);
   });
   refreshReferenceButtons(form);
   syncControls(form);
+  form.exampleState = JSON.stringify(stateOf(form));
+  const kept = KEEPS_VALUES ? keptValues()[keyOf(form)] : undefined;
+  if (kept && typeof kept === "object" && JSON.stringify(kept) !== form.exampleState) {
+    applyValues(form, kept);
+    markWaiting(form, "Your values from last time: their numbers appear when Python has started.");
+  }
   const extra = JSON.parse(form.querySelector(".live-output").dataset.extra || "{}");
   drawChart(form, extra).catch(() => {});
 }
@@ -283,10 +394,16 @@ function setAnswer(form, answer) {
   }
 }
 
-function check(form, quietly = false) {
+async function check(form, quietly = false) {
   const feedback = form.querySelector(".live-feedback");
   const answer = answerOf(form);
-  const result = JSON.parse(python.check(form.dataset.exercise, JSON.stringify(answer)));
+  let result;
+  try {
+    result = JSON.parse(await python.check(form.dataset.exercise, JSON.stringify(answer)));
+  } catch (error) {
+    feedback.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    return;
+  }
   feedback.setAttribute("aria-live", quietly ? "off" : "polite"); // an earlier answer shown again is not news
   feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
   if (result.verdict) {
@@ -297,6 +414,15 @@ function check(form, quietly = false) {
       note.textContent = "This browser does not let the page keep your answers (its local storage is off), " +
         "so they are forgotten when you leave the page.";
       feedback.append(note);
+    }
+    if (!quietly) {
+      sendToClass(form.dataset.exercise, answer).then((said) => {
+        if (!said) return;
+        const note = document.createElement("p");
+        note.className = "live-note live-class";
+        note.textContent = said;
+        feedback.append(note);
+      });
     }
   } else {
     delete feedback.dataset.verdict;
@@ -349,7 +475,7 @@ function practiceParts(section) {
            feedback: section.querySelector(".live-feedback"), streak: section.querySelector(".live-practice-streak") };
 }
 
-/** Draw the next practice question (after a paint, so that "Drawing" shows while Python works). */
+/** Draw the next practice question ("Drawing" shows while Python works in its worker). */
 function another(section) {
   const parts = practiceParts(section);
   if (python === null) {
@@ -359,15 +485,21 @@ function another(section) {
     return;
   }
   parts.question.textContent = "Drawing a new question…";
-  requestAnimationFrame(() => setTimeout(() => ask(section), 0));
+  ask(section);
 }
 
-function ask(section) {
+async function ask(section) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
   const sent = { previous: kept.number ?? null, streak: kept.streak ?? null };
-  const result = JSON.parse(python.practice(id, JSON.stringify(sent)));
+  let result;
+  try {
+    result = JSON.parse(await python.practice(id, JSON.stringify(sent)));
+  } catch (error) {
+    parts.question.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    return;
+  }
   parts.question.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
   parts.feedback.textContent = "";
   delete parts.feedback.dataset.verdict;
@@ -381,12 +513,18 @@ function ask(section) {
   parts.box.focus();
 }
 
-function checkPractice(section) {
+async function checkPractice(section) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
   const sent = { number: Number(section.dataset.number), answer: parts.box.value, streak: kept.streak ?? null };
-  const result = JSON.parse(python.practiceCheck(id, JSON.stringify(sent)));
+  let result;
+  try {
+    result = JSON.parse(await python.practiceCheck(id, JSON.stringify(sent)));
+  } catch (error) {
+    parts.feedback.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    return;
+  }
   parts.feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
   if (result.verdict) parts.feedback.dataset.verdict = result.verdict;
   else delete parts.feedback.dataset.verdict;
@@ -406,7 +544,7 @@ for (const section of practices) {
   });
 }
 
-// --- Python, started after the first paint, only on a page with something live ---------------------------------
+// --- Python, started in its worker at once, only on a page with something live ----------------------------------
 
 function statuses(text, failed = false) {
   for (const form of widgets) {
@@ -416,22 +554,29 @@ function statuses(text, failed = false) {
   }
 }
 
+function progressed(step, steps, text) {
+  statuses(`Starting Python in your browser (step ${step} of ${steps}: ${text}); the page works meanwhile, and ` +
+           "the numbers follow your changes once it has started.");
+  root.dataset.pythonStep = String(step);
+}
+
 async function begin() {
   root.dataset.pythonStartMs = String(Math.round(performance.now()));
   statuses("Starting Python in your browser: the saved example is shown until then.");
   try {
-    const { pyodide, version } = await startPython(pageArchives());
-    const page = pyodide.pyimport("bleu_teach.web.page");
-    python = { widget: page.widget_json, check: page.check_json, practice: page.practice_json,
-               practiceCheck: page.practice_check_json };
+    const { call, version } = await startPython(pageArchives(), progressed);
+    python = { widget: (...args) => call("widget_json", ...args), check: (...args) => call("check_json", ...args),
+               practice: (...args) => call("practice_json", ...args),
+               practiceCheck: (...args) => call("practice_check_json", ...args) };
     statuses(`Live: bleu-teach on Python ${version}, running in your browser.`);
     root.dataset.pythonReadyMs = String(Math.round(performance.now()));
-    for (const form of widgets) render(form, true);
-    for (const form of restored) if (!waiting.has(form)) check(form, true);
-    for (const form of waiting) check(form);
+    const drawn = [...widgets.map((form) => render(form, true))];
+    for (const form of restored) if (!waiting.has(form)) drawn.push(check(form, true));
+    for (const form of waiting) drawn.push(check(form));
     waiting.clear();
     for (const section of asking) another(section);
     asking.clear();
+    await Promise.all(drawn);
     root.dataset.pythonCheckedMs = String(Math.round(performance.now())); // widgets drawn, earlier answers checked
     root.dataset.pythonReady = "1";
   } catch (error) {
@@ -442,8 +587,5 @@ async function begin() {
   }
 }
 
-if (widgets.length || exercises.length || practices.length) {
-  const later = () => requestAnimationFrame(() => setTimeout(begin, 0)); // after the first paint
-  if (document.readyState === "complete") later();
-  else window.addEventListener("load", later, { once: true });
-}
+// The worker does the work, so Python starts at once: the page stays free for the learner meanwhile.
+if (widgets.length || exercises.length || practices.length) begin();

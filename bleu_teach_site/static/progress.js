@@ -1,7 +1,7 @@
 // The index page's record of the learner's exercises: read from this browser's local storage, where the lesson
 // pages keep each checked answer (lesson_live.js).  Nothing is sent anywhere; "Clear my answers" forgets them.
 
-import { PRACTICE, practised, stored, STORE } from "./answers.js";
+import { PRACTICE, practised, stored, STORE, WIDGETS } from "./answers.js";
 
 function show() {
   const answers = stored();
@@ -57,10 +57,12 @@ document.getElementById("clear-cancel").addEventListener("click", () => {
 document.getElementById("clear-confirm").addEventListener("click", () => {
   ask.hidden = true;
   try {
-    cleared = { answers: localStorage.getItem(STORE), practice: localStorage.getItem(PRACTICE) };
+    cleared = { answers: localStorage.getItem(STORE), practice: localStorage.getItem(PRACTICE),
+                widgets: localStorage.getItem(WIDGETS) };
     localStorage.removeItem(STORE);
     localStorage.removeItem(PRACTICE);
-    status.textContent = "Your answers and practice streaks are cleared from this browser. Undo brings them back.";
+    localStorage.removeItem(WIDGETS);
+    status.textContent = "Your answers, practice streaks and widget values are cleared from this browser. Undo brings them back.";
     undo.hidden = false;
     undo.focus();
   } catch {
@@ -74,6 +76,7 @@ undo.addEventListener("click", () => {
   try {
     if (cleared?.answers != null) localStorage.setItem(STORE, cleared.answers);
     if (cleared?.practice != null) localStorage.setItem(PRACTICE, cleared.practice);
+    if (cleared?.widgets != null) localStorage.setItem(WIDGETS, cleared.widgets);
     status.textContent = "Your answers and practice streaks are back.";
   } catch {
     status.textContent = "This browser does not let the page write its storage.";

@@ -1,34 +1,72 @@
-// Starting bleu_teach's Python in the browser: Pyodide's core (vendor/pyodide/, from the npm registry), with the
-// package installed from its own wheel and sacreBLEU's tokenizers beside it, both unpacked into Pyodide's
-// site-packages.  The explorer page and the lesson pages share it.
+// bleu_teach's Python for a page: it runs in python_worker.js, off the main thread, so that the page answers the
+// learner while Python starts (seconds) and while it computes.  The explorer page, the lesson pages and the deck
+// share it; with SharedWorker the pages of one site share one running Python, and the next page finds it started.
 
-import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+const WORKER = "python_worker.js";
 
-function download(name) {
-  return fetch(name).then((response) => {
-    if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  });
-}
-
-/** The archives a page unpacks: its meta tag's (the wheel first), then the page's extras. */
+/** The archives a page unpacks: its meta tag's (the wheel first), then the page's extras; absolute URLs. */
 export function pageArchives() {
   const named = document.querySelector('meta[name="bleu-teach-python"]')?.content.split(/\s+/) ?? [];
   const extras = [...document.querySelectorAll("[data-python-extra]")].map((element) => element.dataset.pythonExtra);
-  return [...new Set([...named, ...extras].filter(Boolean))];
+  return [...new Set([...named, ...extras].filter(Boolean))].map((name) => new URL(name, document.baseURI).href);
 }
 
-/** Pyodide with the named archives (a wheel, or zips) installed; resolves to { pyodide, version }. */
-export async function startPython(archives) {
-  const downloads = archives.map(download); // the archives download while Pyodide starts
-  const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", document.baseURI).href });
-  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  for (const [index, data] of downloads.entries()) {
-    const format = archives[index].endsWith(".whl") ? "wheel" : "zip";
-    pyodide.unpackArchive(await data, format, { extractDir: sitePackages });
+function connect() {
+  const url = new URL(WORKER, document.baseURI);
+  if (typeof SharedWorker === "function") {
+    // One per site build (the wheel's name in the worker's name): a page of a newer build starts its own.
+    const name = `bleu-teach ${document.querySelector('meta[name="bleu-teach-python"]')?.content ?? ""}`;
+    const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
+    shared.port.start();
+    return { port: shared.port, failed: shared };
   }
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
-  return { pyodide, version: pyodide.runPython("import sys; sys.version.split()[0]") };
+  const worker = new Worker(url, { type: "module" });
+  return { port: worker, failed: worker };
+}
+
+/**
+ * Start Python with the page's archives; resolves to { call, version } once bleu_teach is importable, where
+ * call(name, ...args) resolves to what bleu_teach.web.page's function answers.  onProgress(step, steps, text) is
+ * told each step of the start.
+ */
+export function startPython(archives, onProgress = () => {}) {
+  return new Promise((resolve, reject) => {
+    let link;
+    try {
+      link = connect();
+    } catch (error) {
+      reject(error); // a browser that refuses workers here (a page opened from disk)
+      return;
+    }
+    const { port, failed } = link;
+    const pending = new Map();
+    let next = 0;
+    const request = (message) => new Promise((done, fail) => {
+      const id = ++next;
+      pending.set(id, { done, fail });
+      port.postMessage({ ...message, id });
+    });
+    port.addEventListener("message", (event) => {
+      const message = event.data;
+      if (message.kind === "progress") {
+        onProgress(message.step, message.steps, message.text);
+        return;
+      }
+      const waiting = pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id);
+      if (message.ok) waiting.done(message.result);
+      else waiting.fail(new Error(message.error));
+    });
+    failed.addEventListener("error", (event) => {
+      const error = new Error(event.message || "the Python worker could not be started");
+      for (const waiting of pending.values()) waiting.fail(error);
+      pending.clear();
+      reject(error);
+    });
+    const call = (name, ...args) => request({ kind: "call", name, args });
+    request({ kind: "start", archives }).then((version) => resolve({ call, version }), reject);
+  });
 }
 
 /** What to tell a learner when Python could not start (most often: the page was opened from disk). */

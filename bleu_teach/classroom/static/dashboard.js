@@ -27,7 +27,7 @@ function bar(label, count, total, className) {
 
 function show(data) {
   const answered = data.exercises.reduce((sum, ex) => sum + ex.answered, 0);
-  document.getElementById("summary").textContent = `${data.students} joined; ${answered} answers counted ` +
+  document.getElementById("summary").textContent = `${data.students} joined; ${answered} answer${answered === 1 ? "" : "s"} counted ` +
     `(each student's last answer to each exercise)${data.open ? "" : "; the session is closed"}.`;
   const box = document.getElementById("exercises");
   box.replaceChildren();

@@ -8,6 +8,10 @@ form.addEventListener("submit", async (event) => {
   said.textContent = "Joining…";
   try {
     const joined = await send("/class/api/join", { code: form.elements.code.value, nickname: form.elements.nickname.value });
+    try { // the lesson pages read this (the site's classroom.js) and send each checked answer to the session
+      localStorage.setItem("bleu-teach-class", JSON.stringify({ session: joined.session, nickname: joined.nickname }));
+      localStorage.removeItem("bleu-teach-class-outbox"); // answers of an earlier session are not this one's
+    } catch { /* storage off: the lesson pages cannot know this browser joined */ }
     said.textContent = `You have joined “${joined.session}” as ${joined.nickname}. Open the lessons: your answers ` +
       "are sent to the class as well as checked.";
     const link = document.createElement("a");

@@ -1,0 +1,87 @@
+// Sending a joined student's answers to the classroom server, from the lesson pages (lesson_live.js).
+//
+// Only when this browser joined a session on the server that serves the site (its join page sets CLASS): on a
+// static copy of the site nothing is sent anywhere.  Each answer gets an id here and waits in the outbox (local
+// storage) until the server acknowledges it; the server keeps each id once, so sending again after a lost
+// connection, a reload or a closed tab counts nothing twice.
+
+import { CLASS, OUTBOX, readJson } from "./answers.js";
+
+const WRITE = { "Content-Type": "application/json", "X-Bleu-Teach": "1" };
+let sending = null;
+
+/** The class joined in this browser ({ session, nickname }), or null. */
+export function joinedClass() {
+  const joined = readJson(CLASS, null);
+  return joined && typeof joined.session === "string" ? joined : null;
+}
+
+function outbox() {
+  const kept = readJson(OUTBOX, []);
+  return Array.isArray(kept) ? kept : [];
+}
+
+function keep(list) {
+  try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch { /* storage off: sent once, not kept */ }
+}
+
+/** An id for an answer: a version 4 UUID (crypto.randomUUID needs https, a classroom network may be plain http). */
+function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Send what waits in the outbox, oldest first; resolves to what became of the last one asked about. */
+export async function flush() {
+  if (sending) return sending;
+  sending = (async () => {
+    let said = "sent";
+    for (const item of outbox()) {
+      let response;
+      try {
+        response = await fetch("/class/api/answers", { method: "POST", headers: WRITE, credentials: "same-origin",
+                                                       body: JSON.stringify(item) });
+      } catch {
+        return "waiting"; // offline: kept, sent when the connection is back
+      }
+      if (response.status === 429 || response.status >= 500) return "waiting";
+      if (response.status === 401) { // the session was deleted, or this browser's cookie is gone
+        try { localStorage.removeItem(CLASS); } catch { /* nothing kept */ }
+        keep([]);
+        return "left";
+      }
+      said = response.status === 409 ? "closed" : response.ok ? "sent" : "refused";
+      keep(outbox().filter((waiting) => waiting.id !== item.id));
+    }
+    return said;
+  })();
+  try {
+    return await sending;
+  } finally {
+    sending = null;
+  }
+}
+
+/** Queue a checked answer for the class and send it; resolves to a sentence for the learner (or "" if not joined). */
+export async function sendToClass(exercise, answer) {
+  const joined = joinedClass();
+  if (!joined) return "";
+  keep([...outbox(), { id: newId(), exercise, answer }]);
+  const result = await flush();
+  return {
+    sent: `Sent to your class (${joined.session}).`,
+    waiting: "Not sent to your class yet: it is kept in this browser and sent when the connection is back.",
+    closed: "Your class's session is closed: this answer was not sent.",
+    left: "Your class's session is over: answers are no longer sent.",
+    refused: "The class did not take this answer.",
+  }[result];
+}
+
+if (joinedClass()) {
+  window.addEventListener("online", () => flush());
+  if (outbox().length) flush();
+  setInterval(() => { if (outbox().length) flush(); }, 15_000);
+}

@@ -1,0 +1,129 @@
+"""The classroom server in Chromium: a teacher and students as they would use it, the site served beside it.
+
+The server is ``python -m bleu_teach class serve --site <the built site>`` on
+127.0.0.1 (SQLite). A teacher opens the printed link, creates a session from
+the keyboard and opens its dashboard; students join on a 390 px phone and
+answer on the lesson pages (Pyodide checks, the page sends); the dashboard
+changes without a reload; a student offline keeps the answer and sends it when
+back. axe-core finds no WCAG 2.1 A/AA violation on the classroom's pages, and
+no request leaves the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from tests.browser.conftest import PROJECT, Site  # noqa: E402
+from tests.classroom_server import TOKEN, Server  # noqa: E402
+
+AXE_RUN = """async () => {
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+    return result.violations.map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' '))}));
+}"""
+READY = "() => document.documentElement.dataset.pythonReady === '1'"
+
+
+@pytest.fixture(scope="module")
+def classroom(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("classroom")
+    running = Server(str(folder / "class.sqlite"), folder, site.root)
+    running.start()
+    yield running
+    running.stop()
+
+
+def _context(browser, server: Server, **options):  # noqa: ANN001, ANN003, ANN202
+    """A browser context that lets through only the classroom server's requests, and counts the others."""
+    context = browser.new_context(bypass_csp=False, **options)
+    context.set_default_timeout(60_000)
+    context.blocked = []
+
+    def only_the_server(route):  # noqa: ANN001, ANN202
+        if route.request.url.startswith(server.url + "/"):
+            return route.continue_()
+        context.blocked.append(route.request.url)
+        return route.abort()
+
+    context.route("**/*", only_the_server)
+    return context
+
+
+def _axe(browser, url: str, cookies: list) -> list:  # noqa: ANN001
+    """axe-core on a page (injected: the pages' policy allows only the server's scripts, so this context bypasses
+    it for axe alone)."""
+    context = browser.new_context(bypass_csp=True)
+    context.add_cookies(cookies)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    page.add_script_tag(content=(PROJECT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8"))
+    found = page.evaluate(AXE_RUN)
+    context.close()
+    return found
+
+
+def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(browser, classroom: Server,  # noqa: ANN001
+                                                                            tmp_path: Path) -> None:
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 900})
+    desk = teacher.new_page()
+    problems: list[str] = []
+    desk.on("pageerror", lambda error: problems.append(str(error)))
+    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
+    assert desk.url == f"{classroom.url}/class/teach"  # the token left the address bar
+    desk.get_by_label("New session's title").focus()
+    desk.keyboard.type("Week 3 <b>MT</b>")
+    desk.keyboard.press("Enter")
+    link = desk.locator("#created a")
+    link.wait_for()
+    said = desk.locator("#created").inner_text()
+    code = said.split("the code ")[1].split(".")[0]
+    link.click()
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
+    assert desk.locator("h1").inner_text() == "Week 3 <b>MT</b>"  # typed text shown as text
+    assert desk.locator(".code").inner_text() == code
+
+    phone = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    student = phone.new_page()
+    student.on("pageerror", lambda error: problems.append(str(error)))
+    student.goto(f"{classroom.url}/class?code={code}")
+    assert student.get_by_label("Session code").input_value() == code
+    student.get_by_label("Nickname").fill("<img src=x onerror=alert(1)>")
+    student.get_by_role("button", name="Join").click()
+    student.locator("#joined").get_by_text("You have joined").wait_for()
+
+    student.goto(f"{classroom.url}/03_brevity_penalty.html")  # the site, through the server: Python still starts
+    student.wait_for_function(READY, timeout=90_000)
+    form = student.locator("form[data-exercise='03.2']")
+    form.locator("input[value='A']").check()  # the longest reference: a named mistake
+    form.get_by_role("button", name="Check").click()
+    form.locator(".live-class").wait_for()
+    assert form.locator(".live-class").inner_text() == "Sent to your class (Week 3 <b>MT</b>)."
+
+    desk.get_by_text("the longest reference").wait_for(timeout=5_000)  # no reload: the stream brought it
+    roster = desk.locator("#roster").inner_text()
+    assert "<img src=x onerror=alert(1)>" in roster and desk.locator("#roster img").count() == 0
+
+    phone.set_offline(True)  # the phone loses the connection: the answer waits in the browser
+    form.locator("input[value='E']").check()
+    form.get_by_role("button", name="Check").click()
+    form.locator(".live-class").last.wait_for()
+    assert "Not sent to your class yet" in form.locator(".live-class").last.inner_text()
+    phone.set_offline(False)
+    student.evaluate("() => window.dispatchEvent(new Event('online'))")
+    student.wait_for_function("() => JSON.parse(localStorage.getItem('bleu-teach-class-outbox') || '[]').length === 0")
+    desk.locator("#summary").get_by_text("1 joined").wait_for()
+    desk.wait_for_function("() => !document.querySelector('#exercises').innerText.includes('the longest reference')")
+
+    cookies = teacher.cookies()
+    for path in ("/class", "/class/teach", desk.url.removeprefix(classroom.url),
+                 desk.url.removeprefix(classroom.url).replace("dashboard", "projector")):
+        assert _axe(browser, classroom.url + path, cookies) == [], path
+    desk.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
+    assert problems == [] and teacher.blocked == [] and phone.blocked == []
+    teacher.close()
+    phone.close()
