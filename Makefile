@@ -13,7 +13,7 @@ STAMP := $(VENV)/.bleu-teach-installed
 NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
 
-.PHONY: lab deck test check notebooks solutions slides site dist benchmark constraints clean
+.PHONY: lab deck test check notebooks solutions slides site dist benchmark class constraints clean
 
 $(LAB_STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -90,9 +90,15 @@ dist: $(STAMP)
 	cd dist && ../$(BIN)/python -m build --outdir . .. >/dev/null
 	ls dist
 
+# The classroom server (README: The classroom server) on 127.0.0.1, with the course website beside it.
+CLASS_PORT ?= 8000
+class: site
+	$(BIN)/python -m bleu_teach class serve --site build/site --port $(CLASS_PORT)
+
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python -m benchmarks.bench_classroom
 
 # Re-pin after an upgrade (README): lift pins, make clean notebooks test, then make constraints.
 constraints: $(STAMP)

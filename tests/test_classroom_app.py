@@ -152,6 +152,10 @@ def test_joining_and_answering_are_rate_limited(store: Store) -> None:
     statuses = [browser.post("/class/api/join", json={"code": "NOPE22", "nickname": f"n{k}"},
                              headers=WRITE).status_code for k in range(4)]
     assert statuses == [404, 404, 404, 429]  # guessing codes is slowed down
+    room = client(store, limits=Limits(joins_per_address=3))  # a class behind one address joins whole
+    joined = [room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"},
+                        headers=WRITE).status_code for k in range(60)]
+    assert joined == [200] * 60
     student = client(store, limits=Limits(answers_per_student=5))
     student.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=WRITE)
     answered = [send(student, "03.1", "0.882").status_code for _ in range(6)]

@@ -217,3 +217,22 @@ def test_a_writer_killed_mid_class_loses_no_acknowledged_answer(where: str) -> N
     assert len(acknowledged) > 10 and lost == []
     assert len(stored) - len(acknowledged) in (0, 1)  # at most the one committed as it was killed, not yet said
     reopened.close()
+
+
+def test_the_dashboards_reading_follows_new_answers_without_rereading_old_ones(store: Store) -> None:
+    from bleu_teach.classroom.counts import Latest
+
+    session, _ = store.create_session("live")
+    ann, token = store.join(session, "Ann")
+    assert store.student_and_session(session.id, token) == (ann, session)
+    assert store.student_and_session(session.id, token + "x") is None
+    now = datetime.now(timezone.utc)
+    store.record_answer(ann, "a1", "03.1", "0.5", "wrong", at=now)
+    latest = Latest(session.id)
+    assert latest.update(store) and not latest.update(store)  # nothing new the second time
+    store.record_answer(ann, "a2", "03.1", "0.882", "correct", at=now + timedelta(seconds=2))
+    assert latest.update(store) and latest.latest[(ann.id, "03.1")].answer_id == "a2"
+    # Stored a little out of order (another worker, a clock behind): read, but not taken for the last answer.
+    store.record_answer(ann, "a0", "03.1", "0.1", "wrong", at=now + timedelta(seconds=1))
+    assert latest.update(store) and latest.latest[(ann.id, "03.1")].answer_id == "a2"
+    assert len(latest.seen) == 3

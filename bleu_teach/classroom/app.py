@@ -43,7 +43,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from bleu_teach.classroom.counts import counts, judge
+from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.guard import Guard, Limiter
 from bleu_teach.classroom.store import Session, Store, Student, digest
 
@@ -59,9 +59,13 @@ TEACHERS_ONLY = ("answer_key", "answer-key", "worksheets.key", "worksheets.quiz"
 
 @dataclass(frozen=True)
 class Limits:
-    """Requests per minute: joins per address, answers per student and per address, answers per session."""
+    """Requests per minute. Wrong join codes are counted per address (guessing a code is slow); joins with a
+    right code per session, and all join requests per address, are bounded high enough for a class of several
+    hundred behind one address (a school's network)."""
 
-    joins_per_address: int = 20
+    joins_per_address: int = 60  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes years
+    join_requests_per_address: int = 1200
+    joins_per_session: int = 1200
     answers_per_student: int = 120
     answers_per_address: int = 2000  # a classroom behind one NAT address
     answers_per_session: int = 20000
@@ -103,7 +107,9 @@ class Classroom:
     def __init__(self, store: Store, teacher_token: str, limits: Limits = Limits()) -> None:
         self.store = store
         self.teacher_digest = digest(teacher_token)
-        self.joins = Limiter(limits.joins_per_address)
+        self.wrong_codes = Limiter(limits.joins_per_address)
+        self.join_requests = Limiter(limits.join_requests_per_address)
+        self.joins = Limiter(limits.joins_per_session)
         self.per_student = Limiter(limits.answers_per_student)
         self.per_address = Limiter(limits.answers_per_address)
         self.per_session = Limiter(limits.answers_per_session)
@@ -119,10 +125,11 @@ class Classroom:
         number, _, token = kept.partition(".")
         if not number.isdigit() or not token or len(token) > 100:
             return None
-        student = await run_in_threadpool(self.store.student, int(number), token)
-        if student is None:
+        found = await run_in_threadpool(self.store.student_and_session, int(number), token)
+        if found is None:
             return None
-        return await run_in_threadpool(self.store.session, student.session_id), student
+        student, session = found
+        return session, student
 
     async def teaching(self, request: Request) -> Session | None:
         """The session in the path, if the request carries its teacher's secret."""
@@ -138,8 +145,9 @@ class Classroom:
         return self.templates.TemplateResponse(request, "join.html", {"code": request.query_params.get("code", "")[:8]})
 
     async def join(self, request: Request) -> Response:
-        if not self.joins.allow(_address(request)):
-            return _error("Too many tries to join from this address: wait a minute, then try again.", 429)
+        address = _address(request)
+        if self.wrong_codes.full(address) or not self.join_requests.allow(address):
+            return _error("Too many wrong codes from this address: wait a minute, then try again.", 429)
         try:
             body = await _body(request)
             code, nickname = body.get("code"), body.get("nickname")
@@ -147,7 +155,10 @@ class Classroom:
                 raise ValueError("code: type the session's code, as the teacher shows it.")
             session = await run_in_threadpool(self.store.session_by_code, code)
             if session is None:
+                self.wrong_codes.allow(address)
                 return _error("code: no session has that code; check it with your teacher.", 404)
+            if not self.joins.allow(f"c{session.id}"):
+                return _error("Too many students joining this session at once: wait a minute, then try again.", 429)
             student, token = await run_in_threadpool(self.store.join, session, _text(nickname, "nickname"))
         except (TypeError, ValueError) as problem:
             return _error(str(problem))
@@ -186,7 +197,7 @@ class Classroom:
                 return _error("This session is closed: your answer was checked but not sent.", 409)
             judged = judge(exercise_id, answer)
             kept, stored = await run_in_threadpool(self.store.record_answer, student, _text(answer_id, "answer id"),
-                                                   exercise_id, answer, judged.verdict, judged.mistake)
+                                                   exercise_id, answer, judged.verdict, judged.mistake, None, session)
         except (TypeError, ValueError) as problem:
             return _error(str(problem))
         return JSONResponse({"id": kept.answer_id, "stored": stored, "verdict": kept.verdict, "late": kept.late})
@@ -252,11 +263,21 @@ class Classroom:
             return _error("Open this session with its teacher link.", 401)
         names = request.query_params.get("names", "1") != "0"
 
+        latest = Latest(session.id)
+
+        def look() -> str:
+            current = self.store.session(session.id)
+            latest.update(self.store)
+            return json.dumps(counts(latest.latest.values(), self.store.roster(session.id), names)
+                              | {"open": current.open, "code": current.code})
+
         async def stream() -> Any:
             shown, quiet = None, 0.0
             while not await request.is_disconnected():
-                current = await run_in_threadpool(self.store.session, session.id)
-                text = json.dumps(await run_in_threadpool(self._counts, current, names))
+                try:
+                    text = await run_in_threadpool(look)
+                except LookupError:  # the session was deleted
+                    return
                 if text != shown:
                     shown, quiet = text, 0.0
                     yield f"data: {text}\n\n"

@@ -8,10 +8,11 @@ checker says. Each student's last answer to an exercise is the one counted.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from bleu_teach.classroom.store import Answer, Student
+from bleu_teach.classroom.store import Answer, Store, Student
 from bleu_teach.exercises.bank import exercise, exercises
 from bleu_teach.web.page import typed
 
@@ -77,3 +78,37 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
         result["roster"] = [{"nickname": student.nickname, "verdicts": by_student.get(student.id, {})}
                             for student in people]
     return result
+
+
+@dataclass
+class Latest:
+    """Each student's last answer per exercise in one session, kept up to date by reading only what is new.
+
+    :meth:`update` reads the answers made since the newest one seen, less a
+    margin (answers stored by another worker a little out of order, or with a
+    clock a little behind), and skips those it has seen.
+    """
+
+    session_id: int
+    margin: timedelta = timedelta(seconds=10)
+    latest: dict[tuple[int, str], Answer] = field(default_factory=dict)
+    seen: set[tuple[int, str]] = field(default_factory=set)
+    newest: datetime | None = None
+
+    def update(self, store: Store) -> bool:
+        """Read what is new; whether anything was."""
+        found = (store.answers(self.session_id) if self.newest is None
+                 else store.answers_since(self.session_id, self.newest - self.margin))
+        changed = False
+        for answer in found:
+            key = (answer.student_id, answer.answer_id)
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            changed = True
+            kept = self.latest.get((answer.student_id, answer.exercise))
+            if kept is None or (answer.at, answer.answer_id) >= (kept.at, kept.answer_id):
+                self.latest[(answer.student_id, answer.exercise)] = answer
+            if self.newest is None or answer.at > self.newest:
+                self.newest = answer.at
+        return changed

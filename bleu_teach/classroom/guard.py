@@ -130,6 +130,11 @@ class Limiter:
         self.window = window
         self.events: defaultdict[str, deque[float]] = defaultdict(deque)
 
+    def full(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key`` has used its events for now (nothing is counted)."""
+        moment = time.monotonic() if now is None else now
+        return sum(1 for at in self.events.get(key, ()) if at > moment - self.window) >= self.most
+
     def allow(self, key: str, now: float | None = None) -> bool:
         """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
         moment = time.monotonic() if now is None else now

@@ -273,14 +273,17 @@ class Store:
     # --- answers ----------------------------------------------------------------------------------------------
 
     def record_answer(self, student: Student, answer_id: str, exercise: str, answer: str, verdict: str,
-                      mistake: str = "", at: datetime | None = None) -> tuple[Answer, bool]:
+                      mistake: str = "", at: datetime | None = None,
+                      session: Session | None = None) -> tuple[Answer, bool]:
         """Keep an answer once: (what is stored, whether this call stored it). The same ``answer_id`` sent again
-        (a page that lost its connection sends again) stores nothing and answers the first one."""
+        (a page that lost its connection sends again) stores nothing and answers the first one. ``session`` is
+        the student's, if the caller has it (its due time marks late answers)."""
         answer_id = _bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
         answer = _bounded(answer, "answer", MAX_ANSWER, empty=True)
         if verdict not in VERDICTS:
             raise ValueError(f"verdict: one of {', '.join(VERDICTS)}, not {str(verdict)[:20]!r}.")
-        session = self.session(student.session_id)
+        if session is None or session.id != student.session_id:
+            session = self.session(student.session_id)
         moment = at or _now()
         row = {"session_id": student.session_id, "student_id": student.id, "answer_id": answer_id,
                "exercise": str(exercise)[:16], "answer": answer, "verdict": verdict,
@@ -289,11 +292,30 @@ class Store:
         dialect = postgresql if self.postgres else sqlite
         statement = dialect.insert(answers).values(**row).on_conflict_do_nothing().returning(answers.c.answer_id)
         with self._begin() as connection:
-            stored = connection.execute(statement).first() is not None  # nothing returned: it was there already
-            kept = connection.execute(select(answers).where(
+            if connection.execute(statement).first() is not None:
+                return _answer(row), True
+            kept = connection.execute(select(answers).where(  # it was there already: answer the first one
                 answers.c.session_id == student.session_id, answers.c.student_id == student.id,
                 answers.c.answer_id == answer_id)).mappings().one()
-        return _answer(kept), stored
+        return _answer(kept), False
+
+    def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
+        """The session's answers made at or after ``since``, oldest first (the dashboard reads only what is new)."""
+        query = select(answers).where(answers.c.session_id == session_id, answers.c.at >= since)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
+        return [_answer(row) for row in rows]
+
+    def student_and_session(self, session_id: int, token: str) -> tuple[Student, Session] | None:
+        """The student whose token this is and their session, in one query; None for any other token."""
+        query = select(students.c.id.label("student_id"), students.c.nickname, *sessions.c).join(
+            sessions, sessions.c.id == students.c.session_id).where(
+            students.c.token_digest == digest(str(token)), students.c.session_id == session_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).mappings().first()
+        if row is None:
+            return None
+        return Student(row["student_id"], session_id, row["nickname"]), _session(row)
 
     def answers(self, session_id: int, student_id: int | None = None) -> list[Answer]:
         """The session's answers (or one student's), oldest first."""

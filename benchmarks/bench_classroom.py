@@ -1,0 +1,192 @@
+"""Benchmark: a class on the classroom server, as many students as a lecture hall, on SQLite and on PostgreSQL.
+
+Starts ``python -m bleu_teach class serve`` on 127.0.0.1, creates a session,
+and lets the simulated students (each an httpx client with its own cookie, all
+on one asyncio loop) join and answer every exercise of the course at random
+moments within the window; one in ten answers is sent twice with the same id,
+as a page that lost its connection would. A teacher's dashboard listens to the
+live stream meanwhile. Then it prints: answers sent, acknowledged, stored (read
+from the database itself), lost (acknowledged but not stored: must be 0),
+duplicated (stored more than once or stored again on a resend: must be 0), and
+the p50/p95 latency of an answer and of the dashboard's update after it.
+
+Targets: 200 students, every exercise, within 5 minutes on this 2-core
+machine: p95 answer <= 200 ms, p95 dashboard update <= 1 s, 0 lost, 0
+duplicated.
+
+    python -m benchmarks.bench_classroom [--students 200] [--minutes 5] [--database sqlite|postgresql|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from bleu_teach.classroom.store import Store
+from bleu_teach.exercises.bank import exercises
+from tests.classroom_server import TOKEN, WRITE, Server
+from tests.postgres import cluster
+
+
+@dataclass
+class Figures:
+    sent: int = 0
+    acknowledged: list[tuple[str, float]] = field(default_factory=list)  # (id, time acknowledged)
+    latencies: list[float] = field(default_factory=list)
+    refused: dict[int, int] = field(default_factory=dict)
+    stored_again: int = 0
+    updates: list[tuple[float, int]] = field(default_factory=list)  # (time, answers the dashboard counts)
+
+
+def _answers() -> list[tuple[str, str]]:
+    """One answer per exercise: the right one for half the class's draws, a wrong one otherwise."""
+    plan = []
+    for ex in exercises():
+        right = str(ex.answer)
+        wrong = next((o.letter for o in ex.options if o.letter != right), "0.5") if ex.options else "0.5"
+        plan.append((ex.id, right if random.random() < 0.5 else wrong))
+    return plan
+
+
+async def _student(url: str, code: str, k: int, window: float, start: float, figures: Figures) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        joined = await client.post("/class/api/join", json={"code": code, "nickname": f"student {k:03d}"},
+                                   headers=WRITE)
+        joined.raise_for_status()
+        moments = sorted(random.uniform(0, window) for _ in exercises())
+        for moment, (exercise, answer) in zip(moments, _answers(), strict=True):
+            await asyncio.sleep(max(0.0, start + moment - time.perf_counter()))
+            answer_id = str(uuid.uuid4())
+            body = {"id": answer_id, "exercise": exercise, "answer": answer}
+            figures.sent += 1
+            began = time.perf_counter()
+            reply = await client.post("/class/api/answers", json=body, headers=WRITE)
+            done = time.perf_counter()
+            if reply.status_code != 200:
+                figures.refused[reply.status_code] = figures.refused.get(reply.status_code, 0) + 1
+                continue
+            figures.latencies.append(done - began)
+            figures.acknowledged.append((answer_id, done))
+            if random.random() < 0.1:  # sent again, as after a lost connection
+                again = await client.post("/class/api/answers", json=body, headers=WRITE)
+                figures.stored_again += bool(again.status_code == 200 and again.json()["stored"])
+
+
+def _listen(url: str, session: int, cookies: httpx.Cookies, figures: Figures, stop: threading.Event) -> None:
+    try:
+        with httpx.Client(base_url=url, cookies=cookies, timeout=None) as client, \
+                client.stream("GET", f"/class/api/sessions/{session}/events") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    counted = sum(ex["answered"] for ex in json.loads(line[6:])["exercises"])
+                    figures.updates.append((time.perf_counter(), counted))
+                if stop.is_set():
+                    return
+    except httpx.HTTPError:
+        return  # the server stopped at the end of the run
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def run(database: str, folder: Path, students: int, minutes: float) -> dict[str, float | int | str]:
+    """Run the class against a server on ``database``; return the figures (and print them)."""
+    server = Server(database, folder)
+    server.start()
+    try:
+        teacher = httpx.Client(base_url=server.url, timeout=30)
+        teacher.get(f"/class/teach?token={TOKEN}")
+        made = teacher.post("/class/api/sessions", json={"title": "benchmark"}, headers=WRITE).json()
+        teacher.get(made["teacher_link"])
+        figures = Figures()
+        stop = threading.Event()
+        listener = threading.Thread(target=_listen, args=(server.url, made["id"], teacher.cookies, figures, stop),
+                                    daemon=True)
+        listener.start()
+        start = time.perf_counter()
+
+        async def the_class() -> None:
+            await asyncio.gather(*(_student(server.url, made["code"], k, minutes * 60, start, figures)
+                                   for k in range(students)))
+
+        asyncio.run(the_class())
+        took = time.perf_counter() - start
+        deadline = time.perf_counter() + 5
+        while (not figures.updates or figures.updates[-1][1] < len(figures.acknowledged)) and \
+                time.perf_counter() < deadline:
+            time.sleep(0.05)
+        stop.set()
+        teacher.close()
+    finally:
+        server.stop()
+    records = Store.open(database)
+    stored_ids = [answer.answer_id for answer in records.answers(made["id"])]
+    records.close()
+    acknowledged = {answer_id for answer_id, _ in figures.acknowledged}
+    # The dashboard counts each student's last answer per exercise: one each here, so the k-th acknowledged answer
+    # is on the dashboard at the first update that counts k.
+    delays = []
+    for k, (_, at) in enumerate(sorted(figures.acknowledged, key=lambda pair: pair[1]), start=1):
+        seen = next((moment for moment, counted in figures.updates if counted >= k), None)
+        if seen is not None:
+            delays.append(max(0.0, seen - at))
+    result: dict[str, float | int | str] = {
+        "database": "sqlite" if "://" not in database else "postgresql", "students": students,
+        "seconds": round(took, 1), "sent": figures.sent, "acknowledged": len(acknowledged),
+        "refused": sum(figures.refused.values()), "stored": len(stored_ids),
+        "lost": len(acknowledged - set(stored_ids)),
+        "duplicated": len(stored_ids) - len(set(stored_ids)) + figures.stored_again,
+        "answer p50 ms": round(1000 * statistics.median(figures.latencies), 1),
+        "answer p95 ms": round(1000 * _percentile(figures.latencies, 0.95), 1),
+        "dashboard p50 ms": round(1000 * statistics.median(delays), 1) if delays else float("nan"),
+        "dashboard p95 ms": round(1000 * _percentile(delays, 0.95), 1) if delays else float("nan"),
+        "dashboard missed": len(figures.acknowledged) - len(delays),
+    }
+    print("  ".join(f"{key}: {value}" for key, value in result.items()), flush=True)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=200)
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    random.seed(args.seed)
+    print(f"classroom server: {args.students} students answering {len(exercises())} exercises each within "
+          f"{args.minutes:g} minutes, on 127.0.0.1")
+    failed = False
+    with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
+        folder = Path(scratch)
+        targets = []
+        if args.database in ("sqlite", "both"):
+            targets.append(str(folder / "class.sqlite"))
+        if args.database in ("postgresql", "both"):
+            targets.append(stack.enter_context(cluster()))
+        for database in targets:
+            figures = run(database, folder, args.students, args.minutes)
+            failed |= bool(figures["lost"] or figures["duplicated"] or figures["refused"])
+            failed |= float(figures["answer p95 ms"]) > 200 or float(figures["dashboard p95 ms"]) > 1000
+    print("targets: p95 answer <= 200 ms, p95 dashboard update <= 1000 ms, 0 lost, 0 duplicated, 0 refused: "
+          + ("missed" if failed else "met"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
