@@ -9,6 +9,7 @@ formula. The real server, killed mid-class, is in tests/test_classroom_server.py
 from __future__ import annotations
 
 import csv
+import json
 import io
 import uuid
 from collections.abc import Iterator
@@ -219,3 +220,62 @@ def test_the_course_is_served_beside_it_but_never_an_answer_key(store: Store, si
     policy = browser.get("/class").headers["content-security-policy"]
     assert "script-src 'self';" in policy and "unsafe-inline" not in policy.split("style-src")[0]
     assert browser.get("/class").headers["x-frame-options"] == "DENY"
+
+
+def test_a_poll_is_asked_voted_on_closed_and_asked_again_beside_the_first_round(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    number = made["id"]
+    phones = [student_of(store, made["code"], f"phone {k}") for k in range(5)]
+    assert phones[0].get("/class/api/poll").json()["poll"] is None  # nothing asked yet
+    assert phones[0].post(f"/class/api/sessions/{number}/polls", headers=WRITE,
+                          json={"exercise": "03.2"}).status_code == 401  # a student cannot ask
+    opened = teacher.post(f"/class/api/sessions/{number}/polls", headers=WRITE, json={"exercise": "03.2"}).json()
+    poll = opened["poll"]
+    shown = phones[0].get("/class/api/poll").json()
+    assert shown["poll"]["question"] == poll["question"] and [o[0] for o in shown["poll"]["options"]] == \
+        list("ABCDEF")
+    assert "right" not in json.dumps(shown) and set(shown) == {"poll", "mine", "session"}  # never the answer
+    for phone, choice in zip(phones, "AABCC", strict=True):
+        assert phone.post("/class/api/poll/vote", headers=WRITE,
+                          json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": choice}).status_code == 200
+    vote_id = str(uuid.uuid4())  # phone 4 changes its mind (C to A), and its page sends that twice
+    for _ in range(2):
+        phones[4].post("/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": vote_id, "choice": "A"})
+    bad = phones[0].post("/class/api/poll/vote", headers=WRITE,
+                         json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "Z"})
+    assert bad.status_code == 400 and "choice: one of A, B, C, D, E, F" in bad.json()["error"]
+    view = teacher.get(f"/class/api/sessions/{number}/tally").json()  # the dashboard's data holds the poll too
+    assert view["poll"]["rounds"] == [{"id": poll["id"], "round": 1, "open": True, "voted": 5, "counts": None}]
+    teacher.post(f"/class/api/sessions/{number}/polls/{poll['id']}/close", headers=WRITE, json={})
+    late = phones[0].post("/class/api/poll/vote", headers=WRITE,
+                          json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "B"})
+    assert late.status_code == 400 and "closed" in late.json()["error"]
+    view = teacher.get(f"/class/api/sessions/{number}/tally").json()["poll"]
+    assert view["rounds"][0]["counts"] == {"A": 3, "B": 1, "C": 1, "D": 0, "E": 0, "F": 0} and view["right"] == "E"
+    second = teacher.post(f"/class/api/sessions/{number}/polls/{poll['id']}/again", headers=WRITE, json={}).json()
+    for phone in phones:
+        phone.post("/class/api/poll/vote", headers=WRITE,
+                   json={"poll": second["poll"]["id"], "id": str(uuid.uuid4()), "choice": "D"})
+    teacher.post(f"/class/api/sessions/{number}/polls/{second['poll']['id']}/close", headers=WRITE, json={})
+    view = teacher.get(f"/class/api/sessions/{number}/tally").json()["poll"]
+    assert [r["round"] for r in view["rounds"]] == [1, 2]  # side by side
+    assert view["rounds"][1]["counts"] == {"A": 0, "B": 0, "C": 0, "D": 5, "E": 0, "F": 0}
+    again = teacher.post(f"/class/api/sessions/{number}/polls/{second['poll']['id']}/again", headers=WRITE, json={})
+    assert again.status_code == 400 and "already a second round" in again.json()["error"]
+
+
+def test_the_presenters_own_question_is_bounded(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    path = f"/class/api/sessions/{made['id']}/polls"
+    for body, message in (({"question": "Which is higher?", "options": ["only one"]}, "2 to 6 options"),
+                          ({"question": "Which?", "options": list("ABCDEFG")}, "2 to 6 options"),
+                          ({"question": "", "options": ["a", "b"]}, "question: it is empty"),
+                          ({"question": "q" * 401, "options": ["a", "b"]}, "question: at most 400"),
+                          ({"question": "Which?", "options": ["a", "  "]}, "option B: it is empty"),
+                          ({"exercise": "03.1"}, "no options to vote on")):
+        refused = teacher.post(path, headers=WRITE, json=body)
+        assert refused.status_code == 400 and message in refused.json()["error"], (body, refused.text)
+    asked = teacher.post(path, headers=WRITE, json={"question": "BLEU of <b>A</b> vs B?", "options": ["A", "B"]})
+    assert asked.json()["poll"]["options"] == [["A", "A"], ["B", "B"]]
+    page = client(store).get("/class/poll")
+    assert page.status_code == 200 and "<b>A</b>" not in page.text  # the question reaches the page as text only

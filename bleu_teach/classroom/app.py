@@ -45,6 +45,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.guard import Guard, Limiter
+from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
 from bleu_teach.classroom.store import Session, Store, Student, digest
 
 HERE = Path(__file__).resolve().parent
@@ -114,6 +115,7 @@ class Classroom:
         self.per_address = Limiter(limits.answers_per_address)
         self.per_session = Limiter(limits.answers_per_session)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        self.polls = Polls(store)
 
     # --- who is asking -------------------------------------------------------------------------------------
 
@@ -244,11 +246,14 @@ class Classroom:
             return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
         projector = request.url.path.startswith("/class/projector/")
         return self.templates.TemplateResponse(request, "dashboard.html", {
-            "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}"})
+            "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}",
+            "poll": f"{request.base_url}class/poll"})
 
-    def _counts(self, session: Session, names: bool) -> dict[str, Any]:
-        latest = self.store.latest(session.id)
-        return counts(latest, self.store.roster(session.id), names) | {"open": session.open, "code": session.code}
+    def _counts(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]:
+        """The dashboard's data: the answers' counts (``latest``'s, else read whole), the session, the poll."""
+        answers = latest.latest.values() if latest is not None else self.store.latest(session.id)
+        return counts(answers, self.store.roster(session.id), names) | {
+            "open": session.open, "code": session.code, "poll": self.polls.view(session.id)}
 
     async def tally(self, request: Request) -> Response:
         session = await self.teaching(request)
@@ -266,10 +271,8 @@ class Classroom:
         latest = Latest(session.id)
 
         def look() -> str:
-            current = self.store.session(session.id)
             latest.update(self.store)
-            return json.dumps(counts(latest.latest.values(), self.store.roster(session.id), names)
-                              | {"open": current.open, "code": current.code})
+            return json.dumps(self._counts(self.store.session(session.id), names, latest))
 
         async def stream() -> Any:
             shown, quiet = None, 0.0
@@ -324,6 +327,87 @@ class Classroom:
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+class PollRoutes:
+    """The polls' routes: the presenter opens, closes and asks again; a student's phone shows and votes."""
+
+    def __init__(self, room: Classroom) -> None:
+        self.room = room
+
+    async def page(self, request: Request) -> Response:
+        return self.room.templates.TemplateResponse(request, "poll.html", {})
+
+    async def current(self, request: Request) -> Response:
+        found = await self.room.student(request)
+        if found is None:
+            return _error("You have not joined a session in this browser; join first.", 401)
+        session, student = found
+        poll = await run_in_threadpool(self.room.polls.current, session.id)
+        if poll is None or poll.state != "open":
+            return JSONResponse({"poll": None, "session": session.title})
+        mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
+        return JSONResponse({"poll": poll.public(), "mine": mine, "session": session.title})
+
+    async def vote(self, request: Request) -> Response:
+        found = await self.room.student(request)
+        if found is None:
+            return _error("You have not joined a session in this browser; join first.", 401)
+        _, student = found
+        if not self.room.per_student.allow(f"s{student.id}"):
+            return _error("Too many votes in a minute: wait a little.", 429)
+        try:
+            body = await _body(request)
+            poll_id = body.get("poll")
+            if not isinstance(poll_id, int) or isinstance(poll_id, bool):
+                raise TypeError("poll: reload the page.")
+            changed = await run_in_threadpool(self.room.polls.vote, student, poll_id, body.get("id"),
+                                              body.get("choice"))
+        except (TypeError, ValueError) as problem:
+            return _error(str(problem))
+        except LookupError:
+            return _error("That question is not asked in your session; reload the page.", 404)
+        return JSONResponse({"counted": True, "changed": changed})
+
+    async def open(self, request: Request) -> Response:
+        session = await self.room.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        try:
+            body = await _body(request)
+            if body.get("exercise"):
+                question, options = question_of(_text(body["exercise"], "exercise"))
+                exercise_id = body["exercise"]
+            else:
+                question, options = own_question(body.get("question"), body.get("options"))
+                exercise_id = ""
+            poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
+        except (TypeError, ValueError) as problem:
+            return _error(str(problem))
+        return JSONResponse({"poll": poll.public()})
+
+    async def change(self, request: Request) -> Response:
+        session = await self.room.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        poll_id, action = request.path_params["poll"], request.path_params["action"]
+        try:
+            if action == "close":
+                poll = await run_in_threadpool(self.room.polls.close, session.id, poll_id)
+            elif action == "again":
+                poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
+            else:
+                return _error("Only close or again.", 404)
+        except LookupError:
+            return _error("No such poll in this session.", 404)
+        except ValueError as problem:
+            return _error(str(problem))
+        return JSONResponse({"poll": poll.public()})
+
+    async def questions(self, request: Request) -> Response:
+        if await self.room.teaching(request) is None:
+            return _error("Open this session with its teacher link.", 401)
+        return JSONResponse({"questions": pollable()})
+
+
 class _SiteFiles(StaticFiles):
     """The course website, without the teacher's files (answer keys) a built site folder might hold."""
 
@@ -336,6 +420,7 @@ class _SiteFiles(StaticFiles):
 def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = Limits()) -> Guard:
     """The classroom server as an ASGI application (wrapped in its :class:`Guard`)."""
     room = Classroom(store, teacher_token, limits)
+    asking = PollRoutes(room)
     routes = [
         Route("/class", room.join_page, methods=["GET"]),
         Route("/class/api/join", room.join, methods=["POST"]),
@@ -351,6 +436,12 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/sessions/{session:int}/close", room.close, methods=["POST"]),
         Route("/class/api/sessions/{session:int}", room.delete, methods=["DELETE"]),
         Route("/class/api/sessions/{session:int}/export.csv", room.export, methods=["GET"]),
+        Route("/class/poll", asking.page, methods=["GET"]),
+        Route("/class/api/poll", asking.current, methods=["GET"]),
+        Route("/class/api/poll/vote", asking.vote, methods=["POST"]),
+        Route("/class/api/sessions/{session:int}/polls", asking.open, methods=["POST"]),
+        Route("/class/api/sessions/{session:int}/polls/questions", asking.questions, methods=["GET"]),
+        Route("/class/api/sessions/{session:int}/polls/{poll:int}/{action:str}", asking.change, methods=["POST"]),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:

@@ -82,6 +82,30 @@ answers = Table(
     PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
 )
 
+#: Polls: a question put to the room (a bank exercise with options, or the presenter's own), round by round.
+polls = Table(
+    "polls", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("question", String(400), nullable=False),
+    Column("options", String(2000), nullable=False),  # JSON: [[letter, text], ...]
+    Column("exercise", String(16), nullable=False),  # the bank exercise asked, "" for the presenter's own
+    Column("round", Integer, nullable=False),  # 1, then 2 after discussion (peer instruction)
+    Column("first_round", Integer),  # round 2's round 1
+    Column("state", String(10), nullable=False),  # "open", "closed" (votes counted, histogram shown)
+    Column("opened", DateTime(timezone=True), nullable=False),
+)
+
+votes = Table(
+    "votes", metadata,
+    Column("poll_id", Integer, ForeignKey("polls.id", ondelete="CASCADE"), nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    Column("vote_id", String(ANSWER_ID_LENGTH), nullable=False),
+    Column("choice", String(8), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("poll_id", "student_id"),  # one vote per student per round (the last one counts)
+)
+
 
 def digest(secret: str) -> str:
     """The SHA-256 of a secret, as kept in the store."""
@@ -233,8 +257,11 @@ class Store:
                                .values(closed=_now()))
 
     def delete_session(self, session_id: int) -> None:
-        """Forget the session, its students and their answers."""
+        """Forget the session, its students, their answers, its polls and their votes."""
         with self._begin() as connection:
+            asked = select(polls.c.id).where(polls.c.session_id == session_id)
+            connection.execute(delete(votes).where(votes.c.poll_id.in_(asked)))
+            connection.execute(delete(polls).where(polls.c.session_id == session_id))
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
             connection.execute(delete(students).where(students.c.session_id == session_id))
             connection.execute(delete(sessions).where(sessions.c.id == session_id))

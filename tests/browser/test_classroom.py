@@ -127,3 +127,72 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
     assert problems == [] and teacher.blocked == [] and phone.blocked == []
     teacher.close()
     phone.close()
+
+
+def test_the_presenter_polls_the_phones_and_shows_both_rounds(browser, classroom: Server,  # noqa: ANN001
+                                                             tmp_path: Path) -> None:
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 720})
+    desk = teacher.new_page()
+    problems: list[str] = []
+    desk.on("pageerror", lambda error: problems.append(str(error)))
+    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
+    desk.get_by_label("New session's title").fill("Meetup demo")
+    desk.get_by_role("button", name="Create the session").click()
+    desk.locator("#created a").click()
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
+    code = desk.locator(".code").inner_text()
+
+    phones = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    audience = []
+    for k in range(3):  # each phone its own browser: its own cookie
+        context = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.goto(f"{classroom.url}/class?code={code}")
+        page.get_by_label("Nickname").fill(f"phone {k}")
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("link", name="answer the presenter's questions").click()
+        page.get_by_text("No question is open").wait_for()
+        audience.append((context, page))
+
+    desk.get_by_label("A question from the lessons").select_option("03.2")
+    desk.get_by_role("button", name="Ask the room").click()
+    for (_, page), choice in zip(audience, "AAE", strict=True):
+        page.locator("#poll-options").wait_for()
+        page.get_by_label(f"{choice}:", exact=False).check()
+        page.get_by_role("button", name="Vote").click()
+        page.get_by_text(f"Your vote: {choice}.").wait_for()
+    desk.get_by_text("Round 1: 3 voted so far (open)").wait_for()
+    assert desk.locator(".poll-round .bar-row").count() == 0  # no split while the vote is open
+    desk.get_by_role("button", name="Close the question and show the votes").click()
+    desk.get_by_text("Round 1: 3 voted", exact=True).wait_for()
+    assert desk.locator(".poll-round").first.locator(".bar-row").nth(0).inner_text().split() == ["A", "2"]
+    desk.get_by_role("button", name="Ask it again (round 2)").click()
+    for _, page in audience:
+        page.get_by_text("The same question again").wait_for()
+        page.get_by_label("E:", exact=False).check()
+        page.get_by_role("button", name="Vote").click()
+        page.get_by_text("Your vote: E.").wait_for()
+    desk.get_by_role("button", name="Close the question and show the votes").click()
+    desk.get_by_text("Round 2: 3 voted", exact=True).wait_for()
+    audience[0][1].get_by_text("The question is closed. Your vote: E is counted.").wait_for()
+    rounds = desk.locator(".poll-round")
+    assert rounds.count() == 2  # side by side
+    assert rounds.nth(1).locator(".bar-row").nth(4).inner_text().split() == ["E", "3"]
+    desk.get_by_role("button", name="Show the right answer").click()
+    assert desk.locator("#poll-answer").inner_text() == "The right answer: E"
+
+    projector = teacher.new_page()
+    projector.goto(desk.url.replace("dashboard", "projector"))
+    projector.get_by_text("Round 2: 3 voted", exact=True).wait_for()
+    assert projector.get_by_role("button").count() == 0 and "phone 0" not in projector.inner_text("body")
+    desk.screenshot(path=str(tmp_path / "poll.png"), full_page=True)
+    audience[0][1].screenshot(path=str(tmp_path / "phone.png"))
+    cookies = teacher.cookies()
+    assert _axe(browser, desk.url, cookies) == []
+    assert _axe(browser, f"{classroom.url}/class/poll", audience[0][0].cookies()) == []
+    assert problems == [] and teacher.blocked == [] and all(context.blocked == [] for context, _ in audience)
+    for context, _ in audience:
+        context.close()
+    phones.close()
+    teacher.close()

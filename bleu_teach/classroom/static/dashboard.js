@@ -25,7 +25,91 @@ function bar(label, count, total, className) {
   return row;
 }
 
+let poll = null; // the current poll, as the server last sent it
+let rightShown = false;
+
+function showPoll(current) {
+  poll = current;
+  const view = document.getElementById("poll-view");
+  const closeButton = document.getElementById("poll-close");
+  const againButton = document.getElementById("poll-again");
+  const rightButton = document.getElementById("poll-right");
+  if (!current) return;
+  const isOpen = current.rounds.at(-1).open;
+  if (closeButton) {
+    closeButton.disabled = !isOpen;
+    againButton.disabled = isOpen || current.round !== 1;
+    rightButton.disabled = isOpen || !current.right;
+  }
+  view.replaceChildren(element("p", current.question, "poll-question"));
+  const list = element("ul", undefined, "poll-options");
+  for (const [letter, text] of current.options) list.append(element("li", `${letter}: ${text}`));
+  view.append(list);
+  const rounds = element("div", undefined, "poll-rounds");
+  for (const round of current.rounds) {
+    const box = element("div", undefined, "poll-round");
+    box.append(element("p", `Round ${round.round}: ${round.voted} voted${round.open ? " so far (open)" : ""}`,
+                       "poll-round-title"));
+    if (round.counts) {
+      for (const [letter] of current.options) box.append(bar(letter, round.counts[letter], round.voted, "poll"));
+    }
+    rounds.append(box);
+  }
+  view.append(rounds);
+  if (current.right && rightShown) {
+    const answer = element("p", `The right answer: ${current.right}`, "poll-right");
+    answer.id = "poll-answer";
+    view.append(answer);
+  }
+}
+
+async function pollAction(path, body) {
+  const said = document.getElementById("ask-status");
+  try {
+    await send(path, body);
+    said.textContent = "";
+  } catch (error) {
+    said.textContent = `Not done: ${error.message}`;
+  }
+}
+
+const ask = document.getElementById("ask");
+if (ask) {
+  fetch(`/class/api/sessions/${session}/polls/questions`, { credentials: "same-origin" })
+    .then((response) => response.json()).then((data) => {
+      const menu = document.getElementById("ask-exercise");
+      for (const question of data.questions) {
+        const option = element("option", `${question.id} ${question.title}`);
+        option.value = question.id;
+        menu.append(option);
+      }
+    });
+  ask.addEventListener("submit", (event) => {
+    event.preventDefault();
+    rightShown = false;
+    const exercise = document.getElementById("ask-exercise").value;
+    const body = exercise ? { exercise } : {
+      question: document.getElementById("ask-question").value,
+      options: document.getElementById("ask-options").value.split("\n").map((line) => line.trim()).filter(Boolean),
+    };
+    pollAction(`/class/api/sessions/${session}/polls`, body);
+  });
+  document.getElementById("poll-close").addEventListener("click", () =>
+    pollAction(`/class/api/sessions/${session}/polls/${poll.rounds.at(-1).id}/close`, {}));
+  document.getElementById("poll-again").addEventListener("click", () => {
+    rightShown = false;
+    pollAction(`/class/api/sessions/${session}/polls/${poll.rounds.at(-1).id}/again`, {});
+  });
+  document.getElementById("poll-right").addEventListener("click", (event) => {
+    rightShown = !rightShown;
+    event.target.setAttribute("aria-expanded", String(rightShown));
+    event.target.textContent = rightShown ? "Hide the right answer" : "Show the right answer";
+    showPoll(poll);
+  });
+}
+
 function show(data) {
+  showPoll(data.poll);
   const answered = data.exercises.reduce((sum, ex) => sum + ex.answered, 0);
   document.getElementById("summary").textContent = `${data.students} joined; ${answered} answer${answered === 1 ? "" : "s"} counted ` +
     `(each student's last answer to each exercise)${data.open ? "" : "; the session is closed"}.`;
@@ -33,11 +117,11 @@ function show(data) {
   box.replaceChildren();
   for (const ex of data.exercises) {
     const section = element("section", undefined, "exercise");
-    section.append(element("h2", `${ex.id} ${ex.title}`));
+    section.append(element("h3", `${ex.id} ${ex.title}`));
     section.append(element("p", `${ex.answered} answered${ex.late ? `, ${ex.late} late` : ""}`));
     for (const [verdict, label] of VERDICTS) section.append(bar(label, ex.verdicts[verdict], ex.answered, verdict));
     if (ex.mistakes.length) {
-      section.append(element("h3", "The mistakes named"));
+      section.append(element("h4", "The mistakes named"));
       for (const mistake of ex.mistakes) section.append(bar(mistake.name, mistake.count, ex.answered, "misconception"));
     }
     box.append(section);

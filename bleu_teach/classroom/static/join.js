@@ -17,7 +17,10 @@ form.addEventListener("submit", async (event) => {
     const link = document.createElement("a");
     link.href = "/index.html";
     link.textContent = "Go to the lessons";
-    said.append(" ", link);
+    const poll = document.createElement("a");
+    poll.href = "/class/poll";
+    poll.textContent = "answer the presenter's questions";
+    said.append(" ", link, " or ", poll, ".");
   } catch (error) {
     said.textContent = `Not joined: ${error.message}`;
   }
