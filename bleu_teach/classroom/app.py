@@ -44,7 +44,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest, counts, judge
-from bleu_teach.classroom.guard import Guard, Limiter
+from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
+from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
 from bleu_teach.classroom.store import Session, Store, Student, digest
 
@@ -94,12 +95,6 @@ def _text(value: Any, name: str) -> str:
 
 def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
-
-
-def _csv_cell(value: object) -> str:
-    """A cell a spreadsheet shows as text: one starting like a formula (= + - @, tab, return) gets a quote first."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class Classroom:
@@ -197,6 +192,8 @@ class Classroom:
                 raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
             if not session.open:
                 return _error("This session is closed: your answer was checked but not sent.", 409)
+            if session.kind == "homework":
+                return _error("This session is a homework: answer its questions on the homework page.", 409)
             judged = judge(exercise_id, answer)
             kept, stored = await run_in_threadpool(self.store.record_answer, student, _text(answer_id, "answer id"),
                                                    exercise_id, answer, judged.verdict, judged.mistake, None, session)
@@ -319,7 +316,7 @@ class Classroom:
         writer = csv.writer(out)
         writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"])
         for answer in answers:
-            writer.writerow([_csv_cell(cell) for cell in (roster.get(answer.student_id, ""), answer.exercise,
+            writer.writerow([csv_cell(cell) for cell in (roster.get(answer.student_id, ""), answer.exercise,
                              answer.answer, answer.verdict, answer.mistake, "yes" if answer.late else "no",
                              answer.at.isoformat())])
         name = f"bleu-teach-session-{session.id}.csv"
@@ -421,6 +418,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     """The classroom server as an ASGI application (wrapped in its :class:`Guard`)."""
     room = Classroom(store, teacher_token, limits)
     asking = PollRoutes(room)
+    homework = HomeworkRoutes(room)
     routes = [
         Route("/class", room.join_page, methods=["GET"]),
         Route("/class/api/join", room.join, methods=["POST"]),
@@ -442,6 +440,10 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/sessions/{session:int}/polls", asking.open, methods=["POST"]),
         Route("/class/api/sessions/{session:int}/polls/questions", asking.questions, methods=["GET"]),
         Route("/class/api/sessions/{session:int}/polls/{poll:int}/{action:str}", asking.change, methods=["POST"]),
+        Route("/class/homework", homework.page, methods=["GET"]),
+        Route("/class/api/homework", homework.questions, methods=["GET"]),
+        Route("/class/api/homework/answer", homework.answer, methods=["POST"]),
+        Route("/class/api/sessions/{session:int}/grades.csv", homework.grades, methods=["GET"]),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:

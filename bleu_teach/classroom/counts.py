@@ -7,13 +7,14 @@ checker says. Each student's last answer to an exercise is the one counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from bleu_teach.classroom.store import Answer, Store, Student
 from bleu_teach.exercises.bank import exercise, exercises
+from bleu_teach.exercises.feedback import Feedback
 from bleu_teach.web.page import typed
 
 #: The verdict of an answer the checker refused (not a number, not one of the options).
@@ -32,8 +33,13 @@ def judge(exercise_id: str, answer: str) -> Judged:
         ex = exercise(exercise_id)
     except (KeyError, ValueError):
         raise ValueError(f"exercise: there is no exercise {str(exercise_id)[:16]!r}; reload the page.") from None
+    return verdict_of(ex.check, answer)
+
+
+def verdict_of(check: Callable[[Any], Feedback], answer: str) -> Judged:
+    """What ``check`` (an exercise's or a variant's) says of ``answer`` as typed: the verdict and the mistake named."""
     try:
-        feedback = ex.check(typed(answer))
+        feedback = check(typed(answer))
     except (TypeError, ValueError):
         return Judged("wrong", NOT_AN_ANSWER)
     if feedback.verdict == "unanswered":

@@ -148,3 +148,10 @@ class Limiter:
             for quiet in [k for k, v in self.events.items() if not v or v[-1] <= moment - self.window]:
                 del self.events[quiet]
         return True
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: one starting like a formula (= + - @, tab, return) gets a quote first,
+    so that what a student typed never runs in the teacher's spreadsheet."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

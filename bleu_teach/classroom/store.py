@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
-                        Table, UniqueConstraint, create_engine, delete, event, func, select)
+                        Table, Text, UniqueConstraint, create_engine, delete, event, func, select)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -105,6 +105,36 @@ votes = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("poll_id", "student_id"),  # one vote per student per round (the last one counts)
 )
+
+#: A homework session's roster: the names that may join (each once), with the learning platform's identifier for
+#: the gradebook (an e-mail address for Moodle, a login ID for Canvas), if the roster gave one.
+roster = Table(
+    "roster", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(MAX_NICKNAME), nullable=False),
+    Column("folded", String(MAX_NICKNAME), nullable=False),  # the name as compared: case and spaces folded
+    Column("identifier", String(200), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="SET NULL")),
+    PrimaryKeyConstraint("session_id", "folded"),
+)
+
+#: A homework session's variants, drawn on the server when it is made: the students get them in turn. The right
+#: answers are computed from these on the server and never sent.
+homework_variants = Table(
+    "homework_variants", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("exercise", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("inputs", Text, nullable=False),  # JSON
+    Column("question", Text, nullable=False),
+    PrimaryKeyConstraint("session_id", "exercise", "number"),
+)
+
+
+def fold(name: str) -> str:
+    """A name as the roster compares it: case and runs of spaces do not matter."""
+    return " ".join(name.split()).casefold()
 
 
 def digest(secret: str) -> str:
@@ -262,6 +292,8 @@ class Store:
             asked = select(polls.c.id).where(polls.c.session_id == session_id)
             connection.execute(delete(votes).where(votes.c.poll_id.in_(asked)))
             connection.execute(delete(polls).where(polls.c.session_id == session_id))
+            connection.execute(delete(roster).where(roster.c.session_id == session_id))
+            connection.execute(delete(homework_variants).where(homework_variants.c.session_id == session_id))
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
             connection.execute(delete(students).where(students.c.session_id == session_id))
             connection.execute(delete(sessions).where(sessions.c.id == session_id))
@@ -276,13 +308,46 @@ class Store:
         token = secrets.token_urlsafe(24)
         try:
             with self._begin() as connection:
+                named = connection.execute(select(roster.c.name, roster.c.student_id).where(
+                    roster.c.session_id == session.id, roster.c.folded == fold(nickname))).first()
+                listed = connection.execute(select(func.count()).select_from(roster)
+                                            .where(roster.c.session_id == session.id)).scalar()
+                if listed and named is None:
+                    raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+                if named is not None and named.student_id is not None:
+                    raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
+                if named is not None:
+                    nickname = named.name
                 student_id = connection.execute(students.insert().values(
                     session_id=session.id, nickname=nickname, token_digest=digest(token),
                     joined=_now())).inserted_primary_key[0]
+                if named is not None:
+                    claimed = connection.execute(roster.update().where(
+                        roster.c.session_id == session.id, roster.c.folded == fold(nickname),
+                        roster.c.student_id.is_(None)).values(student_id=student_id)).rowcount
+                    if claimed != 1:  # someone claimed the name meanwhile: undo this join
+                        raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your "
+                                         "teacher.")
         except IntegrityError:
             raise ValueError(f"Someone in this session is already called {nickname!r}: choose another nickname.") \
                 from None
         return Student(student_id, session.id, nickname), token
+
+    def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> None:
+        """The names (with their platform identifiers) that may join this session, each once."""
+        with self._begin() as connection:
+            connection.execute(delete(roster).where(roster.c.session_id == session_id))
+            for position, (name, identifier) in enumerate(names):
+                connection.execute(roster.insert().values(
+                    session_id=session_id, name=_bounded(name, "name", MAX_NICKNAME), folded=fold(name),
+                    identifier=identifier[:200], position=position))
+
+    def roster_names(self, session_id: int) -> list[tuple[str, str, int | None]]:
+        """The session's roster: (name, identifier, the student who joined as it or None), in the roster's order."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(roster.c.name, roster.c.identifier, roster.c.student_id)
+                                      .where(roster.c.session_id == session_id).order_by(roster.c.position)).all()
+        return [(row.name, row.identifier, row.student_id) for row in rows]
 
     def student(self, session_id: int, token: str) -> Student | None:
         """The student whose token this is, in this session; None for any other token."""
@@ -389,4 +454,4 @@ def _answer(row: Any) -> Answer:
                   row["mistake"], _aware(row["at"]), bool(row["late"]))  # type: ignore[arg-type]
 
 
-__all__ = ["Answer", "Session", "Store", "Student", "database_url", "digest"]
+__all__ = ["Answer", "fold", "Session", "Store", "Student", "database_url", "digest"]

@@ -19,6 +19,8 @@ from typing import Any
 
 #: Where the records go when no --database is given (a file in the current folder, made on first start).
 DEFAULT_DATABASE = "bleu-teach-class.sqlite"
+#: The exercises a homework has unless told otherwise: every numeric exercise that has variants.
+HOMEWORK_EXERCISES = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
 #: The environment variable that may hold the teacher token (so that a service manager can set it).
 TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
 
@@ -50,8 +52,26 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     new.add_argument("title", help="the session's title, as the students see it")
     new.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
                      help="the server's address, for the teacher link (default http://127.0.0.1:8000)")
+    homework = what.add_parser("homework", help="create a homework: each student's own questions, checked on the "
+                                                "server")
+    homework.add_argument("title", help="the homework's title, as the students see it")
+    homework.add_argument("--due", required=True, metavar="TIME",
+                          help="when it is due, with its time zone: 2026-12-01T09:00+01:00 (later answers are "
+                               "marked late)")
+    homework.add_argument("--roster", metavar="CSV",
+                          help="the class's names (only they may join, each once); a Moodle participants export "
+                               "or Canvas's gradebook export keeps the columns its gradebook import needs")
+    homework.add_argument("--exercises", metavar="IDS", default=",".join(HOMEWORK_EXERCISES),
+                          help=f"which numeric exercises (default {','.join(HOMEWORK_EXERCISES)})")
+    homework.add_argument("--avoid", metavar="FILE",
+                          help="the worksheets.quiz.json that 'exercises worksheet' wrote: no question is then one of "
+                               "those paper sheets' or that quiz's")
+    homework.add_argument("--variants", type=int, default=40, metavar="N",
+                          help="how many variants of each exercise to draw (default 40; students beyond share them)")
+    homework.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
+                          help="the server's address, for the links (default http://127.0.0.1:8000)")
     listing = what.add_parser("list", help="the sessions in the database")
-    commands_with_database = [serve, new, listing]
+    commands_with_database = [serve, new, homework, listing]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
         one = what.add_parser(name, help=text)
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
@@ -105,7 +125,7 @@ def _store(database: str) -> Any:
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
-        raise ValueError("choose what to do: class serve, class new, class list, class close or class delete")
+        raise ValueError("choose what to do: class serve, new, homework, list, close or delete")
     store = _store(args.database)
     try:
         if args.class_command == "serve":
@@ -116,6 +136,8 @@ def run_classroom(args: argparse.Namespace) -> int:
             print(f"Session {session.id}: {session.title}\n"
                   f"  students join at {base}/class with the code {session.code}\n"
                   f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
+        elif args.class_command == "homework":
+            _homework(args, store)
         elif args.class_command == "list":
             for session in store.sessions():
                 state = "open" if session.open else "closed"
@@ -131,6 +153,55 @@ def run_classroom(args: argparse.Namespace) -> int:
         if args.class_command != "serve":
             store.close()
     return 0
+
+
+def _homework(args: argparse.Namespace, store: Any) -> None:
+    """Draw the homework's variants (a minute or so), then make the session with its roster."""
+    import json
+    import time
+    from datetime import datetime
+
+    from bleu_teach.classroom.homework import Homework, avoided, draw
+    from bleu_teach.exercises.roster import read_roster
+
+    try:
+        due = datetime.fromisoformat(args.due)
+    except ValueError:
+        raise ValueError(f"--due: {args.due[:40]!r} is not a time such as 2026-12-01T09:00+01:00") from None
+    if due.tzinfo is None:
+        raise ValueError("--due: give the time zone too, e.g. 2026-12-01T09:00+01:00 or 2026-12-01T08:00Z")
+    if not 1 <= args.variants <= 200:
+        raise ValueError(f"--variants: 1 to 200, not {args.variants}")
+    names = []
+    if args.roster:
+        try:
+            text = Path(args.roster).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as problem:
+            raise ValueError(f"--roster: cannot read {args.roster!r} as UTF-8 text ({problem})") from None
+        entries = read_roster(text, "--roster", repr(args.roster))
+        if not entries:
+            raise ValueError(f"--roster: {args.roster!r} lists no names")
+        names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
+    which = [part.strip() for part in args.exercises.split(",") if part.strip()]
+    avoid = avoided(args.avoid) if args.avoid else []
+    started = time.perf_counter()
+    print(f"drawing up to {args.variants} variants of {len(which)} exercises"
+          f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
+          file=sys.stderr, flush=True)
+    variants = draw(which, avoid, args.variants)
+    session, secret = store.create_session(args.title, "homework", due)
+    if names:
+        store.set_roster(session.id, names)
+    homework = Homework(store)
+    homework.save(session, variants)
+    base = args.address.rstrip("/")
+    drawn = homework.counts(session.id)
+    print(f"Homework {session.id}: {session.title} (due {due.isoformat()}), "
+          f"{time.perf_counter() - started:.0f} s to draw\n"
+          f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
+          f"  students join at {base}/class with the code {session.code}"
+          f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at {base}/class/homework\n"
+          f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
 
 
 def _serve(args: argparse.Namespace, store: Any) -> int:

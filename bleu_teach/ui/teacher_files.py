@@ -195,42 +195,16 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
-#: A roster's column headers (lower case) for a whole name, a first name and a last name (Moodle's and Canvas's
-#: participant exports among them); without any, the names are the first column and there is no header row.
-_NAME_HEADERS = {"name", "names", "student", "students", "student name", "full name", "fullname", "nom", "nombre"}
-_FIRST_NAME_HEADERS = {"first name", "firstname", "given name", "forename", "vorname", "prénom", "prenom"}
-_LAST_NAME_HEADERS = {"surname", "last name", "lastname", "family name", "nachname", "nom", "nom de famille",
-                      "apellido"}
-#: The largest roster file read, and the longest name printed.
+#: The largest roster file read.
 ROSTER_BYTES = 1_000_000
-NAME_CHARACTERS = 100
 
 
 def _roster(path: str, students: int | None) -> list[str]:
     """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order."""
-    from bleu_teach.exercises.tally import csv_rows
+    from bleu_teach.exercises.roster import read_roster
     from bleu_teach.exercises.variants import MAX_STUDENTS
 
-    rows = [(line, row) for line, row in csv_rows(_read_text(path, ROSTER_BYTES, "--roster"))
-            if any(cell.strip() for cell in row)]
-    header = [" ".join(cell.lower().split()) for cell in rows[0][1]] if rows else []
-    whole = [k for k, cell in enumerate(header) if cell in _NAME_HEADERS]
-    first = [k for k, cell in enumerate(header) if cell in _FIRST_NAME_HEADERS]
-    last = [k for k, cell in enumerate(header) if cell in _LAST_NAME_HEADERS]
-    columns = (first[:1] + last[:1]) if first and last else whole[:1]  # French "Nom" beside "Prénom" is a surname
-    if columns:
-        rows = rows[1:]
-    else:
-        columns = [0]
-    names = []
-    for line, row in rows:
-        name = " ".join(" ".join(row[k].split()) for k in columns if k < len(row)).strip()
-        if not name:
-            raise ValueError(f"--roster: line {line} of {path!r} has no name in its name column")
-        if len(name) > NAME_CHARACTERS or not name.isprintable():
-            raise ValueError(f"--roster: the name on line {line} of {path!r} is longer than {NAME_CHARACTERS} "
-                             "characters or holds control characters")
-        names.append(name)
+    names = [entry.name for entry in read_roster(_read_text(path, ROSTER_BYTES, "--roster"), "--roster", repr(path))]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         _note(f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
@@ -318,9 +292,12 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
     written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
     written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
-    record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants",
+    record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants; "
+                                     "with the sheets', for: python -m bleu_teach class homework --avoid",
               "variants": [{"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
-                           for ex in quiz if ex.variant is not None]}
+                           for ex in quiz if ex.variant is not None],
+              "sheets": [{"id": ex.id, "student": ex.student, "inputs": dict(ex.inputs), "question": ex.question}
+                         for sheet in sheets for ex in sheet if ex.student is not None and ex.id in VARIED]}
     written.append(out.write("worksheets.quiz.json", json.dumps(record, ensure_ascii=False, indent=1), secret=True))
     if qti:
         written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))

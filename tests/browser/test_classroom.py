@@ -196,3 +196,50 @@ def test_the_presenter_polls_the_phones_and_shows_both_rounds(browser, classroom
         context.close()
     phones.close()
     teacher.close()
+
+
+def test_homework_on_a_phone_from_the_keyboard_gets_verdicts_and_never_an_answer(browser, classroom: Server,  # noqa: ANN001
+                                                                                tmp_path: Path) -> None:
+    import json
+    import math
+    from datetime import datetime, timedelta, timezone
+
+    from bleu_teach.classroom.homework import Homework, draw
+    from bleu_teach.classroom.store import Store
+
+    store = Store.open(classroom.database)  # the teacher's command, on the server's database
+    session, _ = store.create_session("Week 4", "homework", datetime.now(timezone.utc) + timedelta(days=2))
+    store.set_roster(session.id, [("Zoë Ng", json.dumps({"Email address": "zoe@example.org"}))])
+    Homework(store).save(session, draw(["03.1"], count=2, seed=5))
+    phone = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = phone.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{classroom.url}/class?code={session.code}")
+    page.get_by_label("Nickname").fill("zoë ng")
+    page.keyboard.press("Enter")
+    page.get_by_role("link", name="Open your questions").click()
+    page.get_by_role("heading", name="Question 1").wait_for()
+    student = store.roster(session.id)[0]
+    inputs = dict(Homework(store).assignment(student)[0].inputs)
+    c = inputs["hypothesis_length"]
+    r = min(inputs["reference_lengths"], key=lambda length: (abs(length - c), length))
+    right = f"{1.0 if c > r else math.exp(1 - r / c):.3f}"
+    store.close()
+    assert right not in page.content()  # the page has the question, not the answer
+    page.keyboard.press("Tab")  # keyboard only: the first stop after the text is the answer box
+    while page.evaluate("document.activeElement.id") != "a1":
+        page.keyboard.press("Tab")
+    page.keyboard.type("0.001")
+    page.keyboard.press("Enter")
+    feedback = page.locator(".homework-feedback")
+    feedback.get_by_text("Not yet").wait_for()
+    assert feedback.get_attribute("aria-live") == "polite" and right not in feedback.inner_text()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(right)
+    page.keyboard.press("Enter")
+    feedback.get_by_text("Right.").wait_for()
+    page.screenshot(path=str(tmp_path / "homework.png"), full_page=True)
+    assert _axe(browser, f"{classroom.url}/class/homework", phone.cookies()) == []
+    assert problems == [] and phone.blocked == []
+    phone.close()

@@ -14,6 +14,14 @@ form.addEventListener("submit", async (event) => {
     } catch { /* storage off: the lesson pages cannot know this browser joined */ }
     said.textContent = `You have joined “${joined.session}” as ${joined.nickname}. Open the lessons: your answers ` +
       "are sent to the class as well as checked.";
+    if (joined.kind === "homework") {
+      said.textContent = `You have joined the homework “${joined.session}” as ${joined.nickname}. `;
+      const homework = document.createElement("a");
+      homework.href = "/class/homework";
+      homework.textContent = "Open your questions";
+      said.append(homework);
+      return;
+    }
     const link = document.createElement("a");
     link.href = "/index.html";
     link.textContent = "Go to the lessons";

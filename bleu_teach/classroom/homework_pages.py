@@ -1,0 +1,141 @@
+"""The homework's routes: the student's page and answers, and the teacher's gradebook export.
+
+The student's page asks ``/class/api/homework`` for their questions (text and
+how to answer, never the answers) and sends each answer to
+``/class/api/homework/answer``, which checks it with their own variant and
+answers with the verdict and the named mistake only. The teacher's
+``grades.csv`` has a row per student (per roster name, with the platform's
+identifiers the roster gave) and a column per exercise (1 for a right last
+answer, 0 for a wrong one, empty for none), the total and the late answers, in
+the form Moodle's and Canvas's gradebook imports read (TEACHERS_GUIDE.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.templating import Jinja2Templates
+
+from bleu_teach.classroom.guard import Limiter, csv_cell
+from bleu_teach.classroom.homework import Homework
+from bleu_teach.classroom.store import Session, Store, Student
+
+
+class Room(Protocol):
+    """What these routes use of the server's state (``app.Classroom``)."""
+
+    store: Store
+    templates: Jinja2Templates
+    per_student: Limiter
+
+    async def student(self, request: Request) -> tuple[Session, Student] | None: ...
+
+    async def teaching(self, request: Request) -> Session | None: ...
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class HomeworkRoutes:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.homework = Homework(room.store)
+
+    async def _student(self, request: Request) -> tuple[Session, Student] | JSONResponse:
+        found = await self.room.student(request)
+        if found is None:
+            return _error("You have not joined this homework in this browser; join with its code first.", 401)
+        if found[0].kind != "homework":
+            return _error("Your session is not a homework: answer on the lesson pages.", 409)
+        return found
+
+    async def page(self, request: Request) -> Response:
+        return self.room.templates.TemplateResponse(request, "homework.html", {})
+
+    async def questions(self, request: Request) -> Response:
+        found = await self._student(request)
+        if isinstance(found, JSONResponse):
+            return found
+        session, student = found
+        asked = await run_in_threadpool(self.homework.questions, student)
+        given = await run_in_threadpool(self.room.store.answers, session.id, student.id)
+        last = {answer.exercise: {"answer": answer.answer, "verdict": answer.verdict, "mistake": answer.mistake,
+                                  "late": answer.late} for answer in given}
+        return JSONResponse({"title": session.title, "nickname": student.nickname, "open": session.open,
+                             "due": session.due.isoformat() if session.due else None,
+                             "questions": [question | {"last": last.get(question["exercise"])}
+                                           for question in asked]})
+
+    async def answer(self, request: Request) -> Response:
+        found = await self._student(request)
+        if isinstance(found, JSONResponse):
+            return found
+        session, student = found
+        if not self.room.per_student.allow(f"s{student.id}"):
+            return _error("Too many answers in a minute: wait a little, then send again.", 429)
+        if not session.open:
+            return _error("This homework is closed: your answer was not taken.", 409)
+        try:
+            body = json.loads(await request.body())
+            if not isinstance(body, dict):
+                raise ValueError("The request is not a JSON object; reload the page.")
+            answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
+            if not isinstance(answer_id, str) or not isinstance(exercise_id, str) or not isinstance(answer, str):
+                raise TypeError("id, exercise and answer: give each as text (reload the page).")
+            if len(answer) > 200:
+                raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
+            judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
+            kept, stored = await run_in_threadpool(self.room.store.record_answer, student, answer_id, exercise_id,
+                                                   answer, judged.verdict, judged.mistake, None, session)
+        except (TypeError, ValueError, UnicodeDecodeError) as problem:
+            return _error(str(problem) if not isinstance(problem, UnicodeDecodeError) else "The request is not JSON.")
+        return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late})
+
+    def _grades(self, session: Session) -> str:
+        store = self.room.store
+        people = store.roster(session.id)
+        listed = store.roster_names(session.id)
+        exercises = sorted(self.homework.counts(session.id))
+        last: dict[tuple[int, str], Any] = {}
+        late: dict[int, int] = {}
+        for answer in store.answers(session.id):
+            last[(answer.student_id, answer.exercise)] = answer
+            late[answer.student_id] = late.get(answer.student_id, 0) + answer.late
+        rows: list[tuple[str, dict[str, str], int | None]] = []
+        if listed:  # every name on the roster, joined or not, in the roster's order
+            rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]
+        else:
+            rows = [(student.nickname, {}, student.id) for student in people]
+        identifier_columns = list(dict.fromkeys(key for _, identifiers, _ in rows for key in identifiers))
+        out = io.StringIO()
+        writer = csv.writer(out)
+        name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
+        writer.writerow([name_column, *identifier_columns, *exercises,
+                         f"{session.title} (total, out of {len(exercises)})", "Late answers"])
+        for name, identifiers, student_id in rows:
+            marks = []
+            for exercise_id in exercises:
+                given = last.get((student_id, exercise_id)) if student_id is not None else None
+                marks.append("" if given is None else "1" if given.verdict == "correct" else "0")
+            total = sum(mark == "1" for mark in marks)
+            writer.writerow([csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns),
+                                                         *marks, total, late.get(student_id or -1, 0))])
+        return out.getvalue()
+
+    async def grades(self, request: Request) -> Response:
+        session = await self.room.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        text = await run_in_threadpool(self._grades, session)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
+        return Response(text, media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="bleu-teach-grades-{session.id}-'
+                                                        f'{stamp}.csv"'})

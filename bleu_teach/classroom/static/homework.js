@@ -1,0 +1,80 @@
+// A student's homework: their own questions (drawn on the server), one form each. An answer goes to the server,
+// which checks it with this student's variant and says only whether it is right and which mistake it looks like:
+// the right answer never comes to this page. Everything from the server is put on the page as text.
+import { send } from "./send.js";
+
+const state = document.getElementById("homework-state");
+const box = document.getElementById("questions");
+
+function element(tag, text, className) {
+  const made = document.createElement(tag);
+  if (text !== undefined) made.textContent = text;
+  if (className) made.className = className;
+  return made;
+}
+
+function newId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function verdictText(result) {
+  const late = result.late ? " (after the due time: marked late)" : "";
+  if (result.verdict === "correct") return `Right.${late}`;
+  if (result.mistake && result.mistake !== "not an answer") return `Not yet: this looks like ${result.mistake}.${late}`;
+  if (result.mistake === "not an answer") return `Not yet: that is not an answer in the form asked.${late}`;
+  return `Not yet.${late}`;
+}
+
+function question(item, number) {
+  const section = element("section", undefined, "homework-question");
+  const heading = element("h2", `Question ${number}`);
+  heading.id = `q${number}`;
+  section.setAttribute("aria-labelledby", heading.id);
+  section.append(heading, element("p", item.question, "homework-text"));
+  const form = element("form");
+  form.noValidate = true;
+  const label = element("label", `Your answer (${item.answer})`);
+  label.htmlFor = `a${number}`;
+  const input = element("input");
+  input.id = `a${number}`;
+  input.name = "answer";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.maxLength = 200;
+  if (item.last) input.value = item.last.answer;
+  const button = element("button", "Check");
+  button.type = "submit";
+  const feedback = element("p", item.last ? verdictText(item.last) : "", "homework-feedback");
+  feedback.setAttribute("aria-live", "polite");
+  form.append(label, " ", input, " ", button);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const result = await send("/class/api/homework/answer", { id: newId(), exercise: item.exercise,
+                                                                  answer: input.value });
+      feedback.textContent = verdictText(result);
+      feedback.dataset.verdict = result.verdict;
+    } catch (error) {
+      feedback.textContent = `Not taken: ${error.message}`;
+    }
+  });
+  section.append(form, feedback);
+  return section;
+}
+
+async function load() {
+  const response = await fetch("/class/api/homework", { credentials: "same-origin" });
+  const data = await response.json();
+  if (!response.ok) {
+    state.textContent = data.error ?? "This homework cannot be shown.";
+    return;
+  }
+  document.getElementById("homework-title").textContent = `Homework: ${data.title}`;
+  const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" })}.` : "";
+  state.textContent = `${data.nickname}, these questions are yours (other students have other sentences).${due} ` +
+    "Check tells you whether an answer is right; you can try again until the homework closes.";
+  box.replaceChildren(...data.questions.map((item, k) => question(item, k + 1)));
+}
+
+load();

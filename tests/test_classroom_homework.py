@@ -1,0 +1,174 @@
+"""Homework on the classroom server: each student's own variants, checked there, no answer sent to the page.
+
+The variants are drawn apart from the paper sheets and the platform quiz that
+``exercises worksheet`` made (read back from its worksheets.quiz.json); a
+roster decides who may join; the page gets questions and verdicts, never a
+right answer; the gradebook CSV has the roster's identifiers. The right answers
+the tests expect are computed here from the variants' inputs, by the formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from bleu_teach.classroom.app import create_app  # noqa: E402
+from bleu_teach.classroom.homework import Homework, avoided, draw  # noqa: E402
+from bleu_teach.classroom.store import Store  # noqa: E402
+from bleu_teach.exercises.variants import quiz_variants, worksheets  # noqa: E402
+
+PROJECT = Path(__file__).resolve().parents[1]
+WRITE = {"X-Bleu-Teach": "1"}
+TOKEN = "token"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "class.sqlite")
+    yield opened
+    opened.close()
+
+
+def _bp(inputs: dict) -> float:
+    """The brevity penalty by hand: the closest reference length (the shorter on a tie), exp(1 - r/c) if c <= r."""
+    c = inputs["hypothesis_length"]
+    r = min(inputs["reference_lengths"], key=lambda length: (abs(length - c), length))
+    return 1.0 if c > r else math.exp(1 - r / c)
+
+
+def test_the_servers_variants_are_never_the_paper_sheets_or_the_quizs() -> None:
+    sheets = worksheets(8, seed=5, which=("03.1", "01.1"))
+    quiz = quiz_variants(6, sheets, count=8, which=("03.1", "01.1"))
+    paper = [ex for sheet in sheets for ex in sheet] + quiz
+    server = draw(["03.1", "01.1"], paper, count=15, seed=11)
+    assert {ex.id for ex in server} == {"03.1", "01.1"}
+    seen = {(ex.id, json.dumps(dict(ex.inputs), sort_keys=True)) for ex in paper}
+    for ex in server:
+        assert (ex.id, json.dumps(dict(ex.inputs), sort_keys=True)) not in seen
+        if ex.id == "03.1":  # the same lengths in another order are the same question
+            lengths = (sorted(ex.inputs["reference_lengths"]), ex.inputs["hypothesis_length"])
+            assert lengths not in [(sorted(p.inputs["reference_lengths"]), p.inputs["hypothesis_length"])
+                                   for p in paper if p.id == "03.1"]
+        else:  # the same words in any order, against the same references, are the same question
+            words = (sorted(ex.inputs["hypothesis"].split()), list(ex.inputs["references"]))
+            assert words not in [(sorted(p.inputs["hypothesis"].split()), list(p.inputs["references"]))
+                                 for p in paper if p.id == "01.1"]
+    with pytest.raises(ValueError, match="cannot be varied"):
+        draw(["03.2"])
+
+
+def test_the_worksheet_commands_file_is_read_back_whole(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "3", "--seed",
+                          "4", "--exercises", "03.1,01.1", "--no-pdf", "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "out" / "worksheets.quiz.json").read_text(encoding="utf-8"))
+    found = avoided(tmp_path / "out" / "worksheets.quiz.json")
+    assert len(found) == len(record["sheets"]) + len(record["variants"]) and len(record["sheets"]) == 6
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(ValueError, match="is not the worksheets.quiz.json"):
+        avoided(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="cannot read"):
+        avoided(tmp_path / "missing.json")
+
+
+def _homework(store: Store, due: datetime) -> tuple[TestClient, dict]:
+    session, secret = store.create_session("Week 4", "homework", due)
+    store.set_roster(session.id, [("Zoë Ng", json.dumps({"Email address": "zoe@example.org"})),
+                                  ("=cmd|' /C calc'!A0", json.dumps({"Email address": "x@example.org"})),
+                                  ("Ada Lovelace", json.dumps({"Email address": "ada@example.org"}))])
+    Homework(store).save(session, draw(["03.1"], count=3, seed=21))
+    teacher = TestClient(create_app(store, TOKEN), base_url="http://class.test")
+    teacher.get(f"/class/t/{session.id}/{secret}")
+    return teacher, {"id": session.id, "code": session.code}
+
+
+def _join(store: Store, code: str, name: str):  # noqa: ANN202
+    browser = TestClient(create_app(store, TOKEN), base_url="http://class.test")
+    return browser, browser.post("/class/api/join", json={"code": code, "nickname": name}, headers=WRITE)
+
+
+def test_only_the_roster_joins_each_name_once(store: Store) -> None:
+    _, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1))
+    _, stranger = _join(store, made["code"], "Someone Else")
+    assert stranger.status_code == 400 and "as your teacher's list has it" in stranger.json()["error"]
+    _, zoe = _join(store, made["code"], "  zoë   NG ")
+    assert zoe.status_code == 200 and zoe.json()["nickname"] == "Zoë Ng" and zoe.json()["kind"] == "homework"
+    _, again = _join(store, made["code"], "Zoë Ng")
+    assert again.status_code == 400 and "has already joined" in again.json()["error"]
+
+
+def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(store: Store) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1))
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    ada, _ = _join(store, made["code"], "Ada Lovelace")
+    homework = Homework(store)
+    variants = {name: homework.assignment(student)[0] for name, student in
+                (("Zoë Ng", store.roster(made["id"])[0]), ("Ada Lovelace", store.roster(made["id"])[1]))}
+    assert variants["Zoë Ng"].inputs != variants["Ada Lovelace"].inputs  # each their own
+    shown = zoe.get("/class/api/homework")
+    asked = shown.json()["questions"]
+    assert [q["exercise"] for q in asked] == ["03.1"] and asked[0]["last"] is None
+    right = _bp(dict(variants["Zoë Ng"].inputs))
+    assert f"{right:.3f}" not in shown.text and "answer_text" not in shown.text and '"right"' not in shown.text
+    wrong = zoe.post("/class/api/homework/answer", headers=WRITE,
+                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.123"})
+    assert wrong.json()["verdict"] in ("wrong", "misconception") and f"{right:.3f}" not in wrong.text
+    ok = zoe.post("/class/api/homework/answer", headers=WRITE,
+                  json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
+    assert ok.json() == {"stored": True, "verdict": "correct", "mistake": "", "late": False}
+    other = ada.post("/class/api/homework/answer", headers=WRITE,  # Zoë's right answer is not Ada's
+                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
+    ada_right = _bp(dict(variants["Ada Lovelace"].inputs))
+    if f"{ada_right:.3f}" == f"{right:.3f}":  # the same number by chance: right for her too
+        assert other.json()["verdict"] == "correct"
+    else:
+        assert other.json()["verdict"] != "correct"
+    lesson = zoe.post("/class/api/answers", headers=WRITE,
+                      json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    assert lesson.status_code == 409 and "homework page" in lesson.json()["error"]
+    unknown = zoe.post("/class/api/homework/answer", headers=WRITE,
+                       json={"id": str(uuid.uuid4()), "exercise": "04.1", "answer": "0.5"})
+    assert unknown.status_code == 400 and "not in this homework" in unknown.json()["error"]
+
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
+    assert rows[0] == ["Name", "Email address", "03.1", "Week 4 (total, out of 1)", "Late answers"]
+    assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0"]
+    assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0"]  # never joined; a formula quoted
+    assert rows[3][:2] == ["Ada Lovelace", "ada@example.org"]
+
+
+def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:
+    _, made = _homework(store, datetime.now(timezone.utc) - timedelta(minutes=1))
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    late = zoe.post("/class/api/homework/answer", headers=WRITE,
+                    json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    assert late.json()["late"] is True
+
+
+def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> None:
+    (tmp_path / "roster.csv").write_text("First name;Surname;Email address\nZoë;Ng;zoe@example.org\n",
+                                         encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--roster", str(tmp_path / "roster.csv"), "--exercises", "03.1",
+                          "--variants", "4", "--database", str(tmp_path / "c.sqlite")],
+                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "variants: 03.1 4" in run.stdout and "only the 1 names of the roster" in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "W", "--due", "tomorrow",
+                          "--database", str(tmp_path / "c.sqlite")], capture_output=True, text=True, cwd=PROJECT)
+    assert bad.returncode == 2 and "--due: 'tomorrow' is not a time" in bad.stderr
