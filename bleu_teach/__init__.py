@@ -11,6 +11,8 @@ Importing this package loads neither NLTK, sacreBLEU, matplotlib nor
 ipywidgets: they are imported only by the functions that need them.
 """
 
+from os import environ as _environ
+
 from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.bleu.nltk_api import (
@@ -35,6 +37,21 @@ from bleu_teach.inputs.tokenizers import TOKENIZERS, lowercase, tokenize
 
 __version__ = "0.1.0"
 
+
+def join(address: str, code: str | None = None, nickname: str | None = None) -> object:
+    """Join a classroom session (``python -m bleu_teach class serve``): each ``check(...)`` then sends its answer
+    there too, for the teacher's dashboard. ``address`` is the server's (its join address with ``?code=`` will do).
+    """
+    from bleu_teach.classroom.client import join as join_class
+
+    return join_class(address, code, nickname)
+
+
+if _environ.get("BLEU_TEACH_CLASS"):  # a hub set the class for everyone: join at the first check
+    from bleu_teach.classroom.client import join_from_environment
+
+    join_from_environment()
+
 __all__ = [
     "BleuReport",
     "ChrfCorpusScore",
@@ -57,6 +74,7 @@ __all__ = [
     "explain",
     "explain_corpus",
     "explain_chrf",
+    "join",
     "lowercase",
     "max_reference_counts",
     "modified_precision",

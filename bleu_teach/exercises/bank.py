@@ -36,6 +36,7 @@ from bleu_teach.exercises.checkers import (
     check_modified_precision,
     check_mqm_score,
 )
+from bleu_teach.exercises.listeners import tell
 from bleu_teach.exercises.media import LESSON_MEDIA, AnswerFormat, question_text
 from bleu_teach.inputs.tokenizers import tokenize
 
@@ -319,4 +320,7 @@ def check(exercise_id: str, answer: Any) -> Feedback:
     >>> print(check("03.2", "A"))
     Not yet: 15 is the longest reference. BLEU uses the reference length closest to the hypothesis length.
     """
-    return exercise(exercise_id).check(answer)
+    ex = exercise(exercise_id)
+    feedback = ex.check(answer)
+    tell(ex.id, answer, feedback)  # a joined class hears of it (bleu_teach.join)
+    return feedback
