@@ -26,8 +26,8 @@ def _free_port() -> int:
 class Server:
     """``class serve`` on 127.0.0.1 at a free port, with the test's teacher token; ``site``: a built website."""
 
-    def __init__(self, database: str, folder: Path, site: Path | None = None) -> None:
-        self.database, self.folder, self.site = database, folder, site
+    def __init__(self, database: str, folder: Path, site: Path | None = None, extra: tuple[str, ...] = ()) -> None:
+        self.database, self.folder, self.site, self.extra = database, folder, site, extra
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -36,7 +36,7 @@ class Server:
         log = open(self.folder / "server.log", "a")  # noqa: SIM115 (kept open for the process)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bleu_teach", "class", "serve", "--port", str(self.port), "--database",
-             self.database, *(["--site", str(self.site)] if self.site else [])], cwd=self.folder, stdout=log, stderr=subprocess.STDOUT,
+             self.database, *(["--site", str(self.site)] if self.site else []), *self.extra], cwd=self.folder, stdout=log, stderr=subprocess.STDOUT,
             env=os.environ | {"BLEU_TEACH_TEACHER_TOKEN": TOKEN, "PYTHONPATH": str(PROJECT)})
         log.close()
         deadline = time.monotonic() + 60

@@ -135,3 +135,40 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
     assert any(ex["id"] == "09.1" for ex in received[1][1]["exercises"])
     for browser in (teacher, late_student, *students):
         browser.close()
+
+
+def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
+    with cluster() as url:
+        running = Server(url, tmp_path, extra=("--workers", "2"))
+        running.start()
+        try:
+            teacher, made = _teacher(running)
+            students = [_student(running, made["code"], f"student {k}") for k in range(8)]
+            replies = []
+
+            def answer(k: int) -> None:
+                for exercise, text in (("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/12")):
+                    replies.append(students[k].post("/class/api/answers", headers=WRITE, json={
+                        "id": str(uuid.uuid4()), "exercise": exercise, "answer": text}).status_code)
+
+            threads = [threading.Thread(target=answer, args=(k,)) for k in range(len(students))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=60)
+            assert replies == [200] * 24
+            tally = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
+            assert {ex["id"]: ex["answered"] for ex in tally["exercises"]} == {"01.1": 8, "03.1": 8, "03.2": 8}
+            for browser in (teacher, *students):
+                browser.close()
+        finally:
+            running.stop()
+
+
+def test_several_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "serve", "--workers", "2", "--database",
+                          str(tmp_path / "c.sqlite")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "several workers need PostgreSQL" in run.stderr

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import os
 import hmac
 import io
 import json
@@ -449,3 +450,18 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     if site is not None:
         routes.append(Mount("/", app=_SiteFiles(directory=str(site), html=True), name="site"))
     return Guard(Starlette(routes=routes))
+
+
+#: What :func:`from_environment` reads: the workers ``class serve --workers`` starts each build the app from these.
+DATABASE_VARIABLE = "BLEU_TEACH_DATABASE"
+TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
+SITE_VARIABLE = "BLEU_TEACH_SITE"
+
+
+def from_environment() -> Guard:
+    """The app as each of several uvicorn workers makes it (``class serve --workers N``, PostgreSQL only)."""
+    database, token = os.environ.get(DATABASE_VARIABLE), os.environ.get(TOKEN_VARIABLE)
+    if not database or not token:
+        raise RuntimeError(f"{DATABASE_VARIABLE} and {TOKEN_VARIABLE} must be set (class serve sets them).")
+    site = os.environ.get(SITE_VARIABLE)
+    return create_app(Store.open(database), token, Path(site) if site else None)

@@ -48,6 +48,8 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
                        help="the built course website to serve beside the classroom (make site: build/site)")
     serve.add_argument("--address", metavar="URL",
                        help="the address students type, if not http://HOST:PORT (behind a proxy)")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="worker processes (default 1); more than 1 needs PostgreSQL (--database postgresql://...)")
     new = what.add_parser("new", help="create a session")
     new.add_argument("title", help="the session's title, as the students see it")
     new.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
@@ -214,6 +216,10 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
         raise ValueError(f"--site: {args.site!r} holds no index.html; build the website first (make site)")
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port: 1 to 65535, not {args.port}")
+    if not 1 <= args.workers <= 64:
+        raise ValueError(f"--workers: 1 to 64, not {args.workers}")
+    if args.workers > 1 and not store.postgres:
+        raise ValueError("--workers: several workers need PostgreSQL (--database postgresql://...); SQLite takes one")
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
     shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
     base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
@@ -225,6 +231,16 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
         print(f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "
               f"type the join address above (or scan this code):\n{_qr(base + '/class')}", file=sys.stderr,
               flush=True)
+    if args.workers > 1:  # each worker makes the app from the environment; they share the database
+        from bleu_teach.classroom.app import DATABASE_VARIABLE, SITE_VARIABLE
+
+        store.close()
+        os.environ.update({DATABASE_VARIABLE: str(args.database), TOKEN_VARIABLE: token,
+                           **({SITE_VARIABLE: str(site)} if site else {})})
+        uvicorn.run("bleu_teach.classroom.app:from_environment", factory=True, workers=args.workers,
+                    host=args.host, port=args.port, log_level="warning", access_log=False,
+                    limit_concurrency=1000, timeout_graceful_shutdown=2)
+        return 0
     app = create_app(store, token, site)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
                 limit_concurrency=1000, timeout_graceful_shutdown=2)

@@ -169,3 +169,27 @@ document.getElementById("close-session")?.addEventListener("click", async (event
     status.textContent = `Not closed: ${error.message}`;
   }
 });
+
+// Deleting asks first (nothing of the session is kept afterwards).
+const deleteButton = document.getElementById("delete-session");
+if (deleteButton) {
+  const ask = document.getElementById("delete-ask");
+  deleteButton.addEventListener("click", () => {
+    ask.hidden = false;
+    document.getElementById("delete-confirm").focus();
+  });
+  document.getElementById("delete-cancel").addEventListener("click", () => {
+    ask.hidden = true;
+    deleteButton.focus();
+  });
+  document.getElementById("delete-confirm").addEventListener("click", async () => {
+    const status = document.getElementById("session-status");
+    try {
+      await send(`/class/api/sessions/${session}`, undefined, "DELETE");
+      stream.close();
+      window.location.assign("/class/teach");
+    } catch (error) {
+      status.textContent = `Not deleted: ${error.message}`;
+    }
+  });
+}
