@@ -12,6 +12,8 @@ STAMP := $(VENV)/.bleu-teach-installed
 # The slide decks' and the static site's scripts (reveal.js, MathJax 2, Pyodide, ...) from the npm registry, for offline use.
 NODE_STAMP := node_modules/.bleu-teach-installed
 LAB_PORT ?= 8888
+# The closing slide of the deck shows the course's address and its QR code: make slides (site, deck) COURSE_URL=https://...
+COURSE_URL ?= https://your-course-site.example/
 
 .PHONY: lab deck test check notebooks solutions slides site dist benchmark class constraints clean
 
@@ -38,10 +40,10 @@ $(NODE_STAMP): package.json package-lock.json
 lab: $(LAB_STAMP)
 	$(BIN)/python scripts/lab.py --port $(LAB_PORT) --open-browser
 
-# The live demo deck: Voila's reveal template with working widgets, on 127.0.0.1 (scripts/lab.py).
+# The live demo deck: Voila's reveal template with working widgets, on 127.0.0.1, every asset local (scripts/lab.py).
 DECK_PORT ?= 8866
 deck: $(DECK_STAMP) $(NODE_STAMP)
-	$(BIN)/python -m scripts.lab --deck --port $(DECK_PORT)
+	$(BIN)/python -m scripts.lab --deck --port $(DECK_PORT) --course-url "$(COURSE_URL)"
 
 # Types first (mypy, configured in pyproject.toml), then every test on both cores: each test file stays in one
 # process (a lesson's cells run in order under nbval); the site and the wheel are built once for both.
@@ -70,17 +72,19 @@ solutions: $(STAMP)
 	$(BIN)/python scripts/solutions.py
 	$(EXECUTE) notebooks/solutions/*.ipynb
 
-# The demo deck as a static reveal.js slide show that opens from disk with the network off: build/slides/.
+# The demo deck as a reveal.js slide show with nothing loaded from outside: build/slides/. Served over http(s) its
+# widgets run bleu_teach in the browser (Pyodide, the package's wheel); opened from disk they show the saved example.
 # The deck is executed into build/decks/ (the stored notebook stays as it is; make notebooks rewrites it).
-slides: $(STAMP) $(NODE_STAMP)
+slides: $(STAMP) $(NODE_STAMP) dist
 	$(RUN_NOTEBOOK) --output-dir build/decks notebooks/slides/*.ipynb
-	$(BIN)/python -m bleu_teach_site.slides --decks build/decks
+	$(BIN)/python -m bleu_teach_site.slides --decks build/decks --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl \
+		--course-url "$(COURSE_URL)"
 
 # The static website, nothing to install for its readers: build/site/ (the bleu_teach_site package).
 # Lessons with their stored outputs, the deck, and a live explorer running bleu_teach on Pyodide.
 # Publish: copy build/site/ to any web host, or serve it: python -m http.server --bind 127.0.0.1 -d build/site
 site: $(STAMP) $(NODE_STAMP) dist
-	$(BIN)/python -m bleu_teach_site --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl
+	$(BIN)/python -m bleu_teach_site --wheel dist/bleu_teach-$(VERSION)-py3-none-any.whl --course-url "$(COURSE_URL)"
 
 # The package to install anywhere (a JupyterHub, a lab machine): a wheel and an sdist in dist/, built by
 # python -m build from dist/ itself (the project's build/ folder would shadow the build module).

@@ -16,7 +16,8 @@
   registry, ``vendor/pyodide/``) runs bleu_teach itself, installed from the
   package's wheel, with sacreBLEU's tokenizers (:mod:`bleu_teach_site.browser_python`).
 * ``bleu_in_10_minutes.slides.html``: the deck (:mod:`bleu_teach_site.slides`),
-  with the same explorer links; ``glossary.html``; ``teachers.html``;
+  with the same explorer links, its explorers as live as the lessons', and the
+  site's address (``--course-url``) with its QR code on the closing slide; ``glossary.html``; ``teachers.html``;
   ``notebooks/`` to download.
 
 Every script, stylesheet and font comes from the site's own folder, so it works
@@ -78,12 +79,14 @@ def _checked_wheel(wheel: Path) -> Path:
     return wheel
 
 
-def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
+def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_URL) -> dict[str, Any]:
     """Write the site into ``out_dir``; return what was written (pages, links), for `make site` and the tests.
 
     ``wheel`` is the package built by ``make dist``: the site offers it for download, to install on a
-    JupyterHub or a hosted notebook service.
+    JupyterHub or a hosted notebook service. ``course_url`` is the site's address, which the deck's closing slide
+    shows with its QR code.
     """
+    course_url = slides.checked_course_url(course_url)
     if out_dir.exists() and any(out_dir.iterdir()):
         if not (out_dir / "explorer.html").is_file():
             raise SystemExit(f"{out_dir} is not empty and holds no earlier site: choose another --out.")
@@ -96,6 +99,7 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     for name in ("site.css", "explorer.js", "python.js", "python_worker.js", "answers.js", "lesson_live.js",
                  "classroom.js", "progress.js", "offline.js"):
         shutil.copy2(STATIC / name, out_dir / name)
+    slides.copy_static(out_dir)  # the deck's own script and style sheet (and the live pages' scripts, again)
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
@@ -135,7 +139,8 @@ def build(out_dir: Path, wheel: Path) -> dict[str, Any]:
     decks = []
     for deck in sorted(slides.DECKS.glob("*.ipynb")):
         counted: list[int] = []
-        decks.append(slides.export(deck, out_dir, lambda nb: counted.append(add_explorer_links(nb, slide=True))))
+        decks.append(slides.export(deck, out_dir, lambda nb: counted.append(add_explorer_links(nb, slide=True)),
+                                   python=python, unavailable=unavailable, course_url=course_url))
         links[decks[-1].name] = counted[0]
 
     templates = environment()
@@ -166,14 +171,24 @@ def main() -> None:
                              "replaced, any other content refused)")
     parser.add_argument("--wheel", type=Path, required=True,
                         help="the package's wheel, offered for download (make dist builds it; make site passes it)")
+    parser.add_argument("--course-url", default=slides.DEFAULT_COURSE_URL,
+                        help="the address the site is published at, shown with its QR code on the deck's closing "
+                             f"slide (default: the placeholder {slides.DEFAULT_COURSE_URL})")
     args = parser.parse_args()
+    try:
+        course_url = slides.checked_course_url(args.course_url)
+    except ValueError as error:
+        parser.error(f"--course-url: {error}")
     out = args.out.resolve()
-    built = build(out, args.wheel.resolve())
+    built = build(out, args.wheel.resolve(), course_url)
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
           f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
           f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}")
     print(f"the pages' Python: {', '.join(built['archives'])}")
+    if course_url == slides.DEFAULT_COURSE_URL:
+        print(f"the deck's closing slide shows the placeholder {course_url}: give the site's address with "
+              f"--course-url (make site COURSE_URL=...)")
     widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
     answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
     print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")

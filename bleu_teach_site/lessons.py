@@ -205,8 +205,22 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: An
                           "python": " ".join(python)},
                  "metadata": {"name": f"{lesson.number} · {lesson.title}"}}
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
-    (out_dir / lesson.page).write_text(body, encoding="utf-8")
+    (out_dir / lesson.page).write_text(without_cell_tab_stops(body), encoding="utf-8")
     return links
+
+
+#: nbconvert's HTML exporter makes every cell's input and every output a tab stop (91 on lesson 08), though none of
+#: them is a control; the page's script (site_lesson.html.j2) makes a box a tab stop only while it scrolls sideways.
+_CELL_TAB_STOP = re.compile(r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputArea-output)\b[^"]*"[^>]*?)\s+tabindex="0"')
+
+
+def without_cell_tab_stops(page: str) -> str:
+    """The exported page without nbconvert's tab stop on each cell's input and output.
+
+    >>> without_cell_tab_stops('<div class="jp-Cell-inputWrapper" tabindex="0"><input tabindex="0">')
+    '<div class="jp-Cell-inputWrapper"><input tabindex="0">'
+    """
+    return _CELL_TAB_STOP.sub(r"\1", page)
 
 
 def export_glossary(out_dir: Path, templates: Any, pages: dict[str, str]) -> None:

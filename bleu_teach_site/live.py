@@ -68,7 +68,8 @@ def form_fields(explorer: Explorer, values: dict[str, Any], shown: dict[str, Any
                        "low": control.low, "high": high, "choices": choices, "enabled_by": control.enabled_by,
                        "setting": control.setting, "placeholder": control.placeholder,
                        "rows": 1 if values.get("compact") else control.rows,
-                       "note": extra.get("notes", {}).get(control.name, "")})
+                       "note": extra.get("notes", {}).get(control.name, ""),
+                       "steps": control.steps, "resets": " ".join(control.resets), "default": control.default})
     return fields
 
 

@@ -272,8 +272,10 @@ def test_every_wrong_option_names_its_misconception_and_gets_its_own_feedback(ex
     assert len({o.feedback for o in ex.options}) == len(ex.options), f"{ex.id}: two options share their feedback"
     for option in ex.options:
         assert (option.misconception is None) == (option.letter == ex.answer), (ex.id, option.letter)
-        feedback = check(ex.id, option.letter.lower())
+        feedback = check(ex.id, option.letter.lower(), attempt=2)  # from the second try on, the full feedback
         assert feedback.message.startswith(option.feedback)
+        first = check(ex.id, option.letter.lower(), attempt=1)
+        assert first.verdict == feedback.verdict and first.message == (option.hint or feedback.message)
         assert not re.match(r"(yes|no|not quite)\b", feedback.message, re.I), "the verdict word is said once"
         if option.letter == ex.answer:
             assert feedback.verdict == "correct"
@@ -309,7 +311,7 @@ def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
     a, b = (sentence_bleu(refs, tokens(h), smoothing_function=SmoothingFunction().method1)
             for h in ex.inputs["hypotheses"])
     assert ex.answer == ("SAME" if a == b else "A" if a > b else "B")
-    assert f"A scores {a:.4f}" in check(ex.id, "same").message
+    assert f"A scores {a:.4f}" in check(ex.id, "same", attempt=2).message  # the scores: after a first wrong try
 
 
 def test_near_misses_are_told_what_is_off_without_the_answer():

@@ -202,3 +202,28 @@ def test_a_wrong_number_is_advised_a_fraction_only_where_the_question_offers_one
     bp = check_bank("03.1", "88.2").message
     assert "a percentage" in bp and "sacreBLEU" not in bp
     assert "sacreBLEU's 0-100 scale" in check_bank("04.1", "30.4").message
+
+
+def test_an_unquoted_letter_in_a_notebook_is_told_to_put_it_in_quotes():
+    """In IPython (a notebook's kernel), ``answer = B`` in an exercise cell says what to do; any other NameError is
+    shown as IPython shows it.  A fresh process: the shell is a process-wide instance."""
+    import subprocess
+    import sys
+
+    script = """
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+shell.run_cell("from bleu_teach.exercises import check", store_history=True)
+for cell in ['answer = B\\ncheck("00.2", answer)', 'answer = same\\ncheck("00.2", answer)', 'x = B',
+             'answer = Bee\\ncheck("00.2", answer)']:
+    result = shell.run_cell(cell, store_history=True)
+    print("raised:", type(result.error_in_exec).__name__, flush=True)
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         env={"NO_COLOR": "1", "PATH": ""})
+    told = 'NameError: B is read as a name. Put the letter in quotes: answer = "B"'
+    assert run.stdout.count("raised: NameError") == 4, run.stdout + run.stderr  # the cell still stops
+    assert run.stderr.splitlines()[:2] == [told, 'NameError: same is read as a name. Put the letter in quotes: '
+                                                 'answer = "same"']
+    assert "Traceback" in run.stdout and "name 'Bee' is not defined" in run.stdout  # not a letter: as usual
+    assert run.stdout.count("Traceback") == 2  # x = B (no check call) and Bee

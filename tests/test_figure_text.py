@@ -146,7 +146,19 @@ def test_a_brevity_penalty_curve_with_two_references_is_told_stretch_by_stretch(
     assert (f"rises from {f3(curve[0])} at c = 1 to 1.000 at c = 6, then stays at 1.000 to c = 7, then falls to "
             f"{f3(curve[7])} at c = 8, then rises to 1.000 at c = 9, then stays at 1.000 to c = 18.") in text
     assert f3(math.exp(1 - 9 / 8)) == "0.882"
-    assert "Vertical lines mark the reference lengths 6 and 9." in text
+    # c = 4: 6 is closer than 9, so r = 6 is the one drawn thicker (closest[3], the tie rule worked above).
+    assert closest[3] == 6
+    assert ("Vertical lines mark the reference lengths 6 and 9; the thicker one, r = 6, is the length BLEU uses for "
+            "c = 4 (the closest; of two as close, the shorter).") in text
+
+
+def test_the_brevity_penalty_curve_names_the_reference_the_tie_rule_chose():
+    # Lesson 03's tie: c = 5 is 1 from 4 and from 6; NLTK (and BLEU) take the shorter, 4.
+    assert min((abs(r - 5), r) for r in (4, 6))[1] == 4
+    fig = plot_brevity_penalty([4, 6], 5)
+    labels = {line.get_label(): line.get_linewidth() for line in fig.axes[0].get_lines()}
+    assert labels["chosen reference length r = 4"] > labels["reference length 6"]  # thicker, not colour alone
+    assert "the thicker one, r = 4, is the length BLEU uses for c = 5" in fig.description
 
 
 # --- plot_scores -------------------------------------------------------------------------------------------

@@ -173,3 +173,59 @@ def test_no_view_passes_control_characters_or_bidi_overrides_through():
     for shown in (report.to_text(), report.to_html(), report.to_markdown(), report.to_latex()):
         assert not any(ch in shown for ch in "\x1b\x07\u202e"), shown[:200]
     assert "\\x1b]0;title\\x07" in report.to_text() and "\\u202eevil" in report.to_html()
+
+
+# --- tables read by a screen reader: column headers, and each row's first cell as its header ---------------------
+
+
+def test_a_tables_first_column_heads_its_rows():
+    from html.parser import HTMLParser
+
+    from bleu_teach.views.document import Table as TableBlock
+    from bleu_teach.views.html_writer import table_html
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[tuple[str, str | None]] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in ("th", "td"):
+                self.cells.append((tag, dict(attrs).get("scope")))
+
+    def cells(table: TableBlock) -> list[tuple[str, str | None]]:
+        parser = Cells()
+        parser.feed(table_html(table))
+        return parser.cells
+
+    table = TableBlock(("", "p_1", "BP"), (("as counted", "5/6", "c = 6, r = 6"), ("used", "5/6", "1")))
+    assert cells(table) == [("td", None), ("th", "col"), ("th", "col"),  # the corner heads nothing
+                            ("th", "row"), ("td", None), ("td", None), ("th", "row"), ("td", None), ("td", None)]
+    named = TableBlock(("n-gram", "hyp"), (("the cat", "1"),))
+    assert cells(named) == [("th", "col"), ("th", "col"), ("th", "row"), ("td", None)]
+    data = TableBlock(("a", "b"), (("1", "2"),), row_headers=False)
+    assert cells(data) == [("th", "col"), ("th", "col"), ("td", None), ("td", None)]
+    html = bt.explain([["the", "cat"]], ["the", "cat"], weights=(0.5, 0.5)).to_html()
+    assert '<th scope="row" class="gram">the cat</th>' in html  # a report's n-gram rows
+    assert '<div class="table-box"><table>' in html  # each table in its own box: it scrolls there, not the page
+
+
+# --- heading levels: a fragment starts under the heading it is shown under ---------------------------------------
+
+
+def test_a_report_under_an_h2_starts_at_h3_and_its_sections_follow():
+    import re
+
+    from bleu_teach.views.document import Document, Heading, Section
+    from bleu_teach.views.html_writer import write_html
+
+    report = bt.explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split())
+    levels = [int(level) for level in re.findall(r"<h(\d)>", report.to_html())]
+    assert levels[0] == 3 and set(levels[1:]) == {4}  # "BLEU, step by step", then each order and BP
+    compact = [int(level) for level in re.findall(r"<h(\d)>", report.to_html(compact=True))]
+    assert compact and set(compact) == {3}  # no title: its sections are the first headings under the h2
+    nested = Document((Heading("T"), Section(("a",), (Section(("b",), ()),))))
+    assert re.findall(r"<h(\d)>", write_html(nested, heading=2)) == ["2", "3", "4"]
+    assert re.findall(r"<h(\d)>", write_html(nested, heading=5)) == ["5", "6", "6"]  # never past h6
+    with pytest.raises(ValueError, match="heading must be a heading level from 1 to 6"):
+        write_html(nested, heading=0)

@@ -164,7 +164,7 @@ def test_compact_explorer_shows_score_bp_and_precisions_first_and_folds_the_tabl
     assert head.index('class="score"') < head.index("<table>")
     for order in report.orders:
         assert f"<td>{order.clipped}/{order.total}</td>" in head
-    assert "<h4>1-grams" not in head and "<h4>1-grams" in folded
+    assert "<h3>1-grams" not in head and "<h3>1-grams" in folded  # no title: its sections start under the h2
     explorer.hypothesis.value = "the cat is on the mat"
     assert 'data-score="1.0"' in explorer.output.value
 
@@ -447,3 +447,82 @@ def test_disagreement_explorer_checks_system_direction_rank_and_data(ted_segment
 def test_a_view_refuses_a_negative_length_or_a_zero_order_with_a_message(view, message):  # noqa: ANN001
     shown = view()  # was BP = 14.39 for c = -3, and "Something went wrong (ZeroDivisionError)" for n = 0
     assert shown.value is None and shown.message == message
+
+
+# --- lesson 08's rank: Previous and Next, and back to 1 when the list it counts in changes ----------------------
+
+
+def test_the_rank_steps_with_previous_and_next_within_its_list(ted_segments):
+    ted, segments = ted_segments
+    explorer = w.DisagreementExplorer(ted, segments)
+    previous, following = explorer.step_buttons["rank"]
+    assert (previous.description, following.description) == ("Previous", "Next")
+    shown = explorer.candidates()
+    following.click()
+    assert explorer.rank.value == 2 and explorer.current == shown[1]
+    following.click()
+    previous.click()
+    assert explorer.rank.value == 2 and explorer.current == shown[1]
+    previous.click()
+    previous.click()  # at the top already: stays at 1
+    assert explorer.rank.value == 1 and explorer.current == shown[0]
+    explorer.rank.value = len(shown)
+    following.click()  # at the end already: stays there
+    assert explorer.rank.value == len(shown) and explorer.current == shown[-1]
+
+
+@pytest.mark.parametrize("control, value", [("metric", "chrF"), ("system", "MiSS"), ("direction", w.TOO_HARSH)])
+def test_the_rank_goes_back_to_1_when_the_list_changes(ted_segments, control, value):
+    ted, segments = ted_segments
+    explorer = w.DisagreementExplorer(ted, segments, rank=3)
+    assert explorer.rank.value == 3
+    getattr(explorer, control).value = value
+    shown = explorer.candidates()  # the new list, largest gap first
+    assert explorer.rank.value == 1 and explorer.current == shown[0]
+    assert f"of {len(shown)} pairs" in explorer.count.value
+
+
+def test_the_declaration_says_which_controls_reset_the_rank_and_that_it_steps():
+    from bleu_teach.explorers.declaration import Control, Explorer
+    from bleu_teach.explorers.definitions import DISAGREEMENT
+
+    assert DISAGREEMENT.control("rank").steps
+    assert all(DISAGREEMENT.control(name).resets == ("rank",) for name in ("metric", "system", "direction"))
+    with pytest.raises(ValueError, match="resets size, which is not another of its controls"):
+        Explorer("X", "X", (Control("a", "A", "menu", "", resets=("size",)),), lambda values, context: None)
+    with pytest.raises(ValueError, match="only a number or a slider steps"):
+        Control("a", "A", "menu", "", steps=True)
+
+
+# --- labels in full ------------------------------------------------------------------------------------------
+
+
+def test_every_label_has_room_for_all_its_characters():
+    # JupyterLab sets a label in 13 px sans-serif; its widest characters are about 0.62 em (measured on DejaVu Sans:
+    # "Reference 1 length" is 126 px). The label's width must hold them all, or ask for the label's own width.
+    explorer = BrevityPenaltyExplorer()
+    for name in ("ref_len", "second_ref_len", "hyp_len"):
+        control = explorer.controls[name]
+        width = control.style.description_width
+        assert width.startswith("max(110px, ") and float(width.removeprefix("max(110px, ").rstrip("em)")) >= \
+            0.62 * len("Reference 1 length"), (name, width)
+    two = w.TwoMetricsExplorer.declaration
+    from bleu_teach.ui.widgets import label_style
+
+    assert label_style(two, two.control("leave_out")) == {"description_width": "initial"}  # its own width
+
+
+# --- one headline ---------------------------------------------------------------------------------------------
+
+
+def test_the_compact_report_says_its_score_once():
+    from bleu_teach.explorers.definitions import BLEU
+
+    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True)
+    view = BLEU.view(explorer.state())
+    score = bt.explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(),
+                       weights=(0.5, 0.5)).score
+    assert f'data-score="{score!r}"' in view.headline and "BLEU = " in view.headline
+    assert "BLEU = " not in view.rest and 'class="score"' not in view.rest and "1-grams" in view.rest  # the rest
+    assert explorer.output.value == view.html  # the notebook has no headline of its own: the whole report,
+    assert explorer.output.value.count("BLEU = ") == 1  # which says its score once

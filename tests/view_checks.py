@@ -117,4 +117,5 @@ def assert_tables_shown(result: Viewable) -> None:
         for row in table.rows:
             for i, cell in enumerate(row):
                 shown = label_html(cell) if table.label_column and i == 0 else escape(cell)
-                assert re.search(r"<td[^>]*>" + re.escape(shown) + "</td>", html), cell
+                tag = "th" if i == 0 and table.row_headers else "td"  # a row's first cell heads it
+                assert re.search(rf"<{tag}[^>]*>" + re.escape(shown) + f"</{tag}>", html), cell

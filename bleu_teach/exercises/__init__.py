@@ -19,6 +19,10 @@ from bleu_teach.exercises.checkers import (
     check_ngram_count,
 )
 
+from bleu_teach.exercises.unquoted import register as _register_unquoted
+
+_register_unquoted()  # in a notebook only: `answer = B` is told to put the letter in quotes (exercises.unquoted)
+
 __all__ = [
     "Exercise",
     "Feedback",

@@ -36,6 +36,7 @@ from bleu_teach.exercises.checkers import (
     check_modified_precision,
     check_mqm_score,
 )
+from bleu_teach.exercises.feedback import with_verdict
 from bleu_teach.exercises.listeners import tell
 from bleu_teach.exercises.media import LESSON_MEDIA, AnswerFormat, question_text
 from bleu_teach.inputs.tokenizers import tokenize
@@ -88,7 +89,10 @@ class Option:
 
     ``misconception`` names the mistake a wrong option stands for (None for
     the right option); ``rule`` is how a computed option's value is found
-    (the reference-length question: ``"closest"``, ``"longest"``, ...).
+    (the reference-length question: ``"closest"``, ``"longest"``, ...);
+    ``hint`` is what a first wrong try with this option is told instead of
+    ``feedback`` (which may give the answer away, as a prediction's scores
+    do): a nudge, the full feedback from the second wrong try on.
     """
 
     letter: str
@@ -96,6 +100,7 @@ class Option:
     feedback: str
     misconception: str | None = None
     rule: str | None = None
+    hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -199,9 +204,25 @@ class Exercise:
         answer = f'"{self.answer_text}"' if isinstance(self.answer, str) else self.answer_text
         return f"answer = {answer}  # {self.working}"
 
-    def check(self, answer: Any) -> Feedback:
-        """Check an answer: a letter for a choice question, a number or a fraction otherwise."""
-        return _CHECKERS[self.kind](self, answer)
+    def check(self, answer: Any, attempt: int | None = None) -> Feedback:
+        """Check an answer: a letter for a choice question, a number or a fraction otherwise.
+
+        ``attempt`` is which try this answer is (1 for the first): a first wrong try with an option that has a
+        ``hint`` gets the hint, every later one (and ``None``: not counted) the full feedback.
+        """
+        if attempt is not None and (isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 1):
+            raise ValueError(f"attempt must be which try this is (1, 2, ...) or None, not {attempt!r}.")
+        feedback = _CHECKERS[self.kind](self, answer)
+        if attempt == 1 and feedback.correct is False:
+            chosen = next((o for o in self.options if (o.misconception or o.letter) == feedback.recognised), None)
+            if chosen is not None and chosen.hint:
+                return with_verdict(feedback, False, chosen.hint, feedback.recognised)
+        return feedback
+
+    @property
+    def hinted(self) -> bool:
+        """Whether a first wrong try gets a hint before the full feedback (some option has a ``hint``)."""
+        return any(o.hint for o in self.options)
 
 
 def _tokens(text: str) -> list[str]:
@@ -267,8 +288,10 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
         raise ValueError(f"{where}: a {kind} exercise needs {', '.join(sorted(missing))}.")
     if unknown := set(raw) - allowed:
         raise ValueError(f"{where}: {', '.join(sorted(unknown))} is not used by a {kind} exercise.")
-    options = tuple(Option(o["letter"], o["text"], o["feedback"], o.get("misconception"), o.get("rule"))
+    options = tuple(Option(o["letter"], o["text"], o["feedback"], o.get("misconception"), o.get("rule"), o.get("hint"))
                     for o in raw.get("options", ()))
+    if any(o.hint and not o.misconception for o in options):
+        raise ValueError(f"{where}: a hint belongs to a wrong option (one with a misconception).")
     if (kind in _CHOICE_KINDS) != bool(options):
         raise ValueError(f"{where}: a {kind} exercise {'needs' if kind in _CHOICE_KINDS else 'takes no'} options.")
     if (kind in _CHOICE_KINDS) == ("decimals" in raw):
@@ -314,13 +337,29 @@ def exercise(exercise_id: str) -> Exercise:
     return found
 
 
-def check(exercise_id: str, answer: Any) -> Feedback:
+#: Wrong tries so far in this Python session (a notebook's kernel), per exercise that gives a hint first.
+_WRONG_TRIES: dict[str, int] = {}
+
+
+def check(exercise_id: str, answer: Any, attempt: int | None = None) -> Feedback:
     """Check an answer to a bank exercise and say why it is right, or which mistake it points to.
+
+    ``attempt`` is which try this is (1 for the first); where a first wrong try gets a hint
+    (:attr:`Exercise.hinted`, as 00.2 does: its full feedback gives both scores away), ``None`` counts the
+    wrong tries here, in this Python session, so that a lesson's cell run again with another wrong answer is
+    the second try.  Other exercises give the same feedback on every try.
 
     >>> print(check("03.2", "A"))
     Not yet: 15 is the longest reference. BLEU uses the reference length closest to the hypothesis length.
+    >>> print(check("00.2", "same", attempt=1))  # doctest: +ELLIPSIS
+    Not yet: each hypothesis differs from the reference, but BLEU does not count differences: ...
     """
     ex = exercise(exercise_id)
-    feedback = ex.check(answer)
+    counted = attempt is None and ex.hinted
+    if counted:
+        attempt = _WRONG_TRIES.get(ex.id, 0) + 1
+    feedback = ex.check(answer, attempt)
+    if counted and feedback.correct is False:
+        _WRONG_TRIES[ex.id] = _WRONG_TRIES.get(ex.id, 0) + 1
     tell(ex.id, answer, feedback)  # a joined class hears of it (bleu_teach.join)
     return feedback

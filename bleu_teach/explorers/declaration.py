@@ -66,6 +66,10 @@ class Control:
     ``choices`` are a menu's (value, shown) pairs, or the name of the context
     entry that lists them.  ``enabled_by`` names a tick that enables it;
     ``setting`` marks a scoring setting that an explorer may hide.
+    ``steps`` gives a number Previous and Next buttons (one down, one up,
+    within its range); ``resets`` names the controls that go back to their
+    defaults when this one changes (lesson 08's rank, back to 1 when the
+    list it counts in changes).
     """
 
     name: str
@@ -80,10 +84,24 @@ class Control:
     placeholder: str = ""
     rows: int = 2
     check: Check | None = field(default=None, compare=False)
+    steps: bool = False
+    resets: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Control {self.name!r}: kind must be one of {', '.join(KINDS)}, not {self.kind!r}.")
+        if self.steps and self.kind not in ("number", "slider"):
+            raise ValueError(f"Control {self.name!r}: only a number or a slider steps, not a {self.kind}.")
+
+    def stepped(self, value: int, step: int, top: int) -> int:
+        """The value one Previous (``step`` -1) or Next (+1) from ``value``, kept from ``low`` to ``top``.
+
+        >>> Control("rank", "Rank", "number", 1, steps=True).stepped(1, -1, 5), Control("rank", "Rank", "number", 1).stepped(5, 1, 5)
+        (1, 5)
+        """
+        if step not in (-1, 1):
+            raise ValueError(f"step must be -1 (Previous) or 1 (Next), not {step!r}.")
+        return max(self.low, min(value + step, top)) if top else max(self.low, value + step)
 
     @property
     def whole(self) -> bool:
@@ -175,6 +193,13 @@ class Explorer:
     site_context: Callable[[], Mapping[str, Any]] | None = field(default=None, compare=False)
     context_to_json: Callable[[Mapping[str, Any]], str] | None = field(default=None, compare=False)
     context_from_json: Callable[[str], Mapping[str, Any]] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for control in self.controls:
+            unknown = [name for name in control.resets if name not in self.names or name == control.name]
+            if unknown:
+                raise ValueError(f"{self.name}: {control.name} resets {', '.join(unknown)}, which is not another "
+                                 f"of its controls.")
 
     def control(self, name: str) -> Control:
         for control in self.controls:

@@ -196,15 +196,18 @@ def _disagreement(values: Mapping[str, Any], context: Mapping[str, Any]) -> Widg
 
 DISAGREEMENT = Explorer(
     "DisagreementExplorer", "Disagreement explorer",
-    (Control("metric", "Metric", "menu", "BLEU", choices=tuple((m, m) for m in SEGMENT_METRICS),
+    # The rank counts in the list the metric, the system and the direction choose: a new list starts at its
+    # largest gap, rank 1; Previous and Next step through it.
+    (Control("metric", "Metric", "menu", "BLEU", choices=tuple((m, m) for m in SEGMENT_METRICS), resets=("rank",),
              check=lambda value, owner, values, context: arguments.one_of(value, owner, "metric", context["metrics"])),
-     Control("system", "System", "menu", ALL_SYSTEMS, choices="systems",
+     Control("system", "System", "menu", ALL_SYSTEMS, choices="systems", resets=("rank",),
              check=lambda value, owner, values, context: arguments.one_of(value, owner, "system",
                                                                           context["systems"])),
      Control("direction", "Show", "buttons", TOO_KIND, choices=((TOO_KIND, TOO_KIND), (TOO_HARSH, TOO_HARSH)),
+             resets=("rank",),
              check=lambda value, owner, values, context: arguments.one_of(value, owner, "direction",
                                                                           (TOO_KIND, TOO_HARSH))),
-     Control("rank", "Rank", "number", 1, check=_rank)),
+     Control("rank", "Rank", "number", 1, steps=True, check=_rank)),
     _disagreement, rows=(("metric", "system"),), needs=("data", "ranked", "references_used", "systems"),
     site_context=lambda: _lesson_08_context(), context_to_json=lambda context: context_json(context),
     context_from_json=lambda text: context_from_json(text))

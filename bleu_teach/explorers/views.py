@@ -36,14 +36,14 @@ from bleu_teach.lessons.two_metrics import SystemScores, compare_two, ordinal
 from bleu_teach.metrics import METRICS
 from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
 from bleu_teach.inputs.validation import check_length, check_orders
-from bleu_teach.views.document import Alert, Document, Paragraph
+from bleu_teach.views.document import Alert, Document, Paragraph, Score
 from bleu_teach.views.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import write_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
-__all__ = ["WidgetView", "message_html", "guarded", "clipping_view", "brevity_view", "explorer_view",
+__all__ = ["WidgetView", "message_html", "leading_score", "guarded", "clipping_view", "brevity_view", "explorer_view",
            "side_by_side_view", "disagreement_candidates", "disagreement_view", "two_metrics_view",
            "CLIPPING_SMOOTHING", "CLIPPING_MAX_ORDER", "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH"]
 
@@ -76,11 +76,24 @@ class WidgetView:
     message: str = ""
     result: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The view's own headline (HTML) when its report begins with its score line ("BLEU = 0.7071 = BP * ..."),
+    #: and ``rest``, the report without it: a page that shows a headline above the report shows these, so that
+    #: the score is said once ("" when the report does not begin with its score).
+    headline: str = ""
+    rest: str = ""
 
 
 def message_html(message: str) -> str:
     """A message for the learner about their input (escaped; announced to screen readers)."""
     return write_html(Document((Alert(message),)))
+
+
+def leading_score(document: Document) -> tuple[str, str]:
+    """A document that begins with its score line, as (that line, the rest) in HTML; ("", all of it) otherwise."""
+    if document.blocks and isinstance(document.blocks[0], Score):
+        return (write_html(Document(document.blocks[:1])),
+                write_html(Document(document.blocks[1:], document.styles)))
+    return "", write_html(document)
 
 
 def guarded(render: Callable[[], WidgetView]) -> WidgetView:
@@ -112,7 +125,8 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
 
     ``extra`` holds ``curve`` (the (c, BP) points for c = 1 to ``max_len``, from
     :func:`~bleu_teach.lessons.curves.bp_curve`, what the notebook's matplotlib plot draws),
-    ``references`` (the distinct reference lengths, sorted), ``point`` (c and BP of the hypothesis) and
+    ``references`` (the distinct reference lengths, sorted), ``chosen`` (r, the one BLEU uses: the chart draws
+    it thicker), ``point`` (c and BP of the hypothesis) and
     ``description`` (the chart in words, as :mod:`bleu_teach.views.figure_text` describes the notebook's figure).
     """
     def render() -> WidgetView:
@@ -127,9 +141,9 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
                                                bp_line(hyp_len_checked, r, bp))),)))
         points = [(c, float(value)) for c, _, value in bp_curve(lens, top) if c > 0]
         xs, ys = [c for c, _ in points], [y for _, y in points]
-        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len_checked, bp))
+        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len_checked, bp), r)
         return WidgetView(html, bp, "BP", result=(r, bp),
-                          extra={"curve": [list(p) for p in points], "references": sorted(set(lens)),
+                          extra={"curve": [list(p) for p in points], "references": sorted(set(lens)), "chosen": r,
                                  "point": [hyp_len_checked, bp], "title": BP_TITLE, "description": described})
 
     return guarded(render)
@@ -137,10 +151,13 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
 
 def explorer_view(hypothesis: str, references: Sequence[str], tokenizer: str, lowercase: bool, max_n: int,
                   weights: str, smoothing: str, compact: bool = False) -> WidgetView:
-    """The full explorer: :func:`~bleu_teach.explorers.typed_input.explain_text`'s report (headline: the BLEU score)."""
+    """The full explorer: :func:`~bleu_teach.explorers.typed_input.explain_text`'s report (headline: the BLEU score;
+    the compact report's own score line, which it begins with)."""
     def render() -> WidgetView:
         report: BleuReport = explain_text(hypothesis, references, tokenizer, lowercase, max_n, weights, smoothing)
-        return WidgetView(report.to_html(compact=compact), float(report.score), "BLEU", result=report)
+        headline, rest = leading_score(report.to_document(compact=compact))
+        return WidgetView(report.to_html(compact=compact), float(report.score), "BLEU", result=report,
+                          headline=headline, rest=rest)
 
     return guarded(render)
 

@@ -25,14 +25,10 @@ differ when
 * NLTK's ``auto_reweigh`` or a smoothing method changes the weights or the
   precisions on one side only.
 
-:func:`compare_tools` (one sentence) and :func:`compare_tools_corpus` run
-NLTK and sacreBLEU themselves, run bleu_teach on each tool's terms
-(``sentence_bleu``/``corpus_bleu`` equal NLTK's number exactly,
-``sentence_score``/``corpus_score`` equal sacreBLEU's to 1e-9), and name the
-reason for every order where the two tools' precisions differ.  sacreBLEU
-gets the tokens joined by spaces with its ``none`` tokenizer, so both tools
-see the same tokens.  NLTK and sacreBLEU are imported here only, when a
-comparison is asked for.
+:func:`compare_tools` (one sentence) and :func:`compare_tools_corpus` run both tools, and bleu_teach on each
+one's terms (NLTK's number exactly, sacreBLEU's to 1e-9), and name the reason for every order where their
+precisions differ (and say so when the scores agree all the same).  sacreBLEU gets the tokens joined by spaces
+with its ``none`` tokenizer, so both see the same tokens.  NLTK and sacreBLEU are imported only when asked for.
 """
 
 from __future__ import annotations
@@ -327,6 +323,16 @@ def _why_they_agree(nltk: ToolRun, hyp_lens: Sequence[int], method: str, smooth_
     return "; ".join(parts) + ", so sacreBLEU's score is 100 times NLTK's."
 
 
+def _coincidence(nltk: ToolRun, sacre: ToolRun, reasons: tuple[str, ...]) -> tuple[str, ...]:
+    """The reasons, first saying so when the scores agree although the p_n differ (NLTK drops an order that
+    sacreBLEU's add-k makes 1/1, say)."""
+    if math.isclose(nltk.score, sacre.score / 100, rel_tol=AGREEMENT_TOLERANCE, abs_tol=0.0) and \
+            not reasons[0].startswith(("Every p_n", "No unigram")):
+        return ("The two scores are the same here although the tools' p_n differ (below): the differences happen "
+                "to give the same score, which another example would not.", *reasons)
+    return reasons
+
+
 def _reasons(nltk: ToolRun, sacre: ToolRun, hyp_lens: Sequence[int], smoothing: Optional[str], smooth_method: str, smooth_value: Optional[float], effective_order: bool, level: str) -> tuple[str, ...]:
     """One sentence per cause, naming the orders where it makes the two tools' p_n differ."""
     if nltk.orders[0].matches == 0:
@@ -528,7 +534,7 @@ def compare_tools(
         _sacre_orders(same_terms, max_n), float(sacre.bp), sacre.sys_len, sacre.ref_len, same_terms.signature)
     reasons = _reasons(nltk_run, sacre_run, [len(hyp)], smoothing, smooth_method, smooth_value,
                        effective_order, "sentence")
-    return ToolComparison("sentence", max_n, nltk_run, sacre_run, reasons)
+    return ToolComparison("sentence", max_n, nltk_run, sacre_run, _coincidence(nltk_run, sacre_run, reasons))
 
 
 def compare_tools_corpus(
@@ -591,4 +597,4 @@ def compare_tools_corpus(
         "sacreBLEU", sacre_call, float(sacre.score), 100, "bt.corpus_score", same_terms.score,
         _sacre_orders(same_terms, max_n), float(sacre.bp), sacre.sys_len, sacre.ref_len, same_terms.signature)
     reasons = _reasons(nltk_run, sacre_run, [len(h) for h in hyps], smoothing, smooth_method, smooth_value, effective_order, "corpus")
-    return ToolComparison("corpus", max_n, nltk_run, sacre_run, reasons)
+    return ToolComparison("corpus", max_n, nltk_run, sacre_run, _coincidence(nltk_run, sacre_run, reasons))

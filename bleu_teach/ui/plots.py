@@ -175,9 +175,13 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
     xs = [c for c, _, _ in points if c > 0]
     ys = [float(bp) for c, _, bp in points if c > 0]
     ax.plot(xs, ys, marker="o", linestyle="-", color=PALETTE[0], linewidth=2.5, markersize=6, label="BP = exp(1 - r/c) if c <= r, else 1")
+    # The reference length BLEU uses for the hypothesis (the closest; of two as close, the shorter) is drawn
+    # thicker and named in the legend, so the tie rule is seen, not only read.
+    chosen = None if hyp_len is None else next(r for c, r, _ in points if c == hyp_len)
     for i, r in enumerate(sorted(set(lens))):
-        ax.axvline(r, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=LINESTYLES[(i + 1) % 4], linewidth=2,
-                   label=f"reference length {r}")
+        ax.axvline(r, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=LINESTYLES[(i + 1) % 4],
+                   linewidth=5 if r == chosen else 2,
+                   label=f"chosen reference length r = {r}" if r == chosen else f"reference length {r}")
     marked = None
     if hyp_len is not None:
         current = next(float(bp) for c, _, bp in points if c == hyp_len)
@@ -190,7 +194,7 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
     title = BP_TITLE
     _style_axes(ax, title, "hypothesis length c (tokens)", "brevity penalty")
     ax.legend(loc="lower right")
-    fig.description = figure_text.brevity_penalty_curve(title, xs, ys, lens, marked)
+    fig.description = figure_text.brevity_penalty_curve(title, xs, ys, lens, marked, chosen)
     return fig
 
 

@@ -74,6 +74,19 @@ __all__ = [
 
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
+#: A label up to this many characters sets the width of every label of its explorer (they stay aligned); a longer
+#: one takes the width it needs on its own row, so that no label is cut short ("Reference 1 le...").
+_ALIGNED_LABEL = 24
+
+
+def label_style(declaration: Explorer, control: Control) -> dict[str, str]:
+    """The ipywidgets style of a control's label: wide enough for every aligned label of the explorer (at least
+    110 px, about 0.62 em a character, as JupyterLab's 13 px sans-serif sets them), or its own width if longer."""
+    if len(control.label) > _ALIGNED_LABEL:
+        return {"description_width": "initial"}
+    longest = max((len(c.label) for c in declaration.controls
+                   if c.kind not in ("fixed", "tick", "references") and len(c.label) <= _ALIGNED_LABEL), default=0)
+    return {"description_width": f"max(110px, {0.62 * longest + 0.8:.1f}em)"}
 
 
 class ReferenceList(widgets.VBox):
@@ -161,6 +174,7 @@ class ExplorerWidget(widgets.VBox):
         self.fixed = {c.name: values[c.name] for c in declaration.controls if c.kind == "fixed"}
         self.controls: dict[str, Any] = {}
         self.notes: dict[str, widgets.HTML] = {}
+        self.step_buttons: dict[str, tuple[widgets.Button, widgets.Button]] = {}
         for control in declaration.controls:
             made = self._control(control, values, owner)
             made.add_class(control_class(control.name))
@@ -171,10 +185,31 @@ class ExplorerWidget(widgets.VBox):
         super().__init__(self._rows(values) + [self.output, *self._after_output()])
         self.add_class(MARK)
         self.add_class(explorer_class(declaration.name))
+        self._resetting = False
+        for control in declaration.controls:  # before the updates: a new list's rank is 1 when it is shown
+            if control.resets:
+                self.controls[control.name].observe(lambda _, c=control: self._reset(c), names="value")
         for name, made in self.controls.items():
             if declaration.control(name).kind not in ("references", "fixed"):
-                made.observe(lambda _: self.update(), names="value")
+                made.observe(lambda _: None if self._resetting else self.update(), names="value")
         self.update()
+
+    def _reset(self, changed: Control) -> None:
+        """Put back the controls ``changed`` resets (its declaration's ``resets``) to their defaults, quietly: the
+        change that called this shows them."""
+        self._resetting = True
+        try:
+            for name in changed.resets:
+                self.controls[name].value = self.declaration.control(name).default
+        finally:
+            self._resetting = False
+
+    def step(self, name: str, step: int) -> None:
+        """Press a stepping control's Previous (``step`` -1) or Next (+1) button."""
+        control, made = self.declaration.control(name), self.controls.get(name)
+        if not control.steps or made is None:
+            raise ValueError(f"{type(self).__name__}: {name} has no Previous and Next buttons.")
+        made.value = control.stepped(made.value, step, made.max)
 
     def _control(self, control: Control, values: Mapping[str, Any], owner: str) -> Any:
         """The ipywidgets control for a declared control, set to its checked value."""
@@ -182,7 +217,8 @@ class ExplorerWidget(widgets.VBox):
         def check(v: Any) -> Any:
             return control.checked(v, owner, self.state(), self.context)
 
-        common: dict[str, Any] = {"value": value, "description": control.label, "style": _LABEL, "check": check}
+        common: dict[str, Any] = {"value": value, "description": control.label,
+                                  "style": label_style(self.declaration, control), "check": check}
         if control.kind == "references":
             return ReferenceList(value, self.update)
         if control.kind == "line":
@@ -190,8 +226,9 @@ class ExplorerWidget(widgets.VBox):
                                      layout=widgets.Layout() if control.setting else _WIDE, **common)
         if control.kind == "area":
             return controls.TextArea(layout=_WIDE, rows=control.rows, continuous_update=True, **common)
-        if control.kind == "slider":
-            return controls.Slider(min=control.low, max=control.top(values), **common)
+        if control.kind == "slider":  # as wide as a text box, so that a long label leaves the slider its length
+            return controls.Slider(min=control.low, max=control.top(values), layout=widgets.Layout(width="95%"),
+                                   **common)
         if control.kind == "number":
             return controls.WholeNumber(min=control.low, max=control.top(values) or 10**9,
                                         layout=widgets.Layout(width="220px"), **common)
@@ -222,6 +259,15 @@ class ExplorerWidget(widgets.VBox):
             row = next((r for r in self.declaration.rows if control.name in r), (control.name,))
             placed.update(row)
             items = [self.controls[name] for name in row]
+            if control.steps:  # Previous and Next beside it (lesson 08's rank)
+                self.step_buttons[control.name] = buttons = (
+                    widgets.Button(description="Previous", icon="arrow-left", tooltip=f"Previous {control.label.lower()}",
+                                   layout=widgets.Layout(width="auto")),
+                    widgets.Button(description="Next", icon="arrow-right", tooltip=f"Next {control.label.lower()}",
+                                   layout=widgets.Layout(width="auto")))
+                buttons[0].on_click(lambda _, name=control.name: self.step(name, -1))
+                buttons[1].on_click(lambda _, name=control.name: self.step(name, 1))
+                items += buttons
             if control.kind in ("number", "slider"):  # a note beside it (the rank's "of N pairs", a system's name)
                 self.notes[control.name] = widgets.HTML()
                 items.append(self.notes[control.name])

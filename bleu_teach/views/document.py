@@ -153,12 +153,17 @@ class Score:
 
 @dataclass(frozen=True)
 class Table:
-    """A table of already formatted cells; header cells and ``label_column`` cells may carry subscripts."""
+    """A table of already formatted cells; header cells and ``label_column`` cells may carry subscripts.
+
+    ``row_headers``: the first cell of each row names the row (an n-gram, an order, a system), so that a screen
+    reader says it with every cell of the row; False for a table whose first column is data like the others.
+    """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     label_column: bool = False
     caption: str = ""
+    row_headers: bool = True
 
 
 @dataclass(frozen=True)

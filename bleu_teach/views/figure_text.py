@@ -179,8 +179,9 @@ def length_sweep(title: str, xs: Sequence[int], lines: Sequence[tuple[str, str, 
 
 
 def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], ref_lens: Sequence[int],
-                          hypothesis: Optional[tuple[int, float]]) -> str:
-    """``plot_brevity_penalty``: the curve's points, the reference lengths marked, the hypothesis marked (c, BP)."""
+                          hypothesis: Optional[tuple[int, float]], chosen: Optional[int] = None) -> str:
+    """``plot_brevity_penalty``: the curve's points, the reference lengths marked (``chosen``, the one BLEU uses
+    for the hypothesis, drawn thicker), the hypothesis marked (c, BP)."""
     at: Callable[[object], str] = lambda x: f"c = {x}"  # noqa: E731
     refs = sorted(set(ref_lens))
     # With several references r is the length closest to c, so the curve dips below 1 again before each longer
@@ -190,6 +191,9 @@ def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], re
              "to c,")
     marked = (f"A vertical line marks the reference length {refs[0]}" if len(refs) == 1 else
               f"Vertical lines mark the reference lengths {', '.join(map(str, refs[:-1]))} and {refs[-1]}")
+    if chosen is not None and len(refs) > 1 and hypothesis is not None:
+        marked += (f"; the thicker one, r = {chosen}, is the length BLEU uses for c = {hypothesis[0]} (the closest; "
+                   f"of two as close, the shorter)")
     star = "" if hypothesis is None else (f"A star marks your hypothesis: c = {hypothesis[0]}, "
                                           f"BP = {number(hypothesis[1], 3)}")
     return _sentences([

@@ -53,14 +53,15 @@ def escape(text: str) -> str:
     return _escape_html(_UNSAFE.sub(shown, text))
 
 
-__all__ = ["write_html", "write_html_page", "bars_html", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+__all__ = ["write_html", "FRAGMENT_HEADING", "write_html_page", "bars_html", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
 
 STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
     ".bleu-teach th,.bleu-teach td{border:1px solid #999;padding:2px 8px;text-align:right}"
     ".bleu-teach td.gram,.bleu-teach th.gram{text-align:left}"
     ".bleu-teach .match{font-weight:bold;text-decoration:underline}"
-    ".bleu-teach .score{font-size:1.3em;font-weight:bold}.bleu-teach span{unicode-bidi:isolate}</style>"
+    ".bleu-teach .score{font-size:1.3em;font-weight:bold}.bleu-teach span{unicode-bidi:isolate}"
+    ".bleu-teach tbody th{font-weight:normal}.bleu-teach .table-box{max-width:100%;overflow-x:auto}</style>"
 )
 
 _EXTRA_STYLES = {
@@ -137,16 +138,25 @@ def inline_html(content: Sequence[Inline]) -> str:
 
 
 def table_html(table: Table) -> str:
-    """A table; header cells and the label column may carry subscripts, every cell is escaped."""
-    head = "".join(f'<th class="gram">{label_html(h)}</th>' if i == 0 else f"<th>{label_html(h)}</th>"
-                   for i, h in enumerate(table.header))
-    first = label_html if table.label_column else escape
-    body = "".join(
-        "<tr>" + "".join(f'<td class="gram">{first(c)}</td>' if i == 0 else f"<td>{escape(c)}</td>"
-                         for i, c in enumerate(row)) + "</tr>"
-        for row in table.rows)
+    """A table in its own box (``table-box``: a table wider than the page scrolls there, not the page); column
+    headers, and the first cell of each row as the row's header unless ``row_headers`` is False.  Header cells and
+    the label column may carry subscripts; every cell is escaped."""
+    def header(i: int, text: str) -> str:
+        if i == 0 and not text and table.row_headers:  # the corner above the row headers heads nothing
+            return '<td class="gram"></td>'
+        gram = ' class="gram"' if i == 0 else ""
+        return f'<th scope="col"{gram}>{label_html(text)}</th>'
+
+    def cell(i: int, text: str) -> str:
+        if i:
+            return f"<td>{escape(text)}</td>"
+        shown = label_html(text) if table.label_column else escape(text)
+        return f'<th scope="row" class="gram">{shown}</th>' if table.row_headers else f'<td class="gram">{shown}</td>'
+
+    head = "".join(header(i, h) for i, h in enumerate(table.header))
+    body = "".join("<tr>" + "".join(cell(i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows)
     caption = f"<p><b>{label_html(table.caption)}</b></p>" if table.caption else ""
-    return f"{caption}<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'{caption}<div class="table-box"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def bars_html(bars: Bars) -> str:
@@ -165,9 +175,16 @@ def bars_html(bars: Bars) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def _block(block: Block) -> str:
+def _heading(level: int, content: str) -> str:
+    level = max(1, min(level, 6))
+    return f"<h{level}>{content}</h{level}>"
+
+
+def _block(block: Block, level: int = 4) -> str:
+    """One block of a fragment; ``level`` is the heading level a Section's title takes here (a document's own
+    Heading takes one less)."""
     if isinstance(block, Heading):
-        return f"<h4>{_inline(block.content)}</h4>"
+        return _heading(level - 1 + block.level - 1, _inline(block.content))
     if isinstance(block, Paragraph):
         spaced = any(isinstance(piece, Highlight) for piece in block.content)  # room for the span numbers
         opening = '<p class="segtext">' if spaced else "<p>"
@@ -183,10 +200,10 @@ def _block(block: Block) -> str:
         return ((f"<p><b>{escape(block.title)}</b></p>" if block.title else "") + "<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
                 + "</ul>")
     if isinstance(block, Section):
-        return f"<h4>{inline_html(block.title)}</h4>" + "".join(_block(b) for b in block.blocks)
+        return _heading(level, inline_html(block.title)) + "".join(_block(b, level + 1) for b in block.blocks)
     if isinstance(block, Details):
         return (f"<details><summary>{inline_html(block.summary)}</summary>"
-                + "".join(_block(b) for b in block.blocks) + "</details>")
+                + "".join(_block(b, level) for b in block.blocks) + "</details>")
     if isinstance(block, Alert):
         return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
     if isinstance(block, Bars):
@@ -197,11 +214,31 @@ def _block(block: Block) -> str:
     raise TypeError(f"unknown block {block!r}")
 
 
-def write_html(document: Document, styled: bool = True) -> str:
-    """The document as an HTML fragment in a ``<div class="bleu-teach">`` (with its style sheet unless ``styled=False``)."""
+#: The heading level a fragment's title takes unless told: a result shown under a lesson's numbered section
+#: (``## 1. ...``, an h2) or its "Try it" starts at h3.
+FRAGMENT_HEADING = 3
+
+
+def write_html(document: Document, styled: bool = True, heading: int = FRAGMENT_HEADING) -> str:
+    """The document as an HTML fragment in a ``<div class="bleu-teach">`` (with its style sheet unless ``styled=False``).
+
+    ``heading`` is the level of the fragment's first heading, one below the heading it is shown under (3 under an
+    h2), so that the page's levels have no gap: the document's title takes it and its sections the level below;
+    a document without a title starts its sections there.
+
+    >>> from bleu_teach.views.document import Section
+    >>> write_html(Document((Heading("BLEU"), Section(("1-grams",), ()))), styled=False)
+    '<div class="bleu-teach"><h3>BLEU</h3><h4>1-grams</h4></div>'
+    >>> write_html(Document((Section(("1-grams",), ()),)), styled=False, heading=2)
+    '<div class="bleu-teach"><h2>1-grams</h2></div>'
+    """
+    if isinstance(heading, bool) or not isinstance(heading, int) or not 1 <= heading <= 6:
+        raise ValueError(f"heading must be a heading level from 1 to 6, not {heading!r}")
     styles = (STYLE + "".join(_EXTRA_STYLES[s] for s in document.styles if s in _EXTRA_STYLES)) if styled else ""
     classes = " ".join(["bleu-teach", *[s for s in document.styles if s == "compact"]])
-    return f'{styles}<div class="{classes}">' + "".join(_block(b) for b in document.blocks) + "</div>"
+    titled = any(isinstance(b, Heading) for b in document.blocks)
+    level = heading + 1 if titled else heading
+    return f'{styles}<div class="{classes}">' + "".join(_block(b, level) for b in document.blocks) + "</div>"
 
 
 #: The paper sizes a printed page can take (CSS ``@page`` sizes): A4 unless asked.
@@ -271,6 +308,4 @@ def _page_block(block: Block, depth: int, where: tuple[str, ...], fields: list[i
                    f'<textarea id="{ident}" name="{ident}" rows="{block.lines}" title="{escape(named)}" '
                    f'style="height:{1.6 * block.lines:.1f}em"></textarea>')
         return f'<div class="answer-space"><label for="{ident}">{escape(named)}</label>{control}</div>'
-    if isinstance(block, Table):
-        return re.sub(r"<th(?=[ >])", '<th scope="col"', table_html(block), count=len(block.header))
-    return _block(block)
+    return _block(block, depth + 1)

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from bleu_teach.exercises import practice
-from bleu_teach.exercises.bank import Exercise, exercise
+from bleu_teach.exercises.bank import Exercise, check as check_exercise, exercise
+from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.media import answer_label
 from bleu_teach.explorers import views
 from bleu_teach.explorers.declaration import NO_CONTEXT, Explorer
@@ -89,10 +91,12 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
         view = views.WidgetView(views.message_html(unoffered), message=unoffered)
     else:
         view = views.guarded(lambda: explorer.view(state, _context(explorer)))
-    headline = ""
-    if view.value is not None:
+    headline = view.headline  # the report's own score line, when the report begins with it
+    if view.value is not None and not headline:
         headline = write_html(Document((Paragraph((Label(view.label), f" = {format_number(view.value)}")),)))
-    return {"html": view.html, "value": None if view.value is None else repr(view.value), "headline": headline,
+    # A message is said once, in the headline (the page's live region), not again below it.
+    return {"html": "" if view.message else (view.rest if view.headline else view.html), "value": None if view.value is None else repr(view.value),
+            "headline": headline,
             "message": view.message, "extra": view.extra, "links": _links(explorer, state, view.message)}
 
 
@@ -124,8 +128,9 @@ def typed(text: str) -> str:
     return text.replace("\u2212", "-")
 
 
-def _feedback(ex: Exercise, answer: Any) -> tuple[str, str]:
-    """The verdict ("" for no answer or a refused one) and the feedback's HTML for an answer to ``ex``."""
+def _feedback(ex: Exercise, answer: Any, judge: Callable[[Any], Feedback] | None = None) -> tuple[str, str]:
+    """The verdict ("" for no answer or a refused one) and the feedback's HTML for an answer to ``ex`` (checked by
+    ``judge``, ``ex.check`` unless given)."""
     answer = typed(answer) if isinstance(answer, str) else answer
     if isinstance(answer, str) and not answer:
         choose = "Choose one of the options" if ex.options else "Type your answer"
@@ -133,7 +138,7 @@ def _feedback(ex: Exercise, answer: Any) -> tuple[str, str]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            feedback = ex.check(answer)
+            feedback = (judge or ex.check)(answer)
     except (TypeError, ValueError) as problem:
         return "", views.message_html(str(problem))
     except Exception as problem:  # never let a traceback reach the learner
@@ -141,13 +146,23 @@ def _feedback(ex: Exercise, answer: Any) -> tuple[str, str]:
     return ("" if feedback.verdict == "unanswered" else feedback.verdict), feedback.to_html()
 
 
-def check(exercise_id: str, answer: str) -> dict[str, Any]:
-    """The exercise bank's verdict on a typed or chosen answer: ``verdict`` and the feedback's ``html``."""
+def _attempt(attempt: Any) -> int | None:
+    """The try number a page sent (1, 2, ...), or None when it sent none or something else (a hand-edited store)."""
+    whole = isinstance(attempt, int) and not isinstance(attempt, bool)
+    return attempt if whole and 1 <= attempt <= 10**6 else None
+
+
+def check(exercise_id: str, answer: str, attempt: int | None = None) -> dict[str, Any]:
+    """The exercise bank's verdict on a typed or chosen answer: ``verdict`` and the feedback's ``html``.
+
+    ``attempt`` is which try this is, as the page counted (1 for the first: an exercise that gives a hint first,
+    00.2, then gives the hint); without it, the tries are counted here, while the page stays open.
+    """
     try:
         ex = exercise(exercise_id)
     except (KeyError, ValueError):
         return {"verdict": "", "html": views.message_html(f"No exercise {exercise_id!r} here; reload the page.")}
-    verdict, shown = _feedback(ex, answer)
+    verdict, shown = _feedback(ex, answer, lambda given: check_exercise(ex.id, given, _attempt(attempt)))
     return {"verdict": verdict, "html": shown}
 
 
@@ -216,15 +231,16 @@ def widget_json(kind: str, text: str) -> str:
     state = _loads(text)
     if not isinstance(state, dict):
         message = "The page sent no settings; reload the page."
-        return json.dumps({"html": views.message_html(message), "value": None, "headline": "", "message": message,
+        return json.dumps({"html": "", "value": None, "headline": "", "message": message,
                            "extra": {}, "links": []})
     return json.dumps(widget(kind, state))
 
 
-def check_json(exercise_id: str, text: str) -> str:
-    """:func:`check` between JSON strings: ``text`` is the answer as a JSON string."""
+def check_json(exercise_id: str, text: str, attempt: Any = None) -> str:
+    """:func:`check` between JSON strings: ``text`` is the answer as a JSON string; ``attempt`` (optional) is
+    which try this is, as the page counted (a number; anything else is not counted)."""
     answer = _loads(text)
-    return json.dumps(check(exercise_id, answer if isinstance(answer, str) else ""))
+    return json.dumps(check(exercise_id, answer if isinstance(answer, str) else "", _attempt(attempt)))
 
 
 def practice_json(exercise_id: str, text: str) -> str:

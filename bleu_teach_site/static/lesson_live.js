@@ -28,7 +28,8 @@ function remember(id, answer, verdict) {
   try {
     const all = stored();
     const solved = Boolean(all[id]?.solved || all[id]?.verdict === "correct") || verdict === "correct";
-    all[id] = { answer, verdict, solved, at: new Date().toISOString() };
+    const tries = Number(all[id]?.tries ?? 0) + (verdict && verdict !== "correct" ? 1 : 0);
+    all[id] = { answer, verdict, solved, tries, at: new Date().toISOString() };
     localStorage.setItem(STORE, JSON.stringify(all));
     return true;
   } catch {
@@ -145,11 +146,15 @@ function chartData(extra, palette) {
     label: "BP = exp(1 - r/c) if c <= r, else 1", data: extra.curve.map(([x, y]) => ({ x, y })),
     borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2.5, pointRadius: 3, showLine: true,
   }];
-  extra.references.forEach((r, i) => datasets.push({
-    label: `reference length ${r}`, data: [{ x: r, y: -0.02 }, { x: r, y: 1.1 }], showLine: true, pointRadius: 0,
-    borderColor: palette[(i + 1) % palette.length], backgroundColor: palette[(i + 1) % palette.length],
-    borderDash: DASHES[(i + 1) % 4], borderWidth: 2,
-  }));
+  extra.references.forEach((r, i) => {
+    const chosen = r === extra.chosen; // the length the brevity penalty uses: drawn thick, and said so
+    datasets.push({
+      label: chosen ? `chosen reference length r = ${r}` : `reference length ${r}`,
+      data: [{ x: r, y: -0.02 }, { x: r, y: 1.1 }], showLine: true, pointRadius: 0,
+      borderColor: palette[(i + 1) % palette.length], backgroundColor: palette[(i + 1) % palette.length],
+      borderDash: DASHES[(i + 1) % 4], borderWidth: chosen ? 5 : 2,
+    });
+  });
   const [c, bp] = extra.point;
   datasets.push({
     label: `your hypothesis: c = ${c}, BP = ${bp.toFixed(3)}`, data: [{ x: c, y: bp }], pointStyle: "star",
@@ -356,7 +361,14 @@ for (const form of widgets) {
     delete event.target.dataset.fresh;
     changed(form);
   });
-  form.addEventListener("change", () => changed(form));
+  form.addEventListener("change", (event) => {
+    // A control that changes the list another one counts in (a metric, a system) puts that one back to its start.
+    for (const name of (event.target.dataset?.resets ?? "").split(" ").filter(Boolean)) {
+      const control = form.elements.namedItem(name);
+      if (control) control.value = control.dataset.default ?? control.defaultValue;
+    }
+    changed(form);
+  });
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("click", (event) => {
     const action = event.target.closest("button")?.dataset.action;
@@ -365,6 +377,15 @@ for (const form of widgets) {
       removeReference(form);
       changed(form);
     } else if (action === "reset") backToExample(form);
+    else if (action === "step") { // Previous / Next beside a number (lesson 08's rank)
+      const button = event.target.closest("button");
+      const control = form.elements.namedItem(button.dataset.control);
+      if (control) {
+        if (Number(button.dataset.step) > 0) control.stepUp();
+        else control.stepDown();
+        changed(form);
+      }
+    }
   });
   refreshReferenceButtons(form);
   syncControls(form);
@@ -399,7 +420,9 @@ async function check(form, quietly = false) {
   const answer = answerOf(form);
   let result;
   try {
-    result = JSON.parse(await python.check(form.dataset.exercise, JSON.stringify(answer)));
+    const tries = Number(stored()[form.dataset.exercise]?.tries ?? 0); // wrong tries so far (a hint comes first)
+    result = JSON.parse(await python.check(form.dataset.exercise, JSON.stringify(answer),
+                                           quietly ? Math.max(1, tries) : tries + 1));
   } catch (error) {
     feedback.textContent = `Python stopped answering (${error.message}): reload the page.`;
     return;
