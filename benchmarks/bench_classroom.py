@@ -8,11 +8,14 @@ as a page that lost its connection would. A teacher's dashboard listens to the
 live stream meanwhile. Then it prints: answers sent, acknowledged, stored (read
 from the database itself), lost (acknowledged but not stored: must be 0),
 duplicated (stored more than once or stored again on a resend: must be 0), and
-the p50/p95 latency of an answer and of the dashboard's update after it.
+the p50/p95 latency of an answer and of the dashboard's update after it. Two
+polls are asked meanwhile (a third and two thirds into the class; the second
+is the first's round 2): every phone reads the open question and votes; the
+votes acknowledged must all be counted.
 
-Targets: 200 students, every exercise, within 5 minutes on this 2-core
-machine: p95 answer <= 200 ms, p95 dashboard update <= 1 s, 0 lost, 0
-duplicated.
+Targets: 200 students, every exercise and two polls, within 5 minutes on this
+2-core machine: p95 answer <= 200 ms, p95 dashboard update <= 1 s, 0 lost,
+0 duplicated, every acknowledged vote counted.
 
     python -m benchmarks.bench_classroom [--students 200] [--minutes 5] [--database sqlite|postgresql|both]
 """
@@ -49,6 +52,10 @@ class Figures:
     refused: dict[int, int] = field(default_factory=dict)
     stored_again: int = 0
     updates: list[tuple[float, int]] = field(default_factory=list)  # (time, answers the dashboard counts)
+    votes_sent: int = 0
+    votes_acknowledged: int = 0
+    vote_latencies: list[float] = field(default_factory=list)
+    polls: list[int] = field(default_factory=list)  # the polls opened (their ids)
 
 
 def _answers() -> list[tuple[str, str]]:
@@ -61,14 +68,56 @@ def _answers() -> list[tuple[str, str]]:
     return plan
 
 
+def _poll_times(window: float) -> list[tuple[float, float]]:
+    """When the presenter opens each of the two polls and for how long (a third and two thirds into the class)."""
+    span = min(25.0, window / 5)
+    return [(window / 3, span), (2 * window / 3, span)]
+
+
+async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
+    """What a phone does when a poll is open: read it, then vote."""
+    shown = (await client.get("/class/api/poll")).json()
+    if not shown.get("poll"):
+        return
+    choice = random.choice(shown["poll"]["options"])[0]
+    figures.votes_sent += 1
+    began = time.perf_counter()
+    reply = await client.post("/class/api/poll/vote", headers=WRITE,
+                              json={"poll": shown["poll"]["id"], "id": uuid.uuid4().hex, "choice": choice})
+    if reply.status_code == 200:
+        figures.vote_latencies.append(time.perf_counter() - began)
+        figures.votes_acknowledged += 1
+
+
+async def _presenter(url: str, cookies: httpx.Cookies, session: int, window: float, start: float,
+                     figures: Figures) -> None:
+    """Opens the two polls (the second is the first's round 2) and closes each after its time."""
+    async with httpx.AsyncClient(base_url=url, cookies=cookies, timeout=60) as client:
+        previous = None
+        for opened, span in _poll_times(window):
+            await asyncio.sleep(max(0.0, start + opened - time.perf_counter()))
+            path = (f"/class/api/sessions/{session}/polls/{previous}/again" if previous
+                    else f"/class/api/sessions/{session}/polls")
+            poll = (await client.post(path, headers=WRITE, json={} if previous else {"exercise": "03.2"})).json()
+            previous = poll["poll"]["id"]
+            figures.polls.append(previous)
+            await asyncio.sleep(max(0.0, start + opened + span - time.perf_counter()))
+            await client.post(f"/class/api/sessions/{session}/polls/{previous}/close", headers=WRITE, json={})
+
+
 async def _student(url: str, code: str, k: int, window: float, start: float, figures: Figures) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         joined = await client.post("/class/api/join", json={"code": code, "nickname": f"student {k:03d}"},
                                    headers=WRITE)
         joined.raise_for_status()
-        moments = sorted(random.uniform(0, window) for _ in exercises())
-        for moment, (exercise, answer) in zip(moments, _answers(), strict=True):
+        plan: list[tuple[float, str, str]] = [(random.uniform(0, window), exercise, answer)
+                                              for exercise, answer in _answers()]
+        plan += [(opened + random.uniform(0.2, 0.6) * span, "", "") for opened, span in _poll_times(window)]
+        for moment, exercise, answer in sorted(plan):
             await asyncio.sleep(max(0.0, start + moment - time.perf_counter()))
+            if not exercise:
+                await _vote(client, figures)
+                continue
             answer_id = str(uuid.uuid4())
             body = {"id": answer_id, "exercise": exercise, "answer": answer}
             figures.sent += 1
@@ -121,7 +170,8 @@ def run(database: str, folder: Path, students: int, minutes: float) -> dict[str,
         start = time.perf_counter()
 
         async def the_class() -> None:
-            await asyncio.gather(*(_student(server.url, made["code"], k, minutes * 60, start, figures)
+            await asyncio.gather(_presenter(server.url, teacher.cookies, made["id"], minutes * 60, start, figures),
+                                 *(_student(server.url, made["code"], k, minutes * 60, start, figures)
                                    for k in range(students)))
 
         asyncio.run(the_class())
@@ -131,6 +181,8 @@ def run(database: str, folder: Path, students: int, minutes: float) -> dict[str,
                 time.perf_counter() < deadline:
             time.sleep(0.05)
         stop.set()
+        polls = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["poll"]
+        votes_stored = sum(round_["voted"] for round_ in polls["rounds"]) if polls else 0
         teacher.close()
     finally:
         server.stop()
@@ -156,6 +208,10 @@ def run(database: str, folder: Path, students: int, minutes: float) -> dict[str,
         "dashboard p50 ms": round(1000 * statistics.median(delays), 1) if delays else float("nan"),
         "dashboard p95 ms": round(1000 * _percentile(delays, 0.95), 1) if delays else float("nan"),
         "dashboard missed": len(figures.acknowledged) - len(delays),
+        "polls": len(figures.polls), "votes sent": figures.votes_sent, "votes acknowledged": figures.votes_acknowledged,
+        "votes counted": votes_stored,
+        "vote p95 ms": round(1000 * _percentile(figures.vote_latencies, 0.95), 1) if figures.vote_latencies
+        else float("nan"),
     }
     print("  ".join(f"{key}: {value}" for key, value in result.items()), flush=True)
     return result
@@ -182,6 +238,7 @@ def main() -> int:
         for database in targets:
             figures = run(database, folder, args.students, args.minutes)
             failed |= bool(figures["lost"] or figures["duplicated"] or figures["refused"])
+            failed |= figures["votes counted"] != figures["votes acknowledged"] or figures["polls"] != 2
             failed |= float(figures["answer p95 ms"]) > 200 or float(figures["dashboard p95 ms"]) > 1000
     print("targets: p95 answer <= 200 ms, p95 dashboard update <= 1000 ms, 0 lost, 0 duplicated, 0 refused: "
           + ("missed" if failed else "met"))

@@ -279,3 +279,25 @@ def test_the_presenters_own_question_is_bounded(store: Store) -> None:
     assert asked.json()["poll"]["options"] == [["A", "A"], ["B", "B"]]
     page = client(store).get("/class/poll")
     assert page.status_code == 200 and "<b>A</b>" not in page.text  # the question reaches the page as text only
+
+
+def test_forged_cookies_open_nothing(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    number = made["id"]
+    ann = student_of(store, made["code"], "Ann")
+    send(ann, "03.1", "0.882")
+    forger = client(store)
+    forger.cookies.set(f"bleu_teach_session_{number}", "a-guessed-secret", domain="class.test", path="/class")
+    forger.cookies.set(ADMIN_COOKIE, "a-guessed-token", domain="class.test")
+    forger.cookies.set(STUDENT_COOKIE, f"{number}.a-guessed-token", domain="class.test")
+    for path in (f"/class/api/sessions/{number}/tally", f"/class/api/sessions/{number}/export.csv",
+                 f"/class/api/sessions/{number}/events", f"/class/dashboard/{number}", "/class/teach",
+                 "/class/api/me", "/class/api/poll"):
+        assert forger.get(path).status_code == 401, path
+    assert forger.post("/class/api/sessions", headers=WRITE, json={"title": "x"}).status_code == 401
+    assert send(forger, "03.1", "0.5").status_code == 401
+    # Another student's cookie with this session's number: still only that student, never Ann.
+    bob = student_of(store, made["code"], "Bob")
+    me = bob.get("/class/api/me").json()
+    assert me["nickname"] == "Bob" and me["answers"] == 0
+    assert teacher.get(f"/class/api/sessions/{number}/tally").status_code == 200  # the real teacher still can

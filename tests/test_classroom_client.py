@@ -93,3 +93,22 @@ def test_a_hubs_environment_variable_joins_at_the_first_check(server: Server) ->
     assert lines[0] == "imported"  # nothing sent on import
     assert "Joined 'Notebook class' as hub-user-7" in lines[1] and "Sent to your class" in lines[2]
     assert _stored(server, number) == [("03.2", "E", "correct")]
+
+
+def test_a_notebook_on_a_real_kernel_joins_and_its_check_reaches_the_session(server: Server) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+
+    number, code = _session(server)
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f'import bleu_teach\nbleu_teach.join("{server.url}/class?code={code}", '
+                                  'nickname="Kernel Kim")'),
+        nbformat.v4.new_code_cell('from bleu_teach.exercises import check\ncheck("03.2", "A")'),
+    ])
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(PROJECT)}}).execute()
+    printed = ["".join(output.get("text", "")) for cell in notebook.cells for output in cell.outputs
+               if output.get("output_type") == "stream"]
+    assert any("Joined 'Notebook class' as Kernel Kim" in text for text in printed), printed
+    assert any("Sent to your class (Notebook class)." in text for text in printed), printed
+    assert _stored(server, number) == [("03.2", "A", "misconception")]

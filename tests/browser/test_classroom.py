@@ -26,6 +26,13 @@ AXE_RUN = """async () => {
     return result.violations.map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' '))}));
 }"""
 READY = "() => document.documentElement.dataset.pythonReady === '1'"
+#: Whether the dashboard's section for an exercise shows these counts (right, named mistake, other wrong).
+COUNTS = """([id, expected]) => {
+  const section = [...document.querySelectorAll('.exercise')].find((s) => s.querySelector('h3').textContent.startsWith(id));
+  if (!section) return false;
+  const shown = [...section.querySelectorAll('.bar-count')].slice(0, 3).map((e) => e.textContent);
+  return JSON.stringify(shown) === JSON.stringify(expected);
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +115,28 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
     roster = desk.locator("#roster").inner_text()
     assert "<img src=x onerror=alert(1)>" in roster and desk.locator("#roster img").count() == 0
 
+    laptops = []
+    for name, choice in (("Bea", "A"), ("Cy", "E")):  # two more students, each in a browser of their own
+        laptop = _context(browser, classroom, viewport={"width": 1280, "height": 800})
+        page = laptop.new_page()
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.goto(f"{classroom.url}/class?code={code}")
+        page.get_by_label("Nickname").fill(name)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("link", name="Go to the lessons").wait_for()
+        page.goto(f"{classroom.url}/03_brevity_penalty.html")
+        page.wait_for_function(READY, timeout=90_000)
+        exercise = page.locator("form[data-exercise='03.2']")
+        exercise.locator(f"input[value='{choice}']").check()
+        exercise.get_by_role("button", name="Check").click()
+        exercise.locator(".live-class").wait_for()
+        laptops.append(laptop)
+    desk.locator("#summary").get_by_text("3 joined").wait_for()
+    desk.wait_for_function(COUNTS, arg=["03.2", ["1", "2", "0"]])  # right (Cy), named mistake (first, Bea), other
+    for laptop in laptops:
+        assert laptop.blocked == []
+        laptop.close()
+
     phone.set_offline(True)  # the phone loses the connection: the answer waits in the browser
     form.locator("input[value='E']").check()
     form.get_by_role("button", name="Check").click()
@@ -116,8 +145,7 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
     phone.set_offline(False)
     student.evaluate("() => window.dispatchEvent(new Event('online'))")
     student.wait_for_function("() => JSON.parse(localStorage.getItem('bleu-teach-class-outbox') || '[]').length === 0")
-    desk.locator("#summary").get_by_text("1 joined").wait_for()
-    desk.wait_for_function("() => !document.querySelector('#exercises').innerText.includes('the longest reference')")
+    desk.wait_for_function(COUNTS, arg=["03.2", ["2", "1", "0"]])  # the first student's resent answer: now right
 
     cookies = teacher.cookies()
     for path in ("/class", "/class/teach", desk.url.removeprefix(classroom.url),
