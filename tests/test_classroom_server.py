@@ -172,3 +172,32 @@ def test_several_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "serve", "--workers", "2", "--database",
                           str(tmp_path / "c.sqlite")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "several workers need PostgreSQL" in run.stderr
+
+
+def test_on_a_classroom_network_it_warns_and_prints_the_join_address_with_a_qr_code(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.classroom_server import PROJECT, _free_port
+
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "bleu_teach", "class", "serve", "--host", "0.0.0.0", "--port",
+                               str(port), "--database", str(tmp_path / "c.sqlite")], cwd=PROJECT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = server.stdout.readline() + server.stdout.readline() + server.stdout.readline() + \
+            server.stdout.readline()
+        warning = server.stderr.readline()
+        qr = [server.stderr.readline() for _ in range(5)]
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        server.stdout.close()
+        server.stderr.close()
+    import ipaddress
+
+    joined = out.split("students join at: http://")[1].split("/class")[0]
+    host, _, shown_port = joined.rpartition(":")
+    assert ipaddress.ip_address(host) and shown_port == str(port)  # an address others on the network can type
+    assert "WARNING: listening on 0.0.0.0: anyone on this network can reach the server" in warning
+    assert all(line.strip() for line in qr) and any("█" in line or "▀" in line or "▄" in line for line in qr)
