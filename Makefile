@@ -103,6 +103,8 @@ benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_widgets.py
 	$(BIN)/python -m benchmarks.bench_classroom
+	$(MAKE) site
+	$(BIN)/python benchmarks/bench_pages.py --site build/site
 
 # Re-pin after an upgrade (README): lift pins, make clean notebooks test, then make constraints.
 constraints: $(STAMP)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,12 @@ def main() -> None:
     except ValueError as error:
         parser.error(f"--course-url: {error}")
     out = args.out.resolve()
+    if args.wheel.is_file():
+        newest = max((path.stat().st_mtime for path in (PROJECT / "bleu_teach").rglob("*") if path.is_file()
+                      and "__pycache__" not in path.parts), default=0.0)
+        if args.wheel.stat().st_mtime < newest:
+            print(f"note: {args.wheel.name} is older than the package's sources, so the pages' Python may not be "
+                  "what the sources say: make dist (make site does it first)", file=sys.stderr)
     built = build(out, args.wheel.resolve(), course_url)
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
     print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "

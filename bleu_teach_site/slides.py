@@ -131,6 +131,9 @@ def course_address_html(url: str) -> str:
     import segno
 
     url = checked_course_url(url)
+    if url == DEFAULT_COURSE_URL:  # never a QR code for an address that does not exist
+        return ('<div class="course-address"><p class="course-url placeholder">The course\'s address goes here: '
+                'build with make site COURSE_URL=https://... (or --course-url) to show it with its QR code.</p></div>')
     code = segno.make(url, error="m", micro=False)
     svg = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="course-qr-code")
     shown = html.escape(url, quote=True)

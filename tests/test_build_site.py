@@ -386,3 +386,11 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
         if lesson.name.startswith("00"):
             assert how_to_answer("page") in "".join(prose) and how_to_answer("notebook") not in "".join(prose)
     assert asked == 26
+
+
+def test_the_placeholder_course_address_gets_no_qr_code() -> None:
+    from bleu_teach_site import slides
+
+    shown = slides.course_address_html(slides.DEFAULT_COURSE_URL)
+    assert "<svg" not in shown and "COURSE_URL" in shown  # a QR code for an address that does not exist: never
+    assert "<svg" in slides.course_address_html("https://bleu-teach.example.org/")

@@ -76,12 +76,14 @@ def test_a_class_joins_answers_and_the_teacher_sees_each_named_mistake(store: St
     assert send(bob, "03.2", "A").json()["verdict"] == "misconception"  # A: the longest reference
     assert send(cy, "03.2", "A").json()["verdict"] == "misconception"
     assert send(cy, "03.1", "0.5").json()["verdict"] == "wrong"
+    assert send(ann, "03.1", "=1+1").json()["verdict"] == "wrong"  # not an answer: a wrong one, not a named mistake
     counted = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
     by_id = {ex["id"]: ex for ex in counted["exercises"]}
     assert by_id["03.2"]["answered"] == 3
     assert by_id["03.2"]["verdicts"] == {"correct": 1, "misconception": 2, "wrong": 0}
     assert by_id["03.2"]["mistakes"] == [{"name": "the longest reference", "count": 2}]
-    assert by_id["03.1"]["verdicts"] == {"correct": 0, "misconception": 0, "wrong": 1}
+    assert by_id["03.1"]["verdicts"] == {"correct": 0, "misconception": 0, "wrong": 2}
+    assert by_id["03.1"]["mistakes"] == []
     assert [s["nickname"] for s in counted["roster"]] == ["Ann", "Bob", "Cy"]
     projector = teacher.get(f"/class/api/sessions/{made['id']}/tally?names=0").json()
     assert "roster" not in projector and "Ann" not in str(projector)
@@ -200,14 +202,17 @@ def test_what_students_typed_is_escaped_in_pages_and_neutralised_in_the_export(s
     teacher, made = teacher_of(store, "<img src=x onerror=alert(1)>")
     page = teacher.get(f"/class/dashboard/{made['id']}").text
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
-    for nickname in ("=HYPERLINK(\"http://evil.example\")", "+1+1", "-2", "@SUM(A1)", "<b>Bo</b>"):
+    for nickname in ("=HYPERLINK(\"http://evil.example\")", "+1+1", "-2+3", "@SUM(A1)", "<b>Bo</b>"):
         send(student_of(store, made["code"], nickname), "03.1", "=1+1")
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
     assert rows[0] == ["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"]
     nicknames = [row[0] for row in rows[1:]]
-    assert nicknames == ["'=HYPERLINK(\"http://evil.example\")", "'+1+1", "'-2", "'@SUM(A1)", "<b>Bo</b>"]
+    assert nicknames == ["'=HYPERLINK(\"http://evil.example\")", "'+1+1", "'-2+3", "'@SUM(A1)", "<b>Bo</b>"]
     assert {row[2] for row in rows[1:]} == {"'=1+1"}
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows[1:] for cell in row)
+    send(student_of(store, made["code"], "Dee"), "08.1", "-6")  # a plain negative number stays a number
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
+    assert rows[-1][:4] == ["Dee", "08.1", "-6", "correct"]
 
 
 def test_the_course_is_served_beside_it_but_never_an_answer_key(store: Store, site: Path) -> None:

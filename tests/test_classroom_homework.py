@@ -172,3 +172,41 @@ def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> Non
     bad = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "W", "--due", "tomorrow",
                           "--database", str(tmp_path / "c.sqlite")], capture_output=True, text=True, cwd=PROJECT)
     assert bad.returncode == 2 and "--due: 'tomorrow' is not a time" in bad.stderr
+
+
+def test_the_teacher_lets_a_student_join_again_from_a_new_device(store: Store) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1))
+    old_phone, _ = _join(store, made["code"], "Zoë Ng")
+    old_phone.post("/class/api/homework/answer", headers=WRITE,
+                   json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    _, refused = _join(store, made["code"], "Zoë Ng")  # the new laptop, before the teacher lets her in
+    assert refused.status_code == 400 and "can let you join again" in refused.json()["error"]
+    assert teacher.post(f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE,
+                        json={"name": "zoë ng"}).status_code == 200
+    assert teacher.post(f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE,
+                        json={"name": "Nobody"}).status_code == 404
+    laptop, joined = _join(store, made["code"], "Zoë Ng")
+    assert joined.status_code == 200
+    shown = laptop.get("/class/api/homework").json()
+    assert shown["questions"][0]["last"]["answer"] == "0.5"  # the same student: her answers stay hers
+    assert old_phone.get("/class/api/homework").status_code == 401  # the old browser is no longer her
+    _, again = _join(store, made["code"], "Zoë Ng")  # once only
+    assert again.status_code == 400
+    view = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["homework"]
+    assert view["roster"][0] == {"name": "Zoë Ng", "joined": True} and view["roster"][2]["joined"] is False
+
+
+def test_a_lost_teacher_link_is_replaced_from_the_command_line(tmp_path: Path) -> None:
+    database = str(tmp_path / "c.sqlite")
+    store = Store.open(database)
+    session, secret = store.create_session("Week 4")
+    store.close()
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "link", str(session.id), "--database",
+                          database, "--address", "http://10.0.0.5:8000"], capture_output=True, text=True,
+                         cwd=PROJECT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    new = run.stdout.strip().rsplit("/", 1)[1]
+    assert f"http://10.0.0.5:8000/class/t/{session.id}/" in run.stdout and new != secret
+    store = Store.open(database)
+    assert store.is_teacher(session.id, new) and not store.is_teacher(session.id, secret)
+    store.close()

@@ -215,15 +215,15 @@ from IPython.core.interactiveshell import InteractiveShell
 shell = InteractiveShell.instance()
 shell.run_cell("from bleu_teach.exercises import check", store_history=True)
 for cell in ['answer = B\\ncheck("00.2", answer)', 'answer = same\\ncheck("00.2", answer)', 'x = B',
-             'answer = Bee\\ncheck("00.2", answer)']:
+             'answer = Bee\\ncheck("00.2", answer)', 'def f():\\n    return B\\nanswer = f()\\ncheck("00.2", answer)']:
     result = shell.run_cell(cell, store_history=True)
     print("raised:", type(result.error_in_exec).__name__, flush=True)
 """
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                          env={"NO_COLOR": "1", "PATH": ""})
     told = 'NameError: B is read as a name. Put the letter in quotes: answer = "B"'
-    assert run.stdout.count("raised: NameError") == 4, run.stdout + run.stderr  # the cell still stops
-    assert run.stderr.splitlines()[:2] == [told, 'NameError: same is read as a name. Put the letter in quotes: '
+    assert run.stdout.count("raised: NameError") == 5, run.stdout + run.stderr  # the cell still stops
+    assert run.stderr.splitlines()[:2] == [told, 'NameError: same is read as a name. Put the option in quotes: '
                                                  'answer = "same"']
     assert "Traceback" in run.stdout and "name 'Bee' is not defined" in run.stdout  # not a letter: as usual
-    assert run.stdout.count("Traceback") == 2  # x = B (no check call) and Bee
+    assert run.stdout.count("Traceback") == 3  # x = B (no check call), Bee, and B inside a function: as usual

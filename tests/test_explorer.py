@@ -78,7 +78,7 @@ def test_tokens_come_from_the_named_tokenizer():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"hypothesis": "   "}, "The hypothesis is empty: type a sentence into it."),
-    ({"references": ["the cat", ""]}, "The reference 2 is empty: type a sentence into it."),
+    ({"references": ["the cat", ""]}, "Reference 2 is empty: type a sentence into it."),
     ({"references": []}, f"Give 1 to {MAX_REFERENCES} references (got 0)."),
     ({"references": ["the cat"] * (MAX_REFERENCES + 1)}, f"Give 1 to {MAX_REFERENCES} references (got 9)."),
     ({"weights": "a, b", "max_n": 2}, "Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 (got 'a, b')."),
@@ -99,7 +99,7 @@ def test_bad_input_gets_a_message_for_the_learner(kwargs, message):
 @pytest.mark.parametrize("kwargs, message", [
     ({"hypothesis": ["the", "cat"]}, "The hypothesis must be text (a string), not list."),
     ({"references": "the cat"}, "The references must be a list of texts"),
-    ({"references": [["the", "cat"]]}, "The reference 1 must be text (a string), not list."),
+    ({"references": [["the", "cat"]]}, "Reference 1 must be text (a string), not list."),
     ({"max_n": "4"}, "Max n must be a whole number from 1 to 6, not '4'."),
     ({"max_n": True}, "Max n must be a whole number"),
     ({"lowercase": "yes"}, "Lowercase must be True or False, not 'yes'."),

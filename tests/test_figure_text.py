@@ -149,7 +149,7 @@ def test_a_brevity_penalty_curve_with_two_references_is_told_stretch_by_stretch(
     # c = 4: 6 is closer than 9, so r = 6 is the one drawn thicker (closest[3], the tie rule worked above).
     assert closest[3] == 6
     assert ("Vertical lines mark the reference lengths 6 and 9; the thicker one, r = 6, is the length BLEU uses for "
-            "c = 4 (the closest; of two as close, the shorter).") in text
+            "c = 4 (the closest).") in text  # no tie: the tie rule is not mentioned
 
 
 def test_the_brevity_penalty_curve_names_the_reference_the_tie_rule_chose():
@@ -158,7 +158,10 @@ def test_the_brevity_penalty_curve_names_the_reference_the_tie_rule_chose():
     fig = plot_brevity_penalty([4, 6], 5)
     labels = {line.get_label(): line.get_linewidth() for line in fig.axes[0].get_lines()}
     assert labels["chosen reference length r = 4"] > labels["reference length 6"]  # thicker, not colour alone
-    assert "the thicker one, r = 4, is the length BLEU uses for c = 5" in fig.description
+    assert "the thicker one, r = 4, is the length BLEU uses for c = 5 (4 and 6 are both 1 away: the shorter)" in \
+        fig.description
+    with pytest.raises(ValueError, match="hyp_len: 30 is beyond the curve's last length 14"):
+        plot_brevity_penalty([6], 30, 14)
 
 
 # --- plot_scores -------------------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ class Limits:
     right code per session, and all join requests per address, are bounded high enough for a class of several
     hundred behind one address (a school's network)."""
 
-    joins_per_address: int = 60  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes years
+    joins_per_address: int = 120  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes months
     join_requests_per_address: int = 1200
     joins_per_session: int = 1200
     answers_per_student: int = 120
@@ -145,7 +145,9 @@ class Classroom:
     async def join(self, request: Request) -> Response:
         address = _address(request)
         if self.wrong_codes.full(address) or not self.join_requests.allow(address):
-            return _error("Too many wrong codes from this address: wait a minute, then try again.", 429)
+            refused = _error("Too many wrong codes from this address: wait a minute, then try again.", 429)
+            refused.headers["Retry-After"] = "60"
+            return refused
         try:
             body = await _body(request)
             code, nickname = body.get("code"), body.get("nickname")
@@ -245,13 +247,18 @@ class Classroom:
         projector = request.url.path.startswith("/class/projector/")
         return self.templates.TemplateResponse(request, "dashboard.html", {
             "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}",
-            "poll": f"{request.base_url}class/poll"})
+            "poll": f"{request.base_url}class/poll", "homework": f"{request.base_url}class/homework"})
 
     def _counts(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]:
         """The dashboard's data: the answers' counts (``latest``'s, else read whole), the session, the poll."""
         answers = latest.latest.values() if latest is not None else self.store.latest(session.id)
-        return counts(answers, self.store.roster(session.id), names) | {
+        found = counts(answers, self.store.roster(session.id), names) | {
             "open": session.open, "code": session.code, "poll": self.polls.view(session.id)}
+        if session.kind == "homework" and names:  # who on the roster has joined (the teacher can let in again)
+            found["homework"] = {"due": session.due.isoformat() if session.due else None,
+                                 "roster": [{"name": name, "joined": student is not None}
+                                            for name, _, student in self.store.roster_names(session.id)]}
+        return found
 
     async def tally(self, request: Request) -> Response:
         session = await self.teaching(request)
@@ -445,6 +452,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/homework", homework.questions, methods=["GET"]),
         Route("/class/api/homework/answer", homework.answer, methods=["POST"]),
         Route("/class/api/sessions/{session:int}/grades.csv", homework.grades, methods=["GET"]),
+        Route("/class/api/sessions/{session:int}/roster/reopen", homework.reopen, methods=["POST"]),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:

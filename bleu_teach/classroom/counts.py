@@ -67,7 +67,7 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
         if not given:
             continue
         verdicts = _tally(answer.verdict for answer in given)
-        mistakes = _tally(answer.mistake for answer in given if answer.mistake)
+        mistakes = _tally(answer.mistake for answer in given if answer.mistake and answer.verdict == "misconception")
         shown.append({"id": ex.id, "title": ex.title, "answered": len(given),
                       "verdicts": {verdict: verdicts.get(verdict, 0) for verdict in ("correct", "misconception",
                                                                                       "wrong")},

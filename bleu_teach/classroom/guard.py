@@ -19,6 +19,7 @@ Every request is treated as hostile:
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -154,4 +155,6 @@ def csv_cell(value: object) -> str:
     """A CSV cell a spreadsheet shows as text: one starting like a formula (= + - @, tab, return) gets a quote first,
     so that what a student typed never runs in the teacher's spreadsheet."""
     text = str(value)
+    if re.fullmatch(r"[+-]?\d+(\.\d+)?", text):  # a plain number (08.1's -6) is no formula
+        return text
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -130,6 +130,19 @@ class HomeworkRoutes:
                                                          *marks, total, late.get(student_id or -1, 0))])
         return out.getvalue()
 
+    async def reopen(self, request: Request) -> Response:
+        """Let a roster name join again (a new device, lost cookies): the teacher's button on the dashboard."""
+        session = await self.room.teaching(request)
+        if session is None:
+            return _error("Open this session with its teacher link.", 401)
+        try:
+            name = json.loads(await request.body()).get("name")
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            return _error("The request is not a JSON object; reload the page.")
+        if not isinstance(name, str) or not await run_in_threadpool(self.room.store.reopen, session.id, name):
+            return _error("name: not on this homework's roster.", 404)
+        return JSONResponse({"reopened": name})
+
     async def grades(self, request: Request) -> Response:
         session = await self.room.teaching(request)
         if session is None:

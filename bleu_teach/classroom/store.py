@@ -19,6 +19,7 @@ What the store promises:
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 import hmac
 import secrets
 from collections.abc import Iterator
@@ -116,6 +117,7 @@ roster = Table(
     Column("identifier", String(200), nullable=False),
     Column("position", Integer, nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="SET NULL")),
+    Column("reopened", Boolean, nullable=False, default=False),  # the teacher let this name join again
     PrimaryKeyConstraint("session_id", "folded"),
 )
 
@@ -133,8 +135,8 @@ homework_variants = Table(
 
 
 def fold(name: str) -> str:
-    """A name as the roster compares it: case and runs of spaces do not matter."""
-    return " ".join(name.split()).casefold()
+    """A name as names are compared: case, runs of spaces and how an accent is encoded do not matter."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
 def digest(secret: str) -> str:
@@ -265,7 +267,7 @@ class Store:
 
     def session_by_code(self, code: str) -> Session | None:
         """The session a join code opens, or None (codes are read without case or spaces)."""
-        code = "".join(str(code).split()).upper()[:CODE_LENGTH + 1]
+        code = "".join(character for character in str(code)[:40] if character.isalnum()).upper()[:CODE_LENGTH + 1]
         with self.engine.connect() as connection:
             row = connection.execute(select(sessions).where(sessions.c.code == code)).mappings().first()
         return None if row is None else _session(row)
@@ -302,22 +304,36 @@ class Store:
 
     def join(self, session: Session, nickname: str) -> tuple[Student, str]:
         """A new student in an open session, and their token (kept by their browser; only its digest here)."""
-        nickname = _bounded(nickname, "nickname", MAX_NICKNAME)
+        nickname = unicodedata.normalize("NFC", _bounded(nickname, "nickname", MAX_NICKNAME))
+        if any(unicodedata.category(character) == "Cf" for character in nickname):
+            raise ValueError("nickname: it holds invisible characters; type it again.")
         if not session.open:
             raise ValueError("This session is closed: ask your teacher for a new code.")
         token = secrets.token_urlsafe(24)
         try:
             with self._begin() as connection:
-                named = connection.execute(select(roster.c.name, roster.c.student_id).where(
+                named = connection.execute(select(roster.c.name, roster.c.student_id, roster.c.reopened).where(
                     roster.c.session_id == session.id, roster.c.folded == fold(nickname))).first()
                 listed = connection.execute(select(func.count()).select_from(roster)
                                             .where(roster.c.session_id == session.id)).scalar()
                 if listed and named is None:
                     raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+                if named is not None and named.student_id is not None and named.reopened:
+                    # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
+                    connection.execute(students.update().where(students.c.id == named.student_id)
+                                       .values(token_digest=digest(token)))
+                    connection.execute(roster.update().where(roster.c.session_id == session.id,
+                                                             roster.c.folded == fold(nickname)).values(reopened=False))
+                    return Student(named.student_id, session.id, named.name), token
                 if named is not None and named.student_id is not None:
-                    raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
+                    raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher "
+                                     "(who can let you join again).")
                 if named is not None:
                     nickname = named.name
+                taken = connection.execute(select(students.c.nickname).where(
+                    students.c.session_id == session.id)).scalars().all()
+                if any(fold(other) == fold(nickname) for other in taken):
+                    raise IntegrityError("nickname", {}, Exception("taken"))  # told below, as a duplicate
                 student_id = connection.execute(students.insert().values(
                     session_id=session.id, nickname=nickname, token_digest=digest(token),
                     joined=_now())).inserted_primary_key[0]
@@ -341,6 +357,23 @@ class Store:
                 connection.execute(roster.insert().values(
                     session_id=session_id, name=_bounded(name, "name", MAX_NICKNAME), folded=fold(name),
                     identifier=identifier[:200], position=position))
+
+    def reopen(self, session_id: int, name: str) -> bool:
+        """Let a roster name that has joined join once more (its answers stay its own); whether the name is there.
+        The browser that joined before stops being that student at the next join."""
+        with self._begin() as connection:
+            return bool(connection.execute(roster.update().where(
+                roster.c.session_id == session_id, roster.c.folded == fold(str(name)[:MAX_NICKNAME]))
+                .values(reopened=True)).rowcount)
+
+    def new_teacher_secret(self, session_id: int) -> str:
+        """A new teacher secret for the session (the old link stops working): for a teacher link that was lost."""
+        self.session(session_id)
+        secret = secrets.token_urlsafe(24)
+        with self._begin() as connection:
+            connection.execute(sessions.update().where(sessions.c.id == session_id)
+                               .values(teacher_digest=digest(secret)))
+        return secret
 
     def roster_names(self, session_id: int) -> list[tuple[str, str, int | None]]:
         """The session's roster: (name, identifier, the student who joined as it or None), in the roster's order."""

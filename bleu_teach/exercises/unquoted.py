@@ -44,14 +44,19 @@ def unquoted_letter(error: BaseException, cell: str) -> str | None:
         return None
     if not _EXERCISE_CELL.search(cell):
         return None
-    return f'NameError: {name} is read as a name. Put the letter in quotes: answer = "{name}"'
+    what = "letter" if len(name) == 1 else "option"
+    return f'NameError: {name} is read as a name. Put the {what} in quotes: answer = "{name}"'
 
 
 def _handler(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: int | None = None) -> None:
     """IPython's custom exception handler: the message for an unquoted letter (on stderr, where a notebook shows
     an error's text), any other NameError shown as IPython shows it."""
     history = shell.user_ns.get("_ih") or [""]
-    said = unquoted_letter(value, history[-1] if isinstance(history[-1], str) else "")
+    last = tb
+    while last is not None and last.tb_next is not None:
+        last = last.tb_next
+    in_the_cell = last is None or last.tb_frame.f_code.co_name == "<module>"  # not inside a function it calls
+    said = unquoted_letter(value, history[-1] if isinstance(history[-1], str) else "") if in_the_cell else None
     if said is None:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
     else:

@@ -47,12 +47,14 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
     >>> text_tokens("   ", "reference 2")
     Traceback (most recent call last):
     ...
-    ValueError: The reference 2 is empty: type a sentence into it.
+    ValueError: Reference 2 is empty: type a sentence into it.
     """
+    # "the hypothesis", but "reference 2" (a numbered box is named without an article)
+    named = f"{what[:1].upper()}{what[1:]}" if what[-1:].isdigit() else f"The {what}"
     if not isinstance(text, str):
-        raise TypeError(f"The {what} must be text (a string), not {type(text).__name__}.")
+        raise TypeError(f"{named} must be text (a string), not {type(text).__name__}.")
     if len(text) > MAX_TEXT:
-        raise ValueError(f"The {what} is {len(text):,} characters long, and a box takes up to {MAX_TEXT:,}: shorten "
+        raise ValueError(f"{named} is {len(text):,} characters long, and a box takes up to {MAX_TEXT:,}: shorten "
                          f"it (for long texts use the command line: python -m bleu_teach corpus).")
     try:
         tokens = tokenize(text, tokenizer, lowercase=lowercase)
@@ -60,7 +62,7 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
         raise ValueError(f"The {tokenizer} tokenizer needs a package that is not installed here; choose another "
                          f"tokenizer.") from None
     if not tokens:
-        raise ValueError(f"The {what} is empty: type a sentence into it.")
+        raise ValueError(f"{named} is empty: type a sentence into it.")
     return tokens
 
 

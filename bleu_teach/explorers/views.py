@@ -38,7 +38,7 @@ from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_t
 from bleu_teach.inputs.validation import check_length, check_orders
 from bleu_teach.views.document import Alert, Document, Paragraph, Score
 from bleu_teach.views.figure_text import brevity_penalty_curve
-from bleu_teach.views.html_writer import write_html
+from bleu_teach.views.html_writer import FRAGMENT_HEADING, write_html
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
@@ -208,7 +208,9 @@ def disagreement_view(data: "Wmt21Ted", references_used: Sequence[str], shown: S
         if metric.segment_view is None:
             raise ValueError(f"{d.metric} is not explained sentence by sentence: choose another metric.")
         report = metric.segment_view(hypothesis, [data.references[name][d.segment] for name in references_used])
-        html = write_html(disagreement_document(d, segment, metric.segment_how)) + report.to_html()
+        # The metric's report sits under the document's "Sentence <metric>" section (its title's level + 1).
+        html = write_html(disagreement_document(d, segment, metric.segment_how)) + write_html(
+            report.to_document(), heading=FRAGMENT_HEADING + 2)
         return WidgetView(html, float(d.score), f"sentence {d.metric}", result=d)
 
     return guarded(render)

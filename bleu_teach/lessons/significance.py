@@ -98,7 +98,8 @@ class ConfidenceInterval(Viewable):
         row = (f"{self.score:.2f}", f"{self.mean:.2f} ± {self.half_width:.2f} = {self.low:.2f} to {self.high:.2f}",
                f"{self.n_samples:,}", str(self.seed))
         header = ("BLEU (0-100)", "sacreBLEU's 95% interval: mean ± half-width", "resamples", "seed")
-        return Document((TableBlock(header, (row,)), Paragraph(("sacreBLEU: ", Code(self.text)))))
+        return Document((TableBlock(header, (row,), row_headers=False),  # one record: its first cell is data
+                         Paragraph(("sacreBLEU: ", Code(self.text)))))
 
 
 @dataclass(frozen=True)

@@ -1,29 +1,18 @@
 """NLTK and sacreBLEU side by side on the same tokens, each with bleu_teach's equal number.
 
-The two tools do not always give the same BLEU for the same tokens, even with
-the same uniform weights 1/N.  They agree (sacreBLEU's number is 100 times
-NLTK's, up to float rounding) when
+The two tools do not always give the same BLEU for the same tokens, even with the same uniform weights 1/N.
+They agree (sacreBLEU's number is 100 times NLTK's, up to float rounding) when every hypothesis has at least N
+tokens, no pooled precision is zero, and no smoothing that also changes non-zero precisions is chosen (NLTK's
+methods 2, 5, 6 and 7; sacreBLEU's ``add-k``): then neither tool's smoothing acts and both divide the same
+counts.  They differ when
 
-* every hypothesis has at least N tokens, and
-* no pooled precision is zero, and
-* no smoothing that also changes non-zero precisions is chosen (NLTK's
-  methods 2, 5, 6 and 7; sacreBLEU's ``add-k``).
-
-Then neither tool's smoothing acts and both divide the same counts.  They
-differ when
-
-* a hypothesis is shorter than n tokens: it has no n-grams, p_n is 0/0.
-  NLTK counts it as 0/1 (one n-gram with no match; in a corpus it adds 1 to
-  the pooled total).  sacreBLEU adds nothing to its total; when no hypothesis
-  has n tokens its total is 0, and it either leaves the order out (effective
-  order, ``eff:yes``, the default of its ``sentence_bleu``) or keeps p_n = 0
-  and scores 0;
-* a pooled precision is zero: NLTK without smoothing uses the smallest float
-  (a score near 1e-155 or smaller), sacreBLEU's default ``exp`` smoothing is
-  Chen and Cherry's (2014) method 3, 1/(2^k t_n) for the k-th order with no
-  match (NLTK's method3 does the same);
-* NLTK's ``auto_reweigh`` or a smoothing method changes the weights or the
-  precisions on one side only.
+* a hypothesis is shorter than n tokens: it has no n-grams, p_n is 0/0.  NLTK counts it as 0/1 (in a corpus it
+  adds 1 to the pooled total); sacreBLEU adds nothing, and when no hypothesis has n tokens it either leaves the
+  order out (effective order, ``eff:yes``, its ``sentence_bleu``'s default) or keeps p_n = 0 and scores 0;
+* a pooled precision is zero: NLTK without smoothing uses the smallest float (a score near 1e-155 or smaller);
+  sacreBLEU's default ``exp`` smoothing is Chen and Cherry's (2014) method 3, 1/(2^k t_n) for the k-th order
+  with no match (NLTK's method3 does the same); NLTK skips a p_n its smoothing left at 0;
+* NLTK's ``auto_reweigh`` or a smoothing method changes the weights or the precisions on one side only.
 
 :func:`compare_tools` (one sentence) and :func:`compare_tools_corpus` run both tools, and bleu_teach on each
 one's terms (NLTK's number exactly, sacreBLEU's to 1e-9), and name the reason for every order where their
@@ -63,12 +52,10 @@ SACREBLEU_TOLERANCE = 1e-9
 class OrderSide:
     """One n-gram order as one tool used it.
 
-    ``matches``/``total`` is what the tool divided (NLTK's total includes its
-    0/1 for hypotheses shorter than n; sacreBLEU's counts only real n-grams,
-    plus k with ``add-k``).  ``used`` is p_n as it entered the geometric mean
-    after smoothing, on the tool's own scale (0-1 for NLTK, 0-100 for
-    sacreBLEU); None when the tool left the order out.  ``smoothed`` is True
-    when ``used`` is not ``matches/total``: smoothing changed it.
+    ``matches``/``total`` is what the tool divided (NLTK's total includes its 0/1 for hypotheses shorter than
+    n; sacreBLEU's counts only real n-grams, plus k with ``add-k``).  ``used`` is p_n as it entered the geometric
+    mean after smoothing, on the tool's scale (0-1 NLTK, 0-100 sacreBLEU); None when the tool left the order out.
+    ``smoothed`` is True when ``used`` is not ``matches/total``: smoothing changed it.
     """
 
     n: int
@@ -126,12 +113,9 @@ _TOOL_HEADER = ("", "NLTK (0-1)", "sacreBLEU (0-100)")
 class ToolComparison(Viewable):
     """NLTK and sacreBLEU on the same tokens: their numbers, their counts, and why they differ.
 
-    ``nltk_run`` and ``sacrebleu_run`` hold each tool's own score (NLTK's on
-    0-1, sacreBLEU's on 0-100) with bleu_teach's number on the same terms;
-    ``reasons`` says, order by order, why the tools' precisions differ (or,
-    when nothing differs, why they agree).  Shown (text, HTML, Markdown,
-    LaTeX) as a table of both tools side by side, the verdict, the reasons
-    and sacreBLEU's signature.
+    ``nltk_run`` and ``sacrebleu_run`` hold each tool's own score (NLTK's on 0-1, sacreBLEU's on 0-100) with
+    bleu_teach's number on the same terms; ``reasons`` says, order by order, why the precisions differ (or, when
+    nothing differs, why they agree).  Shown as both tools side by side, the verdict, the reasons, the signature.
     """
 
     level: str
@@ -203,7 +187,7 @@ class ToolComparison(Viewable):
             TableBlock(_TOOL_HEADER, tuple(tuple(row) for row in self.rows), label_column=True),
             Score((self.verdict,), None),
             Notes(tuple((Label(reason),) for reason in self.reasons),
-                  title="Why they agree:" if self.agree else "Why:"),
+                  title="Why they agree:" if self.agree and self.reasons[0].startswith(("Every", "No uni")) else "Why:"),
             Paragraph(("sacreBLEU's signature: ", Code(self.sacrebleu_run.signature))),
         ))
 
@@ -304,7 +288,7 @@ def _same(a: Optional[float], b: Optional[float]) -> bool:
 
 
 def _why_they_agree(nltk: ToolRun, hyp_lens: Sequence[int], method: str, smooth_method: str,
-                    left_out_both: Sequence[int], same_zero: Sequence[int]) -> str:
+                    left_out_both: Sequence[int], same_zero: Sequence[int], auto_reweigh: bool) -> str:
     """Why every p_n (and BP) came out the same in both tools."""
     if not left_out_both and not same_zero and min(hyp_lens) >= len(nltk.orders):
         return ("Every p_n and BP are the same in both tools: no hypothesis is shorter than "
@@ -312,8 +296,9 @@ def _why_they_agree(nltk: ToolRun, hyp_lens: Sequence[int], method: str, smooth_
                 "precision, so neither tool's special rules come into play and sacreBLEU's score is 100 times NLTK's.")
     parts = ["Every p_n the two tools use, and BP, are the same"]
     if left_out_both:
+        nltk_rule = "auto_reweigh" if auto_reweigh else "skipping of a p_n of 0"
         parts.append(f"neither tool uses p_n for n = {_orders_text(left_out_both)}, which the hypothesis is too short "
-                     f"for (NLTK's auto_reweigh and sacreBLEU's effective order both leave such orders out)")
+                     f"for (NLTK's {nltk_rule} and sacreBLEU's effective order both leave such orders out)")
     if same_zero:
         rule = {("method3", "exp"): "both are Chen and Cherry's method 3, 1/(2^k t_n)",
                 ("method1", "floor"): "both are Chen and Cherry's method 1, epsilon/t_n"}.get(
@@ -328,12 +313,14 @@ def _coincidence(nltk: ToolRun, sacre: ToolRun, reasons: tuple[str, ...]) -> tup
     sacreBLEU's add-k makes 1/1, say)."""
     if math.isclose(nltk.score, sacre.score / 100, rel_tol=AGREEMENT_TOLERANCE, abs_tol=0.0) and \
             not reasons[0].startswith(("Every p_n", "No unigram")):
-        return ("The two scores are the same here although the tools' p_n differ (below): the differences happen "
-                "to give the same score, which another example would not.", *reasons)
+        return ("The two scores are the same here although the tools' p_n differ (below): the orders where they "
+                "differ weigh the same in both scores here (NLTK leaving out an order counts as a factor of 1, as a "
+                "p_n of 1/1 does), which another example need not.", *reasons)
     return reasons
 
 
-def _reasons(nltk: ToolRun, sacre: ToolRun, hyp_lens: Sequence[int], smoothing: Optional[str], smooth_method: str, smooth_value: Optional[float], effective_order: bool, level: str) -> tuple[str, ...]:
+def _reasons(nltk: ToolRun, sacre: ToolRun, hyp_lens: Sequence[int], smoothing: Optional[str], smooth_method: str,
+             smooth_value: Optional[float], effective_order: bool, level: str, auto_reweigh: bool) -> tuple[str, ...]:
     """One sentence per cause, naming the orders where it makes the two tools' p_n differ."""
     if nltk.orders[0].matches == 0:
         return ("No unigram of the hypothesis appears in a reference, so both tools return 0 "
@@ -399,14 +386,22 @@ def _reasons(nltk: ToolRun, sacre: ToolRun, hyp_lens: Sequence[int], smoothing: 
             out.append(
                 f"sacreBLEU has no n-grams at all for n = {_orders_text(sacre_stops)} and effective order is off "
                 f"(eff:no): p_n stays 0, its log is floored to -9999999999, and the score is 0.")
-    if nltk_reweighed:
+    kept_zero = " (method4 smooths only when c > 1: it divides by ln c)" if method == "method4" and sum(hyp_lens) <= 1 else ""
+    if not auto_reweigh:  # an order NLTK skipped for a zero is told with the zeros below
+        nltk_reweighed = [n for n in nltk_reweighed if n not in zero and n not in zero_nltk_only]
+    if nltk_reweighed and auto_reweigh:
         out.append(
             f"NLTK's auto_reweigh gives the orders n = {_orders_text(nltk_reweighed)} no weight: with the default "
             f"weights and {'a hypothesis length' if level == 'sentence' else 'a total hypothesis length'} c below 4 "
             f"it uses weights 1/c for the orders 1 to c.")
+    elif nltk_reweighed:
+        out.append(f"NLTK leaves p_n out for n = {_orders_text(nltk_reweighed)}: its {method} left the zero as it is"
+                   f"{kept_zero}, and NLTK skips a p_n of 0 without giving its weight to the other orders.")
     if zero:
         if method == "method0":
             nltk_side = "NLTK without smoothing uses the smallest float (about 2.2e-308), so its score is almost 0"
+        elif all(o.used is None for o in nltk.orders if o.n in zero):
+            nltk_side = f"NLTK's {method} leaves the zero{kept_zero}, and NLTK skips the order"
         else:
             nltk_side = f"NLTK's {method} replaces the zero"
         if smooth_method == "exp":
@@ -421,18 +416,21 @@ def _reasons(nltk: ToolRun, sacre: ToolRun, hyp_lens: Sequence[int], smoothing: 
         out.append(f"No match for n = {_orders_text(zero)} (m_n = 0): {nltk_side}; {sacre_side}.")
     if zero_nltk_only:
         nltk_zero = ("without smoothing it uses the smallest float (about 2.2e-308), so its score is almost 0"
-                     if method == "method0" else f"its {method} replaces the zero")
+                     if method == "method0" else f"its {method} replaces the zero"
+                     if any(o.used is not None for o in nltk.orders if o.n in zero_nltk_only)
+                     else f"its {method} leaves the zero{kept_zero}, and NLTK skips the order")
         out.append(f"For n = {_orders_text(zero_nltk_only)}, NLTK's 0/1 has no match: {nltk_zero}.")
     if nltk_changed:
         out.append(
             f"NLTK's {method} also changes p_n for n = {_orders_text(nltk_changed)}, where there are matches "
             f"(methods 2, 5, 6 and 7 change non-zero precisions).")
+    add_k = [n for n in add_k if n not in zero]  # the zeros' sentence above already says what add-k does there
     if add_k:
         out.append(
             f"sacreBLEU's add-k adds {k} to m_n and t_n for n = {_orders_text(add_k)} (Chen and Cherry's method 2), "
             f"matches or not.")
     if not out:
-        out.append(_why_they_agree(nltk, hyp_lens, method, smooth_method, left_out_both, same_zero))
+        out.append(_why_they_agree(nltk, hyp_lens, method, smooth_method, left_out_both, same_zero, auto_reweigh))
     if not _same(nltk.brevity_penalty, sacre.brevity_penalty):  # pragma: no cover - both use the closest length
         out.append("The brevity penalties differ.")
     return tuple(out)
@@ -533,7 +531,7 @@ def compare_tools(
         "sacreBLEU", sacre_call, float(sacre.score), 100, "bt.sentence_score", same_terms.score,
         _sacre_orders(same_terms, max_n), float(sacre.bp), sacre.sys_len, sacre.ref_len, same_terms.signature)
     reasons = _reasons(nltk_run, sacre_run, [len(hyp)], smoothing, smooth_method, smooth_value,
-                       effective_order, "sentence")
+                       effective_order, "sentence", auto_reweigh)
     return ToolComparison("sentence", max_n, nltk_run, sacre_run, _coincidence(nltk_run, sacre_run, reasons))
 
 
@@ -596,5 +594,6 @@ def compare_tools_corpus(
     sacre_run = ToolRun(
         "sacreBLEU", sacre_call, float(sacre.score), 100, "bt.corpus_score", same_terms.score,
         _sacre_orders(same_terms, max_n), float(sacre.bp), sacre.sys_len, sacre.ref_len, same_terms.signature)
-    reasons = _reasons(nltk_run, sacre_run, [len(h) for h in hyps], smoothing, smooth_method, smooth_value, effective_order, "corpus")
+    reasons = _reasons(nltk_run, sacre_run, [len(h) for h in hyps], smoothing, smooth_method, smooth_value,
+                       effective_order, "corpus", auto_reweigh)
     return ToolComparison("corpus", max_n, nltk_run, sacre_run, _coincidence(nltk_run, sacre_run, reasons))

@@ -31,12 +31,8 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         help="the classroom server: live answers of the class for the teacher (needs bleu-teach[classroom])",
         description="A classroom server: students join a session with a code and a nickname, their answers\n"
                     "on the lesson pages are sent to it, and the teacher's dashboard shows live which\n"
-                    "mistakes the class makes.\n"
-                    "  serve   start the server (and the course website beside it)\n"
-                    "  new     create a session; prints its join code and its teacher link\n"
-                    "  list    the sessions in the database\n"
-                    "  close   stop a session taking answers\n"
-                    "  delete  forget a session, its students and their answers",
+                    "mistakes the class makes. Give the same --database to every command (default: a file in\n"
+                    "the current folder) and --address (the address students use) to those that print links.",
     )
     what = room.add_subparsers(dest="class_command", title="what to do", metavar="WHAT")
     serve = what.add_parser("serve", help="start the classroom server")
@@ -73,7 +69,11 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     homework.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
                           help="the server's address, for the links (default http://127.0.0.1:8000)")
     listing = what.add_parser("list", help="the sessions in the database")
-    commands_with_database = [serve, new, homework, listing]
+    link = what.add_parser("link", help="a new teacher link for a session (the old one stops working)")
+    link.add_argument("session", type=int, help="the session's number (class list shows them)")
+    link.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
+                      help="the server's address, for the link (default http://127.0.0.1:8000)")
+    commands_with_database = [serve, new, homework, listing, link]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
         one = what.add_parser(name, help=text)
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
@@ -127,7 +127,7 @@ def _store(database: str) -> Any:
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
-        raise ValueError("choose what to do: class serve, new, homework, list, close or delete")
+        raise ValueError("choose what to do: class serve, new, homework, list, link, close or delete")
     store = _store(args.database)
     try:
         if args.class_command == "serve":
@@ -140,6 +140,10 @@ def run_classroom(args: argparse.Namespace) -> int:
                   f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
         elif args.class_command == "homework":
             _homework(args, store)
+        elif args.class_command == "link":
+            secret = store.new_teacher_secret(args.session)
+            print(f"Session {args.session}: your new teacher link (the old one no longer works): "
+                  f"{args.address.rstrip('/')}/class/t/{args.session}/{secret}")
         elif args.class_command == "list":
             for session in store.sessions():
                 state = "open" if session.open else "closed"
@@ -172,6 +176,8 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
         raise ValueError(f"--due: {args.due[:40]!r} is not a time such as 2026-12-01T09:00+01:00") from None
     if due.tzinfo is None:
         raise ValueError("--due: give the time zone too, e.g. 2026-12-01T09:00+01:00 or 2026-12-01T08:00Z")
+    if due < datetime.now(due.tzinfo):
+        print(f"note: --due {args.due} is already past: every answer will be marked late", file=sys.stderr)
     if not 1 <= args.variants <= 200:
         raise ValueError(f"--variants: 1 to 200, not {args.variants}")
     names = []
@@ -220,12 +226,21 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
         raise ValueError(f"--workers: 1 to 64, not {args.workers}")
     if args.workers > 1 and not store.postgres:
         raise ValueError("--workers: several workers need PostgreSQL (--database postgresql://...); SQLite takes one")
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:  # before any link is shown
+        try:
+            probe.bind((args.host, args.port))
+        except OSError as problem:
+            raise ValueError(f"--port: cannot listen on {args.host}:{args.port} ({problem.strerror or problem}); "
+                             "is another server using it? Choose another --port.") from None
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
     shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
     base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
     where = store.engine.url.render_as_string(hide_password=True)
     print(f"bleu-teach classroom server\n  records: {where}\n"
-          f"  teacher page (keep this link to yourself): {base}/class/teach?token={token}\n"
+          f"  teacher page (keep this link to yourself; a new one at each start, unless "
+          f"{TOKEN_VARIABLE} is set): {base}/class/teach?token={token}\n"
           f"  students join at: {base}/class", flush=True)
     if not _is_loopback(args.host):
         print(f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "

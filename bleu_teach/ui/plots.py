@@ -171,6 +171,9 @@ def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, ma
     lens = list(ref_lens)
     top = max_len if max_len is not None else max(max(lens) * 2, (hyp_len or 0) + 1, 2)
     points = bp_curve(lens, top)
+    if hyp_len is not None and not any(c == hyp_len for c, _, _ in points):
+        raise ValueError(f"hyp_len: {hyp_len} is beyond the curve's last length {top}; give max_len at least "
+                         f"{hyp_len}.")
     fig, ax = _new()
     xs = [c for c, _, _ in points if c > 0]
     ys = [float(bp) for c, _, bp in points if c > 0]

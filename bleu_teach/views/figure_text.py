@@ -192,8 +192,10 @@ def brevity_penalty_curve(title: str, xs: Sequence[int], ys: Sequence[float], re
     marked = (f"A vertical line marks the reference length {refs[0]}" if len(refs) == 1 else
               f"Vertical lines mark the reference lengths {', '.join(map(str, refs[:-1]))} and {refs[-1]}")
     if chosen is not None and len(refs) > 1 and hypothesis is not None:
-        marked += (f"; the thicker one, r = {chosen}, is the length BLEU uses for c = {hypothesis[0]} (the closest; "
-                   f"of two as close, the shorter)")
+        c = hypothesis[0]
+        tied = [r for r in refs if r != chosen and abs(r - c) == abs(chosen - c)]
+        why = (f"{chosen} and {tied[0]} are both {abs(chosen - c)} away: the shorter" if tied else "the closest")
+        marked += f"; the thicker one, r = {chosen}, is the length BLEU uses for c = {c} ({why})"
     star = "" if hypothesis is None else (f"A star marks your hypothesis: c = {hypothesis[0]}, "
                                           f"BP = {number(hypothesis[1], 3)}")
     return _sentences([

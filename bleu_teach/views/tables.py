@@ -12,6 +12,19 @@ from bleu_teach.views.viewable import Viewable, plain_data
 __all__ = ["Table"]
 
 
+def _numeric(cell: Any) -> bool:
+    """Whether a cell is a number, or a number already formatted as text (7.22, 12.5%)."""
+    if isinstance(cell, bool):
+        return False
+    if isinstance(cell, (int, float)):
+        return True
+    try:
+        float(str(cell).strip().rstrip("%").replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
 class Table(Viewable):
     """Cells computed elsewhere, shown as a table: text in a terminal, HTML in a notebook, and the rest.
 
@@ -34,8 +47,10 @@ class Table(Viewable):
         self.label_column = label_column
 
     def to_document(self) -> Document:
+        # A first column of numbers is data like the others, not the rows' names (so not row headers).
+        named = not any(_numeric(row[0]) for row in self.values if row)
         return Document((TableBlock(tuple(self.header), tuple(tuple(r) for r in self.rows), self.label_column,
-                                    self.caption),))
+                                    self.caption, row_headers=named),))
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "Table", "caption": self.caption, "header": self.header, "rows": plain_data(self.values)}

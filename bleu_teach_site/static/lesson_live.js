@@ -112,7 +112,21 @@ function removeReference(form) {
   if (remove.disabled && focused) form.querySelector('[data-action="add-reference"]').focus();
 }
 
+/** Previous / Next (lesson 08's rank) cannot go past the number's ends: disabled there (the focus stays in the form). */
+function refreshSteps(form) {
+  for (const button of form.querySelectorAll('button[data-action="step"]')) {
+    const control = form.elements.namedItem(button.dataset.control);
+    if (!control) continue;
+    const value = Number(control.value);
+    const end = Number(button.dataset.step) > 0 ? Number(control.max || Infinity) : Number(control.min || 1);
+    const stuck = Number(button.dataset.step) > 0 ? value >= end : value <= end;
+    if (stuck && document.activeElement === button) control.focus();
+    button.disabled = stuck;
+  }
+}
+
 export function syncControls(form) {
+  refreshSteps(form);
   for (const range of form.querySelectorAll('input[type="range"]')) {
     const shown = form.querySelector(`output[for="${range.id}"]`);
     if (shown) shown.textContent = range.value;
@@ -238,6 +252,7 @@ function showWidget(form, result) {
       control.value = String(value);
     }
   }
+  refreshSteps(form); // the view may have moved the number or its top
   drawChart(form, result.extra).catch(() => {});
 }
 

@@ -49,6 +49,9 @@ clear.addEventListener("click", () => {
   status.textContent = "";
   document.getElementById("clear-confirm").focus();
 });
+ask.addEventListener("keydown", (event) => { // Esc keeps them, as "Keep them" does
+  if (event.key === "Escape") document.getElementById("clear-cancel").click();
+});
 document.getElementById("clear-cancel").addEventListener("click", () => {
   ask.hidden = true;
   status.textContent = "Nothing was cleared.";
@@ -77,7 +80,7 @@ undo.addEventListener("click", () => {
     if (cleared?.answers != null) localStorage.setItem(STORE, cleared.answers);
     if (cleared?.practice != null) localStorage.setItem(PRACTICE, cleared.practice);
     if (cleared?.widgets != null) localStorage.setItem(WIDGETS, cleared.widgets);
-    status.textContent = "Your answers and practice streaks are back.";
+    status.textContent = "Your answers, practice streaks and widget values are back.";
   } catch {
     status.textContent = "This browser does not let the page write its storage.";
   }

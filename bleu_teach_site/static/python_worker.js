@@ -15,6 +15,7 @@ import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
 const STEPS = 3;
 let python = null; // Promise<{pyodide, page, version}>, made by the first start
 const unpacked = new Map(); // archive URL -> Promise of its unpacking (each archive once, whichever page asks)
+const downloads = new Map(); // archive URL -> Promise of its bytes: started at once, while Pyodide starts
 const listeners = new Set(); // the ports that wait for Python to start, told each step
 let stepNow = null;
 
@@ -41,9 +42,8 @@ async function startPython(base) {
 async function unpack(state, archives) {
   const sitePackages = state.pyodide.runPython("import site; site.getsitepackages()[0]");
   const fresh = archives.filter((url) => !unpacked.has(url));
-  const downloads = fresh.map((url) => [url, download(url)]);
-  for (const [url, data] of downloads) {
-    unpacked.set(url, data.then((bytes) => {
+  for (const url of fresh) {
+    unpacked.set(url, fetched(url).then((bytes) => {
       state.pyodide.unpackArchive(bytes, url.endsWith(".whl") ? "wheel" : "zip", { extractDir: sitePackages });
     }));
   }
@@ -55,7 +55,13 @@ async function unpack(state, archives) {
   }
 }
 
+function fetched(url) {
+  if (!downloads.has(url)) downloads.set(url, download(url));
+  return downloads.get(url);
+}
+
 async function start(port, archives) {
+  for (const url of archives) if (!unpacked.has(url)) fetched(url).catch(() => {}); // downloading while Python starts (a failure is told below)
   listeners.add(port);
   if (stepNow) port.postMessage(stepNow);
   try {
@@ -66,7 +72,15 @@ async function start(port, archives) {
     });
     const state = await python;
     // A failed download is tried again by the next page that asks.
-    try { await unpack(state, archives); } catch (error) { for (const url of archives) unpacked.delete(url); throw error; }
+    try {
+      await unpack(state, archives);
+    } catch (error) {
+      for (const url of archives) {
+        unpacked.delete(url);
+        downloads.delete(url);
+      }
+      throw error;
+    }
     return state.version;
   } finally {
     listeners.delete(port);

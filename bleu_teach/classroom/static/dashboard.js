@@ -67,7 +67,7 @@ async function pollAction(path, body) {
   const said = document.getElementById("ask-status");
   try {
     await send(path, body);
-    said.textContent = "";
+    said.textContent = "Done.";
   } catch (error) {
     said.textContent = `Not done: ${error.message}`;
   }
@@ -108,8 +108,41 @@ if (ask) {
   });
 }
 
+/** A homework's roster: who has joined, and "Let join again" for a student on a new device (their answers stay). */
+function showHomework(homework) {
+  const box = document.getElementById("homework-roster");
+  if (!box || !homework) return;
+  if (!homework.roster.length) {
+    box.replaceChildren(element("p", "No roster: anyone with the code can join, under any nickname."));
+    return;
+  }
+  const joined = homework.roster.filter((entry) => entry.joined).length;
+  const list = element("ul", undefined, "homework-roster");
+  for (const entry of homework.roster) {
+    const item = element("li", `${entry.name}: ${entry.joined ? "joined" : "not yet"}`);
+    if (entry.joined) {
+      const again = element("button", "Let join again");
+      again.type = "button";
+      again.setAttribute("aria-label", `Let ${entry.name} join again`);
+      again.addEventListener("click", async () => {
+        const status = document.getElementById("homework-status");
+        try {
+          await send(`/class/api/sessions/${session}/roster/reopen`, { name: entry.name });
+          status.textContent = `${entry.name} can join once more (on a new device); the answers stay theirs.`;
+        } catch (error) {
+          status.textContent = `Not done: ${error.message}`;
+        }
+      });
+      item.append(" ", again);
+    }
+    list.append(item);
+  }
+  box.replaceChildren(element("p", `${joined} of ${homework.roster.length} on the roster have joined.`), list);
+}
+
 function show(data) {
   showPoll(data.poll);
+  showHomework(data.homework);
   const answered = data.exercises.reduce((sum, ex) => sum + ex.answered, 0);
   document.getElementById("summary").textContent = `${data.students} joined; ${answered} answer${answered === 1 ? "" : "s"} counted ` +
     `(each student's last answer to each exercise)${data.open ? "" : "; the session is closed"}.`;
@@ -157,6 +190,11 @@ const stream = new EventSource(`/class/api/sessions/${session}/events${query}`);
 stream.addEventListener("message", (event) => {
   show(JSON.parse(event.data));
   root.dataset.updated = String(Date.now());
+});
+// The browser reconnects by itself; meanwhile the page says the numbers may be old.
+stream.addEventListener("error", () => {
+  document.getElementById("summary").textContent = "The server cannot be reached just now: these numbers may be " +
+    "old. The page tries again by itself.";
 });
 
 document.getElementById("close-session")?.addEventListener("click", async (event) => {
