@@ -229,6 +229,7 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
     import socket
 
     with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:  # before any link is shown
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a restart right away works
         try:
             probe.bind((args.host, args.port))
         except OSError as problem:
