@@ -208,22 +208,29 @@ def site(chromium: str, wheel: Path, tmp_path_factory: pytest.TempPathFactory): 
         stop(server)
 
 
-@pytest.fixture(scope="session")
-def visitor(browser, site: Site):  # noqa: ANN001, ANN201
-    """A 1280 x 900 browser context that lets through only the site's own requests, and counts the others."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(60_000)
+def only_to(browser, url: str, timeout: int = 60_000, **options) -> Visitor:  # noqa: ANN001, ANN003
+    """A new browser context (``options``: its viewport...) that lets through only requests to ``url`` and counts
+    the others (``Visitor.blocked``)."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(timeout)
     found = Visitor(context)
 
-    def only_the_site(route):  # noqa: ANN001, ANN202
-        if route.request.url.startswith(site.url + "/"):
+    def only_there(route):  # noqa: ANN001, ANN202
+        if route.request.url.startswith(url + "/"):
             return route.continue_()
         found.blocked.append(route.request.url)
         return route.abort()
 
-    context.route("**/*", only_the_site)
+    context.route("**/*", only_there)
+    return found
+
+
+@pytest.fixture(scope="session")
+def visitor(browser, site: Site):  # noqa: ANN001, ANN201
+    """A 1280 x 900 browser context that lets through only the site's own requests, and counts the others."""
+    found = only_to(browser, site.url, viewport={"width": 1280, "height": 900})
     yield found
-    context.close()
+    found.context.close()
 
 
 def _timings() -> list[str]:

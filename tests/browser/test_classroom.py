@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from tests.browser.conftest import PROJECT, Site  # noqa: E402
+from tests.browser.conftest import PROJECT, Site, only_to  # noqa: E402
 from tests.classroom_server import TOKEN, Server  # noqa: E402
 
 AXE_RUN = """async () => {
@@ -46,18 +46,9 @@ def classroom(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 def _context(browser, server: Server, **options):  # noqa: ANN001, ANN003, ANN202
     """A browser context that lets through only the classroom server's requests, and counts the others."""
-    context = browser.new_context(bypass_csp=False, **options)
-    context.set_default_timeout(60_000)
-    context.blocked = []
-
-    def only_the_server(route):  # noqa: ANN001, ANN202
-        if route.request.url.startswith(server.url + "/"):
-            return route.continue_()
-        context.blocked.append(route.request.url)
-        return route.abort()
-
-    context.route("**/*", only_the_server)
-    return context
+    found = only_to(browser, server.url, **options)
+    found.context.blocked = found.blocked
+    return found.context
 
 
 def _axe(browser, url: str, cookies: list) -> list:  # noqa: ANN001

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from bleu_teach.exercises import check, exercises
-from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor
+from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor, only_to
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 READY = "() => document.documentElement.dataset.pythonReady === '1'"
@@ -454,18 +454,8 @@ TYPE_WHILE_STARTING = """async ([name, text]) => {
 
 def _fresh_visitor(browser, site: Site, script: str = "") -> Visitor:  # noqa: ANN001
     """A new browser context (nothing cached, no Python running), only the site's requests let through."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(90_000)
-    found = Visitor(context)
-
-    def only_the_site(route):  # noqa: ANN001, ANN202
-        if route.request.url.startswith(site.url + "/"):
-            return route.continue_()
-        found.blocked.append(route.request.url)
-        return route.abort()
-
-    context.route("**/*", only_the_site)
-    context.add_init_script(LONG_TASKS + script)
+    found = only_to(browser, site.url, 90_000, viewport={"width": 1280, "height": 900})
+    found.context.add_init_script(LONG_TASKS + script)
     return found
 
 
