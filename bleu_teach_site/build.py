@@ -97,10 +97,10 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
     shutil.copy2(wheel, out_dir / wheel.name)
     slides.copy_assets(out_dir / "vendor")
     slides.copy_widget_fonts(out_dir)
-    for name in ("site.css", "explorer.js", "python.js", "python_worker.js", "answers.js", "lesson_live.js",
-                 "classroom.js", "progress.js", "offline.js"):
+    # The pages' scripts with everything they import or start (slides.static_files), then the deck's.
+    for name in slides.static_files("site.css", "offline.js", "explorer.js", "lesson_live.js", "progress.js"):
         shutil.copy2(STATIC / name, out_dir / name)
-    slides.copy_static(out_dir)  # the deck's own script and style sheet (and the live pages' scripts, again)
+    slides.copy_static(out_dir)
 
     found = lessons()
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import re
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -62,9 +63,37 @@ ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: What the deck itself loads: reveal.js and its notes plugin, MathJax 2, Pyodide (no widget renderer, no
 #: require.js: its widgets are the live forms).
 DECK_ASSETS = ("reveal.js", "mathjax", "pyodide")
-#: The scripts and the style sheet the deck loads from static/ (lesson_live.js imports python.js, which starts
-#: python_worker.js, and answers.js; offline.js says how to serve a deck opened from disk).
-DECK_STATIC = ("deck.js", "deck.css", "lesson_live.js", "python.js", "python_worker.js", "answers.js", "offline.js")
+#: A file of static/ named in a script: an import ("./classroom.js") or a worker it starts ("python_worker.js").
+_STATIC_NAME = re.compile(r"""["'](?:\./)?([\w-]+\.(?:js|css))["']""")
+
+
+def static_files(*entries: str) -> tuple[str, ...]:
+    """The files of static/ that pages loading ``entries`` need: the entries and, followed to the end, every file
+    of static/ a script names (its imports, the worker it starts): the one list the site and the deck copy, so a
+    new import cannot be left behind.
+
+    >>> {"python.js", "python_worker.js", "classroom.js", "answers.js"} <= set(static_files("lesson_live.js"))
+    True
+    """
+    found: list[str] = []
+    waiting = list(entries)
+    while waiting:
+        name = waiting.pop(0)
+        if name in found:
+            continue
+        if not (STATIC / name).is_file():
+            raise FileNotFoundError(f"static/{name} is named by the site's pages or scripts but does not exist.")
+        found.append(name)
+        if name.endswith(".js"):
+            text = (STATIC / name).read_text(encoding="utf-8")
+            waiting += [m for m in _STATIC_NAME.findall(text) if (STATIC / m).is_file()]
+    return tuple(found)
+
+
+#: The scripts and the style sheet the deck loads from static/: deck.js and deck.css, lesson_live.js (the live forms)
+#: with everything it imports and starts, and offline.js (how to serve a deck opened from disk, and what failed to
+#: load).
+DECK_STATIC = static_files("deck.js", "deck.css", "offline.js", "lesson_live.js")
 
 URLS = {
     "reveal_url_prefix": "vendor/reveal.js",

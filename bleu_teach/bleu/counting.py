@@ -28,10 +28,10 @@ applied.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, compress, repeat
 from numbers import Integral, Rational
 from typing import Any
 
@@ -189,12 +189,13 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     return Counter(zip(*(tokens[i:] for i in range(n))))
 
 
-def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Counter[Ngram]:
-    # Every n-gram of orders 1..max_n in one Counter: keys of different
-    # orders differ in length, so they never collide.
-    # Orders longer than the token list have no n-grams, so the work stops at its length.
+def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Iterator[Ngram]:
+    # Every n-gram of orders 1..max_n, order by order: n-grams of different orders differ in length, so one
+    # set or Counter can hold them all.  Orders longer than the token list have none, so the work stops at its
+    # length; the shifted copies are made once and shared by every order.
     top = min(max_n, len(tokens))
-    return Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, top + 1)))
+    shifted = [tokens[i:] for i in range(top)]
+    return chain.from_iterable(zip(*shifted[:n]) for n in range(1, top + 1))
 
 
 #: The most n-gram tokens counting one sentence may build (the hypothesis and its references, over every
@@ -249,6 +250,8 @@ def check_counting_work(references: Sequence[Tokens], hypothesis: Tokens, max_n:
     :func:`order_statistics` does); otherwise orders 1..``max_n``.  The message
     says how many orders a sentence of that length can have.
     """
+    if (len(hypothesis) + sum(map(len, references))) * max_n * (max_n + 1) <= 2 * MAX_COUNTING_WORK:
+        return  # a bound on the work below (each of L tokens starts at most one n-gram of each order)
     lengths = [len(hypothesis), *(len(r) for r in references)]
     low = max_n if single else 1
     work = counting_work(lengths, max_n, low)
@@ -274,30 +277,47 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
 
     Count_clip = min(Count, Max_Ref_Count), the maximum taken over the
     references one at a time, never their sum (Papineni et al. 2002, 2.1).
+
+    Most hypothesis n-grams occur once, and an n-gram that occurs once is
+    clipped to 1 if some reference has it and to 0 otherwise: for those, the
+    matches are the size of a set intersection.  Only an n-gram that occurs
+    more than once in the hypothesis and is found in a reference has its
+    counts compared, one reference at a time.
+
+    >>> # "the" 3 times (the second reference has it 3 times) and "cat"; "the the" twice (the second has it twice),
+    >>> # "the cat" once (the first has it)
+    >>> count_matches((("the", "cat", "the", "mat"), ("a", "the", "the", "the")), ("the",) * 3 + ("cat",), 2)
+    [4, 3]
     """
     check_counting_work(references, hypothesis, max_n)
-    hyp_counts = _all_orders(hypothesis, max_n)
     matched = [0] * max_n
-    max_n = min(max_n, len(hypothesis))  # no hypothesis n-gram of a longer order can match
-    if len(references) == 1:
-        ref_counts = _all_orders(references[0], max_n)
-        for g in hyp_counts.keys() & ref_counts.keys():
-            c, m = hyp_counts[g], ref_counts[g]
-            matched[len(g) - 1] += c if c < m else m
+    top = min(max_n, len(hypothesis))  # no hypothesis n-gram of a longer order exists
+    if top == 0:
         return matched
-    best: dict[Ngram, int] = {}
-    best_get = best.get
-    hyp_keys = hyp_counts.keys()
-    for ref in references:
-        ref_counts = _all_orders(ref, max_n)
-        for g in hyp_keys & ref_counts.keys():
-            c = ref_counts[g]
-            if c > best_get(g, 0):
-                best[g] = c
-    for g, m in best.items():
-        c = hyp_counts[g]
-        matched[len(g) - 1] += c if c < m else m
+    grams = list(_all_orders(hypothesis, top))
+    distinct = set(grams)
+    if len(references) == 1:
+        found = distinct.intersection(_all_orders(references[0], top))
+    else:
+        found = distinct.intersection(chain.from_iterable(_all_orders(ref, top) for ref in references))
+    lengths = list(map(len, found))
+    for n in range(1, top + 1):
+        matched[n - 1] = lengths.count(n)  # each distinct n-gram found, once
+    if len(distinct) < len(grams):  # some n-gram occurs more than once: credit its other occurrences
+        counts = Counter(grams)
+        repeated = found.intersection(compress(counts, map((1).__lt__, counts.values())))
+        for gram in repeated:
+            most = max([_occurrences(ref, gram) for ref in references])
+            c = counts[gram]
+            matched[len(gram) - 1] += (c if c < most else most) - 1
     return matched
+
+
+def _occurrences(tokens: Tokens, gram: Ngram) -> int:
+    # How often one n-gram occurs in a token list.
+    if len(gram) == 1:
+        return tokens.count(gram[0])
+    return list(zip(*(tokens[i:] for i in range(len(gram))))).count(gram)
 
 
 def max_reference_counts(references: Sequence[Tokens], n: int) -> Counter[Ngram]:
@@ -423,33 +443,40 @@ class SentenceStatistics:
         return tuple(o.ngrams for o in self.orders)
 
 
-def _marks(hypothesis: Tokens, n: int, clipped: dict[Ngram, int]) -> tuple[bool, ...]:
-    # Matches are credited left to right, up to each n-gram's clipped count.
-    budget = dict(clipped)
-    marks = [False] * len(hypothesis)
-    for start, gram in enumerate(zip(*(hypothesis[i:] for i in range(n)))):
-        if budget.get(gram, 0) > 0:
-            budget[gram] -= 1
-            for k in range(start, start + n):
-                marks[k] = True
-    return tuple(marks)
+def _marks(sequence: list[Ngram], n: int, counts: Counter[Ngram], clipped: dict[Ngram, int]) -> tuple[bool, ...]:
+    # For each hypothesis token, whether it lies in a clipped match.  ``sequence`` is the hypothesis's n-grams
+    # in order.  Matches are credited left to right, up to each n-gram's clipped count: an n-gram whose every
+    # occurrence is credited marks all its places; one clipped below its count, only its first places.
+    whole = {gram for gram, clip in clipped.items() if clip == counts[gram]}
+    starts = list(map(whole.__contains__, sequence))
+    for gram, clip in clipped.items():
+        if gram not in whole:
+            place = -1
+            for _ in range(clip):
+                place = sequence.index(gram, place + 1)
+                starts[place] = True
+    if n == 1:
+        return tuple(starts)
+    # token k is marked if a credited n-gram starts at one of k-n+1 .. k
+    return tuple(map(any, zip(*([False] * shift + starts + [False] * (n - 1 - shift) for shift in range(n)))))
 
 
 def _order(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCounts:
     if n > len(hypothesis):  # no n-grams, nothing to count in the references either
         return OrderCounts(n, 0, 0, (), (False,) * len(hypothesis))
-    counts = ngram_counts(hypothesis, n)
-    per_ref = [ngram_counts(ref, n) for ref in references]
-    table = []
-    clipped: dict[Ngram, int] = {}
-    for gram, c in counts.items():
-        ref_counts = tuple(rc.get(gram, 0) for rc in per_ref)
-        most = max(ref_counts)
-        table.append(NgramRow(gram, c, ref_counts, most, min(c, most)))
-        if most:
-            clipped[gram] = min(c, most)
-    ngrams = max(0, len(hypothesis) - n + 1)
-    return OrderCounts(n, sum(clipped.values()), ngrams, tuple(table), _marks(hypothesis, n, clipped))
+    sequence = list(zip(*(hypothesis[i:] for i in range(n))))
+    counts = Counter(sequence)
+    grams = list(counts)  # the distinct hypothesis n-grams, in order of first appearance
+    hyp_counts = list(counts.values())
+    # Column by column: each reference's count of every hypothesis n-gram, then the largest, then the clip.
+    # A reference's n-grams that the hypothesis lacks are skipped before they are counted.
+    ref_counts = list(zip(*[map(Counter(filter(counts.__contains__, zip(*(ref[i:] for i in range(n))))).get, grams,
+                                repeat(0)) for ref in references]))
+    most = list(map(max, ref_counts))
+    clip = list(map(min, hyp_counts, most))
+    table = tuple(map(NgramRow, grams, hyp_counts, ref_counts, most, clip))
+    clipped = dict(compress(zip(grams, clip), clip))
+    return OrderCounts(n, sum(clip), len(sequence), table, _marks(sequence, n, counts, clipped))
 
 
 def sentence_statistics(

@@ -29,7 +29,7 @@ SACREBLEU QUIRKS, followed on purpose so that the numbers are equal:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
@@ -39,7 +39,7 @@ from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.validation import check_orders
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
 from bleu_teach.inputs.optional import needs
-from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, tokenize
+from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, sacrebleu_tokenizer, tokenize
 from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score, Table as TableBlock
 from bleu_teach.views.document import notes as document_notes
 from bleu_teach.views.formatting import format_number
@@ -182,19 +182,41 @@ def segment_statistics(hypothesis: str, references: Sequence[Optional[str]], tok
     (6, 6, 5, 3, 2, 1, 6, 5, 4, 3)
     """
     max_order = check_orders(max_order, "max_order")
-    present = [r for r in references if r is not None]
-    hyp = tuple(_tok(hypothesis, tokenize_name, lowercase))
-    refs = tuple(tuple(_tok(r, tokenize_name, lowercase)) for r in present)
-    matches = tuple(count_matches(refs, hyp, max_order))
-    ngrams = tuple(max(0, len(hyp) - n + 1) for n in range(1, max_order + 1))
-    return (len(hyp), closest_ref_length((len(r) for r in refs), len(hyp)), *matches, *ngrams)
+    for text in (hypothesis, *references):
+        if text is not None:
+            tokenize(text, tokenize_name, lowercase)  # says what is wrong with a text, the tokenizer or lowercase
+    return _statistics(_tokenizer(tokenize_name, lowercase), hypothesis, references, max_order)
+
+
+def _tokenizer(tokenize_name: str, lowercase: bool) -> Callable[[str], tuple[str, ...]]:
+    """sacreBLEU's steps for one text: lowercase if asked, strip the end, tokenize, split on spaces.
+
+    The same tokens as :func:`~bleu_teach.inputs.tokenizers.tokenize`, with the tokenizer looked up once.
+    """
+    if tokenize_name not in SACREBLEU_TOKENIZERS:  # another name tokenize() takes ("13A", "whitespace")
+        return lambda text: tuple(tokenize(text, tokenize_name, lowercase))
+    tokenizer = sacrebleu_tokenizer(tokenize_name)
+    if lowercase:
+        return lambda text: tuple(tokenizer(text.lower().rstrip()).split())
+    return lambda text: tuple(tokenizer(text.rstrip()).split())
+
+
+def _statistics(tok: Callable[[str], tuple[str, ...]], hypothesis: str, references: Sequence[Optional[str]],
+                max_order: int) -> tuple[int, ...]:
+    # segment_statistics once the options are checked: the corpus loop calls this for every segment.
+    hyp = tok(hypothesis)
+    refs = [tok(r) for r in references if r is not None]
+    matches = count_matches(refs, hyp, max_order)
+    ngrams = [len(hyp) - n + 1 if len(hyp) >= n else 0 for n in range(1, max_order + 1)]
+    return (len(hyp), closest_ref_length(map(len, refs), len(hyp)), *matches, *ngrams)
 
 
 def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize_name: str,
            lowercase: bool, smooth_method: str, smooth_value: Optional[float], max_order: int,
            effective_order: bool) -> SacreScore:
     """Count every segment (:func:`segment_statistics`), pool the counts, then sacreBLEU's arithmetic."""
-    rows = [segment_statistics(h, refs, tokenize_name, lowercase, max_order) for h, refs in zip(hypotheses, references)]
+    tok = _tokenizer(tokenize_name, lowercase)
+    rows = [_statistics(tok, h, refs, max_order) for h, refs in zip(hypotheses, references)]
     sys_len, ref_len, *pooled = (sum(column) for column in zip(*rows))
     matches, ngrams = pooled[:max_order], pooled[max_order:]
     ref_counts_seen = {len([r for r in refs if r is not None]) for refs in references}
@@ -302,9 +324,3 @@ def sentence_score(
                    "use_effective_order")
     return _score([hypothesis], [list(references)], tokenize, lowercase, smooth_method, smooth_value,
                   max_ngram_order, use_effective_order)
-
-
-def _tok(text: str, tokenizer: str, lowercase: bool) -> list[str]:
-    return tokenize(text, tokenizer, lowercase=lowercase)
-
-

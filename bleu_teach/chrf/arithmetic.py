@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts, check_chrf_orders
 
-__all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult", "chrf_from_counts"]
+__all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult", "chrf_from_counts",
+           "chrf_arithmetic"]
 
 #: sacreBLEU's stand-in for an undefined precision, recall or F-score (``CHRF._compute_f_score``).
 EPSILON = 1e-16
@@ -163,23 +164,47 @@ def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_
     >>> r.avg_precision, r.avg_recall, round(r.score, 4)
     (0.7083333333333333, 1.0, 92.3913)
     """
+    values = chrf_arithmetic([(o.matches, o.hyp_total, o.ref_total) for o in counts], beta, eps_smoothing)
+    per_order, effective_order, avg_precision, avg_recall, f_sum, score = values
+    orders = [ChrfOrder(o, precision, recall, f_score, f_is_eps, in_average)
+              for o, (precision, recall, f_score, f_is_eps, in_average) in zip(counts, per_order)]
+    return ChrfResult(tuple(orders), beta, eps_smoothing, effective_order, avg_precision, avg_recall, f_sum, score)
+
+
+#: Per order: P_n, R_n, F_n, whether F_n is the stand-in 1e-16, whether the order enters the averages.
+OrderValues = tuple[float, float, float, bool, bool]
+
+
+def chrf_arithmetic(counts: Sequence[tuple[int, int, int]], beta: float = BETA, eps_smoothing: bool = False
+                    ) -> tuple[list[OrderValues], int, float, float, float, float]:
+    """The arithmetic of :func:`chrf_from_counts` on bare counts: the one place chrF's float steps are written.
+
+    ``counts`` holds, per order, (matches, hypothesis n-grams as they enter
+    the score, reference n-grams).  Returns the per-order values, the
+    effective order, the mean precision and recall, the sum of the F_n and
+    the score (0-100): the corpus path scores each reference with it, and
+    :func:`chrf_from_counts` keeps every value in its records.
+
+    >>> chrf_arithmetic([(3, 4, 3), (2, 3, 2)])[1:]
+    (2, 0.7083333333333333, 1.0, 1.8465909090909092, 92.39130434782608)
+    """
     factor = beta ** 2
-    orders = []
+    per_order: list[OrderValues] = []
     f_sum = 0.0
     effective_order = 0
     avg_precision, avg_recall = 0.0, 0.0
-    for o in counts:
-        precision = o.matches / o.hyp_total if o.hyp_total > 0 else EPSILON
-        recall = o.matches / o.ref_total if o.ref_total > 0 else EPSILON
+    for matches, hyp_total, ref_total in counts:
+        precision = matches / hyp_total if hyp_total > 0 else EPSILON
+        recall = matches / ref_total if ref_total > 0 else EPSILON
         denominator = factor * precision + recall
         f_score = ((1 + factor) * precision * recall / denominator) if denominator > 0 else EPSILON
         f_sum += f_score
-        in_average = o.hyp_total > 0 and o.ref_total > 0
+        in_average = hyp_total > 0 and ref_total > 0
         if in_average:
             avg_precision += precision
             avg_recall += recall
             effective_order += 1
-        orders.append(ChrfOrder(o, precision, recall, f_score, not denominator > 0, in_average))
+        per_order.append((precision, recall, f_score, not denominator > 0, in_average))
 
     if effective_order == 0:
         avg_precision = avg_recall = 0.0
@@ -188,11 +213,11 @@ def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_
         avg_recall /= effective_order
 
     if eps_smoothing:
-        score = 100 * f_sum / len(orders)
+        score = 100 * f_sum / len(per_order)
     elif avg_precision + avg_recall:
         score = (1 + factor) * avg_precision * avg_recall
         score /= (factor * avg_precision) + avg_recall
         score = 100 * score
     else:
         score = 0.0
-    return ChrfResult(tuple(orders), beta, eps_smoothing, effective_order, avg_precision, avg_recall, f_sum, score)
+    return per_order, effective_order, avg_precision, avg_recall, f_sum, score

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 from collections import Counter
+from itertools import repeat
 from collections.abc import Sequence
 from typing import Any
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ __all__ = [
     "chrf_ngram_counts",
     "chrf_order_counts",
     "chrf_pool",
+    "ChrfProfile",
 ]
 
 #: The characters sacreBLEU's chrF++ splits off the start or end of a word (``string.punctuation``).
@@ -146,6 +148,63 @@ def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
         words = chrf_words(text)
         counts += [word_ngram_counts(words, n) for n in range(1, word_order + 1)]
     return tuple(counts)
+
+
+class ChrfProfile:
+    """The n-grams of one text, order by order, counted as the corpus path compares them (no rows kept).
+
+    The same counts as :func:`chrf_ngram_counts`, in the same orders
+    (characters 1..``char_order``, then words 1..``word_order``), with other
+    keys: a character n-gram of order 2 and up is a tuple of characters and
+    a word n-gram a tuple of words, which name the same n-grams as
+    sacreBLEU's strings (words hold no whitespace, so joining them with a
+    space loses nothing), and are quicker to make.  ``lengths`` are the
+    numbers of n-grams of each order.
+
+    >>> ChrfProfile("abcd", 4).match(ChrfProfile("abc", 4))
+    [(3, 4, 3), (2, 3, 2), (1, 2, 1), (0, 1, 0)]
+    """
+
+    __slots__ = ("counts", "lengths")
+
+    def __init__(self, text: str, char_order: int, word_order: int = 0, whitespace: bool = False,
+                 checked: bool = False) -> None:
+        if not checked:  # chrf_score checks the orders once for the whole corpus
+            check_chrf_orders(char_order, word_order)
+        line = chrf_characters(text, whitespace)
+        _check_work(len(line), char_order)
+        sequences: list[Sequence[Any]] = [line] if char_order else []  # order 1: the characters themselves
+        sequences += _grams(line, 2, char_order)
+        if word_order > 0:
+            words = chrf_words(text)
+            sequences.append(words)
+            sequences += _grams(words, 2, word_order)
+        self.counts = list(map(Counter, sequences))
+        self.lengths = list(map(len, sequences))
+
+    def match(self, reference: "ChrfProfile") -> list[tuple[int, int, int]]:
+        """Per order: (matched n-grams, hypothesis n-grams, reference n-grams), this text being the hypothesis.
+
+        matched = the sum over n-grams of min(count here, count in the
+        reference), taken over the side with fewer distinct n-grams.  Where
+        one side has no n-gram twice, each shared n-gram adds 1, so the sum
+        is the number of shared n-grams.
+        """
+        out = []
+        for mine, theirs, hyp_len, ref_len in zip(self.counts, reference.counts, self.lengths, reference.lengths):
+            few, many = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
+            if len(mine) == hyp_len or len(theirs) == ref_len:
+                matched = sum(map(many.__contains__, few))
+            else:
+                matched = sum(map(min, few.values(), map(many.get, few, repeat(0))))
+            out.append((matched, hyp_len, ref_len))
+        return out
+
+
+def _grams(items: Sequence[Any], low: int, high: int) -> list[list[tuple[Any, ...]]]:
+    # The n-grams of orders low..high as tuples, each order in text order; none past the length.
+    shifted = [items[i:] for i in range(min(high, len(items)))]
+    return [list(zip(*shifted[:n])) if n <= len(items) else [] for n in range(low, high + 1)]
 
 
 @dataclass(frozen=True)

@@ -76,9 +76,10 @@ from bleu_teach.chrf.arithmetic import (
     ChrfOrder,
     ChrfResult,
     ChrfSettings,
+    chrf_arithmetic,
     chrf_from_counts,
 )
-from bleu_teach.chrf.counting import (check_chrf_orders, chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool,
+from bleu_teach.chrf.counting import (ChrfOrderCounts, ChrfProfile, check_chrf_orders, chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool,
                                      chrf_words)
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
@@ -303,21 +304,24 @@ def chrf_score(
     """
     settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     per_hyp = check_inputs(hypotheses, references, orientation)
+    kinds = [("char", n) for n in range(1, char_order + 1)] + [("word", n) for n in range(1, word_order + 1)]
     segments = []
     for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
-        hyp_counts = chrf_ngram_counts(_compared(hypothesis, settings), char_order, word_order, whitespace)
+        # The lean path: each text's n-grams once (ChrfProfile), bare counts per reference, records for the kept one.
+        hyp = ChrfProfile(_compared(hypothesis, settings), char_order, word_order, whitespace, checked=True)
         positions, matched, scores = [], [], []
         for j, reference in enumerate(refs):
             if reference is None:
                 continue
-            counts = chrf_order_counts(
-                hyp_counts, chrf_ngram_counts(_compared(reference, settings), char_order, word_order, whitespace),
-                char_order)
+            counts = [(m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
+                      for m, h, r in hyp.match(ChrfProfile(_compared(reference, settings), char_order, word_order,
+                                                           whitespace, checked=True))]
             positions.append(j)
             matched.append(counts)
-            scores.append(chrf_from_counts(counts, beta, eps_smoothing).score)
+            scores.append(chrf_arithmetic([c[:3] for c in counts], beta, eps_smoothing)[-1])
         best = _choose(scores)
-        segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], matched[best]))
+        kept = tuple(ChrfOrderCounts(kind, n, *c) for (kind, n), c in zip(kinds, matched[best]))
+        segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], kept))
     totals = chrf_pool([s.counts for s in segments])
     result = chrf_from_counts(totals, beta, eps_smoothing)
     return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))

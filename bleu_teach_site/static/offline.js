@@ -14,3 +14,24 @@ if (location.protocol === "file:") addEventListener("DOMContentLoaded", () => {
     form.querySelector(".live-feedback").textContent = how;
   }
 });
+
+// Served, a module script whose file or one of whose imports cannot be loaded never runs, so it cannot say so
+// itself: the browser fires "error" at its script element, and this says so where the live parts are, instead of
+// leaving the saved example waiting for Python forever.
+if (location.protocol !== "file:") addEventListener("error", (event) => {
+  const script = event.target;
+  if (!(script instanceof HTMLScriptElement) || script.type !== "module") return;
+  const name = script.src.split("/").pop();
+  const message = `The live part could not start: ${name}, or a file it imports, could not be loaded from this ` +
+    "site. What is shown is the saved example; reload the page, and if this stays, the site is missing a file.";
+  const say = () => {
+    for (const status of document.querySelectorAll(".live-status")) {
+      status.textContent = message;
+    }
+    for (const feedback of document.querySelectorAll("form[data-exercise] .live-feedback")) {
+      feedback.textContent = message;
+    }
+  };
+  if (document.readyState === "loading") addEventListener("DOMContentLoaded", say);
+  else say();
+}, true);

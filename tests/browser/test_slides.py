@@ -116,6 +116,96 @@ def static_deck(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     return html
 
 
+def served(folder: Path):  # noqa: ANN201
+    """``folder`` served by `python -m http.server` on 127.0.0.1, as the deck's guide says: (server, address)."""
+    import sys
+    import urllib.request
+
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(folder),
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        try:
+            with urllib.request.urlopen(f"{url}/{DECK}.slides.html", timeout=10) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    wait_until_up(server, up, "http.server")
+    return server, url
+
+
+def test_the_make_slides_deck_served_over_http_goes_live(browser, static_deck: Path):
+    """`make slides` then `python -m http.server -d build/slides`: the live slides compute what is typed."""
+    server, url = served(static_deck.parent)
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        context.set_default_timeout(60_000)
+        blocked = only_local(context, url + "/")
+        page = context.new_page()
+        errors: list[str] = []
+        missing: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+        page.goto(f"{url}/{DECK}.slides.html")
+        page.wait_for_selector(".reveal.ready")
+        page.goto(f"{url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
+        page.wait_for_function("document.documentElement.dataset.pythonReady === '1'")
+        form = page.locator(f"{PRESENT} form[data-widget]")
+        headline = form.locator("[data-value]")
+        saved = headline.get_attribute("data-value")
+        form.locator("[name=hypothesis]").fill("the cat on the mat")
+        page.wait_for_function("v => document.querySelector('.reveal section.present:not(.stack) [data-value]')"
+                               ".dataset.value !== v", arg=saved)
+        # As in the site's copy: BLEU-2 of "the cat on the mat" is its brevity penalty exp(1 - 6/5).
+        assert float(headline.get_attribute("data-value")) == pytest.approx(math.exp(1 - 6 / 5), rel=1e-12)
+        assert "Live" in form.locator(".live-status").inner_text()
+        assert (blocked, errors, missing) == ([], [], [])
+        context.close()
+    finally:
+        stop(server)
+
+
+def test_a_deck_missing_a_script_says_its_live_part_could_not_start(browser, static_deck: Path, tmp_path: Path):
+    """A file the live part imports is missing (the deck once shipped without classroom.js): the slide says so."""
+    import shutil
+
+    folder = tmp_path / "deck"
+    shutil.copytree(static_deck.parent, folder)
+    (folder / "classroom.js").unlink()
+    server, url = served(folder)
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        blocked = only_local(context, url + "/")
+        page = context.new_page()
+        page.goto(f"{url}/{DECK}.slides.html")
+        page.wait_for_selector(".reveal.ready")
+        page.goto(f"{url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
+        status = page.locator(f"{PRESENT} form[data-widget] .live-status")
+        page.wait_for_function("s => document.querySelector(s).textContent.includes('could not start')",
+                               arg=f"{PRESENT} form[data-widget] .live-status")
+        text = status.inner_text()
+        assert "The live part could not start: lesson_live.js" in text and "saved example" in text, text
+        assert blocked == []
+        context.close()
+    finally:
+        stop(server)
+
+
+def test_the_deck_and_the_site_copy_every_script_their_pages_import():
+    """One list of static files, followed from the pages' scripts: each import of each copied script is copied."""
+    for files in (build_slides.DECK_STATIC,
+                  build_slides.static_files("site.css", "offline.js", "explorer.js", "lesson_live.js", "progress.js")):
+        for name in files:
+            if name.endswith(".js"):
+                text = (build_slides.STATIC / name).read_text(encoding="utf-8")
+                imported = re.findall(r"""(?:from|import)\s*\(?\s*["']\./([\w-]+\.js)["']""", text)
+                assert set(imported) <= set(files), (name, imported, files)
+    assert {"classroom.js", "python_worker.js"} <= set(build_slides.DECK_STATIC)
+
+
 # ---------------------------------------------------------------------------
 # The static deck, from disk
 # ---------------------------------------------------------------------------
