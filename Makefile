@@ -96,7 +96,10 @@ dist: $(STAMP)
 
 # The classroom server (README: The classroom server) on 127.0.0.1, with the course website beside it.
 CLASS_PORT ?= 8000
-class: site
+# Starts from the site already built (make site rebuilds it); builds it only when there is none, so a built class
+# starts offline.
+class: $(STAMP)
+	@test -f build/site/index.html || $(MAKE) site
 	$(BIN)/python -m bleu_teach class serve --site build/site --port $(CLASS_PORT)
 
 benchmark: $(STAMP)

@@ -161,8 +161,26 @@ def test_joining_and_answering_are_rate_limited(store: Store) -> None:
     assert joined == [200] * 60
     student = client(store, limits=Limits(answers_per_student=5))
     student.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=WRITE)
-    answered = [send(student, "03.1", "0.882").status_code for _ in range(6)]
-    assert answered == [200] * 5 + [429]
+    answered = [send(student, "03.1", "0.882") for _ in range(6)]
+    assert [reply.status_code for reply in answered] == [200] * 5 + [429]
+    assert answered[-1].headers["Retry-After"] == "60"
+
+
+def test_one_scripts_wrong_codes_never_lock_the_room_out_and_one_address_cannot_crowd_a_session(store: Store) -> None:
+    _, made = teacher_of(store)
+    room = client(store, limits=Limits(joins_per_address=120, joins_per_address_per_session=40))
+    guesses = [room.post("/class/api/join", json={"code": f"ZZZ{k:03d}", "nickname": "x"}, headers=WRITE)
+               for k in range(130)]
+    assert [g.status_code for g in guesses[-10:]] == [429] * 10 and guesses[-1].headers["Retry-After"] == "60"
+    # the same address (the school's), the right code: the class still joins
+    joined = [room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"}, headers=WRITE)
+              for k in range(41)]
+    assert [j.status_code for j in joined[:40]] == [200] * 40
+    assert joined[40].status_code == 429 and joined[40].headers["Retry-After"] == "600"
+    assert "from this address" in joined[40].json()["error"]
+    _, second = teacher_of(store, "another class")  # another session from the same address is another count
+    assert room.post("/class/api/join", json={"code": second["code"], "nickname": "Ann"},
+                     headers=WRITE).status_code == 200
 
 
 def test_teacher_pages_need_their_secret_and_a_student_sees_only_their_own(store: Store) -> None:
@@ -306,3 +324,109 @@ def test_forged_cookies_open_nothing(store: Store) -> None:
     me = bob.get("/class/api/me").json()
     assert me["nickname"] == "Bob" and me["answers"] == 0
     assert teacher.get(f"/class/api/sessions/{number}/tally").status_code == 200  # the real teacher still can
+
+
+# ---------------------------------------------------------------------------
+# No request makes a 500 (each of these did), and the database is never served
+# ---------------------------------------------------------------------------
+
+
+def _no_server_errors(store: Store) -> TestClient:
+    return TestClient(create_app(store, TOKEN), base_url="http://class.test", raise_server_exceptions=False)
+
+
+def test_odd_requests_get_a_4xx_naming_the_problem_and_the_server_goes_on(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    session = made["id"]
+    ann = student_of(store, made["code"], "Ann")
+    poll = teacher.post(f"/class/api/sessions/{session}/polls", headers=WRITE,
+                        json={"question": "Which?", "options": ["one", "two"]}).json()["poll"]
+    deep = "[" * 30_000 + "]" * 30_000  # 60 KB, under the size limit
+    assert len(deep) < 64 * 1024
+    writes = [(ann, "/class/api/join"), (ann, "/class/api/answers"), (ann, "/class/api/poll/vote"),
+              (ann, "/class/api/homework/answer"), (teacher, "/class/api/sessions"),
+              (teacher, f"/class/api/sessions/{session}/polls"), (teacher, f"/class/api/sessions/{session}/roster/reopen")]
+    for browser, path in writes:
+        reply = browser.post(path, content=deep, headers=WRITE | {"Content-Type": "application/json"})
+        assert 400 <= reply.status_code < 500, (path, reply.status_code, reply.text)
+        assert "error" in reply.json(), path
+    for body, said in (({"poll": 10**30, "id": "v1", "choice": "A"}, "poll"),
+                       ({"poll": poll["id"], "id": "v\u0000", "choice": "A"}, "id: it holds"),
+                       ({"poll": poll["id"], "id": "\ud800", "choice": "A"}, "id: it holds characters that are not text")):
+        reply = ann.post("/class/api/poll/vote", headers=WRITE | {"Content-Type": "application/json"},
+                         content=json.dumps(body))
+        assert reply.status_code == 400 and said in reply.json()["error"], (body, reply.text)
+    reply = ann.post("/class/api/answers", headers=WRITE | {"Content-Type": "application/json"},
+                     content=json.dumps({"id": "a1", "exercise": "03.1", "answer": "0.5\ud800"}))
+    assert reply.status_code == 400 and reply.json()["error"].startswith("answer: it holds characters that are not text")
+    reply = teacher.post(f"/class/api/sessions/{session}/polls", headers=WRITE,
+                         json={"question": "Which\u0000?", "options": ["one", "two"]})
+    assert reply.status_code == 400 and "question" in reply.json()["error"]
+    for path in (f"/class/api/sessions/{10**30}/tally", f"/class/dashboard/{10**30}",
+                 f"/class/api/sessions/{session}/polls/{10**30}/close"):
+        reply = (teacher.post(path, headers=WRITE) if path.endswith("close") else teacher.get(path))
+        assert reply.status_code == 404, (path, reply.status_code)
+    odd = _no_server_errors(store)
+    cookie = {"Cookie": f"{STUDENT_COOKIE}=\u00b2.token".encode("latin-1")}  # "²": a digit to str.isdigit, not to int()
+    assert odd.get("/class/api/me", headers=cookie).status_code == 401
+    assert odd.post("/class/api/answers", headers=WRITE | cookie, json={"id": "x", "exercise": "03.1",
+                                                                        "answer": "1"}).status_code == 401
+    length = {"Content-Length": "\u00b2".encode("latin-1")}
+    assert odd.post("/class/api/answers", headers=WRITE | length, content=b"1").status_code == 413
+    assert send(ann, "03.2", "E").json()["verdict"] == "correct"  # and the class goes on
+
+
+def test_a_database_that_fails_gets_a_503_to_retry_and_one_line_in_the_log(store: Store, caplog) -> None:
+    import logging
+
+    from sqlalchemy import event
+
+    teacher, made = teacher_of(store)
+    ann = student_of(store, made["code"], "Ann")
+    down = {"now": True}
+
+    def fail(*_: object) -> None:
+        if down["now"]:
+            raise sqlalchemy_operational("disk I/O error")
+
+    from sqlalchemy.exc import OperationalError as sqlalchemy_error
+
+    def sqlalchemy_operational(message: str) -> Exception:
+        return sqlalchemy_error("SELECT", {}, Exception(message))
+
+    event.listen(store.engine, "before_cursor_execute", fail)
+    caplog.set_level(logging.WARNING, logger="bleu_teach.classroom")
+    replies = [send(ann, "03.2", "E") for _ in range(20)]
+    assert {r.status_code for r in replies} == {503}
+    assert all(r.headers["Retry-After"] == "5" and "sends again" in r.json()["error"] for r in replies)
+    assert teacher.get(f"/class/api/sessions/{made['id']}/tally").status_code == 503
+    down["now"] = False
+    assert send(ann, "03.2", "E").json()["verdict"] == "correct"
+    lines = [r.getMessage() for r in caplog.records if r.name == "bleu_teach.classroom"]
+    assert len(lines) == 2 and "unavailable (disk I/O error)" in lines[0] and "back after" in lines[1], lines
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_database_files_are_never_served_and_a_site_holding_the_database_is_refused(tmp_path: Path, site: Path) -> None:
+    for name in ("bleu-teach-class.sqlite", "bleu-teach-class.sqlite-wal", "bleu-teach-class.sqlite-shm", "x.db",
+                 "old.sqlite-journal", "other.sqlite3"):
+        (site / name).write_bytes(b"SQLite format 3\x00 roster e-mails")
+    outside = Store.open(tmp_path / "elsewhere.sqlite")
+    browser = client(outside, site)
+    assert browser.get("/").status_code == 200
+    for name in ("bleu-teach-class.sqlite", "bleu-teach-class.sqlite-wal", "bleu-teach-class.sqlite-shm", "x.db",
+                 "old.sqlite-journal", "other.sqlite3", "BLEU-TEACH-CLASS.SQLITE"):
+        assert browser.get(f"/{name}").status_code == 404, name
+    outside.close()
+    inside = Store.open(site / "class.sqlite")
+    with pytest.raises(ValueError, match="lies inside the site folder"):
+        create_app(inside, TOKEN, site)
+    with pytest.raises(ValueError, match="lies inside the site folder"):
+        create_app(inside, TOKEN, site / ".." / site.name)
+    inside.close()
+
+
+def test_without_a_site_the_address_itself_says_where_to_join_and_where_the_lessons_are(store: Store) -> None:
+    page = client(store).get("/")
+    assert page.status_code == 200
+    assert 'href="/class"' in page.text and "--site" in page.text and "make class" in page.text

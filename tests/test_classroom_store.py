@@ -239,3 +239,136 @@ def test_the_dashboards_reading_follows_new_answers_without_rereading_old_ones(s
     store.record_answer(ann, "a0", "03.1", "0.1", "wrong", at=now + timedelta(seconds=1))
     assert latest.update(store) and latest.latest[(ann.id, "03.1")].answer_id == "a2"
     assert len(latest.seen) == 3
+
+
+# ---------------------------------------------------------------------------
+# Data that survives time zones, copies, deletes and damaged files
+# ---------------------------------------------------------------------------
+
+
+def test_a_due_time_keeps_its_zone_and_an_answer_after_it_is_late(store: Store) -> None:
+    # The README's own example: 09:00 at UTC+1 is 08:00 UTC. It used to be stored as 09:00 and read as 09:00 UTC,
+    # so an answer at 08:30 UTC (half an hour after the real due time) was on time.
+    due = datetime.fromisoformat("2026-12-01T09:00+01:00")
+    session, _ = store.create_session("week 4", "homework", due)
+    kept = store.session(session.id).due
+    assert kept == datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc) and kept.utcoffset() == timedelta(0)
+    student, _ = store.join(session, "Ann")
+    early, _ = store.record_answer(student, str(uuid.uuid4()), "03.1", "0.5", "wrong",
+                                   at=datetime(2026, 12, 1, 7, 59, tzinfo=timezone.utc))
+    late, _ = store.record_answer(student, str(uuid.uuid4()), "03.1", "0.5", "wrong",
+                                  at=datetime(2026, 12, 1, 8, 30, tzinfo=timezone.utc))
+    assert (early.late, late.late) == (False, True)
+    with pytest.raises(ValueError, match="time zone"):
+        store.create_session("no zone", "homework", datetime(2026, 12, 1, 9, 0))
+
+
+def test_texts_the_databases_refuse_are_refused_with_the_field_named(store: Store) -> None:
+    session, _ = store.create_session("week 3")
+    for nickname, said in (("an\x00n", "control characters"), ("an\ud800n", "characters that are not text")):
+        with pytest.raises(ValueError, match=f"nickname: it holds {said}"):
+            store.join(session, nickname)
+    from bleu_teach.classroom.polls import Polls
+
+    student, _ = store.join(session, "Ann")
+    polls = Polls(store)
+    poll = polls.open(session.id, "Which?", (("A", "one"), ("B", "two")))
+    with pytest.raises(ValueError, match="vote id"):
+        polls.vote(student, poll.id, "vote\x00id", "A")
+    with pytest.raises(ValueError, match="poll"):
+        polls.vote(student, 10**30, "vote-id", "A")
+    assert polls.vote(student, poll.id, "vote-id", "A") is True
+
+
+def _sqlite_files(folder: Path) -> bytes:
+    return b"".join(path.read_bytes() for path in sorted(folder.iterdir()) if path.name.startswith("classroom"))
+
+
+def test_a_stopped_sqlite_store_is_one_whole_file_readable_by_its_owner_alone(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "classroom.sqlite")
+    session, _ = store.create_session("week 3")
+    student, _ = store.join(session, "Ann")
+    for k in range(50):
+        store.record_answer(student, f"id-{k}", "03.1", f"0.{k}", "wrong")
+    assert (tmp_path / "classroom.sqlite-wal").stat().st_size > 0  # the answers are in the log while it runs
+    store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["classroom.sqlite"]
+    assert (tmp_path / "classroom.sqlite").stat().st_mode & 0o777 == 0o600
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "classroom.sqlite").write_bytes((tmp_path / "classroom.sqlite").read_bytes())  # the teacher's copy
+    again = Store.open(copy / "classroom.sqlite")
+    assert len(again.answers(session.id)) == 50
+    again.close()
+
+
+def test_a_deleted_session_leaves_nothing_readable_in_the_sqlite_files(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "classroom.sqlite")
+    kept, _ = store.create_session("kept session")
+    gone, _ = store.create_session("gone session")
+    keeper, _ = store.join(kept, "Keeper")
+    student, _ = store.join(gone, "Zebulon-Quaxley")
+    store.record_answer(keeper, "k-1", "03.1", "0.5", "wrong")
+    store.record_answer(student, "g-1", "03.1", "secret-answer-9147", "wrong")
+    assert b"Zebulon-Quaxley" in _sqlite_files(tmp_path)
+    store.delete_session(gone.id)
+    assert b"Zebulon-Quaxley" not in _sqlite_files(tmp_path) and b"secret-answer-9147" not in _sqlite_files(tmp_path)
+    assert b"Keeper" in _sqlite_files(tmp_path)  # while the store is open, and after
+    store.close()
+    assert b"Zebulon-Quaxley" not in _sqlite_files(tmp_path)
+
+
+def test_an_empty_damaged_or_missing_database_is_named_in_one_line(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(ValueError, match=r"empty\.sqlite' is an empty file, not a classroom database"):
+        Store.open(empty)
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(os.urandom(8192))
+    with pytest.raises(ValueError, match=r"damaged\.sqlite' cannot be used as the classroom's database") as caught:
+        Store.open(damaged)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(LookupError, match="no classroom database at"):
+        Store.open(tmp_path / "missing.sqlite", create=False)
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+# ---------------------------------------------------------------------------
+# Where the database is: one per user, said by every command, never made by one that only reads
+# ---------------------------------------------------------------------------
+
+
+def _class(folder: Path, data: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_DATA_HOME": str(data), "PYTHONPATH": str(PROJECT)}
+    env.pop("BLEU_TEACH_DATABASE", None)
+    return subprocess.run([sys.executable, "-m", "bleu_teach", "class", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_every_class_command_uses_one_database_per_user_whatever_folder_it_runs_in(tmp_path: Path) -> None:
+    data, first, other = tmp_path / "data", tmp_path / "first", tmp_path / "homework-folder"
+    for folder in (data, first, other):
+        folder.mkdir()
+    expected = data / "bleu-teach" / "class.sqlite"
+    listed = _class(first, data, "list")  # reads only: makes nothing, and says where it looked
+    assert listed.returncode != 0 and "no classroom database at" in listed.stderr and str(expected) in listed.stderr
+    assert not expected.exists() and list(first.iterdir()) == []
+    made = _class(first, data, "new", "Week 3")
+    assert made.returncode == 0, made.stderr
+    assert f"records: {expected}" in made.stderr and expected.stat().st_mode & 0o777 == 0o600
+    listed = _class(other, data, "list")  # from another folder: the same database, the same session
+    assert listed.returncode == 0 and "Week 3" in listed.stdout and f"records: {expected}" in listed.stderr
+    assert list(other.iterdir()) == []
+    (other / "bleu-teach-class.sqlite").write_bytes(expected.read_bytes())  # an earlier version's file here
+    noted = _class(other, data, "list")
+    assert "--database bleu-teach-class.sqlite" in noted.stderr
+
+
+def test_class_serve_refuses_a_database_inside_the_site_before_printing_any_link(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!DOCTYPE html><title>course</title>")
+    served = _class(tmp_path, tmp_path, "serve", "--site", str(site), "--database", str(site / "class.sqlite"),
+                    "--port", "0")
+    assert served.returncode != 0 and "lies inside the site folder" in served.stderr
+    assert "teacher page" not in served.stdout + served.stderr

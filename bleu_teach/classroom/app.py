@@ -36,10 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -47,6 +50,7 @@ from starlette.templating import Jinja2Templates
 from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
+from bleu_teach.classroom.http import RETRY_SECONDS, error, json_body, outage_of
 from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
 from bleu_teach.classroom.store import Session, Store, Student, digest
 
@@ -58,34 +62,24 @@ POLL_SECONDS = 0.5
 KEEP_ALIVE_SECONDS = 15.0
 #: Files of a built site that are the teacher's, never served (the answer key and what can rebuild it).
 TEACHERS_ONLY = ("answer_key", "answer-key", "worksheets.key", "worksheets.quiz", "teacher_kit", "teachers-kit")
+#: A database file, or SQLite's files beside one: never served, whatever folder the site is.
+DATABASE_FILES = (".sqlite", ".sqlite3", ".db", "-wal", "-shm", "-journal")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Requests per minute. Wrong join codes are counted per address (guessing a code is slow); joins with a
-    right code per session, and all join requests per address, are bounded high enough for a class of several
-    hundred behind one address (a school's network)."""
+    """Requests per minute (joins from one address to one session: per 10 minutes). Wrong join codes are counted
+    per address (guessing a code is slow) and never stop a right one; joins with a right code per session, and all
+    join requests per address, are bounded high enough for a class of several hundred behind one address (a
+    school's network)."""
 
     joins_per_address: int = 120  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes months
     join_requests_per_address: int = 1200
     joins_per_session: int = 1200
+    joins_per_address_per_session: int = 300  # in 10 minutes: a lecture hall behind one address, not a script's crowd
     answers_per_student: int = 120
     answers_per_address: int = 2000  # a classroom behind one NAT address
     answers_per_session: int = 20000
-
-
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        found = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError("The request is not JSON; reload the page.") from None
-    if not isinstance(found, dict):
-        raise ValueError("The request is not a JSON object; reload the page.")
-    return found
 
 
 def _text(value: Any, name: str) -> str:
@@ -107,6 +101,7 @@ class Classroom:
         self.wrong_codes = Limiter(limits.joins_per_address)
         self.join_requests = Limiter(limits.join_requests_per_address)
         self.joins = Limiter(limits.joins_per_session)
+        self.joins_from = Limiter(limits.joins_per_address_per_session, window=600.0)
         self.per_student = Limiter(limits.answers_per_student)
         self.per_address = Limiter(limits.answers_per_address)
         self.per_session = Limiter(limits.answers_per_session)
@@ -121,8 +116,8 @@ class Classroom:
     async def student(self, request: Request) -> tuple[Session, Student] | None:
         kept = request.cookies.get(STUDENT_COOKIE, "")
         number, _, token = kept.partition(".")
-        if not number.isdigit() or not token or len(token) > 100:
-            return None
+        if not (number.isascii() and number.isdigit() and len(number) <= 9) or not token or len(token) > 100:
+            return None  # "²" is a digit to str.isdigit, not to int()
         found = await run_in_threadpool(self.store.student_and_session, int(number), token)
         if found is None:
             return None
@@ -137,6 +132,10 @@ class Classroom:
             return None
         return await run_in_threadpool(self.store.session, number)
 
+    async def home(self, request: Request) -> Response:
+        """``/`` when no website is served beside the classroom: where to join, and where the lessons are."""
+        return self.templates.TemplateResponse(request, "home.html", {})
+
     # --- students --------------------------------------------------------------------------------------------
 
     async def join_page(self, request: Request) -> Response:
@@ -144,24 +143,26 @@ class Classroom:
 
     async def join(self, request: Request) -> Response:
         address = _address(request)
-        if self.wrong_codes.full(address) or not self.join_requests.allow(address):
-            refused = _error("Too many wrong codes from this address: wait a minute, then try again.", 429)
-            refused.headers["Retry-After"] = "60"
-            return refused
+        if not self.join_requests.allow(address):
+            return error("Too many join requests from this address: wait a minute, then try again.", 429, 60)
         try:
-            body = await _body(request)
+            body = await json_body(request)
             code, nickname = body.get("code"), body.get("nickname")
             if not isinstance(code, str) or not code.strip():
                 raise ValueError("code: type the session's code, as the teacher shows it.")
             session = await run_in_threadpool(self.store.session_by_code, code)
-            if session is None:
-                self.wrong_codes.allow(address)
-                return _error("code: no session has that code; check it with your teacher.", 404)
+            if session is None:  # only wrong codes are limited: one script's guesses never lock the room out
+                if not self.wrong_codes.allow(address):
+                    return error("Too many wrong codes from this address: wait a minute, then try again.", 429, 60)
+                return error("code: no session has that code; check it with your teacher.", 404)
             if not self.joins.allow(f"c{session.id}"):
-                return _error("Too many students joining this session at once: wait a minute, then try again.", 429)
+                return error("Too many students joining this session at once: wait a minute, then try again.", 429, 60)
+            if not self.joins_from.allow(f"{address} c{session.id}"):
+                return error("Too many students have joined this session from this address: wait a few minutes, "
+                             "or ask your teacher.", 429, 600)
             student, token = await run_in_threadpool(self.store.join, session, _text(nickname, "nickname"))
         except (TypeError, ValueError) as problem:
-            return _error(str(problem))
+            return error(str(problem))
         response = JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind})
         response.set_cookie(STUDENT_COOKIE, f"{session.id}.{token}", httponly=True, samesite="strict",
                             secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
@@ -170,7 +171,7 @@ class Classroom:
     async def me(self, request: Request) -> Response:
         found = await self.student(request)
         if found is None:
-            return _error("You have not joined a session in this browser.", 401)
+            return error("You have not joined a session in this browser.", 401)
         session, student = found
         answers = await run_in_threadpool(self.store.answers, session.id, student.id)
         return JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind,
@@ -179,13 +180,13 @@ class Classroom:
     async def answer(self, request: Request) -> Response:
         found = await self.student(request)
         if found is None:
-            return _error("You have not joined a session in this browser; join first.", 401)
+            return error("You have not joined a session in this browser; join first.", 401)
         session, student = found
         if not (self.per_student.allow(f"s{student.id}") and self.per_address.allow(_address(request))
                 and self.per_session.allow(f"c{session.id}")):
-            return _error("Too many answers in a minute: wait a little, then send again.", 429)
+            return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         try:
-            body = await _body(request)
+            body = await json_body(request)
             answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
             if not isinstance(exercise_id, str):
                 raise TypeError("exercise: give the exercise's id as text, e.g. \"03.1\".")
@@ -194,14 +195,14 @@ class Classroom:
             if len(answer) > 200:
                 raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
             if not session.open:
-                return _error("This session is closed: your answer was checked but not sent.", 409)
+                return error("This session is closed: your answer was checked but not sent.", 409)
             if session.kind == "homework":
-                return _error("This session is a homework: answer its questions on the homework page.", 409)
+                return error("This session is a homework: answer its questions on the homework page.", 409)
             judged = judge(exercise_id, answer)
             kept, stored = await run_in_threadpool(self.store.record_answer, student, _text(answer_id, "answer id"),
                                                    exercise_id, answer, judged.verdict, judged.mistake, None, session)
         except (TypeError, ValueError) as problem:
-            return _error(str(problem))
+            return error(str(problem))
         return JSONResponse({"id": kept.answer_id, "stored": stored, "verdict": kept.verdict, "late": kept.late})
 
     # --- the teacher -----------------------------------------------------------------------------------------
@@ -221,13 +222,13 @@ class Classroom:
 
     async def create(self, request: Request) -> Response:
         if not self.is_teacher(request):
-            return _error("Open the teacher page with the link the server printed.", 401)
+            return error("Open the teacher page with the link the server printed.", 401)
         try:
-            body = await _body(request)
+            body = await json_body(request)
             title = _text(body.get("title"), "title")
             session, secret = await run_in_threadpool(self.store.create_session, title, "live")
         except (TypeError, ValueError) as problem:
-            return _error(str(problem))
+            return error(str(problem))
         return JSONResponse({"id": session.id, "code": session.code, "title": session.title,
                              "teacher_link": f"/class/t/{session.id}/{secret}"})
 
@@ -263,14 +264,14 @@ class Classroom:
     async def tally(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         names = request.query_params.get("names", "1") != "0"
         return JSONResponse(await run_in_threadpool(self._counts, session, names))
 
     async def events(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         names = request.query_params.get("names", "1") != "0"
 
         latest = Latest(session.id)
@@ -286,6 +287,10 @@ class Classroom:
                     text = await run_in_threadpool(look)
                 except LookupError:  # the session was deleted
                     return
+                except (OperationalError, InterfaceError, SQLAlchemyTimeoutError) as problem:
+                    outage_of(self.store.engine).failed(problem)  # logged once; the stream waits and looks again
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
                 if text != shown:
                     shown, quiet = text, 0.0
                     yield f"data: {text}\n\n"
@@ -301,14 +306,14 @@ class Classroom:
     async def close(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         await run_in_threadpool(self.store.close_session, session.id)
         return JSONResponse({"closed": True})
 
     async def delete(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         await run_in_threadpool(self.store.delete_session, session.id)
         response = JSONResponse({"deleted": True})
         response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
@@ -317,7 +322,7 @@ class Classroom:
     async def export(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         roster = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id)}
         answers = await run_in_threadpool(self.store.answers, session.id)
         out = io.StringIO()
@@ -344,7 +349,7 @@ class PollRoutes:
     async def current(self, request: Request) -> Response:
         found = await self.room.student(request)
         if found is None:
-            return _error("You have not joined a session in this browser; join first.", 401)
+            return error("You have not joined a session in this browser; join first.", 401)
         session, student = found
         poll = await run_in_threadpool(self.room.polls.current, session.id)
         if poll is None or poll.state != "open":
@@ -355,29 +360,29 @@ class PollRoutes:
     async def vote(self, request: Request) -> Response:
         found = await self.room.student(request)
         if found is None:
-            return _error("You have not joined a session in this browser; join first.", 401)
+            return error("You have not joined a session in this browser; join first.", 401)
         _, student = found
         if not self.room.per_student.allow(f"s{student.id}"):
-            return _error("Too many votes in a minute: wait a little.", 429)
+            return error("Too many votes in a minute: wait a little.", 429, 60)
         try:
-            body = await _body(request)
+            body = await json_body(request)
             poll_id = body.get("poll")
             if not isinstance(poll_id, int) or isinstance(poll_id, bool):
                 raise TypeError("poll: reload the page.")
             changed = await run_in_threadpool(self.room.polls.vote, student, poll_id, body.get("id"),
                                               body.get("choice"))
         except (TypeError, ValueError) as problem:
-            return _error(str(problem))
+            return error(str(problem))
         except LookupError:
-            return _error("That question is not asked in your session; reload the page.", 404)
+            return error("That question is not asked in your session; reload the page.", 404)
         return JSONResponse({"counted": True, "changed": changed})
 
     async def open(self, request: Request) -> Response:
         session = await self.room.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         try:
-            body = await _body(request)
+            body = await json_body(request)
             if body.get("exercise"):
                 question, options = question_of(_text(body["exercise"], "exercise"))
                 exercise_id = body["exercise"]
@@ -386,13 +391,13 @@ class PollRoutes:
                 exercise_id = ""
             poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
         except (TypeError, ValueError) as problem:
-            return _error(str(problem))
+            return error(str(problem))
         return JSONResponse({"poll": poll.public()})
 
     async def change(self, request: Request) -> Response:
         session = await self.room.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         poll_id, action = request.path_params["poll"], request.path_params["action"]
         try:
             if action == "close":
@@ -400,26 +405,59 @@ class PollRoutes:
             elif action == "again":
                 poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
             else:
-                return _error("Only close or again.", 404)
+                return error("Only close or again.", 404)
         except LookupError:
-            return _error("No such poll in this session.", 404)
+            return error("No such poll in this session.", 404)
         except ValueError as problem:
-            return _error(str(problem))
+            return error(str(problem))
         return JSONResponse({"poll": poll.public()})
 
     async def questions(self, request: Request) -> Response:
         if await self.room.teaching(request) is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         return JSONResponse({"questions": pollable()})
 
 
 class _SiteFiles(StaticFiles):
-    """The course website, without the teacher's files (answer keys) a built site folder might hold."""
+    """The course website, without the teacher's files (answer keys) or a database a built site folder might hold."""
 
     async def get_response(self, path: str, scope: Any) -> Response:
-        if any(part in path.lower() for part in TEACHERS_ONLY):
+        lowered = path.lower()
+        if any(part in lowered for part in TEACHERS_ONLY) or lowered.endswith(DATABASE_FILES):
             return Response("Not found", status_code=404, media_type="text/plain")
         return await super().get_response(path, scope)
+
+
+class _RecordNumber(Convertor[int]):
+    """A record's number in a path: 1 to 9 digits (a larger number names nothing: 404, never a database error)."""
+
+    regex = "[0-9]{1,9}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(int(value))
+
+
+register_url_convertor("id", _RecordNumber())
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def check_site(store: Store, site: Path) -> None:
+    """Refuse a site folder that holds the database: its files would be served to anyone who asks."""
+    database = store.path
+    if database is not None and _inside(database, site):
+        raise ValueError(f"--site: the database {str(database)!r} lies inside the site folder {str(site)!r}, whose "
+                         "files anyone may download; keep the database elsewhere (--database) or serve another "
+                         "folder.")
 
 
 def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = Limits()) -> Guard:
@@ -434,30 +472,43 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/answers", room.answer, methods=["POST"]),
         Route("/class/teach", room.teach, methods=["GET"]),
         Route("/class/api/sessions", room.create, methods=["POST"]),
-        Route("/class/t/{session:int}/{secret:str}", room.enter, methods=["GET"]),
-        Route("/class/dashboard/{session:int}", room.dashboard, methods=["GET"]),
-        Route("/class/projector/{session:int}", room.dashboard, methods=["GET"]),
-        Route("/class/api/sessions/{session:int}/tally", room.tally, methods=["GET"]),
-        Route("/class/api/sessions/{session:int}/events", room.events, methods=["GET"]),
-        Route("/class/api/sessions/{session:int}/close", room.close, methods=["POST"]),
-        Route("/class/api/sessions/{session:int}", room.delete, methods=["DELETE"]),
-        Route("/class/api/sessions/{session:int}/export.csv", room.export, methods=["GET"]),
+        Route("/class/t/{session:id}/{secret:str}", room.enter, methods=["GET"]),
+        Route("/class/dashboard/{session:id}", room.dashboard, methods=["GET"]),
+        Route("/class/projector/{session:id}", room.dashboard, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/tally", room.tally, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/events", room.events, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/close", room.close, methods=["POST"]),
+        Route("/class/api/sessions/{session:id}", room.delete, methods=["DELETE"]),
+        Route("/class/api/sessions/{session:id}/export.csv", room.export, methods=["GET"]),
         Route("/class/poll", asking.page, methods=["GET"]),
         Route("/class/api/poll", asking.current, methods=["GET"]),
         Route("/class/api/poll/vote", asking.vote, methods=["POST"]),
-        Route("/class/api/sessions/{session:int}/polls", asking.open, methods=["POST"]),
-        Route("/class/api/sessions/{session:int}/polls/questions", asking.questions, methods=["GET"]),
-        Route("/class/api/sessions/{session:int}/polls/{poll:int}/{action:str}", asking.change, methods=["POST"]),
+        Route("/class/api/sessions/{session:id}/polls", asking.open, methods=["POST"]),
+        Route("/class/api/sessions/{session:id}/polls/questions", asking.questions, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/polls/{poll:id}/{action:str}", asking.change, methods=["POST"]),
         Route("/class/homework", homework.page, methods=["GET"]),
         Route("/class/api/homework", homework.questions, methods=["GET"]),
         Route("/class/api/homework/answer", homework.answer, methods=["POST"]),
-        Route("/class/api/sessions/{session:int}/grades.csv", homework.grades, methods=["GET"]),
-        Route("/class/api/sessions/{session:int}/roster/reopen", homework.reopen, methods=["POST"]),
+        Route("/class/api/sessions/{session:id}/grades.csv", homework.grades, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/roster/reopen", homework.reopen, methods=["POST"]),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:
+        check_site(store, site)
         routes.append(Mount("/", app=_SiteFiles(directory=str(site), html=True), name="site"))
-    return Guard(Starlette(routes=routes))
+    else:
+        routes.append(Route("/", room.home, methods=["GET"]))
+    outage = outage_of(store.engine)
+
+    async def unavailable(request: Request, problem: Exception) -> Response:
+        return outage.response(problem)
+
+    async def out_of_range(request: Request, problem: Exception) -> Response:
+        return error("A value in the request is out of range; reload the page.")
+
+    handlers: dict[Any, Any] = {OperationalError: unavailable, InterfaceError: unavailable,
+                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range}
+    return Guard(Starlette(routes=routes, exception_handlers=handlers))
 
 
 #: What :func:`from_environment` reads: the workers ``class serve --workers`` starts each build the app from these.

@@ -95,7 +95,7 @@ class Guard:
             # A body of unknown length: the server reads no more than it has been told.
             await _refuse(send, 411, "Send the request with its length (Content-Length).")
             return
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+        if declared is not None and (not (declared.isascii() and declared.isdigit()) or int(declared) > self.max_body):
             await _refuse(send, 413, f"The request is larger than {self.max_body // 1024} KB; send less.")
             return
 

@@ -25,6 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, csv_cell
 from bleu_teach.classroom.homework import Homework
+from bleu_teach.classroom.http import error, json_body
 from bleu_teach.classroom.store import Session, Store, Student
 
 
@@ -40,10 +41,6 @@ class Room(Protocol):
     async def teaching(self, request: Request) -> Session | None: ...
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 class HomeworkRoutes:
     def __init__(self, room: Room) -> None:
         self.room = room
@@ -52,9 +49,9 @@ class HomeworkRoutes:
     async def _student(self, request: Request) -> tuple[Session, Student] | JSONResponse:
         found = await self.room.student(request)
         if found is None:
-            return _error("You have not joined this homework in this browser; join with its code first.", 401)
+            return error("You have not joined this homework in this browser; join with its code first.", 401)
         if found[0].kind != "homework":
-            return _error("Your session is not a homework: answer on the lesson pages.", 409)
+            return error("Your session is not a homework: answer on the lesson pages.", 409)
         return found
 
     async def page(self, request: Request) -> Response:
@@ -80,13 +77,11 @@ class HomeworkRoutes:
             return found
         session, student = found
         if not self.room.per_student.allow(f"s{student.id}"):
-            return _error("Too many answers in a minute: wait a little, then send again.", 429)
+            return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         if not session.open:
-            return _error("This homework is closed: your answer was not taken.", 409)
+            return error("This homework is closed: your answer was not taken.", 409)
         try:
-            body = json.loads(await request.body())
-            if not isinstance(body, dict):
-                raise ValueError("The request is not a JSON object; reload the page.")
+            body = await json_body(request)
             answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
             if not isinstance(answer_id, str) or not isinstance(exercise_id, str) or not isinstance(answer, str):
                 raise TypeError("id, exercise and answer: give each as text (reload the page).")
@@ -95,8 +90,8 @@ class HomeworkRoutes:
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
             kept, stored = await run_in_threadpool(self.room.store.record_answer, student, answer_id, exercise_id,
                                                    answer, judged.verdict, judged.mistake, None, session)
-        except (TypeError, ValueError, UnicodeDecodeError) as problem:
-            return _error(str(problem) if not isinstance(problem, UnicodeDecodeError) else "The request is not JSON.")
+        except (TypeError, ValueError) as problem:
+            return error(str(problem))
         return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late})
 
     def _grades(self, session: Session) -> str:
@@ -134,19 +129,19 @@ class HomeworkRoutes:
         """Let a roster name join again (a new device, lost cookies): the teacher's button on the dashboard."""
         session = await self.room.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         try:
-            name = json.loads(await request.body()).get("name")
-        except (ValueError, UnicodeDecodeError, AttributeError):
-            return _error("The request is not a JSON object; reload the page.")
+            name = (await json_body(request)).get("name")
+        except ValueError as problem:
+            return error(str(problem))
         if not isinstance(name, str) or not await run_in_threadpool(self.room.store.reopen, session.id, name):
-            return _error("name: not on this homework's roster.", 404)
+            return error("name: not on this homework's roster.", 404)
         return JSONResponse({"reopened": name})
 
     async def grades(self, request: Request) -> Response:
         session = await self.room.teaching(request)
         if session is None:
-            return _error("Open this session with its teacher link.", 401)
+            return error("Open this session with its teacher link.", 401)
         text = await run_in_threadpool(self._grades, session)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
         return Response(text, media_type="text/csv; charset=utf-8",

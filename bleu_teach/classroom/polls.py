@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bleu_teach.classroom.store import ANSWER_ID_LENGTH, Store, Student, polls, votes
+from bleu_teach.classroom.store import ANSWER_ID_LENGTH, Store, Student, bounded, polls, record_id, votes
 from bleu_teach.exercises.bank import exercise, exercises
 
 MAX_QUESTION = 400
@@ -68,23 +68,12 @@ def pollable() -> list[dict[str, str]]:
     return [{"id": ex.id, "title": ex.title} for ex in exercises() if ex.options]
 
 
-def _bounded(text: Any, name: str, most: int) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"{name}: give text, not {type(text).__name__}.")
-    cleaned = " ".join(text.split())
-    if not cleaned:
-        raise ValueError(f"{name}: it is empty; type it.")
-    if len(cleaned) > most:
-        raise ValueError(f"{name}: at most {most} characters (this one has {len(cleaned)}); shorten it.")
-    return cleaned
-
-
 def own_question(question: Any, options: Any) -> tuple[str, tuple[tuple[str, str], ...]]:
     """The presenter's own question, checked: 2 to 6 options, each bounded."""
-    text = _bounded(question, "question", MAX_QUESTION)
+    text = bounded(question, "question", MAX_QUESTION, one_line=True)
     if not isinstance(options, list) or not 2 <= len(options) <= len(LETTERS):
         raise ValueError(f"options: give 2 to {len(LETTERS)} options.")
-    return text, tuple((LETTERS[k], _bounded(option, f"option {LETTERS[k]}", MAX_OPTION))
+    return text, tuple((LETTERS[k], bounded(option, f"option {LETTERS[k]}", MAX_OPTION, one_line=True))
                        for k, option in enumerate(options))
 
 
@@ -145,8 +134,8 @@ class Polls:
 
     def vote(self, student: Student, poll_id: int, vote_id: Any, choice: Any) -> bool:
         """Record (or change) a student's vote; whether it changed anything. A resend of the same vote counts once."""
-        if not isinstance(vote_id, str) or not 0 < len(vote_id) <= ANSWER_ID_LENGTH:
-            raise ValueError("vote id: reload the page.")
+        vote_id = bounded(vote_id, "vote id", ANSWER_ID_LENGTH)
+        poll_id = record_id(poll_id, "poll")
         poll = self.poll(student.session_id, poll_id)
         if poll.state != "open":
             raise ValueError("This question is closed: your vote was not counted.")

@@ -19,8 +19,9 @@ What the store promises:
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 import hmac
+import os
+import unicodedata
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,9 +31,10 @@ from typing import Any
 
 from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
                         Table, Text, UniqueConstraint, create_engine, delete, event, func, select)
+from sqlalchemy.types import TypeDecorator
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError
 
 #: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -45,6 +47,35 @@ MAX_MISTAKE = 120
 ANSWER_ID_LENGTH = 36  # a UUID as text
 VERDICTS = ("correct", "misconception", "wrong")
 
+#: The largest record number (a session, a student, a poll) the server reads from a request: what a 32-bit
+#: integer column holds on both databases. A larger number names nothing.
+MAX_ID = 2**31 - 1
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment, stored in UTC on both databases and read back with its zone (UTC).
+
+    SQLite keeps no time zone: a time given as 09:00+01:00 was stored as 09:00 and read back as 09:00 UTC, an hour
+    late. Every moment is turned into UTC before it is stored; a time without a zone is refused.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a time must carry its time zone, not {value!r}")
+        moment = value.astimezone(timezone.utc)
+        return moment.replace(tzinfo=None) if dialect.name == "sqlite" else moment
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
 metadata = MetaData()
 
 sessions = Table(
@@ -54,9 +85,9 @@ sessions = Table(
     Column("teacher_digest", String(64), nullable=False),
     Column("title", String(MAX_TITLE), nullable=False),
     Column("kind", String(10), nullable=False),  # "live" (in the room) or "homework"
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("due", DateTime(timezone=True)),
-    Column("closed", DateTime(timezone=True)),
+    Column("created", UtcDateTime(), nullable=False),
+    Column("due", UtcDateTime()),
+    Column("closed", UtcDateTime()),
 )
 
 students = Table(
@@ -65,7 +96,7 @@ students = Table(
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("nickname", String(MAX_NICKNAME), nullable=False),
     Column("token_digest", String(64), nullable=False, unique=True),
-    Column("joined", DateTime(timezone=True), nullable=False),
+    Column("joined", UtcDateTime(), nullable=False),
     UniqueConstraint("session_id", "nickname"),
 )
 
@@ -78,7 +109,7 @@ answers = Table(
     Column("answer", String(MAX_ANSWER), nullable=False),
     Column("verdict", String(16), nullable=False),
     Column("mistake", String(MAX_MISTAKE), nullable=False),  # the named misconception, "" when none
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
     Column("late", Boolean, nullable=False),
     PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
 )
@@ -94,7 +125,7 @@ polls = Table(
     Column("round", Integer, nullable=False),  # 1, then 2 after discussion (peer instruction)
     Column("first_round", Integer),  # round 2's round 1
     Column("state", String(10), nullable=False),  # "open", "closed" (votes counted, histogram shown)
-    Column("opened", DateTime(timezone=True), nullable=False),
+    Column("opened", UtcDateTime(), nullable=False),
 )
 
 votes = Table(
@@ -103,7 +134,7 @@ votes = Table(
     Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
     Column("vote_id", String(ANSWER_ID_LENGTH), nullable=False),
     Column("choice", String(8), nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
     PrimaryKeyConstraint("poll_id", "student_id"),  # one vote per student per round (the last one counts)
 )
 
@@ -147,12 +178,6 @@ def digest(secret: str) -> str:
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """A time read back from SQLite has lost its zone (it is stored as UTC): give it back."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=timezone.utc)
 
 
 @dataclass(frozen=True)
@@ -205,6 +230,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged answer is on disk
     cursor.execute("PRAGMA foreign_keys=ON")  # deleting a session deletes its students and answers
     cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA secure_delete=ON")  # what is deleted is overwritten, not left readable in the file
     cursor.close()
 
 
@@ -214,23 +240,58 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        database = engine.url.database
+        #: The SQLite file (None on PostgreSQL).
+        self.path = Path(database) if not self.postgres and database else None
 
     @classmethod
-    def open(cls, where: str | Path) -> Store:
-        """Open (and on first use create) the database at ``where``."""
+    def open(cls, where: str | Path, create: bool = True) -> Store:
+        """Open the database at ``where``; a SQLite file is made on first use (readable by its owner alone: it holds
+        the roster's e-mail addresses), unless ``create`` is false (a command that only reads makes nothing).
+
+        A file that is empty, damaged or not a classroom database is refused with one line that names it.
+        """
         url = database_url(where)
         if url.startswith("sqlite"):
             path = Path(url.removeprefix("sqlite:///"))
-            if not path.parent.is_dir():
-                raise ValueError(f"database: the folder {str(path.parent)!r} does not exist; create it first.")
+            if path.is_dir():
+                raise ValueError(f"database: {str(path)!r} is a folder; give a file's path.")
+            if not path.exists():
+                if not create:
+                    raise LookupError(f"database: there is no classroom database at {str(path)!r} yet "
+                                      "(class serve, new or homework makes it).")
+                if not path.parent.is_dir():
+                    raise ValueError(f"database: the folder {str(path.parent)!r} does not exist; create it first.")
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                made = True
+            else:
+                made = False
+                if path.stat().st_size == 0:
+                    raise ValueError(f"database: {str(path)!r} is an empty file, not a classroom database; move it "
+                                     "away or give another --database.")
             engine = create_engine(url)
             event.listen(engine, "connect", _sqlite_pragmas)
+            if made:  # the file is new and empty: SQLite writes its header now
+                path.chmod(0o600)
         else:
             engine = create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
-        metadata.create_all(engine)
+        try:
+            metadata.create_all(engine)
+        except DatabaseError as problem:
+            engine.dispose()
+            shown = engine.url.render_as_string(hide_password=True)
+            reason = str(getattr(problem, "orig", problem)).splitlines()[0][:200]
+            raise ValueError(f"database: {shown.removeprefix('sqlite:///')!r} cannot be used as the classroom's "
+                             f"database ({reason}); if it is a classroom database, it is damaged: restore a "
+                             "copy, or give another --database.") from None
         return cls(engine)
 
     def close(self) -> None:
+        """Close the database; a SQLite file is left whole on its own (its write-ahead log merged into it), so that
+        copying the one file copies every answer."""
+        if not self.postgres:
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
 
     def _begin(self) -> Any:
@@ -240,7 +301,7 @@ class Store:
 
     def create_session(self, title: str, kind: str = "live", due: datetime | None = None) -> tuple[Session, str]:
         """A new session and its teacher's secret (shown once: only its digest is kept)."""
-        title = _bounded(title, "title", MAX_TITLE)
+        title = bounded(title, "title", MAX_TITLE)
         if kind not in ("live", "homework"):
             raise ValueError(f"kind: 'live' or 'homework', not {str(kind)[:20]!r}.")
         if due is not None and due.tzinfo is None:
@@ -299,12 +360,15 @@ class Store:
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
             connection.execute(delete(students).where(students.c.session_id == session_id))
             connection.execute(delete(sessions).where(sessions.c.id == session_id))
+        if not self.postgres:  # the log still holds the pages as they were before: merge it and empty it
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # --- students ---------------------------------------------------------------------------------------------
 
     def join(self, session: Session, nickname: str) -> tuple[Student, str]:
         """A new student in an open session, and their token (kept by their browser; only its digest here)."""
-        nickname = unicodedata.normalize("NFC", _bounded(nickname, "nickname", MAX_NICKNAME))
+        nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NICKNAME))
         if any(unicodedata.category(character) == "Cf" for character in nickname):
             raise ValueError("nickname: it holds invisible characters; type it again.")
         if not session.open:
@@ -355,7 +419,7 @@ class Store:
             connection.execute(delete(roster).where(roster.c.session_id == session_id))
             for position, (name, identifier) in enumerate(names):
                 connection.execute(roster.insert().values(
-                    session_id=session_id, name=_bounded(name, "name", MAX_NICKNAME), folded=fold(name),
+                    session_id=session_id, name=bounded(name, "name", MAX_NICKNAME), folded=fold(name),
                     identifier=identifier[:200], position=position))
 
     def reopen(self, session_id: int, name: str) -> bool:
@@ -403,8 +467,8 @@ class Store:
         """Keep an answer once: (what is stored, whether this call stored it). The same ``answer_id`` sent again
         (a page that lost its connection sends again) stores nothing and answers the first one. ``session`` is
         the student's, if the caller has it (its due time marks late answers)."""
-        answer_id = _bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
-        answer = _bounded(answer, "answer", MAX_ANSWER, empty=True)
+        answer_id = bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
+        answer = bounded(answer, "answer", MAX_ANSWER, empty=True)
         if verdict not in VERDICTS:
             raise ValueError(f"verdict: one of {', '.join(VERDICTS)}, not {str(verdict)[:20]!r}.")
         if session is None or session.id != student.session_id:
@@ -464,27 +528,40 @@ class Store:
         return iter(last.values())
 
 
-def _bounded(value: Any, name: str, most: int, empty: bool = False) -> str:
+def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False) -> str:
+    """Text a person typed, checked once for every table: trimmed (``one_line``: every run of spaces, tabs and
+    line breaks made one space), at most ``most`` characters, with no control characters (NUL among them, which
+    PostgreSQL refuses) and no half of a surrogate pair (not text in any encoding)."""
     if not isinstance(value, str):
         raise TypeError(f"{name}: give text, not {type(value).__name__}.")
-    text = value.strip()
+    text = " ".join(value.split()) if one_line else value.strip()
     if not text and not empty:
         raise ValueError(f"{name}: it is empty; type one.")
     if len(text) > most:
         raise ValueError(f"{name}: at most {most} characters (this one has {len(text)}); shorten it.")
     if any(ord(character) < 32 or ord(character) == 127 for character in text):
         raise ValueError(f"{name}: it holds control characters; type it again.")
+    if any(0xD800 <= ord(character) <= 0xDFFF for character in text):
+        raise ValueError(f"{name}: it holds characters that are not text; type it again.")
     return text
 
 
+def record_id(value: Any, name: str) -> int:
+    """A record's number from a request: a whole number from 1 to :data:`MAX_ID` (a larger one names nothing)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        raise ValueError(f"{name}: reload the page.")
+    return value
+
+
 def _session(row: Any) -> Session:
-    return Session(row["id"], row["code"], row["title"], row["kind"], _aware(row["created"]),  # type: ignore[arg-type]
-                   _aware(row["due"]), _aware(row["closed"]))
+    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"],
+                   row["due"], row["closed"])
 
 
 def _answer(row: Any) -> Answer:
     return Answer(row["answer_id"], row["student_id"], row["exercise"], row["answer"], row["verdict"],
-                  row["mistake"], _aware(row["at"]), bool(row["late"]))  # type: ignore[arg-type]
+                  row["mistake"], row["at"], bool(row["late"]))
 
 
-__all__ = ["Answer", "fold", "Session", "Store", "Student", "database_url", "digest"]
+__all__ = ["Answer", "MAX_ID", "Session", "Store", "Student", "UtcDateTime", "bounded", "database_url", "digest",
+           "fold", "record_id"]

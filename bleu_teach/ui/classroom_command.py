@@ -17,8 +17,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: Where the records go when no --database is given (a file in the current folder, made on first start).
-DEFAULT_DATABASE = "bleu-teach-class.sqlite"
+#: The file earlier versions kept the records in, in whatever folder a command ran from.
+OLD_DEFAULT_DATABASE = "bleu-teach-class.sqlite"
+#: The environment variable that may name the database (a file's path or a postgresql:// URL).
+DATABASE_ENVIRONMENT = "BLEU_TEACH_DATABASE"
+#: The commands that may make a new database; the others only open one that is there.
+CREATING = ("serve", "new", "homework")
+
+
+def default_database() -> str:
+    """Where the records are when no --database is given: $BLEU_TEACH_DATABASE, else one file per user in the
+    user's data folder (platformdirs: ~/.local/share/bleu-teach/class.sqlite on Linux), whatever folder a command
+    runs from."""
+    named = os.environ.get(DATABASE_ENVIRONMENT)
+    if named:
+        return named
+    from platformdirs import user_data_path
+
+    return str(user_data_path("bleu-teach") / "class.sqlite")
 #: The exercises a homework has unless told otherwise: every numeric exercise that has variants.
 HOMEWORK_EXERCISES = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
 #: The environment variable that may hold the teacher token (so that a service manager can set it).
@@ -31,8 +47,9 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         help="the classroom server: live answers of the class for the teacher (needs bleu-teach[classroom])",
         description="A classroom server: students join a session with a code and a nickname, their answers\n"
                     "on the lesson pages are sent to it, and the teacher's dashboard shows live which\n"
-                    "mistakes the class makes. Give the same --database to every command (default: a file in\n"
-                    "the current folder) and --address (the address students use) to those that print links.",
+                    "mistakes the class makes. Every command uses the same database (one per user, wherever\n"
+                    "it runs; --database for another) and prints where it is; give --address (the address\n"
+                    "students use) to those that print links.",
     )
     what = room.add_subparsers(dest="class_command", title="what to do", metavar="WHAT")
     serve = what.add_parser("serve", help="start the classroom server")
@@ -79,9 +96,10 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
         commands_with_database.append(one)
     for command in commands_with_database:
-        command.add_argument("--database", default=DEFAULT_DATABASE, metavar="PATH_OR_URL",
-                             help=f"a SQLite file (default ./{DEFAULT_DATABASE}, made on first use) or a "
-                                  "postgresql:// URL")
+        command.add_argument("--database", metavar="PATH_OR_URL",
+                             help="a SQLite file or a postgresql:// URL (default: $BLEU_TEACH_DATABASE, else one file "
+                                  "per user, ~/.local/share/bleu-teach/class.sqlite on Linux; every command prints "
+                                  "which)")
 
 
 def _network_address() -> str:
@@ -116,19 +134,38 @@ def _qr(text: str) -> str:
     return out.getvalue()
 
 
-def _store(database: str) -> Any:
+def _store(database: str | None, create: bool) -> Any:
+    """The store the command works on; says on stderr where it is (and where the old default's file lies)."""
     try:
         from bleu_teach.classroom.store import Store
     except ImportError as missing:
         raise ValueError(f"the classroom server needs {missing.name}: pip install 'bleu-teach[classroom]'") from None
-    return Store.open(database)
+    if database is None:
+        database = default_database()
+        if Path(database).suffix and create:
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        if Path(OLD_DEFAULT_DATABASE).is_file() and Path(OLD_DEFAULT_DATABASE).resolve() != Path(database).resolve():
+            print(f"note: {OLD_DEFAULT_DATABASE} in this folder holds records of an earlier version; use them with "
+                  f"--database {OLD_DEFAULT_DATABASE}", file=sys.stderr)
+    try:
+        store = Store.open(database, create=create)
+    except LookupError as missing:
+        raise ValueError(str(missing).strip("'\"")) from None
+    return store
+
+
+def _where(store: Any) -> str:
+    """Where the records are, as every command prints it: the SQLite file, or the PostgreSQL URL without password."""
+    return store.path and str(store.path) or store.engine.url.render_as_string(hide_password=True)
 
 
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
         raise ValueError("choose what to do: class serve, new, homework, list, link, close or delete")
-    store = _store(args.database)
+    store = _store(args.database, args.class_command in CREATING)
+    if args.class_command != "serve":  # serve says it in its banner
+        print(f"records: {_where(store)}", file=sys.stderr, flush=True)
     try:
         if args.class_command == "serve":
             return _serve(args, store)
@@ -217,9 +254,13 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
 
     from bleu_teach.classroom.app import create_app
 
+    from bleu_teach.classroom.app import check_site
+
     site = Path(args.site) if args.site else None
     if site is not None and not (site / "index.html").is_file():
         raise ValueError(f"--site: {args.site!r} holds no index.html; build the website first (make site)")
+    if site is not None:
+        check_site(store, site)  # before any link is printed
     if not 1 <= args.port <= 65535:
         raise ValueError(f"--port: 1 to 65535, not {args.port}")
     if not 1 <= args.workers <= 64:
@@ -238,8 +279,7 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
     shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
     base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
-    where = store.engine.url.render_as_string(hide_password=True)
-    print(f"bleu-teach classroom server\n  records: {where}\n"
+    print(f"bleu-teach classroom server\n  records: {_where(store)}\n"
           f"  teacher page (keep this link to yourself; a new one at each start, unless "
           f"{TOKEN_VARIABLE} is set): {base}/class/teach?token={token}\n"
           f"  students join at: {base}/class", flush=True)
@@ -251,14 +291,17 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
         from bleu_teach.classroom.app import DATABASE_VARIABLE, SITE_VARIABLE
 
         store.close()
-        os.environ.update({DATABASE_VARIABLE: str(args.database), TOKEN_VARIABLE: token,
+        os.environ.update({DATABASE_VARIABLE: store.engine.url.render_as_string(hide_password=False),
+                           TOKEN_VARIABLE: token,
                            **({SITE_VARIABLE: str(site)} if site else {})})
         uvicorn.run("bleu_teach.classroom.app:from_environment", factory=True, workers=args.workers,
                     host=args.host, port=args.port, log_level="warning", access_log=False,
                     limit_concurrency=1000, timeout_graceful_shutdown=2)
         return 0
     app = create_app(store, token, site)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                limit_concurrency=1000, timeout_graceful_shutdown=2)
-    store.close()
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
+                    limit_concurrency=1000, timeout_graceful_shutdown=2)
+    finally:
+        store.close()  # the SQLite file whole on its own: its log merged back
     return 0
