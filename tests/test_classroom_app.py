@@ -223,7 +223,7 @@ def test_what_students_typed_is_escaped_in_pages_and_neutralised_in_the_export(s
     for nickname in ("=HYPERLINK(\"http://evil.example\")", "+1+1", "-2+3", "@SUM(A1)", "<b>Bo</b>"):
         send(student_of(store, made["code"], nickname), "03.1", "=1+1")
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
-    assert rows[0] == ["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"]
+    assert rows[0] == ["nickname", "exercise", "answer", "verdict", "mistake", "late", "at", "removed"]
     nicknames = [row[0] for row in rows[1:]]
     assert nicknames == ["'=HYPERLINK(\"http://evil.example\")", "'+1+1", "'-2+3", "'@SUM(A1)", "<b>Bo</b>"]
     assert {row[2] for row in rows[1:]} == {"'=1+1"}
@@ -430,3 +430,29 @@ def test_without_a_site_the_address_itself_says_where_to_join_and_where_the_less
     page = client(store).get("/")
     assert page.status_code == 200
     assert 'href="/class"' in page.text and "--site" in page.text and "make class" in page.text
+
+
+def test_the_teacher_removes_a_fake_student_whose_answers_leave_the_counts_and_stay_in_the_export(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    ann = student_of(store, made["code"], "Ann")
+    fake = student_of(store, made["code"], "alice")
+    send(ann, "03.2", "E")
+    send(fake, "03.2", "A")
+    before = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
+    assert before["students"] == 2 and before["exercises"][0]["answered"] == 2
+    fake_id = next(s["id"] for s in before["roster"] if s["nickname"] == "alice")
+    assert ann.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE,
+                    json={}).status_code == 401  # a student cannot
+    removed = teacher.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE, json={})
+    assert removed.status_code == 200
+    assert teacher.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE,
+                        json={}).status_code == 404  # once
+    after = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
+    assert after["students"] == 1 and after["exercises"][0]["answered"] == 1
+    assert after["exercises"][0]["verdicts"] == {"correct": 1, "misconception": 0, "wrong": 0}
+    assert [s["nickname"] for s in after["roster"]] == ["Ann"]
+    assert send(fake, "03.2", "A").status_code == 401  # the fake's browser is out
+    assert student_of(store, made["code"], "alice")  # and the name is free for the real alice
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
+    kept = [row for row in rows[1:] if row[-1] == "yes"]
+    assert len(kept) == 1 and kept[0][0].startswith("alice (removed") and kept[0][2] == "A"

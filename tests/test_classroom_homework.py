@@ -86,8 +86,8 @@ def test_the_worksheet_commands_file_is_read_back_whole(tmp_path: Path) -> None:
         avoided(tmp_path / "missing.json")
 
 
-def _homework(store: Store, due: datetime) -> tuple[TestClient, dict]:
-    session, secret = store.create_session("Week 4", "homework", due)
+def _homework(store: Store, due: datetime, tries: int | None = None) -> tuple[TestClient, dict]:
+    session, secret = store.create_session("Week 4", "homework", due, tries)
     store.set_roster(session.id, [("Zoë Ng", json.dumps({"Email address": "zoe@example.org"})),
                                   ("=cmd|' /C calc'!A0", json.dumps({"Email address": "x@example.org"})),
                                   ("Ada Lovelace", json.dumps({"Email address": "ada@example.org"}))])
@@ -130,7 +130,7 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
     assert wrong.json()["verdict"] in ("wrong", "misconception") and f"{right:.3f}" not in wrong.text
     ok = zoe.post("/class/api/homework/answer", headers=WRITE,
                   json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
-    assert ok.json() == {"stored": True, "verdict": "correct", "mistake": "", "late": False}
+    assert ok.json() == {"stored": True, "verdict": "correct", "mistake": "", "late": False, "tries_left": 8}
     other = ada.post("/class/api/homework/answer", headers=WRITE,  # Zoë's right answer is not Ada's
                      json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
     ada_right = _bp(dict(variants["Ada Lovelace"].inputs))
@@ -146,9 +146,10 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
     assert unknown.status_code == 400 and "not in this homework" in unknown.json()["error"]
 
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
-    assert rows[0] == ["Name", "Email address", "03.1", "Week 4 (total, out of 1)", "Late answers"]
-    assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0"]
-    assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0"]  # never joined; a formula quoted
+    assert rows[0] == ["Name", "Email address", "03.1", "Week 4 (total, out of 1)", "Late answers",
+                       "03.1 tries (of 10)"]
+    assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
+    assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0", "0"]  # never joined; a formula quoted
     assert rows[3][:2] == ["Ada Lovelace", "ada@example.org"]
 
 
@@ -210,3 +211,21 @@ def test_a_lost_teacher_link_is_replaced_from_the_command_line(tmp_path: Path) -
     store = Store.open(database)
     assert store.is_teacher(session.id, new) and not store.is_teacher(session.id, secret)
     store.close()
+
+
+def test_each_question_has_its_tries_so_guessing_a_number_among_its_candidates_fails(store: Store) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1), tries=3)
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    assert zoe.get("/class/api/homework").json()["questions"][0]["tries_left"] == 3
+    ids = [str(uuid.uuid4()) for _ in range(4)]
+    replies = [zoe.post("/class/api/homework/answer", headers=WRITE,
+                        json={"id": answer_id, "exercise": "03.1", "answer": f"0.{k}11"}) for k, answer_id in
+               enumerate(ids)]
+    assert [r.status_code for r in replies] == [200, 200, 200, 409]
+    assert [r.json().get("tries_left") for r in replies[:3]] == [2, 1, 0]
+    assert "used the 3 tries" in replies[3].json()["error"]
+    again = zoe.post("/class/api/homework/answer", headers=WRITE,  # a page sending its last answer again
+                     json={"id": ids[2], "exercise": "03.1", "answer": "0.211"})
+    assert again.status_code == 200 and again.json()["stored"] is False
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
+    assert rows[0][-1] == "03.1 tries (of 3)" and rows[1][0] == "Zoë Ng" and rows[1][-1] == "3"

@@ -255,6 +255,11 @@ class Classroom:
         answers = latest.latest.values() if latest is not None else self.store.latest(session.id)
         found = counts(answers, self.store.roster(session.id), names) | {
             "open": session.open, "code": session.code, "poll": self.polls.view(session.id)}
+        if session.kind == "homework":  # the tries sent per exercise, of the tries each student has per question
+            sent = self.store.answers_per_exercise(session.id)
+            for shown in found["exercises"]:
+                shown["tries"] = sent.get(shown["id"], 0)
+            found["tries"] = session.tries
         if session.kind == "homework" and names:  # who on the roster has joined (the teacher can let in again)
             found["homework"] = {"due": session.due.isoformat() if session.due else None,
                                  "roster": [{"name": name, "joined": student is not None}
@@ -319,19 +324,30 @@ class Classroom:
         response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
         return response
 
+    async def remove(self, request: Request) -> Response:
+        """Take a student out of the session (a fake, a duplicate): out of the counts, kept in the export."""
+        session = await self.teaching(request)
+        if session is None:
+            return error("Open this session with its teacher link.", 401)
+        if not await run_in_threadpool(self.store.remove_student, session.id, request.path_params["student"]):
+            return error("student: not in this session (or removed already).", 404)
+        return JSONResponse({"removed": True})
+
     async def export(self, request: Request) -> Response:
         session = await self.teaching(request)
         if session is None:
             return error("Open this session with its teacher link.", 401)
         roster = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id)}
+        removed = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id, True)}
         answers = await run_in_threadpool(self.store.answers, session.id)
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at"])
+        writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at", "removed"])
         for answer in answers:
-            writer.writerow([csv_cell(cell) for cell in (roster.get(answer.student_id, ""), answer.exercise,
-                             answer.answer, answer.verdict, answer.mistake, "yes" if answer.late else "no",
-                             answer.at.isoformat())])
+            writer.writerow([csv_cell(cell) for cell in (
+                roster.get(answer.student_id) or removed.get(answer.student_id, ""), answer.exercise, answer.answer,
+                answer.verdict, answer.mistake, "yes" if answer.late else "no", answer.at.isoformat(),
+                "yes" if answer.student_id in removed else "no")])
         name = f"bleu-teach-session-{session.id}.csv"
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -480,6 +496,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/sessions/{session:id}/close", room.close, methods=["POST"]),
         Route("/class/api/sessions/{session:id}", room.delete, methods=["DELETE"]),
         Route("/class/api/sessions/{session:id}/export.csv", room.export, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/students/{student:id}/remove", room.remove, methods=["POST"]),
         Route("/class/poll", asking.page, methods=["GET"]),
         Route("/class/api/poll", asking.current, methods=["GET"]),
         Route("/class/api/poll/vote", asking.vote, methods=["POST"]),

@@ -57,10 +57,14 @@ def _tally(values: Iterable[str]) -> dict[str, int]:
 
 def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> dict[str, Any]:
     """The dashboard's numbers, as JSON: ``exercises`` (in the course's order, those answered) and, with
-    ``names``, each student's verdict per exercise (the projector's view has no names)."""
+    ``names``, each student's verdict per exercise (the projector's view has no names). Only the students in
+    ``roster`` count: the answers of one the teacher removed are left out."""
+    people = list(roster)
+    present = {student.id for student in people}  # a student the teacher removed counts no more
     per_exercise: dict[str, list[Answer]] = {}
     for answer in latest:
-        per_exercise.setdefault(answer.exercise, []).append(answer)
+        if answer.student_id in present:
+            per_exercise.setdefault(answer.exercise, []).append(answer)
     shown = []
     for ex in exercises():
         given = per_exercise.get(ex.id)
@@ -74,14 +78,13 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
                       "mistakes": [{"name": name, "count": count}
                                    for name, count in sorted(mistakes.items(), key=lambda item: -item[1])],
                       "late": sum(answer.late for answer in given)})
-    people = list(roster)
     result: dict[str, Any] = {"exercises": shown, "students": len(people)}
     if names:
         by_student: dict[int, dict[str, str]] = {}
         for ex_answers in per_exercise.values():
             for answer in ex_answers:
                 by_student.setdefault(answer.student_id, {})[answer.exercise] = answer.verdict
-        result["roster"] = [{"nickname": student.nickname, "verdicts": by_student.get(student.id, {})}
+        result["roster"] = [{"id": student.id, "nickname": student.nickname, "verdicts": by_student.get(student.id, {})}
                             for student in people]
     return result
 

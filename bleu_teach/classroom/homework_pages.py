@@ -66,9 +66,13 @@ class HomeworkRoutes:
         given = await run_in_threadpool(self.room.store.answers, session.id, student.id)
         last = {answer.exercise: {"answer": answer.answer, "verdict": answer.verdict, "mistake": answer.mistake,
                                   "late": answer.late} for answer in given}
+        used: dict[str, int] = {}
+        for answer in given:
+            used[answer.exercise] = used.get(answer.exercise, 0) + 1
         return JSONResponse({"title": session.title, "nickname": student.nickname, "open": session.open,
-                             "due": session.due.isoformat() if session.due else None,
-                             "questions": [question | {"last": last.get(question["exercise"])}
+                             "due": session.due.isoformat() if session.due else None, "tries": session.tries,
+                             "questions": [question | {"last": last.get(question["exercise"]),
+                                                       "tries_left": session.tries - used.get(question["exercise"], 0)}
                                            for question in asked]})
 
     async def answer(self, request: Request) -> Response:
@@ -87,12 +91,19 @@ class HomeworkRoutes:
                 raise TypeError("id, exercise and answer: give each as text (reload the page).")
             if len(answer) > 200:
                 raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
+            store = self.room.store
+            used = await run_in_threadpool(store.tries, student, exercise_id)
+            if used >= session.tries and not await run_in_threadpool(store.has_answer, student, answer_id):
+                # A verdict per try would let a script find a number among its candidates: the tries are counted.
+                return error(f"You have used the {session.tries} tries of this question: your last answer stands.",
+                             409)
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
-            kept, stored = await run_in_threadpool(self.room.store.record_answer, student, answer_id, exercise_id,
+            kept, stored = await run_in_threadpool(store.record_answer, student, answer_id, exercise_id,
                                                    answer, judged.verdict, judged.mistake, None, session)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
-        return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late})
+        return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late,
+                             "tries_left": session.tries - used - (1 if stored else 0)})
 
     def _grades(self, session: Session) -> str:
         store = self.room.store
@@ -101,9 +112,11 @@ class HomeworkRoutes:
         exercises = sorted(self.homework.counts(session.id))
         last: dict[tuple[int, str], Any] = {}
         late: dict[int, int] = {}
+        tries: dict[tuple[int, str], int] = {}
         for answer in store.answers(session.id):
             last[(answer.student_id, answer.exercise)] = answer
             late[answer.student_id] = late.get(answer.student_id, 0) + answer.late
+            tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
         rows: list[tuple[str, dict[str, str], int | None]] = []
         if listed:  # every name on the roster, joined or not, in the roster's order
             rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]
@@ -114,15 +127,18 @@ class HomeworkRoutes:
         writer = csv.writer(out)
         name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
         writer.writerow([name_column, *identifier_columns, *exercises,
-                         f"{session.title} (total, out of {len(exercises)})", "Late answers"])
+                         f"{session.title} (total, out of {len(exercises)})", "Late answers",
+                         *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises)])
         for name, identifiers, student_id in rows:
             marks = []
             for exercise_id in exercises:
                 given = last.get((student_id, exercise_id)) if student_id is not None else None
                 marks.append("" if given is None else "1" if given.verdict == "correct" else "0")
             total = sum(mark == "1" for mark in marks)
+            used = [tries.get((student_id, exercise_id), 0) if student_id is not None else 0
+                    for exercise_id in exercises]
             writer.writerow([csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns),
-                                                         *marks, total, late.get(student_id or -1, 0))])
+                                                         *marks, total, late.get(student_id or -1, 0), *used)])
         return out.getvalue()
 
     async def reopen(self, request: Request) -> Response:

@@ -46,6 +46,10 @@ MAX_ANSWER = 200
 MAX_MISTAKE = 120
 ANSWER_ID_LENGTH = 36  # a UUID as text
 VERDICTS = ("correct", "misconception", "wrong")
+#: A homework's tries per question unless its teacher sets another number: enough to correct a slip and learn from
+#: the mistake named, too few to find a number by trying the candidates.
+DEFAULT_TRIES = 10
+MAX_TRIES = 100
 
 #: The largest record number (a session, a student, a poll) the server reads from a request: what a 32-bit
 #: integer column holds on both databases. A larger number names nothing.
@@ -88,6 +92,7 @@ sessions = Table(
     Column("created", UtcDateTime(), nullable=False),
     Column("due", UtcDateTime()),
     Column("closed", UtcDateTime()),
+    Column("tries", Integer),  # a homework's tries per question (None: DEFAULT_TRIES)
 )
 
 students = Table(
@@ -97,6 +102,7 @@ students = Table(
     Column("nickname", String(MAX_NICKNAME), nullable=False),
     Column("token_digest", String(64), nullable=False, unique=True),
     Column("joined", UtcDateTime(), nullable=False),
+    Column("removed", UtcDateTime()),  # when the teacher removed them: out of the counts, kept in the export
     UniqueConstraint("session_id", "nickname"),
 )
 
@@ -189,6 +195,7 @@ class Session:
     created: datetime
     due: datetime | None
     closed: datetime | None
+    tries: int = DEFAULT_TRIES
 
     @property
     def open(self) -> bool:
@@ -234,6 +241,38 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The revision whose schema the first release made without recording it (no alembic_version table).
+FIRST_RELEASE = "0001"
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema up to the newest revision (``migrations/versions``), in one transaction.
+
+    A new database gets every revision; a database made by the first release (its tables there, no record of a
+    revision) is marked as being at :data:`FIRST_RELEASE` (one made before ``roster.reopened`` existed gets that
+    column first) and goes on from there. On PostgreSQL an advisory lock lets one process of several starting
+    together do it.
+    """
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect, text
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(4242017)"))
+        found = inspect(connection)
+        tables = set(found.get_table_names())
+        config.attributes["connection"] = connection
+        if "sessions" in tables and "alembic_version" not in tables:
+            if "roster" in tables and "reopened" not in {c["name"] for c in found.get_columns("roster")}:
+                connection.execute(text("ALTER TABLE roster ADD COLUMN reopened BOOLEAN NOT NULL DEFAULT false"))
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")
+
+
 class Store:
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL."""
 
@@ -276,7 +315,7 @@ class Store:
         else:
             engine = create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         try:
-            metadata.create_all(engine)
+            migrate(engine)
         except DatabaseError as problem:
             engine.dispose()
             shown = engine.url.render_as_string(hide_password=True)
@@ -299,9 +338,13 @@ class Store:
 
     # --- sessions ---------------------------------------------------------------------------------------------
 
-    def create_session(self, title: str, kind: str = "live", due: datetime | None = None) -> tuple[Session, str]:
-        """A new session and its teacher's secret (shown once: only its digest is kept)."""
+    def create_session(self, title: str, kind: str = "live", due: datetime | None = None,
+                       tries: int | None = None) -> tuple[Session, str]:
+        """A new session and its teacher's secret (shown once: only its digest is kept). ``tries``: a homework's
+        tries per question (default :data:`DEFAULT_TRIES`)."""
         title = bounded(title, "title", MAX_TITLE)
+        if tries is not None and (isinstance(tries, bool) or not isinstance(tries, int) or not 1 <= tries <= MAX_TRIES):
+            raise ValueError(f"tries: a whole number from 1 to {MAX_TRIES}, not {str(tries)[:20]!r}.")
         if kind not in ("live", "homework"):
             raise ValueError(f"kind: 'live' or 'homework', not {str(kind)[:20]!r}.")
         if due is not None and due.tzinfo is None:
@@ -310,7 +353,7 @@ class Store:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             row = {"code": code, "teacher_digest": digest(secret), "title": title, "kind": kind, "created": _now(),
-                   "due": due, "closed": None}
+                   "due": due, "closed": None, "tries": tries}
             try:
                 with self._begin() as connection:
                     session_id = connection.execute(sessions.insert().values(**row)).inserted_primary_key[0]
@@ -450,14 +493,57 @@ class Store:
         """The student whose token this is, in this session; None for any other token."""
         with self.engine.connect() as connection:
             row = connection.execute(select(students).where(students.c.token_digest == digest(str(token)),
-                                                            students.c.session_id == session_id)).mappings().first()
+                                                            students.c.session_id == session_id,
+                                                            students.c.removed.is_(None))).mappings().first()
         return None if row is None else Student(row["id"], row["session_id"], row["nickname"])
 
-    def roster(self, session_id: int) -> list[Student]:
+    def roster(self, session_id: int, removed: bool = False) -> list[Student]:
+        """The session's students in the order they joined; with ``removed``, only those the teacher removed."""
+        chosen = students.c.removed.is_not(None) if removed else students.c.removed.is_(None)
         with self.engine.connect() as connection:
-            rows = connection.execute(select(students).where(students.c.session_id == session_id)
+            rows = connection.execute(select(students).where(students.c.session_id == session_id, chosen)
                                       .order_by(students.c.id)).mappings().all()
         return [Student(row["id"], row["session_id"], row["nickname"]) for row in rows]
+
+    def remove_student(self, session_id: int, student_id: int) -> bool:
+        """Take a student out of the class (a fake or a duplicate): their browser is out, their answers leave the
+        counts and stay in the export, marked. Whether there was such a student to remove."""
+        student_id = record_id(student_id, "student")
+        with self._begin() as connection:
+            nickname = connection.execute(select(students.c.nickname).where(
+                students.c.session_id == session_id, students.c.id == student_id,
+                students.c.removed.is_(None))).scalar()
+            if nickname is None:
+                return False
+            # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
+            renamed = f"{nickname[:MAX_NICKNAME - 20]} (removed {student_id})"[:MAX_NICKNAME]
+            connection.execute(students.update().where(students.c.id == student_id)
+                               .values(removed=_now(), nickname=renamed))
+            connection.execute(roster.update().where(roster.c.session_id == session_id,
+                                                     roster.c.student_id == student_id).values(student_id=None))
+        return True
+
+    def tries(self, student: Student, exercise: str) -> int:
+        """How many answers the student has sent to an exercise (each stored once, whatever was sent again)."""
+        with self.engine.connect() as connection:
+            return int(connection.execute(select(func.count()).select_from(answers).where(
+                answers.c.session_id == student.session_id, answers.c.student_id == student.id,
+                answers.c.exercise == exercise)).scalar() or 0)
+
+    def answers_per_exercise(self, session_id: int) -> dict[str, int]:
+        """How many answers (tries, each stored once) the session's present students sent to each exercise."""
+        query = (select(answers.c.exercise, func.count()).join(students, students.c.id == answers.c.student_id)
+                 .where(answers.c.session_id == session_id, students.c.removed.is_(None))
+                 .group_by(answers.c.exercise))
+        with self.engine.connect() as connection:
+            return {exercise: int(count) for exercise, count in connection.execute(query).all()}
+
+    def has_answer(self, student: Student, answer_id: str) -> bool:
+        """Whether an answer with this id is stored already (a page sending it again)."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(answers.c.answer_id).where(
+                answers.c.session_id == student.session_id, answers.c.student_id == student.id,
+                answers.c.answer_id == str(answer_id)[:ANSWER_ID_LENGTH])).first() is not None
 
     # --- answers ----------------------------------------------------------------------------------------------
 
@@ -499,7 +585,8 @@ class Store:
         """The student whose token this is and their session, in one query; None for any other token."""
         query = select(students.c.id.label("student_id"), students.c.nickname, *sessions.c).join(
             sessions, sessions.c.id == students.c.session_id).where(
-            students.c.token_digest == digest(str(token)), students.c.session_id == session_id)
+            students.c.token_digest == digest(str(token)), students.c.session_id == session_id,
+            students.c.removed.is_(None))
         with self.engine.connect() as connection:
             row = connection.execute(query).mappings().first()
         if row is None:
@@ -554,8 +641,8 @@ def record_id(value: Any, name: str) -> int:
 
 
 def _session(row: Any) -> Session:
-    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"],
-                   row["due"], row["closed"])
+    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"], row["due"], row["closed"],
+                   row["tries"] or DEFAULT_TRIES)
 
 
 def _answer(row: Any) -> Answer:

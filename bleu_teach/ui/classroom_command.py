@@ -81,6 +81,9 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     homework.add_argument("--avoid", metavar="FILE",
                           help="the worksheets.quiz.json that 'exercises worksheet' wrote: no question is then one of "
                                "those paper sheets' or that quiz's")
+    homework.add_argument("--tries", type=int, default=10, metavar="N",
+                          help="answers each student may send per question (default 10: enough to correct a slip, "
+                               "too few to find a number by trying)")
     homework.add_argument("--variants", type=int, default=40, metavar="N",
                           help="how many variants of each exercise to draw (default 40; students beyond share them)")
     homework.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
@@ -217,6 +220,8 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
         print(f"note: --due {args.due} is already past: every answer will be marked late", file=sys.stderr)
     if not 1 <= args.variants <= 200:
         raise ValueError(f"--variants: 1 to 200, not {args.variants}")
+    if not 1 <= args.tries <= 100:
+        raise ValueError(f"--tries: 1 to 100, not {args.tries}")
     names = []
     if args.roster:
         try:
@@ -234,14 +239,14 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
           f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
           file=sys.stderr, flush=True)
     variants = draw(which, avoid, args.variants)
-    session, secret = store.create_session(args.title, "homework", due)
+    session, secret = store.create_session(args.title, "homework", due, args.tries)
     if names:
         store.set_roster(session.id, names)
     homework = Homework(store)
     homework.save(session, variants)
     base = args.address.rstrip("/")
     drawn = homework.counts(session.id)
-    print(f"Homework {session.id}: {session.title} (due {due.isoformat()}), "
+    print(f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question), "
           f"{time.perf_counter() - started:.0f} s to draw\n"
           f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
           f"  students join at {base}/class with the code {session.code}"

@@ -140,6 +140,27 @@ function showHomework(homework) {
   box.replaceChildren(element("p", `${joined} of ${homework.roster.length} on the roster have joined.`), list);
 }
 
+/** A student the teacher takes out (a fake, a duplicate): asked first; their answers leave the counts, the export
+ * keeps them, marked. */
+function removeCell(student) {
+  const cell = element("td");
+  const button = element("button", "Remove");
+  button.type = "button";
+  button.setAttribute("aria-label", `Remove ${student.nickname} from the session`);
+  button.addEventListener("click", async () => {
+    const status = document.getElementById("session-status");
+    if (!window.confirm(`Remove ${student.nickname}? Their answers leave the counts (the export keeps them).`)) return;
+    try {
+      await send(`/class/api/sessions/${session}/students/${student.id}/remove`, {});
+      status.textContent = `${student.nickname} was removed; the counts no longer include their answers.`;
+    } catch (error) {
+      status.textContent = `Not removed: ${error.message}`;
+    }
+  });
+  cell.append(button);
+  return cell;
+}
+
 function show(data) {
   showPoll(data.poll);
   showHomework(data.homework);
@@ -151,7 +172,8 @@ function show(data) {
   for (const ex of data.exercises) {
     const section = element("section", undefined, "exercise");
     section.append(element("h3", `${ex.id} ${ex.title}`));
-    section.append(element("p", `${ex.answered} answered${ex.late ? `, ${ex.late} late` : ""}`));
+    const tries = ex.tries !== undefined ? ` (${ex.tries} tries sent in all; ${data.tries} allowed per student)` : "";
+    section.append(element("p", `${ex.answered} answered${ex.late ? `, ${ex.late} late` : ""}${tries}`));
     for (const [verdict, label] of VERDICTS) section.append(bar(label, ex.verdicts[verdict], ex.answered, verdict));
     if (ex.mistakes.length) {
       section.append(element("h4", "The mistakes named"));
@@ -169,7 +191,7 @@ function show(data) {
   const ids = data.exercises.map((ex) => ex.id);
   const table = element("table");
   const head = element("tr");
-  head.append(element("th", "Nickname"), ...ids.map((id) => element("th", id)));
+  head.append(element("th", "Nickname"), ...ids.map((id) => element("th", id)), element("th", "Remove"));
   for (const cell of head.children) cell.scope = "col";
   table.append(element("thead"));
   table.tHead.append(head);
@@ -179,6 +201,7 @@ function show(data) {
     const who = element("th", student.nickname);
     who.scope = "row";
     row.append(who, ...ids.map((id) => element("td", { correct: "right", misconception: "mistake", wrong: "wrong" }[student.verdicts[id]] ?? "–")));
+    row.append(removeCell(student));
     body.append(row);
   }
   table.append(body);

@@ -18,6 +18,11 @@ function newId() {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+function triesText(left) {
+  if (left === undefined) return "";
+  return left > 0 ? ` ${left} ${left === 1 ? "try" : "tries"} left.` : " No tries left: your last answer stands.";
+}
+
 function verdictText(result) {
   const late = result.late ? " (after the due time: marked late)" : "";
   if (result.verdict === "correct") return `Right.${late}`;
@@ -45,7 +50,8 @@ function question(item, number) {
   if (item.last) input.value = item.last.answer;
   const button = element("button", "Check");
   button.type = "submit";
-  const feedback = element("p", item.last ? verdictText(item.last) : "", "homework-feedback");
+  const feedback = element("p", (item.last ? verdictText(item.last) : "") + triesText(item.tries_left),
+                           "homework-feedback");
   feedback.setAttribute("aria-live", "polite");
   form.append(label, " ", input, " ", button);
   form.addEventListener("submit", async (event) => {
@@ -53,7 +59,7 @@ function question(item, number) {
     try {
       const result = await send("/class/api/homework/answer", { id: newId(), exercise: item.exercise,
                                                                   answer: input.value });
-      feedback.textContent = verdictText(result);
+      feedback.textContent = verdictText(result) + triesText(result.tries_left);
       feedback.dataset.verdict = result.verdict;
     } catch (error) {
       feedback.textContent = `Not taken: ${error.message}`;
@@ -71,9 +77,11 @@ async function load() {
     return;
   }
   document.getElementById("homework-title").textContent = `Homework: ${data.title}`;
-  const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" })}.` : "";
+  const shown = { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit",
+    timeZoneName: "short" };  // the due time with its zone
+  const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, shown)}.` : "";
   state.textContent = `${data.nickname}, these questions are yours (other students have other sentences).${due} ` +
-    "Check tells you whether an answer is right; you can try again until the homework closes.";
+    `Check tells you whether an answer is right; each question has ${data.tries} tries.`;
   box.replaceChildren(...data.questions.map((item, k) => question(item, k + 1)));
 }
 

@@ -1,0 +1,144 @@
+"""A teacher's database outlives the release that made it: the current Store upgrades it, and the class goes on.
+
+The database is made by the store of release 9d3fdb5 (``tests/fixtures/store_9d3fdb5.py``, that release's file
+unchanged), with a live session, a homework with its roster and due time, students, answers and a poll, on SQLite
+and on PostgreSQL; then the current :class:`~bleu_teach.classroom.store.Store` opens it, finds every record, and a
+student joins, answers and votes. A database made before ``roster.reopened`` existed (which made ``join`` fail
+with "no such column") is upgraded too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+sqlalchemy = pytest.importorskip("sqlalchemy")
+pytest.importorskip("alembic")
+
+from sqlalchemy import create_engine, inspect, text  # noqa: E402
+
+from bleu_teach.classroom.polls import Polls  # noqa: E402
+from bleu_teach.classroom.store import Store  # noqa: E402
+from tests.postgres import cluster  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store_9d3fdb5.py"
+
+
+def release_store() -> ModuleType:
+    """The release's store module, loaded under a name of its own (its tables in a MetaData of their own)."""
+    spec = importlib.util.spec_from_file_location("store_9d3fdb5", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["store_9d3fdb5"] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def postgres_base() -> Iterator[str]:
+    with cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "made-by-the-release.sqlite")
+    import psycopg
+
+    base = request.getfixturevalue("postgres_base")
+    name = f"r_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+def made_by_the_release(where: str) -> dict:
+    """A class as the release kept it: a live session with two students' answers and a poll, and a homework."""
+    release = release_store()
+    old = release.Store.open(where)
+    live, live_secret = old.create_session("week 3")
+    ann, _ = old.join(live, "Ann")
+    bob, _ = old.join(live, "Bob")
+    old.record_answer(ann, "a-1", "03.2", "E", "correct")
+    old.record_answer(bob, "b-1", "03.2", "A", "misconception", "you used the longest reference")
+    due = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)  # given in UTC: the release kept that one right
+    homework, _ = old.create_session("week 4", "homework", due)
+    old.set_roster(homework.id, [("Li Lei", '{"Email address": "li@example.org"}'), ("Ann Smith", "{}")])
+    with old.engine.begin() as connection:
+        poll = connection.execute(release.polls.insert().values(
+            session_id=live.id, question="Which?", options='[["A", "one"], ["B", "two"]]', exercise="", round=1,
+            first_round=None, state="open", opened=datetime.now(timezone.utc))).inserted_primary_key[0]
+    old.close()
+    return {"live": live.id, "secret": live_secret, "homework": homework.id, "poll": poll, "due": due}
+
+
+def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where: str) -> None:
+    made = made_by_the_release(where)
+    store = Store.open(where)
+    try:
+        with store.engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() is not None
+        assert [s.title for s in store.sessions()] == ["week 3", "week 4"]
+        assert store.is_teacher(made["live"], made["secret"])  # the teacher's link still opens the dashboard
+        kept = store.answers(made["live"])
+        assert [(a.answer_id, a.verdict, a.mistake) for a in kept] == [
+            ("a-1", "correct", ""), ("b-1", "misconception", "you used the longest reference")]
+        assert all(a.at.tzinfo is not None for a in kept)
+        assert store.session(made["homework"]).due == made["due"]
+        assert [name for name, _, _ in store.roster_names(made["homework"])] == ["Li Lei", "Ann Smith"]
+        # the class goes on: a new student joins, answers, votes; a roster name joins the homework
+        live = store.session(made["live"])
+        cy, _ = store.join(live, "Cy")
+        answer, stored = store.record_answer(cy, "c-1", "03.2", "E", "correct")
+        assert stored and not answer.late
+        polls = Polls(store)
+        assert polls.vote(cy, made["poll"], "v-1", "B") is True
+        assert polls.counts(polls.poll(live.id, made["poll"])) == {"A": 0, "B": 1}
+        li, _ = store.join(store.session(made["homework"]), "li lei")
+        assert li.nickname == "Li Lei"
+        late, _ = store.record_answer(li, "l-1", "01.1", "0.5", "wrong",
+                                      at=made["due"] + timedelta(minutes=30))
+        assert late.late
+    finally:
+        store.close()
+    again = Store.open(where)  # opening an up-to-date database changes nothing
+    assert len(again.answers(made["live"])) == 3
+    again.close()
+
+
+def test_a_database_made_before_the_roster_could_let_a_student_in_again_is_upgraded(tmp_path: Path) -> None:
+    where = tmp_path / "older.sqlite"
+    made = made_by_the_release(str(where))
+    engine = create_engine(f"sqlite:///{where}")
+    with engine.begin() as connection:  # as a database made before the column existed
+        connection.execute(text("ALTER TABLE roster DROP COLUMN reopened"))
+    engine.dispose()
+    store = Store.open(where)
+    try:
+        columns = {c["name"] for c in inspect(store.engine).get_columns("roster")}
+        assert "reopened" in columns
+        student, _ = store.join(store.session(made["homework"]), "Ann Smith")  # used to fail: no such column
+        assert student.nickname == "Ann Smith"
+        assert store.reopen(made["homework"], "Ann Smith")
+    finally:
+        store.close()
+
+
+def test_a_new_database_is_made_by_the_revisions_and_matches_the_tables_the_code_uses(tmp_path: Path) -> None:
+    from bleu_teach.classroom.store import metadata
+
+    store = Store.open(tmp_path / "new.sqlite")
+    try:
+        found = inspect(store.engine)
+        for table in metadata.sorted_tables:
+            assert {c["name"] for c in found.get_columns(table.name)} == {c.name for c in table.columns}, table.name
+    finally:
+        store.close()
