@@ -133,7 +133,7 @@ def test_a_database_made_before_the_roster_could_let_a_student_in_again_is_upgra
 
 
 def test_a_new_database_is_made_by_the_revisions_and_matches_the_tables_the_code_uses(tmp_path: Path) -> None:
-    from bleu_teach.classroom.store import metadata
+    from bleu_teach.classroom.schema import metadata
 
     store = Store.open(tmp_path / "new.sqlite")
     try:

@@ -25,7 +25,8 @@ import pytest
 
 sqlalchemy = pytest.importorskip("sqlalchemy")
 
-from bleu_teach.classroom.store import CODE_ALPHABET, CODE_LENGTH, Store, answers, sessions, students  # noqa: E402
+from bleu_teach.classroom.schema import CODE_ALPHABET, CODE_LENGTH, answers, sessions, students  # noqa: E402
+from bleu_teach.classroom.store import Store  # noqa: E402
 from tests.postgres import cluster  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]

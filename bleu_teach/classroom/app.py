@@ -50,7 +50,7 @@ from starlette.templating import Jinja2Templates
 from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
-from bleu_teach.classroom.http import RETRY_SECONDS, error, json_body, outage_of
+from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
 from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
 from bleu_teach.classroom.store import Session, Store, Student, digest
 

@@ -25,7 +25,8 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from bleu_teach.classroom.counts import Judged, verdict_of
-from bleu_teach.classroom.store import Session, Store, Student, homework_variants, students
+from bleu_teach.classroom.schema import homework_variants, students
+from bleu_teach.classroom.store import Session, Store, Student
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.media import answer_label, question_text
 from bleu_teach.exercises.variants import VARIED, quiz_variants, rebuild

@@ -25,7 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, csv_cell
 from bleu_teach.classroom.homework import Homework
-from bleu_teach.classroom.http import error, json_body
+from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.store import Session, Store, Student
 
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bleu_teach.classroom.store import ANSWER_ID_LENGTH, Store, Student, bounded, polls, record_id, votes
+from bleu_teach.classroom.schema import ANSWER_ID_LENGTH, bounded, polls, record_id, votes
+from bleu_teach.classroom.store import Store, Student
 from bleu_teach.exercises.bank import exercise, exercises
 
 MAX_QUESTION = 400

@@ -18,217 +18,25 @@ What the store promises:
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
-import unicodedata
 import secrets
+import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
-                        Table, Text, UniqueConstraint, create_engine, delete, event, func, select)
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy import create_engine, delete, event, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
-#: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6  # 31^6, about 8.9e8 codes: with the server's rate limits, not worth guessing
-#: Bounds on what a person types (the server refuses longer, with a message).
-MAX_TITLE = 120
-MAX_NICKNAME = 40
-MAX_ANSWER = 200
-MAX_MISTAKE = 120
-ANSWER_ID_LENGTH = 36  # a UUID as text
-VERDICTS = ("correct", "misconception", "wrong")
-#: A homework's tries per question unless its teacher sets another number: enough to correct a slip and learn from
-#: the mistake named, too few to find a number by trying the candidates.
-DEFAULT_TRIES = 10
-MAX_TRIES = 100
-
-#: The largest record number (a session, a student, a poll) the server reads from a request: what a 32-bit
-#: integer column holds on both databases. A larger number names nothing.
-MAX_ID = 2**31 - 1
-
-
-class UtcDateTime(TypeDecorator[datetime]):
-    """A moment, stored in UTC on both databases and read back with its zone (UTC).
-
-    SQLite keeps no time zone: a time given as 09:00+01:00 was stored as 09:00 and read back as 09:00 UTC, an hour
-    late. Every moment is turned into UTC before it is stored; a time without a zone is refused.
-    """
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"a time must carry its time zone, not {value!r}")
-        moment = value.astimezone(timezone.utc)
-        return moment.replace(tzinfo=None) if dialect.name == "sqlite" else moment
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
-
-
-metadata = MetaData()
-
-sessions = Table(
-    "sessions", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("code", String(CODE_LENGTH), nullable=False, unique=True),
-    Column("teacher_digest", String(64), nullable=False),
-    Column("title", String(MAX_TITLE), nullable=False),
-    Column("kind", String(10), nullable=False),  # "live" (in the room) or "homework"
-    Column("created", UtcDateTime(), nullable=False),
-    Column("due", UtcDateTime()),
-    Column("closed", UtcDateTime()),
-    Column("tries", Integer),  # a homework's tries per question (None: DEFAULT_TRIES)
-)
-
-students = Table(
-    "students", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("nickname", String(MAX_NICKNAME), nullable=False),
-    Column("token_digest", String(64), nullable=False, unique=True),
-    Column("joined", UtcDateTime(), nullable=False),
-    Column("removed", UtcDateTime()),  # when the teacher removed them: out of the counts, kept in the export
-    UniqueConstraint("session_id", "nickname"),
-)
-
-answers = Table(
-    "answers", metadata,
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
-    Column("answer_id", String(ANSWER_ID_LENGTH), nullable=False),
-    Column("exercise", String(16), nullable=False),
-    Column("answer", String(MAX_ANSWER), nullable=False),
-    Column("verdict", String(16), nullable=False),
-    Column("mistake", String(MAX_MISTAKE), nullable=False),  # the named misconception, "" when none
-    Column("at", UtcDateTime(), nullable=False),
-    Column("late", Boolean, nullable=False),
-    PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
-)
-
-#: Polls: a question put to the room (a bank exercise with options, or the presenter's own), round by round.
-polls = Table(
-    "polls", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("question", String(400), nullable=False),
-    Column("options", String(2000), nullable=False),  # JSON: [[letter, text], ...]
-    Column("exercise", String(16), nullable=False),  # the bank exercise asked, "" for the presenter's own
-    Column("round", Integer, nullable=False),  # 1, then 2 after discussion (peer instruction)
-    Column("first_round", Integer),  # round 2's round 1
-    Column("state", String(10), nullable=False),  # "open", "closed" (votes counted, histogram shown)
-    Column("opened", UtcDateTime(), nullable=False),
-)
-
-votes = Table(
-    "votes", metadata,
-    Column("poll_id", Integer, ForeignKey("polls.id", ondelete="CASCADE"), nullable=False),
-    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
-    Column("vote_id", String(ANSWER_ID_LENGTH), nullable=False),
-    Column("choice", String(8), nullable=False),
-    Column("at", UtcDateTime(), nullable=False),
-    PrimaryKeyConstraint("poll_id", "student_id"),  # one vote per student per round (the last one counts)
-)
-
-#: A homework session's roster: the names that may join (each once), with the learning platform's identifier for
-#: the gradebook (an e-mail address for Moodle, a login ID for Canvas), if the roster gave one.
-roster = Table(
-    "roster", metadata,
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("name", String(MAX_NICKNAME), nullable=False),
-    Column("folded", String(MAX_NICKNAME), nullable=False),  # the name as compared: case and spaces folded
-    Column("identifier", String(200), nullable=False),
-    Column("position", Integer, nullable=False),
-    Column("student_id", Integer, ForeignKey("students.id", ondelete="SET NULL")),
-    Column("reopened", Boolean, nullable=False, default=False),  # the teacher let this name join again
-    PrimaryKeyConstraint("session_id", "folded"),
-)
-
-#: A homework session's variants, drawn on the server when it is made: the students get them in turn. The right
-#: answers are computed from these on the server and never sent.
-homework_variants = Table(
-    "homework_variants", metadata,
-    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("exercise", String(16), nullable=False),
-    Column("number", Integer, nullable=False),
-    Column("inputs", Text, nullable=False),  # JSON
-    Column("question", Text, nullable=False),
-    PrimaryKeyConstraint("session_id", "exercise", "number"),
-)
-
-
-def fold(name: str) -> str:
-    """A name as names are compared: case, runs of spaces and how an accent is encoded do not matter."""
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
-
-
-def digest(secret: str) -> str:
-    """The SHA-256 of a secret, as kept in the store."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-
-@dataclass(frozen=True)
-class Session:
-    id: int
-    code: str
-    title: str
-    kind: str
-    created: datetime
-    due: datetime | None
-    closed: datetime | None
-    tries: int = DEFAULT_TRIES
-
-    @property
-    def open(self) -> bool:
-        return self.closed is None
-
-
-@dataclass(frozen=True)
-class Student:
-    id: int
-    session_id: int
-    nickname: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    answer_id: str
-    student_id: int
-    exercise: str
-    answer: str
-    verdict: str
-    mistake: str
-    at: datetime
-    late: bool
-
-
-def database_url(where: str | Path) -> str:
-    """A SQLAlchemy URL for ``where``: a PostgreSQL URL as given, anything else a SQLite file's path."""
-    text = str(where)
-    if text.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
-        return "postgresql+psycopg://" + text.split("://", 1)[1]
-    if "://" in text:
-        raise ValueError(f"database: give a SQLite file's path or a postgresql:// URL, not {text[:60]!r}.")
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
+from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CODE_ALPHABET, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
+                                         MAX_MISTAKE, MAX_NICKNAME, MAX_TITLE, MAX_TRIES, VERDICTS, Answer, Session, Student,
+                                         answer_of, answers, bounded, database_url, digest, fold, now, session_of,
+                                         homework_variants, migrate, polls, record_id, roster, sessions, students,
+                                         votes)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -240,37 +48,6 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA secure_delete=ON")  # what is deleted is overwritten, not left readable in the file
     cursor.close()
 
-
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-#: The revision whose schema the first release made without recording it (no alembic_version table).
-FIRST_RELEASE = "0001"
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the database's schema up to the newest revision (``migrations/versions``), in one transaction.
-
-    A new database gets every revision; a database made by the first release (its tables there, no record of a
-    revision) is marked as being at :data:`FIRST_RELEASE` (one made before ``roster.reopened`` existed gets that
-    column first) and goes on from there. On PostgreSQL an advisory lock lets one process of several starting
-    together do it.
-    """
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import inspect, text
-
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(4242017)"))
-        found = inspect(connection)
-        tables = set(found.get_table_names())
-        config.attributes["connection"] = connection
-        if "sessions" in tables and "alembic_version" not in tables:
-            if "roster" in tables and "reopened" not in {c["name"] for c in found.get_columns("roster")}:
-                connection.execute(text("ALTER TABLE roster ADD COLUMN reopened BOOLEAN NOT NULL DEFAULT false"))
-            command.stamp(config, FIRST_RELEASE)
-        command.upgrade(config, "head")
 
 
 class Store:
@@ -352,7 +129,7 @@ class Store:
         secret = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            row = {"code": code, "teacher_digest": digest(secret), "title": title, "kind": kind, "created": _now(),
+            row = {"code": code, "teacher_digest": digest(secret), "title": title, "kind": kind, "created": now(),
                    "due": due, "closed": None, "tries": tries}
             try:
                 with self._begin() as connection:
@@ -367,19 +144,19 @@ class Store:
             row = connection.execute(select(sessions).where(sessions.c.id == session_id)).mappings().first()
         if row is None:
             raise LookupError(f"No session {session_id}.")
-        return _session(row)
+        return session_of(row)
 
     def session_by_code(self, code: str) -> Session | None:
         """The session a join code opens, or None (codes are read without case or spaces)."""
         code = "".join(character for character in str(code)[:40] if character.isalnum()).upper()[:CODE_LENGTH + 1]
         with self.engine.connect() as connection:
             row = connection.execute(select(sessions).where(sessions.c.code == code)).mappings().first()
-        return None if row is None else _session(row)
+        return None if row is None else session_of(row)
 
     def sessions(self) -> list[Session]:
         with self.engine.connect() as connection:
             rows = connection.execute(select(sessions).order_by(sessions.c.id)).mappings().all()
-        return [_session(row) for row in rows]
+        return [session_of(row) for row in rows]
 
     def is_teacher(self, session_id: int, secret: str) -> bool:
         """Whether ``secret`` is this session's teacher's (compared in constant time)."""
@@ -390,7 +167,7 @@ class Store:
     def close_session(self, session_id: int) -> None:
         with self._begin() as connection:
             connection.execute(sessions.update().where(sessions.c.id == session_id, sessions.c.closed.is_(None))
-                               .values(closed=_now()))
+                               .values(closed=now()))
 
     def delete_session(self, session_id: int) -> None:
         """Forget the session, its students, their answers, its polls and their votes."""
@@ -443,7 +220,7 @@ class Store:
                     raise IntegrityError("nickname", {}, Exception("taken"))  # told below, as a duplicate
                 student_id = connection.execute(students.insert().values(
                     session_id=session.id, nickname=nickname, token_digest=digest(token),
-                    joined=_now())).inserted_primary_key[0]
+                    joined=now())).inserted_primary_key[0]
                 if named is not None:
                     claimed = connection.execute(roster.update().where(
                         roster.c.session_id == session.id, roster.c.folded == fold(nickname),
@@ -518,7 +295,7 @@ class Store:
             # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
             renamed = f"{nickname[:MAX_NICKNAME - 20]} (removed {student_id})"[:MAX_NICKNAME]
             connection.execute(students.update().where(students.c.id == student_id)
-                               .values(removed=_now(), nickname=renamed))
+                               .values(removed=now(), nickname=renamed))
             connection.execute(roster.update().where(roster.c.session_id == session_id,
                                                      roster.c.student_id == student_id).values(student_id=None))
         return True
@@ -559,7 +336,7 @@ class Store:
             raise ValueError(f"verdict: one of {', '.join(VERDICTS)}, not {str(verdict)[:20]!r}.")
         if session is None or session.id != student.session_id:
             session = self.session(student.session_id)
-        moment = at or _now()
+        moment = at or now()
         row = {"session_id": student.session_id, "student_id": student.id, "answer_id": answer_id,
                "exercise": str(exercise)[:16], "answer": answer, "verdict": verdict,
                "mistake": str(mistake)[:MAX_MISTAKE], "at": moment,
@@ -568,18 +345,18 @@ class Store:
         statement = dialect.insert(answers).values(**row).on_conflict_do_nothing().returning(answers.c.answer_id)
         with self._begin() as connection:
             if connection.execute(statement).first() is not None:
-                return _answer(row), True
+                return answer_of(row), True
             kept = connection.execute(select(answers).where(  # it was there already: answer the first one
                 answers.c.session_id == student.session_id, answers.c.student_id == student.id,
                 answers.c.answer_id == answer_id)).mappings().one()
-        return _answer(kept), False
+        return answer_of(kept), False
 
     def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
         """The session's answers made at or after ``since``, oldest first (the dashboard reads only what is new)."""
         query = select(answers).where(answers.c.session_id == session_id, answers.c.at >= since)
         with self.engine.connect() as connection:
             rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
-        return [_answer(row) for row in rows]
+        return [answer_of(row) for row in rows]
 
     def student_and_session(self, session_id: int, token: str) -> tuple[Student, Session] | None:
         """The student whose token this is and their session, in one query; None for any other token."""
@@ -591,7 +368,7 @@ class Store:
             row = connection.execute(query).mappings().first()
         if row is None:
             return None
-        return Student(row["student_id"], session_id, row["nickname"]), _session(row)
+        return Student(row["student_id"], session_id, row["nickname"]), session_of(row)
 
     def answers(self, session_id: int, student_id: int | None = None) -> list[Answer]:
         """The session's answers (or one student's), oldest first."""
@@ -600,7 +377,7 @@ class Store:
             query = query.where(answers.c.student_id == student_id)
         with self.engine.connect() as connection:
             rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
-        return [_answer(row) for row in rows]
+        return [answer_of(row) for row in rows]
 
     def answer_count(self, session_id: int) -> int:
         with self.engine.connect() as connection:
@@ -615,40 +392,4 @@ class Store:
         return iter(last.values())
 
 
-def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False) -> str:
-    """Text a person typed, checked once for every table: trimmed (``one_line``: every run of spaces, tabs and
-    line breaks made one space), at most ``most`` characters, with no control characters (NUL among them, which
-    PostgreSQL refuses) and no half of a surrogate pair (not text in any encoding)."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
-    text = " ".join(value.split()) if one_line else value.strip()
-    if not text and not empty:
-        raise ValueError(f"{name}: it is empty; type one.")
-    if len(text) > most:
-        raise ValueError(f"{name}: at most {most} characters (this one has {len(text)}); shorten it.")
-    if any(ord(character) < 32 or ord(character) == 127 for character in text):
-        raise ValueError(f"{name}: it holds control characters; type it again.")
-    if any(0xD800 <= ord(character) <= 0xDFFF for character in text):
-        raise ValueError(f"{name}: it holds characters that are not text; type it again.")
-    return text
-
-
-def record_id(value: Any, name: str) -> int:
-    """A record's number from a request: a whole number from 1 to :data:`MAX_ID` (a larger one names nothing)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
-        raise ValueError(f"{name}: reload the page.")
-    return value
-
-
-def _session(row: Any) -> Session:
-    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"], row["due"], row["closed"],
-                   row["tries"] or DEFAULT_TRIES)
-
-
-def _answer(row: Any) -> Answer:
-    return Answer(row["answer_id"], row["student_id"], row["exercise"], row["answer"], row["verdict"],
-                  row["mistake"], row["at"], bool(row["late"]))
-
-
-__all__ = ["Answer", "MAX_ID", "Session", "Store", "Student", "UtcDateTime", "bounded", "database_url", "digest",
-           "fold", "record_id"]
+__all__ = ["Answer", "Session", "Store", "Student", "database_url", "digest", "fold"]

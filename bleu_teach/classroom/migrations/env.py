@@ -7,7 +7,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from bleu_teach.classroom.store import metadata
+from bleu_teach.classroom.schema import metadata
 
 config = context.config
 connection = config.attributes.get("connection")

@@ -1,0 +1,280 @@
+"""The classroom database's schema and the records read from it: the tables, how a moment and a typed text are
+kept, and how any database is brought up to the newest schema (:func:`migrate`, Alembic's revisions).
+
+:mod:`bleu_teach.classroom.store` reads and writes these tables; this module is what the tables are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
+                        Table, Text, UniqueConstraint)
+from sqlalchemy.engine import Engine
+from sqlalchemy.types import TypeDecorator
+
+#: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6  # 31^6, about 8.9e8 codes: with the server's rate limits, not worth guessing
+#: Bounds on what a person types (the server refuses longer, with a message).
+MAX_TITLE = 120
+MAX_NICKNAME = 40
+MAX_ANSWER = 200
+MAX_MISTAKE = 120
+ANSWER_ID_LENGTH = 36  # a UUID as text
+VERDICTS = ("correct", "misconception", "wrong")
+#: A homework's tries per question unless its teacher sets another number: enough to correct a slip and learn from
+#: the mistake named, too few to find a number by trying the candidates.
+DEFAULT_TRIES = 10
+MAX_TRIES = 100
+
+#: The largest record number (a session, a student, a poll) the server reads from a request: what a 32-bit
+#: integer column holds on both databases. A larger number names nothing.
+MAX_ID = 2**31 - 1
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment, stored in UTC on both databases and read back with its zone (UTC).
+
+    SQLite keeps no time zone: a time given as 09:00+01:00 was stored as 09:00 and read back as 09:00 UTC, an hour
+    late. Every moment is turned into UTC before it is stored; a time without a zone is refused.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime) or value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"a time must carry its time zone, not {value!r}")
+        moment = value.astimezone(timezone.utc)
+        return moment.replace(tzinfo=None) if dialect.name == "sqlite" else moment
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+metadata = MetaData()
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(CODE_LENGTH), nullable=False, unique=True),
+    Column("teacher_digest", String(64), nullable=False),
+    Column("title", String(MAX_TITLE), nullable=False),
+    Column("kind", String(10), nullable=False),  # "live" (in the room) or "homework"
+    Column("created", UtcDateTime(), nullable=False),
+    Column("due", UtcDateTime()),
+    Column("closed", UtcDateTime()),
+    Column("tries", Integer),  # a homework's tries per question (None: DEFAULT_TRIES)
+)
+
+students = Table(
+    "students", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("nickname", String(MAX_NICKNAME), nullable=False),
+    Column("token_digest", String(64), nullable=False, unique=True),
+    Column("joined", UtcDateTime(), nullable=False),
+    Column("removed", UtcDateTime()),  # when the teacher removed them: out of the counts, kept in the export
+    UniqueConstraint("session_id", "nickname"),
+)
+
+answers = Table(
+    "answers", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    Column("answer_id", String(ANSWER_ID_LENGTH), nullable=False),
+    Column("exercise", String(16), nullable=False),
+    Column("answer", String(MAX_ANSWER), nullable=False),
+    Column("verdict", String(16), nullable=False),
+    Column("mistake", String(MAX_MISTAKE), nullable=False),  # the named misconception, "" when none
+    Column("at", UtcDateTime(), nullable=False),
+    Column("late", Boolean, nullable=False),
+    PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
+)
+
+#: Polls: a question put to the room (a bank exercise with options, or the presenter's own), round by round.
+polls = Table(
+    "polls", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("question", String(400), nullable=False),
+    Column("options", String(2000), nullable=False),  # JSON: [[letter, text], ...]
+    Column("exercise", String(16), nullable=False),  # the bank exercise asked, "" for the presenter's own
+    Column("round", Integer, nullable=False),  # 1, then 2 after discussion (peer instruction)
+    Column("first_round", Integer),  # round 2's round 1
+    Column("state", String(10), nullable=False),  # "open", "closed" (votes counted, histogram shown)
+    Column("opened", UtcDateTime(), nullable=False),
+)
+
+votes = Table(
+    "votes", metadata,
+    Column("poll_id", Integer, ForeignKey("polls.id", ondelete="CASCADE"), nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    Column("vote_id", String(ANSWER_ID_LENGTH), nullable=False),
+    Column("choice", String(8), nullable=False),
+    Column("at", UtcDateTime(), nullable=False),
+    PrimaryKeyConstraint("poll_id", "student_id"),  # one vote per student per round (the last one counts)
+)
+
+#: A homework session's roster: the names that may join (each once), with the learning platform's identifier for
+#: the gradebook (an e-mail address for Moodle, a login ID for Canvas), if the roster gave one.
+roster = Table(
+    "roster", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(MAX_NICKNAME), nullable=False),
+    Column("folded", String(MAX_NICKNAME), nullable=False),  # the name as compared: case and spaces folded
+    Column("identifier", String(200), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="SET NULL")),
+    Column("reopened", Boolean, nullable=False, default=False),  # the teacher let this name join again
+    PrimaryKeyConstraint("session_id", "folded"),
+)
+
+#: A homework session's variants, drawn on the server when it is made: the students get them in turn. The right
+#: answers are computed from these on the server and never sent.
+homework_variants = Table(
+    "homework_variants", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("exercise", String(16), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("inputs", Text, nullable=False),  # JSON
+    Column("question", Text, nullable=False),
+    PrimaryKeyConstraint("session_id", "exercise", "number"),
+)
+
+
+def fold(name: str) -> str:
+    """A name as names are compared: case, runs of spaces and how an accent is encoded do not matter."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 of a secret, as kept in the store."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    code: str
+    title: str
+    kind: str
+    created: datetime
+    due: datetime | None
+    closed: datetime | None
+    tries: int = DEFAULT_TRIES
+
+    @property
+    def open(self) -> bool:
+        return self.closed is None
+
+
+@dataclass(frozen=True)
+class Student:
+    id: int
+    session_id: int
+    nickname: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    answer_id: str
+    student_id: int
+    exercise: str
+    answer: str
+    verdict: str
+    mistake: str
+    at: datetime
+    late: bool
+
+
+def database_url(where: str | Path) -> str:
+    """A SQLAlchemy URL for ``where``: a PostgreSQL URL as given, anything else a SQLite file's path."""
+    text = str(where)
+    if text.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
+    if "://" in text:
+        raise ValueError(f"database: give a SQLite file's path or a postgresql:// URL, not {text[:60]!r}.")
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The revision whose schema the first release made without recording it (no alembic_version table).
+FIRST_RELEASE = "0001"
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema up to the newest revision (``migrations/versions``), in one transaction.
+
+    A new database gets every revision; a database made by the first release (its tables there, no record of a
+    revision) is marked as being at :data:`FIRST_RELEASE` (one made before ``roster.reopened`` existed gets that
+    column first) and goes on from there. On PostgreSQL an advisory lock lets one process of several starting
+    together do it.
+    """
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect, text
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(4242017)"))
+        found = inspect(connection)
+        tables = set(found.get_table_names())
+        config.attributes["connection"] = connection
+        if "sessions" in tables and "alembic_version" not in tables:
+            if "roster" in tables and "reopened" not in {c["name"] for c in found.get_columns("roster")}:
+                connection.execute(text("ALTER TABLE roster ADD COLUMN reopened BOOLEAN NOT NULL DEFAULT false"))
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")
+
+
+def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False) -> str:
+    """Text a person typed, checked once for every table: trimmed (``one_line``: every run of spaces, tabs and
+    line breaks made one space), at most ``most`` characters, with no control characters (NUL among them, which
+    PostgreSQL refuses) and no half of a surrogate pair (not text in any encoding)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
+    text = " ".join(value.split()) if one_line else value.strip()
+    if not text and not empty:
+        raise ValueError(f"{name}: it is empty; type one.")
+    if len(text) > most:
+        raise ValueError(f"{name}: at most {most} characters (this one has {len(text)}); shorten it.")
+    if any(ord(character) < 32 or ord(character) == 127 for character in text):
+        raise ValueError(f"{name}: it holds control characters; type it again.")
+    if any(0xD800 <= ord(character) <= 0xDFFF for character in text):
+        raise ValueError(f"{name}: it holds characters that are not text; type it again.")
+    return text
+
+
+def record_id(value: Any, name: str) -> int:
+    """A record's number from a request: a whole number from 1 to :data:`MAX_ID` (a larger one names nothing)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        raise ValueError(f"{name}: reload the page.")
+    return value
+
+
+def session_of(row: Any) -> Session:
+    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"], row["due"], row["closed"],
+                   row["tries"] or DEFAULT_TRIES)
+
+
+def answer_of(row: Any) -> Answer:
+    return Answer(row["answer_id"], row["student_id"], row["exercise"], row["answer"], row["verdict"],
+                  row["mistake"], row["at"], bool(row["late"]))
