@@ -51,6 +51,7 @@ from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
+from bleu_teach.classroom.roles import ADMIN, ANYONE, STUDENT, TEACHER, Refused, allowed
 from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
 from bleu_teach.classroom.store import Session, Store, Student, digest
 
@@ -110,8 +111,10 @@ class Classroom:
 
     # --- who is asking -------------------------------------------------------------------------------------
 
-    def is_teacher(self, request: Request) -> bool:
-        return hmac.compare_digest(digest(request.cookies.get(ADMIN_COOKIE, "")), self.teacher_digest)
+    def is_admin(self, request: Request) -> bool:
+        """The server's teacher token: the cookie, or the printed link's ``?token=`` (exchanged for the cookie)."""
+        kept = request.cookies.get(ADMIN_COOKIE, "") or request.query_params.get("token", "")
+        return hmac.compare_digest(digest(kept[:200]), self.teacher_digest)
 
     async def student(self, request: Request) -> tuple[Session, Student] | None:
         kept = request.cookies.get(STUDENT_COOKIE, "")
@@ -125,23 +128,26 @@ class Classroom:
         return session, student
 
     async def teaching(self, request: Request) -> Session | None:
-        """The session in the path, if the request carries its teacher's secret."""
+        """The session in the path, if the request carries its teacher's secret (the link's, or its cookie)."""
         number = request.path_params["session"]
-        secret = request.cookies.get(f"bleu_teach_session_{number}", "")
-        if not secret or not await run_in_threadpool(self.store.is_teacher, number, secret):
+        secret = request.path_params.get("secret") or request.cookies.get(f"bleu_teach_session_{number}", "")
+        if not secret or not await run_in_threadpool(self.store.is_teacher, number, secret[:200]):
             return None
         return await run_in_threadpool(self.store.session, number)
 
-    async def home(self, request: Request) -> Response:
+    @allowed(ANYONE)
+    async def home(self, request: Request, _: Any) -> Response:
         """``/`` when no website is served beside the classroom: where to join, and where the lessons are."""
         return self.templates.TemplateResponse(request, "home.html", {})
 
     # --- students --------------------------------------------------------------------------------------------
 
-    async def join_page(self, request: Request) -> Response:
+    @allowed(ANYONE)
+    async def join_page(self, request: Request, _: Any) -> Response:
         return self.templates.TemplateResponse(request, "join.html", {"code": request.query_params.get("code", "")[:8]})
 
-    async def join(self, request: Request) -> Response:
+    @allowed(ANYONE)
+    async def join(self, request: Request, _: Any) -> Response:
         address = _address(request)
         if not self.join_requests.allow(address):
             return error("Too many join requests from this address: wait a minute, then try again.", 429, 60)
@@ -168,19 +174,15 @@ class Classroom:
                             secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
         return response
 
-    async def me(self, request: Request) -> Response:
-        found = await self.student(request)
-        if found is None:
-            return error("You have not joined a session in this browser.", 401)
+    @allowed(STUDENT)
+    async def me(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
         answers = await run_in_threadpool(self.store.answers, session.id, student.id)
         return JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind,
                              "open": session.open, "answers": len(answers)})
 
-    async def answer(self, request: Request) -> Response:
-        found = await self.student(request)
-        if found is None:
-            return error("You have not joined a session in this browser; join first.", 401)
+    @allowed(STUDENT)
+    async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
         if not (self.per_student.allow(f"s{student.id}") and self.per_address.allow(_address(request))
                 and self.per_session.allow(f"c{session.id}")):
@@ -207,22 +209,19 @@ class Classroom:
 
     # --- the teacher -----------------------------------------------------------------------------------------
 
-    async def teach(self, request: Request) -> Response:
+    @allowed(ADMIN)
+    async def teach(self, request: Request, _: Any) -> Response:
         token = request.query_params.get("token")
         if token is not None:  # the link the server printed: keep it as a cookie, then drop it from the address
             response = RedirectResponse("/class/teach", status_code=303)
-            if hmac.compare_digest(digest(token[:200]), self.teacher_digest):
-                response.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict",
-                                    secure=request.url.scheme == "https")
+            response.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict",
+                                secure=request.url.scheme == "https")
             return response
-        if not self.is_teacher(request):
-            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
         sessions = await run_in_threadpool(self.store.sessions)
         return self.templates.TemplateResponse(request, "teach.html", {"sessions": sessions})
 
-    async def create(self, request: Request) -> Response:
-        if not self.is_teacher(request):
-            return error("Open the teacher page with the link the server printed.", 401)
+    @allowed(ADMIN)
+    async def create(self, request: Request, _: Any) -> Response:
         try:
             body = await json_body(request)
             title = _text(body.get("title"), "title")
@@ -232,19 +231,15 @@ class Classroom:
         return JSONResponse({"id": session.id, "code": session.code, "title": session.title,
                              "teacher_link": f"/class/t/{session.id}/{secret}"})
 
-    async def enter(self, request: Request) -> Response:
-        number, secret = request.path_params["session"], request.path_params["secret"]
-        if not await run_in_threadpool(self.store.is_teacher, number, secret[:200]):
-            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
-        response = RedirectResponse(f"/class/dashboard/{number}", status_code=303)
-        response.set_cookie(f"bleu_teach_session_{number}", secret, httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", path="/class")
+    @allowed(TEACHER)
+    async def enter(self, request: Request, session: Session) -> Response:
+        response = RedirectResponse(f"/class/dashboard/{session.id}", status_code=303)
+        response.set_cookie(f"bleu_teach_session_{session.id}", request.path_params["secret"], httponly=True,
+                            samesite="strict", secure=request.url.scheme == "https", path="/class")
         return response
 
-    async def dashboard(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return self.templates.TemplateResponse(request, "locked.html", {}, status_code=401)
+    @allowed(TEACHER)
+    async def dashboard(self, request: Request, session: Session) -> Response:
         projector = request.url.path.startswith("/class/projector/")
         return self.templates.TemplateResponse(request, "dashboard.html", {
             "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}",
@@ -266,17 +261,13 @@ class Classroom:
                                             for name, _, student in self.store.roster_names(session.id)]}
         return found
 
-    async def tally(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def tally(self, request: Request, session: Session) -> Response:
         names = request.query_params.get("names", "1") != "0"
         return JSONResponse(await run_in_threadpool(self._counts, session, names))
 
-    async def events(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def events(self, request: Request, session: Session) -> Response:
         names = request.query_params.get("names", "1") != "0"
 
         latest = Latest(session.id)
@@ -308,35 +299,27 @@ class Classroom:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def close(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def close(self, request: Request, session: Session) -> Response:
         await run_in_threadpool(self.store.close_session, session.id)
         return JSONResponse({"closed": True})
 
-    async def delete(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def delete(self, request: Request, session: Session) -> Response:
         await run_in_threadpool(self.store.delete_session, session.id)
         response = JSONResponse({"deleted": True})
         response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
         return response
 
-    async def remove(self, request: Request) -> Response:
+    @allowed(TEACHER)
+    async def remove(self, request: Request, session: Session) -> Response:
         """Take a student out of the session (a fake, a duplicate): out of the counts, kept in the export."""
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
         if not await run_in_threadpool(self.store.remove_student, session.id, request.path_params["student"]):
             return error("student: not in this session (or removed already).", 404)
         return JSONResponse({"removed": True})
 
-    async def export(self, request: Request) -> Response:
-        session = await self.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def export(self, request: Request, session: Session) -> Response:
         roster = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id)}
         removed = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id, True)}
         answers = await run_in_threadpool(self.store.answers, session.id)
@@ -359,13 +342,12 @@ class PollRoutes:
     def __init__(self, room: Classroom) -> None:
         self.room = room
 
-    async def page(self, request: Request) -> Response:
+    @allowed(ANYONE)
+    async def page(self, request: Request, _: Any) -> Response:
         return self.room.templates.TemplateResponse(request, "poll.html", {})
 
-    async def current(self, request: Request) -> Response:
-        found = await self.room.student(request)
-        if found is None:
-            return error("You have not joined a session in this browser; join first.", 401)
+    @allowed(STUDENT)
+    async def current(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
         poll = await run_in_threadpool(self.room.polls.current, session.id)
         if poll is None or poll.state != "open":
@@ -373,10 +355,8 @@ class PollRoutes:
         mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
         return JSONResponse({"poll": poll.public(), "mine": mine, "session": session.title})
 
-    async def vote(self, request: Request) -> Response:
-        found = await self.room.student(request)
-        if found is None:
-            return error("You have not joined a session in this browser; join first.", 401)
+    @allowed(STUDENT)
+    async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
         _, student = found
         if not self.room.per_student.allow(f"s{student.id}"):
             return error("Too many votes in a minute: wait a little.", 429, 60)
@@ -393,10 +373,8 @@ class PollRoutes:
             return error("That question is not asked in your session; reload the page.", 404)
         return JSONResponse({"counted": True, "changed": changed})
 
-    async def open(self, request: Request) -> Response:
-        session = await self.room.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def open(self, request: Request, session: Session) -> Response:
         try:
             body = await json_body(request)
             if body.get("exercise"):
@@ -410,10 +388,8 @@ class PollRoutes:
             return error(str(problem))
         return JSONResponse({"poll": poll.public()})
 
-    async def change(self, request: Request) -> Response:
-        session = await self.room.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def change(self, request: Request, session: Session) -> Response:
         poll_id, action = request.path_params["poll"], request.path_params["action"]
         try:
             if action == "close":
@@ -428,9 +404,8 @@ class PollRoutes:
             return error(str(problem))
         return JSONResponse({"poll": poll.public()})
 
-    async def questions(self, request: Request) -> Response:
-        if await self.room.teaching(request) is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def questions(self, request: Request, _: Session) -> Response:
         return JSONResponse({"questions": pollable()})
 
 
@@ -523,8 +498,14 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     async def out_of_range(request: Request, problem: Exception) -> Response:
         return error("A value in the request is out of range; reload the page.")
 
+    async def refused(request: Request, problem: Exception) -> Response:
+        assert isinstance(problem, Refused)
+        if request.url.path.startswith("/class/api/") or problem.status != 401:
+            return error(problem.message, problem.status)
+        return room.templates.TemplateResponse(request, "locked.html", {}, status_code=401)  # a page: say so
+
     handlers: dict[Any, Any] = {OperationalError: unavailable, InterfaceError: unavailable,
-                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range}
+                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range, Refused: refused}
     return Guard(Starlette(routes=routes, exception_handlers=handlers))
 
 

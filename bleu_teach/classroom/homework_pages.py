@@ -25,6 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, csv_cell
 from bleu_teach.classroom.homework import Homework
+from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
 from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.store import Session, Store, Student
 
@@ -40,28 +41,27 @@ class Room(Protocol):
 
     async def teaching(self, request: Request) -> Session | None: ...
 
+    def is_admin(self, request: Request) -> bool: ...
+
 
 class HomeworkRoutes:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.homework = Homework(room.store)
 
-    async def _student(self, request: Request) -> tuple[Session, Student] | JSONResponse:
-        found = await self.room.student(request)
-        if found is None:
-            return error("You have not joined this homework in this browser; join with its code first.", 401)
+    @staticmethod
+    def _homework(found: tuple[Session, Student]) -> tuple[Session, Student]:
         if found[0].kind != "homework":
-            return error("Your session is not a homework: answer on the lesson pages.", 409)
+            raise Refused("Your session is not a homework: answer on the lesson pages.", 409)
         return found
 
-    async def page(self, request: Request) -> Response:
+    @allowed(ANYONE)
+    async def page(self, request: Request, _: Any) -> Response:
         return self.room.templates.TemplateResponse(request, "homework.html", {})
 
-    async def questions(self, request: Request) -> Response:
-        found = await self._student(request)
-        if isinstance(found, JSONResponse):
-            return found
-        session, student = found
+    @allowed(STUDENT)
+    async def questions(self, request: Request, found: tuple[Session, Student]) -> Response:
+        session, student = self._homework(found)
         asked = await run_in_threadpool(self.homework.questions, student)
         given = await run_in_threadpool(self.room.store.answers, session.id, student.id)
         last = {answer.exercise: {"answer": answer.answer, "verdict": answer.verdict, "mistake": answer.mistake,
@@ -75,11 +75,9 @@ class HomeworkRoutes:
                                                        "tries_left": session.tries - used.get(question["exercise"], 0)}
                                            for question in asked]})
 
-    async def answer(self, request: Request) -> Response:
-        found = await self._student(request)
-        if isinstance(found, JSONResponse):
-            return found
-        session, student = found
+    @allowed(STUDENT)
+    async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
+        session, student = self._homework(found)
         if not self.room.per_student.allow(f"s{student.id}"):
             return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         if not session.open:
@@ -141,11 +139,9 @@ class HomeworkRoutes:
                                                          *marks, total, late.get(student_id or -1, 0), *used)])
         return out.getvalue()
 
-    async def reopen(self, request: Request) -> Response:
+    @allowed(TEACHER)
+    async def reopen(self, request: Request, session: Session) -> Response:
         """Let a roster name join again (a new device, lost cookies): the teacher's button on the dashboard."""
-        session = await self.room.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
         try:
             name = (await json_body(request)).get("name")
         except ValueError as problem:
@@ -154,10 +150,8 @@ class HomeworkRoutes:
             return error("name: not on this homework's roster.", 404)
         return JSONResponse({"reopened": name})
 
-    async def grades(self, request: Request) -> Response:
-        session = await self.room.teaching(request)
-        if session is None:
-            return error("Open this session with its teacher link.", 401)
+    @allowed(TEACHER)
+    async def grades(self, request: Request, session: Session) -> Response:
         text = await run_in_threadpool(self._grades, session)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
         return Response(text, media_type="text/csv; charset=utf-8",
