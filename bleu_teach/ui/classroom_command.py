@@ -88,6 +88,19 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
                           help="how many variants of each exercise to draw (default 40; students beyond share them)")
     homework.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
                           help="the server's address, for the links (default http://127.0.0.1:8000)")
+    nginx = what.add_parser("nginx", help="print the nginx configuration for a department's server (TLS, timeouts, "
+                                          "limits) in front of class serve")
+    nginx.add_argument("--server-name", required=True, metavar="NAME",
+                       help="the server's name in the students' address, e.g. class.cs.example.edu")
+    nginx.add_argument("--certificate", required=True, metavar="PEM",
+                       help="the TLS certificate (chain) file, e.g. /etc/letsencrypt/live/NAME/fullchain.pem")
+    nginx.add_argument("--key", required=True, metavar="PEM", help="the certificate's private key file")
+    nginx.add_argument("--port", type=int, default=8000,
+                       help="the port class serve listens on, on 127.0.0.1 (default 8000)")
+    nginx.add_argument("--https-port", type=int, default=443, help="nginx's https port (default 443)")
+    nginx.add_argument("--http-port", type=int, default=80, help="nginx's http port, which redirects (default 80)")
+    nginx.add_argument("--connections-per-address", type=int, default=1000, metavar="N",
+                       help="connections one address may hold (default 1000: a lecture hall behind one address)")
     listing = what.add_parser("list", help="the sessions in the database")
     link = what.add_parser("link", help="a new teacher link for a session (the old one stops working)")
     link.add_argument("session", type=int, help="the session's number (class list shows them)")
@@ -162,10 +175,40 @@ def _where(store: Any) -> str:
     return store.path and str(store.path) or store.engine.url.render_as_string(hide_password=True)
 
 
+def nginx_configuration(server_name: str, certificate: str, key: str, upstream_port: int = 8000,
+                        https_port: int = 443, http_port: int = 80, connections_per_address: int = 1000) -> str:
+    """The project's nginx configuration (``classroom/deploy/nginx.conf``) for this server, every value checked so
+    that nothing typed can add a directive of its own."""
+    import re
+    from importlib.resources import files
+
+    if not re.fullmatch(r"[A-Za-z0-9.-]{1,253}", server_name):
+        raise ValueError(f"--server-name: a host name such as class.cs.example.edu, not {server_name[:60]!r}")
+    for name, path in (("--certificate", certificate), ("--key", key)):
+        if not re.fullmatch(r"[A-Za-z0-9_./@+-]{1,500}", path) or not path.startswith("/"):
+            raise ValueError(f"{name}: an absolute path of letters, digits and _./@+- only, not {path[:60]!r}")
+    for name, port in (("--port", upstream_port), ("--https-port", https_port), ("--http-port", http_port)):
+        if not 1 <= port <= 65535:
+            raise ValueError(f"{name}: 1 to 65535, not {port}")
+    if not 1 <= connections_per_address <= 100_000:
+        raise ValueError(f"--connections-per-address: 1 to 100000, not {connections_per_address}")
+    text = files("bleu_teach.classroom").joinpath("deploy/nginx.conf").read_text(encoding="utf-8")
+    values = {"server_name": server_name, "certificate": certificate, "certificate_key": key,
+              "upstream_port": upstream_port, "https_port": https_port, "http_port": http_port,
+              "connections_per_address": connections_per_address}
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
-        raise ValueError("choose what to do: class serve, new, homework, list, link, close or delete")
+        raise ValueError("choose what to do: class serve, new, homework, list, link, nginx, close or delete")
+    if args.class_command == "nginx":  # no database: a file for the department's web server
+        print(nginx_configuration(args.server_name, args.certificate, args.key, args.port, args.https_port,
+                                  args.http_port, args.connections_per_address), end="")
+        return 0
     store = _store(args.database, args.class_command in CREATING)
     if args.class_command != "serve":  # serve says it in its banner
         print(f"records: {_where(store)}", file=sys.stderr, flush=True)
