@@ -27,6 +27,7 @@ refuses cross-site writes and sets the security headers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import os
 import hmac
@@ -34,6 +35,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 from sqlalchemy.exc import DataError, InterfaceError, OperationalError
@@ -48,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest, counts, judge
+from bleu_teach.classroom.feed import KEEP_ALIVE, SAFETY, Feed, Listener, listener_url
 from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
@@ -58,9 +61,6 @@ from bleu_teach.classroom.store import Session, Store, Student, digest
 HERE = Path(__file__).resolve().parent
 STUDENT_COOKIE = "bleu_teach_student"
 ADMIN_COOKIE = "bleu_teach_teacher"
-#: How often a dashboard's stream looks for new answers, and how often it says it is still there.
-POLL_SECONDS = 0.5
-KEEP_ALIVE_SECONDS = 15.0
 #: Files of a built site that are the teacher's, never served (the answer key and what can rebuild it).
 TEACHERS_ONLY = ("answer_key", "answer-key", "worksheets.key", "worksheets.quiz", "teacher_kit", "teachers-kit")
 #: A database file, or SQLite's files beside one: never served, whatever folder the site is.
@@ -108,6 +108,7 @@ class Classroom:
         self.per_session = Limiter(limits.answers_per_session)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.polls = Polls(store)
+        self.feed = Feed(self.count_text)
 
     # --- who is asking -------------------------------------------------------------------------------------
 
@@ -268,36 +269,41 @@ class Classroom:
 
     @allowed(TEACHER)
     async def events(self, request: Request, session: Session) -> Response:
+        """The dashboard's live numbers (server-sent events), fed by the change feed: sent when they change."""
         names = request.query_params.get("names", "1") != "0"
-
-        latest = Latest(session.id)
-
-        def look() -> str:
-            latest.update(self.store)
-            return json.dumps(self._counts(self.store.session(session.id), names, latest))
+        feed = self.feed
 
         async def stream() -> Any:
-            shown, quiet = None, 0.0
-            while not await request.is_disconnected():
-                try:
-                    text = await run_in_threadpool(look)
-                except LookupError:  # the session was deleted
-                    return
-                except (OperationalError, InterfaceError, SQLAlchemyTimeoutError) as problem:
-                    outage_of(self.store.engine).failed(problem)  # logged once; the stream waits and looks again
-                    await asyncio.sleep(RETRY_SECONDS)
-                    continue
-                if text != shown:
-                    shown, quiet = text, 0.0
-                    yield f"data: {text}\n\n"
-                elif quiet >= KEEP_ALIVE_SECONDS:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                await asyncio.sleep(POLL_SECONDS)
-                quiet += POLL_SECONDS
+            feed.listening(session.id, +1)
+            try:
+                shown, quiet = None, 0.0
+                while True:
+                    try:
+                        version, text = await feed.text(session.id, names)
+                    except LookupError:  # the session was deleted
+                        return
+                    except (OperationalError, InterfaceError, SQLAlchemyTimeoutError) as problem:
+                        outage_of(self.store.engine).failed(problem)  # logged once; the stream looks again
+                        await asyncio.sleep(RETRY_SECONDS)
+                        continue
+                    if text != shown:
+                        shown, quiet = text, 0.0
+                        yield f"data: {text}\n\n"
+                    if not await feed.wait(session.id, version, SAFETY):
+                        quiet += SAFETY
+                        if quiet >= KEEP_ALIVE:
+                            quiet = 0.0
+                            yield ": still here\n\n"
+            finally:
+                feed.listening(session.id, -1)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def count_text(self, session_id: int, names: bool, latest: Latest) -> str:
+        """A dashboard's JSON text for the change feed: what is new read into ``latest``, then counted."""
+        latest.update(self.store)
+        return json.dumps(self._counts(self.store.session(session_id), names, latest))
 
     @allowed(TEACHER)
     async def close(self, request: Request, session: Session) -> Response:
@@ -506,7 +512,24 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
 
     handlers: dict[Any, Any] = {OperationalError: unavailable, InterfaceError: unavailable,
                                 SQLAlchemyTimeoutError: unavailable, DataError: out_of_range, Refused: refused}
-    return Guard(Starlette(routes=routes, exception_handlers=handlers))
+    url = listener_url(store)
+    if url is None:  # SQLite: one process, whose writes feed the dashboards directly
+        store.listeners.append(room.feed.changed)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        """On PostgreSQL, this process hears every worker's writes through one LISTEN connection."""
+        room.feed.loop = asyncio.get_running_loop()
+        listener = Listener(url, room.feed) if url is not None else None
+        if listener is not None:
+            listener.start()
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.close()
+
+    return Guard(Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan))
 
 
 #: What :func:`from_environment` reads: the workers ``class serve --workers`` starts each build the app from these.

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bleu_teach.classroom.schema import ANSWER_ID_LENGTH, bounded, polls, record_id, votes
-from bleu_teach.classroom.store import Store, Student
+from bleu_teach.classroom.store import Store, Student, session_arg, student_arg, notifies
 from bleu_teach.exercises.bank import exercise, exercises
 
 MAX_QUESTION = 400
@@ -91,6 +91,7 @@ class Polls:
     def __init__(self, store: Store) -> None:
         self.store = store
 
+    @notifies(session_arg)
     def open(self, session_id: int, question: str, options: tuple[tuple[str, str], ...], exercise_id: str = "",
              first_round: int | None = None, round_: int = 1) -> Poll:
         """Open a poll (closing any other open poll of the session)."""
@@ -120,12 +121,14 @@ class Polls:
                                      .order_by(polls.c.id.desc()).limit(1)).mappings().first()
         return None if row is None else _poll(row)
 
+    @notifies(session_arg)
     def close(self, session_id: int, poll_id: int) -> Poll:
         self.poll(session_id, poll_id)
         with self.store.engine.begin() as connection:
             connection.execute(polls.update().where(polls.c.id == poll_id).values(state="closed"))
         return self.poll(session_id, poll_id)
 
+    @notifies(session_arg)
     def again(self, session_id: int, poll_id: int) -> Poll:
         """Round 2 of a poll (after discussion): the same question, votes from scratch."""
         first = self.poll(session_id, poll_id)
@@ -133,6 +136,7 @@ class Polls:
             raise ValueError("This poll is already a second round; ask a new question instead.")
         return self.open(session_id, first.question, first.options, first.exercise, first.id, 2)
 
+    @notifies(student_arg)
     def vote(self, student: Student, poll_id: int, vote_id: Any, choice: Any) -> bool:
         """Record (or change) a student's vote; whether it changed anything. A resend of the same vote counts once."""
         vote_id = bounded(vote_id, "vote id", ANSWER_ID_LENGTH)

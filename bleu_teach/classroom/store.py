@@ -18,16 +18,17 @@ What the store promises:
 
 from __future__ import annotations
 
+import functools
 import hmac
 import os
 import secrets
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, delete, event, func, select
+from sqlalchemy import create_engine, delete, event, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
@@ -50,12 +51,47 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 
+#: The PostgreSQL channel the writes notify (classroom.feed listens to it).
+CHANGES_CHANNEL = "bleu_teach_changes"
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def notifies(session_of: Callable[..., int]) -> Callable[[Method], Method]:
+    """Mark a method that writes: once it has returned (its transaction committed), the session
+    ``session_of(*args)`` has changed (:meth:`Store.changed`; ``self`` is the store, or holds it as ``store``)."""
+
+    def wrap(method: Method) -> Method:
+        @functools.wraps(method)
+        def written(self: Any, *args: Any, **kwargs: Any) -> Any:
+            result = method(self, *args, **kwargs)
+            getattr(self, "store", self).changed(session_of(*args, **kwargs))
+            return result
+
+        return written  # type: ignore[return-value]
+
+    return wrap
+
+
+def session_arg(session_id: int, *_: Any, **__: Any) -> int:
+    return session_id
+
+
+def session_of_arg(session: Session, *_: Any, **__: Any) -> int:
+    return session.id
+
+
+def student_arg(student: Student, *_: Any, **__: Any) -> int:
+    return student.session_id
+
+
 class Store:
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        #: Called with a session's number after each write of it (the change feed, in this process).
+        self.listeners: list[Callable[[int], None]] = []
         database = engine.url.database
         #: The SQLite file (None on PostgreSQL).
         self.path = Path(database) if not self.postgres and database else None
@@ -109,6 +145,18 @@ class Store:
             with self.engine.connect() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
+
+    def changed(self, session_id: int) -> None:
+        """Say that a session's records changed: on PostgreSQL a NOTIFY that every worker's change feed hears (its
+        own too); on SQLite (one process) to this process's listeners."""
+        if self.postgres:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT pg_notify(:channel, :session)"),
+                                   {"channel": CHANGES_CHANNEL, "session": str(int(session_id))})
+                connection.commit()
+            return
+        for listener in list(self.listeners):
+            listener(session_id)
 
     def _begin(self) -> Any:
         return self.engine.begin()
@@ -164,11 +212,13 @@ class Store:
             kept = connection.execute(select(sessions.c.teacher_digest).where(sessions.c.id == session_id)).scalar()
         return kept is not None and hmac.compare_digest(kept, digest(str(secret)))
 
+    @notifies(session_arg)
     def close_session(self, session_id: int) -> None:
         with self._begin() as connection:
             connection.execute(sessions.update().where(sessions.c.id == session_id, sessions.c.closed.is_(None))
                                .values(closed=now()))
 
+    @notifies(session_arg)
     def delete_session(self, session_id: int) -> None:
         """Forget the session, its students, their answers, its polls and their votes."""
         with self._begin() as connection:
@@ -186,6 +236,7 @@ class Store:
 
     # --- students ---------------------------------------------------------------------------------------------
 
+    @notifies(session_of_arg)
     def join(self, session: Session, nickname: str) -> tuple[Student, str]:
         """A new student in an open session, and their token (kept by their browser; only its digest here)."""
         nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NICKNAME))
@@ -233,6 +284,7 @@ class Store:
                 from None
         return Student(student_id, session.id, nickname), token
 
+    @notifies(session_arg)
     def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> None:
         """The names (with their platform identifiers) that may join this session, each once."""
         with self._begin() as connection:
@@ -242,6 +294,7 @@ class Store:
                     session_id=session_id, name=bounded(name, "name", MAX_NICKNAME), folded=fold(name),
                     identifier=identifier[:200], position=position))
 
+    @notifies(session_arg)
     def reopen(self, session_id: int, name: str) -> bool:
         """Let a roster name that has joined join once more (its answers stay its own); whether the name is there.
         The browser that joined before stops being that student at the next join."""
@@ -282,6 +335,7 @@ class Store:
                                       .order_by(students.c.id)).mappings().all()
         return [Student(row["id"], row["session_id"], row["nickname"]) for row in rows]
 
+    @notifies(session_arg)
     def remove_student(self, session_id: int, student_id: int) -> bool:
         """Take a student out of the class (a fake or a duplicate): their browser is out, their answers leave the
         counts and stay in the export, marked. Whether there was such a student to remove."""
@@ -324,6 +378,7 @@ class Store:
 
     # --- answers ----------------------------------------------------------------------------------------------
 
+    @notifies(student_arg)
     def record_answer(self, student: Student, answer_id: str, exercise: str, answer: str, verdict: str,
                       mistake: str = "", at: datetime | None = None,
                       session: Session | None = None) -> tuple[Answer, bool]:
