@@ -50,6 +50,7 @@ from tests.postgres import cluster
 class Figures:
     sent: int = 0
     server_errors: int = 0
+    connection_resends: int = 0
     acknowledged: list[tuple[str, float]] = field(default_factory=list)  # (id, time acknowledged)
     latencies: list[float] = field(default_factory=list)
     refused: dict[int, int] = field(default_factory=dict)
@@ -83,7 +84,11 @@ async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
     """What a phone does when a poll is open: read it, then vote."""
     shown: dict[str, Any] = {}
     for _ in range(20):  # a phone asks every couple of seconds until the presenter's question is open
-        shown = (await client.get("/class/api/poll")).json()
+        try:
+            shown = (await client.get("/class/api/poll")).json()
+        except httpx.TransportError:  # a lost keep-alive connection: the phone asks again
+            figures.connection_resends += 1
+            continue
         if shown.get("poll"):
             break
         await asyncio.sleep(0.5)
@@ -92,8 +97,8 @@ async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
     choice = random.choice(shown["poll"]["options"])[0]
     figures.votes_sent += 1
     began = time.perf_counter()
-    reply = await client.post("/class/api/poll/vote", headers=WRITE,
-                              json={"poll": shown["poll"]["id"], "id": uuid.uuid4().hex, "choice": choice})
+    reply = await _post_as_a_page_does(client, "/class/api/poll/vote",
+                                       {"poll": shown["poll"]["id"], "id": uuid.uuid4().hex, "choice": choice}, figures)
     if reply.status_code == 200:
         figures.vote_latencies.append(time.perf_counter() - began)
         figures.votes_acknowledged += 1
@@ -119,6 +124,20 @@ async def _presenter(url: str, cookies: httpx.Cookies, session: int, window: flo
             await client.post(f"/class/api/sessions/{session}/polls/{previous}/close", headers=WRITE, json={})
 
 
+async def _post_as_a_page_does(client: httpx.AsyncClient, path: str, body: dict[str, Any],
+                               figures: Figures) -> httpx.Response:
+    """Send; if the connection is lost before an answer comes (a keep-alive connection the server closed as the
+    request went out), send again with the same id, as the pages' outbox does (the server keeps it once)."""
+    for attempt in range(3):
+        try:
+            return await client.post(path, json=body, headers=WRITE)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            figures.connection_resends += 1
+    raise AssertionError("unreachable")
+
+
 def _address(k: int, addresses: int) -> str:
     """The source address of student ``k``: one of ``addresses`` loopback addresses (127.0.0.1, 127.0.0.2, ...)."""
     return f"127.0.0.{1 + k % addresses}"
@@ -129,7 +148,7 @@ async def _student(url: str, code: str, k: int, window: float, start: float, fig
     transport = httpx.AsyncHTTPTransport(local_address=_address(k, addresses))
     async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as client:
         joined = await client.post("/class/api/join", json={"code": code, "nickname": f"student {k:03d}"},
-                                   headers=WRITE)
+                                   headers=WRITE)  # the first request, on a new connection
         joined.raise_for_status()
         plan: list[tuple[float, str, str]] = [(random.uniform(0, window), exercise, answer)
                                               for exercise, answer in _answers()]
@@ -143,7 +162,7 @@ async def _student(url: str, code: str, k: int, window: float, start: float, fig
             body = {"id": answer_id, "exercise": exercise, "answer": answer}
             figures.sent += 1
             began = time.perf_counter()
-            reply = await client.post("/class/api/answers", json=body, headers=WRITE)
+            reply = await _post_as_a_page_does(client, "/class/api/answers", body, figures)
             done = time.perf_counter()
             if reply.status_code != 200:
                 figures.refused[reply.status_code] = figures.refused.get(reply.status_code, 0) + 1
@@ -152,7 +171,7 @@ async def _student(url: str, code: str, k: int, window: float, start: float, fig
             figures.latencies.append(done - began)
             figures.acknowledged.append((answer_id, done))
             if random.random() < 0.1:  # sent again, as after a lost connection
-                again = await client.post("/class/api/answers", json=body, headers=WRITE)
+                again = await _post_as_a_page_does(client, "/class/api/answers", body, figures)
                 figures.stored_again += bool(again.status_code == 200 and again.json()["stored"])
 
 
@@ -259,7 +278,8 @@ def run(database: str, folder: Path, students: int, minutes: float, addresses: i
         "database": "sqlite" if "://" not in database else f"postgresql, {workers} workers", "students": students,
         "addresses": addresses, "dashboards": f"{dashboards} + {idle} idle",
         "seconds": round(took, 1), "sent": figures.sent, "acknowledged": len(acknowledged),
-        "refused": sum(figures.refused.values()), "5xx": figures.server_errors, "stored": len(stored_ids),
+        "refused": sum(figures.refused.values()), "5xx": figures.server_errors,
+        "resent after a lost connection": figures.connection_resends, "stored": len(stored_ids),
         "lost": len(acknowledged - set(stored_ids)),
         "duplicated": len(stored_ids) - len(set(stored_ids)) + figures.stored_again,
         "answer p50 ms": round(1000 * statistics.median(figures.latencies), 1),

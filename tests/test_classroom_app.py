@@ -456,3 +456,17 @@ def test_the_teacher_removes_a_fake_student_whose_answers_leave_the_counts_and_s
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
     kept = [row for row in rows[1:] if row[-1] == "yes"]
     assert len(kept) == 1 and kept[0][0].startswith("alice (removed") and kept[0][2] == "A"
+
+
+def test_the_printed_link_of_a_new_start_works_in_a_browser_that_kept_the_last_starts_cookie(store: Store) -> None:
+    browser = client(store)
+    browser.cookies.set(ADMIN_COOKIE, "the-token-of-the-last-start")
+    entered = browser.get(f"/class/teach?token={TOKEN}", follow_redirects=False)
+    assert entered.status_code == 303
+    assert browser.get("/class/teach").status_code == 200  # the cookie now holds this start's token
+    typo = browser.get("/class/teach?token=mistyped", follow_redirects=False)
+    assert typo.status_code == 401 and "set-cookie" not in typo.headers  # a mistyped link replaces nothing
+    assert browser.get("/class/teach").status_code == 200
+    stranger = client(store)
+    assert stranger.post(f"/class/api/sessions?token={TOKEN}", headers=WRITE,
+                         json={"title": "x"}).status_code == 401  # the token in an address opens only the page

@@ -25,6 +25,7 @@ pytest.importorskip("alembic")
 from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
 from bleu_teach.classroom.polls import Polls  # noqa: E402
+from bleu_teach.classroom.schema import VERSION_TABLE  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from tests.postgres import cluster  # noqa: E402
 
@@ -85,7 +86,7 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
     store = Store.open(where)
     try:
         with store.engine.connect() as connection:
-            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() is not None
+            assert connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar() is not None
         assert [s.title for s in store.sessions()] == ["week 3", "week 4"]
         assert store.is_teacher(made["live"], made["secret"])  # the teacher's link still opens the dashboard
         kept = store.answers(made["live"])
@@ -142,3 +143,52 @@ def test_a_new_database_is_made_by_the_revisions_and_matches_the_tables_the_code
             assert {c["name"] for c in found.get_columns(table.name)} == {c.name for c in table.columns}, table.name
     finally:
         store.close()
+
+
+def test_a_failed_upgrade_leaves_the_database_as_it_was_and_the_next_start_upgrades_it(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    where = tmp_path / "release.sqlite"
+    made = made_by_the_release(str(where))
+    from alembic import command
+
+    upgrade = command.upgrade
+
+    def broken(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise RuntimeError("the machine lost power mid-upgrade")
+
+    monkeypatch.setattr(command, "upgrade", broken)
+    with pytest.raises(RuntimeError):
+        Store.open(where)
+    tables = set(inspect(create_engine(f"sqlite:///{where}")).get_table_names())
+    assert VERSION_TABLE not in tables  # nothing recorded: the stamp went with the failed transaction
+    monkeypatch.setattr(command, "upgrade", upgrade)
+    store = Store.open(where)
+    assert [s.title for s in store.sessions()] == ["week 3", "week 4"] and len(store.answers(made["live"])) == 2
+    store.close()
+
+
+def test_another_applications_database_is_refused_and_never_changed(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    engine = create_engine(f"sqlite:///{other}")
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)"))
+        connection.execute(text("INSERT INTO alembic_version VALUES ('a1b2c3')"))
+        connection.execute(text("CREATE TABLE invoices (id INTEGER PRIMARY KEY)"))
+    engine.dispose()
+    before = other.read_bytes()
+    for create in (True, False):
+        with pytest.raises(ValueError, match="another application's database"):
+            Store.open(other, create=create)
+    assert other.read_bytes() == before
+
+
+def test_first_release_due_times_kept_without_their_zone_are_named_for_the_teacher_to_check(tmp_path: Path,
+                                                                                            caplog) -> None:
+    import logging
+
+    where = tmp_path / "release.sqlite"
+    made = made_by_the_release(str(where))
+    caplog.set_level(logging.WARNING, logger="bleu_teach.classroom")
+    Store.open(where).close()
+    said = [r.getMessage() for r in caplog.records if r.name == "bleu_teach.classroom"]
+    assert len(said) == 1 and f"homework {made['homework']} ('week 4')" in said[0] and "time zone" in said[0]

@@ -165,7 +165,7 @@ def test_nginx_in_front_holds_off_slow_clients_while_a_class_joins(tmp_path: Pat
         trusted = ssl.create_default_context(cafile=str(certificate))
         _wait(lambda: httpx.get(f"{url}/class", verify=trusted, timeout=2).status_code == 200, "nginx")
         redirect = httpx.get(f"http://127.0.0.1:{http_port}/class", timeout=5)
-        assert redirect.status_code == 301 and redirect.headers["location"] == f"https://127.0.0.1:{http_port}/class"
+        assert redirect.status_code == 301 and redirect.headers["location"] == f"https://127.0.0.1:{https_port}/class"
 
         context = ssl.create_default_context(cafile=str(certificate))
 

@@ -373,3 +373,64 @@ def test_class_serve_refuses_a_database_inside_the_site_before_printing_any_link
                     "--port", "0")
     assert served.returncode != 0 and "lies inside the site folder" in served.stderr
     assert "teacher page" not in served.stdout + served.stderr
+
+
+def test_answers_sent_at_once_cannot_get_past_a_homeworks_tries(store: Store) -> None:
+    from bleu_teach.classroom.store import TriesUsed
+
+    session, _ = store.create_session("week 4", "homework", datetime.now(timezone.utc) + timedelta(days=1), 3)
+    student, _ = store.join(session, "Zoë")
+    outcomes: list[str] = []
+
+    def send(k: int) -> None:
+        try:
+            store.record_answer(student, f"try-{k}", "03.1", f"0.{k}", "wrong", session=session, max_tries=3)
+            outcomes.append("stored")
+        except TriesUsed:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=send, args=(k,)) for k in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert outcomes.count("stored") == 3 and outcomes.count("refused") == 27
+    assert store.tries(student, "03.1") == 3
+    kept, stored = store.record_answer(student, "try-0", "03.1", "0.0", "wrong", session=session, max_tries=3) \
+        if "try-0" in {a.answer_id for a in store.answers(session.id)} else (None, None)
+    assert stored in (False, None)  # a resend of a stored try is answered, not refused
+
+
+def test_votes_sent_at_once_are_counted_once_each_without_a_server_error(store: Store) -> None:
+    from bleu_teach.classroom.polls import Polls
+
+    session, _ = store.create_session("week 3")
+    polls = Polls(store)
+    poll = polls.open(session.id, "Which?", (("A", "one"), ("B", "two")))
+    voters = [store.join(session, f"student {k}")[0] for k in range(6)]
+    problems: list[BaseException] = []
+
+    def vote(student, vote_id: str, choice: str) -> None:  # noqa: ANN001
+        try:
+            polls.vote(student, poll.id, vote_id, choice)
+        except BaseException as problem:  # noqa: BLE001
+            problems.append(problem)
+
+    threads = [threading.Thread(target=vote, args=(voters[k % 6], f"v{k % 6}-{k // 6 % 2}", "AB"[k % 2]))
+               for k in range(36)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert problems == []
+    assert sum(polls.counts(polls.poll(session.id, poll.id)).values()) == 6  # one vote per student
+
+
+def test_a_removed_students_name_cannot_be_taken_to_block_the_removal(store: Store) -> None:
+    session, _ = store.create_session("week 3")
+    troll, _ = store.join(session, "Troll")
+    with pytest.raises(ValueError, match="kept for students the teacher removed"):
+        store.join(session, f"Troll (removed {troll.id})")
+    assert store.remove_student(session.id, troll.id)
+    assert [s.nickname for s in store.roster(session.id, removed=True)] == [f"Troll (removed {troll.id})"]
+    assert store.join(session, "Troll")[0].nickname == "Troll"

@@ -38,7 +38,7 @@ from pathlib import Path
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -77,7 +77,7 @@ class Limits:
     joins_per_address: int = 120  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes months
     join_requests_per_address: int = 1200
     joins_per_session: int = 1200
-    joins_per_address_per_session: int = 300  # in 10 minutes: a lecture hall behind one address, not a script's crowd
+    joins_per_address_per_session: int = 1000  # in 10 minutes: a lecture hall behind one address, not a script's crowd
     answers_per_student: int = 120
     answers_per_address: int = 2000  # a classroom behind one NAT address
     answers_per_session: int = 20000
@@ -113,8 +113,12 @@ class Classroom:
     # --- who is asking -------------------------------------------------------------------------------------
 
     def is_admin(self, request: Request) -> bool:
-        """The server's teacher token: the cookie, or the printed link's ``?token=`` (exchanged for the cookie)."""
-        kept = request.cookies.get(ADMIN_COOKIE, "") or request.query_params.get("token", "")
+        """The server's teacher token: its cookie; on ``GET /class/teach`` alone, the printed link's ``?token=``
+        decides when it is there (the link of a new start works in a browser that kept the last start's cookie,
+        and a mistyped token never replaces a good cookie)."""
+        token = request.query_params.get("token") if (request.method == "GET"
+                                                       and request.url.path == "/class/teach") else None
+        kept = token if token is not None else request.cookies.get(ADMIN_COOKIE, "")
         return hmac.compare_digest(digest(kept[:200]), self.teacher_digest)
 
     async def student(self, request: Request) -> tuple[Session, Student] | None:
@@ -134,7 +138,10 @@ class Classroom:
         secret = request.path_params.get("secret") or request.cookies.get(f"bleu_teach_session_{number}", "")
         if not secret or not await run_in_threadpool(self.store.is_teacher, number, secret[:200]):
             return None
-        return await run_in_threadpool(self.store.session, number)
+        try:
+            return await run_in_threadpool(self.store.session, number)
+        except LookupError:  # deleted between the two reads
+            return None
 
     @allowed(ANYONE)
     async def home(self, request: Request, _: Any) -> Response:
@@ -213,8 +220,8 @@ class Classroom:
     @allowed(ADMIN)
     async def teach(self, request: Request, _: Any) -> Response:
         token = request.query_params.get("token")
-        if token is not None:  # the link the server printed: keep it as a cookie, then drop it from the address
-            response = RedirectResponse("/class/teach", status_code=303)
+        if token is not None:  # the printed link (the role's check found it right): kept as a cookie, dropped from
+            response = RedirectResponse("/class/teach", status_code=303)  # the address
             response.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict",
                                 secure=request.url.scheme == "https")
             return response
@@ -272,6 +279,7 @@ class Classroom:
         """The dashboard's live numbers (server-sent events), fed by the change feed: sent when they change."""
         names = request.query_params.get("names", "1") != "0"
         feed = self.feed
+        secret = request.cookies.get(f"bleu_teach_session_{session.id}", "")[:200]
 
         async def stream() -> Any:
             feed.listening(session.id, +1)
@@ -290,6 +298,8 @@ class Classroom:
                         shown, quiet = text, 0.0
                         yield f"data: {text}\n\n"
                     if not await feed.wait(session.id, version, SAFETY):
+                        if not await run_in_threadpool(self.store.is_teacher, session.id, secret):
+                            return  # a new teacher link was made (class link N): the old one's view ends
                         quiet += SAFETY
                         if quiet >= KEEP_ALIVE:
                             quiet = 0.0
@@ -300,10 +310,14 @@ class Classroom:
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    def count_text(self, session_id: int, names: bool, latest: Latest) -> str:
-        """A dashboard's JSON text for the change feed: what is new read into ``latest``, then counted."""
+    def count_text(self, session_id: int, names: bool, latest: Latest, roster: bool = True) -> str:
+        """A dashboard's JSON text for the change feed: what is new read into ``latest``, then counted; without
+        ``roster``, the students' rows are left out (the page keeps the last ones)."""
         latest.update(self.store)
-        return json.dumps(self._counts(self.store.session(session_id), names, latest))
+        found = self._counts(self.store.session(session_id), names, latest)
+        if not roster:
+            found.pop("roster", None)
+        return json.dumps(found)
 
     @allowed(TEACHER)
     async def close(self, request: Request, session: Session) -> Response:
@@ -504,6 +518,9 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     async def out_of_range(request: Request, problem: Exception) -> Response:
         return error("A value in the request is out of range; reload the page.")
 
+    async def conflict(request: Request, problem: Exception) -> Response:  # two requests at once wrote the same row
+        return error("Another request changed this at the same moment; send it again.", 409, 1)
+
     async def refused(request: Request, problem: Exception) -> Response:
         assert isinstance(problem, Refused)
         if request.url.path.startswith("/class/api/") or problem.status != 401:
@@ -511,7 +528,8 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         return room.templates.TemplateResponse(request, "locked.html", {}, status_code=401)  # a page: say so
 
     handlers: dict[Any, Any] = {OperationalError: unavailable, InterfaceError: unavailable,
-                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range, Refused: refused}
+                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range, Refused: refused,
+                                IntegrityError: conflict}
     url = listener_url(store)
     if url is None:  # SQLite: one process, whose writes feed the dashboards directly
         store.listeners.append(room.feed.changed)

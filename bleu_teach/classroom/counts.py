@@ -17,6 +17,10 @@ from bleu_teach.exercises.bank import exercise, exercises
 from bleu_teach.exercises.feedback import Feedback
 from bleu_teach.web.page import typed
 
+#: A student's verdict on each exercise, one letter each in the roster (500 students' rows stay small): right,
+#: a named mistake, wrong, or "-" for not answered.
+LETTER = {"correct": "r", "misconception": "m", "wrong": "w", "": "-"}
+
 #: The verdict of an answer the checker refused (not a number, not one of the options).
 NOT_AN_ANSWER = "not an answer"
 
@@ -57,8 +61,9 @@ def _tally(values: Iterable[str]) -> dict[str, int]:
 
 def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> dict[str, Any]:
     """The dashboard's numbers, as JSON: ``exercises`` (in the course's order, those answered) and, with
-    ``names``, each student's verdict per exercise (the projector's view has no names). Only the students in
-    ``roster`` count: the answers of one the teacher removed are left out."""
+    ``names``, each student's verdict per exercise, one letter per exercise in the order of ``exercises``
+    (:data:`LETTER`; the projector's view has no names). Only the students in ``roster`` count: the answers of one
+    the teacher removed are left out."""
     people = list(roster)
     present = {student.id for student in people}  # a student the teacher removed counts no more
     per_exercise: dict[str, list[Answer]] = {}
@@ -84,7 +89,9 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
         for ex_answers in per_exercise.values():
             for answer in ex_answers:
                 by_student.setdefault(answer.student_id, {})[answer.exercise] = answer.verdict
-        result["roster"] = [{"id": student.id, "nickname": student.nickname, "verdicts": by_student.get(student.id, {})}
+        order = [ex.id for ex in exercises() if ex.id in per_exercise]  # the order of "exercises" above
+        result["roster"] = [{"id": student.id, "nickname": student.nickname,
+                             "verdicts": "".join(LETTER[by_student.get(student.id, {}).get(ex_id, "")] for ex_id in order)}
                             for student in people]
     return result
 

@@ -2,12 +2,14 @@
 fed from that one count.
 
 Before, each dashboard's stream read the database every half second on the threads that store answers, so 500
-open dashboards slowed every answer down. Now a write says which session changed (:meth:`Store.changed`: on
-PostgreSQL a ``NOTIFY`` in the write's own transaction, which every worker process hears through one ``LISTEN``
+open dashboards slowed every answer down. Now a write says which session changed once it is committed
+(:meth:`Store.changed`: on PostgreSQL a ``NOTIFY``, which every worker process hears through one ``LISTEN``
 connection; on SQLite, one process, directly), and :class:`Feed` wakes the streams of that session: the first one
 awake reads what is new (:class:`~bleu_teach.classroom.counts.Latest`, kept once per session) and counts, at most
-:data:`EVERY` seconds apart, and the others take the same text. A stream with nothing new says it is still there
-every :data:`KEEP_ALIVE` seconds, and looks again every :data:`SAFETY` seconds in case a notice was lost.
+:data:`EVERY` seconds apart (with every student's row at most every :data:`ROSTER_EVERY` seconds), and the others
+take the same text. A stream with nothing new says it is still there every :data:`KEEP_ALIVE` seconds, looks
+again every :data:`SAFETY` seconds in case a notice was lost, and every :data:`REREAD` seconds the session's
+answers are read whole again (one stored late, after newer ones, is then counted).
 """
 
 from __future__ import annotations
@@ -23,8 +25,12 @@ from typing import Any
 from bleu_teach.classroom.counts import Latest
 from bleu_teach.classroom.store import CHANGES_CHANNEL
 
-#: The least time between two counts of one session (a burst of answers is counted once).
+#: The least time between two counts of one session (a burst of answers is counted once), and between two that
+#: carry the roster (every student's row: the largest part of a big class's text).
 EVERY = 0.25
+ROSTER_EVERY = 2.0
+#: How often a session's answers are read whole again (an answer stored late, after newer ones, is then counted).
+REREAD = 60.0
 KEEP_ALIVE = 15.0
 SAFETY = 5.0
 log = logging.getLogger("bleu_teach.classroom")
@@ -38,14 +44,17 @@ class _Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     counted: dict[bool, tuple[int, str]] = field(default_factory=dict)  # names -> (version, text)
     last_count: float = 0.0
+    last_roster: float = 0.0
+    roster_due: bool = False
+    last_reread: float = field(default_factory=time.monotonic)
     listeners: int = 0
 
 
 class Feed:
-    """The change feed of one process. ``count(session_id, names, latest)`` makes a dashboard's JSON text (run in
-    a thread: it reads the database)."""
+    """The change feed of one process. ``count(session_id, names, latest, roster)`` makes a dashboard's JSON text
+    (run in a thread: it reads the database); ``roster``: with every student's row (only with ``names``)."""
 
-    def __init__(self, count: Callable[[int, bool, Latest], str]) -> None:
+    def __init__(self, count: Callable[[int, bool, Latest, bool], str]) -> None:
         self.count = count
         self.sessions: dict[int, _Session] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -72,6 +81,12 @@ class Feed:
         found.changed.set()
         found.changed = asyncio.Event()  # the next change wakes the next wait
 
+    def _roster_due(self, session_id: int) -> None:
+        found = self.sessions.get(session_id)
+        if found is not None:
+            found.roster_due = False
+            self._wake(session_id)
+
     def _session(self, session_id: int) -> _Session:
         self.loop = asyncio.get_running_loop()
         found = self.sessions.get(session_id)
@@ -92,8 +107,18 @@ class Feed:
             if wait > 0:
                 await asyncio.sleep(wait)
             version = found.version
-            text = await run_in_threadpool(self.count, session_id, names, found.latest)
+            moment = time.monotonic()
+            if moment - found.last_reread > REREAD:
+                found.latest, found.last_reread = Latest(session_id), moment
+            roster = names and moment - found.last_roster >= ROSTER_EVERY
+            text = await run_in_threadpool(self.count, session_id, names, found.latest, roster)
             found.last_count = time.monotonic()
+            if roster:
+                found.last_roster = found.last_count
+            elif names and not found.roster_due:  # the rows follow: a count carries them when their time comes
+                found.roster_due = True
+                delay = found.last_roster + ROSTER_EVERY - time.monotonic()
+                asyncio.get_running_loop().call_later(max(0.0, delay), self._roster_due, session_id)
             found.counted = {k: v for k, v in found.counted.items() if v[0] == version}
             found.counted[names] = (version, text)
             return version, text

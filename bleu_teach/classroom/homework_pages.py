@@ -27,7 +27,7 @@ from bleu_teach.classroom.guard import Limiter, csv_cell
 from bleu_teach.classroom.homework import Homework
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
 from bleu_teach.classroom.handling import error, json_body
-from bleu_teach.classroom.store import Session, Store, Student
+from bleu_teach.classroom.store import Session, Store, Student, TriesUsed
 
 
 class Room(Protocol):
@@ -90,18 +90,18 @@ class HomeworkRoutes:
             if len(answer) > 200:
                 raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
             store = self.room.store
-            used = await run_in_threadpool(store.tries, student, exercise_id)
-            if used >= session.tries and not await run_in_threadpool(store.has_answer, student, answer_id):
-                # A verdict per try would let a script find a number among its candidates: the tries are counted.
-                return error(f"You have used the {session.tries} tries of this question: your last answer stands.",
-                             409)
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
+            # A verdict per try would let a script find a number among its candidates: the tries are counted, in
+            # the same step as the answer is stored.
             kept, stored = await run_in_threadpool(store.record_answer, student, answer_id, exercise_id,
-                                                   answer, judged.verdict, judged.mistake, None, session)
+                                                   answer, judged.verdict, judged.mistake, None, session, session.tries)
+            used = await run_in_threadpool(store.tries, student, exercise_id)
+        except TriesUsed as problem:
+            return error(str(problem), 409)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late,
-                             "tries_left": session.tries - used - (1 if stored else 0)})
+                             "tries_left": max(0, session.tries - used)})
 
     def _grades(self, session: Session) -> str:
         store = self.room.store

@@ -20,8 +20,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 
-from bleu_teach.classroom.schema import ANSWER_ID_LENGTH, bounded, polls, record_id, votes
+from bleu_teach.classroom.schema import ANSWER_ID_LENGTH, bounded, polls, record_id, students, votes
 from bleu_teach.classroom.store import Store, Student, session_arg, student_arg, notifies
 from bleu_teach.exercises.bank import exercise, exercises
 
@@ -148,17 +149,17 @@ class Polls:
             raise ValueError(f"choice: one of {', '.join(letter for letter, _ in poll.options)}.")
         row = {"poll_id": poll_id, "student_id": student.id, "vote_id": vote_id, "choice": choice,
                "at": datetime.now(timezone.utc)}
+        # One statement, whatever else arrives at once: a new vote is inserted, a changed one replaces it, the
+        # same vote sent again (its id) changes nothing.
+        dialect = postgresql if self.store.postgres else sqlite
+        statement = dialect.insert(votes).values(**row)
+        statement = statement.on_conflict_do_update(
+            index_elements=[votes.c.poll_id, votes.c.student_id],
+            set_={"vote_id": statement.excluded.vote_id, "choice": statement.excluded.choice,
+                  "at": statement.excluded.at},
+            where=votes.c.vote_id != statement.excluded.vote_id).returning(votes.c.vote_id)
         with self.store.engine.begin() as connection:
-            kept = connection.execute(select(votes.c.vote_id).where(
-                votes.c.poll_id == poll_id, votes.c.student_id == student.id)).scalar()
-            if kept == vote_id:
-                return False
-            if kept is None:
-                connection.execute(votes.insert().values(**row))
-            else:
-                connection.execute(votes.update().where(votes.c.poll_id == poll_id,
-                                                        votes.c.student_id == student.id).values(**row))
-        return True
+            return connection.execute(statement).first() is not None
 
     def my_vote(self, student: Student, poll_id: int) -> str | None:
         with self.store.engine.connect() as connection:
@@ -167,8 +168,10 @@ class Polls:
 
     def counts(self, poll: Poll) -> dict[str, int]:
         """How many chose each option (every option listed, in order)."""
+        present = select(students.c.id).where(students.c.removed.is_(None))  # a removed student's vote counts no more
         with self.store.engine.connect() as connection:
-            chosen = connection.execute(select(votes.c.choice).where(votes.c.poll_id == poll.id)).scalars().all()
+            chosen = connection.execute(select(votes.c.choice).where(
+                votes.c.poll_id == poll.id, votes.c.student_id.in_(present))).scalars().all()
         return {letter: sum(1 for choice in chosen if choice == letter) for letter, _ in poll.options}
 
     def view(self, session_id: int) -> dict[str, Any] | None:

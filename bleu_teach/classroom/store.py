@@ -18,9 +18,11 @@ What the store promises:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hmac
 import os
+import re
 import secrets
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -28,12 +30,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, delete, event, func, select, text
+from sqlalchemy import create_engine, delete, event, func, literal, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
-from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CODE_ALPHABET, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
+from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CLASSROOM_TABLES, CODE_ALPHABET, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
                                          MAX_MISTAKE, MAX_NICKNAME, MAX_TITLE, MAX_TRIES, VERDICTS, Answer, Session, Student,
                                          answer_of, answers, bounded, database_url, digest, fold, now, session_of,
                                          homework_variants, migrate, polls, record_id, roster, sessions, students,
@@ -49,6 +51,18 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA secure_delete=ON")  # what is deleted is overwritten, not left readable in the file
     cursor.close()
 
+
+
+#: How a removed student's nickname ends in the records (no student may join under such a name).
+REMOVED_NAME = re.compile(r"\(removed \d+\)$")
+
+
+class TriesUsed(ValueError):
+    """A homework answer past the question's tries: refused, nothing stored."""
+
+    def __init__(self, tries: int) -> None:
+        super().__init__(f"You have used the {tries} tries of this question: your last answer stands.")
+        self.tries = tries
 
 
 #: The PostgreSQL channel the writes notify (classroom.feed listens to it).
@@ -82,6 +96,22 @@ def session_of_arg(session: Session, *_: Any, **__: Any) -> int:
 
 def student_arg(student: Student, *_: Any, **__: Any) -> int:
     return student.session_id
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """Refuse, before the store's settings (WAL) touch it, a SQLite file that is damaged or holds another
+    application's tables: it is read through a read-only connection."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as reader:
+            tables = {row[0] for row in reader.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as problem:
+        raise ValueError(f"database: {str(path)!r} cannot be used as the classroom's database ({problem}); if it is "
+                         "a classroom database, it is damaged: restore a copy, or give another --database.") from None
+    if tables and not CLASSROOM_TABLES <= tables:
+        raise ValueError(f"database: {str(path)!r} cannot be used as the classroom's database: it holds other tables "
+                         "than a classroom's: it is another application's database.")
 
 
 class Store:
@@ -121,6 +151,7 @@ class Store:
                 if path.stat().st_size == 0:
                     raise ValueError(f"database: {str(path)!r} is an empty file, not a classroom database; move it "
                                      "away or give another --database.")
+                _check_sqlite_file(path)  # read only: nothing is changed in a file that is not a classroom's
             engine = create_engine(url)
             event.listen(engine, "connect", _sqlite_pragmas)
             if made:  # the file is new and empty: SQLite writes its header now
@@ -128,7 +159,12 @@ class Store:
         else:
             engine = create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
         try:
-            migrate(engine)
+            migrate(engine, create)
+        except (LookupError, ValueError) as problem:
+            engine.dispose()
+            shown = engine.url.render_as_string(hide_password=True).removeprefix("sqlite:///")
+            kind = LookupError if isinstance(problem, LookupError) else ValueError
+            raise kind(f"database: {shown!r} cannot be used as the classroom's database: {problem}.") from None
         except DatabaseError as problem:
             engine.dispose()
             shown = engine.url.render_as_string(hide_password=True)
@@ -150,10 +186,13 @@ class Store:
         """Say that a session's records changed: on PostgreSQL a NOTIFY that every worker's change feed hears (its
         own too); on SQLite (one process) to this process's listeners."""
         if self.postgres:
-            with self.engine.connect() as connection:
-                connection.execute(text("SELECT pg_notify(:channel, :session)"),
-                                   {"channel": CHANGES_CHANNEL, "session": str(int(session_id))})
-                connection.commit()
+            try:
+                with self.engine.connect() as connection:
+                    connection.execute(text("SELECT pg_notify(:channel, :session)"),
+                                       {"channel": CHANGES_CHANNEL, "session": str(int(session_id))})
+                    connection.commit()
+            except DatabaseError:  # the write is stored; the dashboards' 5 s look finds it without the notice
+                pass
             return
         for listener in list(self.listeners):
             listener(session_id)
@@ -242,6 +281,9 @@ class Store:
         nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NICKNAME))
         if any(unicodedata.category(character) == "Cf" for character in nickname):
             raise ValueError("nickname: it holds invisible characters; type it again.")
+        if REMOVED_NAME.search(nickname):
+            raise ValueError("nickname: names ending in \"(removed N)\" are kept for students the teacher removed; "
+                             "choose another.")
         if not session.open:
             raise ValueError("This session is closed: ask your teacher for a new code.")
         token = secrets.token_urlsafe(24)
@@ -290,9 +332,12 @@ class Store:
         with self._begin() as connection:
             connection.execute(delete(roster).where(roster.c.session_id == session_id))
             for position, (name, identifier) in enumerate(names):
+                if len(identifier) > 200:  # cut, it would no longer be the platform's identifiers (JSON)
+                    raise ValueError(f"roster: the identifiers of {name[:40]!r} are {len(identifier)} characters "
+                                     "long, more than the 200 kept; shorten the roster's identifier columns.")
                 connection.execute(roster.insert().values(
                     session_id=session_id, name=bounded(name, "name", MAX_NICKNAME), folded=fold(name),
-                    identifier=identifier[:200], position=position))
+                    identifier=identifier, position=position))
 
     @notifies(session_arg)
     def reopen(self, session_id: int, name: str) -> bool:
@@ -347,11 +392,12 @@ class Store:
             if nickname is None:
                 return False
             # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
-            renamed = f"{nickname[:MAX_NICKNAME - 20]} (removed {student_id})"[:MAX_NICKNAME]
+            renamed = f"{nickname[:MAX_NICKNAME - 22]} (removed {student_id})"  # fits: an id has at most 10 digits
             connection.execute(students.update().where(students.c.id == student_id)
                                .values(removed=now(), nickname=renamed))
             connection.execute(roster.update().where(roster.c.session_id == session_id,
-                                                     roster.c.student_id == student_id).values(student_id=None))
+                                                     roster.c.student_id == student_id)
+                               .values(student_id=None, reopened=False))
         return True
 
     def tries(self, student: Student, exercise: str) -> int:
@@ -380,11 +426,13 @@ class Store:
 
     @notifies(student_arg)
     def record_answer(self, student: Student, answer_id: str, exercise: str, answer: str, verdict: str,
-                      mistake: str = "", at: datetime | None = None,
-                      session: Session | None = None) -> tuple[Answer, bool]:
+                      mistake: str = "", at: datetime | None = None, session: Session | None = None,
+                      max_tries: int | None = None) -> tuple[Answer, bool]:
         """Keep an answer once: (what is stored, whether this call stored it). The same ``answer_id`` sent again
         (a page that lost its connection sends again) stores nothing and answers the first one. ``session`` is
-        the student's, if the caller has it (its due time marks late answers)."""
+        the student's, if the caller has it (its due time marks late answers). With ``max_tries``, a new answer
+        to an exercise the student has answered that often already is refused (:class:`TriesUsed`): counted and
+        stored in one step, so answers sent at once cannot get past the count."""
         answer_id = bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
         answer = bounded(answer, "answer", MAX_ANSWER, empty=True)
         if verdict not in VERDICTS:
@@ -397,13 +445,25 @@ class Store:
                "mistake": str(mistake)[:MAX_MISTAKE], "at": moment,
                "late": session.due is not None and moment > session.due}
         dialect = postgresql if self.postgres else sqlite
-        statement = dialect.insert(answers).values(**row).on_conflict_do_nothing().returning(answers.c.answer_id)
+        if max_tries is None:
+            statement = dialect.insert(answers).values(**row)
+        else:  # one statement: insert only while the count is below the tries (atomic on SQLite's one writer)
+            used = (select(func.count()).select_from(answers)
+                    .where(answers.c.session_id == student.session_id, answers.c.student_id == student.id,
+                           answers.c.exercise == row["exercise"]).scalar_subquery())
+            values = select(*(literal(value, answers.c[name].type).label(name) for name, value in row.items()))
+            statement = dialect.insert(answers).from_select(list(row), values.where(used < max_tries))
+        statement = statement.on_conflict_do_nothing().returning(answers.c.answer_id)
         with self._begin() as connection:
+            if max_tries is not None and self.postgres:  # one of the student's answers at a time: then count
+                connection.execute(select(students.c.id).where(students.c.id == student.id).with_for_update())
             if connection.execute(statement).first() is not None:
                 return answer_of(row), True
             kept = connection.execute(select(answers).where(  # it was there already: answer the first one
                 answers.c.session_id == student.session_id, answers.c.student_id == student.id,
-                answers.c.answer_id == answer_id)).mappings().one()
+                answers.c.answer_id == answer_id)).mappings().first()
+            if kept is None:
+                raise TriesUsed(max_tries or 0)
         return answer_of(kept), False
 
     def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
@@ -447,4 +507,4 @@ class Store:
         return iter(last.values())
 
 
-__all__ = ["Answer", "Session", "Store", "Student", "database_url", "digest", "fold"]
+__all__ = ["Answer", "Session", "Store", "Student", "TriesUsed", "database_url", "digest", "fold"]

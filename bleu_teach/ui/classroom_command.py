@@ -158,7 +158,7 @@ def _store(database: str | None, create: bool) -> Any:
         raise ValueError(f"the classroom server needs {missing.name}: pip install 'bleu-teach[classroom]'") from None
     if database is None:
         database = default_database()
-        if Path(database).suffix and create:
+        if "://" not in database and create:  # a SQLite file: its folder is made (not for a PostgreSQL URL)
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         if Path(OLD_DEFAULT_DATABASE).is_file() and Path(OLD_DEFAULT_DATABASE).resolve() != Path(database).resolve():
             print(f"note: {OLD_DEFAULT_DATABASE} in this folder holds records of an earlier version; use them with "
@@ -190,12 +190,15 @@ def nginx_configuration(server_name: str, certificate: str, key: str, upstream_p
     for name, port in (("--port", upstream_port), ("--https-port", https_port), ("--http-port", http_port)):
         if not 1 <= port <= 65535:
             raise ValueError(f"{name}: 1 to 65535, not {port}")
+    if https_port == http_port:
+        raise ValueError(f"--https-port and --http-port: two different ports, not {https_port} twice")
     if not 1 <= connections_per_address <= 100_000:
         raise ValueError(f"--connections-per-address: 1 to 100000, not {connections_per_address}")
     text = files("bleu_teach.classroom").joinpath("deploy/nginx.conf").read_text(encoding="utf-8")
     values = {"server_name": server_name, "certificate": certificate, "certificate_key": key,
               "upstream_port": upstream_port, "https_port": https_port, "http_port": http_port,
-              "connections_per_address": connections_per_address}
+              "connections_per_address": connections_per_address,
+              "https_suffix": "" if https_port == 443 else f":{https_port}"}
     for name, value in values.items():
         text = text.replace("{" + name + "}", str(value))
     return text
@@ -344,12 +347,12 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
                            **({SITE_VARIABLE: str(site)} if site else {})})
         uvicorn.run("bleu_teach.classroom.app:from_environment", factory=True, workers=args.workers,
                     host=args.host, port=args.port, log_level="warning", access_log=False,
-                    limit_concurrency=1000, timeout_graceful_shutdown=2)
+                    limit_concurrency=4000, timeout_graceful_shutdown=2, timeout_keep_alive=30)
         return 0
     app = create_app(store, token, site)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                    limit_concurrency=1000, timeout_graceful_shutdown=2)
+                    limit_concurrency=4000, timeout_graceful_shutdown=2, timeout_keep_alive=30)
     finally:
         store.close()  # the SQLite file whole on its own: its log merged back
     return 0

@@ -182,6 +182,7 @@ function show(data) {
     box.append(section);
   }
   if (!names) return;
+  if (data.roster === undefined) return;  // a quick update: the roster comes with the next full one (every 2 s)
   const roster = document.getElementById("roster");
   roster.replaceChildren();
   if (!data.roster.length) {
@@ -200,7 +201,7 @@ function show(data) {
     const row = element("tr");
     const who = element("th", student.nickname);
     who.scope = "row";
-    row.append(who, ...ids.map((id) => element("td", { correct: "right", misconception: "mistake", wrong: "wrong" }[student.verdicts[id]] ?? "–")));
+    row.append(who, ...ids.map((_, k) => element("td", { r: "right", m: "mistake", w: "wrong" }[student.verdicts[k]] ?? "–")));
     row.append(removeCell(student));
     body.append(row);
   }

@@ -1,7 +1,7 @@
 """The schema of the first release with a classroom server (commit 9d3fdb5): sessions, students, answers, polls,
 votes, a homework's roster and its drawn variants.
 
-A database made by that release has these tables and no ``alembic_version``; ``Store.open`` marks it as being at
+A database made by that release has these tables and no record of a revision; ``Store.open`` marks it as being at
 this revision (adding ``roster.reopened`` first to one made before that column existed) and goes on from here.
 
 Revision ID: 0001
