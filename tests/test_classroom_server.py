@@ -58,6 +58,31 @@ def _student(server: Server, code: str, nickname: str) -> httpx.Client:
     return browser
 
 
+
+def _counted(shown: dict) -> int:
+    return sum(ex["answered"] for ex in shown["exercises"])
+
+
+def _dashboard(teacher, session: int, received: list, enough) -> threading.Thread:  # noqa: ANN001
+    """A teacher's dashboard stream in a thread: each update (when, data) into ``received`` until ``enough()``; returns
+    once the first update has come."""
+
+    def listen() -> None:
+        with teacher.stream("GET", f"/class/api/sessions/{session}/events", timeout=30) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    received.append((time.monotonic(), json.loads(line[6:])))
+                    if enough():
+                        return
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    deadline = time.monotonic() + 10
+    while not received and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert received, "the dashboard's stream sent nothing"
+    return listener
+
 def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_none_twice(server: Server) -> None:
     teacher, made = _teacher(server)
     students = [_student(server, made["code"], f"student {k}") for k in range(6)]
@@ -108,21 +133,7 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
     assert sum(ex["answered"] for ex in tally["exercises"]) <= len(students) * 4  # each student's last per exercise
 
     received: list[tuple[float, dict]] = []
-
-    def listen() -> None:
-        with teacher.stream("GET", f"/class/api/sessions/{made['id']}/events", timeout=30) as stream:
-            for line in stream.iter_lines():
-                if line.startswith("data: "):
-                    received.append((time.monotonic(), json.loads(line[6:])))
-                    if len(received) == 2:
-                        return
-
-    listener = threading.Thread(target=listen)
-    listener.start()
-    deadline = time.monotonic() + 10
-    while not received and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert received, "the dashboard's stream sent nothing"
+    listener = _dashboard(teacher, made["id"], received, lambda: len(received) == 2)
     late_student = _student(server, made["code"], "latecomer")
     sent_at = time.monotonic()
     assert late_student.post("/class/api/answers", headers=WRITE,
@@ -162,24 +173,9 @@ def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
 
             # One dashboard's stream (on one of the workers) hears the answers stored by either: the writes notify
             # (PostgreSQL NOTIFY) and each worker's change feed listens.
-            seen: list[tuple[float, int]] = []
-
-            def listen() -> None:
-                with teacher.stream("GET", f"/class/api/sessions/{made['id']}/events", timeout=30) as stream:
-                    for line in stream.iter_lines():
-                        if line.startswith("data: "):
-                            shown = json.loads(line[6:])
-                            counted = sum(ex["answered"] for ex in shown["exercises"])
-                            seen.append((time.monotonic(), counted))
-                            if counted == 24 + 8:
-                                return
-
-            listener = threading.Thread(target=listen)
-            listener.start()
-            deadline = time.monotonic() + 10
-            while not seen and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert seen and seen[-1][1] == 24
+            shown: list[tuple[float, dict]] = []
+            listener = _dashboard(teacher, made["id"], shown, lambda: _counted(shown[-1][1]) == 24 + 8)
+            assert _counted(shown[-1][1]) == 24
             sent_at = time.monotonic()
             for k in range(8):  # eight new connections: the kernel spreads them over both workers
                 fresh = _student(running, made["code"], f"late {k}")
@@ -188,10 +184,10 @@ def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
                 fresh.close()
             last_sent = time.monotonic()
             listener.join(timeout=15)
-            assert seen[-1][1] == 32, seen
-            assert seen[-1][0] - last_sent <= 1.5  # heard, not found by the 5 s look that makes up for a lost notice
-            print(f"two workers: the dashboard counted all 8 answers {(seen[-1][0] - sent_at) * 1000:.0f} ms after the "
-                  "first was sent")
+            assert _counted(shown[-1][1]) == 32, shown
+            assert shown[-1][0] - last_sent <= 1.5  # heard, not found by the 5 s look that makes up for a lost notice
+            print(f"two workers: the dashboard counted all 8 answers {(shown[-1][0] - sent_at) * 1000:.0f} ms after "
+                  "the first was sent")
             for browser in (teacher, *students):
                 browser.close()
         finally:

@@ -116,6 +116,25 @@ def static_deck(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     return html
 
 
+def the_score_slide_computes_what_the_formula_gives(page: Any, url: str) -> None:
+    """Open the deck at ``url`` on its score slide, wait for Python, type a hypothesis, check the live score."""
+    page.goto(f"{url}/{DECK}.slides.html")
+    page.wait_for_selector(".reveal.ready")
+    page.goto(f"{url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'")
+    form = page.locator(f"{PRESENT} form[data-widget]")
+    headline = form.locator("[data-value]")
+    saved = headline.get_attribute("data-value")
+    form.locator("[name=hypothesis]").fill("the cat on the mat")
+    page.wait_for_function("v => document.querySelector('.reveal section.present:not(.stack) [data-value]')"
+                           ".dataset.value !== v", arg=saved)
+    # BLEU-2 of "the cat on the mat" against "the cat is on the mat" / "there is a cat on the mat", by hand: every
+    # unigram (5/5) and bigram (the cat, cat on, on the, the mat: 4/4) matches, c = 5, the closest reference has 6
+    # tokens, so BLEU = BP = exp(1 - 6/5).
+    assert float(headline.get_attribute("data-value")) == pytest.approx(math.exp(1 - 6 / 5), rel=1e-12)
+    assert "Live" in form.locator(".live-status").inner_text()
+
+
 def served(folder: Path):  # noqa: ANN201
     """``folder`` served by `python -m http.server` on 127.0.0.1, as the deck's guide says: (server, address)."""
     import sys
@@ -149,19 +168,7 @@ def test_the_make_slides_deck_served_over_http_goes_live(browser, static_deck: P
         missing: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
-        page.goto(f"{url}/{DECK}.slides.html")
-        page.wait_for_selector(".reveal.ready")
-        page.goto(f"{url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
-        page.wait_for_function("document.documentElement.dataset.pythonReady === '1'")
-        form = page.locator(f"{PRESENT} form[data-widget]")
-        headline = form.locator("[data-value]")
-        saved = headline.get_attribute("data-value")
-        form.locator("[name=hypothesis]").fill("the cat on the mat")
-        page.wait_for_function("v => document.querySelector('.reveal section.present:not(.stack) [data-value]')"
-                               ".dataset.value !== v", arg=saved)
-        # As in the site's copy: BLEU-2 of "the cat on the mat" is its brevity penalty exp(1 - 6/5).
-        assert float(headline.get_attribute("data-value")) == pytest.approx(math.exp(1 - 6 / 5), rel=1e-12)
-        assert "Live" in form.locator(".live-status").inner_text()
+        the_score_slide_computes_what_the_formula_gives(page, url)
         assert (blocked, errors, missing) == ([], [], [])
         context.close()
     finally:
@@ -407,21 +414,7 @@ def test_the_site_copys_widget_computes_what_the_formula_gives(browser, site: Si
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site.url}/{DECK}.slides.html")
-    page.wait_for_selector(".reveal.ready")
-    page.goto(f"{site.url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
-    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'")
-    form = page.locator(f"{PRESENT} form[data-widget]")
-    headline = form.locator("[data-value]")
-    saved = headline.get_attribute("data-value")
-    form.locator("[name=hypothesis]").fill("the cat on the mat")
-    page.wait_for_function("v => document.querySelector('.reveal section.present:not(.stack) [data-value]')"
-                           ".dataset.value !== v", arg=saved)
-    # BLEU-2 of "the cat on the mat" against "the cat is on the mat" / "there is a cat on the mat", by hand: every
-    # unigram (5/5) and bigram (the cat, cat on, on the, the mat: 4/4) matches, c = 5, the closest reference has 6
-    # tokens, so BLEU = BP = exp(1 - 6/5).
-    assert float(headline.get_attribute("data-value")) == pytest.approx(math.exp(1 - 6 / 5), rel=1e-12)
-    assert "Live" in form.locator(".live-status").inner_text()
+    the_score_slide_computes_what_the_formula_gives(page, site.url)
     assert blocked == [] and errors == [], (blocked, errors)
     context.close()
 
