@@ -229,3 +229,33 @@ def test_each_question_has_its_tries_so_guessing_a_number_among_its_candidates_f
     assert again.status_code == 200 and again.json()["stored"] is False
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
     assert rows[0][-1] == "03.1 tries (of 3)" and rows[1][0] == "Zoë Ng" and rows[1][-1] == "3"
+
+
+def test_a_roster_with_one_name_twice_is_refused_before_any_homework_is_made(tmp_path: Path) -> None:
+    (tmp_path / "roster.csv").write_text("Name\nAnn Lee\nann  lee\n", encoding="utf-8")
+    database = str(tmp_path / "c.sqlite")
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--roster", str(tmp_path / "roster.csv"), "--exercises", "03.1",
+                          "--variants", "2", "--database", database], capture_output=True, text=True, cwd=PROJECT,
+                         timeout=600)
+    assert run.returncode == 2 and "'Ann Lee' and 'ann lee' are the same name" in run.stderr, run.stderr
+    assert "this is a bug" not in run.stderr
+    listed = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "list", "--database", database],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=120)
+    assert "Week 4" not in listed.stdout  # no half-made homework, open to anyone, is left
+
+
+def test_an_answer_in_the_wrong_form_uses_no_try(store: Store) -> None:
+    _, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1), tries=2)
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+
+    def send(answer: str):  # noqa: ANN202
+        return zoe.post("/class/api/homework/answer", headers=WRITE,
+                        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": answer})
+
+    assert send("0.111").json()["tries_left"] == 1
+    unreadable = send("<b>1</b>")
+    assert unreadable.json()["mistake"] == "not an answer" and unreadable.json()["tries_left"] == 1
+    assert send("92.6%").json()["tries_left"] == 1
+    assert send("0.222").json()["tries_left"] == 0
+    assert send("0.333").status_code == 409

@@ -434,3 +434,9 @@ def test_a_removed_students_name_cannot_be_taken_to_block_the_removal(store: Sto
     assert store.remove_student(session.id, troll.id)
     assert [s.nickname for s in store.roster(session.id, removed=True)] == [f"Troll (removed {troll.id})"]
     assert store.join(session, "Troll")[0].nickname == "Troll"
+
+
+def test_direction_marks_that_would_show_a_title_reversed_are_refused(store: Store) -> None:
+    with pytest.raises(ValueError, match="title: it holds invisible direction marks"):
+        store.create_session("\u202eevil\u202c title")
+    assert store.create_session("שיעור 3 · الدرس ٣")[0].title == "שיעור 3 · الدرس ٣"  # right-to-left text is welcome

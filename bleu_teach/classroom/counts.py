@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from bleu_teach.classroom.schema import NOT_AN_ANSWER  # the mistake named for an unreadable answer
 from bleu_teach.classroom.store import Answer, Store, Student
 from bleu_teach.exercises.bank import exercise, exercises
 from bleu_teach.exercises.feedback import Feedback
@@ -20,9 +21,6 @@ from bleu_teach.web.page import typed
 #: A student's verdict on each exercise, one letter each in the roster (500 students' rows stay small): right,
 #: a named mistake, wrong, or "-" for not answered.
 LETTER = {"correct": "r", "misconception": "m", "wrong": "w", "": "-"}
-
-#: The verdict of an answer the checker refused (not a number, not one of the options).
-NOT_AN_ANSWER = "not an answer"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, csv_cell
 from bleu_teach.classroom.homework import Homework
+from bleu_teach.classroom.schema import NOT_AN_ANSWER
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
 from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.store import Session, Store, Student, TriesUsed
@@ -68,7 +69,8 @@ class HomeworkRoutes:
                                   "late": answer.late} for answer in given}
         used: dict[str, int] = {}
         for answer in given:
-            used[answer.exercise] = used.get(answer.exercise, 0) + 1
+            if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
+                used[answer.exercise] = used.get(answer.exercise, 0) + 1
         return JSONResponse({"title": session.title, "nickname": student.nickname, "open": session.open,
                              "due": session.due.isoformat() if session.due else None, "tries": session.tries,
                              "questions": [question | {"last": last.get(question["exercise"]),
@@ -114,7 +116,8 @@ class HomeworkRoutes:
         for answer in store.answers(session.id):
             last[(answer.student_id, answer.exercise)] = answer
             late[answer.student_id] = late.get(answer.student_id, 0) + answer.late
-            tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
+            if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
+                tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
         rows: list[tuple[str, dict[str, str], int | None]] = []
         if listed:  # every name on the roster, joined or not, in the roster's order
             rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]

@@ -29,6 +29,11 @@ MAX_ANSWER = 200
 MAX_MISTAKE = 120
 ANSWER_ID_LENGTH = 36  # a UUID as text
 VERDICTS = ("correct", "misconception", "wrong")
+#: Direction overrides and isolates (Unicode's bidi controls), which reorder what is shown around them.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: The mistake named for an answer the checker could not read (not a number, not one of the options): it uses no
+#: homework try.
+NOT_AN_ANSWER = "not an answer"
 #: A homework's tries per question unless its teacher sets another number: enough to correct a slip and learn from
 #: the mistake named, too few to find a number by trying the candidates.
 DEFAULT_TRIES = 10
@@ -300,6 +305,8 @@ def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: boo
         raise ValueError(f"{name}: it holds control characters; type it again.")
     if any(0xD800 <= ord(character) <= 0xDFFF for character in text):
         raise ValueError(f"{name}: it holds characters that are not text; type it again.")
+    if any(character in BIDI_CONTROLS for character in text):  # they would show other text reversed
+        raise ValueError(f"{name}: it holds invisible direction marks that reorder the text; type it again.")
     return text
 
 

@@ -35,7 +35,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
-from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CLASSROOM_TABLES, CODE_ALPHABET, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
+from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CLASSROOM_TABLES, CODE_ALPHABET, NOT_AN_ANSWER, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
                                          MAX_MISTAKE, MAX_NICKNAME, MAX_TITLE, MAX_TRIES, VERDICTS, Answer, Session, Student,
                                          answer_of, answers, bounded, database_url, digest, fold, now, session_of,
                                          homework_variants, migrate, polls, record_id, roster, sessions, students,
@@ -401,11 +401,12 @@ class Store:
         return True
 
     def tries(self, student: Student, exercise: str) -> int:
-        """How many answers the student has sent to an exercise (each stored once, whatever was sent again)."""
+        """How many tries the student has used on an exercise: answers stored (each once, whatever was sent again)
+        that the checker could read (one in the wrong form uses none)."""
         with self.engine.connect() as connection:
             return int(connection.execute(select(func.count()).select_from(answers).where(
                 answers.c.session_id == student.session_id, answers.c.student_id == student.id,
-                answers.c.exercise == exercise)).scalar() or 0)
+                answers.c.exercise == exercise, answers.c.mistake != NOT_AN_ANSWER)).scalar() or 0)
 
     def answers_per_exercise(self, session_id: int) -> dict[str, int]:
         """How many answers (tries, each stored once) the session's present students sent to each exercise."""
@@ -450,7 +451,8 @@ class Store:
         else:  # one statement: insert only while the count is below the tries (atomic on SQLite's one writer)
             used = (select(func.count()).select_from(answers)
                     .where(answers.c.session_id == student.session_id, answers.c.student_id == student.id,
-                           answers.c.exercise == row["exercise"]).scalar_subquery())
+                           answers.c.exercise == row["exercise"], answers.c.mistake != NOT_AN_ANSWER)
+                    .scalar_subquery())
             values = select(*(literal(value, answers.c[name].type).label(name) for name, value in row.items()))
             statement = dialect.insert(answers).from_select(list(row), values.where(used < max_tries))
         statement = statement.on_conflict_do_nothing().returning(answers.c.answer_id)

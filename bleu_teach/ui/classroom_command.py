@@ -278,6 +278,15 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
         if not entries:
             raise ValueError(f"--roster: {args.roster!r} lists no names")
         names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
+        from bleu_teach.classroom.store import fold
+
+        first: dict[str, str] = {}
+        for name, _ in names:  # checked before anything is drawn or made: a name once, as the join compares names
+            if fold(name) in first:
+                raise ValueError(f"--roster: {first[fold(name)]!r} and {name!r} are the same name to the join page; "
+                                 "each student needs a name of their own (add a middle initial, or the student "
+                                 "number), then run the command again")
+            first[fold(name)] = name
     which = [part.strip() for part in args.exercises.split(",") if part.strip()]
     avoid = avoided(args.avoid) if args.avoid else []
     started = time.perf_counter()
@@ -286,8 +295,12 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
           file=sys.stderr, flush=True)
     variants = draw(which, avoid, args.variants)
     session, secret = store.create_session(args.title, "homework", due, args.tries)
-    if names:
-        store.set_roster(session.id, names)
+    try:
+        if names:
+            store.set_roster(session.id, names)
+    except BaseException:  # no half-made homework (open to anyone, without its roster) is left behind
+        store.delete_session(session.id)
+        raise
     homework = Homework(store)
     homework.save(session, variants)
     base = args.address.rstrip("/")

@@ -261,3 +261,45 @@ def test_homework_on_a_phone_from_the_keyboard_gets_verdicts_and_never_an_answer
     assert _axe(browser, f"{classroom.url}/class/homework", phone.cookies()) == []
     assert problems == [] and phone.blocked == []
     phone.close()
+
+
+def test_remove_keeps_the_keyboards_focus_while_answers_arrive_and_enter_removes(browser, classroom: Server) -> None:  # noqa: ANN001
+    import uuid
+
+    import httpx
+
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 720})
+    desk = teacher.new_page()
+    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
+    desk.get_by_label("New session's title").fill("Remove by keyboard")
+    desk.get_by_role("button", name="Create the session").click()
+    desk.locator("#created a").click()
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
+    code = desk.locator(".code").inner_text()
+    students = []
+    for name in ("Ann", "Fake"):
+        student = httpx.Client(base_url=classroom.url, timeout=30)
+        assert student.post("/class/api/join", headers={"X-Bleu-Teach": "1"},
+                            json={"code": code, "nickname": name}).status_code == 200
+        students.append(student)
+
+    def answer(student: httpx.Client, exercise: str) -> None:
+        reply = student.post("/class/api/answers", headers={"X-Bleu-Teach": "1"},
+                             json={"id": str(uuid.uuid4()), "exercise": exercise, "answer": "E"})
+        assert reply.status_code == 200
+
+    answer(students[1], "03.2")
+    remove = desk.get_by_role("button", name="Remove Fake from the session")
+    remove.wait_for()
+    remove.focus()
+    for exercise in ("03.2", "09.1", "03.1"):  # the table is drawn again meanwhile
+        answer(students[0], exercise)
+        desk.wait_for_timeout(2500)
+        assert desk.evaluate("document.activeElement.getAttribute('aria-label')") == "Remove Fake from the session"
+    desk.once("dialog", lambda dialog: dialog.accept())
+    desk.keyboard.press("Enter")
+    desk.get_by_text("Fake was removed").wait_for()
+    desk.get_by_role("button", name="Remove Fake from the session").wait_for(state="detached")
+    for student in students:
+        student.close()
+    teacher.close()

@@ -147,6 +147,7 @@ function removeCell(student) {
   const button = element("button", "Remove");
   button.type = "button";
   button.setAttribute("aria-label", `Remove ${student.nickname} from the session`);
+  button.dataset.student = String(student.id);
   button.addEventListener("click", async () => {
     const status = document.getElementById("session-status");
     if (!window.confirm(`Remove ${student.nickname}? Their answers leave the counts (the export keeps them).`)) return;
@@ -184,6 +185,8 @@ function show(data) {
   if (!names) return;
   if (data.roster === undefined) return;  // a quick update: the roster comes with the next full one (every 2 s)
   const roster = document.getElementById("roster");
+  // The table is drawn again: a Remove button that had the keyboard's focus gets it back on its new row.
+  const focused = roster.contains(document.activeElement) ? document.activeElement.dataset.student : undefined;
   roster.replaceChildren();
   if (!data.roster.length) {
     roster.append(element("p", "No one has joined yet."));
@@ -207,6 +210,7 @@ function show(data) {
   }
   table.append(body);
   roster.append(table);
+  if (focused !== undefined) roster.querySelector(`button[data-student="${CSS.escape(focused)}"]`)?.focus();
 }
 
 const query = names ? "" : "?names=0";

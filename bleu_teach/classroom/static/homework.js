@@ -20,7 +20,8 @@ function newId() {
 
 function triesText(left) {
   if (left === undefined) return "";
-  return left > 0 ? ` ${left} ${left === 1 ? "try" : "tries"} left.` : " No tries left: your last answer stands.";
+  return left > 0 ? ` ${left} ${left === 1 ? "try" : "tries"} left (an answer in the wrong form uses none).`
+    : " No tries left: your last answer stands.";
 }
 
 function verdictText(result) {
@@ -61,10 +62,17 @@ function question(item, number) {
                                                                   answer: input.value });
       feedback.textContent = verdictText(result) + triesText(result.tries_left);
       feedback.dataset.verdict = result.verdict;
+      if (result.tries_left === 0) usedUp();
     } catch (error) {
       feedback.textContent = `Not taken: ${error.message}`;
     }
   });
+  // No tries left: the answer box and Check stay on the page, read-only, with the last answer in it.
+  function usedUp() {
+    input.readOnly = true;
+    button.disabled = true;
+  }
+  if (item.tries_left === 0) usedUp();
   section.append(form, feedback);
   return section;
 }
