@@ -416,15 +416,6 @@ class Store:
         with self.engine.connect() as connection:
             return {exercise: int(count) for exercise, count in connection.execute(query).all()}
 
-    def has_answer(self, student: Student, answer_id: str) -> bool:
-        """Whether an answer with this id is stored already (a page sending it again)."""
-        with self.engine.connect() as connection:
-            return connection.execute(select(answers.c.answer_id).where(
-                answers.c.session_id == student.session_id, answers.c.student_id == student.id,
-                answers.c.answer_id == str(answer_id)[:ANSWER_ID_LENGTH])).first() is not None
-
-    # --- answers ----------------------------------------------------------------------------------------------
-
     @notifies(student_arg)
     def record_answer(self, student: Student, answer_id: str, exercise: str, answer: str, verdict: str,
                       mistake: str = "", at: datetime | None = None, session: Session | None = None,

@@ -65,6 +65,21 @@ def _axe(browser, url: str, cookies: list) -> list:  # noqa: ANN001
     return found
 
 
+def _new_session(browser, classroom: Server, title: str, problems: list[str] | None = None):  # noqa: ANN001, ANN202
+    """A teacher's 1280 x 720 browser: the teacher page, a new session, its dashboard; (context, page, join code).
+    Page errors from the start go into ``problems``."""
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 720})
+    desk = teacher.new_page()
+    if problems is not None:
+        desk.on("pageerror", lambda error: problems.append(str(error)))
+    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
+    desk.get_by_label("New session's title").fill(title)
+    desk.get_by_role("button", name="Create the session").click()
+    desk.locator("#created a").click()
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
+    return teacher, desk, desk.locator(".code").inner_text()
+
+
 def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(browser, classroom: Server,  # noqa: ANN001
                                                                             tmp_path: Path) -> None:
     teacher = _context(browser, classroom, viewport={"width": 1280, "height": 900})
@@ -149,16 +164,8 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
 
 def test_the_presenter_polls_the_phones_and_shows_both_rounds(browser, classroom: Server,  # noqa: ANN001
                                                              tmp_path: Path) -> None:
-    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 720})
-    desk = teacher.new_page()
     problems: list[str] = []
-    desk.on("pageerror", lambda error: problems.append(str(error)))
-    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
-    desk.get_by_label("New session's title").fill("Meetup demo")
-    desk.get_by_role("button", name="Create the session").click()
-    desk.locator("#created a").click()
-    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
-    code = desk.locator(".code").inner_text()
+    teacher, desk, code = _new_session(browser, classroom, "Meetup demo", problems)
 
     phones = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     audience = []
@@ -268,14 +275,8 @@ def test_remove_keeps_the_keyboards_focus_while_answers_arrive_and_enter_removes
 
     import httpx
 
-    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 720})
-    desk = teacher.new_page()
-    desk.goto(f"{classroom.url}/class/teach?token={TOKEN}")
-    desk.get_by_label("New session's title").fill("Remove by keyboard")
-    desk.get_by_role("button", name="Create the session").click()
-    desk.locator("#created a").click()
-    desk.wait_for_url(f"{classroom.url}/class/dashboard/*")
-    code = desk.locator(".code").inner_text()
+    problems: list[str] = []
+    teacher, desk, code = _new_session(browser, classroom, "Remove by keyboard", problems)
     students = []
     for name in ("Ann", "Fake"):
         student = httpx.Client(base_url=classroom.url, timeout=30)
@@ -300,6 +301,7 @@ def test_remove_keeps_the_keyboards_focus_while_answers_arrive_and_enter_removes
     desk.keyboard.press("Enter")
     desk.get_by_text("Fake was removed").wait_for()
     desk.get_by_role("button", name="Remove Fake from the session").wait_for(state="detached")
+    assert problems == []
     for student in students:
         student.close()
     teacher.close()
