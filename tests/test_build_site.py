@@ -345,8 +345,8 @@ def test_the_lesson_pages_read_a_typed_answer_as_the_lessons_ask_for_it():
 
     assert lesson_page.typed(' "8/12" ') == "8/12" and lesson_page.typed("\u22126.1") == "-6.1"
     assert lesson_page.typed('"8/12') == '"8/12'  # one quote is not a pair: the bank's message says what to write
-    # Lesson 01's question asks for "a fraction in quotes (e.g. "2/7")"; 8 of its 12 tokens are clipped matches.
-    assert lesson_page.check("01.1", '"10/12"')["verdict"] == "correct"
+    # Lesson 01's question asks for "a fraction in quotes (e.g. "2/7")"; 10 of its 13 tokens are clipped matches.
+    assert lesson_page.check("01.1", '"10/13"')["verdict"] == "correct"
     assert lesson_page.check("08.1", "\u22126.0")["verdict"] == "correct"  # the lessons print minus as U+2212
     for empty, what in (("  ", "Type your answer"), ("", "Type your answer")):
         answer = lesson_page.check("01.1", empty)

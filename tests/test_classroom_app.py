@@ -97,8 +97,8 @@ def test_an_answer_sent_again_is_counted_once(store: Store) -> None:
     teacher, made = teacher_of(store)
     ann = student_of(store, made["code"], "Ann")
     answer_id = str(uuid.uuid4())
-    first = send(ann, "01.1", "10/12", answer_id).json()
-    again = send(ann, "01.1", "10/12", answer_id).json()
+    first = send(ann, "01.1", "10/13", answer_id).json()
+    again = send(ann, "01.1", "10/13", answer_id).json()
     assert first["stored"] is True and again["stored"] is False and again["verdict"] == first["verdict"] == "correct"
     assert len(store.answers(made["id"])) == 1
 

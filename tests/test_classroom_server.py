@@ -88,7 +88,7 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
     students = [_student(server, made["code"], f"student {k}") for k in range(6)]
     acknowledged: dict[int, list[tuple[str, str, str]]] = {k: [] for k in range(len(students))}
     stop = threading.Event()
-    answers = [("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/12"), ("03.1", "0.5"), ("04.1", "0.304")]
+    answers = [("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/13"), ("03.1", "0.5"), ("04.1", "0.291")]
 
     def answer(k: int) -> None:
         n = 0
@@ -158,7 +158,7 @@ def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
             replies = []
 
             def answer(k: int) -> None:
-                for exercise, text in (("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/12")):
+                for exercise, text in (("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/13")):
                     replies.append(students[k].post("/class/api/answers", headers=WRITE, json={
                         "id": str(uuid.uuid4()), "exercise": exercise, "answer": text}).status_code)
 

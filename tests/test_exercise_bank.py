@@ -315,20 +315,23 @@ def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
 
 
 def test_near_misses_are_told_what_is_off_without_the_answer():
-    # 02.1: p_2 = 8/12 = 0.6667 (rounded 0.667; 0.666 is cut off, 0.67 rounded twice)
-    percent, close, short = check("02.1", 66.7), check("02.1", 0.666), check("02.1", "0.67")
+    # 02.1: p_2 = 8/13 = 0.615385 (rounded 0.615; 61.5 is it times 100, 0.62 too few decimals, 0.616 a slip)
+    assert math.isclose(8 / 13, 0.615385, abs_tol=1e-6)
+    percent, slip, short = check("02.1", 61.5), check("02.1", 0.616), check("02.1", "0.62")
     assert "times 100" in percent.message and percent.verdict == "wrong"
-    assert "round the full value to 3 decimal places" in close.message and "0.667" not in close.message
-    assert "do not cut off" in close.message  # 0.666: cut off, not rounded
-    # Too few decimals is said as such ("0.67" for a question asking for three), the value not given away.
-    assert short.message.startswith("close, but give 3 decimal places, not 2") and "0.667" not in short.message
-    assert check("02.1", 0.67).message == short.message and check("03.1", "0.88").message.startswith(
+    assert "round the full value to 3 decimal places" in slip.message and "0.615" not in slip.message
+    assert "or give the exact fraction" in slip.message  # 02.1's p_2 = 8/13 has one
+    # Too few decimals is said as such ("0.62" for a question asking for three), the value not given away.
+    assert short.message.startswith("close, but give 3 decimal places, not 2") and "0.615" not in short.message
+    assert check("02.1", 0.62).message == short.message and check("03.1", "0.88").message.startswith(
         "close, but give 3 decimal places, not 2")
+    # 04.1: BLEU = 0.290593, which cut off (not rounded) is 0.290.
+    cut = check("04.1", "0.290")
+    assert "do not cut off" in cut.message and "0.291" not in cut.message and "fraction" not in cut.message
     # 03.1: BP = exp(-1/8) = 0.882497; 0.8825 rounded again to 0.883 is a slip of rounding, not a cut-off.
     assert math.isclose(math.exp(-1 / 8), 0.882497, abs_tol=1e-6)
     assert "do not round a value that is already rounded" in check("03.1", 0.883).message
     assert "fraction" not in check("03.1", 0.883).message  # exp(1 - 9/8) has no exact fraction to offer
-    assert "or give the exact fraction" in close.message  # 02.1's p_2 = 8/12 has one
     # 07.1: 5/8 = 0.625, rounded half up to two places as at school, or half to even: too few decimals either way.
     assert check("07.1", 0.63).message == check("07.1", 0.62).message
     assert check("07.1", 0.63).message.startswith("close, but give 3 decimal places, not 2")

@@ -13,7 +13,7 @@ from the same records.
 
 >>> exercise("03.1").title
 'BP with four references'
->>> check("01.1", "10/12").verdict
+>>> check("01.1", "10/13").verdict
 'correct'
 """
 

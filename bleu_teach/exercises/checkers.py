@@ -16,14 +16,14 @@ least as close to the right value as that (an exact fraction is right).
 Choice questions take a letter (or an option's own text, such as "the
 same").  :class:`Feedback`, :class:`Misconception` and the comparison itself
 (:func:`~bleu_teach.exercises.feedback.judge`) are in
-:mod:`bleu_teach.exercises.feedback`.
+:mod:`bleu_teach.exercises.feedback`; the choice checkers are in :mod:`bleu_teach.exercises.choices`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
@@ -33,15 +33,16 @@ from bleu_teach.inputs.validation import (
     check_references,
     check_tokens,
     check_weight_tuple,
-    preview,
 )
+from bleu_teach.inputs.tokenizers import tokenize
 from bleu_teach.lessons.data import ErrorSpan
-from bleu_teach.exercises.feedback import Feedback, Misconception, judge, with_verdict
+from bleu_teach.exercises.choices import check_choice, check_higher
+from bleu_teach.exercises.feedback import Feedback, Misconception, judge
 from bleu_teach.bleu.nltk_api import check_corpus, corpus_bleu, modified_precision, plain_precision, sentence_bleu
 from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
 from bleu_teach.bleu.explain import explain, explain_corpus
-from bleu_teach.bleu.arithmetic import brevity_penalty, sacrebleu_score_counts
-from bleu_teach.bleu.counting import closest_ref_length, order_statistics
+from bleu_teach.bleu.arithmetic import brevity_penalty, sacrebleu_score_counts, score_counts
+from bleu_teach.bleu.counting import PooledCounts, closest_ref_length, order_statistics
 
 __all__ = [
     "Feedback",
@@ -144,6 +145,17 @@ def check_modified_precision(
             "distinct_denominator", clipped / len(rows),
             f"you divided by the number of different {n}-grams (each counted once); modified precision divides "
             f"by the number of {n}-grams in the hypothesis, counting each repeat."))
+        mistakes.append(Misconception(
+            "types", sum(1 for row in rows if row.max_ref_count > 0) / len(rows),
+            f"you counted each different {n}-gram once, in both the numerator and the denominator (the {n}-gram types); modified "
+            f"precision counts every {n}-gram the hypothesis holds, and each repeat that matches, up to its "
+            "largest count in one reference."))
+    collapsed = [t for i, t in enumerate(hyp) if i == 0 or t != hyp[i - 1]]
+    if len(collapsed) != len(hyp) and len(collapsed) >= n:
+        mistakes.append(Misconception(
+            "repeats_removed", float(modified_precision(refs, collapsed, n)),
+            "you removed the repeated words before counting; BLEU scores the output as the system wrote it: every "
+            f"repeat is a {n}-gram in the denominator, and clipping limits how many of them count as matches."))
     # Dividing by a reference's n-gram count: the learner may have used any reference, so offer each one
     # (references with the same count give the same wrong answer, and are offered together).
     by_count: dict[int, list[int]] = {}
@@ -187,6 +199,13 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
     ``no_penalty``, whose message names both.
     """
     found = []
+    if len(set(lens)) > 1 and min(lens) == r:
+        # The shortest reference (mteval's rule before version 13) is the closest here: a learner who uses it gets
+        # the right answer for a wrong reason. Offered with the right answer's value, so that a question or variant
+        # where the two rules agree is seen to be one that cannot tell them apart.
+        found.append(Misconception("shortest_reference", score(float(brevity_penalty(r, hyp_len))),
+                                   f"you used the shortest reference (r = {r}); BLEU uses the reference length "
+                                   "closest to the hypothesis length."))
     for length in sorted(set(lens) - {r}, key=list(lens).index):
         rules = [rule for rule, pick in zip(LENGTH_RULES, (min(lens), max(lens), lens[0])) if pick == length]
         name = f"{rules[0]}_reference" if rules else "other_reference"
@@ -201,9 +220,16 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
                                    f"you used {what} (r = {length}); {closest}."))
     if len(lens) > 1:
         mean = sum(lens) / len(lens)
-        found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
-                                   f"you used the mean reference length ({mean:g}); BLEU does not average the "
-                                   "lengths, it takes the one closest to the hypothesis length."))
+        said = (f"you used the mean reference length ({mean:g}); BLEU does not average the lengths, it takes the one "
+                "closest to the hypothesis length.")
+        shorter = next((k for k, m in enumerate(found) if m.name == "no_penalty"), None)
+        if no_penalty and mean < hyp_len and shorter is not None:  # BP = 1 as well: one answer, every way to it
+            found[shorter] = replace(found[shorter], message=f"{found[shorter].message} Or {said}")
+        elif no_penalty and mean < hyp_len:
+            found.append(Misconception("no_penalty", score(1.0), f"{no_penalty} Or {said}"))
+        else:
+            found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
+                                       said))
     return found
 
 
@@ -215,7 +241,7 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     the mean reference length, and, when c <= r, BP = 1 (which a reference
     shorter than the hypothesis gives too) and r and c swapped.
 
-    >>> check_brevity_penalty(1, [8, 6, 12], 5).recognised
+    >>> check_brevity_penalty(1, [8, 2, 12], 6).recognised  # the reference of 2 tokens gives BP = 1 too
     'no_penalty'
     """
     if isinstance(ref_lens, (str, bytes)) or not isinstance(ref_lens, Sequence) or not ref_lens:
@@ -232,6 +258,11 @@ def check_brevity_penalty(answer: Any, ref_lens: Sequence[int], hyp_len: int, de
     if hyp_len <= r:
         mistakes.append(Misconception("swapped", math.exp(1 - hyp_len / r),
                                       "you swapped r and c: BP = exp(1 - r/c), reference length over hypothesis length."))
+    if hyp_len < r:
+        mistakes.append(Misconception("difference", math.exp(hyp_len - r),
+                                      "you used the difference of the lengths, exp(-(r - c)); BP = exp(1 - r/c) "
+                                      "uses their ratio, so a token missing from a short sentence costs more than "
+                                      "one missing from a long one."))
     how = "1 because c > r" if hyp_len > r else f"exp(1 - {r}/{hyp_len})"
     return judge(answer, right, f"use the closest reference length r = {r}: BP = {how}", mistakes, decimals,
                   hint="find the reference length closest to the hypothesis length, then BP = 1 if c > r, "
@@ -307,6 +338,10 @@ def check_bleu(
         mistakes.append(Misconception("unsmoothed", float(unsmoothed),
                                       "that is the score without smoothing; this question asks for "
                                       f"{report.smoothing}, which gives the zero precision a small value."))
+    if len(report.references) > 1:  # clipped by the sum of the references' counts, not the largest
+        mistakes.append(Misconception("summed_references", _summed_references_score(report, smoothing),
+                                      "you added each n-gram's counts over the references before clipping; BLEU "
+                                      "clips by the largest count in any ONE reference."))
     if len(report.references) > 1:  # the closest length picks r for BP, not the reference to count against
         closest = next(ref for ref in report.references if len(ref) == report.length.closest_ref_len)
         alone = explain([closest], hypothesis, weights=weight, smoothing=smoothing).score
@@ -329,16 +364,28 @@ def check_bleu(
                                                 "every precision"))
 
 
+def _summed_references_score(report: Any, smoothing: Any) -> float:
+    """The score with each n-gram clipped by the sum of its counts over the references (a mistake), all else kept."""
+    summed = tuple(sum(min(row.hyp_count, sum(row.ref_counts)) for row in o.rows) for o in report.orders)
+    counts = PooledCounts(summed, tuple(o.total for o in report.orders), tuple(o.ngrams for o in report.orders),
+                          report.length.hyp_len, report.length.closest_ref_len)
+    func, name = resolve_smoothing(smoothing)
+    return float(score_counts(counts, [report.weights], quietly(func), name, False, report.references,
+                              report.hypothesis)[0].score)
+
+
 def _sacrebleu_sentence(report: Any, tokens: Sequence[Hashable], right: float) -> list[Misconception]:
     """sacreBLEU's ``sentence_bleu`` of the same sentences (exp smoothing, effective order), where it differs.
 
-    Offered for uniform weights (sacreBLEU has no others), on words that its
-    13a tokenizer would not split (letters and digits only), when a zero
-    precision makes the smoothing matter.
+    Offered for uniform weights (sacreBLEU has no others), on sentences that
+    its 13a tokenizer, its default, leaves as they are (so that sacreBLEU given
+    the sentences counts these very tokens), when a zero precision makes the
+    smoothing matter.
     """
     if len(set(report.weights)) != 1 or not any(o.is_zero for o in report.orders):
         return []
-    if not all(isinstance(t, str) and t.isalnum() for t in tokens):
+    if not all(isinstance(t, str) for t in tokens) or any(
+            tokenize(" ".join(sentence), "13a") != list(sentence) for sentence in (report.hypothesis, *report.references)):
         return []
     sacre = sacrebleu_score_counts([o.clipped for o in report.orders], [o.ngrams for o in report.orders],
                                    report.length.hyp_len, report.length.closest_ref_len, "exp",
@@ -385,120 +432,6 @@ def check_corpus_bleu(
                   hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once",
                   fraction=False, at_most=(1.0, "BLEU never is on the 0-1 scale: BP is at most 1 and so is "
                                                 "every precision"))
-
-
-def _letter(answer: Any, options: Mapping[str, str]) -> str:
-    if not isinstance(answer, str):
-        raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {preview(answer)}.")
-    letter = answer.strip().upper()
-    by_text = {text.strip().upper(): key for key, text in options.items()}
-    letter = by_text.get(letter, letter) if letter not in options else letter  # "the same" for SAME
-    if letter not in options:
-        raise ValueError(f"Choose one of {', '.join(options)}; {preview(answer)} is not among them.")
-    return letter
-
-
-def _letters(mapping: Any, name: str) -> dict[str, str]:
-    """A mapping from option letters to text, with the letters in upper case."""
-    if not isinstance(mapping, Mapping):
-        raise TypeError(f"{name} must map option letters to text, e.g. {{\"A\": \"...\", \"B\": \"...\"}}, "
-                        f"not {type(mapping).__name__}.")
-    out: dict[str, str] = {}
-    for key, value in mapping.items():
-        if not isinstance(key, str) or not key.strip():
-            raise TypeError(f"{name} must use letters such as \"A\" as keys, not {key!r}.")
-        if not isinstance(value, str):
-            raise TypeError(f"{name}[{key!r}] must be text, not {type(value).__name__}.")
-        if key.strip().upper() in out:
-            raise ValueError(f"{name} names the option {key.strip().upper()!r} twice.")
-        out[key.strip().upper()] = value
-    return out
-
-
-def check_choice(
-    answer: Any,
-    options: Mapping[str, str],
-    right: str,
-    feedback: Mapping[str, str],
-    misconceptions: Mapping[str, str] | None = None,
-) -> Feedback:
-    """Check a multiple-choice answer; each wrong option names the misconception behind it.
-
-    ``options`` maps letters to the choices, ``right`` is the right letter,
-    ``feedback`` gives, for every letter, why it is right or wrong, and
-    ``misconceptions`` (optional) names, for each wrong letter, the
-    misconception it stands for (the letter itself when not given).
-
-    >>> options = {"A": "the maximum over the references", "B": "the sum over the references"}
-    >>> check_choice("b", options, "A", {"A": "one reference at a time.", "B": "that double-counts."},
-    ...              {"B": "summed references"}).recognised
-    'summed references'
-    """
-    letters = _letters(options, "options")
-    said = _letters(feedback, "feedback")
-    names = _letters(misconceptions or {}, "misconceptions")
-    if not isinstance(right, str) or right.strip().upper() not in letters:
-        raise ValueError(f"right must be one of the option letters ({', '.join(letters)}), not {right!r}.")
-    right = right.strip().upper()
-    if len(letters) < 2 or set(said) != set(letters) or not set(names) <= set(letters) - {right}:
-        raise ValueError("check_choice needs two or more options, feedback for every letter, and misconception "
-                         "names only for wrong letters.")
-    mistakes = tuple(Misconception(names.get(k, k), k, said[k]) for k in letters if k != right)
-    base = Feedback(None, "", right, None, mistakes)
-    if answer is None or answer is Ellipsis:
-        return with_verdict(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
-    letter = _letter(answer, letters)
-    if letter == right:
-        return with_verdict(base, True, said[right])
-    return with_verdict(base, False, said[letter], names.get(letter, letter))
-
-
-def check_higher(
-    answer: Any,
-    references: Sequence[Sequence[Hashable]],
-    hypothesis_a: Sequence[Hashable],
-    hypothesis_b: Sequence[Hashable],
-    weights: Sequence[float] = DEFAULT_WEIGHTS,
-    smoothing: str | None = "method1",
-    feedback: Mapping[str, str] | None = None,
-    misconceptions: Mapping[str, str] | None = None,
-) -> Feedback:
-    """A prediction: which hypothesis gets the higher BLEU, "A", "B" or "same"?  The right answer is computed.
-
-    ``feedback`` and ``misconceptions`` (optional, keyed "A", "B" and
-    "SAME") say why each answer is right or wrong; every message ends with
-    the two scores and their precisions, computed here.
-
-    >>> refs = [["the", "dog", "chases", "the", "cat"]]
-    >>> check_higher("same", refs, "the cat chases the dog".split(), "the dog chases the cat".split()).recognised
-    'SAME'
-    """
-    weight = check_weight_tuple(weights)
-    a = explain(references, hypothesis_a, weights=weight, smoothing=smoothing)
-    b = explain(references, hypothesis_b, weights=weight, smoothing=smoothing)
-    right = "SAME" if a.score == b.score else ("A" if a.score > b.score else "B")
-
-    scores = f"A scores {a.score:.4f}; B scores {b.score:.4f}."
-    generic = {
-        "A": "A shares more (or longer) n-grams with the references.",
-        "B": "B shares more (or longer) n-grams with the references.",
-        "SAME": "the two share equally many n-grams of each order with the references.",
-    }
-    wrong = {
-        "A": "A shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
-        "B": "B shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
-        "SAME": "the two do not share the same n-grams with the references, so their scores differ: BLEU counts "
-                "shared n-grams, not meaning.",
-    }
-    if right == "SAME":
-        wrong["A"] = wrong["B"] = ("the two share equally many n-grams of each order with the references, so they "
-                                   "score the same: BLEU counts shared n-grams, not meaning.")
-    said = _letters(feedback, "feedback") if feedback is not None else {
-        k: (generic[k] if k == right else wrong[k]) for k in generic}
-    if set(said) != set(generic):
-        raise ValueError("feedback must have a message for each of \"A\", \"B\" and \"SAME\".")
-    return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right,
-                        {k: f"{v} {scores}" for k, v in said.items()}, misconceptions)
 
 
 def check_mqm_score(answer: Any, errors: Sequence[ErrorSpan], decimals: int = 1) -> Feedback:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 
-__all__ = ["IndistinctAnswersWarning", "fits", "coinciding", "warn_if_coinciding"]
+__all__ = ["IndistinctAnswersWarning", "EXTRA_PLACES", "fits", "written_forms", "coinciding", "warn_if_coinciding"]
 
 
 class IndistinctAnswersWarning(UserWarning):
@@ -34,11 +34,27 @@ def fits(value: float, target: float, decimals: int) -> bool:
     return abs(value - target) <= abs(rounded - target) + 1e-9 or abs(round(value, decimals) - rounded) < 1e-12
 
 
+#: How many places beyond the question's a learner may write: 0.3785 for a value asked to three places.
+EXTRA_PLACES = 4
+
+
+def written_forms(value: float, decimals: int) -> list[float]:
+    """The ways a learner who has ``value`` may write it: rounded to ``decimals`` places or to a few more, or whole.
+
+    >>> written_forms(0.378457, 3)
+    [0.378, 0.3785, 0.37846, 0.378457]
+    """
+    return list(dict.fromkeys([round(value, places) for places in range(decimals, decimals + EXTRA_PLACES + 1)]
+                              + [value]))
+
+
 def coinciding(named: Sequence[tuple[str, float]], decimals: int) -> list[tuple[str, str]]:
-    """The pairs of names a learner could confuse: one's answer, rounded to ``decimals`` places, fits the other."""
+    """The pairs of names a learner could confuse: one's answer, written to ``decimals`` places or more, fits the
+    other (0.3785, from a rule that gives 0.378457, fits a right answer of 0.37898 to three places)."""
     values = [(name, float(value)) for name, value in named]
     return [(a, b) for i, (a, x) in enumerate(values) for (b, y) in values[i + 1:]
-            if fits(round(x, decimals), y, decimals) or fits(round(y, decimals), x, decimals)]
+            if any(fits(form, y, decimals) for form in written_forms(x, decimals))
+            or any(fits(form, x, decimals) for form in written_forms(y, decimals))]
 
 
 def warn_if_coinciding(named: Sequence[tuple[str, float]], decimals: int) -> None:

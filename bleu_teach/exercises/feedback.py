@@ -12,7 +12,7 @@ import math
 import numbers
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -22,7 +22,7 @@ from bleu_teach.views.document import Document, Label, Paragraph, Strong
 from bleu_teach.views.text_writer import write_text
 from bleu_teach.views.viewable import Viewable
 
-__all__ = ["Misconception", "Feedback", "VERDICTS", "as_number", "rounding_text", "judge", "half_up",
+__all__ = ["Misconception", "Feedback", "VERDICTS", "as_number", "rounding_text", "judge", "merged", "half_up",
            "with_verdict"]
 
 
@@ -36,6 +36,8 @@ class Misconception:
     #: Digits fewer than the question asks for that still recognise it: a value on sacreBLEU's 0-100 scale is
     #: read to two places fewer (43.01 for 0.4301 to three places), as sacreBLEU prints it.
     fewer_decimals: int = 0
+    #: The other mistakes that give exactly the same number, named in the message too (see :func:`merged`).
+    also: tuple[str, ...] = ()
 
 
 #: The verdict's word, and the symbol shown beside it (a symbol and a word, never colour alone).
@@ -96,6 +98,12 @@ def as_number(answer: Any, fraction: bool = True) -> float:
     """A typed or given answer as a float; a fraction is always read, but offered only where the answer has one."""
     advice = "the answer as a number or a fraction such as 2/7" if fraction else "the answer as a number such as 0.25"
     if isinstance(answer, str):
+        percent = _PERCENT.match(answer)
+        if percent:  # "83.3%" is 0.833 written as a percentage
+            return typed_number(percent.group(1), advice) / 100
+        ratio = _RATIO.match(answer)
+        if ratio:  # "5:8", a ratio, is the fraction 5/8
+            return typed_number(f"{ratio.group(1)}/{ratio.group(2)}", advice)
         return typed_number(answer, advice)  # bounded: "1e30000000" is refused before any arithmetic
     if isinstance(answer, bool) or not isinstance(answer, (numbers.Real, Decimal)):
         raise TypeError(f"Write {advice}, not {preview(answer)}.")
@@ -109,6 +117,8 @@ def as_number(answer: Any, fraction: bool = True) -> float:
 
 
 _WRITTEN = re.compile(r"^\s*[+\-\u2212]?\d*(?:[.,](\d+))?\s*$")
+_PERCENT = re.compile(r"^\s*([+\-\u2212]?\d{1,20}(?:[.,]\d{1,20})?)\s*%\s*$")
+_RATIO = re.compile(r"^\s*(\d{1,20})\s*:\s*(\d{1,20})\s*$")
 
 
 def written_decimals(answer: Any) -> int | None:
@@ -126,6 +136,10 @@ def written_decimals(answer: Any) -> int | None:
         answer = str(answer)
     if not isinstance(answer, str):
         return None
+    percent = _PERCENT.match(answer)
+    if percent:  # "83.3%" is 0.833: two more decimals than it shows
+        shown = written_decimals(percent.group(1))
+        return None if shown is None else shown + 2
     found = _WRITTEN.match(answer)
     if found is None or not any(ch.isdigit() for ch in answer):
         return None
@@ -151,31 +165,40 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
     """
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise ValueError(f"decimals must be a whole number from 0 to 10, not {decimals!r}.")
-    offered = tuple(mistakes)
-    warn_if_coinciding([("right", right), *((m.name, float(m.value)) for m in offered)], decimals)
+    offered = merged(mistakes)
+    warn_if_coinciding([("right", right), *((" / ".join((m.name, *m.also)), float(m.value)) for m in offered)],
+                       decimals)
     base = Feedback(None, "", right, decimals, offered)
     if answer is None or answer is Ellipsis:
         return with_verdict(base, None, "replace None with your answer and run the cell again.")
     value = as_number(answer, fraction)
     if fits(value, right, decimals):
         return with_verdict(base, True, explanation)
-    for mistake in offered:
-        if fits(value, float(mistake.value), max(decimals - mistake.fewer_decimals, 0)):
-            return with_verdict(base, False, mistake.message, mistake.name)
-    if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, max(decimals - 2, 0)):
+    given = written_decimals(answer)
+
+    def as_written(places: int) -> int:
+        """A value on the 0-100 scale is read to fewer places, but never to fewer than the learner wrote: 0.029
+        is not 100 x 1e-76, which is 0.000 to three places, though both are 0.0 to one."""
+        return max(places, given) if given is not None else places
+
+    named = [m for m in offered
+             if fits(value, float(m.value), as_written(decimals - m.fewer_decimals) if m.fewer_decimals else decimals)]
+    if named:
+        return with_verdict(base, False, _either(named), named[0].name)
+    if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, as_written(max(decimals - 2, 0))):
         return with_verdict(base, False, f"that is the answer times 100 ({times_100}); give it as a number from 0 to 1.")
-    if decimals >= 2:  # a misconception's answer on the 0-100 scale: the mistake is named, then the scale
-        for mistake in offered:
-            wrong = float(mistake.value)
-            if not mistake.fewer_decimals and 0 < wrong <= 1 and fits(value, 100 * wrong, decimals - 2):
-                return with_verdict(base, False, f"{mistake.message} And give the answer as a number from 0 to 1, "
-                                                 "not times 100.", mistake.name)
+    near_right = abs(value - right) < 10.0 ** -decimals  # a slip in the last digit, not a mistake times 100
+    if decimals >= 2 and not near_right:  # a misconception's answer on the 0-100 scale: the mistake, then the scale
+        named = [m for m in offered if not m.fewer_decimals and 0 < float(m.value) <= 1
+                 and fits(value, 100 * float(m.value), as_written(decimals - 2))]
+        if named:
+            return with_verdict(base, False, f"{_either(named)} And give the answer as a number from 0 to 1, "
+                                             "not times 100.", named[0].name)
     if at_most is not None and value > at_most[0] and not fits(value, at_most[0], decimals):
         return with_verdict(base, False, f"that is above {at_most[0]:g}, and {at_most[1]}.")
     # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
     shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
                for f in (round, math.trunc, half_up)}
-    given = written_decimals(answer)
     if decimals > 0 and given is not None and given < decimals and any(abs(value - v) < 1e-9 for v in shorter):
         return with_verdict(base, False, f"close, but give {decimals} decimal place{'s' if decimals != 1 else ''}, "
                                          f"not {given}: round the full value to {decimals} in one step"
@@ -190,6 +213,40 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
                                   "digits, and do not round a value that is already rounded)"
                                   f"{', or give the exact fraction' if fraction else ''}.")
     return with_verdict(base, False, f"that is not it ({rounding_text(decimals, fraction)}). Hint: {hint}.")
+
+
+def merged(mistakes: Sequence[Misconception]) -> tuple[Misconception, ...]:
+    """The mistakes, with those that give exactly the same number offered as one whose message names each: an
+    answer they both give cannot say which was made, so the learner hears both (named by the first).
+
+    >>> one, = merged([Misconception("a", 0.5, "you did a."), Misconception("b", 1 / 2, "you did b.")])
+    >>> one.name, one.message
+    ('a', 'that answer comes from 2 different mistakes, and the checker cannot tell which you made. 1) you did a. Or: 2) you did b.')
+    """
+    found: list[list[Misconception]] = []
+    for mistake in mistakes:
+        same = next((group for group in found if _same_value(group[0], mistake)), None)
+        if same is None:
+            found.append([mistake])
+        else:
+            same.append(mistake)
+    return tuple(group[0] if len(group) == 1 else
+                 replace(group[0], message=_either(group), also=tuple(m.name for m in group[1:])) for group in found)
+
+
+def _same_value(a: Misconception, b: Misconception) -> bool:
+    if isinstance(a.value, str) or isinstance(b.value, str) or a.fewer_decimals != b.fewer_decimals:
+        return a.value == b.value and a.fewer_decimals == b.fewer_decimals
+    return abs(float(a.value) - float(b.value)) <= 1e-12 * max(1.0, abs(float(a.value)))
+
+
+def _either(named: Sequence[Misconception]) -> str:
+    """What to say about an answer that one mistake gives, or several (each named: the checker cannot tell which)."""
+    messages = list(dict.fromkeys(m.message for m in named))
+    if len(messages) == 1:
+        return messages[0]
+    return (f"that answer comes from {len(messages)} different mistakes, and the checker cannot tell which you "
+            "made. " + " Or: ".join(f"{k}) {message}" for k, message in enumerate(messages, start=1)))
 
 
 def half_up(x: float) -> int:

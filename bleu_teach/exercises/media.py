@@ -21,7 +21,7 @@ others show instead what a reader needs without the lesson
 
 >>> from bleu_teach.exercises.bank import exercise
 >>> question_text(exercise("03.1"), "platform")
-'References of 12, 5, 9 and 16 tokens; a hypothesis of 8 tokens. What is BP? Give it as a number from 0 to 1, rounded to three decimal places.'
+'References of 12, 5, 9 and 15 tokens; a hypothesis of 8 tokens. What is BP? Give it as a number from 0 to 1, rounded to three decimal places.'
 >>> question_text(exercise("00.1"), "notebook").split("? ")[-1]
 'Answer with a letter as a string, e.g. `"A"`.'
 """

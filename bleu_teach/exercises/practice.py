@@ -25,15 +25,13 @@ row marks the skill as mastered.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.feedback import Feedback
 from bleu_teach.exercises.media import question_text
-from bleu_teach.exercises.variants import VARIED, draw_any
+from bleu_teach.exercises.variants import VARIED, dealt
 from bleu_teach.inputs.validation import preview, whole_number_text
 from bleu_teach.views.document import Document, Label, Paragraph, Strong
 from bleu_teach.views.formatting import plain_markdown
@@ -75,39 +73,8 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
         raise TypeError(f"number must be a whole number from 1 (the first practice question), not {preview(number)}.")
     if not 1 <= number <= MAX_NUMBER:
         raise ValueError(f"number must be from 1 to {MAX_NUMBER:,}; got {whole_number_text(number)}.")
-    # Not one of the last few questions again: each of them is one of the first few draws of its own stream (the
-    # first that does not repeat the ones before it), so none of those draws is asked now.
-    recent = frozenset(_key(q) for earlier in range(max(1, number - RECENT), number)
-                       for q in _early_draws(exercise_id, earlier))
-    early = _early_draws(exercise_id, number)  # kept: the next questions avoid them
-    question = next((q for q in early if _key(q) not in recent), early[-1])
-    if _key(question) in recent:  # go on along this number's stream, after its early draws
-        stream = random.Random(f"practice/{exercise_id}/{number}")
-        for _ in range(EARLY):
-            draw_any(exercise_id, stream)
-        for _ in range(_REDRAWS):
-            question = draw_any(exercise_id, stream)
-            if _key(question) not in recent:
-                break
+    question = dealt(exercise_id, number, f"practice/{exercise_id}")  # none the same within DEAL_WINDOW numbers
     return replace(question, title=f"{question.title}: practice {number}")
-
-
-#: A practice question differs from the questions this many numbers before it: it is none of the first
-#: :data:`EARLY` draws of their streams.
-RECENT = 3
-EARLY = 2
-_REDRAWS = 50
-
-
-def _key(question: Exercise) -> str:
-    return repr(sorted(question.inputs.items()))
-
-
-@lru_cache(maxsize=256)
-def _early_draws(exercise_id: str, number: int) -> tuple[Exercise, ...]:
-    """The first :data:`EARLY` draws of practice question ``number``'s own stream."""
-    stream = random.Random(f"practice/{exercise_id}/{number}")
-    return tuple(draw_any(exercise_id, stream) for _ in range(EARLY))
 
 
 def question_view(exercise_id: Any, number: Any = 1) -> View:

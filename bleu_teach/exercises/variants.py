@@ -10,7 +10,7 @@ and it is kept only if its right answer and every misconception's answer
 are pairwise different after the question's rounding
 (:func:`indistinct`), so that the checker can name each mistake; otherwise
 it is drawn again.  No two students get the same inputs for an exercise while
-its supply of checked inputs lasts (73 for 04.1, a pool); past it, students
+its supply of checked inputs lasts (:func:`pool_size`: 50 for 04.1, a pool); past it, students
 share variants, and the key says how many different ones there are.
 
 A variant is an :class:`~bleu_teach.exercises.bank.Exercise` with the same
@@ -30,19 +30,20 @@ from __future__ import annotations
 import math
 import random
 import warnings
-from collections.abc import Callable, Sequence
+import zlib
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
-from bleu_teach.bleu.counting import closest_ref_length, order_statistics
+from bleu_teach.exercises.drawers import DRAWERS, POOLS
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
+           "draw_variant", "dealt", "DEAL_WINDOW", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
            "rebuild", "substance"]
 
 #: The exercises that get a new variant for each student: every numeric one.
@@ -71,235 +72,6 @@ def indistinct_feedback(feedback: Feedback) -> list[tuple[str, str]]:
     return coinciding(named, feedback.decimals or 0)
 
 
-# ---------------------------------------------------------------------------
-# What variants are drawn from
-# ---------------------------------------------------------------------------
-
-Segment = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # hypothesis, ref-A, ref-B (13a tokens)
-
-
-@lru_cache(maxsize=1)
-def _tokenized() -> tuple[Segment, ...]:
-    """Every (system translation, ref-A, ref-B) of zh-en, tokenized once (13a), in the data's order."""
-    from bleu_teach.inputs.tokenizers import tokenize
-    from bleu_teach.lessons.data import wmt21_ted
-
-    ted = wmt21_ted("zh-en")
-    refs = {text: tuple(tokenize(text, "13a")) for text in (*ted.references["ref-A"], *ted.references["ref-B"])}
-    return tuple((tuple(tokenize(hyp, "13a")), refs[a], refs[b]) for hyps in ted.systems.values()
-                 for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"]))
-
-
-@lru_cache(maxsize=None)
-def _segments(shortest: int, longest: int) -> tuple[Segment, ...]:
-    """Every (system translation, ref-A, ref-B) of zh-en with all three from ``shortest`` to ``longest`` tokens."""
-    return tuple(s for s in _tokenized() if all(shortest <= len(t) <= longest for t in s))
-
-
-@lru_cache(maxsize=None)
-def _rated() -> tuple[tuple[str, int], ...]:
-    """(system, segment) pairs of zh-en whose rater marked 2 to 4 errors."""
-    from bleu_teach.lessons.data import wmt21_ted
-
-    ted = wmt21_ted("zh-en")
-    return tuple((system, i) for system, lists in ted.errors.items() if system in ted.systems
-                 for i, errors in enumerate(lists) if errors is not None and 2 <= len(errors) <= 4)
-
-
-def _text(tokens: Sequence[str]) -> str:
-    return " ".join(tokens)
-
-
-def _with_repeats(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int, rng: random.Random) -> list[str] | None:
-    """``hyp`` with one or two extra copies of an n-gram it shares with a reference (so clipping matters)."""
-    shared = [tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)
-              if any(tuple(hyp[i:i + n]) == tuple(r[j:j + n]) for r in refs for j in range(len(r) - n + 1))]
-    if not shared:
-        return None
-    twice = [gram for gram in shared if max(_counts(r, n).get(gram, 0) for r in refs) >= 2]
-    gram = rng.choice(twice or shared)  # one a reference holds twice: its clip is 2 (or more), not 1
-    tokens = list(hyp)
-    starts = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i:i + n]) == gram]
-    at = rng.choice(starts) + n  # a stutter, as machine translation repeats itself: "the cat cat sat"
-    # Copies enough that the hypothesis holds the n-gram more often than all references together: then clipping
-    # bites, and adding the references' counts (a mistake) clips too, differently.
-    limit = sum(_counts(r, n).get(gram, 0) for r in refs)
-    tokens[at:at] = list(gram) * (max(0, limit - _counts(hyp, n)[gram]) + rng.choice((1, 2)))
-    return tokens
-
-
-def _quoted(tokens: Sequence[str]) -> str:
-    return f"“{_text(tokens)}”"
-
-
-def _references_text(refs: Sequence[Sequence[str]]) -> str:
-    if len(refs) == 1:
-        return f"the reference {_quoted(refs[0])}"
-    return "the references " + " and ".join(_quoted(r) for r in refs)
-
-
-_TOKENS_NOTE = ("Tokens are separated by spaces (punctuation marks are tokens too), and capital letters count "
-                "(“The” and “the” are different tokens).")
-
-
-# ---------------------------------------------------------------------------
-# One drawer per exercise: new inputs and the question that asks about them
-# ---------------------------------------------------------------------------
-
-def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
-    def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
-        # Two references: sentences of up to 15 tokens, so that enough of them need both references (each one
-        # alone clips to another answer) and still tell every misconception apart.
-        hyp, ref_a, ref_b = rng.choice(_repeatable(n, references))
-        if references == 2 and ref_a == ref_b:
-            return {}, ""  # two references that are the same sentence teach nothing about two references
-        refs = [ref_a, ref_b][:references]
-        repeated = _with_repeats(hyp, refs, n, rng) or list(hyp)
-        if references == 2 and _one_reference_suffices(refs, repeated, n):
-            return {}, ""  # clipping against one reference alone would give the right answer
-        gram = {1: "unigram", 2: "bigram"}[n]
-        question = (f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
-                    f"modified {gram} precision?")
-        return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
-    return draw
-
-
-def _counts(tokens: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
-    found: dict[tuple[str, ...], int] = {}
-    for i in range(len(tokens) - n + 1):
-        found[tuple(tokens[i:i + n])] = found.get(tuple(tokens[i:i + n]), 0) + 1
-    return found
-
-
-@lru_cache(maxsize=None)
-def _repeatable(n: int, references: int) -> tuple[Segment, ...]:
-    """The segments whose hypothesis shares an n-gram that one of the references holds twice or more: clipping
-    to that count, not to 1, is then what the question tests (sentences up to 15 tokens, up
-    to 25 for bigrams, which repeat less often)."""
-    found = []
-    for hyp, ref_a, ref_b in _segments(4, 15 if n == 1 else 25):
-        grams = set(_counts(hyp, n))
-        if any(count >= 2 and gram in grams for ref in (ref_a, ref_b)[:references]
-               for gram, count in _counts(ref, n).items()):
-            found.append((hyp, ref_a, ref_b))
-    return tuple(found)
-
-
-def _one_reference_suffices(refs: Sequence[Sequence[str]], hyp: Sequence[str], n: int) -> bool:
-    """True if clipping against one of the references alone gives as many matches as against all of them."""
-    rows = order_statistics([tuple(r) for r in refs], tuple(hyp), n).rows
-    clipped = sum(row.clipped_count for row in rows)
-    return any(sum(min(row.hyp_count, row.ref_counts[k]) for row in rows) == clipped for k in range(len(refs)))
-
-
-def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
-    """Four references of different lengths and a hypothesis a little shorter than one of the two middle ones,
-    which is not the first: so the closest, the shortest, the first and the longest reference are four
-    different lengths (and the checker tells the mean length apart), and only BLEU's rule gives the answer."""
-    segments = _segments(5, 20)
-    lens = [len(rng.choice(segments)[rng.choice((1, 2))]) for _ in range(4)]
-    if len(set(lens)) < 4:
-        return {}, ""  # four different lengths: which one BLEU takes is the question
-    middle = [length for length in sorted(lens)[1:3] if length != lens[0]]
-    r = rng.choice(middle)
-    hyp_len = r - rng.randrange(1, 3)
-    if hyp_len < 2 or closest_ref_length(lens, hyp_len) != r:
-        return {}, ""
-    question = (f"References of {lens[0]}, {lens[1]}, {lens[2]} and {lens[3]} tokens; a hypothesis of {hyp_len} "
-                "tokens. What is BP?")
-    return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
-
-
-def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[tuple[dict[str, Any], str]]]:
-    """Every candidate of a sentence-BLEU question: a translation of 4 to 16 tokens (its references too) that
-    shares no 4-gram with its references (a zero 4-gram precision is what the question is about), in the data's
-    order."""
-    def candidates() -> list[tuple[dict[str, Any], str]]:
-        found = []
-        for hyp, ref_a, ref_b in _segments(4, 16):
-            refs = [ref_a, ref_b][:references]
-            if (references == 2 and ref_a == ref_b) or _shares(hyp, refs, 4):
-                continue
-            how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
-                   else "without smoothing")
-            question = (f"What is NLTK's sentence BLEU-4 (weights 1/4 each) of {_quoted(hyp)} against "
-                        f"{_references_text(refs)}, {how}? {_TOKENS_NOTE}")
-            inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(hyp)}
-            if smoothing:
-                inputs["smoothing"] = smoothing
-            found.append((inputs, question))
-        return found
-    return candidates
-
-
-def _shares(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> bool:
-    grams = {tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)}
-    return any(tuple(r[j:j + n]) in grams for r in refs for j in range(len(r) - n + 1))
-
-
-def _corpus(rng: random.Random) -> tuple[dict[str, Any], str]:
-    (hyp1, ref1, _), (hyp2, ref2, _) = rng.sample(_segments(3, 9), 2)
-    question = (f"A corpus of two sentences: {_quoted(hyp1)} against the reference {_quoted(ref1)}, and "
-                f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (unigrams "
-                "only, no smoothing)?")
-    return {"references": [[_text(ref1)], [_text(ref2)]], "hypotheses": [_text(hyp1), _text(hyp2)],
-            "weights": [1.0]}, question
-
-
-#: How often an MQM question is drawn from each kind of rated translation: one with a major punctuation error (the
-#: trap of question 08.1: 5, not 0.1), one with a minor punctuation error (0.1), one with major and minor errors,
-#: and one with major errors only (what a uniform draw would give most of the time).  Minor errors only never make
-#: a question: minus the number of errors would be the right answer too.
-_MQM_KINDS = (("major punctuation", 1), ("minor punctuation", 2), ("major and minor", 2), ("major only", 1))
-
-
-def _mqm_kind(errors: Sequence[Any]) -> str:
-    punctuation = [e.severity.lower() for e in errors if e.category == "Fluency/Punctuation"]
-    if "major" in punctuation:
-        return "major punctuation"
-    if punctuation:
-        return "minor punctuation"
-    severities = {e.severity.lower() for e in errors}
-    return "major only" if severities == {"major"} else "major and minor" if "major" in severities else "minor only"
-
-
-@lru_cache(maxsize=None)
-def _rated_by_kind() -> dict[str, tuple[tuple[str, int], ...]]:
-    from bleu_teach.lessons.data import wmt21_ted
-
-    errors = wmt21_ted("zh-en").errors
-    found: dict[str, list[tuple[str, int]]] = {kind: [] for kind, _ in _MQM_KINDS}
-    for system, segment in _rated():
-        found.setdefault(_mqm_kind(errors[system][segment]), []).append((system, segment))
-    return {kind: tuple(pairs) for kind, pairs in found.items()}
-
-
-def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
-    from bleu_teach.lessons.data import wmt21_ted
-
-    by_kind = _rated_by_kind()
-    kinds = [kind for kind, _ in _MQM_KINDS if by_kind[kind]]
-    kind = rng.choices(kinds, weights=[weight for k, weight in _MQM_KINDS if k in kinds])[0]
-    system, segment = rng.choice(by_kind[kind])  # machine translations only: the references are rated too
-    errors = wmt21_ted("zh-en").errors[system][segment]  # listed before the question (Exercise.stand_alone_context)
-    question = (f"The expert who rated the machine translation system {system} on segment {segment} marked these "
-                f"{len(errors)} errors. What is the translation's MQM score?")
-    return {"pair": "zh-en", "system": system, "segment": segment}, question
-
-
-_DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
-    "01.1": _precision(1, 2),
-    "02.1": _precision(2, 2),
-    "03.1": _brevity,
-    "04.2": _corpus,
-    "07.1": _precision(1, 1),
-    "08.1": _mqm,
-}
-#: Exercises whose variants come from a finite pool (every real sentence that fits), handed out in a shuffled
-#: order; past the pool's size, students share variants (the key says how many there are).
-_POOLS: dict[str, Callable[[], list[tuple[dict[str, Any], str]]]] = {
-    "04.1": _sentence_bleu(2, "method1"),
-}
 #: How many checked candidates a draw looks through for an answer no other student has yet, and how many
 #: draws it tries for inputs no other student has before it gives a student an earlier student's variant.
 _NEW_ANSWER_TRIES = 10
@@ -354,7 +126,7 @@ def _scores_bp(ex: Exercise) -> bool:
 def _candidates(exercise_id: str) -> tuple[tuple[dict[str, Any], str], ...]:
     """A pooled exercise's candidates, each once, in the data's order (not yet checked)."""
     found: dict[str, tuple[dict[str, Any], str]] = {}
-    for inputs, question in _POOLS[exercise_id]():
+    for inputs, question in POOLS[exercise_id]():
         found.setdefault(repr(sorted(inputs.items())), (inputs, question))
     return tuple(found.values())
 
@@ -368,7 +140,7 @@ def _pool(exercise_id: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
 
 def pool_size(exercise_id: str) -> int | None:
     """How many different variants a pooled exercise has (None: drawn afresh, practically unlimited)."""
-    return len(_pool(exercise_id)) if exercise_id in _POOLS else None
+    return len(_pool(exercise_id)) if exercise_id in POOLS else None
 
 
 def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
@@ -384,16 +156,16 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     is given.  With ``avoid`` (:func:`substance` keys), a variant that is one of them in substance is never given
     (not even as a shared one), and the chosen one's is added.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
-    if exercise_id not in _DRAWERS:
-        raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(_DRAWERS)} "
-                         f"(and {', '.join(_POOLS)} come from a pool: use worksheets()).")
+    if exercise_id not in DRAWERS:
+        raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(DRAWERS)} "
+                         f"(and {', '.join(POOLS)} come from a pool: use worksheets()).")
     passed: list[Exercise] = []
     shared: Exercise | None = None  # a variant another student has: used only when no new one turns up
     for attempt in range(MAX_DRAWS):
         if attempt >= patience and (passed or shared is not None):
             break
 
-        inputs, question = _DRAWERS[exercise_id](rng)
+        inputs, question = DRAWERS[exercise_id](rng)
         if not inputs:
             continue
         if avoid is not None and _substance(exercise_id, inputs) in avoid:
@@ -422,25 +194,52 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
 
 
-def draw_any(exercise_id: str, rng: random.Random) -> Exercise:
-    """One checked variant of any exercise in :data:`VARIED`, drawn afresh or taken from its pool with ``rng``.
+#: A learner dealt variants one after another meets none of them again within this many.
+DEAL_WINDOW = 20
 
-    The variant belongs to no student (``student`` None): practice, not a sheet.
+
+def dealt(exercise_id: str, number: int, stream: str) -> Exercise:
+    """The ``number``-th variant (from 1) of a deal named ``stream``: no two within :data:`DEAL_WINDOW` numbers of
+    each other are the same question in substance (:func:`substance`), and the same number always gives the same
+    variant, without the ones before it being drawn.
+
+    A pooled exercise deals its pool in a shuffled order (it has more than :data:`DEAL_WINDOW` variants); a drawn
+    one takes, for ``number``, only inputs whose substance falls in the number's slot (one of
+    :data:`DEAL_WINDOW`, by a checksum), so that numbers less than :data:`DEAL_WINDOW` apart never share one.
+
+    >>> [dealt("03.1", n, "example").inputs == dealt("03.1", n, "example").inputs for n in (1, 2)]
+    [True, True]
     """
     if not isinstance(exercise_id, str) or exercise_id not in VARIED:
         raise ValueError(f"exercise {preview(exercise_id)} has no variants; these do: {', '.join(VARIED)}.")
-    if exercise_id in _POOLS:
-        # One candidate at a time until one passes (the pool's members, without checking the whole pool first).
-        candidates = _candidates(exercise_id)
-        for _ in range(MAX_DRAWS):
-            inputs, question = rng.choice(candidates)
-            if (found := _checked(exercise_id, inputs, question, 0)) is not None:
-                break
-        else:
-            raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS} draws.")
-    else:
-        found = draw_variant(exercise_id, rng, 0)
-    return replace(found, student=None)
+    if exercise_id in POOLS:
+        order = _dealing_order(exercise_id, stream)
+        if not order:
+            raise ValueError(f"no variant of exercise {exercise_id} passed the checks.")
+        inputs, question, _ = order[(number - 1) % len(order)]
+        found = _checked(exercise_id, inputs, question, 0)
+        assert found is not None  # the pool holds checked candidates only
+        return replace(found, student=None)
+    rng = random.Random(f"{stream}/{number}")
+    for _ in range(MAX_DRAWS * DEAL_WINDOW):
+        inputs, question = DRAWERS[exercise_id](rng)
+        if not inputs or _slot(_substance(exercise_id, inputs)) != number % DEAL_WINDOW:
+            continue
+        if (found := _checked(exercise_id, inputs, question, 0)) is not None:
+            return replace(found, student=None)
+    raise ValueError(f"no variant of exercise {exercise_id} passed the checks in {MAX_DRAWS * DEAL_WINDOW} draws.")
+
+
+def _slot(key: str) -> int:
+    """Which of :data:`DEAL_WINDOW` slots a substance falls in (a checksum: the same on every machine and run)."""
+    return zlib.crc32(key.encode("utf-8")) % DEAL_WINDOW
+
+
+@lru_cache(maxsize=None)
+def _dealing_order(exercise_id: str, stream: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
+    order = list(_pool(exercise_id))
+    random.Random(stream).shuffle(order)
+    return tuple(order)
 
 
 def _spread(pool: list[tuple[dict[str, Any], str, str]]) -> list[tuple[dict[str, Any], str, str]]:
@@ -474,14 +273,14 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
     if seed < 0:
         raise ValueError(f"seed must be 0 or more (a negative seed would give the same sheets as its positive); "
                          f"got {whole_number_text(seed)}.")
-    unknown = [w for w in which if w not in _DRAWERS and w not in _POOLS]
+    unknown = [w for w in which if w not in DRAWERS and w not in POOLS]
     if isinstance(which, str) or unknown:
         raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); "
                          f"got {which!r}.")
     sheets: list[list[Exercise]] = [[] for _ in range(students)]
     for k, exercise_id in enumerate(which):  # each exercise from its own generator: sheet k ignores the class size
         rng = random.Random(f"{seed}/{exercise_id}")
-        if exercise_id in _POOLS:
+        if exercise_id in POOLS:
             shuffled = list(_pool(exercise_id))
             rng.shuffle(shuffled)
             order = _spread(shuffled)
@@ -545,7 +344,7 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
     for exercise_id in which:
         rng = random.Random(f"quiz/{seed}/{exercise_id}")
         drawn: list[Exercise] = []
-        if exercise_id in _POOLS:
+        if exercise_id in POOLS:
             left = [candidate for candidate in _pool(exercise_id)
                     if _substance(exercise_id, candidate[0]) not in paper
                     and repr((exercise_id, list(candidate[0].get("references", ())), candidate[2])) not in echoes]
