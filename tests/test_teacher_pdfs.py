@@ -6,6 +6,7 @@ pdftotext (the text), neither of them the library that wrote them.
   it in the order it is printed (the reading order).
 * A4 by default, Letter on request; each answer space a form field with its accessible name (/TU).
 * Every script the course uses (Latin with diacritics, Greek, Chinese) comes back from the extracted text.
+* A class of 60: each sheet at most 60 KB (its fields' font a cut of DejaVu Sans, not the whole font).
 """
 
 from __future__ import annotations
@@ -53,6 +54,19 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     roster.write_text("name\n" + "\n".join(NAMES), encoding="utf-8")
     _run("worksheet", "--roster", str(roster), "--seed", str(SEED), "--out", str(out / "sheets-a4"))
     _run("key", "--out", str(out / "key-letter"), "--paper", "letter")
+    return out
+
+
+#: The class size of the size test, and the largest sheet it allows.
+CLASS, SHEET_BYTES = 60, 60_000
+
+
+@pytest.fixture(scope="module")
+def class_of_60(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A worksheet run for a class of 60 (no roster), A4."""
+    needs_weasyprint()
+    out = tmp_path_factory.mktemp("class")
+    _run("worksheet", "--students", str(CLASS), "--seed", str(SEED), "--out", str(out))
     return out
 
 
@@ -192,7 +206,7 @@ def test_every_script_comes_back_from_the_extracted_text(folder: Path):
     chinese_pdf = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{CHINESE_STUDENT:02d}.pdf")
     fonts = {str(font.get_object()["/BaseFont"]) for page in chinese_pdf.pages
              for font in page["/Resources"]["/Font"].values()}
-    assert any(name in font for font in fonts for name in ("Droid-Sans-Fallback", "NotoSansCJK")), fonts  # real glyphs
+    assert any(name in font for font in fonts for name in ("Droid-Sans-Fallback", "NotoSansCJK", "bleu-teach-CJK")), fonts  # real glyphs (the last: ui.pdf's cut of Noto Sans CJK)
     from bleu_teach.exercises.export import answer_key
 
     key = _text(folder / "key-letter" / "answer-key.pdf")
@@ -200,3 +214,37 @@ def test_every_script_comes_back_from_the_extracted_text(folder: Path):
     assert {"α", "ε", "×"} <= special and special <= set(key), sorted(special - set(key))
     for path in _pdfs(folder):
         assert "[U+" not in _text(path) and "\ufffd" not in _text(path) and "\ufb00" not in _text(path), path.name
+
+
+def _field_fonts(reader: PdfReader) -> list[Any]:
+    """The fonts the form fields draw with (named in each field's /DA, found in the AcroForm's resources): each
+    the embedded font program."""
+    resources = reader.trailer["/Root"]["/AcroForm"]["/DR"]["/Font"]
+    names = {re.search(r"/(\S+) [\d.]+ Tf", str(field.get_object()["/DA"])).group(1)  # type: ignore[union-attr]
+             for field in reader.trailer["/Root"]["/AcroForm"]["/Fields"]}
+    found = []
+    for name in names:
+        font = resources[f"/{name}"].get_object()
+        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        descriptor = descendant["/FontDescriptor"].get_object()
+        found.append(next(descriptor[key].get_object() for key in ("/FontFile2", "/FontFile3", "/FontFile")
+                          if key in descriptor))
+    return found
+
+
+def test_a_class_of_60_gets_sheets_of_at_most_60_kb_whose_fields_still_take_an_answer(class_of_60: Path):
+    from fontTools.ttLib import TTFont
+
+    sheets = sorted((class_of_60 / "sheets").glob("student-*.pdf"))
+    assert len(sheets) == CLASS
+    sizes = {path.name: path.stat().st_size for path in sheets}
+    print(f"{CLASS} sheets: {sum(sizes.values()):,} bytes, the largest {max(sizes.values()):,}")
+    assert max(sizes.values()) <= SHEET_BYTES, sorted(sizes.items(), key=lambda item: -item[1])[:3]
+    import io
+
+    for path in sheets[:3]:
+        fonts = _field_fonts(PdfReader(path))
+        assert fonts
+        for program in fonts:  # what a student types: an answer, a fraction, a name with accents, the signs
+            covered = set(TTFont(io.BytesIO(program.get_data()), fontNumber=0).getBestCmap())
+            assert {ord(c) for c in "0123456789.,/()+-=×−≈≤ABCxyzÀÉÖßçğŁłőșțđươάαβπ"} <= covered, path.name

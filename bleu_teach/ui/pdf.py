@@ -9,7 +9,12 @@ fontconfig. pdflatex prints no Chinese and tags nothing, and the LaTeX
 tagging project needs a newer TeX Live than Debian 12 ships.
 
 The answer spaces are form fields that a reader can fill in (and a screen
-reader names by their labels); on paper they print as boxes.
+reader names by their labels); on paper they print as boxes. A PDF reader
+draws what a student types in a field with the field's font, so WeasyPrint
+embeds that font whole (all of DejaVu Sans: 430 KB a sheet). The fields
+get a font of their own instead, DejaVu Sans cut by fontTools to what a
+student types (``FIELD_CHARACTERS``: Latin with its accents, Greek, digits
+and the arithmetic's signs), about 20 KB, and the text a subset as usual.
 
 WeasyPrint needs Pango (Debian: ``libpango-1.0-0 libpangoft2-1.0-0``) and
 fonts for the scripts (Debian: ``fonts-dejavu-core`` and
@@ -18,11 +23,35 @@ fonts for the scripts (Debian: ``fonts-dejavu-core`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import base64
+import io
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from itertools import repeat
 from typing import Any
 
-__all__ = ["pdf_missing", "print_pdf", "print_pdfs"]
+__all__ = ["FIELD_CHARACTERS", "field_font", "page_style", "pdf_missing", "print_pdf", "print_pdfs"]
+
+#: What the answer fields' font holds, as (first, last) code points: what a student types in an answer or their
+#: name. Latin with its accents (Latin-1, Extended-A, and from Extended-B and Extended Additional the letters of
+#: Azerbaijani, Romanian, Vietnamese and pinyin), Greek's letters, punctuation, super- and subscripts, the euro,
+#: arrows, and the arithmetic's signs (minus, times, square root, sum, infinity, approximately, not equal, at
+#: most, at least, the middle dot). About 20 KB compressed; the whole font is 380 KB.
+FIELD_CHARACTERS = ((0x20, 0x7E), (0xA0, 0x17F), (0x18F, 0x18F), (0x1A0, 0x1A1), (0x1AF, 0x1B0), (0x1CD, 0x1DC),
+                    (0x218, 0x21B), (0x259, 0x259), (0x391, 0x3C9), (0x1EA0, 0x1EF9), (0x2010, 0x2027),
+                    (0x2030, 0x2044), (0x2070, 0x209F), (0x20AC, 0x20AC), (0x2190, 0x2193), (0x2211, 0x2212),
+                    (0x221A, 0x221A), (0x221E, 0x221E), (0x2248, 0x2248), (0x2260, 0x2260), (0x2264, 0x2265),
+                    (0x22C5, 0x22C5))
+
+#: The family the fields' font is known by in the page's style.
+_FIELD_FAMILY = "bleu-teach answer fields"
+#: The font for Chinese, Japanese and Korean (Debian: fonts-noto-cjk), the family its cut is known by, and the
+#: families after it (the page's own, views.html_writer).
+_CJK, _CJK_FAMILY = "Noto Sans CJK SC", "bleu-teach CJK"
+_FALLBACK = '"Noto Sans CJK SC","Droid Sans Fallback",sans-serif'
 
 
 def pdf_missing() -> str | None:
@@ -41,21 +70,107 @@ def pdf_missing() -> str | None:
     return None
 
 
-def print_pdf(page: str) -> bytes:
-    """One whole HTML page as a tagged PDF (PDF/UA-1, its answer spaces fillable form fields)."""
+def _font_file(pattern: str) -> tuple[str, int] | None:
+    """The file (and its index in a collection) fontconfig gives for ``pattern`` (a family, ``:weight=bold``),
+    or None: no fontconfig here, or it gives another family."""
+    if shutil.which("fc-match") is None:
+        return None
+    found = subprocess.run(["fc-match", "--format=%{family[0]}\n%{file}\n%{index}", pattern], capture_output=True,
+                           text=True, check=False).stdout.split("\n")
+    family = pattern.split(":")[0]
+    return (found[1], int(found[2])) if len(found) == 3 and found[0] == family and found[2].isdigit() else None
+
+
+def _cut(pattern: str, characters: Iterable[int], keep_layout: bool) -> bytes | None:
+    """The font fontconfig gives for ``pattern`` with only ``characters`` (fontTools' subsetter), without hinting;
+    None where there is no such font. Without ``keep_layout``, no layout tables either (a form field's text is
+    drawn glyph by glyph)."""
+    import logging
+
+    from fontTools.subset import Options, Subsetter
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)  # its notes on the tables it drops
+    found = _font_file(pattern)
+    if found is None:
+        return None
+    options = Options()
+    options.hinting = False
+    options.desubroutinize = True
+    if not keep_layout:
+        options.layout_features = []
+        options.drop_tables += ["GSUB", "GPOS", "GDEF", "MATH", "gasp"]
+    subsetter = Subsetter(options)
+    subsetter.populate(unicodes=characters)
+    font = TTFont(found[0], fontNumber=found[1], lazy=True)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+@cache
+def field_font() -> bytes | None:
+    """The answer fields' font: DejaVu Sans with only ``FIELD_CHARACTERS``; None where fontconfig finds none."""
+    return _cut("DejaVu Sans", [c for first, last in FIELD_CHARACTERS for c in range(first, last + 1)], False)
+
+
+@cache
+def _covered(pattern: str) -> frozenset[int]:
+    """The characters of the font fontconfig gives for ``pattern`` (none where it gives no such font)."""
+    from fontTools.ttLib import TTFont
+
+    found = _font_file(pattern)
+    return frozenset() if found is None else frozenset(TTFont(found[0], fontNumber=found[1], lazy=True).getBestCmap())
+
+
+def _face(family: str, font: bytes, weight: str = "normal") -> str:
+    data = base64.b64encode(font).decode("ascii")
+    return f'@font-face{{font-family:"{family}";font-weight:{weight};src:url(data:font/otf;base64,{data})}}'
+
+
+def page_style(pages: Iterable[str]) -> str:
+    """The style the pages are printed with, beside their own: the fields' font, and a cut of Noto Sans CJK with
+    the pages' characters that DejaVu Sans lacks and it has (regular and bold), first after DejaVu Sans.
+
+    Why cut fonts here: WeasyPrint embeds a form field's font whole, and keeps every glyph of a font up to the last
+    one a page uses (empty, but each with its entries): a Korean name in Noto Sans CJK, whose 65,535 glyphs are
+    one font, cost a sheet 80 KB; the cut holds only the class's characters."""
+    # WeasyPrint takes these as the reader's style: over the page's own only where !important.
+    style = ""
+    font = field_font()
+    if font is not None:
+        style += _face(_FIELD_FAMILY, font) + f'input,textarea{{font-family:"{_FIELD_FAMILY}"!important}}'
+    used = {ord(c) for page in pages for c in page} - _covered("DejaVu Sans")
+    wanted = sorted(used & _covered(_CJK) | ({0x20} if used else set()))  # and the space between a name's words
+    cuts = [(weight, _cut(f"{_CJK}:weight={weight}", wanted, True)) for weight in ("regular", "bold")] if wanted else []
+    if cuts and all(font is not None for _, font in cuts):
+        style += "".join(_face(_CJK_FAMILY, font, "bold" if weight == "bold" else "normal")
+                         for weight, font in cuts if font is not None)
+        style += f'body{{font-family:"DejaVu Sans","{_CJK_FAMILY}",{_FALLBACK}!important}}'
+    return style
+
+
+def print_pdf(page: str, style: str | None = None) -> bytes:
+    """One whole HTML page as a tagged PDF (PDF/UA-1, its answer spaces fillable form fields); ``style`` is
+    ``page_style`` of the pages printed with it (by default of this page alone)."""
     import logging
 
     import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)  # its notes on unsupported CSS are not the teacher's
+    fonts = FontConfiguration()
+    css = weasyprint.CSS(string=page_style([page]) if style is None else style, font_config=fonts)
     document: Any = weasyprint.HTML(string=page)
-    pdf: bytes = document.write_pdf(pdf_variant="pdf/ua-1", pdf_forms=True)
+    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=fonts, pdf_variant="pdf/ua-1", pdf_forms=True)
     return pdf
 
 
 def print_pdfs(pages: Mapping[str, str]) -> dict[str, bytes]:
     """Each ``NAME: page`` printed, on two processes when there are several: NAME's PDF."""
+    style = page_style(pages.values())  # the fonts cut once for all of them
     if len(pages) < 4:
-        return {name: print_pdf(page) for name, page in pages.items()}
+        return {name: print_pdf(page, style) for name, page in pages.items()}
     with ProcessPoolExecutor(max_workers=2) as pool:
-        return dict(zip(pages, pool.map(print_pdf, pages.values(), chunksize=4)))
+        return dict(zip(pages, pool.map(print_pdf, pages.values(), repeat(style), chunksize=4)))
