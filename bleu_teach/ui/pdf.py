@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from itertools import repeat
 from typing import Any
 
-__all__ = ["FIELD_CHARACTERS", "field_font", "page_style", "pdf_missing", "print_pdf", "print_pdfs"]
+__all__ = ["FIELD_CHARACTERS", "field_font", "page_style", "pdf_missing", "print_pdf", "print_pdfs", "unprintable"]
 
 #: What the answer fields' font holds, as (first, last) code points: what a student types in an answer or their
 #: name. Latin with its accents (Latin-1, Extended-A, and from Extended-B and Extended Additional the letters of
@@ -79,6 +81,34 @@ def _font_file(pattern: str) -> tuple[str, int] | None:
                            text=True, check=False).stdout.split("\n")
     family = pattern.split(":")[0]
     return (found[1], int(found[2])) if len(found) == 3 and found[0] == family and found[2].isdigit() else None
+
+
+@cache
+def _installed() -> frozenset[int] | None:
+    """Every character some installed font has, as fontconfig lists them (each font's charset, ranges of hex code
+    points); None where there is no fontconfig to ask."""
+    if shutil.which("fc-list") is None:
+        return None
+    listed = subprocess.run(["fc-list", "--format=%{charset}\n"], capture_output=True, text=True, check=False).stdout
+    found: set[int] = set()
+    for part in listed.split():
+        first, _, last = part.partition("-")
+        found.update(range(int(first, 16), int(last or first, 16) + 1))
+    return frozenset(found)
+
+
+def unprintable(text: str) -> str:
+    """The characters of ``text`` (spaces and invisible format characters aside) that no installed font has: they
+    print as empty boxes and are lost from the PDF's text. Empty where fontconfig cannot be asked.
+
+    >>> unprintable("Zoë Ñúñez")
+    ''
+    """
+    installed = _installed()
+    if installed is None:
+        return ""
+    seen = dict.fromkeys(c for c in text if ord(c) not in installed and unicodedata.category(c)[0] not in "ZC")
+    return "".join(seen)
 
 
 def _cut(pattern: str, characters: Iterable[int], keep_layout: bool) -> bytes | None:
@@ -151,6 +181,54 @@ def page_style(pages: Iterable[str]) -> str:
     return style
 
 
+def _object(pdf: Any, value: Any) -> Any:
+    """A value of WeasyPrint's PDF (pydyf): an indirect reference (b"12 0 R") resolved, anything else as it is."""
+    if isinstance(value, bytes) and value.endswith(b" R"):
+        return pdf.objects[int(value.split()[0])]
+    return value
+
+
+def _elements(pdf: Any, node: Any) -> Iterator[Any]:
+    """The structure elements under ``node``, depth first in the order they are read."""
+    for kid in (node.get("K") or []):
+        element = _object(pdf, kid)
+        if isinstance(element, dict) and element.get("Type") == "/StructElem":
+            yield element
+            yield from _elements(pdf, element)
+
+
+def _finisher(page: str) -> Callable[[Any, Any], None]:
+    """What WeasyPrint's structure tree lacks, added before it writes the file (its ``finisher``):
+
+    * each ``<span lang>`` of the page (``views.document.Foreign``: a name in another language) gives its /Span
+      element that /Lang. WeasyPrint makes one /Span element with kids per HTML span (one piece: it never wraps),
+      and leaf /Span elements for runs of text, so the n-th /Span with kids is the page's n-th span.
+    * the /IDTree: each ID (a table's header cell, which its data cells name in /Headers) to its element, as
+      PDF 1.7 (14.7.2) asks of a tree whose elements have IDs."""
+    from pydyf import Array, Dictionary, String
+
+    languages = re.findall(r'<span lang="([^"]+)"', page)
+
+    def finish(document: Any, pdf: Any) -> None:
+        root = _object(pdf, pdf.catalog["StructTreeRoot"])
+        elements = list(_elements(pdf, root))
+        spans = [e for e in elements if e.get("S") == "/Span"
+                 and any(isinstance(_object(pdf, kid), dict) for kid in e.get("K") or [])]
+        if len(spans) != len(languages):
+            raise RuntimeError(f"the page has {len(languages)} spans in another language, its PDF {len(spans)} /Span "
+                               "elements with kids: a span broke across lines, or another kind of span was added")
+        for span, language in zip(spans, languages):
+            span["Lang"] = String(language)
+        ids = sorted(((element["ID"].string, element.reference) for element in elements if "ID" in element),
+                     key=lambda pair: pair[0].encode("utf-8"))
+        if ids:
+            tree = Dictionary({"Names": Array([item for key, reference in ids for item in (String(key), reference)])})
+            pdf.add_object(tree)
+            root["IDTree"] = tree.reference
+
+    return finish
+
+
 def print_pdf(page: str, style: str | None = None) -> bytes:
     """One whole HTML page as a tagged PDF (PDF/UA-1, its answer spaces fillable form fields); ``style`` is
     ``page_style`` of the pages printed with it (by default of this page alone)."""
@@ -163,7 +241,8 @@ def print_pdf(page: str, style: str | None = None) -> bytes:
     fonts = FontConfiguration()
     css = weasyprint.CSS(string=page_style([page]) if style is None else style, font_config=fonts)
     document: Any = weasyprint.HTML(string=page)
-    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=fonts, pdf_variant="pdf/ua-1", pdf_forms=True)
+    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=fonts, finisher=_finisher(page),
+                                    pdf_variant="pdf/ua-1", pdf_forms=True)
     return pdf
 
 
