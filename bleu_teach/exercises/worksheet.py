@@ -18,8 +18,8 @@ from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.effort import minutes
 from bleu_teach.exercises.variants import substance
 from bleu_teach.exercises.media import paper_blocks, question_text
-from bleu_teach.views.document import (AnswerSpace, Block, Document, Heading, Label, Notes, Paragraph, Section, Strong,
-                                       Table)
+from bleu_teach.views.document import (AnswerSpace, Block, Document, Foreign, Heading, Label, Notes, Paragraph, Section,
+                                       Strong, Table)
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
@@ -57,7 +57,7 @@ def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
     The sheet does not print the seed it was made with: with the seed, anyone with the package could make the key.
     """
     student = _student(sheet)
-    who: Block = Paragraph((Strong("Name:"), f" {name}")) if name else AnswerSpace("Name", 1)
+    who: Block = Paragraph((Strong("Name:"), " ", Foreign.of(name))) if name else AnswerSpace("Name", 1)
     blocks: list[Block] = [
         Heading(f"bleu-teach worksheet, student {student:02d}"),
         who,
@@ -119,9 +119,9 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
                             for number, ex in enumerate(sheet, start=1)))
         items = tuple((Strong(f"{number}. {ex.id}: {ex.answer_text}."), " ", Label(ex.working))
                       for number, ex in enumerate(sheet, start=1))
-        title = f"Sheet of student {student:02d}" + (f": {name}" if name else "") + \
-            f" (about {sum(map(minutes, sheet))} minutes)"
-        blocks.append(Section((title,), (table, Notes(items, "Working"))))
+        title = (f"Sheet of student {student:02d}", *((": ", Foreign.of(name)) if name else ()),
+                 f" (about {sum(map(minutes, sheet))} minutes)")
+        blocks.append(Section(title, (table, Notes(items, "Working"))))
         data += [{"student": student, "name": name, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
                   "working": ex.working, "inputs": dict(ex.inputs)} for ex in sheet]
     return View(Document(tuple(blocks)), data)

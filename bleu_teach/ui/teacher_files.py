@@ -134,6 +134,20 @@ def _print(out: OutFolder, pages: dict[str, tuple[Any, str]], secret: bool, pape
     return [out.write(f"{name}.pdf", pdfs[name], secret) for name in pages]
 
 
+def _warn_unprintable(roster: list[str]) -> None:
+    """Before printing: each name with characters no installed font has, the student's number and those
+    characters named (they would print as empty boxes, missing from the PDF's text)."""
+    from bleu_teach.ui.pdf import unprintable
+
+    for number, name in enumerate(roster, start=1):
+        missing = unprintable(name)
+        if missing:
+            _note(f"student {number:02d}'s name, {name}, has characters no installed font can print: "
+                  f"{' '.join(f'{c} (U+{ord(c):04X})' for c in missing[:10])}; they print as empty boxes and are "
+                  "missing from the PDF's text. Install a font that has them (Debian's fonts-noto packages have "
+                  "most scripts), then run the command again.")
+
+
 def _qti_bytes(found: Any = None) -> bytes:
     from bleu_teach.exercises.export import write_qti
 
@@ -283,6 +297,8 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
         view = worksheet(sheet, roster[k] if roster else None)
         markdown.append(out.write(f"{name}.md", view.to_markdown()))
         pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
+    if paper and roster:
+        _warn_unprintable(roster)
     written = _print(out, pages, False, paper) or markdown
     key = worksheet_key(sheets, seed, roster, quiz)
     written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))

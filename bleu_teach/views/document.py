@@ -12,7 +12,9 @@ package's own wording, where ``p_1``, ``w_n``, ``m_n`` and ``t_n`` are
 written with real subscripts (HTML) or as math (LaTeX, Markdown keeps
 them as typed); :class:`Tokens` are user tokens, some marked as matched;
 :class:`Highlight` is user text with marked spans (expert error
-annotations).  Blocks: :class:`Heading`, :class:`Paragraph`,
+annotations); :class:`Foreign` is text in another language than the
+document's (a roster's name in another script), a ``str`` that knows its
+language.  Blocks: :class:`Heading`, :class:`Paragraph`,
 :class:`Score` (the headline number, with its full-precision value),
 :class:`Table`, :class:`Notes`, :class:`Section`, :class:`Details`,
 :class:`Alert`, all held by a :class:`Document`.
@@ -25,15 +27,67 @@ annotations).  Blocks: :class:`Heading`, :class:`Paragraph`,
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-__all__ = ["Label", "Strong", "Code", "Tokens", "Span", "Highlight", "Inline", "Heading", "Paragraph", "Lines",
+__all__ = ["Foreign", "script_language", "Label", "Strong", "Code", "Tokens", "Span", "Highlight", "Inline", "Heading", "Paragraph", "Lines",
            "Score", "Table", "Notes", "Section", "Details", "Alert", "Block", "Document", "inlines", "notes", "SUBSCRIPT"]
 
 #: p_1, w_n, m_2, t_n: the package's labels that carry a subscript.
 SUBSCRIPT = re.compile(r"\b([pwtmPRF]|F\d+(?:\.\d+)?)_(\d+|n)\b")
+
+
+#: The language a script says, by the first word of its letters' Unicode names: the script's main language.
+#: Han alone is Chinese; Han with kana Japanese, with Hangul Korean; Arabic with a letter only Persian adds is
+#: Persian; Cyrillic with a letter only Ukrainian has is Ukrainian. Latin says nothing (the document's own).
+SCRIPT_LANGUAGES = {"HANGUL": "ko", "HIRAGANA": "ja", "KATAKANA": "ja", "CJK": "zh", "ARABIC": "ar", "HEBREW": "he",
+                    "GREEK": "el", "CYRILLIC": "ru", "THAI": "th", "DEVANAGARI": "hi", "BENGALI": "bn", "TAMIL": "ta",
+                    "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml", "GUJARATI": "gu", "GURMUKHI": "pa",
+                    "SINHALA": "si", "GEORGIAN": "ka", "ARMENIAN": "hy", "ETHIOPIC": "am", "KHMER": "km", "LAO": "lo",
+                    "MYANMAR": "my", "TIBETAN": "bo", "MONGOLIAN": "mn"}
+_PERSIAN, _UKRAINIAN = set("\u067e\u0686\u0698\u06af\u06a9\u06cc"), set("\u0456\u0457\u0454\u0491\u0406\u0407\u0404\u0490")
+
+
+def script_language(text: str) -> str | None:
+    """The language (a BCP 47 tag) ``text``'s script says, or None for Latin, digits and marks alone.
+
+    >>> [script_language(t) for t in ("김민준", "佐藤はるか", "李雷", "Ελένη", "مریم", "مريم", "Zoë", "Юлія", "Олег")]
+    ['ko', 'ja', 'zh', 'el', 'fa', 'ar', None, 'uk', 'ru']
+    """
+    scripts = {unicodedata.name(c, "").split(" ")[0] for c in text if unicodedata.category(c).startswith("L")}
+    languages = {SCRIPT_LANGUAGES[s] for s in scripts if s in SCRIPT_LANGUAGES}
+    for language, beside in (("ko", "zh"), ("ja", "zh")):  # Han in a Korean or Japanese name
+        if language in languages:
+            languages.discard(beside)
+    if "ar" in languages and _PERSIAN & set(text):
+        languages = languages - {"ar"} | {"fa"}
+    if "ru" in languages and _UKRAINIAN & set(text):
+        languages = languages - {"ru"} | {"uk"}
+    return languages.pop() if len(languages) == 1 else None
+
+
+class Foreign(str):
+    """Text in another language than the document's, with its BCP 47 tag: written as the text it is, and in HTML
+    (and so in a tagged PDF) marked with its language, so that a screen reader reads it with that language's voice.
+
+    >>> name = Foreign.of("김민준"); name, name.lang, Foreign.of("Zoë").__class__.__name__
+    ('김민준', 'ko', 'str')
+    """
+
+    lang: str
+
+    def __new__(cls, text: str, lang: str) -> Foreign:
+        piece = super().__new__(cls, text)
+        piece.lang = lang
+        return piece
+
+    @classmethod
+    def of(cls, text: str) -> str:
+        """``text`` marked with the language its script says (``script_language``); plain where it says none."""
+        language = script_language(text)
+        return text if language is None else cls(text, language)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from html import escape as _escape_html
 from bleu_teach.views.document import (
     AnswerSpace,
     Bars,
+    Foreign,
     SUBSCRIPT,
     Alert,
     Block,
@@ -117,6 +118,8 @@ def highlight_html(piece: Highlight) -> str:
 
 
 def _inline(piece: Inline) -> str:
+    if isinstance(piece, Foreign):
+        return f'<span lang="{escape(piece.lang)}">{escape(piece)}</span>'
     if isinstance(piece, str):
         return escape(piece)
     if isinstance(piece, Label):
@@ -262,6 +265,8 @@ _PRINT_STYLE = (
     ".answer-space input,.answer-space textarea{{display:block;width:100%;box-sizing:border-box;border:1px solid #555;"
     "font:inherit;padding:2px 4px;background:#fff}}.answer-space input{{height:2em}}"
     "h1,h2,h3{{overflow-wrap:anywhere}}section{{break-inside:auto}}"
+    "tr{{break-inside:avoid}}"  # a table's row on one page
+    "span[lang]{{white-space:nowrap}}"  # a name in another language in one piece (ui.pdf tags it by its order)
 )
 
 
