@@ -32,7 +32,7 @@ from pypdf.generic import ContentStream  # noqa: E402
 pytestmark = pytest.mark.slow
 
 #: A class in which student 12's lesson-08 question quotes Chinese (checked below, not assumed).
-STUDENTS, SEED, CHINESE_STUDENT = 12, 5, 12
+STUDENTS, SEED, CHINESE_STUDENT = 12, 13, 12
 #: A roster with names in the scripts a class may have: Latin with diacritics, Greek, Chinese, Korean, Japanese,
 #: Persian.
 NAMES = ["Zoë Ñúñez", "Αλέξανδρος Παπαδόπουλος", "李雷", "김민준", "佐藤はるか", "Dương Văn Minh",
