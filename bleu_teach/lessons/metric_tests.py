@@ -22,7 +22,9 @@ that do not:
   ``p_two_sided`` twice it.
 - **A paired permutation test** over systems (Deutsch et al., 2021, *A
   Statistical Analysis of Summarization Evaluation Metrics using Resampling
-  Methods*, TACL: "PERM-BOTH"). Each metric's scores are standardized (minus
+  Methods*, TACL): the variant that swaps whole systems (their code's
+  ``permute_systems``; their PERM-BOTH swaps each system's score on each
+  input separately, and needs scores per input). Each metric's scores are standardized (minus
   their mean, divided by their standard deviation), then each system's two
   standardized scores are swapped or not, as a coin decides. If the two
   metrics were equally good, every swap would be as likely as the real
@@ -64,8 +66,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.agreement import SystemTable
 
 __all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "WilliamsTest", "PermutationTest", "CorrelationComparison",
-           "CorrelationInterval", "check_statistic", "williams_test", "permutation_test", "compare_correlations",
-           "correlation_interval"]
+           "CorrelationInterval", "check_statistic", "williams_test", "williams_t", "permutation_test",
+           "compare_correlations", "correlation_interval", "rowwise_correlation"]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -150,20 +152,37 @@ def williams_test(human: Sequence[float], first: Sequence[float], second: Sequen
     """
     h, a, b = _check_three(human, first, second)
     needs("scipy", "Williams' test (SciPy)")
-    from scipy.stats import pearsonr, t as t_distribution
+    from scipy.stats import pearsonr
 
-    r12 = float(pearsonr(a, h).statistic)
-    r13 = float(pearsonr(b, h).statistic)
-    r23 = float(pearsonr(a, b).statistic)
-    n = len(h)
-    k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
-    numerator = (r12 - r13) * sqrt((n - 1) * (1 + r23))
-    denominator = sqrt(max(0.0, 2 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3))
-    if denominator == 0:
-        # The two metrics are perfectly correlated and agree equally with the experts: no difference to test.
-        return WilliamsTest(r12, r13, r23, n, 0.0, 0.5)
-    t = numerator / denominator
+    return _williams(float(pearsonr(a, h).statistic), float(pearsonr(b, h).statistic), float(pearsonr(a, b).statistic),
+                     len(h))
+
+
+def _williams(r12: float, r13: float, r23: float, n: int) -> WilliamsTest:
+    from scipy.stats import t as t_distribution
+
+    # t is 0 where the two metrics are perfectly correlated and agree equally with the experts: p is then 0.5.
+    t = float(williams_t(r12, r13, r23, n))
     return WilliamsTest(r12, r13, r23, n, t, float(t_distribution.sf(abs(t), n - 3)))
+
+
+def williams_t(r_first: Any, r_second: Any, r_between: Any, n: int) -> Any:
+    """Williams' t from the three correlations and n (the formula above); numbers, or NumPy arrays of them.
+
+    Where the denominator is 0 (the two metrics perfectly correlated, and so
+    equally close to the experts) t is 0: there is no difference to test.
+
+    >>> [round(float(t), 3) for t in williams_t([0.9, 0.5], [0.8, 0.5], [0.7, 0.7], 10)]
+    [0.887, 0.0]
+    """
+    import numpy as np
+
+    r12, r13, r23 = np.asarray(r_first, dtype=float), np.asarray(r_second, dtype=float), np.asarray(r_between, dtype=float)
+    k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
+    numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
+    denominator = np.sqrt(np.maximum(0.0, 2 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator == 0, 0.0, numerator / np.where(denominator == 0, 1.0, denominator))
 
 
 def _correlations(statistic: str, human: Any, rows: Any) -> Any:
@@ -171,7 +190,7 @@ def _correlations(statistic: str, human: Any, rows: Any) -> Any:
     row whose values are all equal (no comparison counts it)."""
     import numpy as np
 
-    return _rowwise(statistic, rows, np.broadcast_to(human, rows.shape))
+    return rowwise_correlation(statistic, rows, np.broadcast_to(human, rows.shape))
 
 
 @dataclass(frozen=True)
@@ -209,7 +228,7 @@ class PermutationTest:
 
 def permutation_test(human: Sequence[float], first: Sequence[float], second: Sequence[float],
                      statistic: str = "pearson", n_samples: int = SAMPLES, seed: int = 12345) -> PermutationTest:
-    """The paired permutation test (PERM-BOTH) of two correlations with the same human scores, over systems.
+    """The paired permutation test of two correlations with the same human scores, swapping whole systems.
 
     Exact (all 2^n swaps, ``n_samples`` and ``seed`` unused) for at most
     :data:`EXACT_UP_TO` systems; otherwise ``n_samples`` random swaps from
@@ -385,8 +404,18 @@ class CorrelationInterval:
     seed: int
 
 
-def _rowwise(statistic: str, x: Any, y: Any) -> Any:
-    """Pearson's r or Kendall's tau-b of each row of ``x`` with the same row of ``y`` (2-D arrays); NaN if undefined."""
+def rowwise_correlation(statistic: str, x: Any, y: Any) -> Any:
+    """Pearson's r or Kendall's tau-b of each row of ``x`` with the same row of ``y`` (2-D arrays); NaN if undefined.
+
+    The formulas of ``scipy.stats.pearsonr`` and ``scipy.stats.kendalltau``
+    (tau-b) on whole arrays at once, for resampling; the tests check them
+    against SciPy.
+
+    >>> import numpy as np
+    >>> [round(float(v), 4) for v in rowwise_correlation("kendall", np.array([[1, 2, 3, 4], [1, 1, 1, 1]]),
+    ...                                                     np.array([[1, 3, 2, 4], [1, 2, 3, 4]]))]
+    [0.6667, nan]
+    """
     import numpy as np
 
     constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
@@ -432,11 +461,11 @@ def correlation_interval(human: Sequence[float], metric: Sequence[float], statis
     import numpy as np
 
     hs, ms = np.array(h), np.array(m)
-    value = float(_rowwise(statistic, ms[None, :], hs[None, :])[0])
+    value = float(rowwise_correlation(statistic, ms[None, :], hs[None, :])[0])
     if value != value:
         raise ValueError("every system has the same score on one side, so no correlation is defined.")
     drawn = np.random.default_rng(seed).integers(0, len(h), size=(n_samples, len(h)))
-    found = _rowwise(statistic, ms[drawn], hs[drawn])
+    found = rowwise_correlation(statistic, ms[drawn], hs[drawn])
     valid = found[~np.isnan(found)]
     low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
     return CorrelationInterval(statistic, value, float(low), float(high), float(level), n_samples,
