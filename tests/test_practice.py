@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bleu_teach.exercises import check, exercise
+from bleu_teach.exercises import Exercise, check, exercise
 from bleu_teach.exercises.practice import MASTERED_AFTER, MAX_NUMBER, PRACTISED, SKILLS, Streak, another, question_view
 from tests.test_exercise_bank import as_float, assert_tells_its_misconceptions_apart, nltk_value, tolerance
 
@@ -149,9 +149,19 @@ def test_asking_for_another_before_answering_ends_the_run():
 
 
 @pytest.mark.parametrize("exercise_id", PRACTISED)
-def test_no_practice_question_repeats_one_of_the_last_three(exercise_id: str):
-    keys = [repr(sorted(another(exercise_id, n).inputs.items())) for n in range(1, 41)]
-    assert not [n for n in range(1, 40) if keys[n] in keys[max(0, n - 3):n]]
+def test_no_practice_question_is_one_of_the_19_before_it_in_substance(exercise_id: str):
+    """Not the same inputs, nor the same question with its words moved (a clipping question's references and the
+    hypothesis's words in any order; a brevity penalty's lengths in any order)."""
+    def same(ex: Exercise) -> str:
+        given = ex.inputs
+        if ex.kind == "modified_precision":
+            return repr((given["references"], sorted(given["hypothesis"].split()), given["n"]))
+        if ex.kind == "brevity_penalty":
+            return repr((sorted(given["reference_lengths"]), given["hypothesis_length"]))
+        return repr(sorted(given.items()))
+
+    keys = [same(another(exercise_id, n)) for n in range(1, 61)]
+    assert not [n + 1 for n in range(60) if keys[n] in keys[max(0, n - 19):n]]
 
 
 def test_a_practice_question_says_that_capital_letters_count():
