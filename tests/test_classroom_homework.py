@@ -259,3 +259,63 @@ def test_an_answer_in_the_wrong_form_uses_no_try(store: Store) -> None:
     assert send("92.6%").json()["tries_left"] == 1
     assert send("0.222").json()["tries_left"] == 0
     assert send("0.333").status_code == 409
+
+
+# Names a roster may hold: a Persian name written with a zero-width non-joiner, an emoji family (three people
+# joined by zero-width joiners), a name that opens with a right-to-left mark, and one of 61 characters (two given
+# names and two surnames), longer than a nickname's 40.
+LEGITIMATE_NAMES = ["مهسا رضایی\u200cپور", "Sam \U0001F468\u200d\U0001F469\u200d\U0001F467", "\u200fנועה כהן",
+                    "María de los Ángeles Fernández-Villaverde y Rodríguez Pereira"]
+
+
+def test_the_homework_takes_the_roster_the_worksheets_take_and_its_students_join(tmp_path: Path) -> None:
+    assert len(LEGITIMATE_NAMES[3]) == 61
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name\n" + "\n".join(LEGITIMATE_NAMES) + "\n", encoding="utf-8")
+    database = tmp_path / "c.sqlite"
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
+                             "--exercises", "03.1", "--no-pdf", "--seed", "3", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert sheets.returncode == 0, sheets.stderr
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1", "--variants", "2",
+                          "--database", str(database)], capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    store = Store.open(database)
+    try:
+        session = store.sessions()[-1]
+        assert [name for name, _, _ in store.roster_names(session.id)] == LEGITIMATE_NAMES
+        for typed, kept in (("مهسا رضایی\u200cپور", LEGITIMATE_NAMES[0]), ("נועה כהן", LEGITIMATE_NAMES[2]),
+                            (LEGITIMATE_NAMES[1], LEGITIMATE_NAMES[1]), (LEGITIMATE_NAMES[3].upper(), LEGITIMATE_NAMES[3])):
+            _, joined = _join(store, session.code, typed)  # typed on a phone: without the leading mark, say
+            assert joined.status_code == 200 and joined.json()["nickname"] == kept, joined.text
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Eve\u202e1gnp.exe", "line 3 of .* holds U\\+202E RIGHT-TO-LEFT OVERRIDE, a direction control"),
+    ("Ann\u2066Lee", "line 3 of .* holds U\\+2066 LEFT-TO-RIGHT ISOLATE, a direction control"),
+    ("Ann\x00Lee", "line 3 of .* holds U\\+0000, a control character"),
+    ("Ann\x9b31mLee", "line 3 of .* holds U\\+009B, a control character"),
+    ("Ann\u200bLee", "line 3 of .* holds U\\+200B ZERO WIDTH SPACE at character 4, an invisible format character"),
+    ("\u200dAnn", "line 3 of .* holds U\\+200D ZERO WIDTH JOINER at character 1, a joiner belongs between two"),
+    ("Ann\u200f", "line 3 of .* holds U\\+200F RIGHT-TO-LEFT MARK at character 4, a direction mark belongs only"),
+    ("A" * 101, "line 3 of .* has 101 characters, more than the 100 a name may have"),
+])
+def test_a_bad_name_is_refused_by_both_commands_with_its_line_rule_and_code_point_before_any_drawing(
+        tmp_path: Path, name: str, said: str) -> None:
+    import re
+
+    roster = tmp_path / "roster.csv"
+    roster.write_bytes(("Name\nZoë Ng\n" + name + "\n").encode("utf-8", "surrogatepass"))
+    homework = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                               "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1",
+                               "--database", str(tmp_path / "c.sqlite")],
+                              capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
+                             "--no-pdf", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    for run in (homework, sheets):
+        assert run.returncode == 2 and re.search(f"--roster: the name on {said}", run.stderr), run.stderr
+        assert "Traceback" not in run.stderr and "drawing" not in run.stderr  # refused before anything is drawn

@@ -345,7 +345,8 @@ def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
 
 @pytest.mark.parametrize("content, students, words", [
     ("name,email\nAda,a@x\n,b@x\n", None, "line 3 of"),
-    ("name\n" + "x" * 101 + "\n", None, "longer than 100 characters"),
+    ("name\n" + "x" * 101 + "\n", None, "line 2 of"),
+    ("name\n" + "x" * 101 + "\n", None, "has 101 characters, more than the 100 a name may have"),
     ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
     ("name\n", None, "must list from 1 to 500 names; it lists 0"),
     (b"\xff\xfeA\x00", None, "is not UTF-8 text"),

@@ -254,7 +254,7 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
     from datetime import datetime
 
     from bleu_teach.classroom.homework import Homework, avoided, draw
-    from bleu_teach.exercises.roster import read_roster
+    from bleu_teach.exercises.roster import load_roster
 
     try:
         due = datetime.fromisoformat(args.due)
@@ -269,14 +269,8 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
     if not 1 <= args.tries <= 100:
         raise ValueError(f"--tries: 1 to 100, not {args.tries}")
     names = []
-    if args.roster:
-        try:
-            text = Path(args.roster).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as problem:
-            raise ValueError(f"--roster: cannot read {args.roster!r} as UTF-8 text ({problem})") from None
-        entries = read_roster(text, "--roster", repr(args.roster))
-        if not entries:
-            raise ValueError(f"--roster: {args.roster!r} lists no names")
+    if args.roster:  # read as the worksheets read it, with the same limits, before anything is drawn
+        entries = load_roster(args.roster)
         names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
         from bleu_teach.classroom.store import fold
 

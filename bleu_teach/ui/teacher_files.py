@@ -195,22 +195,15 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
-#: The largest roster file read.
-ROSTER_BYTES = 1_000_000
-
-
 def _roster(path: str, students: int | None) -> list[str]:
     """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order."""
-    from bleu_teach.exercises.roster import read_roster
-    from bleu_teach.exercises.variants import MAX_STUDENTS
+    from bleu_teach.exercises.roster import load_roster
 
-    names = [entry.name for entry in read_roster(_read_text(path, ROSTER_BYTES, "--roster"), "--roster", repr(path))]
+    names = [entry.name for entry in load_roster(path)]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         _note(f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
               "by its number")
-    if not 1 <= len(names) <= MAX_STUDENTS:
-        raise ValueError(f"--roster: {path!r} must list from 1 to {MAX_STUDENTS} names; it lists {len(names)}")
     if students is not None and students != len(names):
         raise ValueError(f"--students {students} and the {len(names)} names of --roster disagree; give one of them")
     return names
