@@ -319,3 +319,75 @@ def test_a_bad_name_is_refused_by_both_commands_with_its_line_rule_and_code_poin
     for run in (homework, sheets):
         assert run.returncode == 2 and re.search(f"--roster: the name on {said}", run.stderr), run.stderr
         assert "Traceback" not in run.stderr and "drawing" not in run.stderr  # refused before anything is drawn
+
+
+def _unstuttered(hypothesis: str) -> tuple[str, ...]:
+    """A translation without its stutters: every word or pair of words said again at once, said once."""
+    tokens = hypothesis.split()
+    changed = True
+    while changed:
+        changed = False
+        for n in (2, 1):
+            for i in range(len(tokens) - 2 * n + 1):
+                if tokens[i:i + n] == tokens[i + n:i + 2 * n]:
+                    del tokens[i + n:i + 2 * n]
+                    changed = True
+                    break
+    return tuple(tokens)
+
+
+def _references(ex) -> set[str]:  # noqa: ANN001
+    given = ex.inputs.get("references", [])
+    return {r for group in given for r in ([group] if isinstance(group, str) else group)}
+
+
+def _translations(ex) -> set[tuple[str, ...]]:  # noqa: ANN001
+    given = [ex.inputs["hypothesis"]] if "hypothesis" in ex.inputs else list(ex.inputs.get("hypotheses", []))
+    return {_unstuttered(h) for h in given}
+
+
+def test_no_server_question_is_a_near_copy_of_a_sheets_or_the_quizs_nor_of_another_students() -> None:
+    """Near-copies by substance: the same translation stuttered another way, or another question of the same
+    exercise on one of the same reference sentences. None between the paper sheets and the quiz, none between
+    them and the server's homework, and no two server questions of an exercise share a reference."""
+    which = ("02.1", "01.1", "07.1", "04.2")
+    sheets = worksheets(12, seed=5, which=which)
+    paper = [ex for sheet in sheets for ex in sheet]
+    quiz = quiz_variants(6, sheets, count=10, which=which)
+    server = draw(list(which), paper + quiz, count=15, seed=11)
+    assert "04.2" in {ex.id for ex in server}  # (the data hold few sentences that make a good 01.1 or 02.1)
+    for shown, earlier in ((quiz, paper), (server, paper + quiz)):
+        for ex in shown:
+            for other in earlier:
+                assert not _translations(ex) & _translations(other), (ex.label, other.label)
+                if other.id == ex.id:
+                    assert not _references(ex) & _references(other), (ex.label, other.label, ex.inputs)
+    for k, ex in enumerate(server):
+        for other in server[k + 1:]:
+            if other.id == ex.id:
+                assert not _references(ex) & _references(other), (ex.label, ex.inputs, other.inputs)
+
+
+def test_an_exercise_the_sheets_used_up_is_said_with_how_many_variants_are_left(tmp_path: Path) -> None:
+    """02.1's sentences are few (a bigram that a reference holds twice, in sentences of the right length): after a
+    class's sheets and quiz, the homework has few or none left. The command says so, with the number it stored."""
+    import re
+
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "12",
+                             "--seed", "4", "--exercises", "02.1,03.1", "--no-pdf", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert sheets.returncode == 0, sheets.stderr
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--exercises", "02.1,03.1", "--variants", "5",
+                          "--avoid", str(tmp_path / "out" / "worksheets.quiz.json"),
+                          "--database", str(tmp_path / "c.sqlite")],
+                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    stored = {k: int(v) for k, v in re.findall(r"(\d\d\.\d) (\d+)", run.stdout.split("variants:")[1].split("\n")[0])}
+    assert stored.get("03.1") == 5 and "of 03.1" not in run.stderr
+    kept = stored.get("02.1", 0)
+    assert kept < 5  # the few sentences 02.1 has are on the sheets or in the quiz
+    if kept == 0:
+        assert "no variant of 02.1 is left" in run.stderr and "leaves it out" in run.stderr, run.stderr
+    else:
+        assert f"only {kept} variant{'s' if kept > 1 else ''} of 02.1" in run.stderr, run.stderr

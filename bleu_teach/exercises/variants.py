@@ -43,7 +43,7 @@ from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
            "draw_variant", "draw_any", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
-           "rebuild", "substance"]
+           "rebuild", "substance", "near_copy_keys"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -373,7 +373,7 @@ def pool_size(exercise_id: str) -> int | None:
 
 def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
                  answers: set[str] | None = None, patience: int = _REUSE_AFTER,
-                 avoid: set[str] | None = None) -> Exercise:
+                 avoid: set[str] | None = None, refuse: Callable[[dict[str, Any]], bool] | None = None) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
@@ -382,7 +382,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     students got), a candidate with a new answer is preferred among the next
     few that pass.  After ``patience`` draws without inputs that are not taken, an earlier student's variant
     is given.  With ``avoid`` (:func:`substance` keys), a variant that is one of them in substance is never given
-    (not even as a shared one), and the chosen one's is added.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
+    (not even as a shared one), and the chosen one's is added.  Inputs ``refuse`` says yes to are never given either
+    (near-copies of what a quiz must differ from).  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in _DRAWERS:
         raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(_DRAWERS)} "
@@ -397,6 +398,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
         if not inputs:
             continue
         if avoid is not None and _substance(exercise_id, inputs) in avoid:
+            continue
+        if refuse is not None and refuse(inputs):
             continue
         if taken is not None and repr(sorted(inputs.items())) in taken:
             if shared is None:
@@ -527,8 +530,38 @@ def _substance(exercise_id: str, inputs: Any) -> str:
     return repr((exercise_id, sorted(inputs.items())))
 
 
+def _unstuttered(hypothesis: str) -> str:
+    """A translation with its stutters said once ("of of of" as "of", "an insect an insect" as "an insect")."""
+    tokens = hypothesis.split()
+    while (found := next(((k, n) for k in range(len(tokens)) for n in (1, 2)
+                          if k + 2 * n <= len(tokens) and tokens[k:k + n] == tokens[k + n:k + 2 * n]), None)):
+        k, n = found
+        del tokens[k + n:k + 2 * n]  # the word (or pair) said again at once, once fewer
+    return " ".join(tokens)
+
+
+def near_copy_keys(ex: Exercise) -> frozenset[str]:
+    """What two variants that are near-copies share, whatever shows them (a paper sheet, a platform quiz, the
+    classroom's homework): one of these. A question on sentences has a key per reference sentence (another
+    question of the same exercise on one of them is the same counting: one student's working gives the other's
+    away) and one for each translation with its stutters said once (the same translation stuttered another way,
+    in any exercise, is the same question); any other has its :func:`substance`."""
+    return _near_keys(ex.id, ex.inputs)
+
+
+def _near_keys(exercise_id: str, inputs: Any) -> frozenset[str]:
+    keys = {_substance(exercise_id, inputs)}
+    given = inputs.get("references")
+    if given is not None:
+        flat = [r for group in given for r in ([group] if isinstance(group, str) else group)]
+        keys |= {repr((exercise_id, "reference", r)) for r in flat}
+        hypotheses = [inputs["hypothesis"]] if "hypothesis" in inputs else list(inputs.get("hypotheses", ()))
+        keys |= {repr(("translation", _unstuttered(h))) for h in hypotheses}
+    return frozenset(keys)
+
+
 def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
-                  which: Sequence[str] = VARIED) -> list[Exercise]:
+                  which: Sequence[str] = VARIED, apart: bool = False) -> list[Exercise]:
     """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
 
     They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant that a
@@ -537,36 +570,55 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
     sheet's references and its right answer, nor one the quiz already has: a student who retakes the quiz
     cannot meet their own sheet's question, even with its words moved. An exercise whose supply the sheets
     have used up gets fewer, or none.
+    Nor is one a near-copy of a sheet's (:func:`near_copy_keys`: the same translation stuttered another way, a
+    reference sentence of the same exercise); ``apart=True`` keeps the drawn variants from being near-copies of
+    each other too (the classroom's homework, where each is a student's own).
     Each is numbered (``variant``), not given to a student.
     """
     paper = {substance(ex) for sheet in sheets for ex in sheet}
     echoes = {_echo(ex) for sheet in sheets for ex in sheet}
+    near = {key for sheet in sheets for ex in sheet for key in near_copy_keys(ex)}
     found: list[Exercise] = []
     for exercise_id in which:
         rng = random.Random(f"quiz/{seed}/{exercise_id}")
         drawn: list[Exercise] = []
         if exercise_id in _POOLS:
             left = [candidate for candidate in _pool(exercise_id)
-                    if _substance(exercise_id, candidate[0]) not in paper
+                    if _substance(exercise_id, candidate[0]) not in paper and not _near_keys(exercise_id, candidate[0]) & near
                     and repr((exercise_id, list(candidate[0].get("references", ())), candidate[2])) not in echoes]
             rng.shuffle(left)
-            for inputs, question, _ in _spread(left)[:count]:
+            for inputs, question, _ in _spread(left):
                 variant = _checked(exercise_id, inputs, question, 0)
                 assert variant is not None  # the pool holds checked candidates only
-                drawn.append(variant)
+                if _apart(variant, near, apart):
+                    drawn.append(variant)
+                if len(drawn) == count:
+                    break
         else:
             avoid, taken, answers = set(paper), set[str](), set[str]()
             for _ in range(3 * count):
                 try:
-                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid)
+                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid,
+                                           refuse=lambda inputs: bool(_near_keys(exercise_id, inputs) & near))
                 except ValueError:  # no variant left that no sheet has in substance
                     break
-                if _echo(variant) not in echoes:  # not a sheet's sentences with its answer
+                if _echo(variant) not in echoes and _apart(variant, near, apart):  # not a sheet's sentences
                     drawn.append(variant)
                 if len(drawn) == count:
                     break
         found += [replace(v, student=None, variant=k) for k, v in enumerate(drawn, start=1)]
     return found
+
+
+def _apart(variant: Exercise, near: set[str], apart: bool) -> bool:
+    """Whether ``variant`` is no near-copy of what ``near`` holds the keys of; its keys are added if so and
+    ``apart``."""
+    keys = near_copy_keys(variant)
+    if keys & near:
+        return False
+    if apart:
+        near |= keys
+    return True
 
 
 def rebuild(exercise_id: str, inputs: dict[str, Any], question: str, variant: int | None = None) -> Exercise:

@@ -94,9 +94,10 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
                    "question offers one. Beside each answer, the "
                    "answer each named mistake gives: a paper answer equal to one of them is that mistake.",)),
         Paragraph(("The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
-                   "separately, none of them a student's sheet in substance (never the same sentences with their "
-                   "words moved, nor the same lengths in another order): a student who retakes the quiz never meets their own "
-                   "sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
+                   "separately, none of them a near-copy of a student's sheet (never a sheet's translation "
+                   "stuttered another way or with its words moved, never a reference sentence of the same "
+                   "exercise, nor the same lengths in another order): a student who retakes the quiz never meets "
+                   "their own sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
                    "a choice question) are not in them.",)),
     ]
     rows = []

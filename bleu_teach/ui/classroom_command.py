@@ -288,6 +288,20 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
           f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
           file=sys.stderr, flush=True)
     variants = draw(which, avoid, args.variants)
+    left = {exercise_id: sum(v.id == exercise_id for v in variants) for exercise_id in which}
+    if not any(left.values()):
+        raise ValueError(f"no variant of {', '.join(which)} is left that is no near-copy of "
+                         f"{'the sheets and quiz in ' + repr(args.avoid) if avoid else 'another'}; nothing was made: "
+                         "choose other --exercises")
+    for exercise_id, count in left.items():  # said, never dropped in silence (the worksheet command says it too)
+        if count == 0:
+            print(f"note: no variant of {exercise_id} is left that is no near-copy of a paper sheet's or the quiz's "
+                  "question (or of another student's): the homework leaves it out", file=sys.stderr)
+        elif count < args.variants:
+            print(f"note: only {count} variant{'s' if count > 1 else ''} of {exercise_id} {'are' if count > 1 else 'is'}"
+                  f" left that {'are' if count > 1 else 'is'} no near-copy of a paper sheet's or the quiz's question "
+                  f"(or of another student's), of the {args.variants} asked for: students share "
+                  f"{'them' if count > 1 else 'it'} in turn", file=sys.stderr)
     session, secret = store.create_session(args.title, "homework", due, args.tries)
     try:
         if names:
