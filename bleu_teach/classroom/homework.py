@@ -70,7 +70,7 @@ def draw(which: Sequence[str], avoid: Sequence[Exercise] = (), count: int = HOME
     if unknown:
         raise ValueError(f"--exercises: {', '.join(unknown)} cannot be varied; these can: {', '.join(VARIED)}")
     return quiz_variants(secrets.randbelow(10**18) if seed is None else seed, [list(avoid)], count, which,
-                         apart=True)
+                         keep_apart=True)
 
 
 class Homework:

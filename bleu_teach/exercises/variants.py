@@ -39,6 +39,7 @@ from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
+from bleu_teach.exercises.near_copies import apart, sentence_keys
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
@@ -512,15 +513,6 @@ def substance(ex: Exercise) -> str:
     return _substance(ex.id, ex.inputs)
 
 
-def _echo(ex: Exercise) -> str:
-    """A variant's references and right answer: a quiz question with a sheet's references and answer (another
-    system's translation, say) would give that sheet's answer and working away. (Without references, the
-    variant's substance says it all.)"""
-    if "references" not in ex.inputs:
-        return repr((ex.id, sorted(ex.inputs.items())))
-    return repr((ex.id, list(ex.inputs["references"]), ex.answer_text))
-
-
 def _substance(exercise_id: str, inputs: Any) -> str:
     kind = exercise(exercise_id).kind
     if kind == "modified_precision":  # the hypothesis's words in any order: its repeats moved are the same question
@@ -530,38 +522,18 @@ def _substance(exercise_id: str, inputs: Any) -> str:
     return repr((exercise_id, sorted(inputs.items())))
 
 
-def _unstuttered(hypothesis: str) -> str:
-    """A translation with its stutters said once ("of of of" as "of", "an insect an insect" as "an insect")."""
-    tokens = hypothesis.split()
-    while (found := next(((k, n) for k in range(len(tokens)) for n in (1, 2)
-                          if k + 2 * n <= len(tokens) and tokens[k:k + n] == tokens[k + n:k + 2 * n]), None)):
-        k, n = found
-        del tokens[k + n:k + 2 * n]  # the word (or pair) said again at once, once fewer
-    return " ".join(tokens)
-
-
 def near_copy_keys(ex: Exercise) -> frozenset[str]:
-    """What two variants that are near-copies share, whatever shows them (a paper sheet, a platform quiz, the
-    classroom's homework): one of these. A question on sentences has a key per reference sentence (another
-    question of the same exercise on one of them is the same counting: one student's working gives the other's
-    away) and one for each translation with its stutters said once (the same translation stuttered another way,
-    in any exercise, is the same question); any other has its :func:`substance`."""
+    """What a variant shares with its near-copies (:mod:`~bleu_teach.exercises.near_copies`): its substance, its
+    references and its translation without its stutters."""
     return _near_keys(ex.id, ex.inputs)
 
 
 def _near_keys(exercise_id: str, inputs: Any) -> frozenset[str]:
-    keys = {_substance(exercise_id, inputs)}
-    given = inputs.get("references")
-    if given is not None:
-        flat = [r for group in given for r in ([group] if isinstance(group, str) else group)]
-        keys |= {repr((exercise_id, "reference", r)) for r in flat}
-        hypotheses = [inputs["hypothesis"]] if "hypothesis" in inputs else list(inputs.get("hypotheses", ()))
-        keys |= {repr(("translation", _unstuttered(h))) for h in hypotheses}
-    return frozenset(keys)
+    return sentence_keys(exercise_id, inputs) | {_substance(exercise_id, inputs)}
 
 
 def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
-                  which: Sequence[str] = VARIED, apart: bool = False) -> list[Exercise]:
+                  which: Sequence[str] = VARIED, keep_apart: bool = False) -> list[Exercise]:
     """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
 
     They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant that a
@@ -570,13 +542,10 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
     sheet's references and its right answer, nor one the quiz already has: a student who retakes the quiz
     cannot meet their own sheet's question, even with its words moved. An exercise whose supply the sheets
     have used up gets fewer, or none.
-    Nor is one a near-copy of a sheet's (:func:`near_copy_keys`: the same translation stuttered another way, a
-    reference sentence of the same exercise); ``apart=True`` keeps the drawn variants from being near-copies of
-    each other too (the classroom's homework, where each is a student's own).
+    Nor a near-copy of a sheet's (:func:`near_copy_keys`); ``keep_apart=True``: nor of each other (the homework).
     Each is numbered (``variant``), not given to a student.
     """
     paper = {substance(ex) for sheet in sheets for ex in sheet}
-    echoes = {_echo(ex) for sheet in sheets for ex in sheet}
     near = {key for sheet in sheets for ex in sheet for key in near_copy_keys(ex)}
     found: list[Exercise] = []
     for exercise_id in which:
@@ -584,13 +553,12 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
         drawn: list[Exercise] = []
         if exercise_id in _POOLS:
             left = [candidate for candidate in _pool(exercise_id)
-                    if _substance(exercise_id, candidate[0]) not in paper and not _near_keys(exercise_id, candidate[0]) & near
-                    and repr((exercise_id, list(candidate[0].get("references", ())), candidate[2])) not in echoes]
+                    if not _near_keys(exercise_id, candidate[0]) & near]
             rng.shuffle(left)
             for inputs, question, _ in _spread(left):
                 variant = _checked(exercise_id, inputs, question, 0)
                 assert variant is not None  # the pool holds checked candidates only
-                if _apart(variant, near, apart):
+                if apart(near_copy_keys(variant), near, keep_apart):
                     drawn.append(variant)
                 if len(drawn) == count:
                     break
@@ -602,23 +570,12 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
                                            refuse=lambda inputs: bool(_near_keys(exercise_id, inputs) & near))
                 except ValueError:  # no variant left that no sheet has in substance
                     break
-                if _echo(variant) not in echoes and _apart(variant, near, apart):  # not a sheet's sentences
+                if apart(near_copy_keys(variant), near, keep_apart):
                     drawn.append(variant)
                 if len(drawn) == count:
                     break
         found += [replace(v, student=None, variant=k) for k, v in enumerate(drawn, start=1)]
     return found
-
-
-def _apart(variant: Exercise, near: set[str], apart: bool) -> bool:
-    """Whether ``variant`` is no near-copy of what ``near`` holds the keys of; its keys are added if so and
-    ``apart``."""
-    keys = near_copy_keys(variant)
-    if keys & near:
-        return False
-    if apart:
-        near |= keys
-    return True
 
 
 def rebuild(exercise_id: str, inputs: dict[str, Any], question: str, variant: int | None = None) -> Exercise:
