@@ -269,7 +269,7 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     quiz = quiz_variants(seed, sheets, which=varied)  # a question the same on every sheet is not a quiz variant
     empty = [i for i in varied if not any(q.id == i for q in quiz)]
     if empty:
-        _note(f"no quiz variant of {', '.join(empty)} is left that no sheet has: the quiz files leave "
+        _note(f"no quiz variant of {', '.join(empty)} is left that is no near-copy of a sheet's question: the quiz files leave "
               f"{'it' if len(empty) == 1 else 'them'} out (the key says how many each exercise has)")
     with OutFolder(where, "worksheet", force, FILE_NAMES) as out:
         names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
