@@ -277,6 +277,10 @@ def test_the_homework_takes_the_roster_the_worksheets_take_and_its_students_join
                              "--exercises", "03.1", "--no-pdf", "--seed", "3", "--out", str(tmp_path / "out")],
                             capture_output=True, text=True, cwd=PROJECT, timeout=600)
     assert sheets.returncode == 0, sheets.stderr
+    key = (tmp_path / "out" / "worksheet-key.md").read_text(encoding="utf-8")
+    for k, name in enumerate(LEGITIMATE_NAMES, start=1):  # printed as they are: no joiner or mark as an escape
+        assert f"**Name:** {name}\n" in (tmp_path / "out" / "sheets" / f"student-{k:02d}.md").read_text(encoding="utf-8")
+        assert f"Sheet of student {k:02d}: {name} " in key
     run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
                           "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1", "--variants", "2",
                           "--database", str(database)], capture_output=True, text=True, cwd=PROJECT, timeout=600)
