@@ -19,6 +19,13 @@ FIGURES: list[str] = []
 #: make test, and so CI, runs every example.
 QUICK = os.environ.get("BLEU_TEACH_QUICK") == "1"
 
+#: The key the teacher's file commands seal their lists with: one of the test run's own (every command the tests
+#: start inherits it), never the user's.
+if "BLEU_TEACH_FILES_KEY" not in os.environ:
+    import tempfile
+
+    os.environ["BLEU_TEACH_FILES_KEY"] = str(Path(tempfile.mkdtemp(prefix="bleu-teach-key-")) / "files.key")
+
 
 def examples(count: int) -> int:
     """How many generated examples a property test runs: ``count``, or a tenth of it (at least 10) when quick."""

@@ -259,3 +259,139 @@ def test_an_answer_in_the_wrong_form_uses_no_try(store: Store) -> None:
     assert send("about 0.9").json()["tries_left"] == 1  # ("92.6%" is read: 0.926, a percentage)
     assert send("0.222").json()["tries_left"] == 0
     assert send("0.333").status_code == 409
+
+
+# Names a roster may hold: a Persian name written with a zero-width non-joiner, an emoji family (three people
+# joined by zero-width joiners), a name that opens with a right-to-left mark, and one of 61 characters (two given
+# names and two surnames), longer than a nickname's 40.
+LEGITIMATE_NAMES = ["مهسا رضایی\u200cپور", "Sam \U0001F468\u200d\U0001F469\u200d\U0001F467", "\u200fנועה כהן",
+                    "María de los Ángeles Fernández-Villaverde y Rodríguez Pereira"]
+
+
+def test_the_homework_takes_the_roster_the_worksheets_take_and_its_students_join(tmp_path: Path) -> None:
+    assert len(LEGITIMATE_NAMES[3]) == 61
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name\n" + "\n".join(LEGITIMATE_NAMES) + "\n", encoding="utf-8")
+    database = tmp_path / "c.sqlite"
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
+                             "--exercises", "03.1", "--no-pdf", "--seed", "3", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert sheets.returncode == 0, sheets.stderr
+    key = (tmp_path / "out" / "worksheet-key.md").read_text(encoding="utf-8")
+    for k, name in enumerate(LEGITIMATE_NAMES, start=1):  # printed as they are: no joiner or mark as an escape
+        assert f"**Name:** {name}\n" in (tmp_path / "out" / "sheets" / f"student-{k:02d}.md").read_text(encoding="utf-8")
+        assert f"Sheet of student {k:02d}: {name} " in key
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1", "--variants", "2",
+                          "--database", str(database)], capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    store = Store.open(database)
+    try:
+        session = store.sessions()[-1]
+        assert [name for name, _, _ in store.roster_names(session.id)] == LEGITIMATE_NAMES
+        for typed, kept in (("مهسا رضایی\u200cپور", LEGITIMATE_NAMES[0]), ("נועה כהן", LEGITIMATE_NAMES[2]),
+                            (LEGITIMATE_NAMES[1], LEGITIMATE_NAMES[1]), (LEGITIMATE_NAMES[3].upper(), LEGITIMATE_NAMES[3])):
+            _, joined = _join(store, session.code, typed)  # typed on a phone: without the leading mark, say
+            assert joined.status_code == 200 and joined.json()["nickname"] == kept, joined.text
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Eve\u202e1gnp.exe", "line 3 of .* holds U\\+202E RIGHT-TO-LEFT OVERRIDE, a direction control"),
+    ("Ann\u2066Lee", "line 3 of .* holds U\\+2066 LEFT-TO-RIGHT ISOLATE, a direction control"),
+    ("Ann\x00Lee", "line 3 of .* holds U\\+0000, a control character"),
+    ("Ann\x9b31mLee", "line 3 of .* holds U\\+009B, a control character"),
+    ("Ann\u200bLee", "line 3 of .* holds U\\+200B ZERO WIDTH SPACE at character 4, an invisible format character"),
+    ("\u200dAnn", "line 3 of .* holds U\\+200D ZERO WIDTH JOINER at character 1, a joiner belongs between two"),
+    ("Ann\u200f", "line 3 of .* holds U\\+200F RIGHT-TO-LEFT MARK at character 4, a direction mark belongs only"),
+    ("A" * 101, "line 3 of .* has 101 characters, more than the 100 a name may have"),
+])
+def test_a_bad_name_is_refused_by_both_commands_with_its_line_rule_and_code_point_before_any_drawing(
+        tmp_path: Path, name: str, said: str) -> None:
+    import re
+
+    roster = tmp_path / "roster.csv"
+    roster.write_bytes(("Name\nZoë Ng\n" + name + "\n").encode("utf-8", "surrogatepass"))
+    homework = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                               "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1",
+                               "--database", str(tmp_path / "c.sqlite")],
+                              capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
+                             "--no-pdf", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    for run in (homework, sheets):
+        assert run.returncode == 2 and re.search(f"--roster: the name on {said}", run.stderr), run.stderr
+        assert "Traceback" not in run.stderr and "drawing" not in run.stderr  # refused before anything is drawn
+
+
+def _unstuttered(hypothesis: str) -> tuple[str, ...]:
+    """A translation without its stutters: every word or pair of words said again at once, said once."""
+    tokens = hypothesis.split()
+    changed = True
+    while changed:
+        changed = False
+        for n in (2, 1):
+            for i in range(len(tokens) - 2 * n + 1):
+                if tokens[i:i + n] == tokens[i + n:i + 2 * n]:
+                    del tokens[i + n:i + 2 * n]
+                    changed = True
+                    break
+    return tuple(tokens)
+
+
+def _references(ex) -> set[str]:  # noqa: ANN001
+    given = ex.inputs.get("references", [])
+    return {r for group in given for r in ([group] if isinstance(group, str) else group)}
+
+
+def _translations(ex) -> set[tuple[str, ...]]:  # noqa: ANN001
+    given = [ex.inputs["hypothesis"]] if "hypothesis" in ex.inputs else list(ex.inputs.get("hypotheses", []))
+    return {_unstuttered(h) for h in given}
+
+
+def test_no_server_question_is_a_near_copy_of_a_sheets_or_the_quizs_nor_of_another_students() -> None:
+    """Near-copies by substance: the same translation stuttered another way, or another question of the same
+    exercise on one of the same reference sentences. None between the paper sheets and the quiz, none between
+    them and the server's homework, and no two server questions of an exercise share a reference."""
+    which = ("02.1", "01.1", "07.1", "04.2")
+    sheets = worksheets(12, seed=5, which=which)
+    paper = [ex for sheet in sheets for ex in sheet]
+    quiz = quiz_variants(6, sheets, count=10, which=which)
+    server = draw(list(which), paper + quiz, count=15, seed=11)
+    assert "04.2" in {ex.id for ex in server}  # (the data hold few sentences that make a good 01.1 or 02.1)
+    for shown, earlier in ((quiz, paper), (server, paper + quiz)):
+        for ex in shown:
+            for other in earlier:
+                assert not _translations(ex) & _translations(other), (ex.label, other.label)
+                if other.id == ex.id:
+                    assert not _references(ex) & _references(other), (ex.label, other.label, ex.inputs)
+    for k, ex in enumerate(server):
+        for other in server[k + 1:]:
+            if other.id == ex.id:
+                assert not _references(ex) & _references(other), (ex.label, ex.inputs, other.inputs)
+
+
+def test_an_exercise_the_sheets_used_up_is_said_with_how_many_variants_are_left(tmp_path: Path) -> None:
+    """02.1's sentences are few (a bigram that a reference holds twice, in sentences of the right length): after a
+    class's sheets and quiz, the homework has few or none left. The command says so, with the number it stored."""
+    import re
+
+    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "12",
+                             "--seed", "4", "--exercises", "02.1,03.1", "--no-pdf", "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert sheets.returncode == 0, sheets.stderr
+    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
+                          "2026-12-01T09:00+01:00", "--exercises", "02.1,03.1", "--variants", "5",
+                          "--avoid", str(tmp_path / "out" / "worksheets.quiz.json"),
+                          "--database", str(tmp_path / "c.sqlite")],
+                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    assert run.returncode == 0, run.stderr
+    stored = {k: int(v) for k, v in re.findall(r"(\d\d\.\d) (\d+)", run.stdout.split("variants:")[1].split("\n")[0])}
+    assert stored.get("03.1") == 5 and "of 03.1" not in run.stderr
+    kept = stored.get("02.1", 0)
+    assert kept < 5  # the few sentences 02.1 has are on the sheets or in the quiz
+    if kept == 0:
+        assert "no variant of 02.1 is left" in run.stderr and "leaves it out" in run.stderr, run.stderr
+    else:
+        assert f"only {kept} variant{'s' if kept > 1 else ''} of 02.1" in run.stderr, run.stderr

@@ -91,7 +91,7 @@ def test_what_people_type_is_bounded_with_a_message_that_names_it(store: Store) 
         store.join(session, "n" * 41)
     with pytest.raises(ValueError, match="nickname: it is empty"):
         store.join(session, "   ")
-    with pytest.raises(ValueError, match="nickname: it holds control characters"):
+    with pytest.raises(ValueError, match="nickname: it holds U\\+001B, a control character"):
         store.join(session, "Ann\x1b[31m")
     with pytest.raises(TypeError, match="nickname: give text"):
         store.join(session, 7)  # type: ignore[arg-type]
@@ -99,7 +99,7 @@ def test_what_people_type_is_bounded_with_a_message_that_names_it(store: Store) 
     for same in ("Zoë 李", "zoë  李", "Zoe\u0308 李"):  # case, spaces, and a decomposed accent look the same
         with pytest.raises(ValueError, match="already called"):
             store.join(session, same)
-    with pytest.raises(ValueError, match="invisible characters"):
+    with pytest.raises(ValueError, match="nickname: it holds U\\+200B ZERO WIDTH SPACE at character 3, an invisible"):
         store.join(session, "Zo\u200bë 李")
     with pytest.raises(ValueError, match="answer: at most 200"):
         store.record_answer(student, str(uuid.uuid4()), "03.1", "9" * 201, "wrong")
@@ -266,7 +266,8 @@ def test_a_due_time_keeps_its_zone_and_an_answer_after_it_is_late(store: Store) 
 
 def test_texts_the_databases_refuse_are_refused_with_the_field_named(store: Store) -> None:
     session, _ = store.create_session("week 3")
-    for nickname, said in (("an\x00n", "control characters"), ("an\ud800n", "characters that are not text")):
+    for nickname, said in (("an\x00n", "U\\+0000, a control character"),
+                            ("an\ud800n", "U\\+D800, half of a surrogate pair")):
         with pytest.raises(ValueError, match=f"nickname: it holds {said}"):
             store.join(session, nickname)
     from bleu_teach.classroom.polls import Polls
@@ -437,6 +438,24 @@ def test_a_removed_students_name_cannot_be_taken_to_block_the_removal(store: Sto
 
 
 def test_direction_marks_that_would_show_a_title_reversed_are_refused(store: Store) -> None:
-    with pytest.raises(ValueError, match="title: it holds invisible direction marks"):
+    with pytest.raises(ValueError, match="title: it holds U\\+202E RIGHT-TO-LEFT OVERRIDE, a direction control"):
         store.create_session("\u202eevil\u202c title")
     assert store.create_session("שיעור 3 · الدرس ٣")[0].title == "שיעור 3 · الدرس ٣"  # right-to-left text is welcome
+
+
+def test_a_rosters_names_are_kept_as_long_as_the_worksheets_take_them_and_their_students_join(store: Store) -> None:
+    """A roster name of 100 characters (the worksheets' limit; PostgreSQL held it to 40 before) with an "ß" that
+    case folding doubles, a Persian name with a zero-width non-joiner, one that opens with a right-to-left mark."""
+    from datetime import datetime, timedelta, timezone
+
+    long_name = "Straße " + "de Souza Fernández-Villaverde y " * 3 + "Pereira Dias"
+    long_name = long_name[:100]
+    assert len(long_name) == 100
+    names = [long_name, "مهسا رضایی\u200cپور", "\u200fנועה כהן"]
+    session, _ = store.create_session("week 5", "homework", datetime.now(timezone.utc) + timedelta(days=1))
+    store.set_roster(session.id, [(name, "{}") for name in names])
+    assert [name for name, _, _ in store.roster_names(session.id)] == names
+    assert store.join(session, long_name.lower())[0].nickname == long_name
+    assert store.join(session, "נועה כהן")[0].nickname == names[2]  # typed without the leading mark
+    with pytest.raises(ValueError, match="nickname: at most 40 characters"):  # a nickname of one's own: 40
+        store.join(store.create_session("live")[0], long_name)

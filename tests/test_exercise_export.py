@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -265,3 +266,66 @@ def test_every_platform_text_stands_alone_and_names_no_option_by_a_letter(moodle
         if question.get("type") == "multichoice":  # a bare letter that is not a hypothesis's or a reference's name
             assert not re.search(r"(?<![Hh]ypothesis )(?<!ref-)\b[A-F]\b(?![-'])", general.replace("BLEU-4", "")), \
                 (question.findtext("idnumber"), general[:160])
+
+
+# A clipping question whose right answer is an exact tie at its 3 decimals: 9 of the 16 hypothesis tokens match
+# after clipping ("of" four times, twice in the reference), 9/16 = 0.5625, which a learner rounds to 0.563 (half
+# up, as taught at school) or 0.562 (half to even). Both must get full credit everywhere.
+TIE_INPUTS = {"references": ["I'm going to show you some of the separate bits of our index ."],
+              "hypothesis": "Below , I will show you some of the divisions of of of our index .", "n": 1}
+TIE_QUESTION = ("Hypothesis: “Below , I will show you some of the divisions of of of our index .”; the reference "
+                "“I'm going to show you some of the separate bits of our index .”. What is the modified unigram "
+                "precision?")
+
+
+@pytest.fixture(scope="module")
+def tie() -> Exercise:
+    from fractions import Fraction
+
+    from nltk.translate.bleu_score import modified_precision
+
+    from bleu_teach.exercises.variants import rebuild
+
+    exact = modified_precision([TIE_INPUTS["references"][0].split()], TIE_INPUTS["hypothesis"].split(), 1)
+    assert Fraction(exact.numerator, exact.denominator) == Fraction(9, 16)  # NLTK, the oracle: 0.5625
+    return rebuild("07.1", TIE_INPUTS, TIE_QUESTION, variant=1)
+
+
+def _moodle_grade(answers: list[tuple[str, str, str]], typed: str) -> str | None:
+    """The credit Moodle gives a typed number: the first answer whose interval holds it, the interval being the
+    answer plus or minus its tolerance widened by 1e-14 times max(1, |answer|) (qtype_numerical_answer's
+    get_tolerance_interval, nominal tolerance)."""
+    for value, tolerance, credit in answers:
+        margin = float(tolerance) + 1e-14 * max(1.0, abs(float(value)))
+        if float(value) - margin <= float(typed) <= float(value) + margin:
+            return credit
+    return None
+
+
+def test_an_exact_tie_gets_full_credit_rounded_either_way_on_every_platform_and_in_the_key(tie: Exercise,
+                                                                                            tmp_path: Path):
+    import zipfile
+
+    from bleu_teach.exercises.export import answer_key, gift, moodle_xml, write_qti
+    from bleu_teach.exercises.worksheet import worksheet_key
+
+    assert tie.check("0.563").correct and tie.check("0.562").correct  # the checker takes both
+    xml = ElementTree.fromstring(moodle_xml([tie]))
+    question = next(q for q in xml.findall("question") if q.get("type") == "numerical")
+    answers = [(a.findtext("text") or "", a.findtext("tolerance") or "", a.get("fraction") or "")
+               for a in question.findall("answer")]
+    assert _moodle_grade(answers, "0.563") == "100" and _moodle_grade(answers, "0.562") == "100"
+    block = next(q for q in _gift_questions(gift([tie])) if q["numeric"])
+    gift_answers = [re.fullmatch(r"=%(\d+)%([-0-9.]+):([0-9.e-]+)", head).group(2, 3, 1)  # type: ignore[union-attr]
+                    for head, _ in block["answers"]]  # type: ignore[attr-defined]
+    assert _moodle_grade(gift_answers, "0.563") == "100" and _moodle_grade(gift_answers, "0.562") == "100"
+    write_qti(str(tmp_path / "quiz.zip"), [tie])
+    with zipfile.ZipFile(tmp_path / "quiz.zip") as package:
+        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
+                    and "imsmanifest" not in n)
+        root = ElementTree.fromstring(package.read(name))
+    bounds = {e.tag.split("}")[-1]: float(e.text or "") for e in root.iter()
+              if e.tag.split("}")[-1] in ("vargte", "varlte")}
+    assert bounds["vargte"] <= 0.562 and 0.563 <= bounds["varlte"]  # Canvas: low <= typed <= high
+    for text in (answer_key([tie]).to_text(), worksheet_key([[replace(tie, student=1, variant=None)]], 1).to_text()):
+        assert "0.562 or 0.563" in " ".join(text.split())

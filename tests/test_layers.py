@@ -35,7 +35,8 @@ LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", 
 #: the tokenizers excepted (they import NLTK's and sacreBLEU's inside their functions).
 STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf", "explorers", "web")
                          and m != "bleu_teach.bleu.sacrebleu_api"] + [
-    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout", "bleu_teach.inputs.optional"]
+    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout", "bleu_teach.inputs.optional",
+    "bleu_teach.inputs.typed_text"]
 
 #: The modules allowed to count n-grams.
 COUNTING = ["bleu_teach.bleu.counting", "bleu_teach.chrf.counting"]

@@ -183,3 +183,24 @@ def test_unfinished_attempts_summary_rows_and_semicolons_are_handled(tmp_path: P
     csv.writer(semicolons, delimiter=";").writerows(csv.reader(io.StringIO(_moodle(rows))))
     run = _tally(tmp_path, semicolons.getvalue(), "--format", "json")
     assert run.returncode == 0 and _sections(run.stdout)["03.1"] == EXPECTED_03_1
+
+
+def test_a_percentage_is_counted_as_the_0_100_scale_not_as_no_answer(tmp_path: Path):
+    """Learners type "83.3%" or, with a decimal comma, "88,2 %": the answer on the 0-100 scale, counted as that
+    (or as the named mistake whose value it is, times 100), never as something that is not an answer."""
+    ex = exercise("01.1")
+    right = float(ex.check(None).right)
+    mistake = next(m for m in ex.check(None).misconceptions if not m.fewer_decimals and 0 < float(m.value) <= 1)
+    text = _summary(_texts_of("01.1"))
+    answers = [f"{100 * right:.1f}%", f"{100 * right:.1f} %".replace(".", ","), f"{100 * right:.1f}\uff05",
+               f"{100 * float(mistake.value):.1f} %".replace(".", ","), "%", "83.3 percent"]
+    run = _tally(tmp_path, _moodle([[(text, answer)] for answer in answers]), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert _sections(run.stdout)["01.1"] == {"times 100 (a percentage, or the 0-100 scale)": 3,
+                                             mistake.name.replace("_", " "): 1, "not an answer": 2}
+
+
+def _texts_of(exercise_id: str) -> str:
+    from bleu_teach.exercises.media import question_text
+
+    return question_text(exercise(exercise_id), "platform")

@@ -345,7 +345,8 @@ def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
 
 @pytest.mark.parametrize("content, students, words", [
     ("name,email\nAda,a@x\n,b@x\n", None, "line 3 of"),
-    ("name\n" + "x" * 101 + "\n", None, "longer than 100 characters"),
+    ("name\n" + "x" * 101 + "\n", None, "line 2 of"),
+    ("name\n" + "x" * 101 + "\n", None, "has 101 characters, more than the 100 a name may have"),
     ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
     ("name\n", None, "must list from 1 to 500 names; it lists 0"),
     (b"\xff\xfeA\x00", None, "is not UTF-8 text"),
@@ -415,3 +416,62 @@ def test_the_key_gives_each_named_mistakes_answer_beside_the_right_one():
                 value = f"{float(m.value):.{(ex.decimals or 0) - m.fewer_decimals}f}"
                 assert value in row[2] and m.name.replace("_", " ") in row[2], (ex.label, m.name)
                 assert ex.check(value).recognised == m.name  # a marker who reads the value off gets that mistake
+
+
+def test_ctrl_c_while_the_pdfs_print_leaves_the_earlier_set_whole_and_says_one_line(tmp_path: Path):
+    """A teacher presses Ctrl-C (SIGINT to the command's whole process group, as a terminal sends it) while a new
+    set's PDFs print: the folder holds the earlier set exactly as it was, nothing of the new one, and the command
+    says "interrupted" on one line, with no traceback (from it or from its printing processes)."""
+    import signal
+    import time
+
+    needs_weasyprint()
+    out = tmp_path / "out"
+    first = _cli("worksheet", "--students", "6", "--seed", "1", "--exercises", "03.1,08.1", "--out", str(out), pdf=True)
+    assert first.returncode == 0, first.stderr
+    before = _tree(out)
+    started = time.time_ns()
+    second = subprocess.Popen([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "6",
+                               "--seed", "2", "--exercises", "03.1,08.1", "--out", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline:  # the new sheets' Markdown is written: the PDFs are printing now
+        if any(p.stat().st_mtime_ns >= started for p in out.rglob("student-06.md")):
+            break
+        time.sleep(0.02)
+    else:
+        pytest.fail("the second run wrote no sheet in 120 s")
+    time.sleep(0.5)
+    assert second.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(second.pid, signal.SIGINT)
+    _, stderr = second.communicate(timeout=120)
+    assert second.returncode == 130, stderr
+    assert "Traceback" not in stderr and stderr.strip().endswith("error: interrupted"), stderr
+    assert _tree(out) == before  # the earlier set whole; no new file, no hidden folder left
+
+
+def test_an_entry_added_to_the_list_by_hand_never_makes_a_rerun_remove_that_file_and_removals_are_named(
+        tmp_path: Path):
+    """The teacher keeps notes in sheets/student-07.md and adds it to bleu-teach-files.json by hand, with its true
+    SHA-256 (and a seal copied from another entry): a rerun of 6 sheets must not remove it as an earlier run's
+    seventh sheet. A rerun of 4 sheets removes the earlier sheets 5 and 6 and names each."""
+    import hashlib
+
+    out = tmp_path / "out"
+    assert _cli("worksheet", "--students", "6", "--seed", "1", "--exercises", "03.1", "--out", str(out)).returncode == 0
+    notes = out / "sheets" / "student-07.md"
+    notes.write_text("My notes on the class.\n", encoding="utf-8")
+    listing = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    listing["files"]["sheets/student-07.md"] = {
+        **listing["files"]["sheets/student-06.md"], "sha256": hashlib.sha256(notes.read_bytes()).hexdigest()}
+    (out / MANIFEST).write_text(json.dumps(listing), encoding="utf-8")
+    again = _cli("worksheet", "--students", "6", "--seed", "2", "--exercises", "03.1", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert notes.read_text(encoding="utf-8") == "My notes on the class.\n" and "student-07" not in again.stderr
+    assert "sheets/student-07.md" not in _manifest(out)
+    fewer = _cli("worksheet", "--students", "4", "--seed", "2", "--exercises", "03.1", "--out", str(out))
+    assert fewer.returncode == 0, fewer.stderr
+    said = next(line for line in fewer.stderr.splitlines() if line.startswith("removed"))
+    assert said.startswith("removed 2 files") and str(out / "sheets" / "student-05.md") in said
+    assert str(out / "sheets" / "student-06.md") in said and not (out / "sheets" / "student-05.md").exists()
+    assert notes.exists()

@@ -64,11 +64,13 @@ def avoided(path: str | Path) -> list[Exercise]:
 
 def draw(which: Sequence[str], avoid: Sequence[Exercise] = (), count: int = HOMEWORK_VARIANTS,
          seed: int | None = None) -> list[Exercise]:
-    """Up to ``count`` variants of each exercise in ``which``, none of them one of ``avoid`` in substance."""
+    """Up to ``count`` variants of each exercise in ``which``, none of them a near-copy of one of ``avoid`` nor of
+    another (:func:`~bleu_teach.exercises.variants.near_copy_keys`: each student's question is their own)."""
     unknown = [exercise_id for exercise_id in which if exercise_id not in VARIED]
     if unknown:
         raise ValueError(f"--exercises: {', '.join(unknown)} cannot be varied; these can: {', '.join(VARIED)}")
-    return quiz_variants(secrets.randbelow(10**18) if seed is None else seed, [list(avoid)], count, which)
+    return quiz_variants(secrets.randbelow(10**18) if seed is None else seed, [list(avoid)], count, which,
+                         keep_apart=True)
 
 
 class Homework:

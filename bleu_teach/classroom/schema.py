@@ -19,18 +19,21 @@ from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData
 from sqlalchemy.engine import Engine
 from sqlalchemy.types import TypeDecorator
 
+from bleu_teach.exercises.roster import NAME_CHARACTERS
+from bleu_teach.inputs.typed_text import character_problem
+
 #: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6  # 31^6, about 8.9e8 codes: with the server's rate limits, not worth guessing
 #: Bounds on what a person types (the server refuses longer, with a message).
 MAX_TITLE = 120
 MAX_NICKNAME = 40
+#: A roster's names may be longer than a nickname: as long as the worksheets take them (one limit for both).
+MAX_NAME = NAME_CHARACTERS
 MAX_ANSWER = 200
 MAX_MISTAKE = 120
 ANSWER_ID_LENGTH = 36  # a UUID as text
 VERDICTS = ("correct", "misconception", "wrong")
-#: Direction overrides and isolates (Unicode's bidi controls), which reorder what is shown around them.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: The mistake named for an answer the checker could not read (not a number, not one of the options): it uses no
 #: homework try.
 NOT_AN_ANSWER = "not an answer"
@@ -87,7 +90,7 @@ students = Table(
     "students", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("nickname", String(MAX_NICKNAME), nullable=False),
+    Column("nickname", String(MAX_NAME), nullable=False),  # a roster's name; a nickname of its own MAX_NICKNAME
     Column("token_digest", String(64), nullable=False, unique=True),
     Column("joined", UtcDateTime(), nullable=False),
     Column("removed", UtcDateTime()),  # when the teacher removed them: out of the counts, kept in the export
@@ -137,8 +140,8 @@ votes = Table(
 roster = Table(
     "roster", metadata,
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("name", String(MAX_NICKNAME), nullable=False),
-    Column("folded", String(MAX_NICKNAME), nullable=False),  # the name as compared: case and spaces folded
+    Column("name", String(MAX_NAME), nullable=False),
+    Column("folded", Text, nullable=False),  # the name as compared: case and spaces folded (NFKC may lengthen it)
     Column("identifier", String(200), nullable=False),
     Column("position", Integer, nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="SET NULL")),
@@ -160,8 +163,12 @@ homework_variants = Table(
 
 
 def fold(name: str) -> str:
-    """A name as names are compared: case, runs of spaces and how an accent is encoded do not matter."""
-    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+    """A name as names are compared: case, runs of spaces, how an accent is encoded, direction marks and
+    zero-width non-joiners (which a phone's keyboard may or may not type) do not matter."""
+    return " ".join(unicodedata.normalize("NFKC", name).translate(_UNCOMPARED).split()).casefold()
+
+
+_UNCOMPARED = dict.fromkeys(map(ord, "\u200e\u200f\u200c"))
 
 
 def digest(secret: str) -> str:
@@ -290,10 +297,13 @@ def _warn_about_due_times(connection: Any) -> None:
             title, due)
 
 
-def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False) -> str:
+def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False,
+            person: bool = False) -> str:
     """Text a person typed, checked once for every table: trimmed (``one_line``: every run of spaces, tabs and
     line breaks made one space), at most ``most`` characters, with no control characters (NUL among them, which
-    PostgreSQL refuses) and no half of a surrogate pair (not text in any encoding)."""
+    PostgreSQL refuses), no half of a surrogate pair (not text in any encoding) and no direction override
+    (:func:`~bleu_teach.inputs.typed_text.character_problem`; ``person=True`` for a person's name, held to its
+    rule for invisible characters). A refusal names the rule and the character's code point."""
     if not isinstance(value, str):
         raise TypeError(f"{name}: give text, not {type(value).__name__}.")
     text = " ".join(value.split()) if one_line else value.strip()
@@ -301,12 +311,9 @@ def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: boo
         raise ValueError(f"{name}: it is empty; type one.")
     if len(text) > most:
         raise ValueError(f"{name}: at most {most} characters (this one has {len(text)}); shorten it.")
-    if any(ord(character) < 32 or ord(character) == 127 for character in text):
-        raise ValueError(f"{name}: it holds control characters; type it again.")
-    if any(0xD800 <= ord(character) <= 0xDFFF for character in text):
-        raise ValueError(f"{name}: it holds characters that are not text; type it again.")
-    if any(character in BIDI_CONTROLS for character in text):  # they would show other text reversed
-        raise ValueError(f"{name}: it holds invisible direction marks that reorder the text; type it again.")
+    problem = character_problem(text, name=person)  # control characters, surrogates, direction overrides
+    if problem:
+        raise ValueError(f"{name}: it {problem}; type it again without it.")
     return text
 
 

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
 from bleu_teach.classroom.schema import (ANSWER_ID_LENGTH, CLASSROOM_TABLES, CODE_ALPHABET, NOT_AN_ANSWER, CODE_LENGTH, DEFAULT_TRIES, MAX_ANSWER,
-                                         MAX_MISTAKE, MAX_NICKNAME, MAX_TITLE, MAX_TRIES, VERDICTS, Answer, Session, Student,
+                                         MAX_MISTAKE, MAX_NAME, MAX_NICKNAME, MAX_TITLE, MAX_TRIES, VERDICTS, Answer, Session, Student,
                                          answer_of, answers, bounded, database_url, digest, fold, now, session_of,
                                          homework_variants, migrate, polls, record_id, roster, sessions, students,
                                          votes)
@@ -278,9 +278,7 @@ class Store:
     @notifies(session_of_arg)
     def join(self, session: Session, nickname: str) -> tuple[Student, str]:
         """A new student in an open session, and their token (kept by their browser; only its digest here)."""
-        nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NICKNAME))
-        if any(unicodedata.category(character) == "Cf" for character in nickname):
-            raise ValueError("nickname: it holds invisible characters; type it again.")
+        nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NAME, person=True))
         if REMOVED_NAME.search(nickname):
             raise ValueError("nickname: names ending in \"(removed N)\" are kept for students the teacher removed; "
                              "choose another.")
@@ -295,6 +293,9 @@ class Store:
                                             .where(roster.c.session_id == session.id)).scalar()
                 if listed and named is None:
                     raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+                if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
+                    raise ValueError(f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); "
+                                     "shorten it.")
                 if named is not None and named.student_id is not None and named.reopened:
                     # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
                     connection.execute(students.update().where(students.c.id == named.student_id)
@@ -336,7 +337,7 @@ class Store:
                     raise ValueError(f"roster: the identifiers of {name[:40]!r} are {len(identifier)} characters "
                                      "long, more than the 200 kept; shorten the roster's identifier columns.")
                 connection.execute(roster.insert().values(
-                    session_id=session_id, name=bounded(name, "name", MAX_NICKNAME), folded=fold(name),
+                    session_id=session_id, name=bounded(name, "name", MAX_NAME, person=True), folded=fold(name),
                     identifier=identifier, position=position))
 
     @notifies(session_arg)
@@ -345,7 +346,7 @@ class Store:
         The browser that joined before stops being that student at the next join."""
         with self._begin() as connection:
             return bool(connection.execute(roster.update().where(
-                roster.c.session_id == session_id, roster.c.folded == fold(str(name)[:MAX_NICKNAME]))
+                roster.c.session_id == session_id, roster.c.folded == fold(str(name)[:MAX_NAME]))
                 .values(reopened=True)).rowcount)
 
     def new_teacher_secret(self, session_id: int) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 from itertools import groupby
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
@@ -34,7 +35,8 @@ from bleu_teach.views.document import Block, Document, Heading, Inline, Label, N
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
-__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti", "platform_option"]
+__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti", "platform_option", "roundings",
+           "key_answer"]
 
 
 def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
@@ -88,14 +90,42 @@ def _numeric_entries(ex: Exercise) -> list[tuple[str, str, str, int]]:
     return [(_rounded(ex, number, fewer), credit, feedback, fewer) for number, credit, feedback, fewer in entries]
 
 
+def roundings(value: float, places: int) -> tuple[str, ...]:
+    """``value`` rounded to ``places`` decimals as a learner may write it: one text, or, for an exact tie, both
+    roundings, smaller first (9/16 = 0.5625 to 3 places: 0.562, half to even, and 0.563, half up as taught at
+    school; the checkers take either). The tie is the number's shortest decimal text, as a learner works it out.
+
+    >>> roundings(0.5625, 3), roundings(0.6, 3), roundings(-6.25, 1), roundings(2 / 3, 3)
+    (('0.562', '0.563'), ('0.600',), ('-6.3', '-6.2'), ('0.667',))
+    """
+    exact = Decimal(repr(float(value)))
+    unit = Decimal(1).scaleb(-places)
+    found = sorted({exact.quantize(unit, rounding=way) for way in (ROUND_HALF_DOWN, ROUND_HALF_UP)})
+    return tuple(f"{abs(number) if number == 0 else number:f}" for number in found)  # never "-0.000"
+
+
+def _tie(value: float, places: int) -> bool:
+    return len(roundings(value, places)) > 1
+
+
+def key_answer(ex: Exercise) -> str:
+    """The right answer as a key prints it: :attr:`Exercise.answer_text`, or both roundings of an exact tie with
+    the exact value ("0.562 or 0.563 (exactly 0.5625)")."""
+    if isinstance(ex.answer, str) or ex.decimals is None or not _tie(ex.answer, ex.decimals):
+        return ex.answer_text
+    return f"{' or '.join(roundings(ex.answer, ex.decimals))} (exactly {Decimal(repr(float(ex.answer)))})"
+
+
 def _rounded(ex: Exercise, value: float, fewer_decimals: int = 0) -> str:
     """``value`` as a platform stores it: rounded to the decimals the question asks for (fewer for an answer
-    matched more coarsely), never the float's every digit."""
+    matched more coarsely), never the float's every digit; an exact tie (0.5625 to 3 places) is stored as it is, so
+    that the tolerance of half a unit takes both its roundings (0.562 and 0.563), as the checkers do."""
     if ex.decimals is None:
         return repr(value)
     places = max(ex.decimals - fewer_decimals, 0)
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.000"
+    if _tie(value, places):
+        return f"{Decimal(repr(float(value))):f}"
+    return roundings(value, places)[0]
 
 
 def _groups(found: Sequence[Exercise]) -> list[tuple[str, list[Exercise]]]:
@@ -119,7 +149,7 @@ def _sentence(text: str) -> str:
 
 
 def _answer_line(ex: Exercise) -> str:
-    return f"Answer: {ex.answer_text}. {_sentence(ex.working)}"
+    return f"Answer: {key_answer(ex)}. {_sentence(ex.working)}"
 
 
 def _misconceptions(ex: Exercise) -> tuple[Misconception, ...]:
@@ -136,7 +166,8 @@ def _exercise_section(ex: Exercise) -> Section:
         blocks.append(Notes(items, "Options"))
     blocks.append(Paragraph((Strong(_answer_line(ex)),)))
     if not ex.options:
-        items = tuple((Strong(f"{float(m.value):.{ex.decimals}f}"), f" ({m.name.replace('_', ' ')}): ", Label(m.message))
+        items = tuple((Strong(" or ".join(roundings(float(m.value), ex.decimals or 0))),
+                       f" ({m.name.replace('_', ' ')}): ", Label(m.message))
                       for m in _misconceptions(ex))
         blocks.append(Notes(items, "Misconceptions, the answer each gives, and its feedback"))
     return Section((_name(ex),), tuple(blocks))
@@ -151,7 +182,8 @@ def answer_key(found: Sequence[Exercise] | None = None) -> View:
     """
     found = _all(found)
     blocks: list[Block] = [Heading("bleu-teach: the answer key"),
-                           Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says, "
+                           Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says "
+                                      "(an exact tie, such as 0.5625 to 3 places, either way: 0.562 or 0.563), "
                                       "or as exact fractions where the question offers one.",))]
     blocks.extend(_exercise_section(ex) for ex in found)
     data = [{"id": ex.id, "title": ex.title, "answer": ex.answer_text, "working": ex.working} for ex in found]

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bleu_teach.exercises.tally import csv_rows
+from bleu_teach.exercises.variants import MAX_STUDENTS
+from bleu_teach.inputs.typed_text import character_problem
 
 #: Column headers (lower case) for a whole name, a first name and a last name.
 NAME_HEADERS = {"name", "names", "student", "students", "student name", "full name", "fullname", "nom", "nombre"}
@@ -27,8 +29,11 @@ LAST_NAME_HEADERS = {"surname", "last name", "lastname", "family name", "nachnam
 IDENTIFIER_HEADERS = {"email address": "Email address", "email": "Email address", "e-mail": "Email address",
                       "username": "Username", "id number": "ID number",
                       "id": "ID", "sis user id": "SIS User ID", "sis login id": "SIS Login ID", "section": "Section"}
-#: The longest name kept.
+#: The longest name kept (on the sheets, in the key and in the classroom's database alike).
 NAME_CHARACTERS = 100
+#: The most names a roster lists (one worksheet or one homework place each), and the largest roster file read.
+MAX_NAMES = MAX_STUDENTS
+ROSTER_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -63,9 +68,33 @@ def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry
             continue
         if not name:
             raise ValueError(f"{what}: line {line}{where} has no name in its name column")
-        if len(name) > NAME_CHARACTERS or not name.isprintable():
-            raise ValueError(f"{what}: the name on line {line}{where} is longer than {NAME_CHARACTERS} characters or "
-                             "holds control characters")
+        if len(name) > NAME_CHARACTERS:
+            raise ValueError(f"{what}: the name on line {line}{where} has {len(name)} characters, more than the "
+                             f"{NAME_CHARACTERS} a name may have; shorten it")
+        problem = character_problem(name, name=True)
+        if problem:
+            raise ValueError(f"{what}: the name on line {line}{where} {problem}; delete it from the name")
         entries.append(Entry(line, name, {header_name: row[k].strip() for k, header_name in identifiers.items()
                                           if k < len(row)}))
+    return entries
+
+
+def load_roster(path: str, what: str = "--roster") -> list[Entry]:
+    """A roster file read and checked: the one reader of ``exercises worksheet --roster`` and ``class homework
+    --roster``, with one set of limits (at most :data:`ROSTER_BYTES` of UTF-8 text, 1 to :data:`MAX_NAMES` names of
+    at most :data:`NAME_CHARACTERS` characters each); ``ValueError`` naming the file and, for a name, its line."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(ROSTER_BYTES + 1)
+    except OSError as error:
+        raise ValueError(f"{what}: cannot read {path!r} ({error.strerror or error})") from None
+    if len(raw) > ROSTER_BYTES:
+        raise ValueError(f"{what}: {path!r} is larger than {ROSTER_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what}: {path!r} is not UTF-8 text; save or export it again as CSV (UTF-8)") from None
+    entries = read_roster(text, what, repr(path))
+    if not 1 <= len(entries) <= MAX_NAMES:
+        raise ValueError(f"{what}: {path!r} must list from 1 to {MAX_NAMES} names; it lists {len(entries)}")
     return entries

@@ -50,6 +50,8 @@ _MOODLE_RESPONSE = re.compile(r"^\s*Response\s+(\d+)\s*$", re.I)
 TIMES_100 = "times 100 (a percentage, or the 0-100 scale)"
 #: What a platform writes for a question left unanswered.
 _BLANK = {"", "-", "--"}
+#: A number followed by a percent sign (ASCII, full-width or Arabic), spaces allowed before it: "83.3%", "88,2 %".
+_PERCENT = re.compile(r"^(.*\d)\s*[%\uff05\u066a]$", re.S)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ def _verdict(ex: Exercise, response: str) -> str:
         if letter is None:
             return "not an answer"
         answer = letter
+    elif (percent := _PERCENT.match(answer)) is not None:
+        answer = percent.group(1)  # "83.3%" is 83.3 on the 0-100 scale: the checker names it as such
     try:
         feedback = ex.check(answer)
     except (TypeError, ValueError):

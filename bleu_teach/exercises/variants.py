@@ -31,7 +31,7 @@ import math
 import random
 import warnings
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -40,11 +40,12 @@ from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.drawers import DRAWERS, POOLS
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
+from bleu_teach.exercises.near_copies import apart, sentence_keys
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
            "draw_variant", "dealt", "DEAL_WINDOW", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
-           "rebuild", "substance"]
+           "rebuild", "substance", "near_copy_keys"]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -145,7 +146,7 @@ def pool_size(exercise_id: str) -> int | None:
 
 def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
                  answers: set[str] | None = None, patience: int = _REUSE_AFTER,
-                 avoid: set[str] | None = None) -> Exercise:
+                 avoid: set[str] | None = None, refuse: Callable[[dict[str, Any]], bool] | None = None) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
@@ -154,7 +155,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     students got), a candidate with a new answer is preferred among the next
     few that pass.  After ``patience`` draws without inputs that are not taken, an earlier student's variant
     is given.  With ``avoid`` (:func:`substance` keys), a variant that is one of them in substance is never given
-    (not even as a shared one), and the chosen one's is added.  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
+    (not even as a shared one), and the chosen one's is added.  Inputs ``refuse`` says yes to are never given either
+    (near-copies of what a quiz must differ from).  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in DRAWERS:
         raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(DRAWERS)} "
@@ -169,6 +171,8 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
         if not inputs:
             continue
         if avoid is not None and _substance(exercise_id, inputs) in avoid:
+            continue
+        if refuse is not None and refuse(inputs):
             continue
         if taken is not None and repr(sorted(inputs.items())) in taken:
             if shared is None:
@@ -308,15 +312,6 @@ def substance(ex: Exercise) -> str:
     return _substance(ex.id, ex.inputs)
 
 
-def _echo(ex: Exercise) -> str:
-    """A variant's references and right answer: a quiz question with a sheet's references and answer (another
-    system's translation, say) would give that sheet's answer and working away. (Without references, the
-    variant's substance says it all.)"""
-    if "references" not in ex.inputs:
-        return repr((ex.id, sorted(ex.inputs.items())))
-    return repr((ex.id, list(ex.inputs["references"]), ex.answer_text))
-
-
 def _substance(exercise_id: str, inputs: Any) -> str:
     kind = exercise(exercise_id).kind
     if kind == "modified_precision":  # the hypothesis's words in any order: its repeats moved are the same question
@@ -326,8 +321,18 @@ def _substance(exercise_id: str, inputs: Any) -> str:
     return repr((exercise_id, sorted(inputs.items())))
 
 
+def near_copy_keys(ex: Exercise) -> frozenset[str]:
+    """What a variant shares with its near-copies (:mod:`~bleu_teach.exercises.near_copies`): its substance, its
+    references and its translation without its stutters."""
+    return _near_keys(ex.id, ex.inputs)
+
+
+def _near_keys(exercise_id: str, inputs: Any) -> frozenset[str]:
+    return sentence_keys(exercise_id, inputs) | {_substance(exercise_id, inputs)}
+
+
 def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
-                  which: Sequence[str] = VARIED) -> list[Exercise]:
+                  which: Sequence[str] = VARIED, keep_apart: bool = False) -> list[Exercise]:
     """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
 
     They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant that a
@@ -336,31 +341,35 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
     sheet's references and its right answer, nor one the quiz already has: a student who retakes the quiz
     cannot meet their own sheet's question, even with its words moved. An exercise whose supply the sheets
     have used up gets fewer, or none.
+    Nor a near-copy of a sheet's (:func:`near_copy_keys`); ``keep_apart=True``: nor of each other (the homework).
     Each is numbered (``variant``), not given to a student.
     """
     paper = {substance(ex) for sheet in sheets for ex in sheet}
-    echoes = {_echo(ex) for sheet in sheets for ex in sheet}
+    near = {key for sheet in sheets for ex in sheet for key in near_copy_keys(ex)}
     found: list[Exercise] = []
     for exercise_id in which:
         rng = random.Random(f"quiz/{seed}/{exercise_id}")
         drawn: list[Exercise] = []
         if exercise_id in POOLS:
             left = [candidate for candidate in _pool(exercise_id)
-                    if _substance(exercise_id, candidate[0]) not in paper
-                    and repr((exercise_id, list(candidate[0].get("references", ())), candidate[2])) not in echoes]
+                    if not _near_keys(exercise_id, candidate[0]) & near]
             rng.shuffle(left)
-            for inputs, question, _ in _spread(left)[:count]:
+            for inputs, question, _ in _spread(left):
                 variant = _checked(exercise_id, inputs, question, 0)
                 assert variant is not None  # the pool holds checked candidates only
-                drawn.append(variant)
+                if apart(near_copy_keys(variant), near, keep_apart):
+                    drawn.append(variant)
+                if len(drawn) == count:
+                    break
         else:
             avoid, taken, answers = set(paper), set[str](), set[str]()
             for _ in range(3 * count):
                 try:
-                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid)
+                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid,
+                                           refuse=lambda inputs: bool(_near_keys(exercise_id, inputs) & near))
                 except ValueError:  # no variant left that no sheet has in substance
                     break
-                if _echo(variant) not in echoes:  # not a sheet's sentences with its answer
+                if apart(near_copy_keys(variant), near, keep_apart):
                     drawn.append(variant)
                 if len(drawn) == count:
                     break

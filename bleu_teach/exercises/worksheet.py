@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.effort import minutes
+from bleu_teach.exercises.export import key_answer, roundings
 from bleu_teach.exercises.variants import substance
 from bleu_teach.exercises.media import paper_blocks, question_text
 from bleu_teach.views.document import (AnswerSpace, Block, Document, Foreign, Heading, Label, Notes, Paragraph, Section,
@@ -45,8 +46,8 @@ def _mistakes(ex: Exercise) -> str:
     found: dict[str, list[str]] = {}  # one mistake made with either reference gives either value
     for m in ex.check(None).misconceptions:
         places = max((ex.decimals or 0) - m.fewer_decimals, 0)
-        value = f"{float(m.value):.{places}f}" if ex.decimals is not None else str(m.value)
-        found.setdefault(m.name.replace("_", " "), []).append(value)
+        values = list(roundings(float(m.value), places)) if ex.decimals is not None else [str(m.value)]
+        found.setdefault(m.name.replace("_", " "), []).extend(values)
     return "; ".join(f"{' or '.join(values)} ({name})" for name, values in found.items()) or "none named"
 
 
@@ -89,12 +90,14 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
         Heading("bleu-teach worksheets: the key"),
         Paragraph((f"{len(sheets)} students, made with seed {seed} (keep it secret: with the seed, the package "
                    "makes this key again). Numbers are right when they round to the answer at the question's "
-                   "decimals, or as exact fractions where the question offers one. Beside each answer, the "
+                   "decimals (an exact tie either way: both roundings are given), or as exact fractions where the "
+                   "question offers one. Beside each answer, the "
                    "answer each named mistake gives: a paper answer equal to one of them is that mistake.",)),
         Paragraph(("The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
-                   "separately, none of them a student's sheet in substance (never the same sentences with their "
-                   "words moved, nor the same lengths in another order): a student who retakes the quiz never meets their own "
-                   "sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
+                   "separately, none of them a near-copy of a student's sheet (never a sheet's translation "
+                   "stuttered another way or with its words moved, never a reference sentence of the same "
+                   "exercise, nor the same lengths in another order): a student who retakes the quiz never meets "
+                   "their own sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
                    "a choice question) are not in them.",)),
     ]
     rows = []
@@ -115,9 +118,9 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
         student = _student(sheet)
         name = names[k] if names else None
         table = Table(("Question", "Right answer", "Each named mistake gives"),
-                      tuple((f"{number}. {ex.id}", ex.answer_text, _mistakes(ex))
+                      tuple((f"{number}. {ex.id}", key_answer(ex), _mistakes(ex))
                             for number, ex in enumerate(sheet, start=1)))
-        items = tuple((Strong(f"{number}. {ex.id}: {ex.answer_text}."), " ", Label(ex.working))
+        items = tuple((Strong(f"{number}. {ex.id}: {key_answer(ex)}."), " ", Label(ex.working))
                       for number, ex in enumerate(sheet, start=1))
         title = (f"Sheet of student {student:02d}", *((": ", Foreign.of(name)) if name else ()),
                  f" (about {sum(map(minutes, sheet))} minutes)")

@@ -254,7 +254,7 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
     from datetime import datetime
 
     from bleu_teach.classroom.homework import Homework, avoided, draw
-    from bleu_teach.exercises.roster import read_roster
+    from bleu_teach.exercises.roster import load_roster
 
     try:
         due = datetime.fromisoformat(args.due)
@@ -269,14 +269,8 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
     if not 1 <= args.tries <= 100:
         raise ValueError(f"--tries: 1 to 100, not {args.tries}")
     names = []
-    if args.roster:
-        try:
-            text = Path(args.roster).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as problem:
-            raise ValueError(f"--roster: cannot read {args.roster!r} as UTF-8 text ({problem})") from None
-        entries = read_roster(text, "--roster", repr(args.roster))
-        if not entries:
-            raise ValueError(f"--roster: {args.roster!r} lists no names")
+    if args.roster:  # read as the worksheets read it, with the same limits, before anything is drawn
+        entries = load_roster(args.roster)
         names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
         from bleu_teach.classroom.store import fold
 
@@ -294,6 +288,20 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
           f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
           file=sys.stderr, flush=True)
     variants = draw(which, avoid, args.variants)
+    left = {exercise_id: sum(v.id == exercise_id for v in variants) for exercise_id in which}
+    if not any(left.values()):
+        raise ValueError(f"no variant of {', '.join(which)} is left that is no near-copy of "
+                         f"{'the sheets and quiz in ' + repr(args.avoid) if avoid else 'another'}; nothing was made: "
+                         "choose other --exercises")
+    for exercise_id, count in left.items():  # said, never dropped in silence (the worksheet command says it too)
+        if count == 0:
+            print(f"note: no variant of {exercise_id} is left that is no near-copy of a paper sheet's or the quiz's "
+                  "question (or of another student's): the homework leaves it out", file=sys.stderr)
+        elif count < args.variants:
+            print(f"note: only {count} variant{'s' if count > 1 else ''} of {exercise_id} {'are' if count > 1 else 'is'}"
+                  f" left that {'are' if count > 1 else 'is'} no near-copy of a paper sheet's or the quiz's question "
+                  f"(or of another student's), of the {args.variants} asked for: students share "
+                  f"{'them' if count > 1 else 'it'} in turn", file=sys.stderr)
     session, secret = store.create_session(args.title, "homework", due, args.tries)
     try:
         if names:

@@ -251,5 +251,18 @@ def print_pdfs(pages: Mapping[str, str]) -> dict[str, bytes]:
     style = page_style(pages.values())  # the fonts cut once for all of them
     if len(pages) < 4:
         return {name: print_pdf(page, style) for name, page in pages.items()}
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        return dict(zip(pages, pool.map(print_pdf, pages.values(), repeat(style), chunksize=4)))
+    pool = ProcessPoolExecutor(max_workers=2, initializer=_ignore_interrupt)
+    try:
+        printed = dict(zip(pages, pool.map(print_pdf, pages.values(), repeat(style), chunksize=4)))
+    except BaseException:  # Ctrl-C: stop at once; the workers (which ignore it) end after their page
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return printed
+
+
+def _ignore_interrupt() -> None:
+    """A printing process leaves Ctrl-C to the command (which stops it): no traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -178,21 +178,29 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
     if args.exercise_command == "export":
         name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
                 "gift": "bleu-teach-exercises.gift.txt"}[args.quiz_format]
-        out = OutFolder(args.out, f"export {args.quiz_format}", force, FILE_NAMES)
-        out.plan([name])
-        content: str | bytes = (_qti_bytes() if args.quiz_format == "qti"
-                                else moodle_xml() if args.quiz_format == "moodle" else gift())
-        written = [out.write(name, content, secret=True)]
-        out.finish()
+        with OutFolder(args.out, f"export {args.quiz_format}", force, FILE_NAMES) as out:
+            out.plan([name])
+            content: str | bytes = (_qti_bytes() if args.quiz_format == "qti"
+                                    else moodle_xml() if args.quiz_format == "moodle" else gift())
+            written = [out.write(name, content, secret=True)]
+            _finish(out, args.out)
         return written
-    out = OutFolder(args.out, "key", force, FILE_NAMES)
-    paper = _paper(args)
-    out.plan(["answer-key.md", *(["answer-key.pdf"] if paper else [])])
-    key = answer_key()
-    written = [out.write("answer-key.md", key.to_markdown(), secret=True)]
-    written += _print(out, {"answer-key": (key, "bleu-teach: the answer key")}, True, paper)
-    out.finish()
+    with OutFolder(args.out, "key", force, FILE_NAMES) as out:
+        paper = _paper(args)
+        out.plan(["answer-key.md", *(["answer-key.pdf"] if paper else [])])
+        key = answer_key()
+        written = [out.write("answer-key.md", key.to_markdown(), secret=True)]
+        written += _print(out, {"answer-key": (key, "bleu-teach: the answer key")}, True, paper)
+        _finish(out, args.out)
     return written
+
+
+def _finish(out: OutFolder, where: str) -> None:
+    """Swap the new set in (an interrupted run leaves the earlier one whole) and name each earlier file removed."""
+    removed = out.finish()
+    if removed:
+        _note(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that "
+              f"this set does not replace: {', '.join(map(repr, removed))}")
 
 
 def _can_print() -> bool:
@@ -209,22 +217,15 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
-#: The largest roster file read.
-ROSTER_BYTES = 1_000_000
-
-
 def _roster(path: str, students: int | None) -> list[str]:
     """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order."""
-    from bleu_teach.exercises.roster import read_roster
-    from bleu_teach.exercises.variants import MAX_STUDENTS
+    from bleu_teach.exercises.roster import load_roster
 
-    names = [entry.name for entry in read_roster(_read_text(path, ROSTER_BYTES, "--roster"), "--roster", repr(path))]
+    names = [entry.name for entry in load_roster(path)]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         _note(f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
               "by its number")
-    if not 1 <= len(names) <= MAX_STUDENTS:
-        raise ValueError(f"--roster: {path!r} must list from 1 to {MAX_STUDENTS} names; it lists {len(names)}")
     if students is not None and students != len(names):
         raise ValueError(f"--students {students} and the {len(names)} names of --roster disagree; give one of them")
     return names
@@ -282,47 +283,44 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     quiz = quiz_variants(seed, sheets, which=varied)  # a question the same on every sheet is not a quiz variant
     empty = [i for i in varied if not any(q.id == i for q in quiz)]
     if empty:
-        _note(f"no quiz variant of {', '.join(empty)} is left that no sheet has: the quiz files leave "
+        _note(f"no quiz variant of {', '.join(empty)} is left that is no near-copy of a sheet's question: the quiz files leave "
               f"{'it' if len(empty) == 1 else 'them'} out (the key says how many each exercise has)")
-    out = OutFolder(where, "worksheet", force, FILE_NAMES)
-    names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
-    pdf = [".pdf"] if paper else []
-    qti = _qti_missing() is None
-    out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
-             + ["worksheets.moodle.xml", "worksheets.gift.txt", "worksheets.quiz.json",
-                *(["worksheets.qti.zip"] if qti else [])])
-    pages = {}
-    markdown = []
-    for k, (name, sheet) in enumerate(zip(names, sheets)):
-        view = worksheet(sheet, roster[k] if roster else None)
-        markdown.append(out.write(f"{name}.md", view.to_markdown()))
-        pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
-    if paper and roster:
-        _warn_unprintable(roster)
-    written = _print(out, pages, False, paper) or markdown
-    key = worksheet_key(sheets, seed, roster, quiz)
-    written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
-    written += _print(out, {"worksheet-key": (key, "bleu-teach worksheets: the key")}, True, paper)
-    # The quiz's variants are drawn apart from the sheets, and the set is named by the day it was made: nothing in
-    # a file a student may see says anything of the seed.
-    category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
-    written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
-    written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
-    record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants; "
-                                     "with the sheets', for: python -m bleu_teach class homework --avoid",
-              "variants": [{"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
-                           for ex in quiz if ex.variant is not None],
-              "sheets": [{"id": ex.id, "student": ex.student, "inputs": dict(ex.inputs), "question": ex.question}
-                         for sheet in sheets for ex in sheet if ex.student is not None and ex.id in VARIED]}
-    written.append(out.write("worksheets.quiz.json", json.dumps(record, ensure_ascii=False, indent=1), secret=True))
-    if qti:
-        written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))
-    else:  # text2qti is not installed: the other files are still useful
-        _note(f"no QTI package: {_qti_missing()}")
-    removed = out.finish()
-    if removed:
-        _note(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that "
-              "this set does not replace")
+    with OutFolder(where, "worksheet", force, FILE_NAMES) as out:
+        names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
+        pdf = [".pdf"] if paper else []
+        qti = _qti_missing() is None
+        out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
+                 + ["worksheets.moodle.xml", "worksheets.gift.txt", "worksheets.quiz.json",
+                    *(["worksheets.qti.zip"] if qti else [])])
+        pages = {}
+        markdown = []
+        for k, (name, sheet) in enumerate(zip(names, sheets)):
+            view = worksheet(sheet, roster[k] if roster else None)
+            markdown.append(out.write(f"{name}.md", view.to_markdown()))
+            pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
+        if paper and roster:
+            _warn_unprintable(roster)
+        written = _print(out, pages, False, paper) or markdown
+        key = worksheet_key(sheets, seed, roster, quiz)
+        written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
+        written += _print(out, {"worksheet-key": (key, "bleu-teach worksheets: the key")}, True, paper)
+        # The quiz's variants are drawn apart from the sheets, and the set is named by the day it was made: nothing in
+        # a file a student may see says anything of the seed.
+        category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
+        written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
+        written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
+        record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants; "
+                                         "with the sheets', for: python -m bleu_teach class homework --avoid",
+                  "variants": [{"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
+                               for ex in quiz if ex.variant is not None],
+                  "sheets": [{"id": ex.id, "student": ex.student, "inputs": dict(ex.inputs), "question": ex.question}
+                             for sheet in sheets for ex in sheet if ex.student is not None and ex.id in VARIED]}
+        written.append(out.write("worksheets.quiz.json", json.dumps(record, ensure_ascii=False, indent=1), secret=True))
+        if qti:
+            written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))
+        else:  # text2qti is not installed: the other files are still useful
+            _note(f"no QTI package: {_qti_missing()}")
+        _finish(out, where)
     _note(f"{students} worksheet{'s' if students > 1 else ''} in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
           "the same set again, and keep it secret (with it, anyone with the package can make the key)")
     return written

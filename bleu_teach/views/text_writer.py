@@ -38,6 +38,11 @@ __all__ = ["write_text", "table_lines", "safe", "width"]
 _PARAGRAPH_LIKE = (Paragraph, Lines, Score)
 
 
+#: Invisible characters that names and words are written with, kept as they are: the zero-width non-joiner and
+#: joiner (a Persian name, an emoji family) and the left-to-right and right-to-left marks (never an override).
+_WRITTEN_WITH = frozenset("\u200c\u200d\u200e\u200f")
+
+
 def safe(text: str) -> str:
     """``text`` with control characters (escape codes, bells) written as ``\\xNN`` / ``\\uNNNN``; newlines kept.
 
@@ -46,7 +51,7 @@ def safe(text: str) -> str:
     """
     out = []
     for ch in text:
-        if ch in "\n\t" or ch.isprintable() or ch == " ":
+        if ch in "\n\t" or ch.isprintable() or ch == " " or ch in _WRITTEN_WITH:
             out.append(ch)
         else:
             code = ord(ch)

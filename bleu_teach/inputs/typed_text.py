@@ -1,0 +1,63 @@
+"""Which characters a text a person typed may hold, and, when one may not, the rule it breaks, said with its code
+point.
+
+One rule for every typed text the package keeps (a roster's names on the sheets and in the classroom, a nickname,
+a title, an answer): no control character (NUL among them), no half of a surrogate pair, and no direction override,
+embedding or isolate, which would show the text around it reordered. A person's name is held to more: no other
+invisible format character, but the ones names are written with: a zero-width non-joiner or joiner between two
+visible characters (Persian words, emoji families, Indic scripts) and a left-to-right or right-to-left mark at the
+start of the name or of one of its words (a name that opens in the other direction).
+
+>>> character_problem("Zoë Ng") is None, character_problem("\\u200fسارا", name=True) is None
+(True, True)
+>>> character_problem("abc\\u202edef")
+'holds U+202E RIGHT-TO-LEFT OVERRIDE, a direction control that shows the text around it reordered'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Direction overrides, embeddings and isolates (Unicode's explicit bidi formatting characters).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Zero-width non-joiner and joiner: part of how a word or an emoji is written, inside a name.
+JOINERS = frozenset("\u200c\u200d")
+#: Left-to-right and right-to-left marks: a name may start with one.
+LEADING_MARKS = frozenset("\u200e\u200f")
+
+
+def code_point(character: str) -> str:
+    """``U+200D ZERO WIDTH JOINER``: a character as a message names it."""
+    name = unicodedata.name(character, "")
+    return f"U+{ord(character):04X}" + (f" {name}" if name else "")
+
+
+def _visible(character: str) -> bool:
+    return not character.isspace() and unicodedata.category(character) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def character_problem(text: str, name: bool = False) -> str | None:
+    """Why ``text`` cannot be kept (``holds U+... NAME, ...``: the rule and the character), or None if it can.
+
+    ``name=True`` for a person's name: then an invisible format character is refused too, but for a joiner
+    between two visible characters and a direction mark at the start.
+    """
+    for k, character in enumerate(text):
+        category = unicodedata.category(character)
+        if category == "Cs":
+            return f"holds U+{ord(character):04X}, half of a surrogate pair, which is not a character in any encoding"
+        if category == "Cc":
+            return f"holds {code_point(character)}, a control character"
+        if character in BIDI_CONTROLS:
+            return f"holds {code_point(character)}, a direction control that shows the text around it reordered"
+        if not name or category != "Cf":
+            continue
+        if character in LEADING_MARKS and (k == 0 or text[k - 1].isspace()):
+            continue  # the start of the name, or of one of its words (a first name and a surname, joined)
+        if character in JOINERS and 0 < k < len(text) - 1 and _visible(text[k - 1]) and _visible(text[k + 1]):
+            continue
+        where = ("a joiner belongs between two visible characters" if character in JOINERS
+                 else "a direction mark belongs only at the start of a name or of a word" if character in LEADING_MARKS
+                 else "an invisible format character")
+        return f"holds {code_point(character)} at character {k + 1}, {where}"
+    return None
