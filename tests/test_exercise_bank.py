@@ -173,7 +173,9 @@ def assert_tells_its_misconceptions_apart(ex: Exercise) -> None:
     for m in offered:
         feedback = ex.check(round(float(m.value), ex.decimals))
         assert feedback.verdict == "misconception" and feedback.recognised == m.name, (ex.label, m.name)
-        assert feedback.message == m.message
+        # The mistake's own message; where the rounded float shows fewer places than asked (0.700 is 0.7) and that is
+        # also the right value cut short, both are said (tests/test_verdicts.py).
+        assert feedback.message == m.message or (m.message in feedback.message and "decimal place" in feedback.message)
 
 
 def test_bleu_exercises_offer_the_mistakes_a_learner_makes():

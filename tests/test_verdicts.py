@@ -116,6 +116,8 @@ def bleu_rules(ex: Exercise) -> dict[str, Rule]:
     right = quiet(sentence_bleu, refs, hyp, smoothing_function=smoothing)
     c, r = len(hyp), closest([len(x) for x in refs], len(hyp))
     rules = length_rules([len(x) for x in refs], c, right / bp(r, c), "no_brevity_penalty")
+    if c < r:
+        rules["the difference of the lengths"] = (frozenset({"difference"}), right / bp(r, c) * math.exp(c - r), 0)
     precisions = []
     for n in range(1, 5):
         counts, ref_counts = grams(hyp, n), [grams(x, n) for x in refs]
@@ -280,7 +282,7 @@ def test_a_tiny_misconception_times_100_is_not_named_for_a_small_answer():
 
 
 def test_a_first_wrong_try_gets_a_hint_that_does_not_give_the_answer_away():
-    for exercise_id in ("00.2", "05.1", "09.3"):
+    for exercise_id in ("00.1", "00.2", "05.1", "09.3"):
         ex = exercise(exercise_id)
         wrong = [o.letter for o in ex.options if o.letter != ex.answer]
         assert ex.hinted
@@ -290,6 +292,7 @@ def test_a_first_wrong_try_gets_a_hint_that_does_not_give_the_answer_away():
             right = next(o for o in ex.options if o.letter == ex.answer).text
             for number in ("0.3398", "0.4889", "0.8", "0.6"):
                 assert number not in hint, (exercise_id, letter, hint)
+            assert "red is the couch" not in hint, (exercise_id, letter, hint)
             assert right not in hint or len(right) < 3, (exercise_id, letter, hint)
 
 
@@ -301,3 +304,22 @@ def test_a_rule_whose_longer_rounding_fits_the_answer_makes_the_question_indisti
     assert round(0.378457, 3) != round(0.37898, 3) and round(0.3785, 3) == round(0.37898, 3)
     assert coinciding([("right", 0.37898), ("rule", 0.378457)], 3) == [("right", "rule")]
     assert coinciding([("right", 0.37898), ("rule", 0.3779)], 3) == []
+
+
+def test_an_answer_cut_short_that_is_also_a_mistakes_value_is_told_both():
+    """01.1's answer is 10/13 = 0.769; cut to one place it is 0.7, which is also exactly the precision of the
+    characters (35/50): the learner hears both, and 0.700 (three places, as asked) is that mistake alone."""
+    ex = exercise("01.1")
+    hyp, refs = ex.inputs["hypothesis"], ex.inputs["references"]
+    assert quiet(modified_precision, refs, hyp, 1) == pytest.approx(0.7) and int(10 / 13 * 10) / 10 == 0.7
+    both = ex.check("0.7")
+    assert "give 3 decimal places" in both.message and "characters" in both.message and both.correct is False
+    assert ex.check("0.700").recognised == "strings" and "decimal places" not in ex.check("0.700").message
+    assert ex.check("0.70").recognised == "strings"  # two places: 0.76 would be the answer cut short
+
+
+def test_a_percentage_computed_in_python_is_read_as_one():
+    """0.57 * 100 is 56.99999999999999 in floating point: still the answer times 100, not a number above 1."""
+    for exercise_id, times_100 in (("04.2", 0.57 * 100), ("04.1", 0.2906 * 100)):
+        message = exercise(exercise_id).check(times_100).message
+        assert "times 100" in message and "above 1" not in message, message

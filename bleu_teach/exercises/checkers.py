@@ -199,37 +199,38 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
     ``no_penalty``, whose message names both.
     """
     found = []
+    closest = "BLEU uses the reference length closest to the hypothesis length (on a tie, the shorter)"
     if len(set(lens)) > 1 and min(lens) == r:
         # The shortest reference (mteval's rule before version 13) is the closest here: a learner who uses it gets
         # the right answer for a wrong reason. Offered with the right answer's value, so that a question or variant
         # where the two rules agree is seen to be one that cannot tell them apart.
         found.append(Misconception("shortest_reference", score(float(brevity_penalty(r, hyp_len))),
-                                   f"you used the shortest reference (r = {r}); BLEU uses the reference length "
-                                   "closest to the hypothesis length."))
+                                   f"you used the shortest reference (r = {r}); {closest}."))
+    shorter: list[str] = []  # the lengths below c: each gives BP = 1, the answer without the penalty
     for length in sorted(set(lens) - {r}, key=list(lens).index):
         rules = [rule for rule, pick in zip(LENGTH_RULES, (min(lens), max(lens), lens[0])) if pick == length]
         name = f"{rules[0]}_reference" if rules else "other_reference"
         what = f"the {' and '.join(rules)} reference" if rules else f"a reference of {length} tokens"
-        closest = "BLEU uses the reference length closest to the hypothesis length (on a tie, the shorter)"
         if no_penalty and length < hyp_len:
-            found.append(Misconception("no_penalty", score(1.0),
-                                       f"{no_penalty} Or you used {what} (r = {length}), shorter than the "
-                                       f"hypothesis; {closest}."))
+            shorter.append(f"{what} (r = {length})")
             continue
         found.append(Misconception(name, score(float(brevity_penalty(length, hyp_len))),
                                    f"you used {what} (r = {length}); {closest}."))
-    if len(lens) > 1:
-        mean = sum(lens) / len(lens)
-        said = (f"you used the mean reference length ({mean:g}); BLEU does not average the lengths, it takes the one "
+    mean = sum(lens) / len(lens)
+    averaged = (f"you used the mean reference length ({mean:g}); BLEU does not average the lengths, it takes the one "
                 "closest to the hypothesis length.")
-        shorter = next((k for k, m in enumerate(found) if m.name == "no_penalty"), None)
-        if no_penalty and mean < hyp_len and shorter is not None:  # BP = 1 as well: one answer, every way to it
-            found[shorter] = replace(found[shorter], message=f"{found[shorter].message} Or {said}")
-        elif no_penalty and mean < hyp_len:
-            found.append(Misconception("no_penalty", score(1.0), f"{no_penalty} Or {said}"))
-        else:
-            found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
-                                       said))
+    if no_penalty and (shorter or (len(lens) > 1 and mean < hyp_len)):
+        # BP = 1 from forgetting the penalty, from each length below c and from a mean below c: one answer, every
+        # way to it named once.
+        said = [no_penalty]
+        if shorter:
+            said.append(f"Or you used {' or '.join(shorter)}, shorter than the hypothesis; {closest}.")
+        if len(lens) > 1 and mean < hyp_len:
+            said.append(f"Or {averaged}")
+        found.append(Misconception("no_penalty", score(1.0), " ".join(said)))
+    if len(lens) > 1 and not (no_penalty and mean < hyp_len):
+        found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
+                                   averaged))
     return found
 
 
@@ -304,6 +305,9 @@ def check_bleu(
             mistakes.append(Misconception("swapped", right / bp * math.exp(1 - c / r),
                                           "you swapped r and c in the brevity penalty: BP = exp(1 - r/c), "
                                           "reference length over hypothesis length."))
+            mistakes.append(Misconception("difference", right / bp * math.exp(c - r),
+                                          "you used the difference of the lengths in the brevity penalty, "
+                                          "exp(-(r - c)); BP = exp(1 - r/c) uses their ratio."))
     if 0 < bp < 1 and not any(m.name == "no_penalty" for m in mistakes):
         mistakes.append(Misconception("no_brevity_penalty", right / bp, forgot))
     mistakes = [replace(m, name="no_brevity_penalty") if m.name == "no_penalty" else m for m in mistakes]
@@ -360,7 +364,7 @@ def check_bleu(
                   "BLEU = BP x exp(sum of w_n log p_n), the weighted geometric mean of the precisions times BP",
                   mistakes, decimals,
                   hint="work out p_1 to p_N, their weighted geometric mean, and the brevity penalty, then multiply",
-                  fraction=False, at_most=(1.0, "BLEU never is on the 0-1 scale: BP is at most 1 and so is "
+                  fraction=False, at_most=(1.0, "on the 0-1 scale BLEU never is: BP is at most 1 and so is "
                                                 "every precision"))
 
 
@@ -430,7 +434,7 @@ def check_corpus_bleu(
     return judge(answer, right, "pool m_n, t_n, c and r over the corpus, then BP x exp(sum of w_n log p_n)",
                   mistakes, decimals,
                   hint="add up the matches, the n-gram counts and the lengths over the sentences first, then combine once",
-                  fraction=False, at_most=(1.0, "BLEU never is on the 0-1 scale: BP is at most 1 and so is "
+                  fraction=False, at_most=(1.0, "on the 0-1 scale BLEU never is: BP is at most 1 and so is "
                                                 "every precision"))
 
 

@@ -175,14 +175,26 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
     if fits(value, right, decimals):
         return with_verdict(base, True, explanation)
     given = written_decimals(answer)
+    if given is not None and given > decimals + 4:
+        given = None  # a float's noise (0.57 * 100 is 56.99999999999999), not digits a learner wrote
 
     def as_written(places: int) -> int:
         """A value on the 0-100 scale is read to fewer places, but never to fewer than the learner wrote: 0.029
         is not 100 x 1e-76, which is 0.000 to three places, though both are 0.0 to one."""
         return max(places, given) if given is not None else places
 
+    # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
+    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
+               for f in (round, math.trunc, half_up)}
+    too_few = (f"close, but give {decimals} decimal place{'s' if decimals != 1 else ''}, not {given}: round the "
+               f"full value to {decimals} in one step{', or give the exact fraction' if fraction else ''}.")
+    cut_short = (decimals > 0 and given is not None and given < decimals  # the right value, to the places written
+                 and any(abs(value - f(right * 10**given) / 10**given) < 1e-9 for f in (round, math.trunc, half_up)))
     named = [m for m in offered
              if fits(value, float(m.value), as_written(decimals - m.fewer_decimals) if m.fewer_decimals else decimals)]
+    if named and cut_short:  # 0.7: 10/13 cut to one place, or a mistake's 0.700; both are said
+        return with_verdict(base, False, _either([Misconception("cut_short", value, too_few), *named]),
+                            named[0].name)
     if named:
         return with_verdict(base, False, _either(named), named[0].name)
     if 0 < right <= 1 and round(right, decimals) > 0 and fits(value, 100 * right, as_written(max(decimals - 2, 0))):
@@ -196,13 +208,8 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
                                              "not times 100.", named[0].name)
     if at_most is not None and value > at_most[0] and not fits(value, at_most[0], decimals):
         return with_verdict(base, False, f"that is above {at_most[0]:g}, and {at_most[1]}.")
-    # Rounded too early, cut off, or rounded half up or half to even: the learner had the right value.
-    shorter = {f(right * 10**k) / 10**k for k in range(max(0, decimals - 2), decimals)
-               for f in (round, math.trunc, half_up)}
-    if decimals > 0 and given is not None and given < decimals and any(abs(value - v) < 1e-9 for v in shorter):
-        return with_verdict(base, False, f"close, but give {decimals} decimal place{'s' if decimals != 1 else ''}, "
-                                         f"not {given}: round the full value to {decimals} in one step"
-                                         f"{', or give the exact fraction' if fraction else ''}.")
+    if cut_short:
+        return with_verdict(base, False, too_few)
     # Off by less than one unit of the last decimal asked for is a rounding slip only if the exact value has more
     # decimals than that (an MQM score of -6 has none: -6.1 is another sum, not -6 rounded badly).
     has_more_digits = abs(round(right, decimals) - right) > 1e-9
