@@ -194,8 +194,8 @@ def main() -> None:
           f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}")
     print(f"the pages' Python: {', '.join(built['archives'])}")
     if course_url == slides.DEFAULT_COURSE_URL:
-        print(f"the deck's closing slide shows the placeholder {course_url}: give the site's address with "
-              f"--course-url (make site COURSE_URL=...)")
+        print("the deck's closing slide shows no course address and no QR code (its speaker notes say so): give "
+              "the site's address with --course-url (make site COURSE_URL=https://...)")
     widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
     answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
     print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")

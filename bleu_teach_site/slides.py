@@ -103,8 +103,12 @@ URLS = {
     "widget_renderer_url": "vendor/html-manager/dist/embed-amd.js",
 }
 
-#: The closing slide's address when none is given: a placeholder that says what to put there.
+#: The closing slide's address when none is given: a placeholder, never shown to the room (the build says in the
+#: terminal, and the closing slide's speaker notes say, that no address was given).
 DEFAULT_COURSE_URL = "https://your-course-site.example/"
+#: Added to the closing slide's speaker notes when the deck is built without the course's address.
+NO_ADDRESS_NOTE = ("*Built without the course's address (COURSE_URL=https://... for make slides, make site or "
+                   "make deck): the slide shows no address and no QR code, so say where the lessons are.*")
 #: The tag of the markdown cell the course's address and QR code are put after (the deck's closing slide).
 COURSE_TAG = "course-address"
 
@@ -156,13 +160,13 @@ def checked_course_url(url: str) -> str:
 
 
 def course_address_html(url: str) -> str:
-    """The address as a link and its QR code as inline SVG (segno), with the address as the QR code's text."""
+    """The address as a link and its QR code as inline SVG (segno), with the address as the QR code's text; nothing
+    for the placeholder (no QR code for an address that does not exist, and no build instruction for the room)."""
     import segno
 
     url = checked_course_url(url)
-    if url == DEFAULT_COURSE_URL:  # never a QR code for an address that does not exist
-        return ('<div class="course-address"><p class="course-url placeholder">The course\'s address goes here: '
-                'build with make site COURSE_URL=https://... (or --course-url) to show it with its QR code.</p></div>')
+    if url == DEFAULT_COURSE_URL:
+        return ""
     code = segno.make(url, error="m", micro=False)
     svg = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="course-qr-code")
     shown = html.escape(url, quote=True)
@@ -178,7 +182,15 @@ def add_course_address(notebook: Any, url: str) -> None:
     found = [i for i, cell in enumerate(notebook["cells"]) if COURSE_TAG in cell.get("metadata", {}).get("tags", [])]
     if len(found) != 1:
         raise SystemExit(f"The deck needs exactly one cell tagged {COURSE_TAG!r} (its closing slide), not {len(found)}.")
-    cell = nbformat.v4.new_raw_cell(course_address_html(url))
+    shown = course_address_html(url)
+    if not shown:  # the speaker is told, not the room
+        notes = next((cell for cell in notebook["cells"][found[0] + 1:]
+                      if cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"), None)
+        if notes is None:
+            raise SystemExit(f"The deck's closing slide (the cell tagged {COURSE_TAG!r}) needs speaker notes.")
+        notes["source"] = notes["source"].rstrip("\n") + "\n\n" + NO_ADDRESS_NOTE
+        return
+    cell = nbformat.v4.new_raw_cell(shown)
     cell.metadata["bleu_teach"] = "live"  # written as it is by the template (our own, escaped HTML)
     notebook["cells"].insert(found[0] + 1, cell)
 
@@ -259,8 +271,10 @@ def main() -> None:
     for path in build(args.out, args.wheel.resolve(), args.decks, course_url):
         print(f"wrote {path.relative_to(PROJECT) if path.is_relative_to(PROJECT) else path}")
     if course_url == DEFAULT_COURSE_URL:
-        print(f"the closing slide shows the placeholder {DEFAULT_COURSE_URL}: give your course's address with "
-              f"--course-url (make slides COURSE_URL=...)")
+        print("the closing slide shows no course address and no QR code (its speaker notes say so): give the "
+              "address with --course-url (make slides COURSE_URL=https://...)")
+    folder = args.out.relative_to(PROJECT) if args.out.is_relative_to(PROJECT) else args.out
+    print(f"its widgets are live when the folder is served: python -m http.server --bind 127.0.0.1 -d {folder}")
 
 
 if __name__ == "__main__":

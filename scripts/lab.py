@@ -117,6 +117,11 @@ def main() -> None:
             command = voila_command(args.port, course_url=args.course_url)
         except ValueError as error:
             parser.error(f"--course-url: {error}")
+        from bleu_teach_site import slides
+
+        if (args.course_url or slides.DEFAULT_COURSE_URL) == slides.DEFAULT_COURSE_URL:
+            print("the closing slide shows no course address and no QR code (its speaker notes say so): give the "
+                  "address with --course-url (make deck COURSE_URL=https://...)", flush=True)
         os.execve(command[0], command, voila_environment())
     command = lab_command(args.port)
     if args.open_browser:

@@ -153,7 +153,8 @@ def test_each_explorer_link_reproduces_what_the_notebook_explorer_showed(path: P
         (query,) = queries
         report = bt.explain(refs, _tokens(query["hyp"][0], query), weights=weights, smoothing=smoothing)
         if "n-gram order" in labels:
-            assert shown[0] == write_html(report.clipping_document(int(query["n"][0])))
+            assert shown[0] == write_html(report.clipping_document(int(query["n"][0]),
+                                                                   compact="bleu-teach compact" in shown[0]))
         else:
             assert re.search(r'data-score="([^"]+)"', shown[0]).group(1) == repr(report.score)
             assert shown[0] == report.to_html(compact="bleu-teach compact" in shown[0])
@@ -388,9 +389,19 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
     assert asked == 26
 
 
-def test_the_placeholder_course_address_gets_no_qr_code() -> None:
+def test_the_placeholder_course_address_gets_no_qr_code_and_the_speaker_not_the_room_is_told() -> None:
+    import nbformat
+
     from bleu_teach_site import slides
 
-    shown = slides.course_address_html(slides.DEFAULT_COURSE_URL)
-    assert "<svg" not in shown and "COURSE_URL" in shown  # a QR code for an address that does not exist: never
+    # A QR code for an address that does not exist: never; and the room is not shown a build instruction.
+    assert slides.course_address_html(slides.DEFAULT_COURSE_URL) == ""
     assert "<svg" in slides.course_address_html("https://bleu-teach.example.org/")
+    for url, told in ((slides.DEFAULT_COURSE_URL, True), ("https://bleu-teach.example.org/", False)):
+        deck = nbformat.read(slides.DECKS / "bleu_in_10_minutes.ipynb", as_version=4)
+        slides.add_course_address(deck, url)
+        closing = next(i for i, c in enumerate(deck.cells) if slides.COURSE_TAG in c.metadata.get("tags", []))
+        shown = [c.source for c in deck.cells[closing:] if c.metadata.get("slideshow", {}).get("slide_type") != "notes"]
+        notes = [c.source for c in deck.cells[closing:] if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+        assert not any("COURSE_URL" in text or "make " in text for text in shown), shown
+        assert ("COURSE_URL=" in notes[0] and "no QR code" in notes[0]) is told, notes

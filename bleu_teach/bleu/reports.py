@@ -307,13 +307,22 @@ class BleuReport(Viewable):
         return Document((Heading("BLEU, step by step"), self._hypothesis("; matched unigrams marked \u2713"),
                          *self._references(), *self._steps(), *self._score(), *notes(self.notes)))
 
-    def clipping_document(self, n: int) -> Document:
-        """Order ``n`` alone: the hypothesis with the tokens of its clipped n-gram matches ticked, the table, p_n."""
+    def clipping_document(self, n: int, compact: bool = False) -> Document:
+        """Order ``n`` alone: the hypothesis with the tokens of its clipped n-gram matches ticked, the table, p_n.
+
+        ``compact=True`` gives the conclusion first: p_n, then the table it is counted from, then the hypothesis
+        with its matches ticked (for slides: the number a room looks for is never the last line).
+        """
         order = self.order(n)
+        table = (self._ngram_table(order),) if order.rows else ()
+        score = Score((Label(order.precision_line),), float(order.precision))
+        if compact:
+            ticked = Paragraph((Strong("Hypothesis"), f" (\u2713 = inside a clipped {n}-gram match): ",
+                                *_token_run(self.hypothesis, order.marks)))
+            return Document((score, *table, ticked), styles=("compact",))
         hypothesis = Paragraph((Strong("Hypothesis"), f" (tokens inside a clipped {n}-gram match marked \u2713): ",
                                 *_token_run(self.hypothesis, order.marks)))
-        table = (self._ngram_table(order),) if order.rows else ()
-        return Document((hypothesis, *table, Score((Label(order.precision_line),), float(order.precision))))
+        return Document((hypothesis, *table, score))
 
     def clipping(self, n: int) -> View:
         """Order ``n`` alone, to show: :meth:`clipping_document` with the order's numbers as its data."""
@@ -468,8 +477,12 @@ class HypothesisComparison(Viewable):
         loser = lb if self.winner == la else la
         return f"{self.winner} scores higher: {format_number(high.score)} against {format_number(low.score)} for {loser}."
 
-    def to_document(self) -> Document:
-        """Both hypotheses (matched unigrams ticked), the references, p_n side by side with the n-grams that decide."""
+    def to_document(self, compact: bool = False) -> Document:
+        """Both hypotheses (matched unigrams ticked), the references, p_n side by side with the n-grams that decide.
+
+        ``compact=True`` gives the conclusion first (the verdict with both scores), then the hypotheses and the
+        table without its BLEU row, which the verdict states; no references (for a slide that names them).
+        """
         la, lb = self.labels
         join = " ".join
         rows = []
@@ -487,8 +500,15 @@ class HypothesisComparison(Viewable):
         references = tuple(Paragraph((Strong(f"Reference {i}"), ": ", *_token_run(ref)))
                            for i, ref in enumerate(self.a.references, start=1))
         header = ("", la, lb, f"matched more in {la}", f"matched more in {lb}")
+        if compact:
+            return Document((Score((self.verdict,), None), *hypotheses,
+                             TableBlock(header, tuple(rows[:-1]), label_column=True)), styles=("compact",))
         return Document((*hypotheses, *references, TableBlock(header, tuple(rows), label_column=True),
                          Score((self.verdict,), None)))
+
+    def compact(self) -> View:
+        """The comparison conclusion first, to show on a slide: :meth:`to_document` with ``compact=True``."""
+        return View(self.to_document(compact=True), self)
 
 
 def precision_table(reports: Mapping[str, BleuReport]) -> Table:

@@ -11,7 +11,7 @@ data and :func:`~bleu_teach.lessons.agreement.segment_level`'s table (the
 notebook), :func:`context_from_json` from what :func:`context_json` wrote at
 build time (the website, which has no SciPy to rank with).
 
->>> view = CLIPPING.view({"hypothesis": "the the the", "references": ["the cat"], "n": "1"})
+>>> view = CLIPPING.view({"hypothesis": "the the the", "references": ["the cat"], "n": "1", "compact": False})
 >>> view.label, view.value
 ('p_1', 0.3333333333333333)
 """
@@ -124,8 +124,10 @@ CLIPPING = Explorer(
      Control("references", "References", "references", _CAT, check=_texts("references")),
      Control("n", "n-gram order", "slider", 1, high=CLIPPING_MAX_ORDER,
              check=lambda value, owner, values, context: arguments.whole(value, owner, "n", CLIPPING_MAX_ORDER,
-                                                                         "the n-gram order slider's range"))),
-    lambda values, context: clipping_view(values["hypothesis"], values["references"], values["n"]),
+                                                                         "the n-gram order slider's range")),
+     Control("compact", "Compact report", "fixed", False, check=_flag("compact"))),
+    lambda values, context: clipping_view(values["hypothesis"], values["references"], values["n"],
+                                          compact=values["compact"]),
     links=lambda values: [("", _full_explorer(values, values["hypothesis"], max_n=values["n"],
                                               smoothing=CLIPPING_SMOOTHING))])
 

@@ -18,7 +18,10 @@ Standard library only: the website's build reads the lessons with it.
 ...           "r1": {"state": {"description": "Reference 1", "value": "a cat"}},
 ...           "n": {"state": {"_dom_classes": ["bleu-teach-n"], "value": 2}}}
 >>> saved_explorer(models, "box")[1]
-{'hypothesis': 'the cat', 'references': ['a cat'], 'n': 2}
+{'hypothesis': 'the cat', 'references': ['a cat'], 'n': 2, 'compact': False}
+
+A ``fixed`` setting the saved widget does not have (declared after it was saved) takes its default, which is
+what the widget showed; any other missing control means the notebook must be run again (``make notebooks``).
 """
 
 from __future__ import annotations
@@ -100,6 +103,9 @@ def saved_explorer(models: Mapping[str, Any], model_id: str) -> tuple[Explorer, 
         for name in (c.removeprefix("bleu-teach-") for c in state.get("_dom_classes", [])):
             if name in explorer.names and name not in values:
                 values[name] = _value(models, state, explorer, name)
+    # A fixed setting declared after the notebook was saved (the clipping explorer's compact report) was, when
+    # it was saved, what its default is now: the saved widget showed that.
+    values.update({c.name: c.default for c in explorer.controls if c.kind == "fixed" and c.name not in values})
     missing = [name for name in explorer.names if name not in values]
     if missing:
         raise ValueError(f"The saved {explorer.name} has no {', '.join(map(repr, missing))} control: re-run "

@@ -107,15 +107,18 @@ def guarded(render: Callable[[], WidgetView]) -> WidgetView:
     return WidgetView(message_html(message), message=message)
 
 
-def clipping_view(hypothesis: str, references: Sequence[str], n: int) -> WidgetView:
-    """The clipping explorer: order ``n``'s clipped matches, its table and p_n (headline: p_n)."""
+def clipping_view(hypothesis: str, references: Sequence[str], n: int, compact: bool = False) -> WidgetView:
+    """The clipping explorer: order ``n``'s clipped matches, its table and p_n (headline: p_n; ``compact``: the
+    report begins with p_n as counted, its own headline)."""
     def render() -> WidgetView:
         order = check_orders(n, "The n-gram order", "1 = unigrams")
         hyp = text_tokens(hypothesis, "hypothesis")
         refs = [text_tokens(text, f"reference {i}") for i, text in enumerate(references, start=1)]
         report = explain(refs, hyp, weights=(1 / order,) * order, smoothing=CLIPPING_SMOOTHING)
-        return WidgetView(write_html(report.clipping_document(order)), float(report.order(order).precision),
-                          f"p_{order}", result=report)
+        document = report.clipping_document(order, compact=compact)
+        headline, rest = leading_score(document) if compact else ("", "")
+        return WidgetView(write_html(document), float(report.order(order).precision), f"p_{order}", result=report,
+                          headline=headline, rest=rest)
 
     return guarded(render)
 

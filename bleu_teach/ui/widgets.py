@@ -324,7 +324,8 @@ class ClippingExplorer(ExplorerWidget):
     """Edit a hypothesis and its references and watch n-gram clipping.
 
     ``references`` is a list of 1 to ``MAX_REFERENCES`` strings, one per
-    reference; ``n`` is the order on the slider, 1 to ``CLIPPING_MAX_ORDER``.
+    reference; ``n`` is the order on the slider, 1 to ``CLIPPING_MAX_ORDER``;
+    ``compact=True`` shows p_n first, then its table (for slides).
 
     >>> explorer = ClippingExplorer("the the the", ["the cat"], n=1)
     >>> "p<sub>1</sub> = 1/3" in explorer.output.value
@@ -335,8 +336,8 @@ class ClippingExplorer(ExplorerWidget):
 
     def __init__(self, hypothesis: str = "the the the the the the the",
                  references: Sequence[str] = ("the cat is on the mat", "there is a cat on the mat"),
-                 n: int = 1) -> None:
-        self._build({"hypothesis": hypothesis, "references": references, "n": n})
+                 n: int = 1, compact: bool = False) -> None:
+        self._build({"hypothesis": hypothesis, "references": references, "n": n, "compact": compact})
 
     @property
     def report(self) -> BleuReport | None:

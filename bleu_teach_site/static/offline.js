@@ -4,7 +4,10 @@
 if (location.protocol === "file:") addEventListener("DOMContentLoaded", () => {
   const how = "The live parts need the site served over http(s), not opened from disk: for example, run " +
     "python -m http.server --bind 127.0.0.1 inside the site's folder and open http://127.0.0.1:8000/ in the browser.";
-  for (const status of document.querySelectorAll(".live-status")) status.textContent = "The saved example. " + how;
+  // On a slide the room reads it: one short line (make slides prints how to serve the deck, and so does the README).
+  const said = document.querySelector(".reveal") ?
+    "The saved example: typing needs the deck served over http, not opened from disk." : "The saved example. " + how;
+  for (const status of document.querySelectorAll(".live-status")) status.textContent = said;
   for (const control of document.querySelectorAll(
     ".live-widget input, .live-widget select, .live-widget textarea, .live-widget button, #copy-link")) {
     control.disabled = true;

@@ -2,8 +2,9 @@
 (`make slides`), the site's copy over http (`make site`) and the live Voila deck (`make deck`).
 
 Each slide lies inside the screen at 1024 x 768, 1280 x 720 and 1920 x 1080, on first load, on reload and when
-opened by its address (#/N); its text is at least 24 px on a 1024 x 768 projector; the site's copy computes in the
-browser; the clicker's keys, Esc, slide numbers, speaker notes with minute marks and the closing slide's QR code.
+opened by its address (#/N), with nothing cut off or in a box that must be scrolled; its text is at least 24 px and
+its formulas' glyphs at least 18 px on a 1024 x 768 projector; the site's copy computes in the browser; the
+clicker's keys, Esc, slide numbers, speaker notes with minute marks and the closing slide's QR code.
 """
 
 from __future__ import annotations
@@ -51,29 +52,52 @@ def slide_index(page: Any, heading: str) -> int:
 
 
 #: Where the slide on screen lies, and what in it does not fit: the slide's box against the window, the slide's own
-#: scroll height (nothing may lie below it), any element that cuts its content without a scroll bar of its own, and
-#: every element holding a long string (table cells, code, the address) that is wider than its box. Elements hidden
-#: by a clip (MathJax's copy of each formula for screen readers) are not shown and left out.
+#: scroll height (nothing may lie below it), every box whose content does not fit in it (cut off, or scrolling: nobody
+#: scrolls a projector), with how much is hidden in screen px, a text box whose text is longer than the box, and every
+#: element holding a long string (table cells, code, the address) that is wider than its box. Elements hidden by a
+#: clip (MathJax's copy of each formula for screen readers) or folded in a closed <details> are not shown: left out.
 FITS = """() => {
+  const slides = document.querySelector('.reveal .slides');
+  const scale = slides.getBoundingClientRect().width / slides.offsetWidth;
   const s = document.querySelector('.reveal .slides section.present:not(.stack)');
   const box = s.getBoundingClientRect();
-  const shown = e => e.offsetParent !== null && getComputedStyle(e).clip === 'auto';
-  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY);
-  const cut = [...s.querySelectorAll('*')].filter(e => shown(e) && !scrolls(e)
-      && ['hidden', 'clip'].includes(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight + 1)
-      .map(e => e.tagName + '.' + e.className);
+  const shown = e => e.offsetParent !== null && getComputedStyle(e).clip === 'auto'
+      && !e.closest('details:not([open]) > :not(summary)');
+  const boxed = v => ['auto', 'scroll', 'hidden', 'clip'].includes(v);
+  const hidden = [...s.querySelectorAll('*')].filter(shown).map(e => {
+    const style = getComputedStyle(e), text = e.matches('input, textarea');
+    const x = text || boxed(style.overflowX) ? e.scrollWidth - e.clientWidth : 0;
+    const y = text || boxed(style.overflowY) ? e.scrollHeight - e.clientHeight : 0;
+    return [e.tagName + '.' + e.className + ': ' + (e.value || e.textContent).trim().slice(0, 40),
+            Math.round(x * scale), Math.round(y * scale)];
+  }).filter(([, x, y]) => x > 1 || y > 1);
   const wide = [...s.querySelectorAll('td, th, code, pre, p, li, label, button, figcaption, .course-url')]
       .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1).map(e => e.tagName + ': ' + e.textContent.slice(0, 40));
   return {top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: innerHeight, width: innerWidth,
-          overflow: s.scrollHeight - s.clientHeight, cut, wide,
+          overflow: Math.round((s.scrollHeight - s.clientHeight) * scale), hidden, wide,
           title: (s.querySelector('h1, h2') || {textContent: ''}).textContent};
 }"""
 
-#: Settled: web fonts loaded, MathJax 2 done typesetting (the static decks), two frames drawn.
+#: Settled: web fonts loaded, MathJax 2 done typesetting the slide on screen (the static decks: deck.js has it set
+#: the slide again once shown, which may start after this is asked, so its glyphs are waited for), two frames drawn.
 SETTLED = """async () => {
   await document.fonts.ready;
-  if (window.MathJax && window.MathJax.Hub) await new Promise(done => window.MathJax.Hub.Queue(done));
-  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const hub = window.MathJax && window.MathJax.Hub;
+  if (hub) {
+    const s = document.querySelector('.reveal .slides section.present:not(.stack)');
+    const formulas = () => s.querySelectorAll('script[type^="math/tex"]').length;
+    const drawn = () => s.querySelectorAll('.MathJax_CHTML .mjx-char').length;
+    for (let tries = 0; tries < 100; tries++) {
+      await new Promise(done => hub.Queue(done));
+      await frame();
+      const before = drawn();
+      await new Promise(done => setTimeout(done, 100));
+      await new Promise(done => hub.Queue(done));
+      if ((!formulas() || before > 0) && drawn() === before) break;
+    }
+  }
+  await frame();
   return true;
 }"""
 
@@ -82,7 +106,7 @@ def fit_problems(page: Any, where: str) -> list[Any]:
     page.evaluate(SETTLED)
     fit = page.evaluate(FITS)
     inside = (fit["top"] >= 0 and fit["left"] >= 0 and fit["bottom"] <= fit["height"] and fit["right"] <= fit["width"])
-    if inside and fit["overflow"] <= 1 and not fit["cut"] and not fit["wide"]:
+    if inside and fit["overflow"] <= 1 and not fit["hidden"] and not fit["wide"]:
         return []
     return [(where, fit)]
 
@@ -254,7 +278,8 @@ def test_every_slide_lies_inside_the_screen_on_first_load_reload_and_deep_link(b
 #: The rendered size (CSS px on the screen, after reveal.js's scaling) of each piece of text on the slide smaller
 #: than 24 px: body text, table cells, the live forms' labels, controls, status and output. Left out: sub- and
 #: superscripts, MathJax's glyphs, empty controls, and the site copy's link into the live explorer (for readers of
-#: the site, not for the room).
+#: the site, not for the room). MathJax's glyphs (MathJax 2's in the static decks, MathJax 3's in the Voila deck),
+#: the limits of a sum included, are measured apart: each is drawn at 18 px or more.
 SMALL_TEXT = """() => {
   const slides = document.querySelector('.reveal .slides');
   const scale = slides.getBoundingClientRect().width / slides.offsetWidth;
@@ -264,9 +289,13 @@ SMALL_TEXT = """() => {
       + ' .widget-label, .widget-html-content, .jupyter-widgets input, .jupyter-widgets textarea')]
     .filter(e => e.offsetParent !== null && !e.closest('sub, sup, .MathJax, .MathJax_CHTML, mjx-container, .live-explorer')
       && ((e.value ?? '') !== '' || e.textContent.trim() !== ''));
+  const glyphs = [...s.querySelectorAll('.mjx-char, mjx-c')].filter(e => e.getBoundingClientRect().width > 0);
   return {count: texts.length, small: texts.map(e => [e.tagName + '.' + e.className + ': ' + (e.value || e.textContent).slice(0, 30),
                                                       parseFloat(getComputedStyle(e).fontSize) * scale])
-                                          .filter(([, px]) => px < 24)};
+                                          .filter(([, px]) => px < 24),
+          glyphs: glyphs.length,
+          smallGlyphs: glyphs.map(e => ['formula: ' + (e.textContent || getComputedStyle(e, '::before').content),
+                                        parseFloat(getComputedStyle(e).fontSize) * scale]).filter(([, px]) => px < 18)};
 }"""
 
 
@@ -276,15 +305,17 @@ def test_text_is_at_least_24_px_on_a_1024_by_768_projector(browser, static_deck:
     page = context.new_page()
     page.goto(static_deck.as_uri())
     page.wait_for_selector(".reveal.ready")
-    small, checked = [], 0
+    small, checked, glyphs = [], 0, 0
     for index in range(page.locator(SLIDES).count()):
         at_slide(page, index)
         page.evaluate(SETTLED)
         found = page.evaluate(SMALL_TEXT)
         checked += found["count"]
-        small += [(index, *item) for item in found["small"]]
+        glyphs += found["glyphs"]
+        small += [(index, *item) for item in found["small"] + found["smallGlyphs"]]
         page.keyboard.press("PageDown")
     assert checked > 100  # the check saw the slides' text, the forms' labels and controls, the tables
+    assert glyphs > 40  # and the three formulas' glyphs
     assert small == [], small
     assert blocked == []
     context.close()
@@ -308,7 +339,8 @@ def test_from_disk_each_form_shows_its_saved_example_and_says_how_to_serve_the_d
     # The saved example's clipped precision, worked by hand: "the" occurs twice in reference 1, once in reference 2,
     # so 2 of the 7 tokens count.
     assert float(form.locator("[data-value]").get_attribute("data-value")) == 2 / 7
-    assert "p1 = 2/7" in form.locator(".live-output").inner_text().replace("\n", " ").replace("p 1", "p1")
+    # The conclusion first: the headline is p_1 as counted (the report below it is the table it comes from).
+    assert "p1 = 2/7" in form.locator(".live-headline").inner_text().replace("\n", " ").replace("p 1", "p1")
     status = form.locator(".live-status").inner_text()
     assert "served over http" in status and "not opened from disk" in status, status
     assert form.locator("input, textarea, button").evaluate_all("cs => cs.every(c => c.disabled)")
@@ -389,14 +421,19 @@ def site_deck(browser: Any, site: Site, width: int = 1280, height: int = 720) ->
 
 
 @pytest.mark.parametrize("width,height", SIZES)
-def test_the_site_copys_live_slides_fit_once_python_has_answered(browser, site: Site, width: int, height: int):
+def test_the_site_copys_slides_fit_once_python_has_answered(browser, site: Site, width: int, height: int):
     context, blocked = site_deck(browser, site, width, height)
     page = context.new_page()
     url = f"{site.url}/{DECK}.slides.html"
     page.goto(url)
     page.wait_for_selector(".reveal.ready")
-    live = [slide_index(page, "CLIP THEM"), slide_index(page, "THE SCORE")]
+    page.wait_for_function("document.documentElement.dataset.pythonReady === '1'")
     problems: list[Any] = []
+    for index in range(page.locator(SLIDES).count()):  # every slide, live, with the clicker's key
+        at_slide(page, index)
+        problems += fit_problems(page, f"slide {index}")
+        page.keyboard.press("PageDown")
+    live = [slide_index(page, "CLIP THEM"), slide_index(page, "THE SCORE")]
     for index in live:
         page.goto(f"{url}#/{index}")
         page.reload()
@@ -554,10 +591,17 @@ def test_live_voila_deck_slides_lie_inside_the_screen(browser, voila_deck: Lab, 
     context, page, blocked = voila_page(browser, voila_deck, width, height)
     count = page.locator(SLIDES).count()
     problems: list[Any] = []
+    glyphs = 0
     for index in range(count):
         at_slide(page, index)
         problems += fit_problems(page, f"first load, slide {index}")
+        if width == 1024:
+            found = page.evaluate(SMALL_TEXT)
+            glyphs += found["glyphs"]
+            problems += [(index, *item) for item in found["small"] + found["smallGlyphs"]]
         page.keyboard.press("PageDown")
+    if width == 1024:
+        assert glyphs > 40  # the check saw the formulas' glyphs
     for name in ("CLIP THEM", "THE SCORE"):  # the widget slides by their address, and reloaded
         index = slide_index(page, name)
         page.goto(f"{voila_deck.url}/#/{index}")
