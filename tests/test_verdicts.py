@@ -260,10 +260,15 @@ def test_the_oracle_sees_the_rules_the_issue_names():
 
 
 def test_a_traceback_is_never_the_answer_to_a_percentage_a_ratio_or_a_marked_letter():
-    assert exercise("01.1").check("76.9%").verdict == "correct"  # 10/13 as a percentage
-    assert exercise("01.1").check("10:13").verdict == "correct"
-    assert exercise("02.1").check("61,5 %").verdict == "correct"  # 8/13, a decimal comma
-    assert exercise("07.1").check("87.5%").recognised == "no_clipping"  # 7/8
+    # A percentage is the 0-100 scale, as the tally counts it: the answer times 100, not a number from 0 to 1.
+    for exercise_id, percent in (("01.1", "76.9%"), ("02.1", "61,5 %"), ("01.1", "\uff17\uff16\uff0e\uff19\uff05")):
+        feedback = exercise(exercise_id).check(percent)
+        assert feedback.correct is False and "times 100" in feedback.message, (percent, feedback.message)
+    assert exercise("07.1").check("87.5%").recognised == "no_clipping"  # 7/8, and "not times 100"
+    assert "not times 100" in exercise("07.1").check("87.5%").message
+    assert exercise("01.1").check("10:13").verdict == "correct"  # a ratio is the fraction
+    assert exercise("01.1").check("\u06f0\u066b\u06f7\u06f6\u06f9").verdict == "correct"  # 0.769 in Persian digits
+    assert exercise("00.1").check("red is the couch").verdict == "correct"  # the option's own text, unmarked
     for letter in ("(B)", "B.", "B)", " b) ", "[B]"):
         assert exercise("00.1").check(letter).verdict == "correct", letter
     assert exercise("05.1").check("(same)").recognised is not None

@@ -304,3 +304,11 @@ def test_no_quiz_variant_is_a_sheet_with_its_words_moved_or_its_answer_on_the_sa
         if ex.kind == "brevity_penalty":
             assert (tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"]) not in paper_lengths
     assert {ex.id for ex in quiz} >= {"03.1", "04.2", "07.1", "08.1"}
+
+
+def test_the_guide_says_how_many_variants_04_1_has_and_from_how_many_pairs_of_references():
+    from bleu_teach.exercises.variants import pool_inputs
+
+    pairs = {tuple(inputs["references"]) for inputs in pool_inputs("04.1")}
+    guide = " ".join((Path(__file__).resolve().parents[1] / "TEACHERS_GUIDE.md").read_text(encoding="utf-8").split())
+    assert f"{pool_size('04.1')} variants, from only {len(pairs)} pairs of references" in guide

@@ -207,12 +207,14 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
         found.append(Misconception("shortest_reference", score(float(brevity_penalty(r, hyp_len))),
                                    f"you used the shortest reference (r = {r}); {closest}."))
     shorter: list[str] = []  # the lengths below c: each gives BP = 1, the answer without the penalty
+    folded: list[str] = []  # their names
     for length in sorted(set(lens) - {r}, key=list(lens).index):
         rules = [rule for rule, pick in zip(LENGTH_RULES, (min(lens), max(lens), lens[0])) if pick == length]
         name = f"{rules[0]}_reference" if rules else "other_reference"
         what = f"the {' and '.join(rules)} reference" if rules else f"a reference of {length} tokens"
         if no_penalty and length < hyp_len:
             shorter.append(f"{what} (r = {length})")
+            folded.append(name)
             continue
         found.append(Misconception(name, score(float(brevity_penalty(length, hyp_len))),
                                    f"you used {what} (r = {length}); {closest}."))
@@ -227,7 +229,8 @@ def _length_mistakes(lens: Sequence[int], r: int, hyp_len: int,
             said.append(f"Or you used {' or '.join(shorter)}, shorter than the hypothesis; {closest}.")
         if len(lens) > 1 and mean < hyp_len:
             said.append(f"Or {averaged}")
-        found.append(Misconception("no_penalty", score(1.0), " ".join(said)))
+            folded.append("mean_length")
+        found.append(Misconception("no_penalty", score(1.0), " ".join(said), also=tuple(folded)))
     if len(lens) > 1 and not (no_penalty and mean < hyp_len):
         found.append(Misconception("mean_length", score(1.0 if hyp_len > mean else math.exp(1 - mean / hyp_len)),
                                    averaged))

@@ -26,7 +26,8 @@ def _letter(answer: Any, options: Mapping[str, str]) -> str:
     if not isinstance(answer, str):
         raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {preview(answer)}.")
     letter = answer.strip().upper()
-    by_text = {text.strip().upper(): key for key, text in options.items()}
+    by_text = {text.strip().strip("*_").strip().upper(): key for key, text in options.items()}  # *the text* too
+    letter = letter.strip("*_\"'“”‘’ ").upper() if letter not in options else letter
     letter = by_text.get(letter, letter) if letter not in options else letter  # "the same" for SAME
     marked = _MARKED_LETTER.fullmatch(letter)
     if letter not in options and marked and marked.group(1) in options:  # "(B)", "B)", "B." as a letter is written

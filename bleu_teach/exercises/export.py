@@ -29,6 +29,7 @@ from xml.sax.saxutils import escape
 
 from bleu_teach.exercises.bank import Exercise, exercise, exercises  # noqa: F401 (exercise: the doctests)
 from bleu_teach.exercises.checkers import Misconception
+from bleu_teach.exercises.feedback import names
 from bleu_teach.exercises.media import paper_blocks, question_text
 from bleu_teach.inputs.optional import needs
 from bleu_teach.views.document import Block, Document, Heading, Inline, Label, Notes, Paragraph, Section, Strong
@@ -167,7 +168,7 @@ def _exercise_section(ex: Exercise) -> Section:
     blocks.append(Paragraph((Strong(_answer_line(ex)),)))
     if not ex.options:
         items = tuple((Strong(" or ".join(roundings(float(m.value), ex.decimals or 0))),
-                       f" ({m.name.replace('_', ' ')}): ", Label(m.message))
+                       f" ({names(m)}): ", Label(m.message))
                       for m in _misconceptions(ex))
         blocks.append(Notes(items, "Misconceptions, the answer each gives, and its feedback"))
     return Section((_name(ex),), tuple(blocks))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -22,7 +23,7 @@ from bleu_teach.views.document import Document, Label, Paragraph, Strong
 from bleu_teach.views.text_writer import write_text
 from bleu_teach.views.viewable import Viewable
 
-__all__ = ["Misconception", "Feedback", "VERDICTS", "as_number", "rounding_text", "judge", "merged", "half_up",
+__all__ = ["Misconception", "Feedback", "VERDICTS", "as_number", "rounding_text", "judge", "merged", "names", "half_up",
            "with_verdict"]
 
 
@@ -98,9 +99,10 @@ def as_number(answer: Any, fraction: bool = True) -> float:
     """A typed or given answer as a float; a fraction is always read, but offered only where the answer has one."""
     advice = "the answer as a number or a fraction such as 2/7" if fraction else "the answer as a number such as 0.25"
     if isinstance(answer, str):
+        answer = _ascii_digits(answer)
         percent = _PERCENT.match(answer)
-        if percent:  # "83.3%" is 0.833 written as a percentage
-            return typed_number(percent.group(1), advice) / 100
+        if percent:  # "83.3%": a percentage, the answer on the 0-100 scale (judge says so)
+            return typed_number(percent.group(1), advice)
         ratio = _RATIO.match(answer)
         if ratio:  # "5:8", a ratio, is the fraction 5/8
             return typed_number(f"{ratio.group(1)}/{ratio.group(2)}", advice)
@@ -117,6 +119,13 @@ def as_number(answer: Any, fraction: bool = True) -> float:
 
 
 _WRITTEN = re.compile(r"^\s*[+\-\u2212]?\d*(?:[.,](\d+))?\s*$")
+def _ascii_digits(text: str) -> str:
+    """Digits and signs as an input method or a keyboard in another script types them, as ASCII: full-width
+    "７６．９％" (NFKC) and Arabic-Indic "۰٫۷۶۹" (the Arabic decimal separator read as a point)."""
+    text = unicodedata.normalize("NFKC", text).replace("\u066b", ".").replace("\u066a", "%")
+    return "".join(str(unicodedata.digit(ch)) if ch.isdigit() and not ch.isascii() else ch for ch in text)
+
+
 _PERCENT = re.compile(r"^\s*([+\-\u2212]?\d{1,20}(?:[.,]\d{1,20})?)\s*%\s*$")
 _RATIO = re.compile(r"^\s*(\d{1,20})\s*:\s*(\d{1,20})\s*$")
 
@@ -136,10 +145,10 @@ def written_decimals(answer: Any) -> int | None:
         answer = str(answer)
     if not isinstance(answer, str):
         return None
+    answer = _ascii_digits(answer)
     percent = _PERCENT.match(answer)
-    if percent:  # "83.3%" is 0.833: two more decimals than it shows
-        shown = written_decimals(percent.group(1))
-        return None if shown is None else shown + 2
+    if percent:  # "83.3%": the places it shows, on the 0-100 scale
+        return written_decimals(percent.group(1))
     found = _WRITTEN.match(answer)
     if found is None or not any(ch.isdigit() for ch in answer):
         return None
@@ -188,7 +197,7 @@ def judge(answer: Any, right: float, explanation: str, mistakes: Sequence[Miscon
                for f in (round, math.trunc, half_up)}
     too_few = (f"close, but give {decimals} decimal place{'s' if decimals != 1 else ''}, not {given}: round the "
                f"full value to {decimals} in one step{', or give the exact fraction' if fraction else ''}.")
-    cut_short = (decimals > 0 and given is not None and given < decimals  # the right value, to the places written
+    cut_short = (decimals > 0 and given is not None and max(1, decimals - 2) <= given < decimals  # to the places written
                  and any(abs(value - f(right * 10**given) / 10**given) < 1e-9 for f in (round, math.trunc, half_up)))
     named = [m for m in offered
              if fits(value, float(m.value), as_written(decimals - m.fewer_decimals) if m.fewer_decimals else decimals)]
@@ -239,6 +248,11 @@ def merged(mistakes: Sequence[Misconception]) -> tuple[Misconception, ...]:
             same.append(mistake)
     return tuple(group[0] if len(group) == 1 else
                  replace(group[0], message=_either(group), also=tuple(m.name for m in group[1:])) for group in found)
+
+
+def names(mistake: Misconception) -> str:
+    """Every mistake a misconception stands for, as a marker reads it: "no penalty / first reference"."""
+    return " / ".join(name.replace("_", " ") for name in (mistake.name, *mistake.also))
 
 
 def _same_value(a: Misconception, b: Misconception) -> bool:

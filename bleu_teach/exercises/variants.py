@@ -44,7 +44,7 @@ from bleu_teach.exercises.near_copies import apart, sentence_keys
 from bleu_teach.inputs.validation import preview, whole_number_text
 
 __all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "dealt", "DEAL_WINDOW", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
+           "draw_variant", "dealt", "DEAL_WINDOW", "pool_inputs", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
            "rebuild", "substance", "near_copy_keys"]
 
 #: The exercises that get a new variant for each student: every numeric one.
@@ -137,6 +137,11 @@ def _pool(exercise_id: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
     """The different candidates of a pooled exercise that pass the checks, with their answers (computed once)."""
     return tuple((inputs, question, variant.answer_text) for inputs, question in _candidates(exercise_id)
                  if (variant := _checked(exercise_id, inputs, question, 0)) is not None)
+
+
+def pool_inputs(exercise_id: str) -> tuple[dict[str, Any], ...]:
+    """The inputs of every variant of a pooled exercise (empty for one drawn afresh)."""
+    return tuple(inputs for inputs, _, _ in _pool(exercise_id)) if exercise_id in POOLS else ()
 
 
 def pool_size(exercise_id: str) -> int | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
+from bleu_teach.exercises.feedback import names
 from bleu_teach.exercises.effort import minutes
 from bleu_teach.exercises.export import key_answer, roundings
 from bleu_teach.exercises.variants import substance
@@ -47,7 +48,7 @@ def _mistakes(ex: Exercise) -> str:
     for m in ex.check(None).misconceptions:
         places = max((ex.decimals or 0) - m.fewer_decimals, 0)
         values = list(roundings(float(m.value), places)) if ex.decimals is not None else [str(m.value)]
-        found.setdefault(m.name.replace("_", " "), []).extend(values)
+        found.setdefault(names(m), []).extend(values)
     return "; ".join(f"{' or '.join(values)} ({name})" for name, values in found.items()) or "none named"
 
 
