@@ -71,3 +71,16 @@ def test_a_manifest_out_of_step_with_the_notebooks_is_refused(tmp_path: Path):
     (tmp_path / "course.toml").write_text('[[lesson]]\nfile = "00_a.ipynb"\ntitle = "A"\n', encoding="utf-8")
     with pytest.raises(SystemExit, match="needs file, title, short, minutes and teaches"):
         course.course(tmp_path)
+
+
+GLOSSARY = course.NOTEBOOKS / "GLOSSARY.md"
+
+
+def test_every_glossary_link_in_a_lesson_has_its_entry_and_the_entries_are_in_alphabetical_order():
+    text = GLOSSARY.read_text(encoding="utf-8")
+    anchors = re.findall(r'<a id="([^"]+)"></a>', text)
+    for entry in ENTRIES:
+        for anchor in re.findall(r"\]\(GLOSSARY\.md#([^)]+)\)", "\n".join(_markdown(entry))):
+            assert anchor in anchors, (entry.file, anchor)
+    headings = [h for h in re.findall(r"^## (.+)$", text, re.M) if not h[0].isdigit()]   # 13a sorts as a number
+    assert headings == sorted(headings, key=str.lower)

@@ -97,11 +97,14 @@ def test_the_difference_interval_equals_resampling_one_at_a_time(zhen, resample)
     assert found.value == pytest.approx(one_resample(stats, "TER", "BLEU", range(30), range(6)), abs=1e-12)
     assert (found.low, found.high) == (pytest.approx(low, abs=1e-9), pytest.approx(high, abs=1e-9))
     assert found.undefined == 100 - len(differences)
+    assert found.at_most_zero == sum(d <= 0 for d in differences)
+    assert found.share_at_most_zero == found.at_most_zero / len(differences)
 
 
 def test_resampling_segments_of_one_metric_against_itself_gives_zero(zhen):
     found = difference_interval(small(zhen), "BLEU", "BLEU", resample="both", n_samples=200)
     assert (found.value, found.low, found.high) == (0.0, 0.0, 0.0)
+    assert found.share_at_most_zero == 1.0   # every difference is 0: the first is never ahead
 
 
 def spa_one_permutation_at_a_time(stats, metric, n_permutations, seed):

@@ -437,10 +437,11 @@ def correlation_interval(human: Sequence[float], metric: Sequence[float], statis
     """A bootstrap interval for a system-level correlation: the systems resampled with replacement.
 
     Each resample draws as many systems as there are, with replacement, and
-    correlates their metric and human scores (Deutsch et al., 2021,
-    "BOOT-SYSTEMS"); the interval runs between the resampled correlations'
-    percentiles (NumPy's ``percentile``, linear).  It says how much the
-    correlation depends on which systems happened to take part.
+    correlates their metric and human scores (Deutsch et al., 2021, resample
+    the systems this way; their experiments' code labels it Boot-System); the
+    interval runs between the resampled correlations' percentiles (NumPy's
+    ``percentile``, linear).  It says how much the correlation depends on
+    which systems happened to take part.
 
     >>> c = correlation_interval([1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 4, 3, 6, 5, 8, 7], n_samples=200)
     >>> round(c.value, 4), c.low < c.value < c.high, c.samples

@@ -12,7 +12,9 @@ sentence again.
   between two metrics' system-level correlations with the experts,
   resampling the systems, the segments, or both (Deutsch, Dror and Roth,
   2021, *A Statistical Analysis of Summarization Evaluation Metrics using
-  Resampling Methods*, TACL: BOOT-SYSTEMS, BOOT-INPUTS, BOOT-BOTH).  A
+  Resampling Methods*, TACL; the table script of their experiments,
+  CogComp/stat-analysis-experiments, labels the three Boot-System,
+  Boot-Inputs and Boot-Both).  A
   resample of segments draws as many segments as the test set has, with
   replacement, sums each system's statistics over the drawn segments (a
   segment drawn twice counts twice), scores the sums, and averages the MQM
@@ -28,10 +30,11 @@ sentence again.
   the two systems or not, as a coin decides; the p-value is the share of
   permutations whose difference is at least the observed one (mt-metrics-eval's
   ``pce.compute_pairwise_p_values``, by the paper's first author, which uses
-  the same coins for every pair).  There the system score is the mean of
-  segment scores; a corpus metric here swaps each segment's statistics and
-  scores the sums, as sacreBLEU's paired approximate randomization does, so
-  that the metric's p-values are about the system scores it really gives.
+  the same coins for every pair).  There the system score is the sum of
+  segment scores (for one set of segments, the same p-values as their
+  mean); a corpus metric here swaps each segment's statistics and scores the
+  sums, as sacreBLEU's paired approximate randomization does, so that the
+  metric's p-values are about the system scores it really gives.
 
 Scoring the resampled sums is done on NumPy arrays, for BLEU, chrF and TER
 with the arithmetic of :mod:`bleu_teach.metrics` (the tests compare every
@@ -223,7 +226,8 @@ class DifferenceInterval:
     ``low`` and ``high`` are the percentiles of the resampled differences
     that leave ``(1 - level) / 2`` out on each side (NumPy's ``percentile``,
     linear); ``undefined`` counts resamples with no correlation (every drawn
-    system scored the same on one side), left out.
+    system scored the same on one side), left out; ``at_most_zero`` counts
+    the other resamples whose difference is 0 or below (first not ahead).
     """
 
     first: str
@@ -237,6 +241,12 @@ class DifferenceInterval:
     samples: int
     undefined: int
     seed: int
+    at_most_zero: int = 0
+
+    @property
+    def share_at_most_zero(self) -> float:
+        """The share of the resamples with a correlation in which first was not ahead of second."""
+        return self.at_most_zero / (self.samples - self.undefined)
 
 
 def difference_interval(stats: SegmentStatistics, first: str, second: str, statistic: str = "pearson",
@@ -289,7 +299,7 @@ def difference_interval(stats: SegmentStatistics, first: str, second: str, stati
     valid = differences[~np.isnan(differences)]
     low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
     return DifferenceInterval(first, second, statistic, resample, value, float(low), float(high), float(level),
-                              n_samples, int(n_samples - len(valid)), seed)
+                              n_samples, int(n_samples - len(valid)), seed, int(np.count_nonzero(valid <= 0)))
 
 
 @dataclass(frozen=True)
