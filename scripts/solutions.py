@@ -25,6 +25,7 @@ from pathlib import Path
 import nbformat
 
 from bleu_teach.exercises import Exercise, exercise, exercises
+from bleu_teach.exercises.feedback import names
 
 PROJECT = Path(__file__).resolve().parent.parent
 LESSONS = PROJECT / "notebooks"
@@ -103,7 +104,7 @@ def guide_table() -> str:
         if ex.options:
             named = "; ".join(f"{o.letter}: {o.misconception}" for o in ex.options if o.misconception)
         else:
-            named = "; ".join(dict.fromkeys(m.name.replace("_", " ") for m in offered))
+            named = "; ".join(dict.fromkeys(names(m) for m in offered))
         rows.append(f"| {ex.id} | {_cell(ex.title)} | {_cell(ex.answer_text)} | {_cell(named)} |")
     return "\n".join(rows)
 

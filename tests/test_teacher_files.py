@@ -431,17 +431,19 @@ def test_ctrl_c_while_the_pdfs_print_leaves_the_earlier_set_whole_and_says_one_l
     assert first.returncode == 0, first.stderr
     before = _tree(out)
     started = time.time_ns()
-    second = subprocess.Popen([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "6",
+    # 30 sheets: their PDFs print for a few seconds (about 0.2 s a sheet on two processes), so the interrupt lands
+    # while they print, not in the swap at the end, which holds Ctrl-C back until it is done.
+    second = subprocess.Popen([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "30",
                                "--seed", "2", "--exercises", "03.1,08.1", "--out", str(out)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline:  # the new sheets' Markdown is written: the PDFs are printing now
-        if any(p.stat().st_mtime_ns >= started for p in out.rglob("student-06.md")):
+        if any(p.stat().st_mtime_ns >= started for p in out.rglob("student-30.md")):
             break
         time.sleep(0.02)
     else:
         pytest.fail("the second run wrote no sheet in 120 s")
-    time.sleep(0.5)
+    time.sleep(0.3)
     assert second.poll() is None, "the run ended before it could be interrupted"
     os.killpg(second.pid, signal.SIGINT)
     _, stderr = second.communicate(timeout=120)
