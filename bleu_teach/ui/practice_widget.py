@@ -58,6 +58,7 @@ class Practice(widgets.VBox):
         self.feedback = widgets.HTML()
         self.streak_line = widgets.Label()  # plain text: a Label shows it as it is
         self.check_button.on_click(lambda _: self.check())
+        self.answer.on_msg(self._on_answer_message)  # Enter in the box checks, as on the page
         self.another_button.on_click(lambda _: self.another())
         super().__init__([self.question, widgets.HBox([self.answer, self.check_button, self.another_button]),
                           self.feedback, self.streak_line])
@@ -74,6 +75,11 @@ class Practice(widgets.VBox):
         self.answer.value = ""
         self.feedback.value = ""
         self.streak_line.value = Streak.restore(self.exercise_id, self.streak).message()
+
+    def _on_answer_message(self, _: Any, content: Any, buffers: Any) -> None:
+        """The text box's own message when Enter is pressed in it (ipywidgets' Text sends {"event": "submit"})."""
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.check()
 
     def check(self) -> str:
         """Check the answer in the box (as the page does); return the verdict ("" when nothing was checked)."""
