@@ -212,6 +212,9 @@ def run_classroom(args: argparse.Namespace) -> int:
         print(nginx_configuration(args.server_name, args.certificate, args.key, args.port, args.https_port,
                                   args.http_port, args.connections_per_address), end="")
         return 0
+    # A homework's options, roster and variants are checked and drawn before the records are opened: a refused
+    # roster leaves no database behind.
+    plan = _homework_plan(args) if args.class_command == "homework" else None
     store = _store(args.database, args.class_command in CREATING)
     if args.class_command != "serve":  # serve says it in its banner
         print(f"records: {_where(store)}", file=sys.stderr, flush=True)
@@ -225,7 +228,8 @@ def run_classroom(args: argparse.Namespace) -> int:
                   f"  students join at {base}/class with the code {session.code}\n"
                   f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
         elif args.class_command == "homework":
-            _homework(args, store)
+            assert plan is not None
+            _homework(args, store, plan)
         elif args.class_command == "link":
             secret = store.new_teacher_secret(args.session)
             print(f"Session {args.session}: your new teacher link (the old one no longer works): "
@@ -247,13 +251,13 @@ def run_classroom(args: argparse.Namespace) -> int:
     return 0
 
 
-def _homework(args: argparse.Namespace, store: Any) -> None:
-    """Draw the homework's variants (a minute or so), then make the session with its roster."""
+def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
+    """A homework's due time, roster and variants, checked and drawn (a minute or so) before anything is made."""
     import json
     import time
     from datetime import datetime
 
-    from bleu_teach.classroom.homework import Homework, avoided, draw
+    from bleu_teach.classroom.homework import avoided, draw
     from bleu_teach.exercises.roster import load_roster
 
     try:
@@ -274,13 +278,14 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
         names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
         from bleu_teach.classroom.store import fold
 
-        first: dict[str, str] = {}
-        for name, _ in names:  # checked before anything is drawn or made: a name once, as the join compares names
-            if fold(name) in first:
-                raise ValueError(f"--roster: {first[fold(name)]!r} and {name!r} are the same name to the join page; "
-                                 "each student needs a name of their own (add a middle initial, or the student "
-                                 "number), then run the command again")
-            first[fold(name)] = name
+        first: dict[str, tuple[str, int]] = {}
+        for entry in entries:  # checked before anything is drawn or made: a name once, as the join compares names
+            if fold(entry.name) in first:
+                name, line = first[fold(entry.name)]
+                raise ValueError(f"--roster: {name!r} (line {line}) and {entry.name!r} (line {entry.line}) are the "
+                                 "same name to the join page; each student needs a name of their own (add a middle "
+                                 "initial, or the student number), then run the command again")
+            first[fold(entry.name)] = (entry.name, entry.line)
     which = [part.strip() for part in args.exercises.split(",") if part.strip()]
     avoid = avoided(args.avoid) if args.avoid else []
     started = time.perf_counter()
@@ -293,15 +298,25 @@ def _homework(args: argparse.Namespace, store: Any) -> None:
         raise ValueError(f"no variant of {', '.join(which)} is left that is no near-copy of "
                          f"{'the sheets and quiz in ' + repr(args.avoid) if avoid else 'another'}; nothing was made: "
                          "choose other --exercises")
+    others = "a paper sheet's or the quiz's question (or of another student's)" if avoid else "another student's question"
     for exercise_id, count in left.items():  # said, never dropped in silence (the worksheet command says it too)
         if count == 0:
-            print(f"note: no variant of {exercise_id} is left that is no near-copy of a paper sheet's or the quiz's "
-                  "question (or of another student's): the homework leaves it out", file=sys.stderr)
+            print(f"note: no variant of {exercise_id} is left that is no near-copy of {others}: the homework leaves "
+                  "it out", file=sys.stderr)
         elif count < args.variants:
             print(f"note: only {count} variant{'s' if count > 1 else ''} of {exercise_id} {'are' if count > 1 else 'is'}"
-                  f" left that {'are' if count > 1 else 'is'} no near-copy of a paper sheet's or the quiz's question "
-                  f"(or of another student's), of the {args.variants} asked for: students share "
-                  f"{'them' if count > 1 else 'it'} in turn", file=sys.stderr)
+                  f" left that {'are' if count > 1 else 'is'} no near-copy of {others}, of the {args.variants} asked "
+                  f"for: students share {'them' if count > 1 else 'it'} in turn", file=sys.stderr)
+    return {"due": due, "names": names, "variants": variants, "started": started}
+
+
+def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> None:
+    """Make the session with its roster and the variants the plan drew."""
+    import time
+
+    from bleu_teach.classroom.homework import Homework
+
+    due, names, variants, started = plan["due"], plan["names"], plan["variants"], plan["started"]
     session, secret = store.create_session(args.title, "homework", due, args.tries)
     try:
         if names:
