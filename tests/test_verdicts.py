@@ -272,8 +272,10 @@ def test_a_traceback_is_never_the_answer_to_a_percentage_a_ratio_or_a_marked_let
     for letter in ("(B)", "B.", "B)", " b) ", "[B]"):
         assert exercise("00.1").check(letter).verdict == "correct", letter
     assert exercise("05.1").check("(same)").recognised is not None
-    with pytest.raises(ValueError, match="Choose one of"):
+    with pytest.raises(ValueError, match="Choose one of A, B, C;"):
         exercise("00.1").check("(D)")
+    with pytest.raises(ValueError, match='Choose one of A, B, "the same";'):  # as the prediction shows it
+        exercise("05.1").check("C")
 
 
 def test_a_tiny_misconception_times_100_is_not_named_for_a_small_answer():

@@ -33,7 +33,8 @@ def _letter(answer: Any, options: Mapping[str, str]) -> str:
     if letter not in options and marked and marked.group(1) in options:  # "(B)", "B)", "B." as a letter is written
         letter = marked.group(1)
     if letter not in options:
-        raise ValueError(f"Choose one of {', '.join(options)}; {preview(answer)} is not among them.")
+        said = [key if len(key) == 1 else f'"{options[key]}"' for key in options]  # SAME is written "the same"
+        raise ValueError(f"Choose one of {', '.join(said)}; {preview(answer)} is not among them.")
     return letter
 
 
