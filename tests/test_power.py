@@ -16,16 +16,9 @@ from scipy import stats
 
 from bleu_teach.lessons.metric_tests import williams_test
 from bleu_teach.lessons.power import williams_from_correlations, williams_power, williams_smallest_gap
+from tests.test_metric_tests import williams_by_determinant  # the test of section 4's oracle: the determinant form
 
 
-def williams_by_determinant(human, first, second):
-    r = np.corrcoef(np.array([human, first, second]))
-    r12, r13, r23 = r[0, 1], r[0, 2], r[1, 2]
-    n = len(human)
-    det = np.linalg.det(r)
-    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(
-        2 * det * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3)
-    return t, stats.t.sf(abs(t), n - 3)
 
 
 

@@ -179,6 +179,9 @@ def test_a_file_system_error_names_the_path_and_exits_2(tmp_path: Path, monkeypa
     def refused(*args: object, **kwargs: object) -> int:
         raise PermissionError(13, "Permission denied")
 
+    from bleu_teach.ui.out_folder import files_key
+
+    files_key()  # the key made first (as any earlier run makes it): the test is of the --out folder, run alone too
     monkeypatch.setattr("bleu_teach.ui.out_folder.os.open", refused)  # what a read-only folder does to a non-root user
     code, out, err = _main(["exercises", "export", "--format", "gift", "--out", str(tmp_path)], monkeypatch)
     assert code == 2 and out == "" and err.count("error:") == 1

@@ -79,22 +79,27 @@ def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry
     return entries
 
 
+def read_text_file(path: str, limit: int, what: str) -> str:
+    """A teacher's file (a roster, an export) as text: at most ``limit`` bytes of UTF-8 (a byte-order mark allowed);
+    ``ValueError`` naming ``what`` and the file otherwise."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as error:
+        raise ValueError(f"{what}: cannot read {path!r} ({error.strerror or error})") from None
+    if len(raw) > limit:
+        raise ValueError(f"{what}: {path!r} is larger than {limit:,} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what}: {path!r} is not UTF-8 text; save or export it again as CSV (UTF-8)") from None
+
+
 def load_roster(path: str, what: str = "--roster") -> list[Entry]:
     """A roster file read and checked: the one reader of ``exercises worksheet --roster`` and ``class homework
     --roster``, with one set of limits (at most :data:`ROSTER_BYTES` of UTF-8 text, 1 to :data:`MAX_NAMES` names of
     at most :data:`NAME_CHARACTERS` characters each); ``ValueError`` naming the file and, for a name, its line."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(ROSTER_BYTES + 1)
-    except OSError as error:
-        raise ValueError(f"{what}: cannot read {path!r} ({error.strerror or error})") from None
-    if len(raw) > ROSTER_BYTES:
-        raise ValueError(f"{what}: {path!r} is larger than {ROSTER_BYTES:,} bytes")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{what}: {path!r} is not UTF-8 text; save or export it again as CSV (UTF-8)") from None
-    entries = read_roster(text, what, repr(path))
+    entries = read_roster(read_text_file(path, ROSTER_BYTES, what), what, repr(path))
     if not 1 <= len(entries) <= MAX_NAMES:
         raise ValueError(f"{what}: {path!r} must list from 1 to {MAX_NAMES} names; it lists {len(entries)}")
     return entries

@@ -322,8 +322,9 @@ class OutFolder:
     # Writing
     # ------------------------------------------------------------------
 
-    def _replace(self, name: str, data: bytes, secret: bool) -> Path:
-        relative = self._relative(name) if name != MANIFEST else PurePosixPath(MANIFEST)
+    def _folders(self, relative: PurePosixPath, after: str = "") -> Path:
+        """The folders of ``relative`` under the root, made where missing, each a real folder (never a link):
+        the innermost one. ``after`` ends the refusal's sentence."""
         folder = self.root
         for part in relative.parts[:-1]:
             folder = folder / part
@@ -332,7 +333,12 @@ class OutFolder:
             except OSError as problem:
                 raise ValueError(f"cannot make the folder {str(folder)!r}: {_reason(problem)}") from None
             if folder.is_symlink() or not folder.is_dir():
-                raise ValueError(f"{str(folder)!r} is not a real folder inside --out; nothing more was written")
+                raise ValueError(f"{str(folder)!r} is not a real folder inside --out{after}")
+        return folder
+
+    def _replace(self, name: str, data: bytes, secret: bool) -> Path:
+        relative = self._relative(name) if name != MANIFEST else PurePosixPath(MANIFEST)
+        folder = self._folders(relative, "; nothing more was written")
         path = self.root / relative
         if path.is_dir() and not path.is_symlink():
             raise ValueError(f"{str(path)!r} is a folder where bleu_teach writes a file; move it away")
@@ -398,15 +404,7 @@ class OutFolder:
         with _uninterrupted():
             for name, (staged, digest) in self._staged.items():
                 relative = self._relative(name)
-                folder = self.root
-                for part in relative.parts[:-1]:
-                    folder = folder / part
-                    try:
-                        folder.mkdir(exist_ok=True)
-                    except OSError as problem:
-                        raise ValueError(f"cannot make the folder {str(folder)!r}: {_reason(problem)}") from None
-                    if folder.is_symlink() or not folder.is_dir():
-                        raise ValueError(f"{str(folder)!r} is not a real folder inside --out")
+                self._folders(relative)
                 try:
                     os.replace(staged, self.root / relative)  # replaces a link at the place; never writes through it
                 except OSError as problem:

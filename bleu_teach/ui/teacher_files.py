@@ -359,17 +359,9 @@ def exercise_tally(args: argparse.Namespace) -> str:
 
 
 def _read_text(path: str, limit: int, what: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError as error:
-        raise ValueError(f"{what}: cannot read {path!r} ({error.strerror or error})") from None
-    if len(raw) > limit:
-        raise ValueError(f"{what}: {path!r} is larger than {limit:,} bytes")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{what}: {path!r} is not UTF-8 text; save or export it again as CSV (UTF-8)") from None
+    from bleu_teach.exercises.roster import read_text_file
+
+    return read_text_file(path, limit, what)
 
 
 def _variants(path: str) -> list[Any]:
