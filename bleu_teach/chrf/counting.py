@@ -99,6 +99,8 @@ def word_ngram_counts(words: Sequence[str], n: int) -> Counter[str]:
 def _check_work(characters: int, char_order: int) -> None:
     # The same bound as BLEU's counting (MAX_COUNTING_WORK), on characters: orders up to a long text's length
     # would otherwise run for minutes.
+    if characters * char_order * (char_order + 1) <= 2 * MAX_COUNTING_WORK:
+        return  # a bound on the work (each character starts at most one n-gram of each order): a sentence
     work = counting_work([characters], char_order)
     if work <= MAX_COUNTING_WORK:
         return
@@ -173,14 +175,12 @@ class ChrfProfile:
             check_chrf_orders(char_order, word_order)
         line = chrf_characters(text, whitespace)
         _check_work(len(line), char_order)
-        sequences: list[Sequence[Any]] = [line] if char_order else []  # order 1: the characters themselves
-        sequences += _grams(line, 2, char_order)
+        self.counts = _counted(line, char_order)
+        self.lengths = [max(len(line) - n + 1, 0) for n in range(1, char_order + 1)]
         if word_order > 0:
             words = chrf_words(text)
-            sequences.append(words)
-            sequences += _grams(words, 2, word_order)
-        self.counts = list(map(Counter, sequences))
-        self.lengths = list(map(len, sequences))
+            self.counts += _counted(words, word_order)
+            self.lengths += [max(len(words) - n + 1, 0) for n in range(1, word_order + 1)]
 
     def match(self, reference: "ChrfProfile") -> list[tuple[int, int, int]]:
         """Per order: (matched n-grams, hypothesis n-grams, reference n-grams), this text being the hypothesis.
@@ -201,10 +201,13 @@ class ChrfProfile:
         return out
 
 
-def _grams(items: Sequence[Any], low: int, high: int) -> list[list[tuple[Any, ...]]]:
-    # The n-grams of orders low..high as tuples, each order in text order; none past the length.
-    shifted = [items[i:] for i in range(min(high, len(items)))]
-    return [list(zip(*shifted[:n])) if n <= len(items) else [] for n in range(low, high + 1)]
+def _counted(items: Sequence[Any], orders: int) -> list[Counter[Any]]:
+    # Orders 1..orders: order 1 counts the items themselves, order n >= 2 the tuples of n items in a row (made
+    # by zip, straight into the Counter); an order longer than the items has none.
+    if orders == 0:
+        return []
+    shifted = [items[i:] for i in range(min(orders, len(items)))]
+    return [Counter(items)] + [Counter(zip(*shifted[:n]) if n <= len(items) else ()) for n in range(2, orders + 1)]
 
 
 @dataclass(frozen=True)
