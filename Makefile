@@ -45,15 +45,29 @@ DECK_PORT ?= 8866
 deck: $(DECK_STAMP) $(NODE_STAMP)
 	$(BIN)/python -m scripts.lab --deck --port $(DECK_PORT) --course-url "$(COURSE_URL)"
 
-# Types first (mypy, configured in pyproject.toml), then every test on both cores: each test file stays in one
+# The project's JavaScript (the site's and the classroom server's scripts), in seconds: its JSDoc types
+# (TypeScript's checker, nothing emitted: tsconfig.json for the pages, tsconfig.worker.json for the Python worker),
+# lint (ESLint, eslint.config.mjs), and the unit tests of its pure functions (node --test, tests/js/; the scripts
+# have no package.json type, hence the warning left out).
+JS_CHECK := node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json \
+	&& node_modules/.bin/eslint . && node --disable-warning=MODULE_TYPELESS_PACKAGE_JSON --test tests/js/
+
+# Formatting and lint first (ruff, configured in pyproject.toml: ruff format rewrites, ruff check --fix mends), then
+# the JavaScript's checks (JS_CHECK), then types (mypy), then every test on both cores: each test file stays in one
 # process (a lesson's cells run in order under nbval); the site and the wheel are built once for both.
+LINT := $(BIN)/ruff format --check --quiet . && $(BIN)/ruff check --quiet .
 test: $(STAMP) $(NODE_STAMP)
+	$(LINT)
+	$(JS_CHECK)
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
-# The fast tier for daily work: types, then the core, the views, the explorers, the exercises and the command
-# line, with no browser, no notebook and nothing marked slow, on both cores (README: which tests to run when).
-check: $(STAMP)
+# The fast tier for daily work: lint, the JavaScript's checks (JS_CHECK), types, then the core, the views, the
+# explorers, the exercises and the command line, with no browser, no notebook and nothing marked slow, on both
+# cores (README: which tests to run when).
+check: $(STAMP) $(NODE_STAMP)
+	$(LINT)
+	$(JS_CHECK)
 	$(BIN)/python -m mypy
 	BLEU_TEACH_QUICK=1 $(BIN)/python -m pytest -n 2 -m "not browser and not notebook and not slow" tests bleu_teach
 

@@ -97,8 +97,9 @@ async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
     choice = random.choice(shown["poll"]["options"])[0]
     figures.votes_sent += 1
     began = time.perf_counter()
-    reply = await _post_as_a_page_does(client, "/class/api/poll/vote",
-                                       {"poll": shown["poll"]["id"], "id": uuid.uuid4().hex, "choice": choice}, figures)
+    reply = await _post_as_a_page_does(
+        client, "/class/api/poll/vote", {"poll": shown["poll"]["id"], "id": uuid.uuid4().hex, "choice": choice}, figures
+    )
     if reply.status_code == 200:
         figures.vote_latencies.append(time.perf_counter() - began)
         figures.votes_acknowledged += 1
@@ -108,15 +109,19 @@ async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
         figures.votes_refused += 1
 
 
-async def _presenter(url: str, cookies: httpx.Cookies, session: int, window: float, start: float,
-                     figures: Figures) -> None:
+async def _presenter(
+    url: str, cookies: httpx.Cookies, session: int, window: float, start: float, figures: Figures
+) -> None:
     """Opens the two polls (the second is the first's round 2) and closes each after its time."""
     async with httpx.AsyncClient(base_url=url, cookies=cookies, timeout=60) as client:
         previous = None
         for opened, span in _poll_times(window):
             await asyncio.sleep(max(0.0, start + opened - time.perf_counter()))
-            path = (f"/class/api/sessions/{session}/polls/{previous}/again" if previous
-                    else f"/class/api/sessions/{session}/polls")
+            path = (
+                f"/class/api/sessions/{session}/polls/{previous}/again"
+                if previous
+                else f"/class/api/sessions/{session}/polls"
+            )
             poll = (await client.post(path, headers=WRITE, json={} if previous else {"exercise": "03.2"})).json()
             previous = poll["poll"]["id"]
             figures.polls.append(previous)
@@ -124,8 +129,9 @@ async def _presenter(url: str, cookies: httpx.Cookies, session: int, window: flo
             await client.post(f"/class/api/sessions/{session}/polls/{previous}/close", headers=WRITE, json={})
 
 
-async def _post_as_a_page_does(client: httpx.AsyncClient, path: str, body: dict[str, Any],
-                               figures: Figures) -> httpx.Response:
+async def _post_as_a_page_does(
+    client: httpx.AsyncClient, path: str, body: dict[str, Any], figures: Figures
+) -> httpx.Response:
     """Send; if the connection is lost before an answer comes (a keep-alive connection the server closed as the
     request went out), send again with the same id, as the pages' outbox does (the server keeps it once)."""
     for attempt in range(3):
@@ -143,15 +149,18 @@ def _address(k: int, addresses: int) -> str:
     return f"127.0.0.{1 + k % addresses}"
 
 
-async def _student(url: str, code: str, k: int, window: float, start: float, figures: Figures,
-                   addresses: int = 1) -> None:
+async def _student(
+    url: str, code: str, k: int, window: float, start: float, figures: Figures, addresses: int = 1
+) -> None:
     transport = httpx.AsyncHTTPTransport(local_address=_address(k, addresses))
     async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as client:
-        joined = await client.post("/class/api/join", json={"code": code, "nickname": f"student {k:03d}"},
-                                   headers=WRITE)  # the first request, on a new connection
+        joined = await client.post(
+            "/class/api/join", json={"code": code, "nickname": f"student {k:03d}"}, headers=WRITE
+        )  # the first request, on a new connection
         joined.raise_for_status()
-        plan: list[tuple[float, str, str]] = [(random.uniform(0, window), exercise, answer)
-                                              for exercise, answer in _answers()]
+        plan: list[tuple[float, str, str]] = [
+            (random.uniform(0, window), exercise, answer) for exercise, answer in _answers()
+        ]
         plan += [(opened + random.uniform(0.2, 0.6) * span, "", "") for opened, span in _poll_times(window)]
         for moment, exercise, answer in sorted(plan):
             await asyncio.sleep(max(0.0, start + moment - time.perf_counter()))
@@ -178,8 +187,10 @@ async def _student(url: str, code: str, k: int, window: float, start: float, fig
 def _listen(url: str, session: int, cookies: httpx.Cookies, figures: Figures | None, stop: threading.Event) -> None:
     """A dashboard's stream; ``figures`` None: an idle dashboard, whose updates are read and dropped."""
     try:
-        with httpx.Client(base_url=url, cookies=cookies, timeout=None) as client, \
-                client.stream("GET", f"/class/api/sessions/{session}/events") as stream:
+        with (
+            httpx.Client(base_url=url, cookies=cookies, timeout=None) as client,
+            client.stream("GET", f"/class/api/sessions/{session}/events") as stream,
+        ):
             for line in stream.iter_lines():
                 if line.startswith("data: ") and figures is not None:
                     counted = sum(ex["answered"] for ex in json.loads(line[6:])["exercises"])
@@ -195,8 +206,10 @@ def _dashboards(url: str, session: int, cookies: dict[str, str], count: int, sto
     figures = Figures()
     done = threading.Event()
     jar = httpx.Cookies(cookies)
-    threads = [threading.Thread(target=_listen, args=(url, session, jar, figures if k == 0 else None, done),
-                                daemon=True) for k in range(count)]
+    threads = [
+        threading.Thread(target=_listen, args=(url, session, jar, figures if k == 0 else None, done), daemon=True)
+        for k in range(count)
+    ]
     for thread in threads:
         thread.start()
     stop.wait()
@@ -216,8 +229,16 @@ def _run_catching(make: Any, failed: list[BaseException]) -> None:
         failed.append(problem)
 
 
-def run(database: str, folder: Path, students: int, minutes: float, addresses: int = 1, dashboards: int = 1,
-        idle: int = 0, workers: int = 1) -> dict[str, float | int | str]:
+def run(
+    database: str,
+    folder: Path,
+    students: int,
+    minutes: float,
+    addresses: int = 1,
+    dashboards: int = 1,
+    idle: int = 0,
+    workers: int = 1,
+) -> dict[str, float | int | str]:
     """Run the class against a server on ``database``; return the figures (and print them)."""
     server = Server(database, folder, extra=("--workers", str(workers)) if workers > 1 else ())
     server.start()
@@ -233,15 +254,21 @@ def run(database: str, folder: Path, students: int, minutes: float, addresses: i
         context = multiprocessing.get_context("spawn")
         updates_back = context.Queue()
         stop_dashboards = context.Event()
-        watchers = context.Process(target=_dashboards, args=(server.url, made["id"], dict(teacher.cookies),
-                                                             dashboards + idle, stop_dashboards, updates_back))
+        watchers = context.Process(
+            target=_dashboards,
+            args=(server.url, made["id"], dict(teacher.cookies), dashboards + idle, stop_dashboards, updates_back),
+        )
         watchers.start()
         start = time.perf_counter()
 
         async def the_class() -> None:
-            await asyncio.gather(_presenter(server.url, teacher.cookies, made["id"], minutes * 60, start, figures),
-                                 *(_student(server.url, made["code"], k, minutes * 60, start, figures, addresses)
-                                   for k in range(students)))
+            await asyncio.gather(
+                _presenter(server.url, teacher.cookies, made["id"], minutes * 60, start, figures),
+                *(
+                    _student(server.url, made["code"], k, minutes * 60, start, figures, addresses)
+                    for k in range(students)
+                ),
+            )
 
         # A loop of its own, in a thread of its own: the caller may be running one already (a test process that
         # drives a browser with Playwright's synchronous API).
@@ -275,11 +302,17 @@ def run(database: str, folder: Path, students: int, minutes: float, addresses: i
         if seen is not None:
             delays.append(max(0.0, seen - at))
     result: dict[str, float | int | str] = {
-        "database": "sqlite" if "://" not in database else f"postgresql, {workers} workers", "students": students,
-        "addresses": addresses, "dashboards": f"{dashboards} + {idle} idle",
-        "seconds": round(took, 1), "sent": figures.sent, "acknowledged": len(acknowledged),
-        "refused": sum(figures.refused.values()), "5xx": figures.server_errors,
-        "resent after a lost connection": figures.connection_resends, "stored": len(stored_ids),
+        "database": "sqlite" if "://" not in database else f"postgresql, {workers} workers",
+        "students": students,
+        "addresses": addresses,
+        "dashboards": f"{dashboards} + {idle} idle",
+        "seconds": round(took, 1),
+        "sent": figures.sent,
+        "acknowledged": len(acknowledged),
+        "refused": sum(figures.refused.values()),
+        "5xx": figures.server_errors,
+        "resent after a lost connection": figures.connection_resends,
+        "stored": len(stored_ids),
         "lost": len(acknowledged - set(stored_ids)),
         "duplicated": len(stored_ids) - len(set(stored_ids)) + figures.stored_again,
         "answer p50 ms": round(1000 * statistics.median(figures.latencies), 1),
@@ -287,9 +320,14 @@ def run(database: str, folder: Path, students: int, minutes: float, addresses: i
         "dashboard p50 ms": round(1000 * statistics.median(delays), 1) if delays else float("nan"),
         "dashboard p95 ms": round(1000 * _percentile(delays, 0.95), 1) if delays else float("nan"),
         "dashboard missed": len(figures.acknowledged) - len(delays),
-        "polls": len(figures.polls), "votes sent": figures.votes_sent, "votes acknowledged": figures.votes_acknowledged,
-        "votes late": figures.votes_late, "votes refused": figures.votes_refused, "votes counted": votes_stored,
-        "vote p95 ms": round(1000 * _percentile(figures.vote_latencies, 0.95), 1) if figures.vote_latencies
+        "polls": len(figures.polls),
+        "votes sent": figures.votes_sent,
+        "votes acknowledged": figures.votes_acknowledged,
+        "votes late": figures.votes_late,
+        "votes refused": figures.votes_refused,
+        "votes counted": votes_stored,
+        "vote p95 ms": round(1000 * _percentile(figures.vote_latencies, 0.95), 1)
+        if figures.vote_latencies
         else float("nan"),
     }
     print("  ".join(f"{key}: {value}" for key, value in result.items()), flush=True)
@@ -298,8 +336,13 @@ def run(database: str, folder: Path, students: int, minutes: float, addresses: i
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--students", type=int, nargs="+", default=[500, 1000],
-                        help="class sizes to run, each on every database (default 500 1000)")
+    parser.add_argument(
+        "--students",
+        type=int,
+        nargs="+",
+        default=[500, 1000],
+        help="class sizes to run, each on every database (default 500 1000)",
+    )
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--addresses", type=int, default=25)
@@ -309,9 +352,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     random.seed(args.seed)
-    print(f"classroom server: {', '.join(map(str, args.students))} students answering {len(exercises())} exercises "
-          f"each within {args.minutes:g} minutes, from {args.addresses} addresses, {args.dashboards} dashboards and "
-          f"{args.idle_dashboards} idle ones, on 127.0.0.1", flush=True)
+    print(
+        f"classroom server: {', '.join(map(str, args.students))} students answering {len(exercises())} exercises "
+        f"each within {args.minutes:g} minutes, from {args.addresses} addresses, {args.dashboards} dashboards and "
+        f"{args.idle_dashboards} idle ones, on 127.0.0.1",
+        flush=True,
+    )
     missed: list[str] = []
     rows = []
     with tempfile.TemporaryDirectory() as scratch, ExitStack() as stack:
@@ -324,8 +370,16 @@ def main() -> int:
         for students in args.students:
             for base, workers in targets:
                 database = base if "://" in base else str(folder / f"class-{students}.sqlite")
-                figures = run(database, folder, students, args.minutes, args.addresses, args.dashboards,
-                              args.idle_dashboards, workers)
+                figures = run(
+                    database,
+                    folder,
+                    students,
+                    args.minutes,
+                    args.addresses,
+                    args.dashboards,
+                    args.idle_dashboards,
+                    workers,
+                )
                 rows.append(figures)
                 name = f"{students} students, {figures['database']}"
                 if figures["lost"] or figures["duplicated"]:
@@ -342,12 +396,15 @@ def main() -> int:
     print("\n| students, database | answer p95 | dashboard p95 | lost / duplicated | refused (5xx) |")
     print("|---|---|---|---|---|")
     for figures in rows:
-        print(f"| {figures['students']}, {figures['database']} | {figures['answer p95 ms']} ms | "
-              f"{figures['dashboard p95 ms']} ms | {figures['lost']} / {figures['duplicated']} | "
-              f"{figures['refused']} ({figures['5xx']}) |")
-    print("targets: up to 500 students p95 answer <= 250 ms, p95 dashboard <= 1000 ms, 0 refused; 1,000: no 5xx, "
-          "p95 answer <= 1000 ms; always 0 lost, 0 duplicated: " + ("missed: " + "; ".join(missed) if missed
-                                                                     else "met"))
+        print(
+            f"| {figures['students']}, {figures['database']} | {figures['answer p95 ms']} ms | "
+            f"{figures['dashboard p95 ms']} ms | {figures['lost']} / {figures['duplicated']} | "
+            f"{figures['refused']} ({figures['5xx']}) |"
+        )
+    print(
+        "targets: up to 500 students p95 answer <= 250 ms, p95 dashboard <= 1000 ms, 0 refused; 1,000: no 5xx, "
+        "p95 answer <= 1000 ms; always 0 lost, 0 duplicated: " + ("missed: " + "; ".join(missed) if missed else "met")
+    )
     return 1 if missed else 0
 
 

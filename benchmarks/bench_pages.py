@@ -45,15 +45,17 @@ def _longest(page, start: float, end: float) -> float:  # noqa: ANN001
 
 def one_run(browser, url: str) -> dict[str, float]:  # noqa: ANN001
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url + "/")
-                  else route.abort())
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(url + "/") else route.abort())
     context.add_init_script(LONG_TASKS)
     page = context.new_page()
     page.goto(f"{url}/04_the_bleu_score.html")
     page.wait_for_function(READY, timeout=120_000)
     started, ready, live = (_number(page, name) for name in ("pythonStartMs", "pythonReadyMs", "pythonCheckedMs"))
-    figures = {"first lesson live (ms)": live, "longest task while Python starts (ms)": _longest(page, started, ready),
-               "longest task from navigation to live (ms)": _longest(page, 0, live)}
+    figures = {
+        "first lesson live (ms)": live,
+        "longest task while Python starts (ms)": _longest(page, started, ready),
+        "longest task from navigation to live (ms)": _longest(page, 0, live),
+    }
     page.goto(f"{url}/03_brevity_penalty.html")
     page.wait_for_function(READY, timeout=120_000)
     figures["second lesson live (ms)"] = _number(page, "pythonCheckedMs")
@@ -76,8 +78,11 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(args.port), "-d",
-                               str(args.site)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(args.port), "-d", str(args.site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{args.port}"
     try:
         for _ in range(100):
@@ -100,8 +105,10 @@ def main() -> int:
     worst_task = max(run["longest task while Python starts (ms)"] for run in runs)
     worst_second = max(run["second lesson live (ms)"] for run in runs)
     met = worst_task <= 200 and worst_second < 1000
-    print("targets: longest task while Python starts <= 200 ms, second lesson live < 1000 ms: "
-          + ("met" if met else "missed"))
+    print(
+        "targets: longest task while Python starts <= 200 ms, second lesson live < 1000 ms: "
+        + ("met" if met else "missed")
+    )
     return 0 if met else 1
 
 

@@ -15,8 +15,8 @@ import random
 import statistics
 import time
 
-from bleu_teach.lessons.agreement import segment_level
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tables import segment_level
 from bleu_teach.ui.widgets import BleuExplorer, ClippingExplorer, DisagreementExplorer
 
 
@@ -48,7 +48,10 @@ def main() -> None:
             refs = [sentence(rng, length) for _ in range(4)]
             explorer = cls(sentence(rng, length), refs)
             median, worst = measure(explorer, length, args.repeats, rng)
-            print(f"{name:16s} {length:5d} tokens, 4 refs: median {median:7.1f} ms, max {worst:7.1f} ms (target <= {target} ms)")
+            print(
+                f"{name:16s} {length:5d} tokens, 4 refs: median {median:7.1f} ms, max {worst:7.1f} ms "
+                f"(target <= {target} ms)"
+            )
     ted = wmt21_ted("zh-en")
     table = segment_level(ted)
     start = time.perf_counter()
@@ -62,8 +65,10 @@ def main() -> None:
             browser.rank.value = rank
             times.append(time.perf_counter() - start)
             assert browser.current is not None
-    print(f"DisagreementExplorer built in {built:.0f} ms (ranking 6,877 pairs twice); rank change: median "
-          f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms (target <= 100 ms)")
+    print(
+        f"DisagreementExplorer built in {built:.0f} ms (ranking 6,877 pairs twice); rank change: median "
+        f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms (target <= 100 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ ipywidgets: they are imported only by the functions that need them.
 
 from os import environ as _environ
 
-from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport
-from bleu_teach.chrf.explain import chrf_score, explain_chrf
+from bleu_teach.bleu.comparison import HypothesisComparison
+from bleu_teach.bleu.corpus_report import CorpusReport
+from bleu_teach.bleu.explain import compare_hypotheses, explain, explain_corpus
 from bleu_teach.bleu.nltk_api import (
     CountFraction,
     brevity_penalty,
@@ -28,11 +29,12 @@ from bleu_teach.bleu.nltk_api import (
     plain_precision,
     sentence_bleu,
 )
-from bleu_teach.bleu.reports import BleuReport, CorpusReport, HypothesisComparison
-from bleu_teach.bleu.explain import compare_hypotheses, explain, explain_corpus
+from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.sacrebleu_api import SacreScore, corpus_score, sentence_score
-from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, SmoothingFunction, ZeroPrecisionWarning
+from bleu_teach.chrf.explain import chrf_score, explain_chrf
+from bleu_teach.chrf.reports import ChrfCorpusScore, ChrfReport
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
 from bleu_teach.inputs.tokenizers import TOKENIZERS, lowercase, tokenize
 
 __version__ = "0.1.0"

@@ -31,10 +31,11 @@ The order limit of every metric is :data:`MAX_ORDERS`, here alone.
 [('BLEU', 'higher', True), ('chrF', 'higher', True), ('TER', 'lower', False)]
 >>> [o.flag for o in METRICS["BLEU"].options]
 ['--tokenizer', '--lowercase', '--max-n', '--smoothing']
->>> rows = METRICS["BLEU"].segment_statistics(["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog barks"]])
+>>> hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog barks"]]
+>>> rows = METRICS["BLEU"].segment_statistics(hyps, refs)
 >>> rows
 [(6, 6, 5, 3, 2, 1, 6, 5, 4, 3), (2, 3, 2, 1, 0, 0, 2, 1, 0, 0)]
->>> round(METRICS["BLEU"].score_statistics(rows), 4) == round(METRICS["BLEU"].corpus_score(["the cat sat on the mat", "a dog"], [["the cat sat on a mat"], ["a dog barks"]]), 4)
+>>> round(METRICS["BLEU"].score_statistics(rows), 4) == round(METRICS["BLEU"].corpus_score(hyps, refs), 4)
 True
 """
 
@@ -42,14 +43,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Optional
+from typing import Any
 
-from bleu_teach.bleu.explain import explain, explain_corpus_strings, explain_strings
 from bleu_teach.bleu.arithmetic import sacrebleu_score_counts
+from bleu_teach.bleu.explain import explain, explain_corpus_strings, explain_strings
 from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS, get_smoothing
-from bleu_teach.chrf.arithmetic import BETA, CHAR_ORDER, WORD_ORDER
-from bleu_teach.chrf.arithmetic import chrf_from_counts
+from bleu_teach.chrf.arithmetic import BETA, CHAR_ORDER, WORD_ORDER, chrf_from_counts
 from bleu_teach.chrf.counting import ChrfOrderCounts
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.inputs.corpus_layout import check_inputs
@@ -58,8 +58,17 @@ from bleu_teach.inputs.tokenizers import TOKENIZERS, tokenize
 from bleu_teach.inputs.validation import MAX_ORDERS, order_cap_message
 from bleu_teach.views.viewable import View, Viewable
 
-__all__ = ["Option", "Metric", "METRICS", "MAX_ORDERS", "BleuSettings", "ChrfSettings", "option", "metric",
-           "explained_metrics"]
+__all__ = [
+    "Option",
+    "Metric",
+    "METRICS",
+    "MAX_ORDERS",
+    "BleuSettings",
+    "ChrfSettings",
+    "option",
+    "metric",
+    "explained_metrics",
+]
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,7 @@ class Option:
     default: Any
     help: str
     choices: Mapping[str, str] = field(default_factory=dict)
-    check: Optional[Callable[[Any], None]] = None
+    check: Callable[[Any], None] | None = None
     short: str = ""
 
     @property
@@ -86,15 +95,17 @@ class Option:
         return "--" + self.name.replace("_", "-")
 
 
-def option(help: str, choices: Mapping[str, str] | None = None, check: Optional[Callable[[Any], None]] = None,
-           short: str = "") -> dict[str, Any]:
+def option(
+    help: str, choices: Mapping[str, str] | None = None, check: Callable[[Any], None] | None = None, short: str = ""
+) -> dict[str, Any]:
     """A settings field's metadata: how the command line offers it (see :class:`Option`)."""
     return {"option": {"help": help, "choices": dict(choices or {}), "check": check, "short": short}}
 
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric: its sacreBLEU-terms scores, its direction, its oracle, and (if explained) its settings and explainers.
+    """One metric: its sacreBLEU-terms scores, its direction, its oracle, and (if explained) its settings and
+    explainers.
 
     ``statistics(hypothesis, references)`` counts one segment and
     ``from_statistics(sums, sentence)`` scores summed counts; from them
@@ -116,26 +127,27 @@ class Metric:
     name: str
     description: str
     #: One segment's sufficient statistics (sacreBLEU's defaults): numbers that add up over a test set.
-    statistics: Callable[[str, Sequence[Optional[str]]], tuple[float, ...]]
+    statistics: Callable[[str, Sequence[str | None]], tuple[float, ...]]
     #: The score (0-100) of summed statistics; ``sentence`` True for sacreBLEU's settings for one sentence.
     from_statistics: Callable[[Sequence[float], bool], float]
     oracle: Callable[[], Any]
     direction: str = "higher"
     scored_by: str = "bleu_teach"
-    settings: Optional[type] = None
+    settings: type | None = None
     sentence_command: str = ""
     corpus_command: str = ""
-    explain_sentence: Optional[Callable[..., Viewable]] = None
-    explain_corpus: Optional[Callable[..., Viewable]] = None
-    segment_view: Optional[Callable[[str, Sequence[str]], Viewable]] = None
+    explain_sentence: Callable[..., Viewable] | None = None
+    explain_corpus: Callable[..., Viewable] | None = None
+    segment_view: Callable[[str, Sequence[str]], Viewable] | None = None
     segment_how: str = ""
 
     def __post_init__(self) -> None:
         if self.direction not in ("higher", "lower"):
             raise ValueError(f"Metric {self.name}: direction must be 'higher' or 'lower', not {self.direction!r}.")
 
-    def segment_statistics(self, hypotheses: Sequence[str],
-                           references: Sequence[Sequence[Optional[str]]]) -> list[tuple[float, ...]]:
+    def segment_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+    ) -> list[tuple[float, ...]]:
         """One row of sufficient statistics per hypothesis (``references[i]`` lists the texts of hypothesis i)."""
         per_hypothesis = check_inputs(hypotheses, references, "per_hypothesis")
         return [self.statistics(h, refs) for h, refs in zip(hypotheses, per_hypothesis)]
@@ -146,11 +158,11 @@ class Metric:
             raise ValueError(f"{self.name}: rows is empty; give one row of statistics per segment.")
         return self.from_statistics([sum(column) for column in zip(*rows)], sentence)
 
-    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> float:
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> float:
         """sacreBLEU's sentence score (0-100): the sentence as a corpus of one."""
         return self.score_statistics(self.segment_statistics([hypothesis], [references]), sentence=True)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> float:
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> float:
         """sacreBLEU's corpus score (0-100) with its defaults: the score of every segment's summed statistics."""
         return self.score_statistics(self.segment_statistics(hypotheses, references))
 
@@ -205,32 +217,53 @@ def _smoothing(value: str) -> None:
 class BleuSettings:
     """BLEU's settings, as :func:`~bleu_teach.bleu.explain.explain_strings` takes them."""
 
-    tokenizer: str = field(default="whitespace", metadata=option(
-        "how to split text into tokens (default: whitespace; see the list below)", TOKENIZERS, short="t"))
-    lowercase: bool = field(default=False, metadata=option(
-        "lowercase the text before tokenizing, so 'The' and 'the' match", short="l"))
-    max_n: int = field(default=4, metadata=option(
-        "count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)", check=_at_least_one,
-        short="n"))
-    smoothing: str = field(default="method0", metadata=option(
-        "what to do with a zero n-gram precision: method0 to method7, or just 0 to 7 (default: method0, no "
-        "smoothing; see the list below)", SMOOTHING_METHODS, check=_smoothing, short="s"))
+    tokenizer: str = field(
+        default="whitespace",
+        metadata=option(
+            "how to split text into tokens (default: whitespace; see the list below)", TOKENIZERS, short="t"
+        ),
+    )
+    lowercase: bool = field(
+        default=False, metadata=option("lowercase the text before tokenizing, so 'The' and 'the' match", short="l")
+    )
+    max_n: int = field(
+        default=4,
+        metadata=option(
+            "count n-grams of orders 1 to N, each with weight 1/N (default: 4, i.e. BLEU-4)",
+            check=_at_least_one,
+            short="n",
+        ),
+    )
+    smoothing: str = field(
+        default="method0",
+        metadata=option(
+            "what to do with a zero n-gram precision: method0 to method7, or just 0 to 7 (default: method0, no "
+            "smoothing; see the list below)",
+            SMOOTHING_METHODS,
+            check=_smoothing,
+            short="s",
+        ),
+    )
 
 
 @dataclass(frozen=True)
 class ChrfSettings:
     """chrF's settings, as :func:`~bleu_teach.chrf.explain.explain_chrf` takes them."""
 
-    char_order: int = field(default=CHAR_ORDER, metadata=option(
-        f"character n-grams of orders 1 to N (default: {CHAR_ORDER})"))
-    word_order: int = field(default=WORD_ORDER, metadata=option(
-        f"word n-grams of orders 1 to N (default: {WORD_ORDER}; 2 gives chrF++)"))
-    beta: float = field(default=BETA, metadata=option(
-        f"recall counts beta times as much as precision (default: {BETA})"))
+    char_order: int = field(
+        default=CHAR_ORDER, metadata=option(f"character n-grams of orders 1 to N (default: {CHAR_ORDER})")
+    )
+    word_order: int = field(
+        default=WORD_ORDER, metadata=option(f"word n-grams of orders 1 to N (default: {WORD_ORDER}; 2 gives chrF++)")
+    )
+    beta: float = field(
+        default=BETA, metadata=option(f"recall counts beta times as much as precision (default: {BETA})")
+    )
     lowercase: bool = field(default=False, metadata=option("lowercase hypothesis and references first", short="l"))
     whitespace: bool = field(default=False, metadata=option("keep whitespace inside the character n-grams"))
-    eps_smoothing: bool = field(default=False, metadata=option(
-        "average the per-order F-scores over all orders, as Popovic's chrF++.py"))
+    eps_smoothing: bool = field(
+        default=False, metadata=option("average the per-order F-scores over all orders, as Popovic's chrF++.py")
+    )
 
 
 def _bleu_from_statistics(sums: Sequence[float], sentence: bool) -> float:
@@ -243,7 +276,7 @@ def _bleu_from_statistics(sums: Sequence[float], sentence: bool) -> float:
 _CHRF_FIELDS = ("matches", "hyp_total", "ref_total", "hyp_ngrams")
 
 
-def _chrf_statistics(hypothesis: str, references: Sequence[Optional[str]]) -> tuple[float, ...]:
+def _chrf_statistics(hypothesis: str, references: Sequence[str | None]) -> tuple[float, ...]:
     # The counts against the reference chrF keeps for the segment (the first with the highest sentence chrF).
     (segment,) = chrf_score([hypothesis], [list(references)]).segments
     return tuple(getattr(order, name) for order in segment.counts for name in _CHRF_FIELDS)
@@ -253,15 +286,16 @@ def _chrf_from_statistics(sums: Sequence[float], sentence: bool) -> float:
     per_order = len(_CHRF_FIELDS)
     orders = []
     for n in range(len(sums) // per_order):
-        matches, hyp_total, ref_total, hyp_ngrams = (int(x) for x in sums[n * per_order:(n + 1) * per_order])
+        matches, hyp_total, ref_total, hyp_ngrams = (int(x) for x in sums[n * per_order : (n + 1) * per_order])
         orders.append(ChrfOrderCounts("char", n + 1, matches, hyp_total, ref_total, hyp_ngrams))
     return chrf_from_counts(orders).score
 
 
 def _bleu_segment(hypothesis: str, references: Sequence[str]) -> Viewable:
     # sacreBLEU's sentence_bleu on NLTK's terms: 13a tokens, exp smoothing = method 3, effective order = auto_reweigh.
-    report = explain([tokenize(r, "13a") for r in references], tokenize(hypothesis, "13a"), smoothing="method3",
-                     auto_reweigh=True)
+    report = explain(
+        [tokenize(r, "13a") for r in references], tokenize(hypothesis, "13a"), smoothing="method3", auto_reweigh=True
+    )
     return View(report.to_document(compact=True), report)
 
 
@@ -276,8 +310,10 @@ BLEU = Metric(
     statistics=lambda hypothesis, references: bleu_statistics(hypothesis, references),
     from_statistics=_bleu_from_statistics,
     segment_view=_bleu_segment,
-    segment_how=("sentence BLEU = 100 \u00d7 the score below: sacreBLEU's sentence_bleu (13a tokens, exp smoothing "
-                 "= NLTK's method 3, effective order = auto_reweigh)"),
+    segment_how=(
+        "sentence BLEU = 100 \u00d7 the score below: sacreBLEU's sentence_bleu (13a tokens, exp smoothing "
+        "= NLTK's method 3, effective order = auto_reweigh)"
+    ),
     oracle=_bleu_oracle,
 )
 
@@ -289,13 +325,15 @@ CHRF = Metric(
     settings=ChrfSettings,
     explain_sentence=explain_chrf,
     explain_corpus=lambda hypotheses, references, **options: chrf_score(
-        hypotheses, references, orientation="per_hypothesis", **options),
+        hypotheses, references, orientation="per_hypothesis", **options
+    ),
     statistics=_chrf_statistics,
     from_statistics=_chrf_from_statistics,
     segment_view=lambda hypothesis, references: explain_chrf(hypothesis, references),
     segment_how="sentence chrF, step by step (sacreBLEU's sentence_chrf)",
     oracle=_chrf_oracle,
 )
+
 
 def _ter_oracle() -> Any:
     needs("sacrebleu", "TER (scored by sacreBLEU)")
@@ -304,7 +342,7 @@ def _ter_oracle() -> Any:
     return SacreTER()
 
 
-def _ter_statistics(hypothesis: str, references: Sequence[Optional[str]]) -> tuple[float, ...]:
+def _ter_statistics(hypothesis: str, references: Sequence[str | None]) -> tuple[float, ...]:
     # sacreBLEU's TER of one segment, through its public score: the fewest edits, the average reference length.
     score = _ter_oracle().sentence_score(hypothesis, [r for r in references if r is not None])
     return (float(score.num_edits), float(score.ref_length))

@@ -41,8 +41,7 @@ def _sacrebleu_files() -> tuple[list[importlib.metadata.PackagePath], importlib.
         files = importlib.metadata.files("sacrebleu") or []
     except importlib.metadata.PackageNotFoundError:
         raise SystemExit("sacreBLEU is not installed: run make site (it installs the project first).") from None
-    tokenizers = sorted((f for f in files if f.parts[:2] == ("sacrebleu", "tokenizers") and f.suffix == ".py"),
-                        key=str)
+    tokenizers = sorted((f for f in files if f.parts[:2] == ("sacrebleu", "tokenizers") and f.suffix == ".py"), key=str)
     licence = next((f for f in files if f.name.startswith("LICENSE")), None)
     if not tokenizers:
         raise SystemExit("sacreBLEU's record lists no tokenizers folder: reinstall it (make site installs it).")
@@ -89,17 +88,24 @@ def browser_tokenizers(archive: Path) -> dict[str, str]:
         with zipfile.ZipFile(archive) as unpacking:
             unpacking.extractall(folder)
         modules = [module for module, _ in SACREBLEU_TOKENIZERS.values()]
-        run = subprocess.run([sys.executable, "-I", "-S", "-c", _PROBE, folder, json.dumps(modules)],
-                             capture_output=True, text=True, timeout=60, check=False)
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", _PROBE, folder, json.dumps(modules)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
     if run.returncode != 0:
         raise SystemExit(f"Importing sacreBLEU's tokenizers on their own failed:\n{run.stderr}")
     works = set(json.loads(run.stdout))
     return {"whitespace": TOKENIZERS["whitespace"]} | {
-        name: TOKENIZERS[name] for name, (module, _) in SACREBLEU_TOKENIZERS.items() if module in works}
+        name: TOKENIZERS[name] for name, (module, _) in SACREBLEU_TOKENIZERS.items() if module in works
+    }
 
 
 def write_contexts_zip(target: Path, contexts: dict[str, str]) -> list[str]:
-    """The zip the pages with such an explorer add: each explorer's context as JSON, where bleu_teach.web.page reads it."""
+    """The zip the pages with such an explorer add: each explorer's context as JSON, where bleu_teach.web.page reads
+    it."""
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(f"bleu_teach/web/{page.CONTEXTS_FILE.name}", json.dumps(contexts, separators=(",", ":")))
         return archive.namelist()

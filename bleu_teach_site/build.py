@@ -42,6 +42,7 @@ from bleu_teach.explorers.definitions import EXPLORERS
 from bleu_teach.inputs.tokenizers import TOKENIZERS
 from bleu_teach.web import page
 from bleu_teach_site import live, slides
+from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, write_contexts_zip, write_tokenizer_zip
 from bleu_teach_site.lessons import (
     Preset,
     add_explorer_links,
@@ -53,19 +54,18 @@ from bleu_teach_site.lessons import (
     notebook_presets,
 )
 from bleu_teach_site.paths import NOTEBOOKS, PROJECT, STATIC
-from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, write_contexts_zip, write_tokenizer_zip
-
-
 
 #: The longest link the live explorer makes: many web servers refuse a longer request line (Apache's default limit
 #: is 8,190 bytes, nginx's buffers 8 KB), and Python's http.server refuses 64 KB.
 MAX_LINK = 8000
 
+
 def explorer_form(example: Preset, unavailable: dict[str, set[str]]) -> str:
     """The explorer page's form: the BLEU explorer's own (the lesson pages'), showing ``example`` at first paint."""
     values = example.state()
-    return live.widget_html(EXPLORERS["BleuExplorer"], values, "x", unavailable,
-                            page.widget("BleuExplorer", values), {})
+    return live.widget_html(
+        EXPLORERS["BleuExplorer"], values, "x", unavailable, page.widget("BleuExplorer", values), {}
+    )
 
 
 def _checked_wheel(wheel: Path) -> Path:
@@ -121,12 +121,20 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
             page.load_contexts(json.dumps(contexts_json))
         return contexts[explorer.name]
 
-    links = {lesson.page: export_lesson(lesson, out_dir, pages,
-                                        lambda nb: live.make_live(nb, unavailable, context), python)
-             for lesson in found}
+    links = {
+        lesson.page: export_lesson(lesson, out_dir, pages, lambda nb: live.make_live(nb, unavailable, context), python)
+        for lesson in found
+    }
     # The explorer opens on the lessons' first example (lesson 00's demo).
-    first = next((p for lesson in found for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
-                  for p in ps), None)
+    first = next(
+        (
+            p
+            for lesson in found
+            for ps in notebook_presets(json.loads(lesson.path.read_text("utf-8"))).values()
+            for p in ps
+        ),
+        None,
+    )
     if first is None:
         raise SystemExit("No lesson has an explorer with text to open the live explorer on.")
 
@@ -140,8 +148,20 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
     decks = []
     for deck in sorted(slides.DECKS.glob("*.ipynb")):
         counted: list[int] = []
-        decks.append(slides.export(deck, out_dir, lambda nb: counted.append(add_explorer_links(nb, slide=True)),
-                                   python=python, unavailable=unavailable, course_url=course_url))
+
+        def prepare(notebook: Any, counted: list[int] = counted) -> None:
+            counted.append(add_explorer_links(notebook, slide=True))
+
+        decks.append(
+            slides.export(
+                deck,
+                out_dir,
+                prepare,
+                python=python,
+                unavailable=unavailable,
+                course_url=course_url,
+            )
+        )
         links[decks[-1].name] = counted[0]
 
     templates = environment()
@@ -150,31 +170,58 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
     if contexts_json:
         python_files += write_contexts_zip(out_dir / live.CONTEXTS_ZIP, contexts_json)
     explorer = templates.get_template("explorer.html.j2").render(
-        tokenizers=tokenizers, missing=[name for name in TOKENIZERS if name not in tokenizers], python=python,
-        widget=explorer_form(first, unavailable), max_link=MAX_LINK)
+        tokenizers=tokenizers,
+        missing=[name for name in TOKENIZERS if name not in tokenizers],
+        python=python,
+        widget=explorer_form(first, unavailable),
+        max_link=MAX_LINK,
+    )
     (out_dir / "explorer.html").write_text(explorer, encoding="utf-8")
     index = templates.get_template("index.html.j2").render(
-        lessons=found, learn={lesson.number: lesson.learn_html(pages) for lesson in found},
+        lessons=found,
+        learn={lesson.number: lesson.learn_html(pages) for lesson in found},
         exercises={lesson.number: [ex.id for ex in exercises(lesson.number)] for lesson in found},
-        total_minutes=sum(lesson.minutes for lesson in found), decks=[d.name for d in decks], wheel=wheel.name)
+        total_minutes=sum(lesson.minutes for lesson in found),
+        decks=[d.name for d in decks],
+        wheel=wheel.name,
+    )
     (out_dir / "index.html").write_text(index, encoding="utf-8")
-    return {"lessons": [lesson.page for lesson in found], "decks": [d.name for d in decks], "links": links,
-            "live": {lesson.page: lesson.live for lesson in found},
-            "tokenizers": list(tokenizers), "python": python_files, "wheel": wheel.name,
-            "archives": python + ([live.CONTEXTS_ZIP] if contexts_json else [])}
+    return {
+        "lessons": [lesson.page for lesson in found],
+        "decks": [d.name for d in decks],
+        "links": links,
+        "live": {lesson.page: lesson.live for lesson in found},
+        "tokenizers": list(tokenizers),
+        "python": python_files,
+        "wheel": wheel.name,
+        "archives": python + ([live.CONTEXTS_ZIP] if contexts_json else []),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bleu_teach_site", description=(
-        "Build bleu-teach as a static website that needs nothing installed (make site runs this)."))
-    parser.add_argument("--out", type=Path, default=PROJECT / "build" / "site",
-                        help="the folder to write the site into (default: build/site; an earlier site there is "
-                             "replaced, any other content refused)")
-    parser.add_argument("--wheel", type=Path, required=True,
-                        help="the package's wheel, offered for download (make dist builds it; make site passes it)")
-    parser.add_argument("--course-url", default=slides.DEFAULT_COURSE_URL,
-                        help="the address the site is published at, shown with its QR code on the deck's closing "
-                             f"slide (default: the placeholder {slides.DEFAULT_COURSE_URL})")
+    parser = argparse.ArgumentParser(
+        prog="python -m bleu_teach_site",
+        description=("Build bleu-teach as a static website that needs nothing installed (make site runs this)."),
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=PROJECT / "build" / "site",
+        help="the folder to write the site into (default: build/site; an earlier site there is "
+        "replaced, any other content refused)",
+    )
+    parser.add_argument(
+        "--wheel",
+        type=Path,
+        required=True,
+        help="the package's wheel, offered for download (make dist builds it; make site passes it)",
+    )
+    parser.add_argument(
+        "--course-url",
+        default=slides.DEFAULT_COURSE_URL,
+        help="the address the site is published at, shown with its QR code on the deck's closing "
+        f"slide (default: the placeholder {slides.DEFAULT_COURSE_URL})",
+    )
     args = parser.parse_args()
     try:
         course_url = slides.checked_course_url(args.course_url)
@@ -182,25 +229,40 @@ def main() -> None:
         parser.error(f"--course-url: {error}")
     out = args.out.resolve()
     if args.wheel.is_file():
-        newest = max((path.stat().st_mtime for path in (PROJECT / "bleu_teach").rglob("*") if path.is_file()
-                      and "__pycache__" not in path.parts), default=0.0)
+        newest = max(
+            (
+                path.stat().st_mtime
+                for path in (PROJECT / "bleu_teach").rglob("*")
+                if path.is_file() and "__pycache__" not in path.parts
+            ),
+            default=0.0,
+        )
         if args.wheel.stat().st_mtime < newest:
-            print(f"note: {args.wheel.name} is older than the package's sources, so the pages' Python may not be "
-                  "what the sources say: make dist (make site does it first)", file=sys.stderr)
+            print(
+                f"note: {args.wheel.name} is older than the package's sources, so the pages' Python may not be "
+                "what the sources say: make dist (make site does it first)",
+                file=sys.stderr,
+            )
     built = build(out, args.wheel.resolve(), course_url)
     shown = out.relative_to(PROJECT) if out.is_relative_to(PROJECT) else out
-    print(f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
-          f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
-          f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}")
+    print(
+        f"wrote {shown}/: index.html, {len(built['lessons'])} lesson pages, explorer.html "
+        f"(tokenizers: {', '.join(built['tokenizers'])}), {', '.join(built['decks'])}, glossary.html, "
+        f"teachers.html, bleu-teach-notebooks.zip, {built['wheel']}"
+    )
     print(f"the pages' Python: {', '.join(built['archives'])}")
     if course_url == slides.DEFAULT_COURSE_URL:
-        print("the deck's closing slide shows no course address and no QR code (its speaker notes say so): give "
-              "the site's address with --course-url (make site COURSE_URL=https://...)")
+        print(
+            "the deck's closing slide shows no course address and no QR code (its speaker notes say so): give "
+            "the site's address with --course-url (make site COURSE_URL=https://...)"
+        )
     widgets = sum(counts.get("widgets", 0) for counts in built["live"].values())
     answerable = sum(counts.get("exercises", 0) for counts in built["live"].values())
     print(f"live on the lesson pages: {widgets} widgets and {answerable} exercises")
-    print(f"live-explorer links: {sum(built['links'].values())}; "
-          f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}")
+    print(
+        f"live-explorer links: {sum(built['links'].values())}; "
+        f"serve it with: python -m http.server --bind 127.0.0.1 -d {shown}"
+    )
 
 
 if __name__ == "__main__":

@@ -55,21 +55,26 @@ def course(folder: Path = NOTEBOOKS) -> list[Entry]:
     entries = []
     for index, item in enumerate(found):
         try:
-            entry = Entry(str(item["file"]), str(item["title"]), str(item["short"]), int(item["minutes"]),
-                          str(item["teaches"]))
+            entry = Entry(
+                str(item["file"]), str(item["title"]), str(item["short"]), int(item["minutes"]), str(item["teaches"])
+            )
         except (KeyError, TypeError, ValueError) as problem:
-            raise SystemExit(f"{path}: lesson {index + 1} needs file, title, short, minutes and teaches "
-                             f"({problem!r}).") from None
+            raise SystemExit(
+                f"{path}: lesson {index + 1} needs file, title, short, minutes and teaches ({problem!r})."
+            ) from None
         if not re.fullmatch(r"\d\d_\w+\.ipynb", entry.file) or entry.minutes < 1:
             raise SystemExit(f"{path}: {entry.file!r} is not a lesson file NN_topic.ipynb with its minutes.")
         if entry.number != f"{index:02d}":
-            raise SystemExit(f"{path}: lesson {index + 1} is {entry.file}; the lessons are numbered 00, 01, ... "
-                             f"in order.")
+            raise SystemExit(
+                f"{path}: lesson {index + 1} is {entry.file}; the lessons are numbered 00, 01, ... in order."
+            )
         entries.append(entry)
     on_disk = sorted(p.name for p in folder.glob("[0-9][0-9]_*.ipynb"))
     if on_disk != [e.file for e in entries]:
-        raise SystemExit(f"{path} lists {[e.file for e in entries]} but {folder} holds {on_disk}: add or remove "
-                         f"the lesson in the manifest.")
+        raise SystemExit(
+            f"{path} lists {[e.file for e in entries]} but {folder} holds {on_disk}: add or remove "
+            f"the lesson in the manifest."
+        )
     return entries
 
 

@@ -82,8 +82,10 @@ def lessons(folder: Path = NOTEBOOKS) -> list[Lesson]:
     for entry in course.course(folder):
         lesson = read_lesson(folder / entry.file)
         if (lesson.title, lesson.minutes) != (entry.title, entry.minutes):
-            raise SystemExit(f"{entry.file}: its title cell says {lesson.title!r}, about {lesson.minutes} minutes; "
-                             f"the course manifest says {entry.title!r}, {entry.minutes}: make them agree.")
+            raise SystemExit(
+                f"{entry.file}: its title cell says {lesson.title!r}, about {lesson.minutes} minutes; "
+                f"the course manifest says {entry.title!r}, {entry.minutes}: make them agree."
+            )
         found.append(lesson)
     for before, after in zip(found, found[1:]):
         before.next, after.prev = after, before
@@ -93,6 +95,7 @@ def lessons(folder: Path = NOTEBOOKS) -> list[Lesson]:
 # ---------------------------------------------------------------------------
 # Links into the live explorer, read from the explorers' saved widget state
 # ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Preset:
@@ -112,8 +115,11 @@ class Preset:
         pairs = [("hyp", self.hypothesis), *(("ref", r) for r in self.references), ("n", str(self.max_n))]
         if self.weights:
             pairs.append(("weights", self.weights))
-        pairs += [("smoothing", self.smoothing), ("tokenizer", self.tokenizer),
-                  ("lowercase", "1" if self.lowercase else "0")]
+        pairs += [
+            ("smoothing", self.smoothing),
+            ("tokenizer", self.tokenizer),
+            ("lowercase", "1" if self.lowercase else "0"),
+        ]
         return urlencode(pairs)
 
     def url(self) -> str:
@@ -121,9 +127,17 @@ class Preset:
 
     def state(self) -> dict[str, Any]:
         """The BLEU explorer's values for this example (the explorer page's own example), report not compact."""
-        return {"hypothesis": self.hypothesis, "references": list(self.references), "tokenizer": self.tokenizer,
-                "lowercase": self.lowercase, "max_n": self.max_n, "weights": self.weights,
-                "smoothing": self.smoothing, "compact": False, "show_settings": True}
+        return {
+            "hypothesis": self.hypothesis,
+            "references": list(self.references),
+            "tokenizer": self.tokenizer,
+            "lowercase": self.lowercase,
+            "max_n": self.max_n,
+            "weights": self.weights,
+            "smoothing": self.smoothing,
+            "compact": False,
+            "show_settings": True,
+        }
 
 
 def notebook_presets(notebook: Any) -> dict[int, list[Preset]]:
@@ -136,9 +150,19 @@ def notebook_presets(notebook: Any) -> dict[int, list[Preset]]:
     for index, explorer, values in saved_explorers(notebook):
         links = explorer.links(values) if explorer.links is not None else []
         if links:
-            found[index] = [Preset(label, link["hypothesis"], tuple(link["references"]), link["tokenizer"],
-                                   link["lowercase"], link["max_n"], link["weights"].strip(), link["smoothing"])
-                            for label, link in links]
+            found[index] = [
+                Preset(
+                    label,
+                    link["hypothesis"],
+                    tuple(link["references"]),
+                    link["tokenizer"],
+                    link["lowercase"],
+                    link["max_n"],
+                    link["weights"].strip(),
+                    link["smoothing"],
+                )
+                for label, link in links
+            ]
     return found
 
 
@@ -146,8 +170,10 @@ def _explorer_links_html(links: list[Preset], slide: bool = False) -> str:
     items = []
     for preset in links:
         which = f" ({html.escape(preset.label)})" if preset.label else ""
-        items.append(f'<a class="live-explorer-link" href="{html.escape(preset.url(), quote=True)}">'
-                     f"Open this example{which} in the live explorer</a>")
+        items.append(
+            f'<a class="live-explorer-link" href="{html.escape(preset.url(), quote=True)}">'
+            f"Open this example{which} in the live explorer</a>"
+        )
     if slide:  # small and tight, so that the explorer's slide still fits the screen
         return f'<p class="live-explorer" style="font-size: 0.55em; margin: 0">&#9654; {" · ".join(items)}</p>'
     return f'<p class="live-explorer">&#9654; {" · ".join(items)}: it runs in your browser, nothing to install.</p>'
@@ -172,15 +198,22 @@ def add_explorer_links(notebook: Any, slide: bool = False) -> int:
 # Pages
 # ---------------------------------------------------------------------------
 
+
 def environment() -> Any:
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES / "site"), autoescape=True,
-                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES / "site"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
 
 
-def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None,
-                  python: Sequence[str] = ()) -> int:
+def export_lesson(
+    lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None, python: Sequence[str] = ()
+) -> int:
     """Write the lesson's page; return the number of live-explorer links in it.
 
     ``live(notebook)`` turns its widgets and exercises into live forms (bleu_teach_site.live.make_live) and returns
@@ -201,9 +234,15 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: An
         if key != "reveal_url_prefix":
             setattr(config.HTMLExporter, key, value)
     exporter = markdown.make_exporter(pages, config=config, template_file=str(TEMPLATES / "site_lesson.html.j2"))
-    resources = {"site": {"lesson": lesson, "links": links, "contents": markdown.contents(notebook["cells"], pages),
-                          "python": " ".join(python)},
-                 "metadata": {"name": f"{lesson.number} · {lesson.title}"}}
+    resources = {
+        "site": {
+            "lesson": lesson,
+            "links": links,
+            "contents": markdown.contents(notebook["cells"], pages),
+            "python": " ".join(python),
+        },
+        "metadata": {"name": f"{lesson.number} · {lesson.title}"},
+    }
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
     (out_dir / lesson.page).write_text(without_cell_tab_stops(body), encoding="utf-8")
     return links
@@ -211,7 +250,9 @@ def export_lesson(lesson: Lesson, out_dir: Path, pages: dict[str, str], live: An
 
 #: nbconvert's HTML exporter makes every cell's input and every output a tab stop (91 on lesson 08), though none of
 #: them is a control; the page's script (site_lesson.html.j2) makes a box a tab stop only while it scrolls sideways.
-_CELL_TAB_STOP = re.compile(r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputArea-output)\b[^"]*"[^>]*?)\s+tabindex="0"')
+_CELL_TAB_STOP = re.compile(
+    r'(<div class="[^"]*\b(?:jp-Cell-inputWrapper|jp-OutputArea-output)\b[^"]*"[^>]*?)\s+tabindex="0"'
+)
 
 
 def without_cell_tab_stops(page: str) -> str:
@@ -237,7 +278,8 @@ GUIDE_TABLE_INTRO = "The table below is made from the bank"
 GUIDE_TABLE_LEFT_OUT = (
     "The table of every exercise with its answer and the mistakes its checker names is left out of this page, which "
     "students can open too: it is in the guide that comes with the project, and in the answer key "
-    "(`python -m bleu_teach exercises key --out key/`).")
+    "(`python -m bleu_teach exercises key --out key/`)."
+)
 
 
 def export_guide(out_dir: Path, templates: Any, pages: dict[str, str]) -> None:

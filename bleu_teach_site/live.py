@@ -35,6 +35,8 @@ from bleu_teach_site.paths import TEMPLATES
 CONTEXTS_ZIP = "explorer_contexts.zip"
 EXERCISE_CELL = re.compile(r'check\("(\d\d\.\d+)", answer\)')
 PRACTICE_CELL = re.compile(r'Practice\("(\d\d\.\d+)"\)')
+
+
 def _escape(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
@@ -43,12 +45,12 @@ def _environment() -> Any:
     import jinja2
 
     folder = TEMPLATES / "site"
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=True,
-                              undefined=jinja2.StrictUndefined)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=True, undefined=jinja2.StrictUndefined)
 
 
-def form_fields(explorer: Explorer, values: dict[str, Any], shown: dict[str, Any],
-                unavailable: dict[str, set[str]], context: Any) -> list[dict[str, Any]]:
+def form_fields(
+    explorer: Explorer, values: dict[str, Any], shown: dict[str, Any], unavailable: dict[str, set[str]], context: Any
+) -> list[dict[str, Any]]:
     """The explorer's controls as the form template takes them, set to ``values``.
 
     ``shown`` is the page's answer for those values (its ``extra`` holds the view's limits and notes);
@@ -58,50 +60,93 @@ def form_fields(explorer: Explorer, values: dict[str, Any], shown: dict[str, Any
     extra = shown["extra"]
     for control in explorer.controls:
         value = values[control.name]
-        choices = [(v, text) for v, text in explorer.choices(control, context)
-                   if v not in unavailable.get(control.name, set())]
+        choices = [
+            (v, text) for v, text in explorer.choices(control, context) if v not in unavailable.get(control.name, set())
+        ]
         if control.kind in ("menu", "buttons") and value not in [v for v, _ in choices]:
             choices.append((value, f"{value} (not available here)"))
-        high = (MAX_REFERENCES if control.kind == "references" else
-                extra.get("limits", {}).get(control.name) or control.top(values))
-        fields.append({"name": control.name, "label": control.label, "kind": control.kind, "value": value,
-                       "low": control.low, "high": high, "choices": choices, "enabled_by": control.enabled_by,
-                       "setting": control.setting, "placeholder": control.placeholder,
-                       "rows": 1 if values.get("compact") else control.rows,
-                       "note": extra.get("notes", {}).get(control.name, ""),
-                       "steps": control.steps, "resets": " ".join(control.resets), "default": control.default})
+        high = (
+            MAX_REFERENCES
+            if control.kind == "references"
+            else extra.get("limits", {}).get(control.name) or control.top(values)
+        )
+        fields.append(
+            {
+                "name": control.name,
+                "label": control.label,
+                "kind": control.kind,
+                "value": value,
+                "low": control.low,
+                "high": high,
+                "choices": choices,
+                "enabled_by": control.enabled_by,
+                "setting": control.setting,
+                "placeholder": control.placeholder,
+                "rows": 1 if values.get("compact") else control.rows,
+                "note": extra.get("notes", {}).get(control.name, ""),
+                "steps": control.steps,
+                "resets": " ".join(control.resets),
+                "default": control.default,
+            }
+        )
     return fields
 
 
-def widget_html(explorer: Explorer, values: dict[str, Any], ids: str, unavailable: dict[str, set[str]],
-                shown: dict[str, Any], context: Any) -> str:
-    """A live widget: its controls, its headline, its output (``shown``: ``bleu_teach.web.page.widget``'s answer for ``values``)."""
+def widget_html(
+    explorer: Explorer,
+    values: dict[str, Any],
+    ids: str,
+    unavailable: dict[str, set[str]],
+    shown: dict[str, Any],
+    context: Any,
+) -> str:
+    """A live widget: its controls, its headline, its output (``shown``: ``bleu_teach.web.page.widget``'s answer for
+    ``values``)."""
     from bleu_teach.ui.plots import PALETTE
 
     if shown["message"]:
         raise SystemExit(f"The saved {explorer.name} ({values}) gives a message on the site: {shown['message']}")
-    fields = _environment().get_template("explorer_form.html.j2").render(
-        fields=form_fields(explorer, values, shown, unavailable, context), ids=ids,
-        settings_hidden=values.get("show_settings") is False)
+    fields = (
+        _environment()
+        .get_template("explorer_form.html.j2")
+        .render(
+            fields=form_fields(explorer, values, shown, unavailable, context),
+            ids=ids,
+            settings_hidden=values.get("show_settings") is False,
+        )
+    )
     chart = ""
     if "curve" in shown["extra"]:
-        chart = (f'<div class="live-chart"><canvas role="img" aria-label="{_escape(shown["extra"]["description"])}" '
-                 f'data-palette="{_escape(json.dumps(PALETTE))}"></canvas></div>')
+        chart = (
+            f'<div class="live-chart"><canvas role="img" aria-label="{_escape(shown["extra"]["description"])}" '
+            f'data-palette="{_escape(json.dumps(PALETTE))}"></canvas></div>'
+        )
     needs = f' data-python-extra="{CONTEXTS_ZIP}"' if explorer.needs else ""
-    return (f'<form class="live-widget" data-widget="{explorer.name}" data-state="{_escape(json.dumps(values))}"'
-            f'{needs} aria-label="{_escape(explorer.name)}: try it" novalidate>{fields}'
-            f'<div class="live-bar"><p class="live-status" role="status">The saved example: it becomes live when '
-            f'Python has started in your browser.</p><button type="button" data-action="reset">Back to the example'
-            f'</button></div>'
-            f'<div class="live-headline" data-value="{_escape(shown["value"])}" aria-live="polite">'
-            f'{shown["headline"]}</div>{chart}'
-            f'<div class="live-output" data-extra="{_escape(json.dumps(shown["extra"]))}">{shown["html"]}</div>'
-            f'</form>')
+    return (
+        f'<form class="live-widget" data-widget="{explorer.name}" data-state="{_escape(json.dumps(values))}"'
+        f'{needs} aria-label="{_escape(explorer.name)}: try it" novalidate>{fields}'
+        f'<div class="live-bar"><p class="live-status" role="status">The saved example: it becomes live when '
+        f'Python has started in your browser.</p><button type="button" data-action="reset">Back to the example'
+        f"</button></div>"
+        f'<div class="live-headline" data-value="{_escape(shown["value"])}" aria-live="polite">'
+        f"{shown['headline']}</div>{chart}"
+        f'<div class="live-output" data-extra="{_escape(json.dumps(shown["extra"]))}">{shown["html"]}</div>'
+        f"</form>"
+    )
 
 
 # ---------------------------------------------------------------------------
 # The exercises, as HTML
 # ---------------------------------------------------------------------------
+
+
+def _choice_label(kind: str, option: Any) -> str:
+    # A "higher" question's options (A, B, the same) are shown as they are; other options show their letter in
+    # bold before their Markdown text.
+    if kind == "higher":
+        return _escape(option.text)
+    return f"<b>{_escape(option.letter)}</b> " + markdown.render_inline(option.text, {})
+
 
 def exercise_html(exercise_id: str) -> str:
     """The exercise's form: radio buttons for a choice, a text box for a number or a fraction; Check; feedback."""
@@ -110,18 +155,21 @@ def exercise_html(exercise_id: str) -> str:
     if ex.options:
         items = "".join(
             f'<div class="live-choice"><input type="radio" id="{name}-{o.letter}" name="answer" '
-            f'value="{_escape(o.letter)}"><label for="{name}-{o.letter}">'
-            f'{_escape(o.text) if ex.kind == "higher" else f"<b>{_escape(o.letter)}</b> " + markdown.render_inline(o.text, {})}'
-            f'</label></div>'
-            for o in ex.options)
-        field = f'<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>'
+            f'value="{_escape(o.letter)}"><label for="{name}-{o.letter}">{_choice_label(ex.kind, o)}</label></div>'
+            for o in ex.options
+        )
+        field = f"<fieldset><legend>Your answer to question {ex.number}</legend>{items}</fieldset>"
     else:
-        field = (f'<label for="{name}">Your answer to question {ex.number} ({_escape(answer_label(ex))})'
-                 f'</label> <input type="text" id="{name}" name="answer" autocomplete="off" '
-                 f'spellcheck="false">')
-    return (f'<form class="live-exercise" data-exercise="{ex.id}" novalidate>{field} '
-            f'<button type="submit">Check</button>'
-            f'<div class="live-feedback" aria-live="polite"></div></form>')
+        field = (
+            f'<label for="{name}">Your answer to question {ex.number} ({_escape(answer_label(ex))})'
+            f'</label> <input type="text" id="{name}" name="answer" autocomplete="off" '
+            f'spellcheck="false">'
+        )
+    return (
+        f'<form class="live-exercise" data-exercise="{ex.id}" novalidate>{field} '
+        f'<button type="submit">Check</button>'
+        f'<div class="live-feedback" aria-live="polite"></div></form>'
+    )
 
 
 def practice_html(exercise_id: str) -> str:
@@ -129,21 +177,24 @@ def practice_html(exercise_id: str) -> str:
     Check, the feedback and the skill's streak (``static/lesson_live.js``)."""
     ex = exercise(exercise_id)
     ids = f"practice-{ex.anchor}"
-    return (f'<section class="live-practice" data-practice="{ex.id}" aria-label="Practice like question {ex.number}">'
-            f'<div class="live-practice-question" aria-live="polite"><p>Press <b>Another one</b> for a new '
-            f'question like question {ex.number}, drawn in your browser from the WMT21 TED data.</p></div>'
-            f'<form class="live-practice-form" novalidate><label for="{ids}-answer">Your answer '
-            f'({_escape(answer_label(ex))})</label> <input type="text" id="{ids}-answer" name="answer" '
-            f'autocomplete="off" spellcheck="false" disabled> '
-            f'<button type="submit" disabled>Check</button> '
-            f'<button type="button" data-action="another">Another one</button></form>'
-            f'<div class="live-feedback" aria-live="polite"></div>'
-            f'<p class="live-practice-streak" role="status"></p></section>')
+    return (
+        f'<section class="live-practice" data-practice="{ex.id}" aria-label="Practice like question {ex.number}">'
+        f'<div class="live-practice-question" aria-live="polite"><p>Press <b>Another one</b> for a new '
+        f"question like question {ex.number}, drawn in your browser from the WMT21 TED data.</p></div>"
+        f'<form class="live-practice-form" novalidate><label for="{ids}-answer">Your answer '
+        f'({_escape(answer_label(ex))})</label> <input type="text" id="{ids}-answer" name="answer" '
+        f'autocomplete="off" spellcheck="false" disabled> '
+        f'<button type="submit" disabled>Check</button> '
+        f'<button type="button" data-action="another">Another one</button></form>'
+        f'<div class="live-feedback" aria-live="polite"></div>'
+        f'<p class="live-practice-streak" role="status"></p></section>'
+    )
 
 
 # ---------------------------------------------------------------------------
 # The notebook, made live
 # ---------------------------------------------------------------------------
+
 
 def _raw(source: str, classes: str) -> Any:
     import nbformat
@@ -159,9 +210,11 @@ def _ask_on_the_page(above: list[Any], ex: Exercise) -> None:
     question = next(cell for cell in reversed(above) if cell["cell_type"] == "markdown")
     source, notebook_words = question["source"].rstrip("\n"), ex.markdown("notebook")
     if not source.endswith(notebook_words):
-        raise SystemExit(f"The question above exercise {ex.id}'s cell is not the bank's; run make solutions? "
-                         "(tests/test_exercise_bank.py says where it differs)")
-    question["source"] = source[:-len(notebook_words)] + ex.markdown("page")
+        raise SystemExit(
+            f"The question above exercise {ex.id}'s cell is not the bank's; run make solutions? "
+            "(tests/test_exercise_bank.py says where it differs)"
+        )
+    question["source"] = source[: -len(notebook_words)] + ex.markdown("page")
 
 
 def ask_on_the_page(notebook: Any) -> int:
@@ -197,8 +250,9 @@ def make_live(notebook: Any, unavailable: dict[str, set[str]], contexts: Any) ->
         shown = page.widget(explorer.name, values)
         cell = notebook["cells"][index]
         cell["outputs"] = [o for o in cell["outputs"] if WIDGET_VIEW not in o.get("data", {})]
-        notebook["cells"].insert(index + 1, _raw(widget_html(explorer, values, f"w{index}", unavailable, shown, context),
-                                                 "live-widget-cell"))
+        notebook["cells"].insert(
+            index + 1, _raw(widget_html(explorer, values, f"w{index}", unavailable, shown, context), "live-widget-cell")
+        )
         counts["widgets"] += 1
     counts["exercises"] = ask_on_the_page(notebook)
     notebook.get("metadata", {}).pop("widgets", None)  # no widget renderer on a lesson page

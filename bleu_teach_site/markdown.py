@@ -139,10 +139,15 @@ class SiteExporter(HTMLExporter):
     def markdown2html(self, context: Any, source: str) -> str:
         """nbconvert's markdown2html filter, with the site's renderer."""
         cell = context.get("cell", {})
-        renderer = SiteRenderer(self.pages, attachments=cell.get("attachments", {}), embed_images=self.embed_images,
-                                path=context.get("resources", {}).get("metadata", {}).get("path", ""),
-                                anchor_link_text=self.anchor_link_text,
-                                exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
+        renderer = SiteRenderer(
+            self.pages,
+            attachments=cell.get("attachments", {}),
+            embed_images=self.embed_images,
+            path=context.get("resources", {}).get("metadata", {}).get("path", ""),
+            anchor_link_text=self.anchor_link_text,
+            exclude_anchor_links=self.exclude_anchor_links,
+            **self.lexer_options,
+        )
         return renderer.rendered(source)
 
 
@@ -150,4 +155,3 @@ def make_exporter(pages: dict[str, str], **kwargs: Any) -> SiteExporter:
     exporter = SiteExporter(**kwargs)
     exporter.pages = pages
     return exporter
-

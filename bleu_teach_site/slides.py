@@ -55,8 +55,10 @@ ASSETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mathjax": ("mathjax", ("MathJax.js", "config", "extensions", "jax", "localization", "fonts/HTML-CSS/TeX/woff")),
     "html-manager": ("@jupyter-widgets/html-manager", ("dist",)),
     # Pyodide's core only (the live widgets of the lesson pages and the deck): no packages beyond the stdlib.
-    "pyodide": ("pyodide", ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                            "pyodide-lock.json")),
+    "pyodide": (
+        "pyodide",
+        ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
+    ),
     # The lesson pages' live brevity-penalty chart (static/lesson_live.js): one file, no dependencies.
     "chart.js": ("chart.js", ("dist/chart.umd.min.js", "LICENSE.md")),
 }
@@ -107,8 +109,10 @@ URLS = {
 #: terminal, and the closing slide's speaker notes say, that no address was given).
 DEFAULT_COURSE_URL = "https://your-course-site.example/"
 #: Added to the closing slide's speaker notes when the deck is built without the course's address.
-NO_ADDRESS_NOTE = ("*Built without the course's address (COURSE_URL=https://... for make slides, make site or "
-                   "make deck): the slide shows no address and no QR code, so say where the lessons are.*")
+NO_ADDRESS_NOTE = (
+    "*Built without the course's address (COURSE_URL=https://... for make slides, make site or "
+    "make deck): the slide shows no address and no QR code, so say where the lessons are.*"
+)
 #: The tag of the markdown cell the course's address and QR code are put after (the deck's closing slide).
 COURSE_TAG = "course-address"
 
@@ -149,6 +153,7 @@ def copy_widget_fonts(out_dir: Path) -> None:
 # The closing slide: the course's address and its QR code
 # ---------------------------------------------------------------------------
 
+
 def checked_course_url(url: str) -> str:
     """``url`` if it is an http(s) address with a host (the closing slide shows it and its QR code encodes it)."""
     if not isinstance(url, str):
@@ -170,9 +175,11 @@ def course_address_html(url: str) -> str:
     code = segno.make(url, error="m", micro=False)
     svg = code.svg_inline(scale=1, border=4, dark="#000", light="#fff", omitsize=True, svgclass="course-qr-code")
     shown = html.escape(url, quote=True)
-    return (f'<div class="course-address"><p class="course-url"><a href="{shown}">{shown}</a></p>'
-            f'<figure class="course-qr"><div role="img" aria-label="QR code of {shown}">{svg}</div>'
-            f'<figcaption>Scan the code for {shown}</figcaption></figure></div>')
+    return (
+        f'<div class="course-address"><p class="course-url"><a href="{shown}">{shown}</a></p>'
+        f'<figure class="course-qr"><div role="img" aria-label="QR code of {shown}">{svg}</div>'
+        f"<figcaption>Scan the code for {shown}</figcaption></figure></div>"
+    )
 
 
 def add_course_address(notebook: Any, url: str) -> None:
@@ -181,11 +188,19 @@ def add_course_address(notebook: Any, url: str) -> None:
 
     found = [i for i, cell in enumerate(notebook["cells"]) if COURSE_TAG in cell.get("metadata", {}).get("tags", [])]
     if len(found) != 1:
-        raise SystemExit(f"The deck needs exactly one cell tagged {COURSE_TAG!r} (its closing slide), not {len(found)}.")
+        raise SystemExit(
+            f"The deck needs exactly one cell tagged {COURSE_TAG!r} (its closing slide), not {len(found)}."
+        )
     shown = course_address_html(url)
     if not shown:  # the speaker is told, not the room
-        notes = next((cell for cell in notebook["cells"][found[0] + 1:]
-                      if cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"), None)
+        notes = next(
+            (
+                cell
+                for cell in notebook["cells"][found[0] + 1 :]
+                if cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"
+            ),
+            None,
+        )
         if notes is None:
             raise SystemExit(f"The deck's closing slide (the cell tagged {COURSE_TAG!r}) needs speaker notes.")
         notes["source"] = notes["source"].rstrip("\n") + "\n\n" + NO_ADDRESS_NOTE
@@ -199,9 +214,15 @@ def _no_context(explorer: Any) -> Any:
     raise SystemExit(f"{explorer.name} needs data the deck does not carry: show it in a lesson, not in the deck.")
 
 
-def export(deck: Path, out_dir: Path, prepare: Callable[[Any], None] | None = None, *,
-           python: Sequence[str] = (), unavailable: dict[str, set[str]] | None = None,
-           course_url: str = DEFAULT_COURSE_URL) -> Path:
+def export(
+    deck: Path,
+    out_dir: Path,
+    prepare: Callable[[Any], None] | None = None,
+    *,
+    python: Sequence[str] = (),
+    unavailable: dict[str, set[str]] | None = None,
+    course_url: str = DEFAULT_COURSE_URL,
+) -> Path:
     """Write ``<deck>.slides.html`` into ``out_dir``; ``prepare`` may edit the notebook first (the site adds links).
 
     ``python`` names the archives the live forms unpack into Pyodide (the package's wheel first, as on the lesson
@@ -249,20 +270,33 @@ def build(out_dir: Path, wheel: Path, decks: Path = DECKS, course_url: str = DEF
     shutil.copy2(wheel, out_dir / wheel.name)
     write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
     unavailable = {"tokenizer": set(TOKENIZERS) - set(browser_tokenizers(out_dir / TOKENIZER_ZIP))}
-    return [export(deck, out_dir, python=[wheel.name, TOKENIZER_ZIP], unavailable=unavailable, course_url=course_url)
-            for deck in sorted(decks.glob("*.ipynb"))]
+    return [
+        export(deck, out_dir, python=[wheel.name, TOKENIZER_ZIP], unavailable=unavailable, course_url=course_url)
+        for deck in sorted(decks.glob("*.ipynb"))
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=PROJECT / "build" / "slides")
-    parser.add_argument("--decks", type=Path, default=DECKS,
-                        help="the folder of executed deck notebooks (default: the stored ones, notebooks/slides)")
-    parser.add_argument("--wheel", type=Path, required=True,
-                        help="the package's wheel, which the deck's widgets run in the browser (make dist builds it)")
-    parser.add_argument("--course-url", default=DEFAULT_COURSE_URL,
-                        help=f"the course's address, shown with its QR code on the closing slide "
-                             f"(default: the placeholder {DEFAULT_COURSE_URL})")
+    parser.add_argument(
+        "--decks",
+        type=Path,
+        default=DECKS,
+        help="the folder of executed deck notebooks (default: the stored ones, notebooks/slides)",
+    )
+    parser.add_argument(
+        "--wheel",
+        type=Path,
+        required=True,
+        help="the package's wheel, which the deck's widgets run in the browser (make dist builds it)",
+    )
+    parser.add_argument(
+        "--course-url",
+        default=DEFAULT_COURSE_URL,
+        help=f"the course's address, shown with its QR code on the closing slide "
+        f"(default: the placeholder {DEFAULT_COURSE_URL})",
+    )
     args = parser.parse_args()
     try:
         course_url = checked_course_url(args.course_url)
@@ -271,8 +305,10 @@ def main() -> None:
     for path in build(args.out, args.wheel.resolve(), args.decks, course_url):
         print(f"wrote {path.relative_to(PROJECT) if path.is_relative_to(PROJECT) else path}")
     if course_url == DEFAULT_COURSE_URL:
-        print("the closing slide shows no course address and no QR code (its speaker notes say so): give the "
-              "address with --course-url (make slides COURSE_URL=https://...)")
+        print(
+            "the closing slide shows no course address and no QR code (its speaker notes say so): give the "
+            "address with --course-url (make slides COURSE_URL=https://...)"
+        )
     folder = args.out.relative_to(PROJECT) if args.out.is_relative_to(PROJECT) else args.out
     print(f"its widgets are live when the folder is served: python -m http.server --bind 127.0.0.1 -d {folder}")
 

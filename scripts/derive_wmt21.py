@@ -245,7 +245,7 @@ def derive(raw: Path, pair: str) -> dict[str, Any]:
             "changes": CHANGES,
             "unclosed_spans": unclosed,
             "mqm": "negated error points averaged over raters: major 5, minor 1, minor Fluency/Punctuation 0.1, "
-                   "Non-translation 25; 0 means no error, higher is better; null where not rated",
+            "Non-translation 25; 0 means no error, higher is better; null where not rated",
         },
         "seg_ids": seg_ids,
         "documents": [documents[s] for s in seg_ids],

@@ -25,11 +25,14 @@ SETTINGS = PROJECT / "jupyter-settings"
 DECK = NOTEBOOKS / "slides" / "bleu_in_10_minutes.ipynb"
 
 
-def lab_command(port: int, token: str | None = None, extra: list[str] | None = None,
-                root_dir: Path = NOTEBOOKS) -> list[str]:
+def lab_command(
+    port: int, token: str | None = None, extra: list[str] | None = None, root_dir: Path = NOTEBOOKS
+) -> list[str]:
     """The JupyterLab command line: the current Python's jupyter-lab, bound to 127.0.0.1 with a token."""
     command = [
-        sys.executable, "-m", "jupyterlab",
+        sys.executable,
+        "-m",
+        "jupyterlab",
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
@@ -84,10 +87,15 @@ def voila_command(port: int, folder: Path = LIVE_DECK, course_url: str | None = 
     /voila/files/ handler, which only allows that folder.
     """
     deck = prepare_deck(folder, course_url)
-    resources = ('{"reveal": {"url_prefix": "/voila/files/vendor/reveal.js", "theme": "white", "transition": "none", '
-                 '"number": "c/t"}}')  # a Python literal: traitlets parses it with literal_eval
+    resources = (
+        '{"reveal": {"url_prefix": "/voila/files/vendor/reveal.js", "theme": "white", "transition": "none", '
+        '"number": "c/t"}}'
+    )  # a Python literal: traitlets parses it with literal_eval
     return [
-        sys.executable, "-m", "voila", str(deck),
+        sys.executable,
+        "-m",
+        "voila",
+        str(deck),
         "--template=bleu-teach-reveal",
         "--no-browser",
         "--Voila.ip=127.0.0.1",
@@ -109,8 +117,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8888)
     parser.add_argument("--open-browser", action="store_true", help="open a browser tab as well")
     parser.add_argument("--deck", action="store_true", help="serve the live slide deck with Voila instead")
-    parser.add_argument("--course-url", default=None,
-                        help="with --deck: the course's address, shown with its QR code on the closing slide")
+    parser.add_argument(
+        "--course-url",
+        default=None,
+        help="with --deck: the course's address, shown with its QR code on the closing slide",
+    )
     args = parser.parse_args()
     if args.deck:
         try:
@@ -120,8 +131,11 @@ def main() -> None:
         from bleu_teach_site import slides
 
         if (args.course_url or slides.DEFAULT_COURSE_URL) == slides.DEFAULT_COURSE_URL:
-            print("the closing slide shows no course address and no QR code (its speaker notes say so): give the "
-                  "address with --course-url (make deck COURSE_URL=https://...)", flush=True)
+            print(
+                "the closing slide shows no course address and no QR code (its speaker notes say so): give the "
+                "address with --course-url (make deck COURSE_URL=https://...)",
+                flush=True,
+            )
         os.execve(command[0], command, voila_environment())
     command = lab_command(args.port)
     if args.open_browser:

@@ -34,8 +34,10 @@ PLACEHOLDER = "answer = None"
 CALL = re.compile(r'^check\("(\d\d\.\d+)", answer\)$')
 GUIDE = PROJECT / "TEACHERS_GUIDE.md"
 TABLE_START, TABLE_END = "<!-- exercises: made by scripts/solutions.py -->", "<!-- end of exercises -->"
-BANNER = ("> **Teacher's copy, with the worked answers.** The lesson itself is "
-          "[{name}](../{name}); this copy is made from it by `make solutions`.")
+BANNER = (
+    "> **Teacher's copy, with the worked answers.** The lesson itself is "
+    "[{name}](../{name}); this copy is made from it by `make solutions`."
+)
 
 
 def lessons() -> list[Path]:
@@ -51,8 +53,10 @@ def cell_exercise(lesson: Path, cell: nbformat.NotebookNode) -> Exercise:
     first, _, rest = cell.source.partition("\n")
     found = CALL.match(rest.strip())
     if first.strip() != PLACEHOLDER or not found:
-        raise ValueError(f"{lesson.name}: an exercise cell must be '{PLACEHOLDER}' and then check(\"LL.Q\", answer), "
-                         f"not {cell.source!r}.")
+        raise ValueError(
+            f"{lesson.name}: an exercise cell must be '{PLACEHOLDER}' and then check(\"LL.Q\", answer), "
+            f"not {cell.source!r}."
+        )
     return exercise(found.group(1))
 
 

@@ -14,16 +14,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bleu_teach.lessons.agreement import system_level
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tables import system_level
 from bleu_teach.lessons.two_metrics import REFERENCE_USED, SCORES_FILE, system_scores
 
 TARGET = Path(__file__).resolve().parent.parent / "bleu_teach" / "lessons" / SCORES_FILE
 
 
 def scores() -> dict[str, object]:
-    return {pair: json.loads(system_scores(system_level(wmt21_ted(pair), reference=reference).systems_only()).to_json())
-            for pair, reference in REFERENCE_USED.items()}
+    return {
+        pair: json.loads(system_scores(system_level(wmt21_ted(pair), reference=reference).systems_only()).to_json())
+        for pair, reference in REFERENCE_USED.items()
+    }
 
 
 def main() -> None:

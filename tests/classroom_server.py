@@ -35,9 +35,24 @@ class Server:
     def start(self) -> None:
         log = open(self.folder / "server.log", "a")  # noqa: SIM115 (kept open for the process)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bleu_teach", "class", "serve", "--port", str(self.port), "--database",
-             self.database, *(["--site", str(self.site)] if self.site else []), *self.extra], cwd=self.folder, stdout=log, stderr=subprocess.STDOUT,
-            env=os.environ | {"BLEU_TEACH_TEACHER_TOKEN": TOKEN, "PYTHONPATH": str(PROJECT)})
+            [
+                sys.executable,
+                "-m",
+                "bleu_teach",
+                "class",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                self.database,
+                *(["--site", str(self.site)] if self.site else []),
+                *self.extra,
+            ],
+            cwd=self.folder,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=os.environ | {"BLEU_TEACH_TEACHER_TOKEN": TOKEN, "PYTHONPATH": str(PROJECT)},
+        )
         log.close()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -61,5 +76,3 @@ class Server:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.kill()
-
-

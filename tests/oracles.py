@@ -41,5 +41,10 @@ def sacrebleu_score_of_sums(sums: Sequence[float], smooth_method: str = "exp") -
     """BLEU from summed statistics by sacreBLEU's public BLEU.compute_bleu, as its corpus score makes it."""
     from sacrebleu.metrics import BLEU
 
-    return BLEU.compute_bleu(correct=list(sums[2:6]), total=list(sums[6:10]), sys_len=int(sums[0]),
-                             ref_len=int(sums[1]), smooth_method=smooth_method).score
+    return BLEU.compute_bleu(
+        correct=list(sums[2:6]),
+        total=list(sums[6:10]),
+        sys_len=int(sums[0]),
+        ref_len=int(sums[1]),
+        smooth_method=smooth_method,
+    ).score

@@ -60,20 +60,59 @@ def cluster() -> Iterator[str]:
     port = _free_port()
     started = False
     try:
-        subprocess.run(_as_owner([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                                  "--encoding=UTF8", "--no-sync"]),
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            _as_owner(
+                [
+                    str(binaries / "initdb"),
+                    "-D",
+                    str(data),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "--encoding=UTF8",
+                    "--no-sync",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=on"
-        subprocess.run(_as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-                                  str(folder / "log"), "-w", "-t", "60", "start"]),
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            _as_owner(
+                [
+                    str(binaries / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-o",
+                    options,
+                    "-l",
+                    str(folder / "log"),
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         started = True
-        subprocess.run(_as_owner([str(binaries / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
-                                  "classroom"]), check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            _as_owner([str(binaries / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "classroom"]),
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
         yield f"postgresql://postgres@127.0.0.1:{port}/classroom"
     finally:
         if started:
-            subprocess.run(_as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
-                           capture_output=True, timeout=60, check=False)
+            subprocess.run(
+                _as_owner([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
         time.sleep(0.1)
         shutil.rmtree(folder, ignore_errors=True)

@@ -43,17 +43,24 @@ smoothing_params = st.fixed_dictionaries(
 # ---------------------------------------------------------------------------
 
 
-def raw_strings(words: list[str], separators: list[str], chars: str, tiny: list[str],
-                min_words: int = 0, max_words: int = 10, max_chars: int = 20) -> st.SearchStrategy[str]:
+def raw_strings(
+    words: list[str],
+    separators: list[str],
+    chars: str,
+    tiny: list[str],
+    min_words: int = 0,
+    max_words: int = 10,
+    max_chars: int = 20,
+) -> st.SearchStrategy[str]:
     """Sentences of the given words (which share n-grams), arbitrary short text, and tiny strings."""
-    sentence = st.lists(st.tuples(st.sampled_from(words), st.sampled_from(separators)),
-                        min_size=min_words, max_size=max_words).map(lambda pairs: "".join(w + s for w, s in pairs).rstrip(" "))
+    sentence = st.lists(
+        st.tuples(st.sampled_from(words), st.sampled_from(separators)), min_size=min_words, max_size=max_words
+    ).map(lambda pairs: "".join(w + s for w, s in pairs).rstrip(" "))
     return st.one_of(sentence, sentence, sentence, st.text(alphabet=chars, max_size=max_chars), st.sampled_from(tiny))
 
 
 @st.composite
-def reference_like(draw: st.DrawFn, hyp: str, raw: st.SearchStrategy[str], words: list[str],
-                   kinds: list[str]) -> str:
+def reference_like(draw: st.DrawFn, hyp: str, raw: st.SearchStrategy[str], words: list[str], kinds: list[str]) -> str:
     """A reference: unrelated text, or the hypothesis itself, cut, with a word replaced, reordered or re-cased."""
     kind = draw(st.sampled_from(kinds))
     tokens = hyp.split()
@@ -64,7 +71,7 @@ def reference_like(draw: st.DrawFn, hyp: str, raw: st.SearchStrategy[str], words
     if kind in ("cut", "replaced") and tokens:
         i = draw(st.integers(0, len(tokens) - 1))
         middle = [draw(st.sampled_from(words))] if kind == "replaced" else []
-        return " ".join(tokens[:i] + middle + tokens[i + 1:])
+        return " ".join(tokens[:i] + middle + tokens[i + 1 :])
     if kind == "shuffled" and tokens:
         return " ".join(draw(st.permutations(tokens)))
     if kind == "upper":
@@ -73,8 +80,9 @@ def reference_like(draw: st.DrawFn, hyp: str, raw: st.SearchStrategy[str], words
 
 
 @st.composite
-def raw_sentence_case(draw: st.DrawFn, raw: st.SearchStrategy[str], words: list[str],
-                      kinds: list[str]) -> tuple[str, list[str | None]]:
+def raw_sentence_case(
+    draw: st.DrawFn, raw: st.SearchStrategy[str], words: list[str], kinds: list[str]
+) -> tuple[str, list[str | None]]:
     """A hypothesis and 1-4 references (sometimes one None, which sacreBLEU skips)."""
     hyp = draw(raw)
     refs: list[str | None] = draw(st.lists(reference_like(hyp, raw, words, kinds), min_size=1, max_size=4))
@@ -84,8 +92,9 @@ def raw_sentence_case(draw: st.DrawFn, raw: st.SearchStrategy[str], words: list[
 
 
 @st.composite
-def raw_corpus_case(draw: st.DrawFn, raw: st.SearchStrategy[str], words: list[str],
-                    kinds: list[str]) -> tuple[list[str], list[list[str | None]]]:
+def raw_corpus_case(
+    draw: st.DrawFn, raw: st.SearchStrategy[str], words: list[str], kinds: list[str]
+) -> tuple[list[str], list[list[str | None]]]:
     """1-5 hypotheses, each with k references in random order (None where a segment has fewer)."""
     n = draw(st.integers(1, 5))
     k = draw(st.integers(1, 4))

@@ -1,15 +1,17 @@
-"""bleu_teach.lessons.agreement: metric scores equal sacreBLEU's, correlations equal scipy's, MQM means as computed here.
+"""bleu_teach.lessons.agreement: metric scores equal sacreBLEU's, correlations equal scipy's, MQM means as computed
+here.
 
 sacreBLEU's TER takes about a second per system on the full 529 segments, so
 the system-level tables here are built on the SUBSET of zh-en's segments
-(every system kept; segments whose long sentences make TER slowest are not in it); the full zh-en numbers are in the doctests of
+(every system kept; segments whose long sentences make TER slowest are not in it); the full zh-en numbers are in the
+doctests of
 ``bleu_teach/lessons/agreement.py``.  The segment level runs on the full set.
 """
 
 from __future__ import annotations
 
-import json
 import dataclasses
+import json
 import math
 from html import escape
 
@@ -18,18 +20,11 @@ import sacrebleu
 import scipy.stats
 from sacrebleu.metrics import TER
 
-from bleu_teach.views.latex_writer import escape_latex
-from bleu_teach.lessons.agreement import (
-    METRICS,
-    Correlations,
-    SegmentTable,
-    SystemTable,
-    correlations,
-    segment_level,
-    system_level,
-)
+from bleu_teach.lessons.agreement import Correlations, correlations
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tables import METRICS, SegmentTable, SystemTable, segment_level, system_level
 from bleu_teach.lessons.mqm import mqm_system_score
+from bleu_teach.views.latex_writer import escape_latex
 from tests.view_checks import check_every_view, document_tables
 
 #: Every system and segment of the WMT21 release, scored and correlated: the full run only (make check leaves them out).
@@ -113,7 +108,8 @@ def test_ref_a_as_reference_equals_sacrebleu(data):
     hyps = data.systems["MiSS"]
     assert table.references_used == ("ref-A",)
     assert table.score("MiSS", "BLEU") == pytest.approx(
-        sacrebleu.corpus_bleu(hyps, [data.references["ref-A"]]).score, abs=1e-9)
+        sacrebleu.corpus_bleu(hyps, [data.references["ref-A"]]).score, abs=1e-9
+    )
 
 
 def test_mqm_system_score_is_the_mean_of_the_segment_scores(data, ref_b):
@@ -151,8 +147,9 @@ def test_system_correlations_equal_scipy(data, which, request):
     mqm = [sum(data.mqm[n]) / len(data.mqm[n]) for n in names]
     for metric in METRICS:
         # The scores come from sacreBLEU here, not from the table.
-        streams = ([data.references["ref-B"]] if which == "ref_b"
-                   else [data.references["ref-A"], data.references["ref-B"]])
+        streams = (
+            [data.references["ref-B"]] if which == "ref_b" else [data.references["ref-A"], data.references["ref-B"]]
+        )
         score = {"BLEU": sacrebleu.corpus_bleu, "chrF": sacrebleu.corpus_chrf, "TER": TER().corpus_score}[metric]
         values = [score(data.systems.get(n) or data.references[n], streams).score for n in names]
         pearson, kendall = _oracle(values, mqm, negate=metric == "TER")
@@ -208,19 +205,22 @@ def test_segment_correlations_equal_scipy_on_recomputed_vectors(full, segments):
 # --- Bad arguments ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs, error, words", [
-    ({"reference": "ref-B", "include": ("ref-B",)}, ValueError, "against itself"),
-    ({"reference": "both", "include": ("ref-A",)}, ValueError, "against itself"),
-    ({"reference": "ref-C"}, ValueError, "choose reference= one of ref-A, ref-B, both"),
-    ({"reference": 2}, TypeError, "reference must be a string"),
-    ({"metrics": ("BLEU", "bleu")}, ValueError, "unknown metric 'bleu'"),
-    ({"metrics": "BLEU"}, TypeError, "not one string"),
-    ({"metrics": ()}, ValueError, "metrics is empty"),
-    ({"metrics": ("BLEU", "BLEU")}, ValueError, "twice"),
-    ({"include": "ref-A"}, TypeError, "not one string"),
-    ({"include": ("MiSS",)}, ValueError, "already a system"),
-    ({"include": ("ref-Z",)}, ValueError, "no reference 'ref-Z'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"reference": "ref-B", "include": ("ref-B",)}, ValueError, "against itself"),
+        ({"reference": "both", "include": ("ref-A",)}, ValueError, "against itself"),
+        ({"reference": "ref-C"}, ValueError, "choose reference= one of ref-A, ref-B, both"),
+        ({"reference": 2}, TypeError, "reference must be a string"),
+        ({"metrics": ("BLEU", "bleu")}, ValueError, "unknown metric 'bleu'"),
+        ({"metrics": "BLEU"}, TypeError, "not one string"),
+        ({"metrics": ()}, ValueError, "metrics is empty"),
+        ({"metrics": ("BLEU", "BLEU")}, ValueError, "twice"),
+        ({"include": "ref-A"}, TypeError, "not one string"),
+        ({"include": ("MiSS",)}, ValueError, "already a system"),
+        ({"include": ("ref-Z",)}, ValueError, "no reference 'ref-Z'"),
+    ],
+)
 def test_bad_arguments_raise_clear_errors(data, kwargs, error, words):
     with pytest.raises(error, match=words):
         system_level(data, **kwargs)
@@ -247,9 +247,16 @@ def test_bad_data_and_tables_raise_clear_errors(data):
 
 
 def _system_cells(table):
-    """The cells a system table must show, formatted here: the name (references marked), scores to 2 decimals, MQM to 3."""
-    return [[f"{row.name} (human reference)" if row.is_reference else row.name, *[f"{s:.2f}" for s in row.scores],
-             f"{row.mqm:.3f}"] for row in table.rows]
+    """The cells a system table must show, formatted here: the name (references marked), scores to 2 decimals, MQM to
+    3."""
+    return [
+        [
+            f"{row.name} (human reference)" if row.is_reference else row.name,
+            *[f"{s:.2f}" for s in row.scores],
+            f"{row.mqm:.3f}",
+        ]
+        for row in table.rows
+    ]
 
 
 def test_views_show_the_numbers_and_escape_text(ref_b, segments):
@@ -287,8 +294,13 @@ def test_every_view_of_the_tables_and_correlations(ref_b, segments, tmp_path):
 def test_segment_table_data_is_every_row_unless_fewer_are_asked_for(segments):
     data = segments.to_dict(max_rows=10)
     assert data["pairs"] == 6877 and len(data["rows"]) == 10 and data["unrated"] == 0
-    assert data["rows"][0] == {"type": "SegmentRow", "system": segments.rows[0].system, "segment": segments.rows[0].segment,
-                               "scores": list(segments.rows[0].scores), "mqm": segments.rows[0].mqm}
+    assert data["rows"][0] == {
+        "type": "SegmentRow",
+        "system": segments.rows[0].system,
+        "segment": segments.rows[0].segment,
+        "scores": list(segments.rows[0].scores),
+        "mqm": segments.rows[0].mqm,
+    }
     assert len(segments.to_dict()["rows"]) == 6877
 
 

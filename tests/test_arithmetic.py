@@ -27,16 +27,27 @@ def counts(draw: st.DrawFn) -> tuple[list[int], list[int], int, int, int]:
 
 
 @settings(max_examples=examples(1500), deadline=None)
-@given(case=counts(), method=st.sampled_from(sorted(SACREBLEU_SMOOTHING)),
-       value=st.sampled_from([None, 0.01, 0.5, 1, 2]), effective_order=st.booleans())
+@given(
+    case=counts(),
+    method=st.sampled_from(sorted(SACREBLEU_SMOOTHING)),
+    value=st.sampled_from([None, 0.01, 0.5, 1, 2]),
+    effective_order=st.booleans(),
+)
 def test_sacrebleu_score_counts_equals_compute_bleu(case, method, value, effective_order, parity_counter):
     matches, ngrams, sys_len, ref_len, max_order = case
     if method in ("none", "exp"):
         value = None
     ours = sacrebleu_score_counts(matches, ngrams, sys_len, ref_len, method, value, max_order, effective_order)
-    theirs = BLEU.compute_bleu(correct=list(matches), total=list(ngrams), sys_len=sys_len, ref_len=ref_len,
-                               smooth_method=method, smooth_value=value, effective_order=effective_order,
-                               max_ngram_order=max_order)
+    theirs = BLEU.compute_bleu(
+        correct=list(matches),
+        total=list(ngrams),
+        sys_len=sys_len,
+        ref_len=ref_len,
+        smooth_method=method,
+        smooth_value=value,
+        effective_order=effective_order,
+        max_ngram_order=max_order,
+    )
     assert ours.score == pytest.approx(theirs.score, abs=1e-9, rel=0)
     assert list(ours.precisions) == pytest.approx(theirs.precisions, abs=1e-9, rel=0)
     assert list(ours.counts) == theirs.counts and list(ours.totals) == theirs.totals

@@ -19,12 +19,12 @@ import nbformat
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.views.html_writer import write_html
-
-PROJECT = Path(__file__).resolve().parents[1]
 from bleu_teach.explorers import saved
+from bleu_teach.views.html_writer import write_html
 from bleu_teach_site import browser_python, build, live, markdown, slides
 from bleu_teach_site import lessons as site_lessons
+
+PROJECT = Path(__file__).resolve().parents[1]
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DECKS = sorted((PROJECT / "notebooks" / "slides").glob("*.ipynb"))
@@ -32,32 +32,46 @@ STATE = saved.WIDGET_STATE
 
 
 def _title_cell(number: str, title: str, minutes: int) -> str:
-    return (f"# {number} · {title}\n\n**You will learn:** what [BLEU](GLOSSARY.md#bleu) counts.\n"
-            f"**You need first:** nothing.\n**Time:** about {minutes} minutes.")
+    return (
+        f"# {number} · {title}\n\n**You will learn:** what [BLEU](GLOSSARY.md#bleu) counts.\n"
+        f"**You need first:** nothing.\n**Time:** about {minutes} minutes."
+    )
 
 
 def _manifest(folder: Path, lessons: list[tuple[str, str, int]]) -> None:
-    (folder / "course.toml").write_text("".join(
-        f'[[lesson]]\nfile = "{name}.ipynb"\ntitle = "{title}"\nshort = "{title}"\nminutes = {minutes}\n'
-        f'teaches = "it"\n\n' for name, title, minutes in lessons), encoding="utf-8")
+    (folder / "course.toml").write_text(
+        "".join(
+            f'[[lesson]]\nfile = "{name}.ipynb"\ntitle = "{title}"\nshort = "{title}"\nminutes = {minutes}\n'
+            f'teaches = "it"\n\n'
+            for name, title, minutes in lessons
+        ),
+        encoding="utf-8",
+    )
 
 
 def test_the_learning_path_comes_from_the_course_manifest(tmp_path: Path):
     lessons = [("00_a", "Start", 10), ("01_b", "Clipping", 20), ("02_c", "People", 35)]
     for name, title, minutes in lessons:
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell(name[:2], title, minutes))])
+        notebook = nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_markdown_cell(_title_cell(name[:2], title, minutes))]
+        )
         nbformat.write(notebook, tmp_path / f"{name}.ipynb")
     (tmp_path / "notes.ipynb").write_text("{}")  # not a lesson: no NN_ prefix
     _manifest(tmp_path, lessons)
     found = site_lessons.lessons(tmp_path)
     assert [(x.number, x.title, x.minutes, x.page) for x in found] == [
-        ("00", "Start", 10, "00_a.html"), ("01", "Clipping", 20, "01_b.html"), ("02", "People", 35, "02_c.html")]
+        ("00", "Start", 10, "00_a.html"),
+        ("01", "Clipping", 20, "01_b.html"),
+        ("02", "People", 35, "02_c.html"),
+    ]
     assert found[0].learn_html({"GLOSSARY.md": "glossary.html"}) == 'what <a href="glossary.html#bleu">BLEU</a> counts.'
     assert found[0].prev is None and found[0].next is found[1] and found[2].prev is found[1] and found[2].next is None
     assert found[2].download == "notebooks/02_c.ipynb"
     _manifest(tmp_path, [("00_a", "Start", 10), ("01_b", "Clipping", 25), ("02_c", "People", 35)])
-    with pytest.raises(SystemExit, match="01_b.ipynb: its title cell says 'Clipping', about 20 minutes; the course "
-                                         "manifest says 'Clipping', 25"):
+    with pytest.raises(
+        SystemExit,
+        match="01_b.ipynb: its title cell says 'Clipping', about 20 minutes; the course manifest says 'Clipping', 25",
+    ):
         site_lessons.lessons(tmp_path)
     _manifest(tmp_path, lessons[:2])
     with pytest.raises(SystemExit, match="add or remove the lesson in the manifest"):
@@ -81,21 +95,29 @@ def test_every_real_lesson_is_on_the_path_in_order():
 
 def test_links_to_lessons_and_the_glossary_point_at_the_sites_pages():
     pages = {"01_ngrams_and_clipping.ipynb": "01_ngrams_and_clipping.html", "GLOSSARY.md": "glossary.html"}
-    html = markdown.render("See [01](01_ngrams_and_clipping.ipynb), [BP](GLOSSARY.md#brevity-penalty), "
-                           "[the guide's](notebooks/01_ngrams_and_clipping.ipynb#2.-Why) and "
-                           "[elsewhere](https://example.org/x.ipynb).", pages)
+    html = markdown.render(
+        "See [01](01_ngrams_and_clipping.ipynb), [BP](GLOSSARY.md#brevity-penalty), "
+        "[the guide's](notebooks/01_ngrams_and_clipping.ipynb#2.-Why) and "
+        "[elsewhere](https://example.org/x.ipynb).",
+        pages,
+    )
     assert html.strip() == (
         '<p>See <a href="01_ngrams_and_clipping.html">01</a>, <a href="glossary.html#brevity-penalty">BP</a>, '
         '<a href="01_ngrams_and_clipping.html#2.-Why">the guide\'s</a> and '
-        '<a href="https://example.org/x.ipynb">elsewhere</a>.</p>')
+        '<a href="https://example.org/x.ipynb">elsewhere</a>.</p>'
+    )
 
 
 def test_a_pages_contents_are_its_notebooks_numbered_sections_with_the_ids_nbconvert_gives_them():
-    cells = [nbformat.v4.new_markdown_cell("# 03 · Title\n\n## 1. Why *BP*\n\ntext"),
-             nbformat.v4.new_code_cell("## not a heading"),
-             nbformat.v4.new_markdown_cell("### a subsection\n\n## 2. Fewer `<b>` & more\n\n## <b>unclosed")]
-    assert markdown.contents(cells, {}) == [markdown.Section("1.-Why-BP", "1. Why BP"),
-                                            markdown.Section("2.-Fewer-%3Cb%3E-&-more", "2. Fewer <b> & more")]
+    cells = [
+        nbformat.v4.new_markdown_cell("# 03 · Title\n\n## 1. Why *BP*\n\ntext"),
+        nbformat.v4.new_code_cell("## not a heading"),
+        nbformat.v4.new_markdown_cell("### a subsection\n\n## 2. Fewer `<b>` & more\n\n## <b>unclosed"),
+    ]
+    assert markdown.contents(cells, {}) == [
+        markdown.Section("1.-Why-BP", "1. Why BP"),
+        markdown.Section("2.-Fewer-%3Cb%3E-&-more", "2. Fewer <b> & more"),
+    ]
 
 
 def test_an_explicit_anchor_the_heading_below_repeats_is_written_once():
@@ -106,6 +128,7 @@ def test_an_explicit_anchor_the_heading_below_repeats_is_written_once():
 # ---------------------------------------------------------------------------
 # Live-explorer links: each reproduces what its notebook explorer showed
 # ---------------------------------------------------------------------------
+
 
 def _tokens(text: str, query: dict[str, list[str]]) -> list[str]:
     return bt.tokenize(text, query["tokenizer"][0], lowercase=query["lowercase"][0] == "1")
@@ -127,8 +150,11 @@ def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
             view = output.get("data", {}).get(saved.WIDGET_VIEW)
             if view:
                 tree = list(saved.widget_tree(models, view["model_id"]))
-                if any(s.get("_model_name") in ("TextModel", "TextareaModel")
-                       and str(s.get("description", "")).startswith("Hypothesis") for s in tree):
+                if any(
+                    s.get("_model_name") in ("TextModel", "TextareaModel")
+                    and str(s.get("description", "")).startswith("Hypothesis")
+                    for s in tree
+                ):
                     found.append((index, tree))
     return found
 
@@ -153,8 +179,9 @@ def test_each_explorer_link_reproduces_what_the_notebook_explorer_showed(path: P
         (query,) = queries
         report = bt.explain(refs, _tokens(query["hyp"][0], query), weights=weights, smoothing=smoothing)
         if "n-gram order" in labels:
-            assert shown[0] == write_html(report.clipping_document(int(query["n"][0]),
-                                                                   compact="bleu-teach compact" in shown[0]))
+            assert shown[0] == write_html(
+                report.clipping_document(int(query["n"][0]), compact="bleu-teach compact" in shown[0])
+            )
         else:
             assert re.search(r'data-score="([^"]+)"', shown[0]).group(1) == repr(report.score)
             assert shown[0] == report.to_html(compact="bleu-teach compact" in shown[0])
@@ -177,18 +204,27 @@ def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
 
 
 def test_a_saved_explorer_without_references_is_refused():
-    models = {"root": {"state": {"_dom_classes": [saved.MARK, saved.explorer_class("BleuExplorer")],
-                                 "children": ["IPY_MODEL_hyp"]}},
-              "hyp": {"state": {"_dom_classes": ["bleu-teach-hypothesis"], "description": "Hypothesis",
-                                "value": "the cat"}}}
+    models = {
+        "root": {
+            "state": {"_dom_classes": [saved.MARK, saved.explorer_class("BleuExplorer")], "children": ["IPY_MODEL_hyp"]}
+        },
+        "hyp": {"state": {"_dom_classes": ["bleu-teach-hypothesis"], "description": "Hypothesis", "value": "the cat"}},
+    }
     with pytest.raises(ValueError, match="The saved BleuExplorer has no 'references', 'tokenizer'"):
         saved.saved_explorer(models, "root")
 
 
 def test_a_preset_url_carries_every_setting():
     preset = site_lessons.Preset("Hypothesis", "a <b> & c", ("x y", "z"), "13a", True, 2, "0.7, 0.3", "method3")
-    assert parse_qs(preset.query()) == {"hyp": ["a <b> & c"], "ref": ["x y", "z"], "n": ["2"], "weights": ["0.7, 0.3"],
-                                        "smoothing": ["method3"], "tokenizer": ["13a"], "lowercase": ["1"]}
+    assert parse_qs(preset.query()) == {
+        "hyp": ["a <b> & c"],
+        "ref": ["x y", "z"],
+        "n": ["2"],
+        "weights": ["0.7, 0.3"],
+        "smoothing": ["method3"],
+        "tokenizer": ["13a"],
+        "lowercase": ["1"],
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -221,31 +257,47 @@ def test_the_pages_python_runs_on_the_standard_library_alone(tmp_path: Path):
     assert {"whitespace", "13a", "char", "zh", "none"} <= set(tokenizers)
     assert "nltk" not in tokenizers and "intl" not in tokenizers  # intl needs regex
     hyp, refs = "The cat, it sat on the MAT.", ["the cat sat on the mat .", "a cat was sitting on the mat"]
-    base = {"hypothesis": hyp, "references": refs, "lowercase": True, "max_n": "3", "weights": "", "smoothing": "method1",
-            "compact": "", "show_settings": "1"}
+    base = {
+        "hypothesis": hyp,
+        "references": refs,
+        "lowercase": True,
+        "max_n": "3",
+        "weights": "",
+        "smoothing": "method1",
+        "compact": "",
+        "show_settings": "1",
+    }
     cases = [{**base, "tokenizer": name} for name in tokenizers]
-    cases += [{**base, "tokenizer": "nltk"}, {**base, "tokenizer": "13a", "max_n": "three"},
-              {**base, "tokenizer": "13a", "hypothesis": " "}, {**base, "tokenizer": "13a", "weights": "0.5, 0.5"}]
+    cases += [
+        {**base, "tokenizer": "nltk"},
+        {**base, "tokenizer": "13a", "max_n": "three"},
+        {**base, "tokenizer": "13a", "hypothesis": " "},
+        {**base, "tokenizer": "13a", "weights": "0.5, 0.5"},
+    ]
     # -I -S: no site-packages at all, so neither the installed bleu_teach nor sacreBLEU, NumPy or NLTK
-    run = subprocess.run([sys.executable, "-I", "-S", "-c", RUN_ALONE, str(folder), json.dumps(cases)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", RUN_ALONE, str(folder), json.dumps(cases)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["loaded"] == ["bleu_teach", "sacrebleu"]
     answers = result["answers"]
-    for case, answer in zip(cases, answers[:len(tokenizers)]):
+    for case, answer in zip(cases, answers[: len(tokenizers)]):
         tokens = [bt.tokenize(text, case["tokenizer"], lowercase=True) for text in [hyp, *refs]]
         expected = bt.explain(tokens[1:], tokens[0], weights=(1 / 3,) * 3, smoothing="method1")
         assert answer["message"] == "" and answer["value"] == repr(expected.score), case["tokenizer"]
         assert answer["html"] == expected.to_html()
-    assert [a["message"] for a in answers[len(tokenizers):]] == [
+    assert [a["message"] for a in answers[len(tokenizers) :]] == [
         f"This page has no tokenizer 'nltk'; choose one of {', '.join(tokenizers)} (the others need packages the "
         "page does not carry).",
         "Max n must be a whole number, e.g. 4 (got 'three').",
         "The hypothesis is empty: type a sentence into it.",
         "Give 3 weights for Max n = 3 (got 2), or leave the box empty for uniform.",
     ]
-    assert all(a["value"] is None for a in answers[len(tokenizers):])
+    assert all(a["value"] is None for a in answers[len(tokenizers) :])
 
 
 def test_the_build_never_empties_a_folder_that_holds_no_earlier_site(tmp_path: Path):
@@ -293,7 +345,12 @@ def _images(page: Path) -> list[dict[str, str | None]]:
 
 def _stored_alts(path: Path) -> list[str]:
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return [o["metadata"]["image/png"]["alt"] for c in cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+    return [
+        o["metadata"]["image/png"]["alt"]
+        for c in cells
+        for o in c.get("outputs", [])
+        if "image/png" in o.get("data", {})
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -304,8 +361,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
     for lesson in found:
         site_lessons.export_lesson(lesson, out, pages)
-    return {**{lesson.path: out / lesson.page for lesson in found},
-            **{deck: slides.export(deck, out) for deck in DECKS}}
+    return {
+        **{lesson.path: out / lesson.page for lesson in found},
+        **{deck: slides.export(deck, out) for deck in DECKS},
+    }
 
 
 def test_every_image_on_the_lesson_pages_and_in_the_deck_has_the_figures_alt(exported: dict[Path, Path]):
@@ -323,15 +382,25 @@ def test_every_image_on_the_lesson_pages_and_in_the_deck_has_the_figures_alt(exp
 
 
 def test_a_figure_without_alt_text_stops_the_build_naming_its_notebook(tmp_path: Path):
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(_title_cell("00", "Figures", 5)),
-                                               nbformat.v4.new_code_cell("fig = plot_something()\nfig")])
-    notebook.cells[1].outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
-                                                        metadata={"image/png": {"width": 640}})]
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell(_title_cell("00", "Figures", 5)),
+            nbformat.v4.new_code_cell("fig = plot_something()\nfig"),
+        ]
+    )
+    notebook.cells[1].outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"image/png": "iVBORw0KGgo="}, metadata={"image/png": {"width": 640}}
+        )
+    ]
     nbformat.write(notebook, tmp_path / "00_figures.ipynb")
     _manifest(tmp_path, [("00_figures", "Figures", 5)])
     (lesson,) = site_lessons.lessons(tmp_path)
-    with pytest.raises(Exception, match=r"No alt text for a figure in 00_figures\.ipynb: the output of the cell "
-                                        r"'fig = plot_something\(\)' has no image/png metadata 'alt'"):
+    with pytest.raises(
+        Exception,
+        match=r"No alt text for a figure in 00_figures\.ipynb: the output of the cell "
+        r"'fig = plot_something\(\)' has no image/png metadata 'alt'",
+    ):
         site_lessons.export_lesson(lesson, tmp_path, {})
     notebook.cells[1].outputs[0].metadata["image/png"]["alt"] = 'Bar chart titled "a <b> & c".'
     nbformat.write(notebook, tmp_path / "00_figures.ipynb")
@@ -373,7 +442,7 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
         for ex in exercises(lesson.name[:2]):
             anchor = f'<a id="{ex.anchor}"></a>'
             (cell,) = [source for source in prose if anchor in source]
-            question = cell[cell.index(anchor):]
+            question = cell[cell.index(anchor) :]
             assert question == ex.markdown("page"), (lesson.name, ex.id)
             for words in ("run the cell", "as a string", "in quotes", "`None`", "\n* **A** "):
                 assert words not in question, (lesson.name, ex.id, words)
@@ -381,8 +450,11 @@ def test_the_lesson_pages_ask_each_question_in_the_pages_words():
         assert len(forms) == len(exercises(lesson.name[:2]))
         # Under each numeric exercise, its practice block in place of the notebook's Practice widget (no code shown).
         practised = [c.source for c in notebook.cells if c.cell_type == "raw" and "data-practice=" in c.source]
-        assert practised == [f'<div class="jp-Cell live-cell celltag_practice">{live.practice_html(ex.id)}</div>'
-                             for ex in exercises(lesson.name[:2]) if ex.id in PRACTISED]
+        assert practised == [
+            f'<div class="jp-Cell live-cell celltag_practice">{live.practice_html(ex.id)}</div>'
+            for ex in exercises(lesson.name[:2])
+            if ex.id in PRACTISED
+        ]
         assert not any("Practice(" in c.source for c in notebook.cells if c.cell_type == "code")
         if lesson.name.startswith("00"):
             assert how_to_answer("page") in "".join(prose) and how_to_answer("notebook") not in "".join(prose)

@@ -22,20 +22,49 @@ from sacrebleu.metrics import CHRF
 
 import bleu_teach as bt
 from bleu_teach.chrf.arithmetic import chrf_from_counts
-from bleu_teach.chrf.reports import ChrfReport
-from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
+from bleu_teach.chrf.explain import chrf_score, explain_chrf
+from bleu_teach.chrf.reports import ChrfReport
+from tests.conftest import examples
 from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 from tests.view_checks import assert_tables_shown, document_tables
-from tests.conftest import examples
 
 TOL = 1e-9
 
 # Raw strings: words that share character and word n-grams, punctuation that chrF++ splits off, Unicode
 # (combining marks, a capital whose lowercase is two code points, non-ASCII spaces), repeated words.
-WORDS = ["the", "The", "THE", "cat", "cats", "chased", "chasing", "dog", "dog.", "(dog)", "\"hi\"", "...", "end...",
-         "isn't", "a", "a", "a", "I", "İstanbul", "naïve", "nai\u0308ve", "猫が", "好き", "Straße", "<script>", "&amp;",
-         ",", "e-mail", "3.5", "x"]
+WORDS = [
+    "the",
+    "The",
+    "THE",
+    "cat",
+    "cats",
+    "chased",
+    "chasing",
+    "dog",
+    "dog.",
+    "(dog)",
+    '"hi"',
+    "...",
+    "end...",
+    "isn't",
+    "a",
+    "a",
+    "a",
+    "I",
+    "İstanbul",
+    "naïve",
+    "nai\u0308ve",
+    "猫が",
+    "好き",
+    "Straße",
+    "<script>",
+    "&amp;",
+    ",",
+    "e-mail",
+    "3.5",
+    "x",
+]
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000"]
 CHARS = "abcAB .,!?'-\"()&;<>\t\n猫がéİ\u00a0"
 
@@ -77,7 +106,8 @@ PUNCTUATION = set(string.punctuation)
 
 
 def oracle_words(text: str) -> list[str]:
-    """chrF++'s words as sacreBLEU splits them: one punctuation mark off the end of a longer word, else off its start."""
+    """chrF++'s words as sacreBLEU splits them: one punctuation mark off the end of a longer word, else off its
+    start."""
     words: list[str] = []
     for w in text.split():
         if len(w) > 1 and w[-1] in PUNCTUATION:
@@ -89,8 +119,15 @@ def oracle_words(text: str) -> list[str]:
     return words
 
 
-def oracle_statistics(hyp: str, ref: str, char_order: int = 6, word_order: int = 0, lowercase: bool = False,
-                      whitespace: bool = False, **_: Any) -> list[int]:
+def oracle_statistics(
+    hyp: str,
+    ref: str,
+    char_order: int = 6,
+    word_order: int = 0,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    **_: Any,
+) -> list[int]:
     """chrF's statistics by the definition (Popovic 2015, 2017), counted here with Counter, in sacreBLEU's layout:
     [hypothesis n-grams, reference n-grams, matches] for each character order, then each word order.  As in
     sacreBLEU, hypothesis n-grams count 0 for an order of which the reference has none."""
@@ -102,7 +139,7 @@ def oracle_statistics(hyp: str, ref: str, char_order: int = 6, word_order: int =
             units: Sequence[str] = oracle_words(text)
         else:
             units = text if whitespace else "".join(text.split())
-        return Counter(tuple(units[i:i + n]) for i in range(len(units) - n + 1))
+        return Counter(tuple(units[i : i + n]) for i in range(len(units) - n + 1))
 
     found = []
     for n, words in [(n, False) for n in range(1, char_order + 1)] + [(n, True) for n in range(1, word_order + 1)]:
@@ -132,8 +169,14 @@ def branches(report: ChrfReport) -> set[str]:
     return found
 
 
-DEFAULTS = {"char_order": 6, "word_order": 0, "beta": 2, "lowercase": False, "whitespace": False,
-            "eps_smoothing": False}
+DEFAULTS = {
+    "char_order": 6,
+    "word_order": 0,
+    "beta": 2,
+    "lowercase": False,
+    "whitespace": False,
+    "eps_smoothing": False,
+}
 
 #: One example of each branch: the property test always runs these, whatever hypothesis draws.
 BRANCH_EXAMPLES = {
@@ -154,6 +197,7 @@ def test_each_branch_example_takes_its_branch(label):
 
 
 # --- sentence: score, per-order statistics of every reference, choice of reference -----------------
+
 
 def _with_branch_examples(test):
     for hyp, refs in BRANCH_EXAMPLES.values():
@@ -205,6 +249,7 @@ def test_report_rows_add_up_to_the_counts(case, opts):
 
 
 # --- corpus: score and summed statistics, both orientations ---------------------------------------
+
 
 @settings(max_examples=examples(500), deadline=None)
 @given(case=corpus_case(), opts=options())
@@ -301,10 +346,11 @@ def test_whitespace_is_removed_before_character_ngrams():
 def test_chrf_words_split_off_one_punctuation_mark():
     assert chrf_words("(hi) end... a. 'x'") == ("(hi", ")", "end..", ".", "a", ".", "'x", "'")
     assert oracle_words("(hi) end... a. 'x'") == list(chrf_words("(hi) end... a. 'x'"))
-    for text in ["(hi) end... a. 'x'", "\"quoted,\" he said.", "-- a-b c"]:  # the split decides chrF++'s score
+    for text in ["(hi) end... a. 'x'", '"quoted," he said.', "-- a-b c"]:  # the split decides chrF++'s score
         for reference in ["(hi) end. a x", "he said quoted", "a-b c --"]:
             assert explain_chrf(text, [reference], word_order=2).score == pytest.approx(
-                CHRF(word_order=2).sentence_score(text, [reference]).score, abs=TOL, rel=0)
+                CHRF(word_order=2).sentence_score(text, [reference]).score, abs=TOL, rel=0
+            )
 
 
 def test_chrf_from_counts_is_the_arithmetic_of_the_counts():
@@ -316,8 +362,9 @@ def test_corpus_sums_counts_rather_than_averaging_segments(parity_counter):
     hyps = [HYP, "a bird sings"]
     refs = [[REF], ["a bird is singing", "the bird sings"]]
     got = chrf_score(hyps, refs)
-    assert got.score == pytest.approx(CHRF().corpus_score(hyps, [[REF, "a bird is singing"], [None, "the bird sings"]])
-                                      .score, abs=TOL, rel=0)
+    assert got.score == pytest.approx(
+        CHRF().corpus_score(hyps, [[REF, "a bird is singing"], [None, "the bird sings"]]).score, abs=TOL, rel=0
+    )
     assert got.mean_segment_score != pytest.approx(got.score)
     assert [s.chosen for s in got.segments] == [0, 1]
     assert "corpus (summed)" in got.to_text() and "mean of the segment scores" in repr(got)
@@ -330,6 +377,7 @@ def test_corpus_view_shows_the_first_segments_and_says_how_many_more():
 
 
 # --- views ------------------------------------------------------------------------------------------
+
 
 def test_views_escape_user_text():
     evil = "<script>alert(1)</script> & <b>"
@@ -368,44 +416,52 @@ def test_summary_text_leaves_out_the_ngram_tables():
 
 # --- bad input --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hyp, refs, kwargs, error, message", [
-    (["a b"], ["a b"], {}, TypeError, "for a list of hypotheses use chrf_score"),
-    ("a b", "a b", {}, TypeError, r"wrap a single reference in a list: \[reference\]"),
-    ("a b", [], {}, ValueError, "at least one"),
-    ("a b", [None], {}, ValueError, "at least one"),
-    ("a b", [["a b"]], {}, TypeError, r"references\[0\] must be a string"),
-    ("a", ["a"], {"char_order": 6.0}, TypeError, "char_order must be a whole number"),
-    ("a", ["a"], {"word_order": True}, TypeError, "word_order must be a whole number"),
-    ("a", ["a"], {"char_order": -1}, ValueError, "0 or more"),
-    ("a", ["a"], {"char_order": 0}, ValueError, "nothing to count"),
-    ("a", ["a"], {"beta": "2"}, TypeError, "beta must be a number"),
-    ("a", ["a"], {"beta": -1}, ValueError, ">= 0"),
-    ("a", ["a"], {"beta": float("inf")}, ValueError, "finite"),
-    ("a", ["a"], {"lowercase": 1}, TypeError, "lowercase must be True or False"),
-    ("a", ["a"], {"whitespace": None}, TypeError, "whitespace must be True or False"),
-    ("a", ["a"], {"eps_smoothing": "no"}, TypeError, "eps_smoothing must be True or False"),
-])
+
+@pytest.mark.parametrize(
+    "hyp, refs, kwargs, error, message",
+    [
+        (["a b"], ["a b"], {}, TypeError, "for a list of hypotheses use chrf_score"),
+        ("a b", "a b", {}, TypeError, r"wrap a single reference in a list: \[reference\]"),
+        ("a b", [], {}, ValueError, "at least one"),
+        ("a b", [None], {}, ValueError, "at least one"),
+        ("a b", [["a b"]], {}, TypeError, r"references\[0\] must be a string"),
+        ("a", ["a"], {"char_order": 6.0}, TypeError, "char_order must be a whole number"),
+        ("a", ["a"], {"word_order": True}, TypeError, "word_order must be a whole number"),
+        ("a", ["a"], {"char_order": -1}, ValueError, "0 or more"),
+        ("a", ["a"], {"char_order": 0}, ValueError, "nothing to count"),
+        ("a", ["a"], {"beta": "2"}, TypeError, "beta must be a number"),
+        ("a", ["a"], {"beta": -1}, ValueError, ">= 0"),
+        ("a", ["a"], {"beta": float("inf")}, ValueError, "finite"),
+        ("a", ["a"], {"lowercase": 1}, TypeError, "lowercase must be True or False"),
+        ("a", ["a"], {"whitespace": None}, TypeError, "whitespace must be True or False"),
+        ("a", ["a"], {"eps_smoothing": "no"}, TypeError, "eps_smoothing must be True or False"),
+    ],
+)
 def test_explain_chrf_bad_input(hyp, refs, kwargs, error, message):
     with pytest.raises(error, match=message):
         explain_chrf(hyp, refs, **kwargs)
 
 
-@pytest.mark.parametrize("hyps, refs, kwargs, error, message", [
-    ("a b", [["a b"]], {}, TypeError, "hypotheses must be a list of strings"),
-    ([], [], {}, ValueError, "hypotheses is empty"),
-    (["a", "b"], [["a"]], {}, ValueError, "2 hypotheses but 1 reference lists"),
-    (["a"], ["a"], {}, TypeError, "wrap it in a list"),
-    (["a"], [[None]], {}, ValueError, "no reference"),
-    (["a", "b"], [["a", "b"], ["a", "b"]], {}, ValueError, "can be read two ways"),
-    (["a"], [["a"]], {"orientation": "columns"}, ValueError, "'per_hypothesis'.*'streams'"),
-    (["a"], [["a"]], {"beta": True}, TypeError, "beta must be a number"),
-])
+@pytest.mark.parametrize(
+    "hyps, refs, kwargs, error, message",
+    [
+        ("a b", [["a b"]], {}, TypeError, "hypotheses must be a list of strings"),
+        ([], [], {}, ValueError, "hypotheses is empty"),
+        (["a", "b"], [["a"]], {}, ValueError, "2 hypotheses but 1 reference lists"),
+        (["a"], ["a"], {}, TypeError, "wrap it in a list"),
+        (["a"], [[None]], {}, ValueError, "no reference"),
+        (["a", "b"], [["a", "b"], ["a", "b"]], {}, ValueError, "can be read two ways"),
+        (["a"], [["a"]], {"orientation": "columns"}, ValueError, "'per_hypothesis'.*'streams'"),
+        (["a"], [["a"]], {"beta": True}, TypeError, "beta must be a number"),
+    ],
+)
 def test_chrf_score_bad_input(hyps, refs, kwargs, error, message):
     with pytest.raises(error, match=message):
         chrf_score(hyps, refs, **kwargs)
 
 
 # --- the package's seams ------------------------------------------------------------------------------
+
 
 def test_exported_and_counting_stays_in_statistics():
     for name in ("explain_chrf", "chrf_score", "ChrfReport", "ChrfCorpusScore"):

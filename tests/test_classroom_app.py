@@ -9,8 +9,8 @@ formula. The real server, killed mid-class, is in tests/test_classroom_server.py
 from __future__ import annotations
 
 import csv
-import json
 import io
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,11 +21,14 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from bleu_teach.classroom.app import ADMIN_COOKIE, STUDENT_COOKIE, Limits, create_app  # noqa: E402
+from bleu_teach.classroom.app import Limits, create_app  # noqa: E402
+from bleu_teach.classroom.room import ADMIN_COOKIE, STUDENT_COOKIE  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-tests"
+#: The server's own limits (a frozen dataclass: one instance serves every client).
+LIMITS = Limits()
 
 
 @pytest.fixture
@@ -44,7 +47,7 @@ def site(tmp_path: Path) -> Path:
     return folder
 
 
-def client(store: Store, site: Path | None = None, limits: Limits = Limits()) -> TestClient:
+def client(store: Store, site: Path | None = None, limits: Limits = LIMITS) -> TestClient:
     return TestClient(create_app(store, TOKEN, site, limits), base_url="http://class.test")
 
 
@@ -65,8 +68,11 @@ def student_of(store: Store, code: str, nickname: str) -> TestClient:
 
 
 def send(browser: TestClient, exercise: str, answer: str, answer_id: str | None = None):  # noqa: ANN201
-    return browser.post("/class/api/answers", headers=WRITE,
-                        json={"id": answer_id or str(uuid.uuid4()), "exercise": exercise, "answer": answer})
+    return browser.post(
+        "/class/api/answers",
+        headers=WRITE,
+        json={"id": answer_id or str(uuid.uuid4()), "exercise": exercise, "answer": answer},
+    )
 
 
 def test_a_class_joins_answers_and_the_teacher_sees_each_named_mistake(store: Store) -> None:
@@ -106,8 +112,11 @@ def test_an_answer_sent_again_is_counted_once(store: Store) -> None:
 def test_the_server_judges_for_itself(store: Store) -> None:
     _, made = teacher_of(store)
     ann = student_of(store, made["code"], "Ann")
-    reply = ann.post("/class/api/answers", headers=WRITE,
-                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5", "verdict": "correct"})
+    reply = ann.post(
+        "/class/api/answers",
+        headers=WRITE,
+        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5", "verdict": "correct"},
+    )
     assert reply.json()["verdict"] == "wrong"  # what the page claims is not read
     assert send(ann, "99.9", "1").status_code == 400 and "no exercise" in send(ann, "99.9", "1").json()["error"]
     assert send(ann, "03.1", "x" * 201).status_code == 400
@@ -152,12 +161,16 @@ def test_bodies_and_typed_text_are_bounded(store: Store) -> None:
 def test_joining_and_answering_are_rate_limited(store: Store) -> None:
     _, made = teacher_of(store)
     browser = client(store, limits=Limits(joins_per_address=3, answers_per_student=5))
-    statuses = [browser.post("/class/api/join", json={"code": "NOPE22", "nickname": f"n{k}"},
-                             headers=WRITE).status_code for k in range(4)]
+    statuses = [
+        browser.post("/class/api/join", json={"code": "NOPE22", "nickname": f"n{k}"}, headers=WRITE).status_code
+        for k in range(4)
+    ]
     assert statuses == [404, 404, 404, 429]  # guessing codes is slowed down
     room = client(store, limits=Limits(joins_per_address=3))  # a class behind one address joins whole
-    joined = [room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"},
-                        headers=WRITE).status_code for k in range(60)]
+    joined = [
+        room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"}, headers=WRITE).status_code
+        for k in range(60)
+    ]
     assert joined == [200] * 60
     student = client(store, limits=Limits(answers_per_student=5))
     student.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=WRITE)
@@ -169,18 +182,22 @@ def test_joining_and_answering_are_rate_limited(store: Store) -> None:
 def test_one_scripts_wrong_codes_never_lock_the_room_out_and_one_address_cannot_crowd_a_session(store: Store) -> None:
     _, made = teacher_of(store)
     room = client(store, limits=Limits(joins_per_address=120, joins_per_address_per_session=40))
-    guesses = [room.post("/class/api/join", json={"code": f"ZZZ{k:03d}", "nickname": "x"}, headers=WRITE)
-               for k in range(130)]
+    guesses = [
+        room.post("/class/api/join", json={"code": f"ZZZ{k:03d}", "nickname": "x"}, headers=WRITE) for k in range(130)
+    ]
     assert [g.status_code for g in guesses[-10:]] == [429] * 10 and guesses[-1].headers["Retry-After"] == "60"
     # the same address (the school's), the right code: the class still joins
-    joined = [room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"}, headers=WRITE)
-              for k in range(41)]
+    joined = [
+        room.post("/class/api/join", json={"code": made["code"], "nickname": f"student {k}"}, headers=WRITE)
+        for k in range(41)
+    ]
     assert [j.status_code for j in joined[:40]] == [200] * 40
     assert joined[40].status_code == 429 and joined[40].headers["Retry-After"] == "600"
     assert "from this address" in joined[40].json()["error"]
     _, second = teacher_of(store, "another class")  # another session from the same address is another count
-    assert room.post("/class/api/join", json={"code": second["code"], "nickname": "Ann"},
-                     headers=WRITE).status_code == 200
+    assert (
+        room.post("/class/api/join", json={"code": second["code"], "nickname": "Ann"}, headers=WRITE).status_code == 200
+    )
 
 
 def test_teacher_pages_need_their_secret_and_a_student_sees_only_their_own(store: Store) -> None:
@@ -189,8 +206,11 @@ def test_teacher_pages_need_their_secret_and_a_student_sees_only_their_own(store
     ann = student_of(store, made["code"], "Ann")
     send(ann, "03.1", "0.882")
     number = made["id"]
-    for path in (f"/class/api/sessions/{number}/tally", f"/class/api/sessions/{number}/export.csv",
-                 f"/class/dashboard/{number}"):
+    for path in (
+        f"/class/api/sessions/{number}/tally",
+        f"/class/api/sessions/{number}/export.csv",
+        f"/class/dashboard/{number}",
+    ):
         assert ann.get(path).status_code == 401, path  # a student's cookie opens no teacher page
         assert client(store).get(path).status_code == 401, path
     other_teacher, _ = teacher_of(store, "a third")
@@ -220,12 +240,12 @@ def test_what_students_typed_is_escaped_in_pages_and_neutralised_in_the_export(s
     teacher, made = teacher_of(store, "<img src=x onerror=alert(1)>")
     page = teacher.get(f"/class/dashboard/{made['id']}").text
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
-    for nickname in ("=HYPERLINK(\"http://evil.example\")", "+1+1", "-2+3", "@SUM(A1)", "<b>Bo</b>"):
+    for nickname in ('=HYPERLINK("http://evil.example")', "+1+1", "-2+3", "@SUM(A1)", "<b>Bo</b>"):
         send(student_of(store, made["code"], nickname), "03.1", "=1+1")
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/export.csv").text)))
     assert rows[0] == ["nickname", "exercise", "answer", "verdict", "mistake", "late", "at", "removed"]
     nicknames = [row[0] for row in rows[1:]]
-    assert nicknames == ["'=HYPERLINK(\"http://evil.example\")", "'+1+1", "'-2+3", "'@SUM(A1)", "<b>Bo</b>"]
+    assert nicknames == ['\'=HYPERLINK("http://evil.example")', "'+1+1", "'-2+3", "'@SUM(A1)", "<b>Bo</b>"]
     assert {row[2] for row in rows[1:]} == {"'=1+1"}
     assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows[1:] for cell in row)
     send(student_of(store, made["code"], "Dee"), "08.1", "-6")  # a plain negative number stays a number
@@ -250,35 +270,47 @@ def test_a_poll_is_asked_voted_on_closed_and_asked_again_beside_the_first_round(
     number = made["id"]
     phones = [student_of(store, made["code"], f"phone {k}") for k in range(5)]
     assert phones[0].get("/class/api/poll").json()["poll"] is None  # nothing asked yet
-    assert phones[0].post(f"/class/api/sessions/{number}/polls", headers=WRITE,
-                          json={"exercise": "03.2"}).status_code == 401  # a student cannot ask
+    assert (
+        phones[0].post(f"/class/api/sessions/{number}/polls", headers=WRITE, json={"exercise": "03.2"}).status_code
+        == 401
+    )  # a student cannot ask
     opened = teacher.post(f"/class/api/sessions/{number}/polls", headers=WRITE, json={"exercise": "03.2"}).json()
     poll = opened["poll"]
     shown = phones[0].get("/class/api/poll").json()
-    assert shown["poll"]["question"] == poll["question"] and [o[0] for o in shown["poll"]["options"]] == \
-        list("ABCDEF")
+    assert shown["poll"]["question"] == poll["question"] and [o[0] for o in shown["poll"]["options"]] == list("ABCDEF")
     assert "right" not in json.dumps(shown) and set(shown) == {"poll", "mine", "session"}  # never the answer
     for phone, choice in zip(phones, "AABCC", strict=True):
-        assert phone.post("/class/api/poll/vote", headers=WRITE,
-                          json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": choice}).status_code == 200
+        assert (
+            phone.post(
+                "/class/api/poll/vote",
+                headers=WRITE,
+                json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": choice},
+            ).status_code
+            == 200
+        )
     vote_id = str(uuid.uuid4())  # phone 4 changes its mind (C to A), and its page sends that twice
     for _ in range(2):
         phones[4].post("/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": vote_id, "choice": "A"})
-    bad = phones[0].post("/class/api/poll/vote", headers=WRITE,
-                         json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "Z"})
+    bad = phones[0].post(
+        "/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "Z"}
+    )
     assert bad.status_code == 400 and "choice: one of A, B, C, D, E, F" in bad.json()["error"]
     view = teacher.get(f"/class/api/sessions/{number}/tally").json()  # the dashboard's data holds the poll too
     assert view["poll"]["rounds"] == [{"id": poll["id"], "round": 1, "open": True, "voted": 5, "counts": None}]
     teacher.post(f"/class/api/sessions/{number}/polls/{poll['id']}/close", headers=WRITE, json={})
-    late = phones[0].post("/class/api/poll/vote", headers=WRITE,
-                          json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "B"})
+    late = phones[0].post(
+        "/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "B"}
+    )
     assert late.status_code == 400 and "closed" in late.json()["error"]
     view = teacher.get(f"/class/api/sessions/{number}/tally").json()["poll"]
     assert view["rounds"][0]["counts"] == {"A": 3, "B": 1, "C": 1, "D": 0, "E": 0, "F": 0} and view["right"] == "E"
     second = teacher.post(f"/class/api/sessions/{number}/polls/{poll['id']}/again", headers=WRITE, json={}).json()
     for phone in phones:
-        phone.post("/class/api/poll/vote", headers=WRITE,
-                   json={"poll": second["poll"]["id"], "id": str(uuid.uuid4()), "choice": "D"})
+        phone.post(
+            "/class/api/poll/vote",
+            headers=WRITE,
+            json={"poll": second["poll"]["id"], "id": str(uuid.uuid4()), "choice": "D"},
+        )
     teacher.post(f"/class/api/sessions/{number}/polls/{second['poll']['id']}/close", headers=WRITE, json={})
     view = teacher.get(f"/class/api/sessions/{number}/tally").json()["poll"]
     assert [r["round"] for r in view["rounds"]] == [1, 2]  # side by side
@@ -290,12 +322,14 @@ def test_a_poll_is_asked_voted_on_closed_and_asked_again_beside_the_first_round(
 def test_the_presenters_own_question_is_bounded(store: Store) -> None:
     teacher, made = teacher_of(store)
     path = f"/class/api/sessions/{made['id']}/polls"
-    for body, message in (({"question": "Which is higher?", "options": ["only one"]}, "2 to 6 options"),
-                          ({"question": "Which?", "options": list("ABCDEFG")}, "2 to 6 options"),
-                          ({"question": "", "options": ["a", "b"]}, "question: it is empty"),
-                          ({"question": "q" * 401, "options": ["a", "b"]}, "question: at most 400"),
-                          ({"question": "Which?", "options": ["a", "  "]}, "option B: it is empty"),
-                          ({"exercise": "03.1"}, "no options to vote on")):
+    for body, message in (
+        ({"question": "Which is higher?", "options": ["only one"]}, "2 to 6 options"),
+        ({"question": "Which?", "options": list("ABCDEFG")}, "2 to 6 options"),
+        ({"question": "", "options": ["a", "b"]}, "question: it is empty"),
+        ({"question": "q" * 401, "options": ["a", "b"]}, "question: at most 400"),
+        ({"question": "Which?", "options": ["a", "  "]}, "option B: it is empty"),
+        ({"exercise": "03.1"}, "no options to vote on"),
+    ):
         refused = teacher.post(path, headers=WRITE, json=body)
         assert refused.status_code == 400 and message in refused.json()["error"], (body, refused.text)
     asked = teacher.post(path, headers=WRITE, json={"question": "BLEU of <b>A</b> vs B?", "options": ["A", "B"]})
@@ -313,9 +347,15 @@ def test_forged_cookies_open_nothing(store: Store) -> None:
     forger.cookies.set(f"bleu_teach_session_{number}", "a-guessed-secret", domain="class.test", path="/class")
     forger.cookies.set(ADMIN_COOKIE, "a-guessed-token", domain="class.test")
     forger.cookies.set(STUDENT_COOKIE, f"{number}.a-guessed-token", domain="class.test")
-    for path in (f"/class/api/sessions/{number}/tally", f"/class/api/sessions/{number}/export.csv",
-                 f"/class/api/sessions/{number}/events", f"/class/dashboard/{number}", "/class/teach",
-                 "/class/api/me", "/class/api/poll"):
+    for path in (
+        f"/class/api/sessions/{number}/tally",
+        f"/class/api/sessions/{number}/export.csv",
+        f"/class/api/sessions/{number}/events",
+        f"/class/dashboard/{number}",
+        "/class/teach",
+        "/class/api/me",
+        "/class/api/poll",
+    ):
         assert forger.get(path).status_code == 401, path
     assert forger.post("/class/api/sessions", headers=WRITE, json={"title": "x"}).status_code == 401
     assert send(forger, "03.1", "0.5").status_code == 401
@@ -339,38 +379,63 @@ def test_odd_requests_get_a_4xx_naming_the_problem_and_the_server_goes_on(store:
     teacher, made = teacher_of(store)
     session = made["id"]
     ann = student_of(store, made["code"], "Ann")
-    poll = teacher.post(f"/class/api/sessions/{session}/polls", headers=WRITE,
-                        json={"question": "Which?", "options": ["one", "two"]}).json()["poll"]
+    poll = teacher.post(
+        f"/class/api/sessions/{session}/polls", headers=WRITE, json={"question": "Which?", "options": ["one", "two"]}
+    ).json()["poll"]
     deep = "[" * 30_000 + "]" * 30_000  # 60 KB, under the size limit
     assert len(deep) < 64 * 1024
-    writes = [(ann, "/class/api/join"), (ann, "/class/api/answers"), (ann, "/class/api/poll/vote"),
-              (ann, "/class/api/homework/answer"), (teacher, "/class/api/sessions"),
-              (teacher, f"/class/api/sessions/{session}/polls"), (teacher, f"/class/api/sessions/{session}/roster/reopen")]
+    writes = [
+        (ann, "/class/api/join"),
+        (ann, "/class/api/answers"),
+        (ann, "/class/api/poll/vote"),
+        (ann, "/class/api/homework/answer"),
+        (teacher, "/class/api/sessions"),
+        (teacher, f"/class/api/sessions/{session}/polls"),
+        (teacher, f"/class/api/sessions/{session}/roster/reopen"),
+    ]
     for browser, path in writes:
         reply = browser.post(path, content=deep, headers=WRITE | {"Content-Type": "application/json"})
         assert 400 <= reply.status_code < 500, (path, reply.status_code, reply.text)
         assert "error" in reply.json(), path
-    for body, said in (({"poll": 10**30, "id": "v1", "choice": "A"}, "poll"),
-                       ({"poll": poll["id"], "id": "v\u0000", "choice": "A"}, "id: it holds"),
-                       ({"poll": poll["id"], "id": "\ud800", "choice": "A"}, "id: it holds characters that are not text")):
-        reply = ann.post("/class/api/poll/vote", headers=WRITE | {"Content-Type": "application/json"},
-                         content=json.dumps(body))
+    for body, said in (
+        ({"poll": 10**30, "id": "v1", "choice": "A"}, "poll"),
+        ({"poll": poll["id"], "id": "v\u0000", "choice": "A"}, "id: it holds"),
+        ({"poll": poll["id"], "id": "\ud800", "choice": "A"}, "id: it holds characters that are not text"),
+    ):
+        reply = ann.post(
+            "/class/api/poll/vote", headers=WRITE | {"Content-Type": "application/json"}, content=json.dumps(body)
+        )
         assert reply.status_code == 400 and said in reply.json()["error"], (body, reply.text)
-    reply = ann.post("/class/api/answers", headers=WRITE | {"Content-Type": "application/json"},
-                     content=json.dumps({"id": "a1", "exercise": "03.1", "answer": "0.5\ud800"}))
-    assert reply.status_code == 400 and reply.json()["error"].startswith("answer: it holds characters that are not text")
-    reply = teacher.post(f"/class/api/sessions/{session}/polls", headers=WRITE,
-                         json={"question": "Which\u0000?", "options": ["one", "two"]})
+    reply = ann.post(
+        "/class/api/answers",
+        headers=WRITE | {"Content-Type": "application/json"},
+        content=json.dumps({"id": "a1", "exercise": "03.1", "answer": "0.5\ud800"}),
+    )
+    assert reply.status_code == 400 and reply.json()["error"].startswith(
+        "answer: it holds characters that are not text"
+    )
+    reply = teacher.post(
+        f"/class/api/sessions/{session}/polls",
+        headers=WRITE,
+        json={"question": "Which\u0000?", "options": ["one", "two"]},
+    )
     assert reply.status_code == 400 and "question" in reply.json()["error"]
-    for path in (f"/class/api/sessions/{10**30}/tally", f"/class/dashboard/{10**30}",
-                 f"/class/api/sessions/{session}/polls/{10**30}/close"):
-        reply = (teacher.post(path, headers=WRITE) if path.endswith("close") else teacher.get(path))
+    for path in (
+        f"/class/api/sessions/{10**30}/tally",
+        f"/class/dashboard/{10**30}",
+        f"/class/api/sessions/{session}/polls/{10**30}/close",
+    ):
+        reply = teacher.post(path, headers=WRITE) if path.endswith("close") else teacher.get(path)
         assert reply.status_code == 404, (path, reply.status_code)
     odd = _no_server_errors(store)
     cookie = {"Cookie": f"{STUDENT_COOKIE}=\u00b2.token".encode("latin-1")}  # "²": a digit to str.isdigit, not to int()
     assert odd.get("/class/api/me", headers=cookie).status_code == 401
-    assert odd.post("/class/api/answers", headers=WRITE | cookie, json={"id": "x", "exercise": "03.1",
-                                                                        "answer": "1"}).status_code == 401
+    assert (
+        odd.post(
+            "/class/api/answers", headers=WRITE | cookie, json={"id": "x", "exercise": "03.1", "answer": "1"}
+        ).status_code
+        == 401
+    )
     length = {"Content-Length": "\u00b2".encode("latin-1")}
     assert odd.post("/class/api/answers", headers=WRITE | length, content=b"1").status_code == 413
     assert send(ann, "03.2", "E").json()["verdict"] == "correct"  # and the class goes on
@@ -408,14 +473,27 @@ def test_a_database_that_fails_gets_a_503_to_retry_and_one_line_in_the_log(store
 
 
 def test_database_files_are_never_served_and_a_site_holding_the_database_is_refused(tmp_path: Path, site: Path) -> None:
-    for name in ("bleu-teach-class.sqlite", "bleu-teach-class.sqlite-wal", "bleu-teach-class.sqlite-shm", "x.db",
-                 "old.sqlite-journal", "other.sqlite3"):
+    for name in (
+        "bleu-teach-class.sqlite",
+        "bleu-teach-class.sqlite-wal",
+        "bleu-teach-class.sqlite-shm",
+        "x.db",
+        "old.sqlite-journal",
+        "other.sqlite3",
+    ):
         (site / name).write_bytes(b"SQLite format 3\x00 roster e-mails")
     outside = Store.open(tmp_path / "elsewhere.sqlite")
     browser = client(outside, site)
     assert browser.get("/").status_code == 200
-    for name in ("bleu-teach-class.sqlite", "bleu-teach-class.sqlite-wal", "bleu-teach-class.sqlite-shm", "x.db",
-                 "old.sqlite-journal", "other.sqlite3", "BLEU-TEACH-CLASS.SQLITE"):
+    for name in (
+        "bleu-teach-class.sqlite",
+        "bleu-teach-class.sqlite-wal",
+        "bleu-teach-class.sqlite-shm",
+        "x.db",
+        "old.sqlite-journal",
+        "other.sqlite3",
+        "BLEU-TEACH-CLASS.SQLITE",
+    ):
         assert browser.get(f"/{name}").status_code == 404, name
     outside.close()
     inside = Store.open(site / "class.sqlite")
@@ -441,12 +519,16 @@ def test_the_teacher_removes_a_fake_student_whose_answers_leave_the_counts_and_s
     before = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
     assert before["students"] == 2 and before["exercises"][0]["answered"] == 2
     fake_id = next(s["id"] for s in before["roster"] if s["nickname"] == "alice")
-    assert ann.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE,
-                    json={}).status_code == 401  # a student cannot
+    assert (
+        ann.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE, json={}).status_code
+        == 401
+    )  # a student cannot
     removed = teacher.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE, json={})
     assert removed.status_code == 200
-    assert teacher.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE,
-                        json={}).status_code == 404  # once
+    assert (
+        teacher.post(f"/class/api/sessions/{made['id']}/students/{fake_id}/remove", headers=WRITE, json={}).status_code
+        == 404
+    )  # once
     after = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
     assert after["students"] == 1 and after["exercises"][0]["answered"] == 1
     assert after["exercises"][0]["verdicts"] == {"correct": 1, "misconception": 0, "wrong": 0}
@@ -468,5 +550,6 @@ def test_the_printed_link_of_a_new_start_works_in_a_browser_that_kept_the_last_s
     assert typo.status_code == 401 and "set-cookie" not in typo.headers  # a mistyped link replaces nothing
     assert browser.get("/class/teach").status_code == 200
     stranger = client(store)
-    assert stranger.post(f"/class/api/sessions?token={TOKEN}", headers=WRITE,
-                         json={"title": "x"}).status_code == 401  # the token in an address opens only the page
+    assert (
+        stranger.post(f"/class/api/sessions?token={TOKEN}", headers=WRITE, json={"title": "x"}).status_code == 401
+    )  # the token in an address opens only the page

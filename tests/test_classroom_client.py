@@ -50,7 +50,8 @@ def _stored(server: Server, session_id: int) -> list[tuple[str, str, str]]:
 
 
 def test_a_joined_notebooks_checks_reach_the_session_and_wait_out_a_lost_connection(
-        server: Server, capsys: pytest.CaptureFixture[str]) -> None:
+    server: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
     number, code = _session(server)
     with pytest.raises(ValueError, match="no session has that code"):
         bleu_teach.join(server.url, "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3", nickname="Ann")
@@ -77,17 +78,29 @@ def _answer_through(server: Server, number: int, capsys: pytest.CaptureFixture[s
     server.start()
     check("03.1", "0.5")
     assert "Sent to your class" in capsys.readouterr().out
-    assert _stored(server, number) == [("03.2", "A", "misconception"), ("03.2", "E", "correct"),
-                                       ("03.1", "0.5", "wrong")]
+    assert _stored(server, number) == [
+        ("03.2", "A", "misconception"),
+        ("03.2", "E", "correct"),
+        ("03.1", "0.5", "wrong"),
+    ]
 
 
 def test_a_hubs_environment_variable_joins_at_the_first_check(server: Server) -> None:
     number, code = _session(server)
-    script = ("import bleu_teach; print('imported'); from bleu_teach.exercises import check; "
-              "print(check('03.2', 'E'))")
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=PROJECT, timeout=120,
-                         env=os.environ | {"BLEU_TEACH_CLASS": f"{server.url}/class?code={code}",
-                                           "BLEU_TEACH_NICKNAME": "hub-user-7", "PYTHONPATH": str(PROJECT)})
+    script = "import bleu_teach; print('imported'); from bleu_teach.exercises import check; print(check('03.2', 'E'))"
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=120,
+        env=os.environ
+        | {
+            "BLEU_TEACH_CLASS": f"{server.url}/class?code={code}",
+            "BLEU_TEACH_NICKNAME": "hub-user-7",
+            "PYTHONPATH": str(PROJECT),
+        },
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "imported"  # nothing sent on import
@@ -100,15 +113,23 @@ def test_a_notebook_on_a_real_kernel_joins_and_its_check_reaches_the_session(ser
     from nbclient import NotebookClient
 
     number, code = _session(server)
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f'import bleu_teach\nbleu_teach.join("{server.url}/class?code={code}", '
-                                  'nickname="Kernel Kim")'),
-        nbformat.v4.new_code_cell('from bleu_teach.exercises import check\ncheck("03.2", "A")'),
-    ])
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(PROJECT)}}).execute()
-    printed = ["".join(output.get("text", "")) for cell in notebook.cells for output in cell.outputs
-               if output.get("output_type") == "stream"]
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                f'import bleu_teach\nbleu_teach.join("{server.url}/class?code={code}", nickname="Kernel Kim")'
+            ),
+            nbformat.v4.new_code_cell('from bleu_teach.exercises import check\ncheck("03.2", "A")'),
+        ]
+    )
+    NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(PROJECT)}}
+    ).execute()
+    printed = [
+        "".join(output.get("text", ""))
+        for cell in notebook.cells
+        for output in cell.outputs
+        if output.get("output_type") == "stream"
+    ]
     assert any("Joined 'Notebook class' as Kernel Kim" in text for text in printed), printed
     assert any("Sent to your class (Notebook class)." in text for text in printed), printed
     assert _stored(server, number) == [("03.2", "A", "misconception")]

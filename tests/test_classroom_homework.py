@@ -61,20 +61,41 @@ def test_the_servers_variants_are_never_the_paper_sheets_or_the_quizs() -> None:
         assert (ex.id, json.dumps(dict(ex.inputs), sort_keys=True)) not in seen
         if ex.id == "03.1":  # the same lengths in another order are the same question
             lengths = (sorted(ex.inputs["reference_lengths"]), ex.inputs["hypothesis_length"])
-            assert lengths not in [(sorted(p.inputs["reference_lengths"]), p.inputs["hypothesis_length"])
-                                   for p in paper if p.id == "03.1"]
+            assert lengths not in [
+                (sorted(p.inputs["reference_lengths"]), p.inputs["hypothesis_length"]) for p in paper if p.id == "03.1"
+            ]
         else:  # the same words in any order, against the same references, are the same question
             words = (sorted(ex.inputs["hypothesis"].split()), list(ex.inputs["references"]))
-            assert words not in [(sorted(p.inputs["hypothesis"].split()), list(p.inputs["references"]))
-                                 for p in paper if p.id == "01.1"]
+            assert words not in [
+                (sorted(p.inputs["hypothesis"].split()), list(p.inputs["references"])) for p in paper if p.id == "01.1"
+            ]
     with pytest.raises(ValueError, match="cannot be varied"):
         draw(["03.2"])
 
 
 def test_the_worksheet_commands_file_is_read_back_whole(tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "3", "--seed",
-                          "4", "--exercises", "03.1,01.1", "--no-pdf", "--out", str(tmp_path / "out")],
-                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            "3",
+            "--seed",
+            "4",
+            "--exercises",
+            "03.1,01.1",
+            "--no-pdf",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     record = json.loads((tmp_path / "out" / "worksheets.quiz.json").read_text(encoding="utf-8"))
     found = avoided(tmp_path / "out" / "worksheets.quiz.json")
@@ -88,9 +109,14 @@ def test_the_worksheet_commands_file_is_read_back_whole(tmp_path: Path) -> None:
 
 def _homework(store: Store, due: datetime, tries: int | None = None) -> tuple[TestClient, dict]:
     session, secret = store.create_session("Week 4", "homework", due, tries)
-    store.set_roster(session.id, [("Zoë Ng", json.dumps({"Email address": "zoe@example.org"})),
-                                  ("=cmd|' /C calc'!A0", json.dumps({"Email address": "x@example.org"})),
-                                  ("Ada Lovelace", json.dumps({"Email address": "ada@example.org"}))])
+    store.set_roster(
+        session.id,
+        [
+            ("Zoë Ng", json.dumps({"Email address": "zoe@example.org"})),
+            ("=cmd|' /C calc'!A0", json.dumps({"Email address": "x@example.org"})),
+            ("Ada Lovelace", json.dumps({"Email address": "ada@example.org"})),
+        ],
+    )
     Homework(store).save(session, draw(["03.1"], count=3, seed=21))
     teacher = TestClient(create_app(store, TOKEN), base_url="http://class.test")
     teacher.get(f"/class/t/{session.id}/{secret}")
@@ -117,37 +143,56 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
     zoe, _ = _join(store, made["code"], "Zoë Ng")
     ada, _ = _join(store, made["code"], "Ada Lovelace")
     homework = Homework(store)
-    variants = {name: homework.assignment(student)[0] for name, student in
-                (("Zoë Ng", store.roster(made["id"])[0]), ("Ada Lovelace", store.roster(made["id"])[1]))}
+    variants = {
+        name: homework.assignment(student)[0]
+        for name, student in (("Zoë Ng", store.roster(made["id"])[0]), ("Ada Lovelace", store.roster(made["id"])[1]))
+    }
     assert variants["Zoë Ng"].inputs != variants["Ada Lovelace"].inputs  # each their own
     shown = zoe.get("/class/api/homework")
     asked = shown.json()["questions"]
     assert [q["exercise"] for q in asked] == ["03.1"] and asked[0]["last"] is None
     right = _bp(dict(variants["Zoë Ng"].inputs))
     assert f"{right:.3f}" not in shown.text and "answer_text" not in shown.text and '"right"' not in shown.text
-    wrong = zoe.post("/class/api/homework/answer", headers=WRITE,
-                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.123"})
+    wrong = zoe.post(
+        "/class/api/homework/answer",
+        headers=WRITE,
+        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.123"},
+    )
     assert wrong.json()["verdict"] in ("wrong", "misconception") and f"{right:.3f}" not in wrong.text
-    ok = zoe.post("/class/api/homework/answer", headers=WRITE,
-                  json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
+    ok = zoe.post(
+        "/class/api/homework/answer",
+        headers=WRITE,
+        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"},
+    )
     assert ok.json() == {"stored": True, "verdict": "correct", "mistake": "", "late": False, "tries_left": 8}
-    other = ada.post("/class/api/homework/answer", headers=WRITE,  # Zoë's right answer is not Ada's
-                     json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"})
+    other = ada.post(
+        "/class/api/homework/answer",
+        headers=WRITE,  # Zoë's right answer is not Ada's
+        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": f"{right:.3f}"},
+    )
     ada_right = _bp(dict(variants["Ada Lovelace"].inputs))
     if f"{ada_right:.3f}" == f"{right:.3f}":  # the same number by chance: right for her too
         assert other.json()["verdict"] == "correct"
     else:
         assert other.json()["verdict"] != "correct"
-    lesson = zoe.post("/class/api/answers", headers=WRITE,
-                      json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    lesson = zoe.post(
+        "/class/api/answers", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"}
+    )
     assert lesson.status_code == 409 and "homework page" in lesson.json()["error"]
-    unknown = zoe.post("/class/api/homework/answer", headers=WRITE,
-                       json={"id": str(uuid.uuid4()), "exercise": "04.1", "answer": "0.5"})
+    unknown = zoe.post(
+        "/class/api/homework/answer", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "04.1", "answer": "0.5"}
+    )
     assert unknown.status_code == 400 and "not in this homework" in unknown.json()["error"]
 
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
-    assert rows[0] == ["Name", "Email address", "03.1", "Week 4 (total, out of 1)", "Late answers",
-                       "03.1 tries (of 10)"]
+    assert rows[0] == [
+        "Name",
+        "Email address",
+        "03.1",
+        "Week 4 (total, out of 1)",
+        "Late answers",
+        "03.1 tries (of 10)",
+    ]
     assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
     assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0", "0"]  # never joined; a formula quoted
     assert rows[3][:2] == ["Ada Lovelace", "ada@example.org"]
@@ -156,36 +201,80 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
 def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:
     _, made = _homework(store, datetime.now(timezone.utc) - timedelta(minutes=1))
     zoe, _ = _join(store, made["code"], "Zoë Ng")
-    late = zoe.post("/class/api/homework/answer", headers=WRITE,
-                    json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    late = zoe.post(
+        "/class/api/homework/answer", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"}
+    )
     assert late.json()["late"] is True
 
 
 def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> None:
-    (tmp_path / "roster.csv").write_text("First name;Surname;Email address\nZoë;Ng;zoe@example.org\n",
-                                         encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
-                          "2026-12-01T09:00+01:00", "--roster", str(tmp_path / "roster.csv"), "--exercises", "03.1",
-                          "--variants", "4", "--database", str(tmp_path / "c.sqlite")],
-                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    (tmp_path / "roster.csv").write_text("First name;Surname;Email address\nZoë;Ng;zoe@example.org\n", encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "Week 4",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--roster",
+            str(tmp_path / "roster.csv"),
+            "--exercises",
+            "03.1",
+            "--variants",
+            "4",
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     assert "variants: 03.1 4" in run.stdout and "only the 1 names of the roster" in run.stdout
-    bad = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "W", "--due", "tomorrow",
-                          "--database", str(tmp_path / "c.sqlite")], capture_output=True, text=True, cwd=PROJECT)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "W",
+            "--due",
+            "tomorrow",
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+    )
     assert bad.returncode == 2 and "--due: 'tomorrow' is not a time" in bad.stderr
 
 
 def test_the_teacher_lets_a_student_join_again_from_a_new_device(store: Store) -> None:
     teacher, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1))
     old_phone, _ = _join(store, made["code"], "Zoë Ng")
-    old_phone.post("/class/api/homework/answer", headers=WRITE,
-                   json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"})
+    old_phone.post(
+        "/class/api/homework/answer", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"}
+    )
     _, refused = _join(store, made["code"], "Zoë Ng")  # the new laptop, before the teacher lets her in
     assert refused.status_code == 400 and "can let you join again" in refused.json()["error"]
-    assert teacher.post(f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE,
-                        json={"name": "zoë ng"}).status_code == 200
-    assert teacher.post(f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE,
-                        json={"name": "Nobody"}).status_code == 404
+    assert (
+        teacher.post(
+            f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE, json={"name": "zoë ng"}
+        ).status_code
+        == 200
+    )
+    assert (
+        teacher.post(
+            f"/class/api/sessions/{made['id']}/roster/reopen", headers=WRITE, json={"name": "Nobody"}
+        ).status_code
+        == 404
+    )
     laptop, joined = _join(store, made["code"], "Zoë Ng")
     assert joined.status_code == 200
     shown = laptop.get("/class/api/homework").json()
@@ -202,9 +291,24 @@ def test_a_lost_teacher_link_is_replaced_from_the_command_line(tmp_path: Path) -
     store = Store.open(database)
     session, secret = store.create_session("Week 4")
     store.close()
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "link", str(session.id), "--database",
-                          database, "--address", "http://10.0.0.5:8000"], capture_output=True, text=True,
-                         cwd=PROJECT, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "link",
+            str(session.id),
+            "--database",
+            database,
+            "--address",
+            "http://10.0.0.5:8000",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     new = run.stdout.strip().rsplit("/", 1)[1]
     assert f"http://10.0.0.5:8000/class/t/{session.id}/" in run.stdout and new != secret
@@ -218,14 +322,22 @@ def test_each_question_has_its_tries_so_guessing_a_number_among_its_candidates_f
     zoe, _ = _join(store, made["code"], "Zoë Ng")
     assert zoe.get("/class/api/homework").json()["questions"][0]["tries_left"] == 3
     ids = [str(uuid.uuid4()) for _ in range(4)]
-    replies = [zoe.post("/class/api/homework/answer", headers=WRITE,
-                        json={"id": answer_id, "exercise": "03.1", "answer": f"0.{k}11"}) for k, answer_id in
-               enumerate(ids)]
+    replies = [
+        zoe.post(
+            "/class/api/homework/answer",
+            headers=WRITE,
+            json={"id": answer_id, "exercise": "03.1", "answer": f"0.{k}11"},
+        )
+        for k, answer_id in enumerate(ids)
+    ]
     assert [r.status_code for r in replies] == [200, 200, 200, 409]
     assert [r.json().get("tries_left") for r in replies[:3]] == [2, 1, 0]
     assert "used the 3 tries" in replies[3].json()["error"]
-    again = zoe.post("/class/api/homework/answer", headers=WRITE,  # a page sending its last answer again
-                     json={"id": ids[2], "exercise": "03.1", "answer": "0.211"})
+    again = zoe.post(
+        "/class/api/homework/answer",
+        headers=WRITE,  # a page sending its last answer again
+        json={"id": ids[2], "exercise": "03.1", "answer": "0.211"},
+    )
     assert again.status_code == 200 and again.json()["stored"] is False
     rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
     assert rows[0][-1] == "03.1 tries (of 3)" and rows[1][0] == "Zoë Ng" and rows[1][-1] == "3"
@@ -234,10 +346,30 @@ def test_each_question_has_its_tries_so_guessing_a_number_among_its_candidates_f
 def test_a_roster_with_one_name_twice_is_refused_before_any_homework_is_made(tmp_path: Path) -> None:
     (tmp_path / "roster.csv").write_text("Name\nAnn Lee\nann  lee\n", encoding="utf-8")
     database = str(tmp_path / "c.sqlite")
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
-                          "2026-12-01T09:00+01:00", "--roster", str(tmp_path / "roster.csv"), "--exercises", "03.1",
-                          "--variants", "2", "--database", database], capture_output=True, text=True, cwd=PROJECT,
-                         timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "Week 4",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--roster",
+            str(tmp_path / "roster.csv"),
+            "--exercises",
+            "03.1",
+            "--variants",
+            "2",
+            "--database",
+            database,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert run.returncode == 2, run.stderr
     assert "'Ann Lee' (line 2) and 'ann lee' (line 3) are the same name" in run.stderr, run.stderr
     assert "this is a bug" not in run.stderr
@@ -249,8 +381,11 @@ def test_an_answer_in_the_wrong_form_uses_no_try(store: Store) -> None:
     zoe, _ = _join(store, made["code"], "Zoë Ng")
 
     def send(answer: str):  # noqa: ANN202
-        return zoe.post("/class/api/homework/answer", headers=WRITE,
-                        json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": answer})
+        return zoe.post(
+            "/class/api/homework/answer",
+            headers=WRITE,
+            json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": answer},
+        )
 
     assert send("0.111").json()["tries_left"] == 1
     unreadable = send("<b>1</b>")
@@ -263,8 +398,12 @@ def test_an_answer_in_the_wrong_form_uses_no_try(store: Store) -> None:
 # Names a roster may hold: a Persian name written with a zero-width non-joiner, an emoji family (three people
 # joined by zero-width joiners), a name that opens with a right-to-left mark, and one of 61 characters (two given
 # names and two surnames), longer than a nickname's 40.
-LEGITIMATE_NAMES = ["مهسا رضایی\u200cپور", "Sam \U0001F468\u200d\U0001F469\u200d\U0001F467", "\u200fנועה כהן",
-                    "María de los Ángeles Fernández-Villaverde y Rodríguez Pereira"]
+LEGITIMATE_NAMES = [
+    "مهسا رضایی\u200cپور",
+    "Sam \U0001f468\u200d\U0001f469\u200d\U0001f467",
+    "\u200fנועה כהן",
+    "María de los Ángeles Fernández-Villaverde y Rodríguez Pereira",
+]
 
 
 def test_the_homework_takes_the_roster_the_worksheets_take_and_its_students_join(tmp_path: Path) -> None:
@@ -272,53 +411,136 @@ def test_the_homework_takes_the_roster_the_worksheets_take_and_its_students_join
     roster = tmp_path / "roster.csv"
     roster.write_text("Name\n" + "\n".join(LEGITIMATE_NAMES) + "\n", encoding="utf-8")
     database = tmp_path / "c.sqlite"
-    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
-                             "--exercises", "03.1", "--no-pdf", "--seed", "3", "--out", str(tmp_path / "out")],
-                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    sheets = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--roster",
+            str(roster),
+            "--exercises",
+            "03.1",
+            "--no-pdf",
+            "--seed",
+            "3",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert sheets.returncode == 0, sheets.stderr
     key = (tmp_path / "out" / "worksheet-key.md").read_text(encoding="utf-8")
     for k, name in enumerate(LEGITIMATE_NAMES, start=1):  # printed as they are: no joiner or mark as an escape
-        assert f"**Name:** {name}\n" in (tmp_path / "out" / "sheets" / f"student-{k:02d}.md").read_text(encoding="utf-8")
+        assert f"**Name:** {name}\n" in (tmp_path / "out" / "sheets" / f"student-{k:02d}.md").read_text(
+            encoding="utf-8"
+        )
         assert f"Sheet of student {k:02d}: {name} " in key
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
-                          "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1", "--variants", "2",
-                          "--database", str(database)], capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "Week 4",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--roster",
+            str(roster),
+            "--exercises",
+            "03.1",
+            "--variants",
+            "2",
+            "--database",
+            str(database),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     store = Store.open(database)
     try:
         session = store.sessions()[-1]
         assert [name for name, _, _ in store.roster_names(session.id)] == LEGITIMATE_NAMES
-        for typed, kept in (("مهسا رضایی\u200cپور", LEGITIMATE_NAMES[0]), ("נועה כהן", LEGITIMATE_NAMES[2]),
-                            (LEGITIMATE_NAMES[1], LEGITIMATE_NAMES[1]), (LEGITIMATE_NAMES[3].upper(), LEGITIMATE_NAMES[3])):
+        for typed, kept in (
+            ("مهسا رضایی\u200cپور", LEGITIMATE_NAMES[0]),
+            ("נועה כהן", LEGITIMATE_NAMES[2]),
+            (LEGITIMATE_NAMES[1], LEGITIMATE_NAMES[1]),
+            (LEGITIMATE_NAMES[3].upper(), LEGITIMATE_NAMES[3]),
+        ):
             _, joined = _join(store, session.code, typed)  # typed on a phone: without the leading mark, say
             assert joined.status_code == 200 and joined.json()["nickname"] == kept, joined.text
     finally:
         store.close()
 
 
-@pytest.mark.parametrize("name, said", [
-    ("Eve\u202e1gnp.exe", "line 3 of .* holds U\\+202E RIGHT-TO-LEFT OVERRIDE, a direction control"),
-    ("Ann\u2066Lee", "line 3 of .* holds U\\+2066 LEFT-TO-RIGHT ISOLATE, a direction control"),
-    ("Ann\x00Lee", "line 3 of .* holds U\\+0000, a control character"),
-    ("Ann\x9b31mLee", "line 3 of .* holds U\\+009B, a control character"),
-    ("Ann\u200bLee", "line 3 of .* holds U\\+200B ZERO WIDTH SPACE at character 4, an invisible format character"),
-    ("\u200dAnn", "line 3 of .* holds U\\+200D ZERO WIDTH JOINER at character 1, a joiner belongs between two"),
-    ("Ann\u200f", "line 3 of .* holds U\\+200F RIGHT-TO-LEFT MARK at character 4, a direction mark belongs only"),
-    ("A" * 101, "line 3 of .* has 101 characters, more than the 100 a name may have"),
-])
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("Eve\u202e1gnp.exe", "line 3 of .* holds U\\+202E RIGHT-TO-LEFT OVERRIDE, a direction control"),
+        ("Ann\u2066Lee", "line 3 of .* holds U\\+2066 LEFT-TO-RIGHT ISOLATE, a direction control"),
+        ("Ann\x00Lee", "line 3 of .* holds U\\+0000, a control character"),
+        ("Ann\x9b31mLee", "line 3 of .* holds U\\+009B, a control character"),
+        ("Ann\u200bLee", "line 3 of .* holds U\\+200B ZERO WIDTH SPACE at character 4, an invisible format character"),
+        ("\u200dAnn", "line 3 of .* holds U\\+200D ZERO WIDTH JOINER at character 1, a joiner belongs between two"),
+        ("Ann\u200f", "line 3 of .* holds U\\+200F RIGHT-TO-LEFT MARK at character 4, a direction mark belongs only"),
+        ("A" * 101, "line 3 of .* has 101 characters, more than the 100 a name may have"),
+    ],
+)
 def test_a_bad_name_is_refused_by_both_commands_with_its_line_rule_and_code_point_before_any_drawing(
-        tmp_path: Path, name: str, said: str) -> None:
+    tmp_path: Path, name: str, said: str
+) -> None:
     import re
 
     roster = tmp_path / "roster.csv"
     roster.write_bytes(("Name\nZoë Ng\n" + name + "\n").encode("utf-8", "surrogatepass"))
-    homework = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
-                               "2026-12-01T09:00+01:00", "--roster", str(roster), "--exercises", "03.1",
-                               "--database", str(tmp_path / "c.sqlite")],
-                              capture_output=True, text=True, cwd=PROJECT, timeout=600)
-    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
-                             "--no-pdf", "--out", str(tmp_path / "out")],
-                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    homework = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "Week 4",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--roster",
+            str(roster),
+            "--exercises",
+            "03.1",
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
+    sheets = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--roster",
+            str(roster),
+            "--no-pdf",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     for run in (homework, sheets):
         assert run.returncode == 2 and re.search(f"--roster: the name on {said}", run.stderr), run.stderr
         assert "Traceback" not in run.stderr and "drawing" not in run.stderr  # refused before anything is drawn
@@ -332,8 +554,8 @@ def _unstuttered(hypothesis: str) -> tuple[str, ...]:
         changed = False
         for n in (2, 1):
             for i in range(len(tokens) - 2 * n + 1):
-                if tokens[i:i + n] == tokens[i + n:i + 2 * n]:
-                    del tokens[i + n:i + 2 * n]
+                if tokens[i : i + n] == tokens[i + n : i + 2 * n]:
+                    del tokens[i + n : i + 2 * n]
                     changed = True
                     break
     return tuple(tokens)
@@ -366,7 +588,7 @@ def test_no_server_question_is_a_near_copy_of_a_sheets_or_the_quizs_nor_of_anoth
                 if other.id == ex.id:
                     assert not _references(ex) & _references(other), (ex.label, other.label, ex.inputs)
     for k, ex in enumerate(server):
-        for other in server[k + 1:]:
+        for other in server[k + 1 :]:
             if other.id == ex.id:
                 assert not _references(ex) & _references(other), (ex.label, ex.inputs, other.inputs)
 
@@ -376,15 +598,53 @@ def test_an_exercise_the_sheets_used_up_is_said_with_how_many_variants_are_left(
     class's sheets and quiz, the homework has few or none left. The command says so, with the number it stored."""
     import re
 
-    sheets = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "12",
-                             "--seed", "4", "--exercises", "02.1,03.1", "--no-pdf", "--out", str(tmp_path / "out")],
-                            capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    sheets = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            "12",
+            "--seed",
+            "4",
+            "--exercises",
+            "02.1,03.1",
+            "--no-pdf",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert sheets.returncode == 0, sheets.stderr
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "homework", "Week 4", "--due",
-                          "2026-12-01T09:00+01:00", "--exercises", "02.1,03.1", "--variants", "5",
-                          "--avoid", str(tmp_path / "out" / "worksheets.quiz.json"),
-                          "--database", str(tmp_path / "c.sqlite")],
-                         capture_output=True, text=True, cwd=PROJECT, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "Week 4",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--exercises",
+            "02.1,03.1",
+            "--variants",
+            "5",
+            "--avoid",
+            str(tmp_path / "out" / "worksheets.quiz.json"),
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     stored = {k: int(v) for k, v in re.findall(r"(\d\d\.\d) (\d+)", run.stdout.split("variants:")[1].split("\n")[0])}
     assert stored.get("03.1") == 5 and "of 03.1" not in run.stderr

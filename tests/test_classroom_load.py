@@ -3,7 +3,8 @@
 40 students answer every exercise within 30 seconds, one answer in ten sent
 twice, and vote in two polls, against the real server on SQLite and on
 PostgreSQL: nothing refused, nothing lost, nothing stored twice, every vote
-counted, and the dashboard's stream showed every answer. The latencies are printed, not asserted here (the benchmark holds the
+counted, and the dashboard's stream showed every answer. The latencies are printed, not asserted here (the benchmark
+holds the
 targets, on a quiet machine).
 """
 

@@ -74,9 +74,18 @@ def made_by_the_release(where: str) -> dict:
     homework, _ = old.create_session("week 4", "homework", due)
     old.set_roster(homework.id, [("Li Lei", '{"Email address": "li@example.org"}'), ("Ann Smith", "{}")])
     with old.engine.begin() as connection:
-        poll = connection.execute(release.polls.insert().values(
-            session_id=live.id, question="Which?", options='[["A", "one"], ["B", "two"]]', exercise="", round=1,
-            first_round=None, state="open", opened=datetime.now(timezone.utc))).inserted_primary_key[0]
+        poll = connection.execute(
+            release.polls.insert().values(
+                session_id=live.id,
+                question="Which?",
+                options='[["A", "one"], ["B", "two"]]',
+                exercise="",
+                round=1,
+                first_round=None,
+                state="open",
+                opened=datetime.now(timezone.utc),
+            )
+        ).inserted_primary_key[0]
     old.close()
     return {"live": live.id, "secret": live_secret, "homework": homework.id, "poll": poll, "due": due}
 
@@ -91,7 +100,9 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         assert store.is_teacher(made["live"], made["secret"])  # the teacher's link still opens the dashboard
         kept = store.answers(made["live"])
         assert [(a.answer_id, a.verdict, a.mistake) for a in kept] == [
-            ("a-1", "correct", ""), ("b-1", "misconception", "you used the longest reference")]
+            ("a-1", "correct", ""),
+            ("b-1", "misconception", "you used the longest reference"),
+        ]
         assert all(a.at.tzinfo is not None for a in kept)
         assert store.session(made["homework"]).due == made["due"]
         assert [name for name, _, _ in store.roster_names(made["homework"])] == ["Li Lei", "Ann Smith"]
@@ -105,8 +116,7 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         assert polls.counts(polls.poll(live.id, made["poll"])) == {"A": 0, "B": 1}
         li, _ = store.join(store.session(made["homework"]), "li lei")
         assert li.nickname == "Li Lei"
-        late, _ = store.record_answer(li, "l-1", "01.1", "0.5", "wrong",
-                                      at=made["due"] + timedelta(minutes=30))
+        late, _ = store.record_answer(li, "l-1", "01.1", "0.5", "wrong", at=made["due"] + timedelta(minutes=30))
         assert late.late
     finally:
         store.close()
@@ -145,8 +155,9 @@ def test_a_new_database_is_made_by_the_revisions_and_matches_the_tables_the_code
         store.close()
 
 
-def test_a_failed_upgrade_leaves_the_database_as_it_was_and_the_next_start_upgrades_it(tmp_path: Path,
-                                                                                      monkeypatch) -> None:
+def test_a_failed_upgrade_leaves_the_database_as_it_was_and_the_next_start_upgrades_it(
+    tmp_path: Path, monkeypatch
+) -> None:
     where = tmp_path / "release.sqlite"
     made = made_by_the_release(str(where))
     from alembic import command
@@ -182,8 +193,9 @@ def test_another_applications_database_is_refused_and_never_changed(tmp_path: Pa
     assert other.read_bytes() == before
 
 
-def test_first_release_due_times_kept_without_their_zone_are_named_for_the_teacher_to_check(tmp_path: Path,
-                                                                                            caplog) -> None:
+def test_first_release_due_times_kept_without_their_zone_are_named_for_the_teacher_to_check(
+    tmp_path: Path, caplog
+) -> None:
     import logging
 
     where = tmp_path / "release.sqlite"

@@ -61,10 +61,31 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
     certificate, key = folder / "cert.pem", folder / "key.pem"
     # An elliptic-curve key: 1,100 handshakes cost a fraction of what RSA's do, so the test loads the machine (and
     # the browser tests beside it) as little as it can.
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-days", "2", "-subj", "/CN=127.0.0.1",
-                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
-                   check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(certificate),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return certificate, key
 
 
@@ -86,8 +107,7 @@ async def _slow_clients(port: int, context: ssl.SSLContext, hold: float, started
 
     async def one() -> None:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context,
-                                                           server_hostname="127.0.0.1")
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context, server_hostname="127.0.0.1")
         except (OSError, ssl.SSLError):
             counts["refused"] += 1
             return
@@ -144,9 +164,12 @@ def test_nginx_in_front_holds_off_slow_clients_while_a_class_joins(tmp_path: Pat
     store.close()
 
     upstream, https_port, http_port = _free_port(), _free_port(), _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "bleu_teach", "class", "serve", "--port", str(upstream),
-                               "--database", str(database)], cwd=PROJECT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bleu_teach", "class", "serve", "--port", str(upstream), "--database", str(database)],
+        cwd=PROJECT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     prefix = tmp_path / "nginx"
     prefix.mkdir()
     site = nginx_configuration("127.0.0.1", str(certificate), str(key), upstream, https_port, http_port)
@@ -159,10 +182,15 @@ def test_nginx_in_front_holds_off_slow_clients_while_a_class_joins(tmp_path: Pat
         + f"daemon off;\nworker_processes 2;\nworker_rlimit_nofile 8192;\npid {prefix}/nginx.pid;\n"
         f"error_log {prefix}/error.log warn;\nevents {{ worker_connections 4096; }}\n"
         f"http {{\n  access_log off;\n  client_body_temp_path {temp['body']};\n  proxy_temp_path {temp['proxy']};\n"
-        f"  fastcgi_temp_path {temp['fastcgi']};\n  uwsgi_temp_path {temp['uwsgi']};\n  scgi_temp_path {temp['scgi']};\n"
-        f"  include {prefix}/bleu-teach.conf;\n}}\n")
-    proxy = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        f"  fastcgi_temp_path {temp['fastcgi']};\n  uwsgi_temp_path {temp['uwsgi']};\n"
+        f"  scgi_temp_path {temp['scgi']};\n"
+        f"  include {prefix}/bleu-teach.conf;\n}}\n"
+    )
+    proxy = subprocess.Popen(
+        [nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"https://127.0.0.1:{https_port}"
     try:
         _wait(lambda: httpx.get(f"http://127.0.0.1:{upstream}/class", timeout=2).status_code == 200, "class serve")
@@ -193,10 +221,12 @@ def test_nginx_in_front_holds_off_slow_clients_while_a_class_joins(tmp_path: Pat
         proxy.wait(timeout=30)
         server.wait(timeout=30)
     times = sorted(seconds for _, seconds in joined)
-    print(f"nginx: {counts['opened']} slow connections opened ({counts['refused']} refused), "
-          f"{counts['cut off']} cut off by nginx, {counts['still open']} still open after 60 s; "
-          f"{HONEST} honest joins: {sum(status == 200 for status, _ in joined)} succeeded, "
-          f"median {times[len(times) // 2] * 1000:.0f} ms, slowest {times[-1] * 1000:.0f} ms")
+    print(
+        f"nginx: {counts['opened']} slow connections opened ({counts['refused']} refused), "
+        f"{counts['cut off']} cut off by nginx, {counts['still open']} still open after 60 s; "
+        f"{HONEST} honest joins: {sum(status == 200 for status, _ in joined)} succeeded, "
+        f"median {times[len(times) // 2] * 1000:.0f} ms, slowest {times[-1] * 1000:.0f} ms"
+    )
     assert [status for status, _ in joined] == [200] * HONEST
     assert counts["opened"] >= SLOW_CLIENTS * 0.9  # the attack really ran
     assert counts["still open"] == 0  # every slow client was cut off (its header took longer than 10 s)

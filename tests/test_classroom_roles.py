@@ -62,13 +62,22 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
     assert teacher.get(made["teacher_link"], follow_redirects=False).status_code == 303
     assert other_teacher.get(other_made["teacher_link"], follow_redirects=False).status_code == 303
     student = _browser(store)
-    assert student.post("/class/api/join", headers=WRITE, json={"code": made["code"], "nickname": "Ann"}).status_code == 200
-    poll = teacher.post(f"/class/api/sessions/{made['id']}/polls", headers=WRITE,
-                        json={"question": "Which?", "options": ["one", "two"]}).json()["poll"]["id"]
+    assert (
+        student.post("/class/api/join", headers=WRITE, json={"code": made["code"], "nickname": "Ann"}).status_code
+        == 200
+    )
+    poll = teacher.post(
+        f"/class/api/sessions/{made['id']}/polls", headers=WRITE, json={"question": "Which?", "options": ["one", "two"]}
+    ).json()["poll"]["id"]
     student_id = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["roster"][0]["id"]
     secret = made["teacher_link"].rsplit("/", 1)[1]
-    callers = {ANYONE: lambda: _browser(store), STUDENT: lambda: student, TEACHER: lambda: teacher,
-               ADMIN: lambda: admin, "another session's teacher": lambda: other_teacher}
+    callers = {
+        ANYONE: lambda: _browser(store),
+        STUDENT: lambda: student,
+        TEACHER: lambda: teacher,
+        ADMIN: lambda: admin,
+        "another session's teacher": lambda: other_teacher,
+    }
     values = {"session": made["id"], "poll": poll, "student": student_id, "action": "close", "secret": secret}
     app = create_app(store, TOKEN).app
     last = {"remove": 1, "close": 2, "delete": 3}  # what ends the student's or the session's part comes last
@@ -90,13 +99,21 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
                 if route.name == "enter" and caller_role != TEACHER:
                     # the teacher link itself is the teacher's credential: anyone else holds a wrong one
                     path = path.rsplit("/", 1)[0] + "/not-the-secret"
-                reply = browser.request(method, path, headers=WRITE, json={},
-                                        follow_redirects=False) if method != "GET" else browser.request(
-                    method, path, follow_redirects=False)
+                reply = (
+                    browser.request(method, path, headers=WRITE, json={}, follow_redirects=False)
+                    if method != "GET"
+                    else browser.request(method, path, follow_redirects=False)
+                )
                 refused = reply.status_code in (401, 403)
                 should_pass = declared == ANYONE or caller_role == declared
-                assert refused != should_pass, (method, route.path, declared, caller_role, reply.status_code,
-                                                 reply.text[:200])
+                assert refused != should_pass, (
+                    method,
+                    route.path,
+                    declared,
+                    caller_role,
+                    reply.status_code,
+                    reply.text[:200],
+                )
                 if route.name == "enter":
                     path = path.rsplit("/", 1)[0] + "/" + secret
                 checked += 1

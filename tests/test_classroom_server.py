@@ -58,7 +58,6 @@ def _student(server: Server, code: str, nickname: str) -> httpx.Client:
     return browser
 
 
-
 def _counted(shown: dict) -> int:
     return sum(ex["answered"] for ex in shown["exercises"])
 
@@ -83,6 +82,7 @@ def _dashboard(teacher, session: int, received: list, enough) -> threading.Threa
     assert received, "the dashboard's stream sent nothing"
     return listener
 
+
 def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_none_twice(server: Server) -> None:
     teacher, made = _teacher(server)
     students = [_student(server, made["code"], f"student {k}") for k in range(6)]
@@ -96,8 +96,9 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
             exercise, text = answers[(n + k) % len(answers)]
             answer_id = str(uuid.uuid4())
             try:
-                reply = students[k].post("/class/api/answers", headers=WRITE,
-                                         json={"id": answer_id, "exercise": exercise, "answer": text})
+                reply = students[k].post(
+                    "/class/api/answers", headers=WRITE, json={"id": answer_id, "exercise": exercise, "answer": text}
+                )
             except httpx.TransportError:
                 return  # the server is gone: this answer was never acknowledged
             if reply.status_code == 200:
@@ -122,11 +123,17 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
     records.close()
     assert len(stored) == len(stored_rows)
     lost = [(k, a) for k, ids in acknowledged.items() for a in ids if a[0] not in stored]
-    resent = [students[k].post("/class/api/answers", headers=WRITE,
-                               json={"id": a[0], "exercise": a[1], "answer": a[2]}).json()["stored"]
-              for k, ids in acknowledged.items() for a in ids[:20]]
-    print(f"kill test: {sent} acknowledged before the kill, {len(stored_rows)} stored after the restart, "
-          f"{len(lost)} lost, {sum(resent)} stored again of {len(resent)} resent")
+    resent = [
+        students[k]
+        .post("/class/api/answers", headers=WRITE, json={"id": a[0], "exercise": a[1], "answer": a[2]})
+        .json()["stored"]
+        for k, ids in acknowledged.items()
+        for a in ids[:20]
+    ]
+    print(
+        f"kill test: {sent} acknowledged before the kill, {len(stored_rows)} stored after the restart, "
+        f"{len(lost)} lost, {sum(resent)} stored again of {len(resent)} resent"
+    )
     assert sent > 20 and lost == [] and not any(resent)
     assert len(stored_rows) - sent in range(0, len(students) + 1)  # at most one in flight per student
     tally = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()
@@ -136,8 +143,12 @@ def test_killing_the_server_mid_class_loses_no_acknowledged_answer_and_counts_no
     listener = _dashboard(teacher, made["id"], received, lambda: len(received) == 2)
     late_student = _student(server, made["code"], "latecomer")
     sent_at = time.monotonic()
-    assert late_student.post("/class/api/answers", headers=WRITE,
-                             json={"id": str(uuid.uuid4()), "exercise": "09.1", "answer": "B"}).status_code == 200
+    assert (
+        late_student.post(
+            "/class/api/answers", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "09.1", "answer": "B"}
+        ).status_code
+        == 200
+    )
     listener.join(timeout=10)
     assert len(received) == 2, received
     delay = received[1][0] - sent_at
@@ -159,8 +170,15 @@ def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
 
             def answer(k: int) -> None:
                 for exercise, text in (("03.1", "0.882"), ("03.2", "A"), ("01.1", "10/13")):
-                    replies.append(students[k].post("/class/api/answers", headers=WRITE, json={
-                        "id": str(uuid.uuid4()), "exercise": exercise, "answer": text}).status_code)
+                    replies.append(
+                        students[k]
+                        .post(
+                            "/class/api/answers",
+                            headers=WRITE,
+                            json={"id": str(uuid.uuid4()), "exercise": exercise, "answer": text},
+                        )
+                        .status_code
+                    )
 
             threads = [threading.Thread(target=answer, args=(k,)) for k in range(len(students))]
             for thread in threads:
@@ -179,15 +197,23 @@ def test_several_workers_on_postgresql_share_the_class(tmp_path: Path) -> None:
             sent_at = time.monotonic()
             for k in range(8):  # eight new connections: the kernel spreads them over both workers
                 fresh = _student(running, made["code"], f"late {k}")
-                assert fresh.post("/class/api/answers", headers=WRITE, json={
-                    "id": str(uuid.uuid4()), "exercise": "09.1", "answer": "B"}).status_code == 200
+                assert (
+                    fresh.post(
+                        "/class/api/answers",
+                        headers=WRITE,
+                        json={"id": str(uuid.uuid4()), "exercise": "09.1", "answer": "B"},
+                    ).status_code
+                    == 200
+                )
                 fresh.close()
             last_sent = time.monotonic()
             listener.join(timeout=15)
             assert _counted(shown[-1][1]) == 32, shown
             assert shown[-1][0] - last_sent <= 1.5  # heard, not found by the 5 s look that makes up for a lost notice
-            print(f"two workers: the dashboard counted all 8 answers {(shown[-1][0] - sent_at) * 1000:.0f} ms after "
-                  "the first was sent")
+            print(
+                f"two workers: the dashboard counted all 8 answers {(shown[-1][0] - sent_at) * 1000:.0f} ms after "
+                "the first was sent"
+            )
             for browser in (teacher, *students):
                 browser.close()
         finally:
@@ -198,8 +224,22 @@ def test_several_workers_are_refused_on_sqlite(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "class", "serve", "--workers", "2", "--database",
-                          str(tmp_path / "c.sqlite")], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "serve",
+            "--workers",
+            "2",
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "several workers need PostgreSQL" in run.stderr
 
 
@@ -210,12 +250,27 @@ def test_on_a_classroom_network_it_warns_and_prints_the_join_address_with_a_qr_c
     from tests.classroom_server import PROJECT, _free_port
 
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "bleu_teach", "class", "serve", "--host", "0.0.0.0", "--port",
-                               str(port), "--database", str(tmp_path / "c.sqlite")], cwd=PROJECT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(port),
+            "--database",
+            str(tmp_path / "c.sqlite"),
+        ],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        out = server.stdout.readline() + server.stdout.readline() + server.stdout.readline() + \
-            server.stdout.readline()
+        out = server.stdout.readline() + server.stdout.readline() + server.stdout.readline() + server.stdout.readline()
         warning = server.stderr.readline()
         qr = [server.stderr.readline() for _ in range(5)]
     finally:

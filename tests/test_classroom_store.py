@@ -201,8 +201,13 @@ def test_a_writer_killed_mid_class_loses_no_acknowledged_answer(where: str) -> N
     session, _ = store.create_session("killed")
     student, token = store.join(session, "Ann")
     store.close()
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, where, str(session.id), token], cwd=PROJECT,
-                              stdout=subprocess.PIPE, text=True, env=os.environ | {"PYTHONPATH": str(PROJECT)})
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, where, str(session.id), token],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"PYTHONPATH": str(PROJECT)},
+    )
     assert writer.stdout is not None
     assert writer.stdout.readline().strip() == "ready"
     acknowledged: list[str] = []
@@ -216,8 +221,10 @@ def test_a_writer_killed_mid_class_loses_no_acknowledged_answer(where: str) -> N
     reopened = Store.open(where)
     stored = {answer.answer_id for answer in reopened.answers(session.id)}
     lost = [answer_id for answer_id in acknowledged if answer_id not in stored]
-    print(f"kill test ({where.split(':')[0] if '://' in where else 'sqlite'}): {len(acknowledged)} acknowledged, "
-          f"{len(stored)} stored, {len(lost)} lost")
+    print(
+        f"kill test ({where.split(':')[0] if '://' in where else 'sqlite'}): {len(acknowledged)} acknowledged, "
+        f"{len(stored)} stored, {len(lost)} lost"
+    )
     assert len(acknowledged) > 10 and lost == []
     assert len(stored) - len(acknowledged) in (0, 1)  # at most the one committed as it was killed, not yet said
     reopened.close()
@@ -255,10 +262,12 @@ def test_a_due_time_keeps_its_zone_and_an_answer_after_it_is_late(store: Store) 
     kept = store.session(session.id).due
     assert kept == datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc) and kept.utcoffset() == timedelta(0)
     student, _ = store.join(session, "Ann")
-    early, _ = store.record_answer(student, str(uuid.uuid4()), "03.1", "0.5", "wrong",
-                                   at=datetime(2026, 12, 1, 7, 59, tzinfo=timezone.utc))
-    late, _ = store.record_answer(student, str(uuid.uuid4()), "03.1", "0.5", "wrong",
-                                  at=datetime(2026, 12, 1, 8, 30, tzinfo=timezone.utc))
+    early, _ = store.record_answer(
+        student, str(uuid.uuid4()), "03.1", "0.5", "wrong", at=datetime(2026, 12, 1, 7, 59, tzinfo=timezone.utc)
+    )
+    late, _ = store.record_answer(
+        student, str(uuid.uuid4()), "03.1", "0.5", "wrong", at=datetime(2026, 12, 1, 8, 30, tzinfo=timezone.utc)
+    )
     assert (early.late, late.late) == (False, True)
     with pytest.raises(ValueError, match="time zone"):
         store.create_session("no zone", "homework", datetime(2026, 12, 1, 9, 0))
@@ -266,8 +275,10 @@ def test_a_due_time_keeps_its_zone_and_an_answer_after_it_is_late(store: Store) 
 
 def test_texts_the_databases_refuse_are_refused_with_the_field_named(store: Store) -> None:
     session, _ = store.create_session("week 3")
-    for nickname, said in (("an\x00n", "U\\+0000, a control character"),
-                            ("an\ud800n", "U\\+D800, half of a surrogate pair")):
+    for nickname, said in (
+        ("an\x00n", "U\\+0000, a control character"),
+        ("an\ud800n", "U\\+D800, half of a surrogate pair"),
+    ):
         with pytest.raises(ValueError, match=f"nickname: it holds {said}"):
             store.join(session, nickname)
     from bleu_teach.classroom.polls import Polls
@@ -343,8 +354,14 @@ def test_an_empty_damaged_or_missing_database_is_named_in_one_line(tmp_path: Pat
 def _class(folder: Path, data: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "XDG_DATA_HOME": str(data), "PYTHONPATH": str(PROJECT)}
     env.pop("BLEU_TEACH_DATABASE", None)
-    return subprocess.run([sys.executable, "-m", "bleu_teach", "class", *args], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "class", *args],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_every_class_command_uses_one_database_per_user_whatever_folder_it_runs_in(tmp_path: Path) -> None:
@@ -370,14 +387,15 @@ def test_class_serve_refuses_a_database_inside_the_site_before_printing_any_link
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<!DOCTYPE html><title>course</title>")
-    served = _class(tmp_path, tmp_path, "serve", "--site", str(site), "--database", str(site / "class.sqlite"),
-                    "--port", "0")
+    served = _class(
+        tmp_path, tmp_path, "serve", "--site", str(site), "--database", str(site / "class.sqlite"), "--port", "0"
+    )
     assert served.returncode != 0 and "lies inside the site folder" in served.stderr
     assert "teacher page" not in served.stdout + served.stderr
 
 
 def test_answers_sent_at_once_cannot_get_past_a_homeworks_tries(store: Store) -> None:
-    from bleu_teach.classroom.store import TriesUsed
+    from bleu_teach.classroom.store_answers import TriesUsed
 
     session, _ = store.create_session("week 4", "homework", datetime.now(timezone.utc) + timedelta(days=1), 3)
     student, _ = store.join(session, "Zoë")
@@ -397,8 +415,11 @@ def test_answers_sent_at_once_cannot_get_past_a_homeworks_tries(store: Store) ->
         thread.join(timeout=60)
     assert outcomes.count("stored") == 3 and outcomes.count("refused") == 27
     assert store.tries(student, "03.1") == 3
-    kept, stored = store.record_answer(student, "try-0", "03.1", "0.0", "wrong", session=session, max_tries=3) \
-        if "try-0" in {a.answer_id for a in store.answers(session.id)} else (None, None)
+    kept, stored = (
+        store.record_answer(student, "try-0", "03.1", "0.0", "wrong", session=session, max_tries=3)
+        if "try-0" in {a.answer_id for a in store.answers(session.id)}
+        else (None, None)
+    )
     assert stored in (False, None)  # a resend of a stored try is answered, not refused
 
 
@@ -417,8 +438,9 @@ def test_votes_sent_at_once_are_counted_once_each_without_a_server_error(store: 
         except BaseException as problem:  # noqa: BLE001
             problems.append(problem)
 
-    threads = [threading.Thread(target=vote, args=(voters[k % 6], f"v{k % 6}-{k // 6 % 2}", "AB"[k % 2]))
-               for k in range(36)]
+    threads = [
+        threading.Thread(target=vote, args=(voters[k % 6], f"v{k % 6}-{k // 6 % 2}", "AB"[k % 2])) for k in range(36)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

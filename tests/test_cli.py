@@ -8,9 +8,9 @@ small error cases call :func:`bleu_teach.ui.cli.main` in-process, which is faste
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
-import json
 import re
 import shlex
 import subprocess
@@ -49,11 +49,18 @@ def _env(**changes: str | None) -> dict[str, str]:
     return env
 
 
-def _run(*args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
-         cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+def _run(
+    *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[bytes]:
     """``python -m bleu_teach ARGS`` as a user runs it; output as bytes."""
-    return subprocess.run([sys.executable, "-m", "bleu_teach", *args], input=stdin if stdin is not None else b"",
-                          capture_output=True, env=env or _env(), cwd=cwd, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", *args],
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        env=env or _env(),
+        cwd=cwd,
+        timeout=60,
+    )
 
 
 def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -81,8 +88,14 @@ def _exact_value(report: str) -> float:
 def _nltk_sentence(refs: Sequence[str], hyp: str, method: int = 0, max_n: int = 4) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NLTK warns about zero counts under method0
-        return float(nltk_sentence_bleu([r.split() for r in refs], hyp.split(), weights=(1 / max_n,) * max_n,
-                                        smoothing_function=getattr(SmoothingFunction(), f"method{method}")))
+        return float(
+            nltk_sentence_bleu(
+                [r.split() for r in refs],
+                hyp.split(),
+                weights=(1 / max_n,) * max_n,
+                smoothing_function=getattr(SmoothingFunction(), f"method{method}"),
+            )
+        )
 
 
 def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
@@ -126,12 +139,16 @@ def test_unknown_smoothing_is_one_line_listing_the_choices(capsys: pytest.Captur
 
 
 def test_ascii_output_escapes_non_ascii_tokens() -> None:
-    result = _run("explain", "le chat é 猫", "--ref", "le chat é 猫", "--max-n", "2",
-                  env=_env(PYTHONIOENCODING="ascii"))
+    result = _run(
+        "explain", "le chat é 猫", "--ref", "le chat é 猫", "--max-n", "2", env=_env(PYTHONIOENCODING="ascii")
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
     text = result.stdout.decode("ascii")  # nothing but ASCII was written
-    assert "Hypothesis (4 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713 \\u732b\\u2713" in text
+    assert (
+        "Hypothesis (4 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713 \\u732b\\u2713"
+        in text
+    )
     assert "Reference 1 (4 tokens): le chat \\xe9 \\u732b" in text
     assert _exact_value(text) == 1.0
 
@@ -154,7 +171,9 @@ def test_c_locale_without_utf8_mode(tmp_path: Path) -> None:
     result = _run("explain", "le chat é", "--ref-file", str(tmp_path / "ref.txt"), "-n", "1", env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
-    assert b"Hypothesis (3 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713" in result.stdout  # escaped
+    assert (
+        b"Hypothesis (3 tokens; matched unigrams marked \\u2713): le\\u2713 chat\\u2713 \\xe9\\u2713" in result.stdout
+    )  # escaped
     assert b"Reference 1 (3 tokens): le chat \\xe9" in result.stdout
     assert _exact_value(result.stdout.decode("ascii")) == 1.0
 
@@ -171,7 +190,10 @@ def test_hypothesis_from_standard_input(capsys: pytest.CaptureFixture[str], monk
     code, from_stdin, err = _main(capsys, "explain", "-", "--ref", REF_1)
     assert code == 0 and err == ""
     assert from_stdin == expected
-    assert "Hypothesis (6 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 sat on\u2713 the\u2713 mat\u2713\n" in from_stdin
+    assert (
+        "Hypothesis (6 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 sat on\u2713 the\u2713 mat\u2713\n"
+        in from_stdin
+    )
 
 
 def test_hypothesis_from_standard_input_subprocess() -> None:
@@ -184,13 +206,28 @@ def test_files_and_texts_mix_in_command_line_order(capsys: pytest.CaptureFixture
     (tmp_path / "hyp.txt").write_text(HYP + "\n", encoding="utf-8")
     (tmp_path / "ref2.txt").write_bytes(b"\xef\xbb\xbf" + REF_2.encode() + b"\r\n")  # BOM and CRLF, as Notepad saves
     ref_3 = "a cat is on the mat"
-    code, from_files, err = _main(capsys, "explain", "--hyp-file", str(tmp_path / "hyp.txt"), "--ref", REF_1,
-                                  "--ref-file", str(tmp_path / "ref2.txt"), "-r", ref_3, "-s", "2")
+    code, from_files, err = _main(
+        capsys,
+        "explain",
+        "--hyp-file",
+        str(tmp_path / "hyp.txt"),
+        "--ref",
+        REF_1,
+        "--ref-file",
+        str(tmp_path / "ref2.txt"),
+        "-r",
+        ref_3,
+        "-s",
+        "2",
+    )
     assert code == 0 and err == ""
     code, from_text, _ = _main(capsys, "explain", HYP, "--ref", REF_1, "--ref", REF_2, "--ref", ref_3, "-s", "2")
     assert from_files == from_text
-    assert re.search(rf"Reference 1 \(6 tokens\): {REF_1}\nReference 2 \(7 tokens\): {REF_2}\n"
-                     rf"Reference 3 \(6 tokens\): {ref_3}\n", from_files)
+    assert re.search(
+        rf"Reference 1 \(6 tokens\): {REF_1}\nReference 2 \(7 tokens\): {REF_2}\n"
+        rf"Reference 3 \(6 tokens\): {ref_3}\n",
+        from_files,
+    )
     assert _exact_value(from_files) == _nltk_sentence([REF_1, REF_2, ref_3], HYP, method=2)
 
 
@@ -218,8 +255,9 @@ def test_a_200000_character_hypothesis(tmp_path: Path, how: str) -> None:
     words = hyp.split()
     assert shown and int(shown.group(1)) == len(words)
     # The view shows the first 1,000 tokens and says how many more it counted without showing them.
-    assert shown.group(2).replace("\u2713", "") == (" ".join(words[:1000]) + f" \u2026 and {len(words) - 1000:,} "
-                                                    "more tokens, not shown (all are counted)")
+    assert shown.group(2).replace("\u2713", "") == (
+        " ".join(words[:1000]) + f" \u2026 and {len(words) - 1000:,} more tokens, not shown (all are counted)"
+    )
     assert _exact_value(text) == _nltk_sentence([ref], hyp)
 
 
@@ -228,10 +266,20 @@ def test_a_200000_character_hypothesis(tmp_path: Path, how: str) -> None:
 # ---------------------------------------------------------------------------
 
 CORPUS_HYPS = ["the cat sat on the mat", "there is a dog in the house", "", "a b c d e", "It is a guide to action"]
-CORPUS_REFS_1 = ["the cat is on the mat", "there is a dog in my house", "nothing here", "a b c d e f",
-                 "It is a guide to action that ensures that the military will forever heed Party commands"]
-CORPUS_REFS_2 = ["there is a cat on the mat", "a dog is in the house", "empty hypothesis", "a b x d e",
-                 "It is the guiding principle which guarantees the military forces always being under command"]
+CORPUS_REFS_1 = [
+    "the cat is on the mat",
+    "there is a dog in my house",
+    "nothing here",
+    "a b c d e f",
+    "It is a guide to action that ensures that the military will forever heed Party commands",
+]
+CORPUS_REFS_2 = [
+    "there is a cat on the mat",
+    "a dog is in the house",
+    "empty hypothesis",
+    "a b x d e",
+    "It is the guiding principle which guarantees the military forces always being under command",
+]
 
 
 def _write_lines(path: Path, lines: Sequence[str], newline: str = "\n") -> str:
@@ -239,11 +287,16 @@ def _write_lines(path: Path, lines: Sequence[str], newline: str = "\n") -> str:
     return str(path)
 
 
-def _nltk_corpus(refs_by_segment: Sequence[Sequence[list[str]]], hyps: Sequence[list[str]], method: int = 0,
-                 max_n: int = 4) -> tuple[float, str, int, int]:
+def _nltk_corpus(
+    refs_by_segment: Sequence[Sequence[list[str]]], hyps: Sequence[list[str]], method: int = 0, max_n: int = 4
+) -> tuple[float, str, int, int]:
     """NLTK's corpus score, the pooled m_n/t_n as the report prints them, and c and r."""
-    score = corpus_bleu(refs_by_segment, hyps, weights=(1 / max_n,) * max_n,
-                        smoothing_function=getattr(SmoothingFunction(), f"method{method}"))
+    score = corpus_bleu(
+        refs_by_segment,
+        hyps,
+        weights=(1 / max_n,) * max_n,
+        smoothing_function=getattr(SmoothingFunction(), f"method{method}"),
+    )
     pooled = []
     for n in range(1, max_n + 1):
         fractions = [modified_precision(refs, hyp, n) for refs, hyp in zip(refs_by_segment, hyps)]
@@ -270,8 +323,9 @@ def test_corpus_equals_nltk_with_two_reference_files_and_an_empty_hypothesis(tmp
     result = _run("corpus", hyps, refs1, refs2)
     assert result.returncode == 0, result.stderr
     assert result.stderr == b""
-    expected = _nltk_corpus([[a.split(), b.split()] for a, b in zip(CORPUS_REFS_1, CORPUS_REFS_2)],
-                            [h.split() for h in CORPUS_HYPS])
+    expected = _nltk_corpus(
+        [[a.split(), b.split()] for a, b in zip(CORPUS_REFS_1, CORPUS_REFS_2)], [h.split() for h in CORPUS_HYPS]
+    )
     _assert_corpus_report(result.stdout.decode(), expected)
 
 
@@ -281,8 +335,17 @@ def test_corpus_from_standard_input_13a_lowercase_and_smoothing_number(tmp_path:
     hyps = ["The cat sat on the mat.", "There's a dog in the house!", "", "A, b, c."]
     refs = ["the cat is on the mat.", "There's a dog in my house!", "Nothing.", "a, b, c, d."]
     refs_file = _write_lines(tmp_path / "refs.txt", refs)
-    by_number = _run("corpus", "-", refs_file, "--tokenizer", "13a", "--lowercase", "--smoothing", "3",
-                     stdin="\n".join(hyps).encode())  # no final newline
+    by_number = _run(
+        "corpus",
+        "-",
+        refs_file,
+        "--tokenizer",
+        "13a",
+        "--lowercase",
+        "--smoothing",
+        "3",
+        stdin="\n".join(hyps).encode(),
+    )  # no final newline
     assert by_number.returncode == 0, by_number.stderr
     by_name = _run("corpus", "-", refs_file, "-t", "13a", "-l", "-s", "method3", stdin="\n".join(hyps).encode())
     assert by_number.stdout == by_name.stdout
@@ -299,15 +362,17 @@ def test_corpus_max_n_and_html(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     refs = _write_lines(tmp_path / "refs.txt", CORPUS_REFS_1)
     code, text, err = _main(capsys, "corpus", hyps, refs, "--max-n", "2")
     assert code == 0 and err == ""
-    _assert_corpus_report(text, _nltk_corpus([[r.split()] for r in CORPUS_REFS_1],
-                                             [h.split() for h in CORPUS_HYPS], max_n=2))
+    _assert_corpus_report(
+        text, _nltk_corpus([[r.split()] for r in CORPUS_REFS_1], [h.split() for h in CORPUS_HYPS], max_n=2)
+    )
     code, html, err = _main(capsys, "corpus", hyps, refs, "--max-n", "2", "--html")
     assert code == 0 and err == ""
     assert html.lstrip().startswith("<") and "<table" in html and "corpus BLEU" in html
 
 
-def test_corpus_reference_file_from_standard_input(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_corpus_reference_file_from_standard_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hyps = _write_lines(tmp_path / "hyps.txt", CORPUS_HYPS)
     _stdin(monkeypatch, ("\n".join(CORPUS_REFS_1) + "\n").encode())
     code, text, err = _main(capsys, "corpus", hyps, "-")
@@ -379,28 +444,43 @@ ERROR_CASES: list[tuple[list[str], str]] = [
 
 
 @pytest.mark.parametrize(("argv", "expected"), ERROR_CASES, ids=[" ".join(a) or "no-args" for a, _ in ERROR_CASES])
-def test_bad_input_is_one_error_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                     files: dict[str, str], argv: list[str], expected: str) -> None:
+def test_bad_input_is_one_error_line(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    files: dict[str, str],
+    argv: list[str],
+    expected: str,
+) -> None:
     _stdin(monkeypatch, b"a b c\n")
     line = _assert_one_error_line(*_main(capsys, *[a.format(**files) for a in argv]))
     assert expected.format(**files) in line
 
 
 def test_bad_input_from_the_real_command_line(files: dict[str, str]) -> None:
-    for argv in (["corpus", files["hyps"], files["short"]],
-                 ["corpus", files["hyps"], files["blank_line"]],
-                 ["explain", "a", "--ref-file", files["latin1"]],
-                 ["explain", "a", "--ref", "a", "-s", "method9"]):
+    for argv in (
+        ["corpus", files["hyps"], files["short"]],
+        ["corpus", files["hyps"], files["blank_line"]],
+        ["explain", "a", "--ref-file", files["latin1"]],
+        ["explain", "a", "--ref", "a", "-s", "method9"],
+    ):
         result = _run(*argv)
         _assert_one_error_line(result.returncode, result.stdout.decode(), result.stderr.decode())
 
 
-@pytest.mark.parametrize(("problem", "code", "expected"), [
-    (KeyboardInterrupt(), 130, "error: interrupted"),
-    (RuntimeError("boom\nsecond line"), 1, "error: unexpected RuntimeError inside bleu_teach: boom second line"),
-])
-def test_interrupts_and_bugs_are_one_line_too(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                              problem: BaseException, code: int, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("problem", "code", "expected"),
+    [
+        (KeyboardInterrupt(), 130, "error: interrupted"),
+        (RuntimeError("boom\nsecond line"), 1, "error: unexpected RuntimeError inside bleu_teach: boom second line"),
+    ],
+)
+def test_interrupts_and_bugs_are_one_line_too(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    problem: BaseException,
+    code: int,
+    expected: str,
+) -> None:
     def fail(*args: object, **kwargs: object) -> None:
         raise problem
 
@@ -413,8 +493,14 @@ def test_interrupts_and_bugs_are_one_line_too(capsys: pytest.CaptureFixture[str]
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
 def test_a_closed_pipe_is_not_an_error() -> None:
     hyp, ref = _long_hypothesis()  # a report far larger than a pipe's buffer
-    with subprocess.Popen([sys.executable, "-m", "bleu_teach", "explain", "-", "--ref", ref], cwd=ROOT, env=_env(),
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+    with subprocess.Popen(
+        [sys.executable, "-m", "bleu_teach", "explain", "-", "--ref", ref],
+        cwd=ROOT,
+        env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
         assert process.stdin and process.stdout and process.stderr
         process.stdin.write(hyp.encode())
         process.stdin.close()
@@ -446,14 +532,23 @@ def test_help_texts(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the examples are bash command lines")
 def test_every_help_example_runs(tmp_path: Path) -> None:
-    for name, lines in {"hyp.txt": [HYP], "ref.txt": [REF_1], "hyps.txt": CORPUS_HYPS, "refs.txt": CORPUS_REFS_1,
-                        "refs1.txt": CORPUS_REFS_1, "refs2.txt": CORPUS_REFS_2}.items():
+    for name, lines in {
+        "hyp.txt": [HYP],
+        "ref.txt": [REF_1],
+        "hyps.txt": CORPUS_HYPS,
+        "refs.txt": CORPUS_REFS_1,
+        "refs1.txt": CORPUS_REFS_1,
+        "refs2.txt": CORPUS_REFS_2,
+    }.items():
         _write_lines(tmp_path / name, lines)
     examples = []
     for subcommand in ([], ["explain"], ["corpus"], ["chrf"], ["chrf-corpus"]):
         shown = _run(*subcommand, "--help").stdout.decode()
-        found = [line.strip() for line in shown.split("examples:")[1].splitlines()
-                 if line.strip().startswith(("python -m bleu_teach", "my_translator"))]
+        found = [
+            line.strip()
+            for line in shown.split("examples:")[1].splitlines()
+            if line.strip().startswith(("python -m bleu_teach", "my_translator"))
+        ]
         assert len(found) >= 3, (subcommand, found)
         examples += found
     python = shlex.quote(sys.executable)
@@ -487,8 +582,10 @@ def test_readme_corpus_example_runs_on_the_shipped_example_files() -> None:
     from bleu_teach import tokenize
 
     hyps = [tokenize(h, "13a") for h in make_examples.files()["hyps.txt"]]
-    refs = [[tokenize(a, "13a"), tokenize(b, "13a")]
-            for a, b in zip(make_examples.files()["refs1.txt"], make_examples.files()["refs2.txt"])]
+    refs = [
+        [tokenize(a, "13a"), tokenize(b, "13a")]
+        for a, b in zip(make_examples.files()["refs1.txt"], make_examples.files()["refs2.txt"])
+    ]
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
     with warnings.catch_warnings():
@@ -507,8 +604,14 @@ def test_a_full_disk_is_one_error_line() -> None:
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")
     with open("/dev/full", "wb") as full:
-        result = subprocess.run([sys.executable, "-m", "bleu_teach", "explain", "--ref", "a b", "a b"],
-                                stdout=full, stderr=subprocess.PIPE, env=_env(), cwd=ROOT, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "bleu_teach", "explain", "--ref", "a b", "a b"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=_env(),
+            cwd=ROOT,
+            timeout=60,
+        )
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: cannot write the report")
 
@@ -528,14 +631,19 @@ def test_every_format_prints_the_same_score(capsys: pytest.CaptureFixture[str], 
     if fmt == "json":
         assert json.loads(out)["score"] == expected.score
     else:
-        shown = {"text": expected.to_text(), "html": expected.to_html(), "markdown": expected.to_markdown(),
-                 "latex": expected.to_latex()}[fmt]
+        shown = {
+            "text": expected.to_text(),
+            "html": expected.to_html(),
+            "markdown": expected.to_markdown(),
+            "latex": expected.to_latex(),
+        }[fmt]
         assert out == shown + "\n"
 
 
 def test_html_flag_is_format_html(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _main(capsys, "explain", HYP, "--ref", REF_1, "--html") == _main(capsys, "explain", HYP, "--ref", REF_1,
-                                                                             "--format", "html")
+    assert _main(capsys, "explain", HYP, "--ref", REF_1, "--html") == _main(
+        capsys, "explain", HYP, "--ref", REF_1, "--format", "html"
+    )
 
 
 def test_standalone_needs_latex(capsys: pytest.CaptureFixture[str]) -> None:
@@ -550,8 +658,9 @@ def test_chrf_equals_sacrebleu(capsys: pytest.CaptureFixture[str], word_order: i
     from sacrebleu.metrics import CHRF
 
     hyp, refs = "the cat is chasing the dog", ["the cat chased the dog", "a dog chases a cat"]
-    code, out, err = _main(capsys, "chrf", hyp, "--ref", refs[0], "--ref", refs[1], "--word-order", str(word_order),
-                           "--format", "json")
+    code, out, err = _main(
+        capsys, "chrf", hyp, "--ref", refs[0], "--ref", refs[1], "--word-order", str(word_order), "--format", "json"
+    )
     assert (code, err) == (0, "")
     assert abs(json.loads(out)["score"] - CHRF(word_order=word_order).sentence_score(hyp, refs).score) < 1e-9
 

@@ -16,8 +16,13 @@ from nltk.translate.bleu_score import modified_precision as nltk_modified_precis
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from sacrebleu.metrics import BLEU
 
-from bleu_teach.lessons.tool_comparison import ToolComparison, compare_tools, compare_tools_corpus
+from bleu_teach.lessons.tool_comparison import compare_tools, compare_tools_corpus
+from bleu_teach.lessons.tool_results import ToolComparison
+from bleu_teach.views.document import Code, Notes, Paragraph, Score
+from bleu_teach.views.document import Table as TableBlock
+from bleu_teach.views.formatting import format_number
 from tests.conftest import examples
+from tests.view_checks import check_every_view
 
 CAT = "the cat is on the mat".split()
 THERE = "there is a cat on the mat".split()
@@ -88,8 +93,9 @@ def test_corpus_with_a_one_word_hypothesis():
     assert result.sacrebleu_run.score == sacre.score
     assert (round(result.nltk, 4), round(sacre.score, 2)) == (0.4648, 50.95)
     # NLTK's pooled totals count 'rain' as 0/1 for n = 2, 3, 4; sacreBLEU's do not
-    nltk_totals = [sum(nltk_modified_precision(r, h, n).denominator for r, h in zip(CORPUS_REFS, CORPUS_HYPS))
-                   for n in range(1, 5)]
+    nltk_totals = [
+        sum(nltk_modified_precision(r, h, n).denominator for r, h in zip(CORPUS_REFS, CORPUS_HYPS)) for n in range(1, 5)
+    ]
     assert [o.total for o in result.nltk_run.orders] == nltk_totals == [13, 11, 9, 7]
     assert [o.total for o in result.sacrebleu_run.orders] == sacre.totals == [13, 10, 8, 6]
     assert [o.matches for o in result.sacrebleu_run.orders] == sacre.counts
@@ -129,8 +135,9 @@ def test_other_orders_and_settings_against_the_oracles():
     hyp = "the cat sat on the mat".split()
     result = compare_tools([CAT, THERE], hyp, max_n=2, smooth_method="floor", effective_order=False)
     assert result.nltk == nltk_sentence_bleu([CAT, THERE], hyp, (0.5, 0.5))
-    sacre = BLEU(tokenize="none", smooth_method="floor", max_ngram_order=2).corpus_score([" ".join(hyp)],
-                                                                                          [[" ".join(CAT)], [" ".join(THERE)]])
+    sacre = BLEU(tokenize="none", smooth_method="floor", max_ngram_order=2).corpus_score(
+        [" ".join(hyp)], [[" ".join(CAT)], [" ".join(THERE)]]
+    )
     assert result.sacrebleu_run.score == sacre.score and result.agree
     assert "max_ngram_order=2" in result.sacrebleu_run.call and "weights=(1/2,) * 2" in result.nltk_run.call
 
@@ -159,21 +166,28 @@ SACRE_METHODS = st.sampled_from(["exp", "none", "floor", "add-k"])
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(st.lists(st.tuples(st.lists(SENTENCE, min_size=1, max_size=2), SENTENCE), min_size=1, max_size=3),
-       NLTK_METHODS, SACRE_METHODS, st.booleans(), st.integers(1, 4))
+@given(
+    st.lists(st.tuples(st.lists(SENTENCE, min_size=1, max_size=2), SENTENCE), min_size=1, max_size=3),
+    NLTK_METHODS,
+    SACRE_METHODS,
+    st.booleans(),
+    st.integers(1, 4),
+)
 @example(pairs=[([["the"]], ["the"])], method="method4", sacre_method="add-k", effective=False, max_n=2)
 def test_random_corpora_against_both_oracles(parity_counter, pairs, method, sacre_method, effective, max_n):
     parity_counter["compare_tools"] += 1
     refs = [p[0] for p in pairs]
     hyps = [p[1] for p in pairs]
     weights = (1 / max_n,) * max_n
-    result = compare_tools_corpus(refs, hyps, max_n, smoothing=method, smooth_method=sacre_method,
-                                  effective_order=effective)
+    result = compare_tools_corpus(
+        refs, hyps, max_n, smoothing=method, smooth_method=sacre_method, effective_order=effective
+    )
     assert result.nltk == nltk_quiet(nltk_corpus_bleu, refs, hyps, weights, smoother(method))
     width = max(len(r) for r in refs)
     streams = [[" ".join(r[k]) if k < len(r) else None for r in refs] for k in range(width)]
-    sacre = BLEU(tokenize="none", smooth_method=sacre_method, max_ngram_order=max_n,
-                 effective_order=effective).corpus_score([" ".join(h) for h in hyps], streams)
+    sacre = BLEU(
+        tokenize="none", smooth_method=sacre_method, max_ngram_order=max_n, effective_order=effective
+    ).corpus_score([" ".join(h) for h in hyps], streams)
     assert result.sacrebleu_run.score == sacre.score
     assert result.nltk_run.bleu_teach_equal and result.sacrebleu_run.bleu_teach_equal
     assert result.agree == math.isclose(result.nltk, sacre.score / 100, rel_tol=1e-9, abs_tol=0.0)
@@ -181,14 +195,19 @@ def test_random_corpora_against_both_oracles(parity_counter, pairs, method, sacr
     if result.agree:  # why, or that the differences happened to give the same score
         assert result.reasons[0].startswith(("Every p_n", "No unigram", "The two scores are the same here although"))
         if result.reasons[0].startswith("The two scores are the same here although"):
-            assert [o.used for o in result.nltk_run.orders] != [None if o.used is None else o.used / 100
-                                                                for o in result.sacrebleu_run.orders]
+            assert [o.used for o in result.nltk_run.orders] != [
+                None if o.used is None else o.used / 100 for o in result.sacrebleu_run.orders
+            ]
     else:
         assert not result.reasons[0].startswith("Every p_n")
     # The agreement rule the lesson teaches: no short hypothesis, no zero, no smoothing of non-zero precisions.
     matches = [sum(nltk_modified_precision(r, h, n).numerator for r, h in pairs) for n in range(1, max_n + 1)]
-    if (min(len(h) for h in hyps) >= max_n and all(matches) and method in (None, "method1", "method3", "method4")
-            and sacre_method != "add-k"):
+    if (
+        min(len(h) for h in hyps) >= max_n
+        and all(matches)
+        and method in (None, "method1", "method3", "method4")
+        and sacre_method != "add-k"
+    ):
         assert result.agree
 
 
@@ -197,8 +216,9 @@ def test_random_corpora_against_both_oracles(parity_counter, pairs, method, sacr
 def test_random_sentences_against_sacrebleu_sentence_bleu(parity_counter, refs, hyp, method, reweigh):
     parity_counter["compare_tools"] += 1
     result = compare_tools(refs, hyp, smoothing=method, auto_reweigh=reweigh)
-    assert result.nltk == nltk_quiet(nltk_sentence_bleu, refs, hyp, smoothing_function=smoother(method),
-                                     auto_reweigh=reweigh)
+    assert result.nltk == nltk_quiet(
+        nltk_sentence_bleu, refs, hyp, smoothing_function=smoother(method), auto_reweigh=reweigh
+    )
     assert result.sacrebleu_run.score == sacre_sentence(hyp, refs).score
     if reweigh and method is None and len(hyp) < 4 and len(hyp) >= 1:
         # auto_reweigh and effective order average over the same orders
@@ -209,16 +229,16 @@ def test_random_sentences_against_sacrebleu_sentence_bleu(parity_counter, refs, 
 
 # --- every view of a comparison: one document ---
 
-from bleu_teach.views.document import Code, Notes, Paragraph, Score, Table as TableBlock  # noqa: E402
-from bleu_teach.views.formatting import format_number  # noqa: E402
-from tests.view_checks import check_every_view  # noqa: E402
 
-
-@pytest.mark.parametrize("make", [
-    lambda: compare_tools([CAT, THERE], "there is a cat sitting on the mat".split()),
-    lambda: compare_tools([CAT], "the cat sat on a mat".split()),
-    lambda: compare_tools_corpus(CORPUS_REFS, CORPUS_HYPS, smoothing="method1"),
-], ids=["agree", "differ", "corpus"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: compare_tools([CAT, THERE], "there is a cat sitting on the mat".split()),
+        lambda: compare_tools([CAT], "the cat sat on a mat".split()),
+        lambda: compare_tools_corpus(CORPUS_REFS, CORPUS_HYPS, smoothing="method1"),
+    ],
+    ids=["agree", "differ", "corpus"],
+)
 def test_tool_comparison_every_view(make, tmp_path):
     result = make()
     check_every_view(result, tmp_path)
@@ -227,8 +247,10 @@ def test_tool_comparison_every_view(make, tmp_path):
     assert table.header == ("", "NLTK (0-1)", "sacreBLEU (0-100)") and table.label_column
     assert [list(r) for r in table.rows] == result.rows
     assert [r[0] for r in result.rows[:2]] == ["called as", "p_1 = m_1/t_1"]
-    assert result.rows[-3:-1] == [["score", format_number(result.nltk), f"{result.sacrebleu_run.score:.2f}"],
-                                  ["exact score", repr(result.nltk_run.score), repr(result.sacrebleu_run.score)]]
+    assert result.rows[-3:-1] == [
+        ["score", format_number(result.nltk), f"{result.sacrebleu_run.score:.2f}"],
+        ["exact score", repr(result.nltk_run.score), repr(result.sacrebleu_run.score)],
+    ]
     assert [b.text for b in blocks if isinstance(b, Score)] == [(result.verdict,)]
     notes = next(b for b in blocks if isinstance(b, Notes))
     assert notes.title == ("Why they agree:" if result.agree else "Why:") and len(notes.items) == len(result.reasons)

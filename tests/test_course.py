@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-PROJECT = Path(__file__).resolve().parents[1]
 from bleu_teach_site import course
+
+PROJECT = Path(__file__).resolve().parents[1]
 
 ENTRIES = course.course()
 
@@ -58,14 +58,16 @@ def test_lesson_00s_map_lists_every_lesson_in_the_manifests_order_with_its_time(
 
 def test_the_readme_table_is_made_from_the_manifest():
     readme = course.README.read_text(encoding="utf-8")
-    assert course.readme_with_table(readme, ENTRIES) == readme, "the README's lessons table is stale: run " \
-                                                                "python -m bleu_teach_site.course"
+    assert course.readme_with_table(readme, ENTRIES) == readme, (
+        "the README's lessons table is stale: run python -m bleu_teach_site.course"
+    )
 
 
 def test_a_manifest_out_of_step_with_the_notebooks_is_refused(tmp_path: Path):
     (tmp_path / "00_a.ipynb").write_text("{}")
-    (tmp_path / "course.toml").write_text('[[lesson]]\nfile = "01_a.ipynb"\ntitle = "A"\nshort = "A"\nminutes = 5\n'
-                                          'teaches = "a"\n', encoding="utf-8")
+    (tmp_path / "course.toml").write_text(
+        '[[lesson]]\nfile = "01_a.ipynb"\ntitle = "A"\nshort = "A"\nminutes = 5\nteaches = "a"\n', encoding="utf-8"
+    )
     with pytest.raises(SystemExit, match="numbered 00, 01, ... in order"):
         course.course(tmp_path)
     (tmp_path / "course.toml").write_text('[[lesson]]\nfile = "00_a.ipynb"\ntitle = "A"\n', encoding="utf-8")
@@ -82,5 +84,5 @@ def test_every_glossary_link_in_a_lesson_has_its_entry_and_the_entries_are_in_al
     for entry in ENTRIES:
         for anchor in re.findall(r"\]\(GLOSSARY\.md#([^)]+)\)", "\n".join(_markdown(entry))):
             assert anchor in anchors, (entry.file, anchor)
-    headings = [h for h in re.findall(r"^## (.+)$", text, re.M) if not h[0].isdigit()]   # 13a sorts as a number
+    headings = [h for h in re.findall(r"^## (.+)$", text, re.M) if not h[0].isdigit()]  # 13a sorts as a number
     assert headings == sorted(headings, key=str.lower)

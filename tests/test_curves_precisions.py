@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 from bleu_teach.lessons.curves import corpus_precisions
-from tests.strategies import references, tokens
 from tests.conftest import examples
+from tests.strategies import references, tokens
 
 corpora = st.lists(st.tuples(references, tokens), min_size=1, max_size=5)
 
@@ -30,7 +30,9 @@ def test_sentence_and_pooled_counts_are_nltks(corpus: list, max_n: int, parity_c
     rows = corpus_precisions(refs_list, hyps, max_n=max_n)
     assert [row.label for row in rows] == [f"sentence {i}" for i in range(1, len(hyps) + 1)] + ["corpus"]
     for row, refs, hyp in zip(rows, refs_list, hyps):
-        assert [(p.numerator, p.denominator) for p in row.precisions] == [nltk_counts(refs, hyp, n) for n in range(1, max_n + 1)]
+        assert [(p.numerator, p.denominator) for p in row.precisions] == [
+            nltk_counts(refs, hyp, n) for n in range(1, max_n + 1)
+        ]
     pooled = [
         tuple(map(sum, zip(*(nltk_counts(refs, hyp, n) for refs, hyp in zip(refs_list, hyps)))))
         for n in range(1, max_n + 1)
@@ -42,8 +44,11 @@ def test_sentence_and_pooled_counts_are_nltks(corpus: list, max_n: int, parity_c
 def test_the_corpus_row_pools_counts_and_is_not_the_mean() -> None:
     # Worked by hand: "the cat" matches 2 of 2 unigrams, "a dog slept in the sun all day" 3 of 8 ("in the" is not
     # in "a dog slept"); the corpus has 5 matches in 10 unigrams, 1/2, while the mean of 1 and 3/8 is 11/16.
-    rows = corpus_precisions([[["the", "cat", "is", "on", "the", "mat"]], [["a", "dog", "slept"]]],
-                             [["the", "cat"], ["a", "dog", "slept", "in", "the", "sun", "all", "day"]], max_n=1)
+    rows = corpus_precisions(
+        [[["the", "cat", "is", "on", "the", "mat"]], [["a", "dog", "slept"]]],
+        [["the", "cat"], ["a", "dog", "slept", "in", "the", "sun", "all", "day"]],
+        max_n=1,
+    )
     assert [str(row.precisions[0]) for row in rows] == ["2/2", "3/8", "5/10"]
 
 

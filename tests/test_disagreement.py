@@ -15,16 +15,10 @@ import pytest
 import sacrebleu
 
 import bleu_teach as bt
-from bleu_teach.lessons.agreement import (
-    Disagreement,
-    disagreement_document,
-    disagreements,
-    mqm_bands,
-    segment_level,
-    system_level,
-)
+from bleu_teach.exercises.score_checkers import check_mqm_score
 from bleu_teach.lessons.data import ErrorSpan, wmt21_ted
-from bleu_teach.exercises.checkers import check_mqm_score
+from bleu_teach.lessons.disagreement import Disagreement, disagreement_document, disagreements
+from bleu_teach.lessons.metric_tables import mqm_bands, segment_level, system_level
 from bleu_teach.lessons.mqm import MQM_BANDS, MqmSegment, mqm_segment
 from bleu_teach.ui.plots import plot_segment_bands, plot_system_scatter
 from bleu_teach.ui.widgets import TOO_HARSH, DisagreementExplorer
@@ -94,18 +88,35 @@ def test_mqm_segment_view_shows_every_error_and_highlights_its_text(ted):
     assert plain == segment.translation
     assert page.count("<mark") == len(segment.errors) == 3
     assert f'data-mqm="{segment.mqm!r}"' in page
-    assert re.search(r"</table>(</div>)?<p>Each marked error is followed by its number \[n\]; where colour is shown, major errors are red and minor ones yellow\.</p>", page)
+    assert re.search(
+        r"</table>(</div>)?<p>Each marked error is followed by its number \[n\]; where colour is shown, "
+        r"major errors are red and minor ones yellow\.</p>",
+        page,
+    )
 
 
 def _segment_with(text, errors, name="sys"):
-    return MqmSegment("zh-en", name, 0, 1, "source <text>", text, "ref-B", "a <ref> & more", tuple(errors),
-                      -sum(e.weight for e in errors), "rater1")
+    return MqmSegment(
+        "zh-en",
+        name,
+        0,
+        1,
+        "source <text>",
+        text,
+        "ref-B",
+        "a <ref> & more",
+        tuple(errors),
+        -sum(e.weight for e in errors),
+        "rater1",
+    )
 
 
 def test_highlighting_escapes_text_and_splits_overlapping_spans():
     text = "<b>a & b</b> c"
-    spans = [ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 8, text[0:8], "target"),
-             ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, text[4:14], "target")]
+    spans = [
+        ErrorSpan("r", "Accuracy/Mistranslation", "Major", 0, 8, text[0:8], "target"),
+        ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, text[4:14], "target"),
+    ]
     whole = _segment_with(text, spans, name="<i>sys</i>").to_html()
     assert "<i>" not in whole and "&lt;i&gt;sys&lt;/i&gt;" in whole
     assert "<ref>" not in whole and "a &lt;ref&gt; &amp; more" in whole and "source &lt;text&gt;" in whole
@@ -119,14 +130,19 @@ def test_highlighting_escapes_text_and_splits_overlapping_spans():
 
 
 def test_source_side_errors_are_marked_in_the_source(ted):
-    name, i = next((n, i) for n, per in ted.errors.items() if n in ted.systems
-                   for i, spans in enumerate(per) if any(e.side == "source" and e.end > e.start for e in spans))
+    name, i = next(
+        (n, i)
+        for n, per in ted.errors.items()
+        if n in ted.systems
+        for i, spans in enumerate(per)
+        if any(e.side == "source" and e.end > e.start for e in spans)
+    )
     segment = mqm_segment(ted, name, i)
     page = segment._repr_html_()
     source_part = re.search(r"<b>Source</b>: (.*?)</p>", page).group(1)
     for error in segment.errors:
         if error.side == "source" and error.end > error.start:
-            assert ted.sources[i][error.start:error.end] == error.text
+            assert ted.sources[i][error.start : error.end] == error.text
             assert html.escape(error.text) in source_part
     assert source_part.count("<mark") >= 1
 
@@ -134,9 +150,13 @@ def test_source_side_errors_are_marked_in_the_source(ted):
 def test_every_view_of_an_mqm_segment_and_a_disagreement(ted, segments, tmp_path):
     found = disagreements(segments)[0]
     odd = "<b>a & b</b> | *c* \\ $x_1$ 100%"
-    results = [mqm_segment(ted, "MiSS", 292), mqm_segment(ted, found.system, found.segment),
-               mqm_segment(wmt21_ted("en-de"), "ref-A", 0), found,
-               _segment_with(odd, [ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, odd[4:14], "target")])]
+    results = [
+        mqm_segment(ted, "MiSS", 292),
+        mqm_segment(ted, found.system, found.segment),
+        mqm_segment(wmt21_ted("en-de"), "ref-A", 0),
+        found,
+        _segment_with(odd, [ErrorSpan("r", "Fluency/Grammar", "Minor", 4, 14, odd[4:14], "target")]),
+    ]
     for i, result in enumerate(results):
         folder = tmp_path / str(i)
         folder.mkdir()
@@ -144,7 +164,9 @@ def test_every_view_of_an_mqm_segment_and_a_disagreement(ted, segments, tmp_path
     assert results[0].to_dict()["errors"][0]["weight"] == 5.0 and results[0].to_dict()["mqm"] == -6.1
     assert isinstance(found, Disagreement) and repr(found) == found.to_text() == (
         f"{found.system}, segment {found.segment}: sentence BLEU {found.score:.2f} (percentile "
-        f"{found.metric_percentile:.1f}), MQM {found.mqm:g} (percentile {found.mqm_percentile:.1f}), gap {found.gap:+.1f}")
+        f"{found.metric_percentile:.1f}), MQM {found.mqm:g} (percentile {found.mqm_percentile:.1f}), "
+        f"gap {found.gap:+.1f}"
+    )
 
 
 def test_the_explorers_document_is_the_disagreement_then_its_segment(ted, segments):
@@ -159,12 +181,15 @@ def test_the_explorers_document_is_the_disagreement_then_its_segment(ted, segmen
         disagreement_document(found, mqm_segment(ted, other, found.segment), "")
 
 
-@pytest.mark.parametrize("args, error, words", [
-    (("MiSS", 529), ValueError, "from 0 to 528"),
-    (("MiSS", "3"), TypeError, "whole number"),
-    (("MiSS", True), TypeError, "whole number"),
-    (("Nobody", 3), ValueError, "choose one of"),
-])
+@pytest.mark.parametrize(
+    "args, error, words",
+    [
+        (("MiSS", 529), ValueError, "from 0 to 528"),
+        (("MiSS", "3"), TypeError, "whole number"),
+        (("MiSS", True), TypeError, "whole number"),
+        (("Nobody", 3), ValueError, "choose one of"),
+    ],
+)
 def test_mqm_segment_bad_arguments(ted, args, error, words):
     with pytest.raises(error, match=words):
         mqm_segment(ted, *args)
@@ -212,8 +237,7 @@ def test_sentence_bleu_report_equals_sacrebleu_for_every_pair(ted, segments, par
     refs = ted.references["ref-B"]
     for row in segments.rows:
         hyp, ref = ted.systems[row.system][row.segment], refs[row.segment]
-        report = bt.explain([bt.tokenize(ref, "13a")], bt.tokenize(hyp, "13a"), smoothing="method3",
-                            auto_reweigh=True)
+        report = bt.explain([bt.tokenize(ref, "13a")], bt.tokenize(hyp, "13a"), smoothing="method3", auto_reweigh=True)
         assert report.score * 100 == pytest.approx(sacrebleu.sentence_bleu(hyp, [ref]).score, abs=1e-9)
     parity_counter["sentence BLEU report vs sacreBLEU"] += len(segments.rows)
 

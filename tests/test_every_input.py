@@ -17,7 +17,9 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import bleu_teach as bt
-from bleu_teach.lessons.significance import bootstrap_ci, exact_randomization, paired_test
+from bleu_teach.lessons.confidence_intervals import bootstrap_ci
+from bleu_teach.lessons.randomization import exact_randomization
+from bleu_teach.lessons.significance import paired_test
 
 REFS = [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]
 HYP = "the cat sat on the mat".split()
@@ -32,6 +34,7 @@ def timed(call):  # noqa: ANN001, ANN201
 
 
 # --- 1. counting costs what it should: orders past the sentence length cost nothing ---
+
 
 def test_one_long_order_counts_one_order():
     p, seconds = timed(lambda: bt.modified_precision(REFS, HYP, 3000))
@@ -53,12 +56,16 @@ def test_many_orders_cost_about_as_much_as_the_sentence(orders: int):
 
 def test_sacrebleu_terms_with_a_long_order_answer_at_once():
     # 1,000 orders, the package's one limit on orders (the command line's too): sacreBLEU itself takes more
-    score, seconds = timed(lambda: bt.corpus_score(["the cat sat on the mat"], [["the cat is on the mat"]],
-                                                   max_ngram_order=1000))
+    score, seconds = timed(
+        lambda: bt.corpus_score(["the cat sat on the mat"], [["the cat is on the mat"]], max_ngram_order=1000)
+    )
     assert seconds < 1.0  # was 1.8-4.8 s for 3,000 orders
     from sacrebleu.metrics import BLEU
-    assert score.score == BLEU(max_ngram_order=1000).corpus_score(["the cat sat on the mat"],
-                                                                  [["the cat is on the mat"]]).score
+
+    assert (
+        score.score
+        == BLEU(max_ngram_order=1000).corpus_score(["the cat sat on the mat"], [["the cat is on the mat"]]).score
+    )
     with pytest.raises(ValueError, match="max_ngram_order must be at most 1,000 .*got 1,001"):
         bt.corpus_score(["the cat"], [["the cat"]], max_ngram_order=1001)
 
@@ -72,25 +79,37 @@ def test_the_zero_precision_warning_names_a_range_not_every_order():
 
 # --- 2. NLTK's rule for auto_reweigh, exactly: weights == (0.25, 0.25, 0.25, 0.25) ---
 
+
 @pytest.mark.parametrize("weight", [Fraction(1, 4), np.float32(0.25), np.float64(0.25), 0.25])
 def test_auto_reweigh_reads_the_default_weights_as_nltk_does(weight):
     weights = (weight,) * 4
     short = ["a", "b", "c"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert bt.sentence_bleu([short], short, weights, auto_reweigh=True) == \
-            nltk_sentence_bleu([short], short, weights, auto_reweigh=True) == 1.0  # was 1.22e-77
-        assert bt.corpus_bleu([[short]], [short], weights, auto_reweigh=True) == \
-            nltk_corpus_bleu([[short]], [short], weights, auto_reweigh=True) == 1.0
+        assert (
+            bt.sentence_bleu([short], short, weights, auto_reweigh=True)
+            == nltk_sentence_bleu([short], short, weights, auto_reweigh=True)
+            == 1.0
+        )  # was 1.22e-77
+        assert (
+            bt.corpus_bleu([[short]], [short], weights, auto_reweigh=True)
+            == nltk_corpus_bleu([[short]], [short], weights, auto_reweigh=True)
+            == 1.0
+        )
 
 
 # --- 3. booleans are booleans ---
 
-@pytest.mark.parametrize("call", [
-    lambda: bootstrap_ci(["the cat"], [["the cat"]], lowercase="no"),
-    lambda: paired_test({"A": ["the cat"], "B": ["a cat"]}, [["the cat"]], lowercase="no"),
-    lambda: exact_randomization(["the cat"], ["a cat"], [["the cat"]], lowercase=1),
-], ids=["bootstrap_ci", "paired_test", "exact_randomization"])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bootstrap_ci(["the cat"], [["the cat"]], lowercase="no"),
+        lambda: paired_test({"A": ["the cat"], "B": ["a cat"]}, [["the cat"]], lowercase="no"),
+        lambda: exact_randomization(["the cat"], ["a cat"], [["the cat"]], lowercase=1),
+    ],
+    ids=["bootstrap_ci", "paired_test", "exact_randomization"],
+)
 def test_lowercase_must_be_a_bool_not_read_as_one(call):  # noqa: ANN001
     with pytest.raises(TypeError, match="lowercase must be True or False"):
         call()  # "no" used to lowercase: 73.49 instead of 71.95
@@ -98,12 +117,14 @@ def test_lowercase_must_be_a_bool_not_read_as_one(call):  # noqa: ANN001
 
 # --- 4. sizes with limits that say so ---
 
+
 def test_resampling_has_a_stated_limit():
     with pytest.raises(ValueError, match="n_samples is at most 100,000"):
         bootstrap_ci(["the cat"], [["the cat"]], n_samples=10**7)  # used to run for minutes
 
 
 # --- 3. one validation vocabulary: the right type or a TypeError, a value in range or a ValueError ---
+
 
 def test_huge_lengths_and_betas_are_answered_not_overflowed():
     assert bt.brevity_penalty(10**400, 1) == 0.0  # exp(1 - r/c) underflows to 0; was OverflowError
@@ -122,17 +143,21 @@ def test_a_string_is_never_split_into_references_of_one_character():
 
 def test_lesson_helpers_name_what_they_need():
     from bleu_teach.lessons.limitations import chunk_permutation, order_table
+
     with pytest.raises(TypeError, match="hypotheses must map a label"):
         order_table(["a b"], ["a b"])  # was AttributeError
     with pytest.raises(ValueError, match="max_order must be from 1 to 12"):
         order_table({"A": "a b"}, ["a b"], max_order=100000)
-    permuted = chunk_permutation("the cat sat on the mat", ["the cat is on the mat"], order=(np.int64(3), np.int64(2), np.int64(1)))
+    permuted = chunk_permutation(
+        "the cat sat on the mat", ["the cat is on the mat"], order=(np.int64(3), np.int64(2), np.int64(1))
+    )
     assert permuted.to_text()  # numpy integers are whole numbers too
 
 
 @pytest.mark.parametrize("smoothing", ["1", 1, "method1"])
 def test_compare_tools_takes_every_documented_spelling_of_a_smoothing_method(smoothing):  # noqa: ANN001
     from bleu_teach.lessons.tool_comparison import compare_tools
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         table = compare_tools([["the", "cat", "is", "here"]], ["the", "cat", "sat"], smoothing=smoothing)
@@ -141,31 +166,47 @@ def test_compare_tools_takes_every_documented_spelling_of_a_smoothing_method(smo
 
 def test_the_typed_explorer_takes_numpy_integers():
     from bleu_teach.explorers.typed_input import explain_text
+
     assert explain_text("a b", ["a b"], max_n=np.int64(2)).score == 1.0  # was TypeError
 
 
 # --- the command line ---
 
+
 def _cli(*args: str, **kwargs) -> Any:  # noqa: ANN003
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "bleu_teach", *args], capture_output=True, text=True, timeout=60,
-                          **kwargs)
+
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", *args], capture_output=True, text=True, timeout=60, **kwargs
+    )
 
 
 def test_cli_with_standard_output_closed_says_so():
     import subprocess
     import sys
-    run = subprocess.run([sys.executable, "-c", "import os, sys; os.close(1); sys.stdout = None; "
-                          "from bleu_teach.ui.cli import main; sys.exit(main(['explain', 'a', '--ref', 'a']))"],
-                         capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60)
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.close(1); sys.stdout = None; "
+            "from bleu_teach.ui.cli import main; sys.exit(main(['explain', 'a', '--ref', 'a']))",
+        ],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "standard output is closed" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_cli_text_that_starts_with_a_dash_gets_a_way_out():
     run = _cli("explain", "-the cat", "--ref", "x")
-    assert run.returncode == 2 and "put it after --, options first: python -m bleu_teach explain --ref ... -- " \
-        "'-the cat'" in run.stderr  # was only "invalid choice: 'he cat'"
+    assert (
+        run.returncode == 2
+        and "put it after --, options first: python -m bleu_teach explain --ref ... -- '-the cat'" in run.stderr
+    )  # was only "invalid choice: 'he cat'"
     chrf = _cli("chrf", "-x", "--ref", "the cat")
     assert chrf.returncode == 2 and "python -m bleu_teach chrf --ref ... -- '-x'" in chrf.stderr
     corpus = _cli("corpus", "-x", "refs.txt")
@@ -207,28 +248,38 @@ def test_cli_escapes_terminal_control_sequences():
 
 # --- the agreement lesson's functions on a changed copy of the data ---
 
+
 @pytest.fixture(scope="module")
 def ted():  # noqa: ANN201
     from bleu_teach.lessons.data import wmt21_ted
+
     return wmt21_ted("zh-en")
 
 
 def _changed(data, change):  # noqa: ANN001, ANN202
     import copy
+
     copied = copy.deepcopy(data)
     change(copied)
     return copied
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d.mqm.pop("MiSS"), "data.mqm has no scores for 'MiSS'"),  # was KeyError
-    (lambda d: d.mqm.__setitem__("MiSS", d.mqm["MiSS"][:10]), r"data.mqm\['MiSS'\] has 10 scores"),  # was silent
-    (lambda d: d.references.__setitem__("ref-B", d.references["ref-B"][:10]),
-     r"data.references\['ref-B'\] has 10 segments"),  # was IndexError
-    (lambda d: d.systems.__setitem__("MiSS", d.systems["MiSS"][:10]), r"data.systems\['MiSS'\] has 10 segments"),
-], ids=["unrated system", "short MQM list", "short reference", "short system"])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.mqm.pop("MiSS"), "data.mqm has no scores for 'MiSS'"),  # was KeyError
+        (lambda d: d.mqm.__setitem__("MiSS", d.mqm["MiSS"][:10]), r"data.mqm\['MiSS'\] has 10 scores"),  # was silent
+        (
+            lambda d: d.references.__setitem__("ref-B", d.references["ref-B"][:10]),
+            r"data.references\['ref-B'\] has 10 segments",
+        ),  # was IndexError
+        (lambda d: d.systems.__setitem__("MiSS", d.systems["MiSS"][:10]), r"data.systems\['MiSS'\] has 10 segments"),
+    ],
+    ids=["unrated system", "short MQM list", "short reference", "short system"],
+)
 def test_a_changed_data_set_is_refused_with_what_is_wrong(ted, change, message):  # noqa: ANN001
-    from bleu_teach.lessons.agreement import segment_level, system_level
+    from bleu_teach.lessons.metric_tables import segment_level, system_level
+
     data = _changed(ted, change)
     with pytest.raises(ValueError, match=message):
         system_level(data, metrics=("BLEU",))
@@ -237,7 +288,9 @@ def test_a_changed_data_set_is_refused_with_what_is_wrong(ted, change, message):
 
 
 def test_pairwise_accuracy_needs_a_pair(ted):  # noqa: ANN001
-    from bleu_teach.lessons.agreement import pairwise_accuracy, system_level
+    from bleu_teach.lessons.agreement import pairwise_accuracy
+    from bleu_teach.lessons.metric_tables import system_level
+
     one = _changed(ted, lambda d: [d.systems.pop(name) for name in list(d.systems)[1:]])
     with pytest.raises(ValueError, match="compares pairs of systems"):
         pairwise_accuracy(system_level(one, metrics=("BLEU",)))
@@ -246,6 +299,7 @@ def test_pairwise_accuracy_needs_a_pair(ted):  # noqa: ANN001
 def test_names_are_read_the_same_everywhere_in_any_case():
     from bleu_teach.bleu.smoothing import get_smoothing
     from bleu_teach.metrics import metric
+
     assert bt.tokenize("The cat.", "13A") == bt.tokenize("The cat.", "13a")  # the widgets took "13A", tokenize did not
     assert get_smoothing("Method1").__name__ == "method1"
     assert metric("chrf").name == "chrF" and metric("bleu").name == "BLEU"
@@ -254,6 +308,7 @@ def test_names_are_read_the_same_everywhere_in_any_case():
 @pytest.mark.parametrize("lengths, hyp_len", [([6], 5.5), ([6.7], 5), ([6], float("nan")), ([True], 5)])
 def test_brevity_penalty_checker_takes_whole_lengths_only(lengths, hyp_len):  # noqa: ANN001
     from bleu_teach.exercises import check_brevity_penalty
+
     with pytest.raises(TypeError, match="whole number of tokens"):
         check_brevity_penalty(0.819, lengths, hyp_len)  # 6.7 was cut to 6 and 0.819 called correct
 
@@ -267,6 +322,7 @@ def test_sacrebleu_terms_and_chrf_orders_have_stated_limits():
 
 def test_a_huge_sentence_gets_a_summarised_view():
     import random
+
     rng = random.Random(1)
     vocab = [f"w{i}" for i in range(5000)]
     hyp, ref = [rng.choice(vocab) for _ in range(100_000)], [rng.choice(vocab) for _ in range(100_000)]
@@ -277,11 +333,15 @@ def test_a_huge_sentence_gets_a_summarised_view():
     assert "The first 200 of" in report.to_text() and "below counts them all" in report.to_text()
 
 
-@pytest.mark.parametrize("call", [
-    lambda v: bt.sentence_bleu([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
-    lambda v: bt.corpus_bleu([[["a", "b", "c"]]], [["a", "b", "c"]], auto_reweigh=v),
-    lambda v: bt.explain([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
-], ids=["sentence_bleu", "corpus_bleu", "explain"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda v: bt.sentence_bleu([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
+        lambda v: bt.corpus_bleu([[["a", "b", "c"]]], [["a", "b", "c"]], auto_reweigh=v),
+        lambda v: bt.explain([["a", "b", "c"]], ["a", "b", "c"], auto_reweigh=v),
+    ],
+    ids=["sentence_bleu", "corpus_bleu", "explain"],
+)
 def test_auto_reweigh_is_a_bool_not_any_truthy_value(call):  # noqa: ANN001
     with pytest.raises(TypeError, match="auto_reweigh must be True or False, not 'no'"):
         call("no")  # "no" reweighed the weights: 1.0 instead of 1.22e-77
@@ -292,19 +352,26 @@ def test_auto_reweigh_is_a_bool_not_any_truthy_value(call):  # noqa: ANN001
 
 # --- found by a new-user probe run (1,983 probes) ---
 
-@pytest.mark.parametrize("call", [
-    lambda: bt.sentence_bleu([["a"]], ["a"], weights=(10**400,)),
-    lambda: bt.SmoothingFunction(k=10**400),
-    lambda: bt.corpus_score(["a"], [["a"]], smooth_method="add-k", smooth_value=10**400),
-], ids=["weights", "SmoothingFunction", "smooth_value"])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bt.sentence_bleu([["a"]], ["a"], weights=(10**400,)),
+        lambda: bt.SmoothingFunction(k=10**400),
+        lambda: bt.corpus_score(["a"], [["a"]], smooth_method="add-k", smooth_value=10**400),
+    ],
+    ids=["weights", "SmoothingFunction", "smooth_value"],
+)
 def test_numbers_too_large_for_a_float_are_refused_not_overflowed(call):  # noqa: ANN001
     with pytest.raises(ValueError):
         call()  # was OverflowError
 
 
 def test_numpy_integers_are_whole_numbers_on_sacrebleus_terms_too():
-    assert bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=np.int64(3)).score == \
-        bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=3).score
+    assert (
+        bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=np.int64(3)).score
+        == bt.corpus_score(["the cat sat"], [["the cat sat"]], max_ngram_order=3).score
+    )
     assert bt.explain_chrf("the cat", ["the cat"], char_order=np.int64(6)).score == 100.0
 
 
@@ -320,20 +387,23 @@ def test_a_line_break_inside_a_token_is_shown_as_an_escape():
 
 def test_exercise_feedback_and_lookups_fit_the_question():
     from bleu_teach.exercises import check, exercises
+
     assert "times 100" not in check("08.1", -610.0).message  # an MQM score is not a proportion
     with pytest.raises(ValueError, match="There is no lesson '99'"):
         exercises("99")  # was an empty tuple
 
 
 def test_disagreement_document_names_what_it_takes():
-    from bleu_teach.lessons.agreement import disagreement_document
+    from bleu_teach.lessons.disagreement import disagreement_document
+
     with pytest.raises(TypeError, match="takes one of disagreements"):
         disagreement_document(None, None)  # was AttributeError
 
 
 def test_lesson_helpers_name_the_bad_part():
     from bleu_teach.lessons.limitations import settings_table
-    from bleu_teach.lessons.significance import exact_randomization
+    from bleu_teach.lessons.randomization import exact_randomization
+
     with pytest.raises(TypeError, match="settings must map a label"):
         settings_table("the cat", ["the cat"], ["13a"])  # was AttributeError
     with pytest.raises(ValueError, match=r"settings\['x'\] must be a mapping of tokenizer and lowercase"):
@@ -353,6 +423,7 @@ def test_cli_max_n_has_a_stated_limit():
 
 # --- later probe findings ---
 
+
 @pytest.mark.parametrize("returns", [None, 5, "abcd", ["x"] * 4, [None] * 4])
 def test_a_smoothing_function_that_returns_no_numbers_is_named(returns: Any) -> None:
     def smoothing(precisions: Any, **kwargs: Any) -> Any:
@@ -370,16 +441,20 @@ def test_a_smoothing_function_may_return_any_real_numbers_as_nltk_takes_them() -
 
     hyp = "the cat sat on a mat".split()
     assert bt.sentence_bleu(REFS, hyp, smoothing_function=halves) == nltk_sentence_bleu(
-        REFS, hyp, smoothing_function=halves)
+        REFS, hyp, smoothing_function=halves
+    )
 
 
 def test_including_a_reference_scored_against_names_one_that_exists() -> None:
-    from bleu_teach.lessons.agreement import system_level
     from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.metric_tables import system_level
 
     ted = wmt21_ted("zh-en")
-    for reference, include, other in (("both", "ref-A", "ref-B"), ("both", "ref-B", "ref-A"),
-                                      ("ref-B", "ref-B", "ref-A")):
+    for reference, include, other in (
+        ("both", "ref-A", "ref-B"),
+        ("both", "ref-B", "ref-A"),
+        ("ref-B", "ref-B", "ref-A"),
+    ):
         with pytest.raises(ValueError) as caught:
             system_level(ted, metrics=("BLEU",), reference=reference, include=(include,))
         message = str(caught.value)
@@ -387,13 +462,18 @@ def test_including_a_reference_scored_against_names_one_that_exists() -> None:
 
 
 def _explorers() -> dict[str, Any]:
-    from bleu_teach.lessons.agreement import segment_level
     from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.metric_tables import segment_level
     from bleu_teach.ui import widgets as w
 
     ted = wmt21_ted("zh-en")
-    return {"bleu": w.BleuExplorer(), "side": w.SideBySideExplorer(), "clip": w.ClippingExplorer(),
-            "bp": w.BrevityPenaltyExplorer(), "disagree": w.DisagreementExplorer(ted, segment_level(ted))}
+    return {
+        "bleu": w.BleuExplorer(),
+        "side": w.SideBySideExplorer(),
+        "clip": w.ClippingExplorer(),
+        "bp": w.BrevityPenaltyExplorer(),
+        "disagree": w.DisagreementExplorer(ted, segment_level(ted)),
+    }
 
 
 # (explorer, control, value set after construction, the error's type and words); every one used to raise
@@ -437,8 +517,11 @@ def test_a_control_set_after_construction_takes_every_spelling_the_constructor_t
     assert (bleu.smoothing.value, bleu.tokenizer.value, bleu.max_n.value) == ("method1", "13a", 2)
     assert bleu.report is not None and bleu.report.smoothing == "method1"
     assert bleu.report.score == bt.sentence_bleu(
-        [r.split() for r in bleu.references.values], bleu.hypothesis.value.split(), weights=(0.5, 0.5),
-        smoothing_function=bt.SmoothingFunction().method1)
+        [r.split() for r in bleu.references.values],
+        bleu.hypothesis.value.split(),
+        weights=(0.5, 0.5),
+        smoothing_function=bt.SmoothingFunction().method1,
+    )
     disagree = explorers["disagree"]
     disagree.metric.value = "CHRF"
     assert disagree.metric.value == "chrF"
@@ -447,6 +530,7 @@ def test_a_control_set_after_construction_takes_every_spelling_the_constructor_t
 
 
 # --- sizes: counting bounded by the sentence's size, long tokens shortened in views ---
+
 
 def _sentence(length: int, seed: int) -> list[str]:
     import random
@@ -458,11 +542,17 @@ def _sentence(length: int, seed: int) -> list[str]:
 def test_many_orders_on_a_long_sentence_are_refused_at_once_with_how_many_fit() -> None:
     hyp, ref = _sentence(3000, 1), _sentence(3000, 2)
     weights = (1 / 10_000,) * 10_000
-    for call in (lambda: bt.sentence_bleu([ref], hyp, weights), lambda: bt.explain([ref], hyp, weights),
-                 lambda: bt.corpus_bleu([[ref]], [hyp], weights)):
+    for call in (
+        lambda: bt.sentence_bleu([ref], hyp, weights),
+        lambda: bt.explain([ref], hyp, weights),
+        lambda: bt.corpus_bleu([[ref]], [hyp], weights),
+    ):
         started = time.perf_counter()
-        with pytest.raises(ValueError, match=r"Counting orders 1 to 10,000 for a sentence of up to 3,000 tokens "
-                                             r".*use at most (\d+) orders"):
+        with pytest.raises(
+            ValueError,
+            match=r"Counting orders 1 to 10,000 for a sentence of up to 3,000 tokens "
+            r".*use at most (\d+) orders",
+        ):
             call()
         assert time.perf_counter() - started < 0.5  # was minutes (L**3 / 6 n-gram tokens)
 
@@ -512,6 +602,7 @@ def test_a_very_long_token_is_shortened_in_every_view_but_counted_whole() -> Non
 
 # --- the third probe run (16,518 probes, 18 defects); each test failed before its fix ---
 
+
 def test_a_smoothing_function_that_returns_fewer_values_is_explained_as_nltk_scores_it() -> None:
     def first_only(precisions: Any, **kwargs: Any) -> Any:
         return precisions[:1]
@@ -522,21 +613,23 @@ def test_a_smoothing_function_that_returns_fewer_values_is_explained_as_nltk_sco
     assert bt.compare_hypotheses([["a", "b"]], ["a", "b"], ["a", "c"], smoothing=first_only).winner == "A"
 
 
-@pytest.mark.parametrize("call, kind, words", [
-    (lambda: bt.CountFraction(1, 0), ValueError, "total .* must be at least 1"),  # was ZeroDivisionError
-    (lambda: bt.lowercase(None), TypeError, "tokens is None"),
-    (lambda: bt.lowercase(5), TypeError, "tokens must be a list"),
-])
+@pytest.mark.parametrize(
+    "call, kind, words",
+    [
+        (lambda: bt.CountFraction(1, 0), ValueError, "total .* must be at least 1"),  # was ZeroDivisionError
+        (lambda: bt.lowercase(None), TypeError, "tokens is None"),
+        (lambda: bt.lowercase(5), TypeError, "tokens must be a list"),
+    ],
+)
 def test_core_helpers_name_their_argument(call: Any, kind: type, words: str) -> None:
     with pytest.raises(kind, match=words):
         call()
 
 
 def test_mqm_records_and_helpers_check_their_input() -> None:
-    from bleu_teach.exercises.checkers import check_mqm_score
-    from bleu_teach.lessons.data import ErrorSpan
+    from bleu_teach.exercises.score_checkers import check_mqm_score
+    from bleu_teach.lessons.data import ErrorSpan, wmt21_ted
     from bleu_teach.lessons.mqm import default_reference, error_spans, mqm_segment, mqm_system_score
-    from bleu_teach.lessons.data import wmt21_ted
 
     with pytest.raises(ValueError, match="severity must be one of 'Major', 'Minor'"):
         check_mqm_score(-5, [ErrorSpan("r", "Accuracy/Mistranslation", "major", 0, 1, "x", "target")])  # was 0 points
@@ -592,22 +685,32 @@ def test_lesson_curves_and_helpers_have_stated_limits() -> None:
     from bleu_teach.lessons.settings import settings_scores
     from bleu_teach.lessons.tool_comparison import compare_tools
 
-    for call, words in ((lambda: bp_curve([6], 10**8), "max_len is at most 100,000"),  # was > 10 s
-                        (lambda: length_sweep([["the", "cat"]], "the", 10**5), "max_len is at most 1,000"),  # > 60 s
-                        (lambda: corpus_precisions([[["a", "b"]]], [["a", "b"]], 10**6), "max_n must be at most 1,000"),
-                        (lambda: smoothing_comparison([["a", "b"]], ["a", "b"], (1, 1)), "sum to 2"),
-                        (lambda: compare_tools([["a", "b"]], ["a", "c"], smooth_method="floor", smooth_value=-1),
-                         "smooth_value must be a finite number >= 0"),  # was "math domain error"
-                        (lambda: settings_scores(["a"], [["a"]], settings={"x": {"nope": 1}}),
-                         "'nope', which corpus_score does not take")):
+    for call, words in (
+        (lambda: bp_curve([6], 10**8), "max_len is at most 100,000"),  # was > 10 s
+        (lambda: length_sweep([["the", "cat"]], "the", 10**5), "max_len is at most 1,000"),  # > 60 s
+        (lambda: corpus_precisions([[["a", "b"]]], [["a", "b"]], 10**6), "max_n must be at most 1,000"),
+        (lambda: smoothing_comparison([["a", "b"]], ["a", "b"], (1, 1)), "sum to 2"),
+        (
+            lambda: compare_tools([["a", "b"]], ["a", "c"], smooth_method="floor", smooth_value=-1),
+            "smooth_value must be a finite number >= 0",
+        ),  # was "math domain error"
+        (
+            lambda: settings_scores(["a"], [["a"]], settings={"x": {"nope": 1}}),
+            "'nope', which corpus_score does not take",
+        ),
+    ):
         started = time.perf_counter()
         with pytest.raises(ValueError, match=words):
             call()
         assert time.perf_counter() - started < 1
-    for call, words in ((lambda: references(two="no"), "two must be True or False"),  # was two references
-                        (lambda: settings_scores(["a"], [["a"]], with_whitespace_corpus_bleu="no"),
-                         "with_whitespace_corpus_bleu must be True or False"),
-                        (lambda: bleu_on_strings(None, None), "references must be a list of reference strings")):
+    for call, words in (
+        (lambda: references(two="no"), "two must be True or False"),  # was two references
+        (
+            lambda: settings_scores(["a"], [["a"]], with_whitespace_corpus_bleu="no"),
+            "with_whitespace_corpus_bleu must be True or False",
+        ),
+        (lambda: bleu_on_strings(None, None), "references must be a list of reference strings"),
+    ):
         with pytest.raises(TypeError, match=words):
             call()
 
@@ -659,11 +762,13 @@ def test_the_resampling_statistics_helpers_refuse_what_is_not_a_list_of_statisti
     from bleu_teach.lessons import resampling as rs
 
     rows = [[6, 6, 5, 3, 2, 1, 6, 5, 4, 3]] * 3
-    for call, kind, words in ((lambda: rs.strict_p_value(None, 0.1), TypeError, "scores must be a list"),
-                              (lambda: rs.strict_p_value([0.1], "x"), TypeError, "observed must be a number"),
-                              (lambda: rs.strict_p_value([], 0.1), ValueError, "scores is empty"),  # was 1.0
-                              (lambda: rs.bleu_of(None, "exp"), ValueError, "summed statistics row"),
-                              (lambda: rs.resampled_scores(rows, None, "exp"), ValueError, "draws must be a table"),
-                              (lambda: rs.resampled_scores(rows, [[99]], "exp"), ValueError, "from 0 to 2")):
+    for call, kind, words in (
+        (lambda: rs.strict_p_value(None, 0.1), TypeError, "scores must be a list"),
+        (lambda: rs.strict_p_value([0.1], "x"), TypeError, "observed must be a number"),
+        (lambda: rs.strict_p_value([], 0.1), ValueError, "scores is empty"),  # was 1.0
+        (lambda: rs.bleu_of(None, "exp"), ValueError, "summed statistics row"),
+        (lambda: rs.resampled_scores(rows, None, "exp"), ValueError, "draws must be a table"),
+        (lambda: rs.resampled_scores(rows, [[99]], "exp"), ValueError, "from 0 to 2"),
+    ):
         with pytest.raises(kind, match=words):
             call()

@@ -47,11 +47,11 @@ def as_float(answer: str | float) -> float:
 
 
 def tolerance(ex: Exercise) -> float:
-    return 0.5 * 10.0 ** -ex.decimals + 1e-12
+    return 0.5 * 10.0**-ex.decimals + 1e-12
 
 
 def ngrams(words: list[str], n: int) -> Counter:
-    return Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
 def bp(r: float, c: int) -> float:
@@ -70,20 +70,31 @@ def nltk_value(ex: Exercise) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if ex.kind == "modified_precision":
-            return float(modified_precision([tokens(r) for r in given["references"]], tokens(given["hypothesis"]),
-                                            given["n"]))
+            return float(
+                modified_precision([tokens(r) for r in given["references"]], tokens(given["hypothesis"]), given["n"])
+            )
         if ex.kind == "bleu":
-            return sentence_bleu([tokens(r) for r in given["references"]], tokens(given["hypothesis"]), weights,
-                                 smoothing_function=smoothing)
+            return sentence_bleu(
+                [tokens(r) for r in given["references"]],
+                tokens(given["hypothesis"]),
+                weights,
+                smoothing_function=smoothing,
+            )
         if ex.kind == "corpus_bleu":
-            return corpus_bleu([[tokens(r) for r in refs] for refs in given["references"]],
-                               [tokens(h) for h in given["hypotheses"]], weights, smoothing_function=smoothing)
+            return corpus_bleu(
+                [[tokens(r) for r in refs] for refs in given["references"]],
+                [tokens(h) for h in given["hypotheses"]],
+                weights,
+                smoothing_function=smoothing,
+            )
     if ex.kind == "brevity_penalty":
         return bp(closest(given["reference_lengths"], given["hypothesis_length"]), given["hypothesis_length"])
     if ex.kind == "mqm_score":
         errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
-        return -sum(0.1 if e.category == "Fluency/Punctuation" and e.severity == "Minor" else MQM_WEIGHTS[e.severity]
-                    for e in errors)
+        return -sum(
+            0.1 if e.category == "Fluency/Punctuation" and e.severity == "Minor" else MQM_WEIGHTS[e.severity]
+            for e in errors
+        )
     raise AssertionError(ex.kind)
 
 
@@ -95,23 +106,29 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
         counts, ref_counts = ngrams(hyp, n), [ngrams(r, n) for r in refs]
         clipped = sum(min(c, max(rc[g] for rc in ref_counts)) for g, c in counts.items())
         total = sum(counts.values())
-        found = {"no_clipping": [sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total],
-                 "reference_denominator": [clipped / (len(r) - n + 1) for r in refs if len(r) >= n]}
+        found = {
+            "no_clipping": [sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total],
+            "reference_denominator": [clipped / (len(r) - n + 1) for r in refs if len(r) >= n],
+        }
         if len(counts) != total:
             found["distinct_denominator"] = [clipped / len(counts)]
         with warnings.catch_warnings():  # NLTK given strings counts characters: the "strings" mistake
             warnings.simplefilter("ignore")
             found["strings"] = [float(modified_precision(list(given["references"]), given["hypothesis"], n))]
         if len(refs) > 1:
-            found["summed_references"] = [sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total]
+            found["summed_references"] = [
+                sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total
+            ]
             alone = [sum(min(c, rc[g]) for g, c in counts.items()) for rc in ref_counts]
             found["one_reference"] = [m / total for m in alone if m != clipped]
         return found
     if ex.kind == "brevity_penalty":
         lengths, c = given["reference_lengths"], given["hypothesis_length"]
         r = closest(lengths, c)
-        found = {"other_reference": [bp(length, c) for length in lengths if length != r],
-                 "mean_length": [bp(sum(lengths) / len(lengths), c)]}
+        found = {
+            "other_reference": [bp(length, c) for length in lengths if length != r],
+            "mean_length": [bp(sum(lengths) / len(lengths), c)],
+        }
         if c <= r:
             found |= {"no_penalty": [1.0], "swapped": [math.exp(1 - c / r)]}
         return found
@@ -124,7 +141,8 @@ def mistakes_by_definition(ex: Exercise) -> dict[str, list[float]]:
             found["punctuation_left_out"] = [nltk_value(ex) + 0.1 * len(punctuation)]
         if any(e.category == "Fluency/Punctuation" and e.severity == "Major" for e in errors):
             found["major_punctuation_as_minor"] = [
-                -sum(0.1 if e.category == "Fluency/Punctuation" else MQM_WEIGHTS[e.severity] for e in errors)]
+                -sum(0.1 if e.category == "Fluency/Punctuation" else MQM_WEIGHTS[e.severity] for e in errors)
+            ]
         return found
     return {}  # BLEU's mistakes are checked by name below
 
@@ -164,12 +182,13 @@ def assert_tells_its_misconceptions_apart(ex: Exercise) -> None:
             assert any(abs(value - v) < 1e-12 for _, v in values[1:]), (ex.id, name, value)
             values.append((f"{name} (by definition)", value))
     for i, (name_a, a) in enumerate(values):
-        for name_b, b in values[i + 1:]:
+        for name_b, b in values[i + 1 :]:
             if abs(a - b) < 1e-12 and "by definition" in name_a + name_b:
                 continue  # the same misconception, once from the checker and once from its definition
             # A learner who makes mistake a types a rounded: that answer must not also fit b.
             assert abs(round(a, ex.decimals) - b) > tolerance(ex), (
-                f"{ex.id}: {name_a} ({a}) and {name_b} ({b}) give the same answer to {ex.decimals} decimals")
+                f"{ex.id}: {name_a} ({a}) and {name_b} ({b}) give the same answer to {ex.decimals} decimals"
+            )
     for m in offered:
         feedback = ex.check(round(float(m.value), ex.decimals))
         assert feedback.verdict == "misconception" and feedback.recognised == m.name, (ex.label, m.name)
@@ -180,8 +199,17 @@ def assert_tells_its_misconceptions_apart(ex: Exercise) -> None:
 
 def test_bleu_exercises_offer_the_mistakes_a_learner_makes():
     names = {ex.id: {m.name for m in check(ex.id, None).misconceptions} for ex in NUMERIC if "bleu" in ex.kind}
-    assert {"no_brevity_penalty", "arithmetic_mean", "unsmoothed", "longest_reference", "first_reference",
-            "mean_length", "swapped", "sacrebleu_sentence", "sacrebleu_sentence_100"} <= names["04.1"]
+    assert {
+        "no_brevity_penalty",
+        "arithmetic_mean",
+        "unsmoothed",
+        "longest_reference",
+        "first_reference",
+        "mean_length",
+        "swapped",
+        "sacrebleu_sentence",
+        "sacrebleu_sentence_100",
+    } <= names["04.1"]
     ex = exercise("04.1")
     by_name = {m.name: float(m.value) for m in check("04.1", None).misconceptions}
     refs, hyp = [tokens(r) for r in ex.inputs["references"]], tokens(ex.inputs["hypothesis"])
@@ -216,8 +244,11 @@ def assert_needs_every_reference(ex: Exercise) -> None:
         assert abs(round(alone, ex.decimals) - right) > tolerance(ex), f"{ex.label}: reference {k} alone suffices"
 
 
-@pytest.mark.parametrize("ex", [ex for ex in NUMERIC if ex.kind == "modified_precision"
-                                and len(ex.inputs["references"]) > 1], ids=lambda ex: ex.id)
+@pytest.mark.parametrize(
+    "ex",
+    [ex for ex in NUMERIC if ex.kind == "modified_precision" and len(ex.inputs["references"]) > 1],
+    ids=lambda ex: ex.id,
+)
 def test_a_question_with_two_references_needs_both(ex: Exercise):
     assert_needs_every_reference(ex)
 
@@ -254,8 +285,11 @@ def test_the_magnitude_and_zero_questions_have_nltks_answers():
         right = {o.letter: o.text for o in moved.options}[moved.answer]
         assert "1e-77" in right and f"{value:.1e}" == "9.7e-78"
         texts = {o.letter: o.text for o in moved.options}
-        method1 = sentence_bleu([tokens("after the meeting she went home")], tokens("she went home after the meeting"),
-                                smoothing_function=SmoothingFunction().method1)
+        method1 = sentence_bleu(
+            [tokens("after the meeting she went home")],
+            tokens("she went home after the meeting"),
+            smoothing_function=SmoothingFunction().method1,
+        )
         assert f"{method1:.2f}" in texts["D"] and f"{(4 / 5 * 2 / 4) ** 0.25:.2f}" in texts["E"]
         zero = exercise("07.2")
         reference = [tokens("the cat is on the mat")]
@@ -310,8 +344,9 @@ def test_each_reference_length_option_is_its_rule_and_the_rules_differ(ex: Exerc
 @pytest.mark.parametrize("ex", [ex for ex in BANK if ex.kind == "higher"], ids=lambda ex: ex.id)
 def test_predictions_store_the_answer_nltk_gives(ex: Exercise):
     refs = [tokens(r) for r in ex.inputs["references"]]
-    a, b = (sentence_bleu(refs, tokens(h), smoothing_function=SmoothingFunction().method1)
-            for h in ex.inputs["hypotheses"])
+    a, b = (
+        sentence_bleu(refs, tokens(h), smoothing_function=SmoothingFunction().method1) for h in ex.inputs["hypotheses"]
+    )
     assert ex.answer == ("SAME" if a == b else "A" if a > b else "B")
     assert f"A scores {a:.4f}" in check(ex.id, "same", attempt=2).message  # the scores: after a first wrong try
 
@@ -326,7 +361,8 @@ def test_near_misses_are_told_what_is_off_without_the_answer():
     # Too few decimals is said as such ("0.62" for a question asking for three), the value not given away.
     assert short.message.startswith("close, but give 3 decimal places, not 2") and "0.615" not in short.message
     assert check("02.1", 0.62).message == short.message and check("03.1", "0.88").message.startswith(
-        "close, but give 3 decimal places, not 2")
+        "close, but give 3 decimal places, not 2"
+    )
     # 04.1: BLEU = 0.290593, which cut off (not rounded) is 0.290.
     cut = check("04.1", "0.290")
     assert "do not cut off" in cut.message and "0.291" not in cut.message and "fraction" not in cut.message
@@ -355,8 +391,11 @@ def test_look_up_refuses_unknown_ids_clearly():
 
 # --- the lessons: the bank's questions, two-line cells, and no answer anywhere in a learner's file ---
 
+
 def _exercise_cells(nb: nbformat.NotebookNode) -> list[tuple[int, nbformat.NotebookNode]]:
-    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code" and "exercise" in c.metadata.get("tags", [])]
+    return [
+        (i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code" and "exercise" in c.metadata.get("tags", [])
+    ]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)

@@ -22,8 +22,9 @@ BANK = exercises()
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,9 @@ def _inline_text(markdown: str) -> str:
     parts = []
     for token in MarkdownIt("commonmark").enable("table").parse(markdown):
         if token.type == "inline":
-            parts.append("".join(child.content for child in token.children or () if child.type in ("text", "code_inline")))
+            parts.append(
+                "".join(child.content for child in token.children or () if child.type in ("text", "code_inline"))
+            )
     return "\n".join(parts)
 
 
@@ -53,12 +56,15 @@ def test_the_markdown_key_holds_every_answer_working_and_misconception(key_folde
         for option in ex.options:
             assert option.misconception is None or f"misconception: {option.misconception}" in shown
         for m in check(ex.id, None).misconceptions if not ex.options else ():
-            assert f"{float(m.value):.{ex.decimals}f}" in shown and m.message.replace("_", " ") in shown.replace("_", " ")
+            assert f"{float(m.value):.{ex.decimals}f}" in shown and m.message.replace("_", " ") in shown.replace(
+                "_", " "
+            )
 
 
 def test_the_pdf_key_reads_back(key_folder: Path):
-    text = subprocess.run(["pdftotext", "answer-key.pdf", "-"], cwd=key_folder, capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "answer-key.pdf", "-"], cwd=key_folder, capture_output=True, text=True, check=True
+    ).stdout
     flat = " ".join(text.split())
     for ex in BANK:
         assert f"{ex.id} {ex.title}" in flat
@@ -100,8 +106,10 @@ def _expected_numbers(ex: Exercise) -> list[tuple[str, str, str]]:
     checker names that mistake."""
     right = check(ex.id, ex.answer)
     rows = [(f"{float(right.right):.{ex.decimals}f}", "100", right.message)]
-    rows += [(f"{float(m.value):.{ex.decimals - m.fewer_decimals}f}", "0", m.message)
-             for m in check(ex.id, None).misconceptions]
+    rows += [
+        (f"{float(m.value):.{ex.decimals - m.fewer_decimals}f}", "0", m.message)
+        for m in check(ex.id, None).misconceptions
+    ]
     scaled = check(ex.id, str(100 * float(right.right)))
     if "times 100" in scaled.message and scaled.recognised is None:
         rows.append((f"{100 * float(right.right):.{max(ex.decimals - 2, 0)}f}", "0", scaled.message))
@@ -123,8 +131,9 @@ def test_the_moodle_file_holds_every_exercise_with_its_answers_and_feedback(mood
             assert [a.findtext("feedback/text") for a in answers] == [o.feedback for o in ex.options]
         else:
             assert question.get("type") == "numerical"
-            assert [(a.findtext("text"), a.get("fraction"), a.findtext("feedback/text")) for a in answers] == \
-                _expected_numbers(ex)
+            assert [
+                (a.findtext("text"), a.get("fraction"), a.findtext("feedback/text")) for a in answers
+            ] == _expected_numbers(ex)
             assert all(len(a.findtext("text") or "") <= 8 for a in answers), ex.id  # never 0.6666666666666666
 
 
@@ -135,12 +144,17 @@ def test_moodle_grades_each_mistake_as_the_notebook_names_it(moodle: ElementTree
     for ex in BANK:
         if ex.options:
             continue
-        answers = [(float(a.findtext("text")), float(a.findtext("tolerance")), a.findtext("feedback/text"),
-                    a.get("fraction")) for a in by_id[ex.id].findall("answer")]
+        answers = [
+            (float(a.findtext("text")), float(a.findtext("tolerance")), a.findtext("feedback/text"), a.get("fraction"))
+            for a in by_id[ex.id].findall("answer")
+        ]
 
-        def graded(typed: float) -> tuple[str, str]:
-            return next((feedback, fraction) for value, tolerance, feedback, fraction in answers
-                        if abs(typed - value) <= tolerance + 1e-12)
+        def graded(typed: float, answers=answers) -> tuple[str, str]:
+            return next(
+                (feedback, fraction)
+                for value, tolerance, feedback, fraction in answers
+                if abs(typed - value) <= tolerance + 1e-12
+            )
 
         right = float(check(ex.id, ex.answer).right)
         assert graded(round(right, ex.decimals))[1] == "100" and graded(right)[1] == "100"
@@ -170,8 +184,15 @@ def _gift_questions(text: str) -> list[dict[str, object]]:
         for line in (line for line in lines if not line.startswith("####")):
             head, _, feedback = re.match(r"((?:[^#\\]|\\.)*)(#(.*))?$", line).group(1, 2, 3)  # type: ignore[union-attr]
             answers.append((head, unescape(feedback or "")))
-        found.append({"category": category, "name": unescape(match.group(1)), "numeric": match.group(3) == "#",
-                      "answers": answers, "general": general})
+        found.append(
+            {
+                "category": category,
+                "name": unescape(match.group(1)),
+                "numeric": match.group(3) == "#",
+                "answers": answers,
+                "general": general,
+            }
+        )
     return found
 
 
@@ -185,9 +206,10 @@ def test_the_gift_file_has_a_category_worked_answers_as_general_feedback_and_rou
         assert question["general"] == [" ".join(_general(ex).split())]
         assert question["numeric"] == (not ex.options)
         if not ex.options:
-            expected = [(f"=%{credit}%{value}:{0.5 * 10.0 ** -(len(value.split('.')[1]) if '.' in value else 0):g}",
-                         feedback) for value, credit, feedback in
-                        _expected_numbers(ex)]
+            expected = [
+                (f"=%{credit}%{value}:{0.5 * 10.0 ** -(len(value.split('.')[1]) if '.' in value else 0):g}", feedback)
+                for value, credit, feedback in _expected_numbers(ex)
+            ]
             assert [(head, feedback) for head, feedback in question["answers"]] == expected, ex.id  # type: ignore[misc]
 
 
@@ -200,6 +222,7 @@ def _html_text(html: str) -> str:
     """The words of an HTML fragment (text2qti's rendering of a Markdown text)."""
     import html as entities
     import re
+
     text = entities.unescape(re.sub(r"<[^>]+>", "", html))
     typographic = {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'}  # text2qti's smart quotes
     return " ".join("".join(typographic.get(c, c) for c in text).split())
@@ -212,24 +235,32 @@ def test_the_qti_package_holds_every_exercise_with_its_right_answer_and_feedback
     run = _cli("export", "--format", "qti", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr
     with zipfile.ZipFile(tmp_path / "bleu-teach-exercises.qti.zip") as package:
-        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
-                    and "imsmanifest" not in n)
+        name = next(
+            n
+            for n in package.namelist()
+            if n.endswith(".xml") and "assessment_meta" not in n and "imsmanifest" not in n
+        )
         root = ElementTree.fromstring(package.read(name))
     ns = {"q": root.tag.split("}")[0][1:]} if root.tag.startswith("{") else {}
     prefix = "q:" if ns else ""
     items = root.findall(f".//{prefix}item", ns)
     assert [item.get("title") for item in items] == [f"{ex.id} {ex.title}" for ex in BANK]
     for item, ex in zip(items, BANK):
-        feedback = {fb.get("ident"): _html_text(fb.findtext(f".//{prefix}mattext", "", ns))
-                    for fb in item.findall(f"{prefix}itemfeedback", ns)}
+        feedback = {
+            fb.get("ident"): _html_text(fb.findtext(f".//{prefix}mattext", "", ns))
+            for fb in item.findall(f"{prefix}itemfeedback", ns)
+        }
         assert feedback["general_fb"] == _html_text(_general(ex, rendered=True))
         assert not re.search(r"\b[A-F]\)|Answer: [A-F]\.", feedback["general_fb"]), ex.id  # Canvas shows no letters
         if ex.options:
             labels = item.findall(f".//{prefix}response_label", ns)
             texts = [_html_text(label.findtext(f".//{prefix}mattext", "", ns)) for label in labels]
             assert texts == [_html_text(_shown(o.text, o.letter).replace("*", "")) for o in ex.options]
-            scored = [c.findtext(f".//{prefix}varequal", "", ns) for c in item.findall(f".//{prefix}respcondition", ns)
-                      if c.find(f"{prefix}setvar", ns) is not None]
+            scored = [
+                c.findtext(f".//{prefix}varequal", "", ns)
+                for c in item.findall(f".//{prefix}respcondition", ns)
+                if c.find(f"{prefix}setvar", ns) is not None
+            ]
             right = [label.get("ident") for label in labels]
             assert scored == [right[[o.letter for o in ex.options].index(ex.answer)]]
             for label, option in zip(labels, ex.options):
@@ -254,8 +285,9 @@ def test_platform_questions_do_not_offer_fractions_their_numerical_questions_rej
 def test_every_platform_text_stands_alone_and_names_no_option_by_a_letter(moodle: ElementTree.Element):
     """A quiz shows no lesson, table or explorer, and (Canvas, GIFT's shuffled options) no letters: its questions,
     feedback and worked answers carry what they refer to."""
-    outside = re.compile(r"\b(lesson|section|notebook|explorer|the table|compare_tools)\b|\b(above|below)\b(?! (\d|its|the))",
-                         re.I)  # "above" a place, not "above 1"
+    outside = re.compile(
+        r"\b(lesson|section|notebook|explorer|the table|compare_tools)\b|\b(above|below)\b(?! (\d|its|the))", re.I
+    )  # "above" a place, not "above 1"
     for question in moodle.findall("question"):
         if question.get("type") == "category":
             continue
@@ -264,18 +296,25 @@ def test_every_platform_text_stands_alone_and_names_no_option_by_a_letter(moodle
             assert not outside.search(text), (question.findtext("idnumber"), outside.search(text).group(0), text[:120])
         general = question.findtext("generalfeedback/text") or ""
         if question.get("type") == "multichoice":  # a bare letter that is not a hypothesis's or a reference's name
-            assert not re.search(r"(?<![Hh]ypothesis )(?<!ref-)\b[A-F]\b(?![-'])", general.replace("BLEU-4", "")), \
-                (question.findtext("idnumber"), general[:160])
+            assert not re.search(r"(?<![Hh]ypothesis )(?<!ref-)\b[A-F]\b(?![-'])", general.replace("BLEU-4", "")), (
+                question.findtext("idnumber"),
+                general[:160],
+            )
 
 
 # A clipping question whose right answer is an exact tie at its 3 decimals: 9 of the 16 hypothesis tokens match
 # after clipping ("of" four times, twice in the reference), 9/16 = 0.5625, which a learner rounds to 0.563 (half
 # up, as taught at school) or 0.562 (half to even). Both must get full credit everywhere.
-TIE_INPUTS = {"references": ["I'm going to show you some of the separate bits of our index ."],
-              "hypothesis": "Below , I will show you some of the divisions of of of our index .", "n": 1}
-TIE_QUESTION = ("Hypothesis: “Below , I will show you some of the divisions of of of our index .”; the reference "
-                "“I'm going to show you some of the separate bits of our index .”. What is the modified unigram "
-                "precision?")
+TIE_INPUTS = {
+    "references": ["I'm going to show you some of the separate bits of our index ."],
+    "hypothesis": "Below , I will show you some of the divisions of of of our index .",
+    "n": 1,
+}
+TIE_QUESTION = (
+    "Hypothesis: “Below , I will show you some of the divisions of of of our index .”; the reference "
+    "“I'm going to show you some of the separate bits of our index .”. What is the modified unigram "
+    "precision?"
+)
 
 
 @pytest.fixture(scope="module")
@@ -302,8 +341,9 @@ def _moodle_grade(answers: list[tuple[str, str, str]], typed: str) -> str | None
     return None
 
 
-def test_an_exact_tie_gets_full_credit_rounded_either_way_on_every_platform_and_in_the_key(tie: Exercise,
-                                                                                            tmp_path: Path):
+def test_an_exact_tie_gets_full_credit_rounded_either_way_on_every_platform_and_in_the_key(
+    tie: Exercise, tmp_path: Path
+):
     import zipfile
 
     from bleu_teach.exercises.export import answer_key, gift, moodle_xml, write_qti
@@ -312,20 +352,28 @@ def test_an_exact_tie_gets_full_credit_rounded_either_way_on_every_platform_and_
     assert tie.check("0.563").correct and tie.check("0.562").correct  # the checker takes both
     xml = ElementTree.fromstring(moodle_xml([tie]))
     question = next(q for q in xml.findall("question") if q.get("type") == "numerical")
-    answers = [(a.findtext("text") or "", a.findtext("tolerance") or "", a.get("fraction") or "")
-               for a in question.findall("answer")]
+    answers = [
+        (a.findtext("text") or "", a.findtext("tolerance") or "", a.get("fraction") or "")
+        for a in question.findall("answer")
+    ]
     assert _moodle_grade(answers, "0.563") == "100" and _moodle_grade(answers, "0.562") == "100"
     block = next(q for q in _gift_questions(gift([tie])) if q["numeric"])
-    gift_answers = [re.fullmatch(r"=%(\d+)%([-0-9.]+):([0-9.e-]+)", head).group(2, 3, 1)  # type: ignore[union-attr]
-                    for head, _ in block["answers"]]  # type: ignore[attr-defined]
+    gift_answers = [
+        re.fullmatch(r"=%(\d+)%([-0-9.]+):([0-9.e-]+)", head).group(2, 3, 1)  # type: ignore[union-attr]
+        for head, _ in block["answers"]
+    ]  # type: ignore[attr-defined]
     assert _moodle_grade(gift_answers, "0.563") == "100" and _moodle_grade(gift_answers, "0.562") == "100"
     write_qti(str(tmp_path / "quiz.zip"), [tie])
     with zipfile.ZipFile(tmp_path / "quiz.zip") as package:
-        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
-                    and "imsmanifest" not in n)
+        name = next(
+            n
+            for n in package.namelist()
+            if n.endswith(".xml") and "assessment_meta" not in n and "imsmanifest" not in n
+        )
         root = ElementTree.fromstring(package.read(name))
-    bounds = {e.tag.split("}")[-1]: float(e.text or "") for e in root.iter()
-              if e.tag.split("}")[-1] in ("vargte", "varlte")}
+    bounds = {
+        e.tag.split("}")[-1]: float(e.text or "") for e in root.iter() if e.tag.split("}")[-1] in ("vargte", "varlte")
+    }
     assert bounds["vargte"] <= 0.562 and 0.563 <= bounds["varlte"]  # Canvas: low <= typed <= high
     for text in (answer_key([tie]).to_text(), worksheet_key([[replace(tie, student=1, variant=None)]], 1).to_text()):
         assert "0.562 or 0.563" in " ".join(text.split())

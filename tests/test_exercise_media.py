@@ -24,8 +24,11 @@ NOTEBOOK_WORDS = re.compile(r"run the cell|`None`|as a string|in quotes|`\"", re
 #: A web page's words: its buttons.
 PAGE_WORDS = re.compile(r"press Check|then press|Choose one", re.I)
 #: What only makes sense beside the lesson: its sections, its explorer, its cells, what is above or below.
-LESSON_WORDS = re.compile(r"(?<!lesson \d\d, )(?<!lesson \d\d's )\bsection \d|\bexplorer\b|\bcell\b|the lesson\b|"
-                          r"this lesson|\b(?:above|below)(?= lists|[.:;,)]|$)", re.I)
+LESSON_WORDS = re.compile(
+    r"(?<!lesson \d\d, )(?<!lesson \d\d's )\bsection \d|\bexplorer\b|\bcell\b|the lesson\b|"
+    r"this lesson|\b(?:above|below)(?= lists|[.:;,)]|$)",
+    re.I,
+)
 
 
 @pytest.fixture(scope="module")
@@ -108,9 +111,14 @@ def test_the_examples_a_question_shows_are_never_an_answer_it_marks():
 def _files(variants: list[Exercise]) -> dict[str, str]:
     sheet = [ex for ex in variants if ex.student == 1]
     return {
-        "moodle.xml": moodle_xml(), "moodle-variants.xml": moodle_xml(variants), "gift": gift(),
-        "gift-variants": gift(variants), "qti": qti_text(), "qti-variants": qti_text(variants),
-        "answer-key.md": answer_key().to_markdown(), "worksheet.md": worksheet(sheet).to_markdown(),
+        "moodle.xml": moodle_xml(),
+        "moodle-variants.xml": moodle_xml(variants),
+        "gift": gift(),
+        "gift-variants": gift(variants),
+        "qti": qti_text(),
+        "qti-variants": qti_text(variants),
+        "answer-key.md": answer_key().to_markdown(),
+        "worksheet.md": worksheet(sheet).to_markdown(),
         "worksheet-key.md": worksheet_key([sheet], seed=1).to_markdown(),
     }
 

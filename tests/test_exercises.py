@@ -7,21 +7,20 @@ from fractions import Fraction
 import pytest
 
 import bleu_teach as bt
+from bleu_teach.exercises.checkers import (
+    Feedback,
+    check_brevity_penalty,
+    check_choice,
+    check_higher,
+    check_modified_precision,
+    check_ngram_count,
+)
+from bleu_teach.exercises.score_checkers import check_bleu, check_corpus_bleu
 from tests.view_checks import check_every_view
 
 # These tests give the checkers small made-up questions, many of which cannot tell every mistake apart; the
 # warning that says so is tested on its own below (test_a_teachers_own_question_...).
 pytestmark = pytest.mark.filterwarnings("ignore::bleu_teach.exercises.distinct.IndistinctAnswersWarning")
-from bleu_teach.exercises.checkers import (
-    Feedback,
-    check_bleu,
-    check_brevity_penalty,
-    check_choice,
-    check_corpus_bleu,
-    check_higher,
-    check_modified_precision,
-    check_ngram_count,
-)
 
 REFS = [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]
 
@@ -46,6 +45,7 @@ def test_brevity_penalty_right_and_misconceptions():
     assert "longest reference" in check_brevity_penalty(round(bt.brevity_penalty(9, 5), 3), [6, 9], 5).message
     assert "brevity penalty applies" in check_brevity_penalty(1, [6, 9], 5).message
     import math
+
     assert "swapped r and c" in check_brevity_penalty(math.exp(1 - 5 / 6), [6, 9], 5).message
 
 
@@ -74,8 +74,10 @@ def test_feedback_html_is_escaped():
     assert "<b>" not in html.replace("<b>\u2714 Correct:</b>", "")
 
 
-@pytest.mark.parametrize("answer, word, symbol", [("2/7", "Correct", "\u2714"), (1.0, "Not yet", "\u2718"),
-                                                  (None, "No answer yet", "\u270e")])
+@pytest.mark.parametrize(
+    "answer, word, symbol",
+    [("2/7", "Correct", "\u2714"), (1.0, "Not yet", "\u2718"), (None, "No answer yet", "\u270e")],
+)
 def test_feedback_is_one_line_of_text_and_a_symbol_and_a_word_elsewhere(answer, word, symbol, tmp_path):
     feedback = check_modified_precision(answer, REFS, ["the"] * 7)
     assert repr(feedback) == str(feedback) == feedback.to_text() == f"{word}: {feedback.message}"
@@ -119,6 +121,7 @@ def test_rounding_rule_accepts_any_answer_within_it_and_fractions():
 
 def test_brevity_penalty_first_reference_is_named_when_it_is_not_the_closest():
     import math
+
     feedback = check_brevity_penalty(round(math.exp(1 - 8 / 5), 3), [8, 6, 12], 5)
     assert feedback.recognised == "first_reference"
     assert check_brevity_penalty(round(math.exp(1 - 12 / 5), 3), [8, 6, 12], 5).recognised == "longest_reference"
@@ -180,12 +183,14 @@ def test_a_teachers_own_question_that_cannot_tell_mistakes_apart_is_warned_about
         feedback = check_modified_precision(None, refs, ["the", "cat", "sat"])
     message = str(caught[0].message)
     # The mistakes that give exactly the same number are offered as one, which names each of them.
-    said = message[message.index("(right and "):message.index(")")]
+    said = message[message.index("(right and ") : message.index(")")]
     for name in ("no clipping", "summed references", "reference denominator"):
         assert f" {name} " in f"{said} ".replace("/", " / "), message
     assert feedback.correct is None
     with pytest.warns(IndistinctAnswersWarning, match=r"\(right and shortest reference / mean length\)"):
-        check_brevity_penalty(None, [9, 7], 8)  # c = 8 > r = 7 (the shortest): BP = 1, and the mean length 8 gives 1 too
+        check_brevity_penalty(
+            None, [9, 7], 8
+        )  # c = 8 > r = 7 (the shortest): BP = 1, and the mean length 8 gives 1 too
     import warnings
 
     with warnings.catch_warnings():
@@ -221,11 +226,14 @@ for cell in ['answer = B\\ncheck("00.2", answer)', 'answer = same\\ncheck("00.2"
     result = shell.run_cell(cell, store_history=True)
     print("raised:", type(result.error_in_exec).__name__, flush=True)
 """
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                         env={"NO_COLOR": "1", "PATH": ""})
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env={"NO_COLOR": "1", "PATH": ""}
+    )
     told = 'NameError: B is read as a name. Put the letter in quotes: answer = "B"'
     assert run.stdout.count("raised: NameError") == 5, run.stdout + run.stderr  # the cell still stops
-    assert run.stderr.splitlines()[:2] == [told, 'NameError: same is read as a name. Put the option in quotes: '
-                                                 'answer = "same"']
+    assert run.stderr.splitlines()[:2] == [
+        told,
+        'NameError: same is read as a name. Put the option in quotes: answer = "same"',
+    ]
     assert "Traceback" in run.stdout and "name 'Bee' is not defined" in run.stdout  # not a letter: as usual
     assert run.stdout.count("Traceback") == 3  # x = B (no check call), Bee, and B inside a function: as usual

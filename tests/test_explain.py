@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import bleu_teach as bt
 from nltk.translate import bleu_score as nltk_bleu
+
+import bleu_teach as bt
 
 REFS = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
 
@@ -68,7 +69,14 @@ def test_html_escapes_user_text():
 
 def test_text_report_has_every_step():
     text = str(bt.explain(REFS, "the cat sat on the mat".split(), smoothing="method1"))
-    for piece in ("1-grams", "4-grams", "closest reference length r", "BLEU = 0.", "BP * exp(sum of log terms)", "smoothing: method1"):
+    for piece in (
+        "1-grams",
+        "4-grams",
+        "closest reference length r",
+        "BLEU = 0.",
+        "BP * exp(sum of log terms)",
+        "smoothing: method1",
+    ):
         assert piece in text
 
 

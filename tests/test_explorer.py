@@ -30,22 +30,36 @@ WORDS = ["the", "The", "cat", "sat", "on", "mat", "a", "is", "dog's", "mat.", ",
 texts = st.lists(st.sampled_from(WORDS), min_size=1, max_size=10).map(" ".join)
 
 
-def nltk_score(hypothesis: str, references: list[str], tokenizer: str, lowercase: bool, weights: tuple[float, ...],
-               method: int) -> float:
+def nltk_score(
+    hypothesis: str, references: list[str], tokenizer: str, lowercase: bool, weights: tuple[float, ...], method: int
+) -> float:
     split = ORACLE_TOKENS[tokenizer]
     fold = str.lower if lowercase else str
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # NLTK warns about zero counts
-        return float(nltk_bleu.sentence_bleu([split(fold(r)) for r in references], split(fold(hypothesis)), weights,
-                                             getattr(nltk_bleu.SmoothingFunction(), f"method{method}")))
+        return float(
+            nltk_bleu.sentence_bleu(
+                [split(fold(r)) for r in references],
+                split(fold(hypothesis)),
+                weights,
+                getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+            )
+        )
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(hypothesis=texts, references=st.lists(texts, min_size=1, max_size=3), tokenizer=st.sampled_from(list(ORACLE_TOKENS)),
-       lowercase=st.booleans(), max_n=st.integers(min_value=1, max_value=4),
-       method=st.sampled_from([0, 1, 2, 3, 4, 5, 7]), uniform=st.booleans())
-def test_explain_text_equals_nltk_on_the_tools_tokens(hypothesis, references, tokenizer, lowercase, max_n, method, uniform,
-                                                       parity_counter):
+@given(
+    hypothesis=texts,
+    references=st.lists(texts, min_size=1, max_size=3),
+    tokenizer=st.sampled_from(list(ORACLE_TOKENS)),
+    lowercase=st.booleans(),
+    max_n=st.integers(min_value=1, max_value=4),
+    method=st.sampled_from([0, 1, 2, 3, 4, 5, 7]),
+    uniform=st.booleans(),
+)
+def test_explain_text_equals_nltk_on_the_tools_tokens(
+    hypothesis, references, tokenizer, lowercase, max_n, method, uniform, parity_counter
+):
     weights = (1 / max_n,) * max_n if uniform else (0.5,) + (0.5 / (max_n - 1),) * (max_n - 1) if max_n > 1 else (1.0,)
     typed = "" if uniform else ", ".join(repr(w) for w in weights)
     report = explain_text(hypothesis, references, tokenizer, lowercase, max_n, typed, f"method{method}")
@@ -56,7 +70,9 @@ def test_explain_text_equals_nltk_on_the_tools_tokens(hypothesis, references, to
 def test_typed_weights_are_the_numbers_typed():
     report = explain_text("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7; 0.3")
     assert report.weights == (0.7, 0.3)
-    assert report.score == nltk_score("the cat sat on the mat", ["the cat is on the mat"], "whitespace", False, (0.7, 0.3), 0)
+    assert report.score == nltk_score(
+        "the cat sat on the mat", ["the cat is on the mat"], "whitespace", False, (0.7, 0.3), 0
+    )
     assert parse_weights(" uniform ", 3) == (1 / 3, 1 / 3, 1 / 3)
 
 
@@ -66,7 +82,8 @@ def test_weights_may_be_typed_as_fractions_and_separated_by_spaces():
     assert parse_weights("1/3 1/3 1/3", 3) == (1 / 3, 1 / 3, 1 / 3)
     hyp, refs = "the cat sat on a mat", ["the cat is on the mat"]
     assert explain_text(hyp, refs, max_n=3, weights="1/3 1/3 1/3", smoothing="method1").score == nltk_score(
-        hyp, refs, "whitespace", False, (1 / 3, 1 / 3, 1 / 3), 1)
+        hyp, refs, "whitespace", False, (1 / 3, 1 / 3, 1 / 3), 1
+    )
     with pytest.raises(ValueError, match="numbers or fractions separated by commas"):
         parse_weights("1/0, 1", 2)
 
@@ -76,19 +93,25 @@ def test_tokens_come_from_the_named_tokenizer():
     assert text_tokens("The cat", "hypothesis", "char", lowercase=True) == ["t", "h", "e", "c", "a", "t"]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"hypothesis": "   "}, "The hypothesis is empty: type a sentence into it."),
-    ({"references": ["the cat", ""]}, "Reference 2 is empty: type a sentence into it."),
-    ({"references": []}, f"Give 1 to {MAX_REFERENCES} references (got 0)."),
-    ({"references": ["the cat"] * (MAX_REFERENCES + 1)}, f"Give 1 to {MAX_REFERENCES} references (got 9)."),
-    ({"weights": "a, b", "max_n": 2}, "Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 (got 'a, b')."),
-    ({"weights": "0.5, 0.3, 0.2", "max_n": 2}, "Give 2 weights for Max n = 2 (got 3)"),
-    ({"weights": "0.7, 0.2", "max_n": 2}, "sum to 0.9"),
-    ({"max_n": 0}, f"Max n must be a whole number from 1 to {MAX_ORDER} (got 0)."),
-    ({"max_n": MAX_ORDER + 1}, f"Max n must be a whole number from 1 to {MAX_ORDER} (got {MAX_ORDER + 1})."),
-    ({"tokenizer": "moses"}, "Unknown tokenizer 'moses'"),
-    ({"smoothing": "method9"}, "Unknown smoothing method 'method9'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"hypothesis": "   "}, "The hypothesis is empty: type a sentence into it."),
+        ({"references": ["the cat", ""]}, "Reference 2 is empty: type a sentence into it."),
+        ({"references": []}, f"Give 1 to {MAX_REFERENCES} references (got 0)."),
+        ({"references": ["the cat"] * (MAX_REFERENCES + 1)}, f"Give 1 to {MAX_REFERENCES} references (got 9)."),
+        (
+            {"weights": "a, b", "max_n": 2},
+            "Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 (got 'a, b').",
+        ),
+        ({"weights": "0.5, 0.3, 0.2", "max_n": 2}, "Give 2 weights for Max n = 2 (got 3)"),
+        ({"weights": "0.7, 0.2", "max_n": 2}, "sum to 0.9"),
+        ({"max_n": 0}, f"Max n must be a whole number from 1 to {MAX_ORDER} (got 0)."),
+        ({"max_n": MAX_ORDER + 1}, f"Max n must be a whole number from 1 to {MAX_ORDER} (got {MAX_ORDER + 1})."),
+        ({"tokenizer": "moses"}, "Unknown tokenizer 'moses'"),
+        ({"smoothing": "method9"}, "Unknown smoothing method 'method9'"),
+    ],
+)
 def test_bad_input_gets_a_message_for_the_learner(kwargs, message):
     arguments = {"hypothesis": "the cat sat on the mat", "references": ["the cat is on the mat"], **kwargs}
     with pytest.raises(ValueError) as error:
@@ -96,14 +119,17 @@ def test_bad_input_gets_a_message_for_the_learner(kwargs, message):
     assert message in str(error.value)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"hypothesis": ["the", "cat"]}, "The hypothesis must be text (a string), not list."),
-    ({"references": "the cat"}, "The references must be a list of texts"),
-    ({"references": [["the", "cat"]]}, "Reference 1 must be text (a string), not list."),
-    ({"max_n": "4"}, "Max n must be a whole number from 1 to 6, not '4'."),
-    ({"max_n": True}, "Max n must be a whole number"),
-    ({"lowercase": "yes"}, "Lowercase must be True or False, not 'yes'."),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"hypothesis": ["the", "cat"]}, "The hypothesis must be text (a string), not list."),
+        ({"references": "the cat"}, "The references must be a list of texts"),
+        ({"references": [["the", "cat"]]}, "Reference 1 must be text (a string), not list."),
+        ({"max_n": "4"}, "Max n must be a whole number from 1 to 6, not '4'."),
+        ({"max_n": True}, "Max n must be a whole number"),
+        ({"lowercase": "yes"}, "Lowercase must be True or False, not 'yes'."),
+    ],
+)
 def test_wrong_types_get_a_message_too(kwargs, message):
     arguments = {"hypothesis": "the cat sat on the mat", "references": ["the cat is on the mat"], **kwargs}
     with pytest.raises(TypeError) as error:
@@ -114,8 +140,9 @@ def test_wrong_types_get_a_message_too(kwargs, message):
 def test_the_widget_shows_the_same_message_and_score():
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, 0.3")
     assert explorer.report is not None
-    assert explorer.report.score == nltk_score("the cat sat on the mat", ["the cat is on the mat"], "whitespace", False,
-                                               (0.7, 0.3), 0)
+    assert explorer.report.score == nltk_score(
+        "the cat sat on the mat", ["the cat is on the mat"], "whitespace", False, (0.7, 0.3), 0
+    )
     explorer.weights.value = "0.7, x"
     with pytest.raises(ValueError) as error:
         explain_text("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, x")

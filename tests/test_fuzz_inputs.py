@@ -32,8 +32,7 @@ import bleu_teach as bt
 from bleu_teach.exercises import check, check_bleu, check_brevity_penalty, check_choice, check_modified_precision
 from bleu_teach.lessons.limitations import chunk_permutation, order_table, settings_table
 from bleu_teach.lessons.tool_comparison import compare_tools
-from tests.conftest import PARITY_CASES
-from tests.conftest import examples
+from tests.conftest import PARITY_CASES, examples
 
 #: Seconds one call may take (generous for a slow CI machine; the old hangs took from 5 s to forever).
 TIME_BOUND = 5.0
@@ -49,13 +48,22 @@ def _generator() -> Any:
 
 odd_text = st.text(alphabet=st.characters(blacklist_categories=()), max_size=12)  # control characters, surrogates
 anything = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(min_value=-(10**30), max_value=10**30), st.sampled_from([10**400, -1, 0, 2**63]),
-    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([np.int64(3), np.float32(0.25), np.nan]),
-    st.fractions(), st.binary(max_size=8), odd_text,
-    st.lists(odd_text, max_size=3), st.lists(st.lists(odd_text, max_size=3), max_size=3),
-    st.tuples(st.floats(), st.floats()), st.dictionaries(odd_text, st.integers(), max_size=2),
-    st.builds(_generator), st.builds(lambda: np.array([["a", "b"], ["c", "d"]])), st.builds(lambda: np.array([0.5, 0.5])),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.sampled_from([10**400, -1, 0, 2**63]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([np.int64(3), np.float32(0.25), np.nan]),
+    st.fractions(),
+    st.binary(max_size=8),
+    odd_text,
+    st.lists(odd_text, max_size=3),
+    st.lists(st.lists(odd_text, max_size=3), max_size=3),
+    st.tuples(st.floats(), st.floats()),
+    st.dictionaries(odd_text, st.integers(), max_size=2),
+    st.builds(_generator),
+    st.builds(lambda: np.array([["a", "b"], ["c", "d"]])),
+    st.builds(lambda: np.array([0.5, 0.5])),
     st.builds(object),
 )
 
@@ -107,6 +115,7 @@ CALLS: list[tuple[str, Callable[[Any], Any]]] = [
 
 def _widget_calls() -> list[tuple[str, Callable[[Any], Any]]]:
     from bleu_teach.ui.widgets import BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer, SideBySideExplorer
+
     return [
         ("BleuExplorer hypothesis", lambda v: BleuExplorer(v, ["the cat"])),
         ("BleuExplorer references", lambda v: BleuExplorer("the cat", v)),
@@ -133,10 +142,17 @@ def _answered_or_refused(name: str, call: Callable[[Any], Any], value: Any, coun
 
 
 @pytest.mark.parametrize("name, call", CALLS, ids=[name for name, _ in CALLS])
-def test_every_public_function_answers_or_refuses_any_argument(name: str, call: Callable[[Any], Any],
-                                                                 parity_counter: Any) -> None:
-    @settings(max_examples=CASES, deadline=None, database=None, derandomize=True,
-              phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+def test_every_public_function_answers_or_refuses_any_argument(
+    name: str, call: Callable[[Any], Any], parity_counter: Any
+) -> None:
+    @settings(
+        max_examples=CASES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=list(HealthCheck),
+    )
     @given(anything)
     def run(value: Any) -> None:
         _answered_or_refused(name, call, value, parity_counter)
@@ -148,8 +164,14 @@ def test_every_public_function_answers_or_refuses_any_argument(name: str, call: 
 def test_every_widget_constructor_answers_or_refuses_any_argument(index: int, parity_counter: Any) -> None:
     name, call = _widget_calls()[index]
 
-    @settings(max_examples=examples(25), deadline=None, database=None, derandomize=True,
-              phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(25),
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=list(HealthCheck),
+    )
     @given(anything)
     def run(value: Any) -> None:
         _answered_or_refused(name, call, value, parity_counter)
@@ -160,12 +182,19 @@ def test_every_widget_constructor_answers_or_refuses_any_argument(index: int, pa
 weight_types = st.sampled_from([float, Fraction, np.float64, np.float32])
 
 
-@settings(max_examples=examples(150), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
-@given(st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
-       st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
-       st.integers(min_value=1, max_value=5), weight_types, st.booleans())
-def test_any_weight_type_nltk_takes_gives_nltks_number(ref: list[str], hyp: list[str], k: int, kind: Any,
-                                                       auto_reweigh: bool) -> None:
+@settings(
+    max_examples=examples(150), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate)
+)
+@given(
+    st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
+    st.lists(st.sampled_from(["the", "cat", "a", "mat"]), min_size=1, max_size=6),
+    st.integers(min_value=1, max_value=5),
+    weight_types,
+    st.booleans(),
+)
+def test_any_weight_type_nltk_takes_gives_nltks_number(
+    ref: list[str], hyp: list[str], k: int, kind: Any, auto_reweigh: bool
+) -> None:
     weights = tuple(kind(1) / kind(k) for _ in range(k)) if kind is not Fraction else (Fraction(1, k),) * k
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -177,17 +206,53 @@ def test_any_weight_type_nltk_takes_gives_nltks_number(ref: list[str], hyp: list
 
 # --- the command line, in a subprocess ---
 
-cli_words = st.sampled_from(["explain", "corpus", "chrf", "chrf-corpus", "--ref", "--max-n", "--char-order",
-                             "--format", "--tokenizer", "--smoothing", "--standalone", "--", "-", "-t", "latex",
-                             "json", "13a", "0", "-1", "100000", "1e9", "method1", "\x1b[2J", "-the cat",
-                             "the cat", "ελληνικά", "\u202e", ""])
+cli_words = st.sampled_from(
+    [
+        "explain",
+        "corpus",
+        "chrf",
+        "chrf-corpus",
+        "--ref",
+        "--max-n",
+        "--char-order",
+        "--format",
+        "--tokenizer",
+        "--smoothing",
+        "--standalone",
+        "--",
+        "-",
+        "-t",
+        "latex",
+        "json",
+        "13a",
+        "0",
+        "-1",
+        "100000",
+        "1e9",
+        "method1",
+        "\x1b[2J",
+        "-the cat",
+        "the cat",
+        "ελληνικά",
+        "\u202e",
+        "",
+    ]
+)
 
 
-@settings(max_examples=examples(25), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=examples(25), deadline=None, database=None, derandomize=True, phases=(Phase.explicit, Phase.generate)
+)
 @given(st.lists(cli_words, min_size=0, max_size=7))
 def test_the_command_line_answers_or_refuses_in_one_line(argv: list[str]) -> None:
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", *argv], capture_output=True, text=True, timeout=60,
-                         input="the cat sat\n", errors="surrogateescape")
+    run = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        input="the cat sat\n",
+        errors="surrogateescape",
+    )
     assert run.returncode in (0, 2), (argv, run.returncode, run.stderr[-500:])
     assert "Traceback" not in run.stderr, (argv, run.stderr[-500:])
     assert "\x1b" not in run.stdout and "\x1b" not in run.stderr, argv  # typed control characters are escaped

@@ -17,7 +17,7 @@ def _table_after(marker: str) -> list[list[str]]:
     lines = GUIDE.split(marker, 1)[1].splitlines()
     start = next(k for k, line in enumerate(lines) if line.startswith("|"))
     rows = []
-    for line in lines[start + 2:]:  # past the header and its rule
+    for line in lines[start + 2 :]:  # past the header and its rule
         if not line.startswith("|"):
             break
         rows.append([cell.strip() for cell in line.strip("|").split("|")])

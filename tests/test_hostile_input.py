@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,16 +24,35 @@ from bleu_teach.web import page
 from tests.conftest import FIGURES
 
 #: Numbers typed to freeze a checker: huge exponents, long digit strings, fractions of huge numbers.
-HOSTILE_NUMBERS = ["1e30000000", "1e-20000000", "-1e999999999", "9" * 5000, "1" * 99 + "/3", "1/" + "9" * 98,
-                   "1e401", "1e-401", "0." + "0" * 98 + "1", "1e400", "1.5e+0400", "9" * 4300 + "/1",
-                   "1e" + "9" * 90, ".5e-99999", "5/0", "nan", "inf", "-0", "1_000", "\u221262.5"]
+HOSTILE_NUMBERS = [
+    "1e30000000",
+    "1e-20000000",
+    "-1e999999999",
+    "9" * 5000,
+    "1" * 99 + "/3",
+    "1/" + "9" * 98,
+    "1e401",
+    "1e-401",
+    "0." + "0" * 98 + "1",
+    "1e400",
+    "1.5e+0400",
+    "9" * 4300 + "/1",
+    "1e" + "9" * 90,
+    ".5e-99999",
+    "5/0",
+    "nan",
+    "inf",
+    "-0",
+    "1_000",
+    "\u221262.5",
+]
 LIMIT_SECONDS = 0.1
 
 
-def _timed(run: object) -> tuple[float, object]:
+def _timed(run: Callable[..., object], *args: object) -> tuple[float, object]:
     started = time.perf_counter()
     try:
-        result = run()  # type: ignore[operator]
+        result = run(*args)
     except (TypeError, ValueError) as problem:
         result = problem
     return time.perf_counter() - started, result
@@ -43,31 +63,39 @@ def test_every_typed_answer_is_judged_within_100_ms():
     for ex in exercises():
         check(ex.id, None)  # the right answer is computed once (the WMT21 data read); then each answer is judged
         for answer in HOSTILE_NUMBERS:
-            seconds, result = _timed(lambda: check(ex.id, answer))
+            seconds, result = _timed(check, ex.id, answer)
             assert not isinstance(result, TypeError), (ex.id, answer, result)
             slowest = max(slowest, (seconds, ex.id, answer[:20]))
             assert seconds < LIMIT_SECONDS, (ex.id, answer[:40], seconds)
-    FIGURES.append(f"hostile answers: {len(HOSTILE_NUMBERS)} per exercise, slowest {slowest[0] * 1000:.1f} ms "
-                   f"({slowest[1]}, {slowest[2]!r})")
+    FIGURES.append(
+        f"hostile answers: {len(HOSTILE_NUMBERS)} per exercise, slowest {slowest[0] * 1000:.1f} ms "
+        f"({slowest[1]}, {slowest[2]!r})"
+    )
 
 
 def test_the_page_judges_a_stored_hostile_answer_at_once_and_says_what_to_type():
     for answer in ["1e-20000000", "1e30000000", "9" * 100000]:
-        seconds, result = _timed(lambda: page.check_json("03.1", f'"{answer}"'))
+        seconds, result = _timed(page.check_json, "03.1", f'"{answer}"')
         assert seconds < LIMIT_SECONDS and '"verdict": ""' in str(result), (answer[:20], seconds)
         assert "Something went wrong" not in str(result)
 
 
 @pytest.mark.parametrize("text", ["1e30000000", "1e-20000000", "1" * 101, "1e401"])
 def test_typed_numbers_are_refused_by_size_before_arithmetic(text: str):
-    seconds, result = _timed(lambda: typed_number(text))
+    seconds, result = _timed(typed_number, text)
     assert seconds < 0.01 and isinstance(result, ValueError)
     assert str(MAX_TYPED_EXPONENT) in str(result) or "characters long" in str(result)
 
 
 def test_typed_numbers_read_as_the_notebook_reads_them():
-    assert [typed_number(t) for t in ["5/8", " 0,625 ", "6.25e-1", "\u22120.5", "1e400"[:-1], "3/4"]] == \
-        [0.625, 0.625, 0.625, -0.5, 1e40, 0.75]
+    assert [typed_number(t) for t in ["5/8", " 0,625 ", "6.25e-1", "\u22120.5", "1e400"[:-1], "3/4"]] == [
+        0.625,
+        0.625,
+        0.625,
+        -0.5,
+        1e40,
+        0.75,
+    ]
     assert typed_number("1/" + "3" * 90) == 1 / int("3" * 90)
     for bad in ["5/0", "1.5/2", "nan", "inf", "", "--1"]:
         with pytest.raises(ValueError):
@@ -84,7 +112,7 @@ def test_every_explorer_answers_a_hostile_link_within_100_ms(name: str):
     assert "Something went wrong" not in str(page.widget(name, state))  # the first call loads the explorer's data
     for control in explorer.controls:
         for value in ["1e20000000", "9" * 5000, "-3", "1e400", "nan", "", "0"]:
-            seconds, result = _timed(lambda: page.widget(name, {**state, control.name: value}))
+            seconds, result = _timed(page.widget, name, {**state, control.name: value})
             assert seconds < LIMIT_SECONDS or control.kind in ("text", "references"), (name, control.name, value[:20])
             assert "Something went wrong" not in str(result), (name, control.name, value[:20], result)
 
@@ -104,8 +132,9 @@ def test_statistics_helpers_refuse_nan():
         strict_p_value([1.0, 2.0], math.nan)  # was 0.333
     with pytest.raises(ValueError, match="NaN or an infinity"):
         interval([math.nan, 1.0])
-    rows, _ = paired_test({"a": ["the cat sat", "a dog"], "b": ["the cat", "a dog"]}, [["the cat sat"], ["the dog"]],
-                          n_samples=100)
+    rows, _ = paired_test(
+        {"a": ["the cat sat", "a dog"], "b": ["the cat", "a dog"]}, [["the cat sat"], ["the dog"]], n_samples=100
+    )
     with pytest.raises(ValueError, match="alpha must be a number between 0 and 1"):
         significance_table(rows, alpha=math.nan)
     with pytest.raises(ValueError, match="alpha must be a number between 0 and 1"):
@@ -117,8 +146,10 @@ def test_the_resampling_helpers_name_an_unknown_smoothing_method(helper: str):
     pytest.importorskip("sacrebleu")
     from bleu_teach.lessons import resampling
 
-    call = {"bleu_of": lambda: resampling.bleu_of([3, 3, 2, 2, 3, 3], "bad"),
-            "bootstrap": lambda: resampling.bootstrap([[3, 3, 2, 2, 3, 3]], 10, 1, "bad")}[helper]
+    call = {
+        "bleu_of": lambda: resampling.bleu_of([3, 3, 2, 2, 3, 3], "bad"),
+        "bootstrap": lambda: resampling.bootstrap([[3, 3, 2, 2, 3, 3]], 10, 1, "bad"),
+    }[helper]
     with pytest.raises(ValueError, match="Unknown smooth_method 'bad'; choose one of"):
         call()
 
@@ -130,29 +161,53 @@ def test_options_of_the_wrong_type_are_named(options: dict[str, object]):
         corpus_score(["a b"], [["a b"]], **options)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("command,lines,tokens,space", [("corpus", 15_000_000, 1, " "), ("corpus", 2_000_000, 2, " "),
-                                                        ("chrf-corpus", 2_000_000, 2, " "), ("corpus", 1, 2_100_000, " "),
-                                                        ("corpus", 1, 3_000_000, "\u2028"), ("corpus", 1, 3_000_000, "\xa0")])
+@pytest.mark.parametrize(
+    "command,lines,tokens,space",
+    [
+        ("corpus", 15_000_000, 1, " "),
+        ("corpus", 2_000_000, 2, " "),
+        ("chrf-corpus", 2_000_000, 2, " "),
+        ("corpus", 1, 2_100_000, " "),
+        ("corpus", 1, 3_000_000, "\u2028"),
+        ("corpus", 1, 3_000_000, "\xa0"),
+    ],
+)
 def test_a_huge_file_is_refused_while_it_is_read(command: str, lines: int, tokens: int, space: str, tmp_path: Path):
     path = tmp_path / "big.txt"  # (Python splits tokens at Unicode's spaces too: they count as the tokenizers split)
     path.write_text((space.join(["a"] * tokens) + "\n") * lines)
     started = time.perf_counter()
-    run = subprocess.run([sys.executable, "-c", "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
-                          "(1 << 30, 1 << 30)); sys.argv = ['bleu_teach', *sys.argv[1:]]; "
-                          "runpy.run_module('bleu_teach', run_name='__main__')", command, str(path), str(path)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
+            "(1 << 30, 1 << 30)); sys.argv = ['bleu_teach', *sys.argv[1:]]; "
+            "runpy.run_module('bleu_teach', run_name='__main__')",
+            command,
+            str(path),
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     seconds = time.perf_counter() - started
     assert run.returncode == 2 and run.stderr.count("error:") == 1 and "this is a bug" not in run.stderr, run.stderr
     assert "holds more than" in run.stderr and "use sacreBLEU for larger ones" in run.stderr
     assert seconds < 10, seconds
 
 
-@pytest.mark.parametrize("call", [
-    lambda n: __import__("bleu_teach.exercises.variants", fromlist=["worksheets"]).worksheets(n),
-    lambda n: corpus_score(["a"], [["a"]], max_ngram_order=n),
-    lambda n: __import__("bleu_teach").explain_chrf("a", ["a"], char_order=n),
-    lambda n: __import__("bleu_teach.lessons.limitations", fromlist=["order_table"]).order_table({"x": "a"}, ["a"], max_order=n),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda n: __import__("bleu_teach.exercises.variants", fromlist=["worksheets"]).worksheets(n),
+        lambda n: corpus_score(["a"], [["a"]], max_ngram_order=n),
+        lambda n: __import__("bleu_teach").explain_chrf("a", ["a"], char_order=n),
+        lambda n: __import__("bleu_teach.lessons.limitations", fromlist=["order_table"]).order_table(
+            {"x": "a"}, ["a"], max_order=n
+        ),
+    ],
+)
 @pytest.mark.parametrize("sign", [1, -1])
 def test_a_whole_number_too_long_to_print_is_said_by_its_digits(call: object, sign: int):
     with pytest.raises(ValueError, match=r"got a (negative )?number of 5001 digits") as refused:
@@ -168,7 +223,9 @@ def test_a_number_box_the_browser_cannot_read_and_a_tokenizer_the_page_lacks_are
     said = page.widget("BleuExplorer", {**state, "tokenizer": "ja-mecab"})["message"]
     assert said == f"This page has no tokenizer 'ja-mecab'; choose one of {', '.join(page.offered_tokenizers())}."
     said = page.widget("BleuExplorer", {**state, "max_n": UNREADABLE})["message"]
-    assert said.startswith("Max n must be a whole number from 1 to") and said.endswith("what is typed in the box is not one.")
+    assert said.startswith("Max n must be a whole number from 1 to") and said.endswith(
+        "what is typed in the box is not one."
+    )
     said = page.widget("BleuExplorer", {**state, "max_n": "1" * 23})["message"]
     assert said.endswith("(at most 9 digits); the number typed has 23 digits.")  # was cut to 20 digits without a mark
 
@@ -176,10 +233,12 @@ def test_a_number_box_the_browser_cannot_read_and_a_tokenizer_the_page_lacks_are
 def test_the_views_refuse_a_negative_length_a_zero_order_and_no_references():
     from bleu_teach.explorers.views import brevity_view, clipping_view
 
-    for view, said in [(brevity_view([5], -3, 20), "cannot be negative; got -3"),  # was BP 14.39
-                       (brevity_view([-5], 3, 20), "negative"),
-                       (clipping_view("a b", ["a b"], 0), "must be at least 1"),  # was ZeroDivisionError
-                       (clipping_view("a b", [], 1), "at least one reference")]:  # was IndexError
+    for view, said in [
+        (brevity_view([5], -3, 20), "cannot be negative; got -3"),  # was BP 14.39
+        (brevity_view([-5], 3, 20), "negative"),
+        (clipping_view("a b", ["a b"], 0), "must be at least 1"),  # was ZeroDivisionError
+        (clipping_view("a b", [], 1), "at least one reference"),
+    ]:  # was IndexError
         assert view.value is None and said in (view.message or ""), (said, view.message)
         assert "Something went wrong" not in view.html
 
@@ -201,8 +260,12 @@ def test_line_breaks_of_any_kind_count_and_numpy_orders_do_not_wrap(tmp_path: Pa
     path = tmp_path / "cr.txt"
     path.write_bytes(b"a\r" * 200_000)  # old Mac line breaks: read as lines, so counted as lines while reading
     started = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "corpus", str(path), str(path)], capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "corpus", str(path), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and "holds more than 150,000 lines" in run.stderr
     assert time.perf_counter() - started < 10  # was 15.8 s and 1.4 GB for 2,000,000 of them
     np = pytest.importorskip("numpy")

@@ -33,10 +33,17 @@ LAYERS = ["views", "inputs", "bleu", "chrf", "metrics", "lessons", "exercises", 
 
 #: Below the user interfaces everything runs on the standard library alone (a plain terminal, Pyodide),
 #: the tokenizers excepted (they import NLTK's and sacreBLEU's inside their functions).
-STANDARD_LIBRARY_ONLY = [m for m in MODULES if m.split(".")[1] in ("views", "bleu", "chrf", "explorers", "web")
-                         and m != "bleu_teach.bleu.sacrebleu_api"] + [
-    "bleu_teach.inputs", "bleu_teach.inputs.validation", "bleu_teach.inputs.corpus_layout", "bleu_teach.inputs.optional",
-    "bleu_teach.inputs.typed_text"]
+STANDARD_LIBRARY_ONLY = [
+    m
+    for m in MODULES
+    if m.split(".")[1] in ("views", "bleu", "chrf", "explorers", "web") and m != "bleu_teach.bleu.sacrebleu_api"
+] + [
+    "bleu_teach.inputs",
+    "bleu_teach.inputs.validation",
+    "bleu_teach.inputs.corpus_layout",
+    "bleu_teach.inputs.optional",
+    "bleu_teach.inputs.typed_text",
+]
 
 #: The modules allowed to count n-grams.
 COUNTING = ["bleu_teach.bleu.counting", "bleu_teach.chrf.counting"]
@@ -162,8 +169,13 @@ def test_only_the_counting_modules_count_ngrams():
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             assert name != "Counter", f"{module} line {node.lineno} builds a Counter"
             if name == "zip":
-                shifted = [a for a in node.args if isinstance(a, ast.Starred) and isinstance(a.value, ast.GeneratorExp)
-                           and any(isinstance(n, ast.Slice) for n in ast.walk(a.value))]
+                shifted = [
+                    a
+                    for a in node.args
+                    if isinstance(a, ast.Starred)
+                    and isinstance(a.value, ast.GeneratorExp)
+                    and any(isinstance(n, ast.Slice) for n in ast.walk(a.value))
+                ]
                 assert not shifted, f"{module} line {node.lineno} zips shifted slices into n-grams"
 
 
@@ -178,8 +190,11 @@ def _strings_outside_docstrings(module: str) -> list[str]:
             body = getattr(node, "body", [])
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
                 docstrings.add(id(body[0].value))
-    return [node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
 
 
 def test_all_html_is_written_by_the_rendering_layer():

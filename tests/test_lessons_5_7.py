@@ -15,8 +15,10 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
-from bleu_teach.lessons import data
 from bleu_teach.bleu.explain import compare_hypotheses
+from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
+from bleu_teach.lessons import data
+from bleu_teach.lessons.confidence_intervals import bootstrap_ci
 from bleu_teach.lessons.limitations import (
     CASING_SETTINGS,
     TOKENIZER_SETTINGS,
@@ -25,8 +27,7 @@ from bleu_teach.lessons.limitations import (
     settings_table,
 )
 from bleu_teach.lessons.settings import settings_scores
-from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
-from bleu_teach.lessons.significance import bootstrap_ci, paired_test, significance_table
+from bleu_teach.lessons.significance import paired_test, significance_table
 from bleu_teach.ui.widgets import SideBySideExplorer
 from tests.conftest import examples
 
@@ -35,6 +36,7 @@ sentence = st.lists(WORDS, min_size=1, max_size=9)
 
 
 # --- side by side -------------------------------------------------------------------------
+
 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(sentence, min_size=1, max_size=3), sentence, sentence)
@@ -52,8 +54,12 @@ def test_comparison_deciding_ngrams_account_for_the_count_difference(refs, a, b)
 
 
 def test_voice_swap_example_prefers_the_wrong_meaning():
-    duel = compare_hypotheses([bt.tokenize("the dog is chasing the cat")], bt.tokenize("the cat is chasing the dog"),
-                              bt.tokenize("the cat is chased by the dog"), smoothing="method1")
+    duel = compare_hypotheses(
+        [bt.tokenize("the dog is chasing the cat")],
+        bt.tokenize("the cat is chasing the dog"),
+        bt.tokenize("the cat is chased by the dog"),
+        smoothing="method1",
+    )
     assert duel.winner == "A"
     assert duel.deciding(3) == ((("is", "chasing", "the"),), ())
     assert "A scores higher" in duel.to_text()
@@ -115,6 +121,7 @@ def test_side_by_side_widget_bad_input_and_escaping():
 
 # --- limitation tables ----------------------------------------------------------------------
 
+
 def test_settings_table_scores_equal_explain_on_the_same_tokens():
     refs, hyp = ["It isn't the cat's toy."], "It is not the cat's toy."
     table = settings_table(hyp, refs, TOKENIZER_SETTINGS)
@@ -133,8 +140,9 @@ def test_order_table_equals_nltk():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for k, cell in enumerate(table.rows[0][1:], start=1):
-            expected = nltk_sentence_bleu([["the", "cat", "sat", "on", "the", "mat"]], "mat the on sat cat the".split(),
-                                          (1 / k,) * k)
+            expected = nltk_sentence_bleu(
+                [["the", "cat", "sat", "on", "the", "mat"]], "mat the on sat cat the".split(), (1 / k,) * k
+            )
             assert float(cell) == pytest.approx(expected, rel=1e-3)
 
 
@@ -151,6 +159,7 @@ def test_limitation_helpers_reject_bad_input():
 
 # --- reporting -------------------------------------------------------------------------------
 
+
 def test_built_in_corpus_is_complete_and_distinct():
     systems = data.systems()
     refs = data.references(two=True)
@@ -165,6 +174,7 @@ def test_settings_scores_equal_sacrebleu_run_directly():
     table = settings_scores(systems["B"], refs, with_whitespace_corpus_bleu=False)
     streams = to_sacrebleu_references(refs)
     from bleu_teach.lessons.settings import REPORTING_SETTINGS
+
     for row, options in zip(table.rows, REPORTING_SETTINGS.values()):
         metric = BLEU(**options)
         assert row[1] == f"{metric.corpus_score(systems['B'], streams).score:.2f}"
@@ -197,8 +207,14 @@ def test_paired_test_equals_sacrebleu_and_finds_the_planted_difference(test_type
     rows, signature = paired_test(systems, refs, test=test_type, n_samples=500)
     os.environ["SACREBLEU_SEED"] = "12345"
     try:
-        tester = PairedTest(list(systems.items()), {"BLEU": BLEU()}, to_sacrebleu_references(refs), test_type=test_type,
-                            n_samples=500, n_ar_confidence=500 if test_type == "ar" else -1)
+        tester = PairedTest(
+            list(systems.items()),
+            {"BLEU": BLEU()},
+            to_sacrebleu_references(refs),
+            test_type=test_type,
+            n_samples=500,
+            n_ar_confidence=500 if test_type == "ar" else -1,
+        )
         _, scores = tester()
     finally:
         del os.environ["SACREBLEU_SEED"]

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
+from nltk.translate.bleu_score import brevity_penalty as nltk_brevity_penalty
+from nltk.translate.bleu_score import closest_ref_length as nltk_closest_ref_length
+from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleu_teach.lessons.limitations import order_table
+from bleu_teach.lessons.limitations import (
+    ChunkPermutation,
+    bigram_mismatch_chunks,
+    chunk_permutation,
+    new_junction_matches,
+    order_table,
+    permute_chunks,
+)
+from bleu_teach.views.document import Table as TableBlock
+from tests.conftest import examples
+from tests.view_checks import check_every_view
 
 
 def test_order_table_with_one_order_shows_one_score():
@@ -19,28 +36,17 @@ def test_order_table_scores_are_nltks():
     table = order_table({"h": "the cat sat on a mat"}, ["the cat sat on the mat"], max_order=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = [nltk_sentence_bleu([["the", "cat", "sat", "on", "the", "mat"]], "the cat sat on a mat".split(),
-                                       (1 / k,) * k) for k in (1, 2, 3)]
+        expected = [
+            nltk_sentence_bleu(
+                [["the", "cat", "sat", "on", "the", "mat"]], "the cat sat on a mat".split(), (1 / k,) * k
+            )
+            for k in (1, 2, 3)
+        ]
     assert table.rows[0][1:] == [f"{s:.4f}" for s in expected]
 
 
 # --- permuting a hypothesis at its bigram mismatches (Callison-Burch, Osborne and Koehn 2006) ---
 
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
-from nltk.translate.bleu_score import brevity_penalty as nltk_brevity_penalty
-from nltk.translate.bleu_score import closest_ref_length as nltk_closest_ref_length
-from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
-
-from bleu_teach.lessons.limitations import (
-    bigram_mismatch_chunks,
-    chunk_permutation,
-    new_junction_matches,
-    permute_chunks,
-)
-from tests.conftest import examples
 
 SMALL = st.sampled_from(["a", "b", "c", "d", "e", "the", 7])
 line = st.lists(SMALL, min_size=1, max_size=12)
@@ -71,9 +77,9 @@ def test_permuting_at_bigram_mismatches_keeps_what_it_should(parity_counter, cas
     refs, hyp, chunks, order = case
     # The chunks are the hypothesis, cut exactly where a bigram occurs in no reference.
     assert [t for chunk in chunks for t in chunk] == hyp
-    ref_bigrams = {tuple(r[i:i + 2]) for r in refs for i in range(len(r) - 1)}
+    ref_bigrams = {tuple(r[i : i + 2]) for r in refs for i in range(len(r) - 1)}
     for chunk in chunks:
-        assert all(tuple(chunk[i:i + 2]) in ref_bigrams for i in range(len(chunk) - 1))
+        assert all(tuple(chunk[i : i + 2]) in ref_bigrams for i in range(len(chunk) - 1))
     for left, right in zip(chunks, chunks[1:]):
         assert (left[-1], right[0]) not in ref_bigrams
     permuted = permute_chunks(chunks, order)
@@ -124,8 +130,14 @@ LESSON_HYP = "the new mayor has promised to build a school close to the river"
 
 def test_lesson_example_keeps_every_score_and_loses_the_meaning():
     result = chunk_permutation(LESSON_HYP, LESSON_REF, order=[6, 2, 3, 4, 5, 1])
-    assert [" ".join(c) for c in result.chunks] == ["the new mayor", "has", "promised to build a school", "close",
-                                                    "to", "the river"]
+    assert [" ".join(c) for c in result.chunks] == [
+        "the new mayor",
+        "has",
+        "promised to build a school",
+        "close",
+        "to",
+        "the river",
+    ]
     assert " ".join(result.permuted) == "the river has promised to build a school close to the new mayor"
     assert result.new_matches == () and result.same_scores
     assert [(o.clipped, o.total) for o in result.permuted_report.orders] == [(10, 13), (7, 12), (4, 11), (2, 10)]
@@ -160,10 +172,6 @@ def test_chunk_helpers_reject_bad_orders_and_escape_html():
 
 
 # --- every view of a chunk permutation: one document, user text kept literal ---
-
-from bleu_teach.lessons.limitations import ChunkPermutation  # noqa: E402
-from bleu_teach.views.document import Table as TableBlock  # noqa: E402
-from tests.view_checks import check_every_view  # noqa: E402
 
 
 @pytest.mark.parametrize("order", [[6, 2, 3, 4, 5, 1], [1, 3, 4, 5, 6, 2]])

@@ -10,19 +10,19 @@ library's statistics module.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 import math
-from fractions import Fraction
-import statistics
 import warnings
+from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
-from bleu_teach.lessons.agreement import segment_level, system_level
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tables import segment_level, system_level
 from bleu_teach.lessons.metric_tests import (
     compare_correlations,
     correlation_interval,
@@ -38,8 +38,11 @@ def williams_by_determinant(human, first, second):
     r12, r13, r23 = r[0, 1], r[0, 2], r[1, 2]
     n = len(human)
     det = np.linalg.det(r)
-    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(
-        2 * det * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3)
+    t = (
+        (r12 - r13)
+        * np.sqrt((n - 1) * (1 + r23))
+        / np.sqrt(2 * det * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3)
+    )
     return t, stats.t.sf(abs(t), n - 3)
 
 
@@ -123,15 +126,18 @@ def test_more_systems_than_the_exact_limit_draw_seeded_swaps():
     assert 1 <= one.at_least <= 2000
 
 
-@pytest.mark.parametrize("bad, message", [
-    (dict(human=[1, 2, 3], first=[1, 2, 3], second=[3, 2, 1]), "at least 4 systems"),
-    (dict(human=[1, 2, 3, 4], first=[1, 2, 3], second=[3, 2, 1, 0]), "one score per system"),
-    (dict(human=[1, 1, 1, 1], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "every human score is the same"),
-    (dict(human=[1, 2, 3, float("nan")], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
-    (dict(human="1234", first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "list of numbers"),
-    (dict(human=[1, 2, 3, "4"], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "must be a number"),
-    (dict(human=[1, 2, 3, 10 ** 400], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (dict(human=[1, 2, 3], first=[1, 2, 3], second=[3, 2, 1]), "at least 4 systems"),
+        (dict(human=[1, 2, 3, 4], first=[1, 2, 3], second=[3, 2, 1, 0]), "one score per system"),
+        (dict(human=[1, 1, 1, 1], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "every human score is the same"),
+        (dict(human=[1, 2, 3, float("nan")], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
+        (dict(human="1234", first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "list of numbers"),
+        (dict(human=[1, 2, 3, "4"], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "must be a number"),
+        (dict(human=[1, 2, 3, 10**400], first=[1, 2, 3, 4], second=[4, 3, 2, 1]), "finite"),
+    ],
+)
 def test_bad_scores_are_refused_by_name(bad, message):
     for test in (williams_test, permutation_test):
         with pytest.raises((TypeError, ValueError), match=message):
@@ -146,8 +152,7 @@ def test_a_statistic_that_is_not_offered_is_refused():
 @pytest.fixture(scope="module")
 def tables():
     ted = wmt21_ted("zh-en")
-    return (system_level(ted, metrics=("BLEU", "chrF")), system_level(ted, metrics=("BLEU", "chrF"),
-                                                                      reference="both"))
+    return (system_level(ted, metrics=("BLEU", "chrF")), system_level(ted, metrics=("BLEU", "chrF"), reference="both"))
 
 
 def test_a_second_reference_does_not_significantly_lower_bleus_agreement(tables, tmp_path):
@@ -155,17 +160,19 @@ def test_a_second_reference_does_not_significantly_lower_bleus_agreement(tables,
     comparison = compare_correlations(one, both, "BLEU")
     human = one.mqm_column()
     assert comparison.pearson.first == pytest.approx(stats.pearsonr(one.column("BLEU"), human).statistic, abs=1e-12)
-    assert comparison.pearson.second == pytest.approx(stats.pearsonr(both.column("BLEU"), human).statistic,
-                                                      abs=1e-12)
-    assert comparison.kendall.first == pytest.approx(stats.kendalltau(one.column("BLEU"), human).statistic,
-                                                     abs=1e-12)
-    assert comparison.pearson.swaps == 2 ** 13 and comparison.pearson.exact
+    assert comparison.pearson.second == pytest.approx(stats.pearsonr(both.column("BLEU"), human).statistic, abs=1e-12)
+    assert comparison.kendall.first == pytest.approx(stats.kendalltau(one.column("BLEU"), human).statistic, abs=1e-12)
+    assert comparison.pearson.swaps == 2**13 and comparison.pearson.exact
     t, p = williams_by_determinant(human, one.column("BLEU"), both.column("BLEU"))
     assert comparison.williams.p == pytest.approx(p, rel=1e-9)
     assert comparison.williams.p_two_sided == pytest.approx(2 * stats.t.sf(abs(t), 10), rel=1e-9)
     assert not comparison.significant("pearson") and not comparison.significant("kendall")
-    ter = compare_correlations(system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(),
-                               system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(), "TER", "BLEU")
+    ter = compare_correlations(
+        system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(),
+        system_level(wmt21_ted("zh-en"), metrics=("BLEU", "TER")).systems_only(),
+        "TER",
+        "BLEU",
+    )
     assert ter.williams.p < 0.05 < ter.williams.p_two_sided  # one-sided in the direction observed is not the verdict
     assert not ter.significant("pearson")
     text = comparison.to_text()
@@ -232,8 +239,11 @@ def test_grouped_correlations_equal_a_matrix_of_systems_by_segments(segments, gr
         keep = ~np.isnan(mqm)
         expected = [stats.kendalltau(bleu[keep], mqm[keep]).statistic]
     else:
-        pairs = [(bleu[:, k], mqm[:, k]) for k in range(len(items))] if grouping == "item" else \
-            [(bleu[k], mqm[k]) for k in range(len(systems))]
+        pairs = (
+            [(bleu[:, k], mqm[:, k]) for k in range(len(items))]
+            if grouping == "item"
+            else [(bleu[k], mqm[k]) for k in range(len(systems))]
+        )
         expected = []
         for b, m in pairs:
             keep = ~np.isnan(m)
@@ -255,29 +265,61 @@ def test_pair_counts_equal_looking_at_every_pair(segments, grouping):
     for rows in groups.values():
         for a, b in itertools.combinations(rows, 2):
             dm, dh = a.scores[index] - b.scores[index], a.mqm - b.mqm
-            counts["both" if dm == dh == 0 else "metric" if dm == 0 else "human" if dh == 0 else
-                   "concordant" if dm * dh > 0 else "discordant"] += 1
+            counts[
+                "both"
+                if dm == dh == 0
+                else "metric"
+                if dm == 0
+                else "human"
+                if dh == 0
+                else "concordant"
+                if dm * dh > 0
+                else "discordant"
+            ] += 1
     assert (found.concordant, found.discordant, found.metric_ties, found.human_ties, found.both_ties) == (
-        counts["concordant"], counts["discordant"], counts["metric"], counts["human"], counts["both"])
+        counts["concordant"],
+        counts["discordant"],
+        counts["metric"],
+        counts["human"],
+        counts["both"],
+    )
     if grouping == "system":  # one group per system: tau-b of its pairs is scipy's, averaged over one group each
         one = [r for r in segments.rows if r.system == segments.rows[0].system]
-        single = pair_counts(type(segments)(segments.pair, segments.reference, segments.references_used,
-                                            segments.metrics, tuple(one), segments.systems, 0), "BLEU", "none")
-        assert single.tau_b == pytest.approx(stats.kendalltau([r.scores[index] for r in one],
-                                                              [r.mqm for r in one]).statistic, abs=1e-12)
+        single = pair_counts(
+            type(segments)(
+                segments.pair,
+                segments.reference,
+                segments.references_used,
+                segments.metrics,
+                tuple(one),
+                segments.systems,
+                0,
+            ),
+            "BLEU",
+            "none",
+        )
+        assert single.tau_b == pytest.approx(
+            stats.kendalltau([r.scores[index] for r in one], [r.mqm for r in one]).statistic, abs=1e-12
+        )
 
 
 def test_tie_calibration_equals_trying_every_threshold_one_at_a_time(segments):
     rows = tuple(r for r in segments.rows if r.segment < 60)
-    small = type(segments)(segments.pair, segments.reference, segments.references_used, segments.metrics, rows,
-                           segments.systems, 0)
+    small = type(segments)(
+        segments.pair, segments.reference, segments.references_used, segments.metrics, rows, segments.systems, 0
+    )
     index = small.metrics.index("BLEU")
     pairs = []
     for segment in {r.segment for r in rows}:
         group = [r for r in rows if r.segment == segment]
         for a, b in itertools.combinations(group, 2):
-            pairs.append((abs(a.scores[index] - b.scores[index]), a.mqm == b.mqm,
-                          (a.scores[index] - b.scores[index]) * (a.mqm - b.mqm) > 0))
+            pairs.append(
+                (
+                    abs(a.scores[index] - b.scores[index]),
+                    a.mqm == b.mqm,
+                    (a.scores[index] - b.scores[index]) * (a.mqm - b.mqm) > 0,
+                )
+            )
 
     def accuracy(threshold):
         return sum((d <= threshold and tie) or (d > threshold and right) for d, tie, right in pairs) / len(pairs)

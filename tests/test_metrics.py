@@ -54,7 +54,8 @@ def test_ter_is_registered_scored_by_sacrebleu_and_lower_is_better():
     ragged = [refs[0], refs[1][:1]]
     parts = [TER().sentence_score(h, r) for h, r in zip(hyps, ragged)]
     assert ter.corpus_score(hyps, ragged) == pytest.approx(
-        100 * sum(x.num_edits for x in parts) / sum(x.ref_length for x in parts), abs=1e-9)
+        100 * sum(x.num_edits for x in parts) / sum(x.ref_length for x in parts), abs=1e-9
+    )
 
 
 def test_the_agreement_lesson_and_the_plots_read_the_direction_from_the_registry():
@@ -75,19 +76,22 @@ def test_only_explained_metrics_have_commands():
     assert main(["ter", "a", "--ref", "a"]) == 2  # "invalid choice: 'ter'", with the commands there are
 
 
-@pytest.mark.parametrize("call", [
-    lambda n: explain_strings("a b", ["a b"], max_n=n),
-    lambda n: bt.corpus_score(["a b"], [["a b"]], max_ngram_order=n),
-    lambda n: explain_hypotheses({"x": "a b"}, ["a b"], max_n=n),
-    lambda n: compare_tools([["a", "b"]], ["a", "b"], max_n=n),
-    lambda n: explain_corpus_strings(["a b"], [["a b"]], max_n=n),
-    lambda n: METRICS["BLEU"].explain_sentence("a b", ["a b"], max_n=n),
-    lambda n: METRICS["BLEU"].explain_corpus(["a b"], [["a b"]], max_n=n),
-    lambda n: METRICS["chrF"].explain_sentence("a b", ["a b"], char_order=n),
-    lambda n: METRICS["chrF"].explain_corpus(["a b"], [["a b"]], char_order=n),
-    lambda n: settings_table("a b", ["a b"], {"whitespace": {"tokenizer": "whitespace"}}, max_n=n),
-    lambda n: chunk_permutation("a b", ["a b"], max_order=n),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda n: explain_strings("a b", ["a b"], max_n=n),
+        lambda n: bt.corpus_score(["a b"], [["a b"]], max_ngram_order=n),
+        lambda n: explain_hypotheses({"x": "a b"}, ["a b"], max_n=n),
+        lambda n: compare_tools([["a", "b"]], ["a", "b"], max_n=n),
+        lambda n: explain_corpus_strings(["a b"], [["a b"]], max_n=n),
+        lambda n: METRICS["BLEU"].explain_sentence("a b", ["a b"], max_n=n),
+        lambda n: METRICS["BLEU"].explain_corpus(["a b"], [["a b"]], max_n=n),
+        lambda n: METRICS["chrF"].explain_sentence("a b", ["a b"], char_order=n),
+        lambda n: METRICS["chrF"].explain_corpus(["a b"], [["a b"]], char_order=n),
+        lambda n: settings_table("a b", ["a b"], {"whitespace": {"tokenizer": "whitespace"}}, max_n=n),
+        lambda n: chunk_permutation("a b", ["a b"], max_order=n),
+    ],
+)
 def test_one_limit_on_orders_for_every_function_that_takes_them(call):  # noqa: ANN001
     call(MAX_ORDERS)  # the limit itself answers
     with pytest.raises(ValueError, match=f"must be at most {MAX_ORDERS:,}"):
@@ -99,12 +103,16 @@ def test_one_limit_on_orders_for_every_function_that_takes_them(call):  # noqa: 
 
 
 def test_the_order_table_limits_its_columns_and_says_a_huge_order_briefly():
-    with pytest.raises(ValueError, match=r"max_order must be from 1 to 12 \(one column per order\); got a number of 401 "
-                                         r"digits\.$"):
+    with pytest.raises(
+        ValueError,
+        match=r"max_order must be from 1 to 12 \(one column per order\); got a number of 401 "
+        r"digits\.$",
+    ):
         order_table({"x": "a b"}, ["a b"], max_order=10**400)
 
 
 # --- the metric protocol: segment statistics, their sums, a score; a sentence is a corpus of one ---
+
 
 def _wmt21_sample(count: int) -> tuple[list[str], list[list[str]]]:
     from bleu_teach.lessons.data import wmt21_ted
@@ -112,8 +120,10 @@ def _wmt21_sample(count: int) -> tuple[list[str], list[list[str]]]:
     data = wmt21_ted("zh-en")
     system = sorted(data.systems)[0]
     segments = range(0, 3 * count, 3)
-    return ([data.systems[system][i] for i in segments],
-            [[data.references["ref-A"][i], data.references["ref-B"][i]] for i in segments])
+    return (
+        [data.systems[system][i] for i in segments],
+        [[data.references["ref-A"][i], data.references["ref-B"][i]] for i in segments],
+    )
 
 
 def _oracle(name: str) -> Any:
@@ -136,13 +146,17 @@ def test_any_resample_of_the_segment_statistics_scores_as_sacrebleu_scores_those
     draw = random.Random(20261126)
     for _ in range(5):
         picked = [draw.randrange(len(hyps)) for _ in range(len(hyps))]
-        expected = _oracle(name)().corpus_score([hyps[i] for i in picked],
-                                                [[refs[i][k] for i in picked] for k in range(2)]).score
+        expected = (
+            _oracle(name)()
+            .corpus_score([hyps[i] for i in picked], [[refs[i][k] for i in picked] for k in range(2)])
+            .score
+        )
         assert metric.score_statistics([rows[i] for i in picked]) == pytest.approx(expected, abs=1e-9)
     sentence = _oracle(name)(effective_order=True) if name == "BLEU" else _oracle(name)()
     for i in range(0, len(hyps), 5):
         assert metric.score_statistics([rows[i]], sentence=True) == pytest.approx(
-            sentence.sentence_score(hyps[i], refs[i]).score, abs=1e-9)
+            sentence.sentence_score(hyps[i], refs[i]).score, abs=1e-9
+        )
         assert metric.sentence_score(hyps[i], refs[i]) == metric.score_statistics([rows[i]], sentence=True)
 
 

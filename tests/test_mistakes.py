@@ -10,19 +10,19 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
 from nltk.translate.bleu_score import brevity_penalty as nltk_bp
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import modified_precision as nltk_mp
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
-from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothing
 
 from bleu_teach.lessons import mistakes
-from tests.conftest import PARITY_CASES
-from tests.conftest import examples
+from tests.conftest import PARITY_CASES, examples
 
 
 def count_parity() -> None:
     PARITY_CASES["mistakes"] += 1
+
 
 WORDS = st.sampled_from(["the", "cat", "a", "on", "mat", "is", "dog"])
 sentence = st.lists(WORDS, min_size=1, max_size=10)
@@ -35,7 +35,9 @@ def nltk_quiet(func, *args, **kwargs):
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(st.lists(st.text("abc ", min_size=1, max_size=12), min_size=1, max_size=3), st.text("abc ", min_size=1, max_size=12))
+@given(
+    st.lists(st.text("abc ", min_size=1, max_size=12), min_size=1, max_size=3), st.text("abc ", min_size=1, max_size=12)
+)
 def test_bleu_on_strings_is_what_nltk_does_with_strings(refs, hyp):
     count_parity()
     assert mistakes.bleu_on_strings(refs, hyp) == nltk_quiet(nltk_sentence_bleu, refs, hyp)
@@ -86,10 +88,12 @@ def test_bleu_with_inverted_bp_equals_right_when_lengths_match():
     hyp = ["the", "cat", "sat", "on", "the", "mat"]
     smooth = NltkSmoothing().method1
     assert mistakes.bleu_with_inverted_brevity_penalty(refs, hyp, smoothing_function=smooth) == pytest.approx(
-        nltk_sentence_bleu(refs, hyp, smoothing_function=smooth), rel=1e-12)
+        nltk_sentence_bleu(refs, hyp, smoothing_function=smooth), rel=1e-12
+    )
     short = ["the", "cat"]
     assert mistakes.bleu_with_inverted_brevity_penalty(refs, short, smoothing_function=smooth) > nltk_sentence_bleu(
-        refs, short, smoothing_function=smooth)
+        refs, short, smoothing_function=smooth
+    )
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -157,7 +161,8 @@ def test_unsmoothed_short_sentence():
     assert wrong == nltk_quiet(nltk_sentence_bleu, [thanks], thanks)
     assert wrong < 1e-10
     assert mistakes.demonstrate("unsmoothed_short_sentence_bleu").right == pytest.approx(
-        nltk_sentence_bleu([thanks], thanks, smoothing_function=NltkSmoothing().method4), rel=1e-12)
+        nltk_sentence_bleu([thanks], thanks, smoothing_function=NltkSmoothing().method4), rel=1e-12
+    )
 
 
 def test_every_demonstration_diverges_and_the_table_lists_them():

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,8 +12,8 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_teach as bt
-from tests.strategies import methods, references, smoothing_params, tokens, weights, weights_or_default
 from tests.conftest import examples
+from tests.strategies import methods, references, smoothing_params, tokens, weights, weights_or_default
 
 SETTINGS = settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -39,12 +40,26 @@ def assert_same(ours: tuple[str, Any], theirs: tuple[str, Any]) -> None:
 
 
 @SETTINGS
-@given(refs=references, hyp=tokens, weight=weights_or_default, method=methods, params=smoothing_params,
-       auto_reweigh=st.booleans())
+@given(
+    refs=references,
+    hyp=tokens,
+    weight=weights_or_default,
+    method=methods,
+    params=smoothing_params,
+    auto_reweigh=st.booleans(),
+)
 def test_sentence_bleu_equals_nltk(refs, hyp, weight, method, params, auto_reweigh, parity_counter):
-    ours = run(bt.sentence_bleu, refs, hyp, weight, getattr(bt.SmoothingFunction(**params), f"method{method}"), auto_reweigh)
-    theirs = run(nltk_bleu.sentence_bleu, refs, hyp, weight,
-                 getattr(nltk_bleu.SmoothingFunction(**params), f"method{method}"), auto_reweigh)
+    ours = run(
+        bt.sentence_bleu, refs, hyp, weight, getattr(bt.SmoothingFunction(**params), f"method{method}"), auto_reweigh
+    )
+    theirs = run(
+        nltk_bleu.sentence_bleu,
+        refs,
+        hyp,
+        weight,
+        getattr(nltk_bleu.SmoothingFunction(**params), f"method{method}"),
+        auto_reweigh,
+    )
     assert_same(ours, theirs)
     parity_counter["sentence_bleu"] += 1
 
@@ -53,7 +68,9 @@ def test_sentence_bleu_equals_nltk(refs, hyp, weight, method, params, auto_rewei
 @given(refs=references, hyp=tokens, weight_list=st.lists(weights(), min_size=1, max_size=4), method=methods)
 def test_sentence_bleu_weight_lists_equal_nltk(refs, hyp, weight_list, method, parity_counter):
     ours = run(bt.sentence_bleu, refs, hyp, weight_list, getattr(bt.SmoothingFunction(), f"method{method}"))
-    theirs = run(nltk_bleu.sentence_bleu, refs, hyp, weight_list, getattr(nltk_bleu.SmoothingFunction(), f"method{method}"))
+    theirs = run(
+        nltk_bleu.sentence_bleu, refs, hyp, weight_list, getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+    )
     assert_same(ours, theirs)
     parity_counter["sentence_bleu_weight_lists"] += 1
 
@@ -66,9 +83,17 @@ corpora = st.lists(st.tuples(references, tokens), min_size=1, max_size=6)
 def test_corpus_bleu_equals_nltk(corpus, weight, method, auto_reweigh, parity_counter):
     refs_list = [refs for refs, _ in corpus]
     hyps = [hyp for _, hyp in corpus]
-    ours = run(bt.corpus_bleu, refs_list, hyps, weight, getattr(bt.SmoothingFunction(), f"method{method}"), auto_reweigh)
-    theirs = run(nltk_bleu.corpus_bleu, refs_list, hyps, weight,
-                 getattr(nltk_bleu.SmoothingFunction(), f"method{method}"), auto_reweigh)
+    ours = run(
+        bt.corpus_bleu, refs_list, hyps, weight, getattr(bt.SmoothingFunction(), f"method{method}"), auto_reweigh
+    )
+    theirs = run(
+        nltk_bleu.corpus_bleu,
+        refs_list,
+        hyps,
+        weight,
+        getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+        auto_reweigh,
+    )
     assert_same(ours, theirs)
     parity_counter["corpus_bleu"] += 1
 
@@ -120,7 +145,9 @@ def test_nltk_smoothing_functions_work_with_bleu_teach(refs, hyp, method, parity
 
 PAPER_REFS = [
     "It is a guide to action that ensures that the military will forever heed Party commands".split(),
-    "It is the guiding principle which guarantees the military forces always being under the command of the Party".split(),
+    (
+        "It is the guiding principle which guarantees the military forces always being under the command of the Party"
+    ).split(),
     "It is the practical guide for the army always to heed the directions of the party".split(),
 ]
 PAPER_HYP1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
@@ -128,9 +155,12 @@ PAPER_HYP1 = "It is a guide to action which ensures that the military always obe
 
 @pytest.mark.parametrize("method", range(8))
 def test_paper_example_every_method(method):
-    ours = bt.sentence_bleu(PAPER_REFS, PAPER_HYP1, smoothing_function=getattr(bt.SmoothingFunction(), f"method{method}"))
-    theirs = nltk_bleu.sentence_bleu(PAPER_REFS, PAPER_HYP1,
-                                     smoothing_function=getattr(nltk_bleu.SmoothingFunction(), f"method{method}"))
+    ours = bt.sentence_bleu(
+        PAPER_REFS, PAPER_HYP1, smoothing_function=getattr(bt.SmoothingFunction(), f"method{method}")
+    )
+    theirs = nltk_bleu.sentence_bleu(
+        PAPER_REFS, PAPER_HYP1, smoothing_function=getattr(nltk_bleu.SmoothingFunction(), f"method{method}")
+    )
     assert ours == theirs
 
 

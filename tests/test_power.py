@@ -19,9 +19,6 @@ from bleu_teach.lessons.power import williams_from_correlations, williams_power,
 from tests.test_metric_tests import williams_by_determinant  # the test of section 4's oracle: the determinant form
 
 
-
-
-
 def test_williams_from_correlations_is_williams_on_the_scores():
     human, first, second = [1, 2, 3, 4, 5, 6, 7], [2, 1, 4, 3, 6, 7, 5], [1, 3, 2, 5, 4, 6, 7]
     r = np.corrcoef(np.array([human, first, second]))
@@ -29,10 +26,14 @@ def test_williams_from_correlations_is_williams_on_the_scores():
     found = williams_from_correlations(r[0, 1], r[0, 2], r[1, 2], 7)
     assert found.t == pytest.approx(t, abs=1e-12) and found.p == pytest.approx(p, abs=1e-12)
     # The same three correlations on more systems: the t of the formula with that n.
-    t30 = (r[0, 1] - r[0, 2]) * math.sqrt(29 * (1 + r[1, 2])) / math.sqrt(
-        2 * np.linalg.det(r) * 29 / 27 + ((r[0, 1] + r[0, 2]) / 2) ** 2 * (1 - r[1, 2]) ** 3)
+    t30 = (
+        (r[0, 1] - r[0, 2])
+        * math.sqrt(29 * (1 + r[1, 2]))
+        / math.sqrt(2 * np.linalg.det(r) * 29 / 27 + ((r[0, 1] + r[0, 2]) / 2) ** 2 * (1 - r[1, 2]) ** 3)
+    )
     assert williams_from_correlations(r[0, 1], r[0, 2], r[1, 2], 30).p_two_sided == pytest.approx(
-        2 * stats.t.sf(abs(t30), 27), abs=1e-12)
+        2 * stats.t.sf(abs(t30), 27), abs=1e-12
+    )
 
 
 def test_the_power_simulation_counts_what_williams_test_finds_on_each_drawn_experiment():
@@ -62,14 +63,17 @@ def test_the_smallest_significant_gap_is_where_the_two_sided_p_crosses_alpha():
     assert williams_smallest_gap(0.33, 0.95, 200) < gap  # more systems, a smaller gap suffices
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: williams_from_correlations(0.9, 0.1, 0.95, 13), "no three sets of scores"),
-    (lambda: williams_from_correlations(1.0, 0.1, 0.5, 13), "r_first"),
-    (lambda: williams_from_correlations(0.5, 0.1, 0.5, 3), "n must be"),
-    (lambda: williams_power(0.5, 0.1, 0.5, 13, n_samples=10), "n_samples"),
-    (lambda: williams_power(0.5, 0.1, 0.5, 5_000), "n must be"),
-    (lambda: williams_smallest_gap(0.3, "0.9", 13), "r_between"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: williams_from_correlations(0.9, 0.1, 0.95, 13), "no three sets of scores"),
+        (lambda: williams_from_correlations(1.0, 0.1, 0.5, 13), "r_first"),
+        (lambda: williams_from_correlations(0.5, 0.1, 0.5, 3), "n must be"),
+        (lambda: williams_power(0.5, 0.1, 0.5, 13, n_samples=10), "n_samples"),
+        (lambda: williams_power(0.5, 0.1, 0.5, 5_000), "n must be"),
+        (lambda: williams_smallest_gap(0.3, "0.9", 13), "r_between"),
+    ],
+)
 def test_bad_williams_arguments_are_refused_by_name(call, message):
     with pytest.raises(ValueError, match=message):
         call()

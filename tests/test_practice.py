@@ -38,19 +38,22 @@ def test_a_wrong_practice_answer_is_named_as_in_the_lesson():
     assert check("03.1", None).misconceptions  # the lesson's own question is untouched
 
 
-@pytest.mark.parametrize("exercise_id, number, error, words", [
-    ("00.1", 1, ValueError, "numeric exercises"),
-    ("99.9", 1, ValueError, "numeric exercises"),
-    (3.1, 1, ValueError, "numeric exercises"),
-    ("03.1", 0, ValueError, "from 1 to"),
-    ("03.1", 10 ** 10, ValueError, "from 1 to"),
-    ("03.1", "huge", ValueError, "5001 digits"),
-    ("03.1", True, TypeError, "whole number"),
-    ("03.1", "2", TypeError, "whole number"),
-    ("03.1", 2.0, TypeError, "whole number"),
-])
+@pytest.mark.parametrize(
+    "exercise_id, number, error, words",
+    [
+        ("00.1", 1, ValueError, "numeric exercises"),
+        ("99.9", 1, ValueError, "numeric exercises"),
+        (3.1, 1, ValueError, "numeric exercises"),
+        ("03.1", 0, ValueError, "from 1 to"),
+        ("03.1", 10**10, ValueError, "from 1 to"),
+        ("03.1", "huge", ValueError, "5001 digits"),
+        ("03.1", True, TypeError, "whole number"),
+        ("03.1", "2", TypeError, "whole number"),
+        ("03.1", 2.0, TypeError, "whole number"),
+    ],
+)
 def test_bad_requests_are_refused_by_name(exercise_id, number, error, words):
-    number = -10 ** 5000 if number == "huge" else number  # built here: a test id cannot print it
+    number = -(10**5000) if number == "huge" else number  # built here: a test id cannot print it
     with pytest.raises(error, match=words):
         another(exercise_id, number)
 
@@ -82,9 +85,20 @@ def test_only_the_first_answer_to_each_practice_question_counts():
             streak.after("correct", bad)
 
 
-@pytest.mark.parametrize("kept", [None, "x", [], {}, {"in_a_row": 1}, {"in_a_row": "1", "best": 1, "last": 1},
-                                  {"in_a_row": -1, "best": 1, "last": 1}, {"in_a_row": True, "best": 1, "last": 1},
-                                  {"in_a_row": 1, "best": 10 ** 12, "last": 1}])
+@pytest.mark.parametrize(
+    "kept",
+    [
+        None,
+        "x",
+        [],
+        {},
+        {"in_a_row": 1},
+        {"in_a_row": "1", "best": 1, "last": 1},
+        {"in_a_row": -1, "best": 1, "last": 1},
+        {"in_a_row": True, "best": 1, "last": 1},
+        {"in_a_row": 1, "best": 10**12, "last": 1},
+    ],
+)
 def test_a_kept_streak_that_is_not_one_starts_afresh(kept):
     assert Streak.restore("03.1", kept) == Streak("03.1")
 
@@ -113,6 +127,7 @@ def test_the_question_view_asks_without_the_lesson_and_holds_no_answer():
 # ---------------------------------------------------------------------------
 # The page's Python (bleu_teach.web.page) and the notebook's widget: the same questions, checks and streaks
 # ---------------------------------------------------------------------------
+
 
 def test_the_page_draws_the_question_after_the_one_it_kept():
     import json
@@ -143,8 +158,13 @@ def test_asking_for_another_before_answering_ends_the_run():
     after = json.loads(page.practice_json("03.1", json.dumps({"previous": 4, "streak": answered})))
     assert after["streak"]["in_a_row"] == 2 and "2 right in a row" in after["streak_text"]  # 4 was answered
     skipped = json.loads(page.practice_json("03.1", json.dumps({"previous": 5, "streak": answered})))
-    assert skipped["number"] == 6 and skipped["streak"] | {} == {"in_a_row": 0, "best": 2, "last": 5,
-                                                                   "mastered": False, "skill": SKILLS["03.1"]}
+    assert skipped["number"] == 6 and skipped["streak"] | {} == {
+        "in_a_row": 0,
+        "best": 2,
+        "last": 5,
+        "mastered": False,
+        "skill": SKILLS["03.1"],
+    }
     assert Streak("03.1").after("skipped", 1).in_a_row == 0
 
 
@@ -152,6 +172,7 @@ def test_asking_for_another_before_answering_ends_the_run():
 def test_no_practice_question_is_one_of_the_19_before_it_in_substance(exercise_id: str):
     """Not the same inputs, nor the same question with its words moved (a clipping question's references and the
     hypothesis's words in any order; a brevity penalty's lengths in any order)."""
+
     def same(ex: Exercise) -> str:
         given = ex.inputs
         if ex.kind == "modified_precision":
@@ -161,7 +182,7 @@ def test_no_practice_question_is_one_of_the_19_before_it_in_substance(exercise_i
         return repr(sorted(given.items()))
 
     keys = [same(another(exercise_id, n)) for n in range(1, 61)]
-    assert not [n + 1 for n in range(60) if keys[n] in keys[max(0, n - 19):n]]
+    assert not [n + 1 for n in range(60) if keys[n] in keys[max(0, n - 19) : n]]
 
 
 def test_a_practice_question_says_that_capital_letters_count():
@@ -182,8 +203,12 @@ def test_the_page_checks_a_practice_answer_and_keeps_the_streak():
     sent |= {"answer": f"“{question.answer_text}”", "streak": {"in_a_row": 2, "best": 2, "last": 6}}
     result = json.loads(page.practice_check_json("03.1", json.dumps(sent)))
     assert result["verdict"] == "correct" and result["streak"]["mastered"] and "mastered" in result["streak_text"]
-    for text in ("[]", "nonsense", json.dumps({"number": "7", "answer": "0.5"}),
-                 json.dumps({"number": 0, "answer": "0.5"})):
+    for text in (
+        "[]",
+        "nonsense",
+        json.dumps({"number": "7", "answer": "0.5"}),
+        json.dumps({"number": 0, "answer": "0.5"}),
+    ):
         result = json.loads(page.practice_check_json("03.1", text))
         assert result["verdict"] == "" and result["streak"] is None and "Another one" in result["html"], text
     empty = json.loads(page.practice_check_json("03.1", json.dumps({"number": 7, "answer": " "})))

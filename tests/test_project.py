@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,7 +17,8 @@ def _name(requirement: str) -> str:
 
 
 def _requirements(project: dict, extra: str | None = None) -> set[str]:
-    """The names a plain install (or ``bleu-teach[extra]``) brings, the extras it names (bleu-teach[course]) expanded."""
+    """The names a plain install (or ``bleu-teach[extra]``) brings, the extras it names (bleu-teach[course])
+    expanded."""
     found = {_name(r) for r in project["dependencies"]}
     for requirement in project["optional-dependencies"][extra] if extra else ():
         if _name(requirement) == "bleu-teach":
@@ -62,8 +64,16 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_explains_the_paper_example():
-    result = _cli("explain", "--ref", "the cat is on the mat", "--ref", "there is a cat on the mat",
-                  "--max-n", "1", "the the the the the the the")
+    result = _cli(
+        "explain",
+        "--ref",
+        "the cat is on the mat",
+        "--ref",
+        "there is a cat on the mat",
+        "--max-n",
+        "1",
+        "the the the the the the the",
+    )
     assert result.returncode == 0, result.stderr
     assert "p_1 = 2/7 = 0.2857 (clipped matches / hypothesis 1-grams)" in result.stdout
     assert "closest reference length r = 7" in result.stdout
@@ -71,18 +81,25 @@ def test_cli_explains_the_paper_example():
 
 
 def test_cli_tokenizer_lowercase_and_smoothing():
-    result = _cli("explain", "-r", "The cat isn't here.", "-t", "13a", "--lowercase", "-s", "method1", "the cat isn't here .")
+    result = _cli(
+        "explain", "-r", "The cat isn't here.", "-t", "13a", "--lowercase", "-s", "method1", "the cat isn't here ."
+    )
     assert result.returncode == 0, result.stderr
-    assert "Hypothesis (5 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 isn't\u2713 here\u2713 .\u2713" in result.stdout
+    assert (
+        "Hypothesis (5 tokens; matched unigrams marked \u2713): the\u2713 cat\u2713 isn't\u2713 here\u2713 .\u2713"
+        in result.stdout
+    )
     assert "smoothing: method1" in result.stdout
 
 
 def test_cli_bad_input_prints_one_line_and_exits_2():
-    for args in (["explain", "--ref", "a b", "--max-n", "0", "a b"],
-                 ["explain", "a b"],
-                 ["explain", "--ref", "a", "-t", "moses", "a"],
-                 ["explain", "--ref", "a", "-s", "method9", "a"],
-                 []):
+    for args in (
+        ["explain", "--ref", "a b", "--max-n", "0", "a b"],
+        ["explain", "a b"],
+        ["explain", "--ref", "a", "-t", "moses", "a"],
+        ["explain", "--ref", "a", "-s", "method9", "a"],
+        [],
+    ):
         result = _cli(*args)
         assert result.returncode == 2, (args, result)
         assert result.stdout == ""
@@ -98,7 +115,6 @@ def test_cli_help_works():
 
 def test_make_lab_installs_what_the_lessons_need_and_no_test_tool():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    extras = project["optional-dependencies"]
     learner = _requirements(project, "lab")
     tools = _requirements(project, "test") - _requirements(project, "course") - {"numpy", "tomli"}
     assert learner.isdisjoint(tools), learner & tools

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from html import unescape
 from fractions import Fraction
+from html import unescape
 
 import numpy as np
 import pytest
@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
 import bleu_teach as bt
-from tests.view_checks import assert_tables_shown
-from tests.strategies import VOCAB, references, weights
 from tests.conftest import examples
+from tests.strategies import VOCAB, references, weights
+from tests.view_checks import assert_tables_shown
 
 short_or_long = st.one_of(
     st.lists(st.sampled_from(VOCAB), min_size=0, max_size=3),
@@ -55,8 +55,12 @@ def quiet(func, *args, **kwargs):
 
 
 @settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(corpus=corpora, weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
-       method=st.integers(min_value=0, max_value=7), auto_reweigh=st.booleans())
+@given(
+    corpus=corpora,
+    weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
+    method=st.integers(min_value=0, max_value=7),
+    auto_reweigh=st.booleans(),
+)
 def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method, auto_reweigh, parity_counter):
     refs_list = [refs for refs, _ in corpus]
     hyps = [hyp for _, hyp in corpus]
@@ -64,8 +68,14 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
     smoothing = bt.SmoothingFunction()
     score = quiet(bt.corpus_bleu, refs_list, hyps, weight, getattr(smoothing, f"method{method}"), auto_reweigh)
     report = quiet(bt.explain_corpus, refs_list, hyps, weight, f"method{method}", auto_reweigh)
-    oracle = quiet(nltk_bleu.corpus_bleu, refs_list, hyps, weight,
-                   getattr(nltk_bleu.SmoothingFunction(), f"method{method}"), auto_reweigh)
+    oracle = quiet(
+        nltk_bleu.corpus_bleu,
+        refs_list,
+        hyps,
+        weight,
+        getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+        auto_reweigh,
+    )
     # The report never fails where the score succeeds, and both agree with NLTK.
     assert score[0] == oracle[0]
     if score[0] == "error":
@@ -89,8 +99,14 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
     assert f'data-score="{report.score!r}"' in report.to_html()
     # A sentence row has a score exactly when NLTK can score that sentence alone.
     for row, refs, hyp in zip(report.sentences, refs_list, hyps):
-        alone = quiet(nltk_bleu.sentence_bleu, refs, hyp, weight,
-                      getattr(nltk_bleu.SmoothingFunction(), f"method{method}"), auto_reweigh)
+        alone = quiet(
+            nltk_bleu.sentence_bleu,
+            refs,
+            hyp,
+            weight,
+            getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+            auto_reweigh,
+        )
         if alone[0] == "ok":
             assert row.sentence_score == alone[1]
         else:
@@ -99,12 +115,23 @@ def test_corpus_report_shows_the_counts_and_score_it_used(corpus, weight, method
 
 
 @settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(refs=references, hyp=short_or_long, weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
-       method=st.integers(min_value=0, max_value=7), auto_reweigh=st.booleans())
+@given(
+    refs=references,
+    hyp=short_or_long,
+    weight=st.one_of(st.just((0.25, 0.25, 0.25, 0.25)), weights()),
+    method=st.integers(min_value=0, max_value=7),
+    auto_reweigh=st.booleans(),
+)
 def test_sentence_report_counts_and_notes_are_true(refs, hyp, weight, method, auto_reweigh, parity_counter):
     report = quiet(bt.explain, refs, hyp, weight, method, auto_reweigh)
-    oracle = quiet(nltk_bleu.sentence_bleu, refs, hyp, weight,
-                   getattr(nltk_bleu.SmoothingFunction(), f"method{method}"), auto_reweigh)
+    oracle = quiet(
+        nltk_bleu.sentence_bleu,
+        refs,
+        hyp,
+        weight,
+        getattr(nltk_bleu.SmoothingFunction(), f"method{method}"),
+        auto_reweigh,
+    )
     assert report[0] == oracle[0]
     if report[0] == "error":
         return
@@ -122,7 +149,7 @@ def test_sentence_report_counts_and_notes_are_true(refs, hyp, weight, method, au
         assert weighted_zero and report.smoothing == "method0"
         # Each weighted zero order multiplies the score by (about 2.2e-308) ** w_n.
         smallest = min(o.weight for o in report.orders if o.is_zero and o.weight > 0)
-        assert 0 < report.score <= sys.float_info.min ** smallest * (1 + 1e-9)
+        assert 0 < report.score <= sys.float_info.min**smallest * (1 + 1e-9)
     if report.smoothing == "method0" and weighted_zero and report.orders[0].clipped and len(hyp):
         assert "rather than exactly 0" in joined
     text = report.to_text()
@@ -143,20 +170,25 @@ def test_auto_reweigh_only_for_the_default_tuple_as_nltk():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for weights in ([0.25] * 4, (0.25,) * 4, [[0.25] * 4], [(0.25,) * 4]):
-            assert bt.sentence_bleu([ref], hyp, weights, auto_reweigh=True) == \
-                nltk_bleu.sentence_bleu([ref], hyp, weights, auto_reweigh=True)
-            assert bt.corpus_bleu([[ref]], [hyp], weights, auto_reweigh=True) == \
-                nltk_bleu.corpus_bleu([[ref]], [hyp], weights, auto_reweigh=True)
+            assert bt.sentence_bleu([ref], hyp, weights, auto_reweigh=True) == nltk_bleu.sentence_bleu(
+                [ref], hyp, weights, auto_reweigh=True
+            )
+            assert bt.corpus_bleu([[ref]], [hyp], weights, auto_reweigh=True) == nltk_bleu.corpus_bleu(
+                [[ref]], [hyp], weights, auto_reweigh=True
+            )
         # NLTK raises for an array here ("truth value ... ambiguous"); bleu_teach does not reweigh it.
-        assert bt.sentence_bleu([ref], hyp, np.array([0.25] * 4), auto_reweigh=True) == \
-            nltk_bleu.sentence_bleu([ref], hyp, [0.25] * 4, auto_reweigh=True)
-    assert bt.explain([ref], hyp, [0.25] * 4, auto_reweigh=True).score != bt.explain([ref], hyp, auto_reweigh=True).score
+        assert bt.sentence_bleu([ref], hyp, np.array([0.25] * 4), auto_reweigh=True) == nltk_bleu.sentence_bleu(
+            [ref], hyp, [0.25] * 4, auto_reweigh=True
+        )
+    assert (
+        bt.explain([ref], hyp, [0.25] * 4, auto_reweigh=True).score != bt.explain([ref], hyp, auto_reweigh=True).score
+    )
 
 
 def test_count_fraction_arithmetic_compares_by_value():
     p = bt.CountFraction(2, 4)
     assert p * 2 == 1 and 2 * p == 1 and p - Fraction(1, 2) == 0 and p + 0 == Fraction(1, 2)
-    assert p / 2 == Fraction(1, 4) and 1 - p == Fraction(1, 2) and p ** 2 == Fraction(1, 4)
+    assert p / 2 == Fraction(1, 4) and 1 - p == Fraction(1, 2) and p**2 == Fraction(1, 4)
     assert bt.CountFraction(0, 5) == 0 and p + bt.CountFraction(1, 4) == Fraction(3, 4)
 
 
@@ -176,13 +208,17 @@ def test_corpus_table_shows_the_totals_the_score_used():
 
 
 def test_lesson_04_corpus_table_recomputes_to_its_score():
-    refs = [[bt.tokenize("the cat is on the mat")], [bt.tokenize("there is a dog in the garden")],
-            [bt.tokenize("it rained all day")]]
+    refs = [
+        [bt.tokenize("the cat is on the mat")],
+        [bt.tokenize("there is a dog in the garden")],
+        [bt.tokenize("it rained all day")],
+    ]
     hyps = [bt.tokenize("the cat is on the mat"), bt.tokenize("a dog is in the garden"), bt.tokenize("rain")]
     report = bt.explain_corpus(refs, hyps, smoothing="method1")
     assert [(m, t) for m, t in zip(report.clipped, report.totals)][1:] == [(8, 11), (5, 9), (3, 7)]
     # A student recomputing from the table gets the score.
     import math
+
     p = [Fraction(m, t) for m, t in zip(report.clipped, report.totals)]
     by_hand = float(report.brevity_penalty) * math.exp(sum(0.25 * math.log(x) for x in p))
     assert by_hand == pytest.approx(report.score, rel=1e-12)
@@ -202,10 +238,13 @@ def test_explain_corpus_with_method6_reports_where_corpus_bleu_scores():
     assert "cannot score alone" in report.to_text()
 
 
-@pytest.mark.parametrize("weight,hyp,auto", [
-    ((1, 0, 0, 0), "mat the on sat cat the", False),
-    ((0.25, 0.25, 0.25, 0.25), "the cat", True),
-])
+@pytest.mark.parametrize(
+    "weight,hyp,auto",
+    [
+        ((1, 0, 0, 0), "mat the on sat cat the", False),
+        ((0.25, 0.25, 0.25, 0.25), "the cat", True),
+    ],
+)
 def test_zero_precision_note_is_true_when_zero_orders_have_no_weight(weight, hyp, auto):
     refs = [["the", "cat", "is", "on", "the", "mat"]]
     report = bt.explain(refs, hyp.split(), weights=weight, auto_reweigh=auto)
@@ -223,13 +262,16 @@ def test_zero_precision_note_names_the_tiny_score_when_the_zero_order_counts():
     assert any("rather than exactly 0" in note and f"{report.score:.3g}" in note for note in report.notes)
 
 
-@pytest.mark.parametrize("weights", [
-    np.array([0.25, 0.25, 0.25, 0.25]),
-    np.array([0.5, 0.5]),
-    [np.array([0.5, 0.5]), np.array([0.25, 0.25, 0.25, 0.25])],
-    np.array([[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]]),
-    np.array([0.25, 0.25, 0.25, 0.25], dtype=np.float32),
-])
+@pytest.mark.parametrize(
+    "weights",
+    [
+        np.array([0.25, 0.25, 0.25, 0.25]),
+        np.array([0.5, 0.5]),
+        [np.array([0.5, 0.5]), np.array([0.25, 0.25, 0.25, 0.25])],
+        np.array([[0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]]),
+        np.array([0.25, 0.25, 0.25, 0.25], dtype=np.float32),
+    ],
+)
 def test_numpy_weights_are_accepted_as_nltk_accepts_them(weights):
     refs = [["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "the", "mat"]]
     hyp = "the cat sat on the mat".split()
@@ -260,13 +302,16 @@ def test_count_fraction_equality_is_symmetric_with_nltk_fractions():
     assert ours < Fraction(2, 3) and Fraction(1, 3) < ours
 
 
-@pytest.mark.parametrize("bad,message", [
-    (bt.SmoothingFunction(), r"SmoothingFunction object.*\.method1"),
-    (bt.SmoothingFunction, r"the class SmoothingFunction"),
-    (nltk_bleu.SmoothingFunction(), r"SmoothingFunction object"),
-    (3.5, r"method name such as 'method1'"),
-    ("method9", r"Unknown smoothing method 'method9'"),
-])
+@pytest.mark.parametrize(
+    "bad,message",
+    [
+        (bt.SmoothingFunction(), r"SmoothingFunction object.*\.method1"),
+        (bt.SmoothingFunction, r"the class SmoothingFunction"),
+        (nltk_bleu.SmoothingFunction(), r"SmoothingFunction object"),
+        (3.5, r"method name such as 'method1'"),
+        ("method9", r"Unknown smoothing method 'method9'"),
+    ],
+)
 def test_bad_smoothing_gets_a_clear_error_even_without_unigram_matches(bad, message):
     for hyp in (["the", "cat"], ["zebra"]):  # the second has no unigram match
         with pytest.raises((TypeError, ValueError), match=message):
@@ -305,16 +350,19 @@ def _text_rows(lines: list[str]) -> list[list[str]]:
 
 
 def test_text_and_html_views_show_the_same_cells():
-    report = bt.explain([["the", "cat", "is", "on", "the", "mat"], ["a", "<b>cat</b>"]],
-                        "the cat sat on the mat".split(), smoothing="method2")
+    report = bt.explain(
+        [["the", "cat", "is", "on", "the", "mat"], ["a", "<b>cat</b>"]],
+        "the cat sat on the mat".split(),
+        smoothing="method2",
+    )
     text, html = report.to_text(), report._repr_html_()
     html_rows = _html_rows(html)
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("order"))
-    text_rows = _text_rows(lines[start:start + 1 + len(report.orders)])
-    assert text_rows == html_rows[-len(text_rows):]
+    text_rows = _text_rows(lines[start : start + 1 + len(report.orders)])
+    assert text_rows == html_rows[-len(text_rows) :]
     assert text_rows[0] == ["order", "weight w_n", "p_n as counted", "p_n used", "w_n * log p_n"]
     # The n-gram tables too: the first one in each view.
     start = next(i for i, line in enumerate(lines) if line.strip().startswith("n-gram"))
     count = len(report.orders[0].rows) + 1
-    assert _text_rows(lines[start:start + count]) == html_rows[:count]
+    assert _text_rows(lines[start : start + count]) == html_rows[:count]

@@ -34,8 +34,11 @@ text = st.lists(WORDS, min_size=0, max_size=7).map(" ".join)
 
 
 @settings(max_examples=examples(60), deadline=None)
-@given(st.lists(st.tuples(text, st.lists(st.one_of(text, st.none()), min_size=1, max_size=3)), min_size=1, max_size=5),
-       st.sampled_from(["13a", "none", "char", "intl"]), st.booleans())
+@given(
+    st.lists(st.tuples(text, st.lists(st.one_of(text, st.none()), min_size=1, max_size=3)), min_size=1, max_size=5),
+    st.sampled_from(["13a", "none", "char", "intl"]),
+    st.booleans(),
+)
 def test_segment_statistics_are_sacrebleus_per_segment(parity_counter, segments, tokenize, lowercase):
     segments = [(h, refs if any(r is not None for r in refs) else ["the cat"]) for h, refs in segments]
     rows = segment_statistics([h for h, _ in segments], [refs for _, refs in segments], tokenize, lowercase)
@@ -44,8 +47,10 @@ def test_segment_statistics_are_sacrebleus_per_segment(parity_counter, segments,
         one = metric.corpus_score([hyp], [[r] for r in refs])  # public fields: lengths, counts, totals
         assert row == [one.sys_len, one.ref_len, *one.counts, *one.totals]
     streams = to_sacrebleu_references([refs for _, refs in segments])
-    assert corpus_bleu(rows, "exp") == BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(
-        [h for h, _ in segments], streams).score
+    assert (
+        corpus_bleu(rows, "exp")
+        == BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score([h for h, _ in segments], streams).score
+    )
     parity_counter["segment_statistics"] += 1
 
 
@@ -97,7 +102,10 @@ def test_seed_must_be_positive():
         check_seed(True)
 
 
-@pytest.mark.parametrize("module", ["lessons/significance.py", "lessons/resampling.py"])
+@pytest.mark.parametrize(
+    "module",
+    ["lessons/significance.py", "lessons/confidence_intervals.py", "lessons/randomization.py", "lessons/resampling.py"],
+)
 def test_no_private_name_of_another_library_and_no_environment(module):
     tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
     for node in ast.walk(tree):

@@ -13,18 +13,13 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import bleu_teach as bt
-from bleu_teach.lessons import data
-from bleu_teach.lessons.settings import REPORTING_SETTINGS, SettingsScores, settings_scores
-from bleu_teach.views.text_writer import write_text
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.lessons.significance import (
-    SignificanceResults,
-    SystemResult,
-    bootstrap_ci,
-    paired_test,
-    significance_table,
-)
+from bleu_teach.lessons import data
+from bleu_teach.lessons.confidence_intervals import bootstrap_ci
+from bleu_teach.lessons.settings import REPORTING_SETTINGS, SettingsScores, settings_scores
+from bleu_teach.lessons.significance import SignificanceResults, SystemResult, paired_test, significance_table
 from bleu_teach.views.document import Table as TableBlock
+from bleu_teach.views.text_writer import write_text
 from tests.oracles import sacrebleu_seed
 from tests.view_checks import check_every_view
 
@@ -43,19 +38,24 @@ def transpose(lists):
 
 # --- the two readings differ, so a square corpus must say which it is -----------------------
 
+
 def test_the_two_readings_of_the_square_corpus_give_different_scores():
     as_streams = BLEU().corpus_score(HYPS, SQUARE).score
     as_per_hypothesis = BLEU().corpus_score(HYPS, transpose(SQUARE)).score
     assert abs(as_streams - as_per_hypothesis) > 1  # the premise: guessing wrong changes the score
 
 
-@pytest.mark.parametrize("call", [
-    lambda: bt.corpus_score(HYPS, SQUARE),
-    lambda: bootstrap_ci(HYPS, SQUARE, n_samples=40),
-    lambda: paired_test({"A": HYPS, "B": HYPS[::-1]}, SQUARE, n_samples=40),
-    lambda: settings_scores(HYPS, SQUARE),
-    lambda: check_inputs(HYPS, SQUARE),
-], ids=["corpus_score", "bootstrap_ci", "paired_test", "settings_scores", "check_inputs"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bt.corpus_score(HYPS, SQUARE),
+        lambda: bootstrap_ci(HYPS, SQUARE, n_samples=40),
+        lambda: paired_test({"A": HYPS, "B": HYPS[::-1]}, SQUARE, n_samples=40),
+        lambda: settings_scores(HYPS, SQUARE),
+        lambda: check_inputs(HYPS, SQUARE),
+    ],
+    ids=["corpus_score", "bootstrap_ci", "paired_test", "settings_scores", "check_inputs"],
+)
 def test_square_corpus_without_orientation_is_refused(call):
     with pytest.raises(ValueError, match="orientation='per_hypothesis'") as info:
         call()
@@ -99,13 +99,16 @@ def test_streams_with_missing_references():
     assert got.signature == str(metric.get_signature()) and "nrefs:var" in got.signature
 
 
-@pytest.mark.parametrize("refs, error, message", [
-    ([["a", "b"], ["a", "b", "c"]], ValueError, r"references\[0\] has 2 strings for 3 hypotheses"),
-    (["a b c", "d e f"], TypeError, r"references\[0\] must be a stream"),
-    ([[None, "x", "y"]], ValueError, r"hypotheses\[0\] has no reference in any stream"),
-    ([["x", 3, "y"]], TypeError, r"references\[0\]\[1\] must be a string"),
-    ([], ValueError, "references is empty"),
-])
+@pytest.mark.parametrize(
+    "refs, error, message",
+    [
+        ([["a", "b"], ["a", "b", "c"]], ValueError, r"references\[0\] has 2 strings for 3 hypotheses"),
+        (["a b c", "d e f"], TypeError, r"references\[0\] must be a stream"),
+        ([[None, "x", "y"]], ValueError, r"hypotheses\[0\] has no reference in any stream"),
+        ([["x", 3, "y"]], TypeError, r"references\[0\]\[1\] must be a string"),
+        ([], ValueError, "references is empty"),
+    ],
+)
 def test_bad_streams(refs, error, message):
     with pytest.raises(error, match=message):
         bt.corpus_score(HYPS, refs, orientation="streams")
@@ -119,6 +122,7 @@ def test_check_inputs_returns_references_per_hypothesis():
 
 
 # --- significance in both orientations, against sacreBLEU run directly -----------------------
+
 
 def test_bootstrap_ci_with_streams_equals_sacrebleu():
     hyps, refs = data.systems()["A"], data.references(two=True)
@@ -142,6 +146,7 @@ def test_paired_test_with_streams_equals_sacrebleu():
 
 
 # --- settings_scores returns data; the view shows the same table as before --------------------
+
 
 def test_settings_scores_is_data_equal_to_sacrebleu_and_nltk():
     hyps, refs = data.systems()["A"], data.references()
@@ -177,8 +182,9 @@ def test_settings_scores_shows_the_table():
 
 
 def test_settings_labels_are_escaped_in_html():
-    result = settings_scores(["a b"], [["a b"]], settings={"<b>bold</b>": {"tokenize": "none"}},
-                             with_whitespace_corpus_bleu=False)
+    result = settings_scores(
+        ["a b"], [["a b"]], settings={"<b>bold</b>": {"tokenize": "none"}}, with_whitespace_corpus_bleu=False
+    )
     assert "&lt;b&gt;bold&lt;/b&gt;" in result._repr_html_() and "<b>bold" not in result._repr_html_()
 
 
@@ -188,8 +194,9 @@ def test_settings_scores_every_view(tmp_path):
     (table,) = result.to_document().blocks
     assert isinstance(table, TableBlock) and table.header == ("setting", "BLEU", "signature")
     assert [list(row) for row in table.rows] == result.rows
-    labelled = settings_scores(["a b"], [["a b"]], settings={"<b>*bold*</b> | x": {"tokenize": "none"}},
-                               with_whitespace_corpus_bleu=False)
+    labelled = settings_scores(
+        ["a b"], [["a b"]], settings={"<b>*bold*</b> | x": {"tokenize": "none"}}, with_whitespace_corpus_bleu=False
+    )
     assert "<b>" not in labelled.to_markdown() and "\\*bold\\*" in labelled.to_markdown()
     assert "<b>" not in labelled.to_latex() and "\\textless{}b\\textgreater{}" in labelled.to_latex()
     check_every_view(labelled, tmp_path)
@@ -202,6 +209,7 @@ def test_settings_scores_bad_settings():
 
 # --- significance_table returns data; the view shows the same table as before ----------------
 
+
 def test_significance_table_is_data_with_a_view():
     a, refs = data.systems()["A"], data.references()
     rows, _ = paired_test({"A": a, "copy": list(a), "B": data.systems()["B"]}, refs, n_samples=100)
@@ -211,19 +219,24 @@ def test_significance_table_is_data_with_a_view():
     assert text[0].split()[:2] == ["system", "BLEU"] and text[0].endswith("verdict")
     assert text[1].startswith("A") and text[1].endswith("baseline")
     assert "same output as the baseline" in text[2]
-    verdict = "differs from the baseline (p < 0.01)" if rows[2].significant(0.01) else "no significant difference at 0.01"
+    verdict = (
+        "differs from the baseline (p < 0.01)" if rows[2].significant(0.01) else "no significant difference at 0.01"
+    )
     assert text[3].endswith(verdict)
     assert result.rows[2][3] == f"{rows[2].p_value:.4f}"
     assert result._repr_html_().count("<tr>") == 4
 
 
-@pytest.mark.parametrize("rows, alpha, error, message", [
-    ("A", 0.05, TypeError, "rows, _ = paired_test"),
-    ([], 0.05, TypeError, "rows, _ = paired_test"),
-    ([("A", 1.0)], 0.05, TypeError, r"rows\[0\] is a tuple, not a SystemResult"),
-    ([SystemResult("A", 1.0, None, None, None)], 5, ValueError, "between 0 and 1"),
-    ([SystemResult("A", 1.0, None, None, None)], "0.05", TypeError, "between 0 and 1"),
-])
+@pytest.mark.parametrize(
+    "rows, alpha, error, message",
+    [
+        ("A", 0.05, TypeError, "rows, _ = paired_test"),
+        ([], 0.05, TypeError, "rows, _ = paired_test"),
+        ([("A", 1.0)], 0.05, TypeError, r"rows\[0\] is a tuple, not a SystemResult"),
+        ([SystemResult("A", 1.0, None, None, None)], 5, ValueError, "between 0 and 1"),
+        ([SystemResult("A", 1.0, None, None, None)], "0.05", TypeError, "between 0 and 1"),
+    ],
+)
 def test_significance_table_bad_input(rows, alpha, error, message):
     with pytest.raises(error, match=message):
         significance_table(rows, alpha)
@@ -232,4 +245,6 @@ def test_significance_table_bad_input(rows, alpha, error, message):
 def test_confidence_interval_shows_a_table():
     ci = bootstrap_ci(data.systems()["A"], data.references(), n_samples=100, seed=5)
     html = ci._repr_html_()
-    assert f"{ci.low:.2f} to {ci.high:.2f}" in html and f"<td class=\"gram\">{ci.score:.2f}</td>" in html  # one record: data, no row header
+    assert (
+        f"{ci.low:.2f} to {ci.high:.2f}" in html and f'<td class="gram">{ci.score:.2f}</td>' in html
+    )  # one record: data, no row header

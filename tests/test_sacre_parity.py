@@ -8,19 +8,45 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_teach as bt
+from bleu_teach.bleu.sacrebleu_api import SacreScore
+from bleu_teach.views.document import Code, Paragraph, Score
+from bleu_teach.views.document import Table as TableBlock
 from tests.conftest import examples
+from tests.view_checks import check_every_view
 
-WORDS = ["The", "the", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
-         "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on"]
+WORDS = [
+    "The",
+    "the",
+    "cat",
+    "isn't",
+    "on",
+    "mat.",
+    "dog's",
+    "(big)",
+    "Hello,",
+    "world!",
+    "猫が",
+    "好き",
+    "naïve",
+    "3.5",
+    "U.S.",
+    "-",
+    "e-mail",
+    '"quoted"',
+    "a",
+    "on",
+]
 
 sentence = st.lists(st.sampled_from(WORDS), min_size=0, max_size=12).map(" ".join)
 segment = st.tuples(sentence, st.lists(sentence, min_size=1, max_size=3))
 corpus = st.lists(segment, min_size=1, max_size=6)
-options = st.fixed_dictionaries({
-    "tokenize": st.sampled_from(["13a", "none", "intl", "char", "zh"]),
-    "lowercase": st.booleans(),
-    "smooth_method": st.sampled_from(["exp", "none", "floor", "add-k"]),
-})
+options = st.fixed_dictionaries(
+    {
+        "tokenize": st.sampled_from(["13a", "none", "intl", "char", "zh"]),
+        "lowercase": st.booleans(),
+        "smooth_method": st.sampled_from(["exp", "none", "floor", "add-k"]),
+    }
+)
 values = st.one_of(st.none(), st.sampled_from([0.1, 0.5, 1, 2]))
 
 
@@ -42,8 +68,9 @@ def test_corpus_score_equals_sacrebleu(segments, opts, smooth_value, parity_coun
     if square:  # N hypotheses with N references each reads both ways: never guessed
         with pytest.raises(ValueError, match="orientation='per_hypothesis'"):
             bt.corpus_score(hyps, refs, smooth_value=smooth_value, **opts)
-    got = bt.corpus_score(hyps, refs, smooth_value=smooth_value, **opts,
-                          orientation="per_hypothesis" if square else None)
+    got = bt.corpus_score(
+        hyps, refs, smooth_value=smooth_value, **opts, orientation="per_hypothesis" if square else None
+    )
     assert got.score == pytest.approx(expected.score, abs=1e-9, rel=0)
     assert list(got.counts) == list(expected.counts)
     assert list(got.totals) == list(expected.totals)
@@ -69,10 +96,13 @@ def test_reference_strings_not_in_lists():
         bt.corpus_score(["a b"], ["a b"])
 
 
-@pytest.mark.parametrize("option, value, valid", [
-    ("tokenize", "moses", "13a"),
-    ("smooth_method", "laplace", "add-k"),
-])
+@pytest.mark.parametrize(
+    "option, value, valid",
+    [
+        ("tokenize", "moses", "13a"),
+        ("smooth_method", "laplace", "add-k"),
+    ],
+)
 def test_unknown_options_list_the_valid_ones(option, value, valid):
     with pytest.raises(ValueError, match=valid):
         bt.corpus_score(["a b"], [["a b"]], **{option: value})
@@ -91,18 +121,19 @@ def test_format_reads_like_sacrebleu():
 
 # --- SacreScore's views: str is sacreBLEU's own line, repr and the rest are one document ---
 
-from bleu_teach.bleu.sacrebleu_api import SacreScore  # noqa: E402
-from bleu_teach.views.document import Code, Paragraph, Score, Table as TableBlock  # noqa: E402
-from tests.view_checks import check_every_view  # noqa: E402
 
-
-@pytest.mark.parametrize("make", [
-    lambda: bt.corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]),
-    lambda: bt.sentence_score("The cat", ["The cat sat on the mat."]),
-    lambda: bt.corpus_score(["The cat sat on a mat.", "A dog"], [["The cat sat on the red mat."], ["A dog ran."]],
-                            smooth_method="add-k"),
-    lambda: bt.corpus_score(["x y"], [["The cat sat."]], smooth_method="none"),
-], ids=["corpus", "effective-order", "add-k", "no-match"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: bt.corpus_score(["The cat sat on the mat."], [["The cat sat on the red mat."]]),
+        lambda: bt.sentence_score("The cat", ["The cat sat on the mat."]),
+        lambda: bt.corpus_score(
+            ["The cat sat on a mat.", "A dog"], [["The cat sat on the red mat."], ["A dog ran."]], smooth_method="add-k"
+        ),
+        lambda: bt.corpus_score(["x y"], [["The cat sat."]], smooth_method="none"),
+    ],
+    ids=["corpus", "effective-order", "add-k", "no-match"],
+)
 def test_sacre_score_every_view(make, tmp_path):
     score = make()
     assert isinstance(score, SacreScore)

@@ -17,18 +17,49 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleu_teach as bt
-from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 from tests.conftest import examples
+from tests.strategies import raw_corpus_case, raw_sentence_case, raw_strings
 
-WORDS = ["The", "the", "THE", "cat", "isn't", "on", "mat.", "dog's", "(big)", "Hello,", "world!", "猫が", "好き",
-         "naïve", "3.5", "U.S.", "-", "e-mail", "\"quoted\"", "a", "on", "&amp;", "<skipped>", "x-\ny"]
+WORDS = [
+    "The",
+    "the",
+    "THE",
+    "cat",
+    "isn't",
+    "on",
+    "mat.",
+    "dog's",
+    "(big)",
+    "Hello,",
+    "world!",
+    "猫が",
+    "好き",
+    "naïve",
+    "3.5",
+    "U.S.",
+    "-",
+    "e-mail",
+    '"quoted"',
+    "a",
+    "on",
+    "&amp;",
+    "<skipped>",
+    "x-\ny",
+]
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\n"]
 CHARS = "abcAB .,!?'-\"()&;<>\t\n猫がé0"
 
 # Raw strings: sentences of words (which share n-grams), arbitrary short text, and
 # the empty and very short strings that exercise zero totals.
-raw = raw_strings(WORDS, SEPARATORS, CHARS, ["", " ", "a", ".", "The", "the cat", "cat", "\n"],
-                  min_words=1, max_words=12, max_chars=24)
+raw = raw_strings(
+    WORDS,
+    SEPARATORS,
+    CHARS,
+    ["", " ", "a", ".", "The", "the cat", "cat", "\n"],
+    min_words=1,
+    max_words=12,
+    max_chars=24,
+)
 KINDS = ["other", "same", "cut", "replaced", "shuffled", "alternate", "upper"]
 
 TOKENIZERS = ["13a", "none", "char", "intl", "zh"]
@@ -50,12 +81,14 @@ def corpus_case() -> st.SearchStrategy[tuple[list[str], list[list[str | None]]]]
     return raw_corpus_case(raw, WORDS, KINDS).map(streams)
 
 
-options = st.fixed_dictionaries({
-    "tokenize": st.sampled_from(TOKENIZERS),
-    "lowercase": st.booleans(),
-    "smooth_method": st.sampled_from(METHODS),
-    "smooth_value": smooth_values,
-})
+options = st.fixed_dictionaries(
+    {
+        "tokenize": st.sampled_from(TOKENIZERS),
+        "lowercase": st.booleans(),
+        "smooth_method": st.sampled_from(METHODS),
+        "smooth_value": smooth_values,
+    }
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -96,6 +129,7 @@ def note_branches(got: bt.SacreScore, max_order: int) -> None:
 
 # --- sentence_score ---------------------------------------------------------------------------
 
+
 @settings(max_examples=examples(1200), deadline=None)
 @given(case=sentence_case(), opts=options, effective=st.one_of(st.none(), st.booleans()))
 def test_sentence_score_equals_sacrebleu_sentence_bleu(case, opts, effective, parity_counter):
@@ -103,8 +137,13 @@ def test_sentence_score_equals_sacrebleu_sentence_bleu(case, opts, effective, pa
     hyp, refs = case
     kwargs = dict(opts) if effective is None else dict(opts, use_effective_order=effective)
     expected = sacrebleu.sentence_bleu(hyp, refs, **kwargs)
-    metric = BLEU(tokenize=opts["tokenize"], lowercase=opts["lowercase"], smooth_method=opts["smooth_method"],
-                  smooth_value=opts["smooth_value"], effective_order=True if effective is None else effective)
+    metric = BLEU(
+        tokenize=opts["tokenize"],
+        lowercase=opts["lowercase"],
+        smooth_method=opts["smooth_method"],
+        smooth_value=opts["smooth_value"],
+        effective_order=True if effective is None else effective,
+    )
     metric.sentence_score(hyp, refs)  # sets the reference count that the signature reports
     got = bt.sentence_score(hyp, refs, **kwargs)
     assert_same(got, expected, str(metric.get_signature()))
@@ -126,6 +165,7 @@ def test_sentence_score_equals_bleu_sentence_score_any_order(case, opts, effecti
 
 
 # --- corpus_score: orders, effective order, both orientations ---------------------------------
+
 
 @settings(max_examples=examples(1000), deadline=None)
 @given(case=corpus_case(), opts=options, effective=st.booleans(), order=st.integers(1, 6))
@@ -152,6 +192,7 @@ def test_corpus_score_equals_sacrebleu_in_both_orientations(case, opts, effectiv
 
 
 # --- worked examples of the quirks, with sacreBLEU's numbers --------------------------------
+
 
 def test_sentence_score_defaults_are_sentence_bleus():
     hyp, refs = "The cat", ["The cat sat on the mat."]
@@ -180,12 +221,14 @@ def test_effective_order_stops_only_at_orders_without_ngrams():
 def test_positional_arguments_keep_their_places():
     hyps, refs = ["The Cat sat.", "a dog"], [["the cat sat."], ["A dog ran"]]
     expected = BLEU(tokenize="char", lowercase=True, smooth_method="floor", smooth_value=0.2).corpus_score(
-        hyps, [[r[0] for r in refs]])
+        hyps, [[r[0] for r in refs]]
+    )
     got = bt.corpus_score(hyps, refs, "char", True, "floor", 0.2)
     assert got.score == pytest.approx(expected.score, abs=1e-9, rel=0)
     got_sentence = bt.sentence_score("The Cat sat.", ["the cat sat."], "floor", 0.2, True, "char", False, 3)
-    expected_sentence = BLEU(tokenize="char", lowercase=True, smooth_method="floor", smooth_value=0.2,
-                             max_ngram_order=3).sentence_score("The Cat sat.", ["the cat sat."])
+    expected_sentence = BLEU(
+        tokenize="char", lowercase=True, smooth_method="floor", smooth_value=0.2, max_ngram_order=3
+    ).sentence_score("The Cat sat.", ["the cat sat."])
     assert got_sentence.score == pytest.approx(expected_sentence.score, abs=1e-9, rel=0)
 
 
@@ -195,28 +238,35 @@ def test_sentence_score_is_exported():
 
 # --- bad input ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"max_ngram_order": 0}, ValueError, "at least 1"),
-    ({"max_ngram_order": True}, TypeError, "whole number"),
-    ({"max_ngram_order": 4.0}, TypeError, "whole number"),
-    ({"effective_order": "yes"}, TypeError, "effective_order must be True or False"),
-    ({"smooth_value": "0.1"}, TypeError, "smooth_value must be a number"),
-    ({"smooth_value": -1}, ValueError, ">= 0"),
-    ({"smooth_value": float("nan")}, ValueError, "finite"),
-    ({"orientation": "columns"}, ValueError, "'per_hypothesis'.*'streams'"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"max_ngram_order": 0}, ValueError, "at least 1"),
+        ({"max_ngram_order": True}, TypeError, "whole number"),
+        ({"max_ngram_order": 4.0}, TypeError, "whole number"),
+        ({"effective_order": "yes"}, TypeError, "effective_order must be True or False"),
+        ({"smooth_value": "0.1"}, TypeError, "smooth_value must be a number"),
+        ({"smooth_value": -1}, ValueError, ">= 0"),
+        ({"smooth_value": float("nan")}, ValueError, "finite"),
+        ({"orientation": "columns"}, ValueError, "'per_hypothesis'.*'streams'"),
+    ],
+)
 def test_corpus_score_bad_options(kwargs, error, message):
     with pytest.raises(error, match=message):
         bt.corpus_score(["a b"], [["a b"]], **kwargs)
 
 
-@pytest.mark.parametrize("hyp, refs, error, message", [
-    (["a b"], ["a b"], TypeError, "for a list of hypotheses use corpus_score"),
-    ("a b", "a b", TypeError, r"wrap a single reference in a list: \[reference\]"),
-    ("a b", [], ValueError, "at least one"),
-    ("a b", [None], ValueError, "at least one"),
-    ("a b", [["a b"]], TypeError, r"references\[0\] must be a string"),
-])
+@pytest.mark.parametrize(
+    "hyp, refs, error, message",
+    [
+        (["a b"], ["a b"], TypeError, "for a list of hypotheses use corpus_score"),
+        ("a b", "a b", TypeError, r"wrap a single reference in a list: \[reference\]"),
+        ("a b", [], ValueError, "at least one"),
+        ("a b", [None], ValueError, "at least one"),
+        ("a b", [["a b"]], TypeError, r"references\[0\] must be a string"),
+    ],
+)
 def test_sentence_score_bad_input(hyp, refs, error, message):
     with pytest.raises(error, match=message):
         bt.sentence_score(hyp, refs)

@@ -1,5 +1,6 @@
 """The exact randomization test, sacreBLEU's AR trials replayed, the bootstrap distribution behind the interval,
-the interval and the paired tests (lesson 06), each checked against sacreBLEU run directly; every view of each result."""
+the interval and the paired tests (lesson 06), each checked against sacreBLEU run directly; every view of each
+result."""
 
 from __future__ import annotations
 
@@ -17,21 +18,16 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_teach.lessons import data
-from bleu_teach.ui.plots import PNG_DPI, plot_bootstrap, png_bytes
 from bleu_teach.inputs.corpus_layout import to_sacrebleu_references
-from bleu_teach.lessons.significance import (
-    MAX_DIFFERING,
-    bootstrap_ci,
-    bootstrap_distribution,
-    exact_randomization,
-    paired_test,
-    significance_table,
-)
+from bleu_teach.lessons import data
+from bleu_teach.lessons.confidence_intervals import bootstrap_ci, bootstrap_distribution
+from bleu_teach.lessons.randomization import MAX_DIFFERING, exact_randomization
+from bleu_teach.lessons.significance import paired_test, significance_table
+from bleu_teach.ui.plots import PNG_DPI, plot_bootstrap, png_bytes
 from bleu_teach.views.document import Table as TableBlock
+from tests.conftest import examples
 from tests.oracles import sacrebleu_rows, sacrebleu_score_of_sums, sacrebleu_seed
 from tests.view_checks import assert_tables_shown, check_every_view
-from tests.conftest import examples
 
 #: SacreBLEU's resampling tests, thousands of resampled corpora each: the full run only (make check leaves them out).
 pytestmark = pytest.mark.slow
@@ -58,6 +54,7 @@ def _sacrebleu_ar_differences(baseline, system, refs, masks):
 
 
 # --- the exact test on the lesson's systems A and C --------------------------------------------
+
 
 def test_exact_randomization_of_a_and_c_equals_brute_force_over_every_swap(parity_counter):
     systems, refs = data.systems(), data.references()
@@ -91,8 +88,9 @@ def test_sampled_trials_replay_sacrebleus_ar_test(parity_counter, n_samples, see
     exact = exact_randomization(systems["A"], systems["C"], refs, names=("A", "C"))
     run = exact.sampled([n_samples], seed=seed).runs[0]
     with sacrebleu_seed(seed):
-        _, scores = PairedTest([("A", systems["A"]), ("C", systems["C"])], {"BLEU": BLEU()}, streams,
-                               test_type="ar", n_samples=n_samples)()
+        _, scores = PairedTest(
+            [("A", systems["A"]), ("C", systems["C"])], {"BLEU": BLEU()}, streams, test_type="ar", n_samples=n_samples
+        )()
     assert run.p_strict == scores["BLEU"][1].p_value == 1 / (n_samples + 1)
     # The same coins as sacreBLEU's, counted with >= by sacreBLEU's own arithmetic.
     coins = np.random.default_rng(seed).integers(2, size=(n_samples, 16), dtype=bool)
@@ -105,8 +103,9 @@ def test_sampled_trials_replay_sacrebleus_ar_test(parity_counter, n_samples, see
 def test_sacrebleus_default_number_of_ar_trials_is_ten_thousand():
     systems, refs = data.systems(), data.references()
     with sacrebleu_seed(12345):
-        tester = PairedTest([("A", systems["A"]), ("C", systems["C"])], {"BLEU": BLEU()},
-                            to_sacrebleu_references(refs), test_type="ar")
+        tester = PairedTest(
+            [("A", systems["A"]), ("C", systems["C"])], {"BLEU": BLEU()}, to_sacrebleu_references(refs), test_type="ar"
+        )
     assert tester.n_samples == 10000
     assert PairedTest._DEFAULT_SAMPLES == {"ar": 10000, "bs": 1000}
 
@@ -150,7 +149,7 @@ def test_exact_p_value_equals_brute_force_with_sacrebleu(parity_counter, case):
     assert exact.observed == observed
     assert exact.p_fraction == Fraction(hits, 2 ** len(a))
     k = sum(x != y for x, y in zip(a, b))
-    assert len(exact.swaps) == 2 ** k and exact.p_value >= exact.smallest_p_value == min(1.0, 2 / 2 ** k)
+    assert len(exact.swaps) == 2**k and exact.p_value >= exact.smallest_p_value == min(1.0, 2 / 2**k)
     parity_counter["exact_randomization"] += 1
 
 
@@ -160,8 +159,9 @@ def test_sampled_strict_p_value_equals_sacrebleus_ar(parity_counter, case, seed)
     refs, a, b = case
     exact = exact_randomization(a, b, refs, names=("a", "b"))
     with sacrebleu_seed(seed):
-        _, scores = PairedTest([("a", a), ("b", b)], {"BLEU": BLEU()}, to_sacrebleu_references(refs),
-                               test_type="ar", n_samples=200)()
+        _, scores = PairedTest(
+            [("a", a), ("b", b)], {"BLEU": BLEU()}, to_sacrebleu_references(refs), test_type="ar", n_samples=200
+        )()
     assert exact.sampled([200], seed=seed).runs[0].p_strict == scores["BLEU"][1].p_value
     parity_counter["sampled_randomization"] += 1
 
@@ -202,7 +202,10 @@ def test_exact_and_sampled_views_show_the_same_cells():
 
 # --- the bootstrap distribution -------------------------------------------------------------------
 
-@pytest.mark.parametrize("n_samples, seed, two", [(1000, 12345, False), (100, 3, True), (40, 8, False), (999, 5, False)])
+
+@pytest.mark.parametrize(
+    "n_samples, seed, two", [(1000, 12345, False), (100, 3, True), (40, 8, False), (999, 5, False)]
+)
 def test_bootstrap_distribution_reproduces_sacrebleus_mean_and_interval(parity_counter, n_samples, seed, two):
     hyps, refs = data.systems()["B"], data.references(two=two)
     dist = bootstrap_distribution(hyps, refs, n_samples=n_samples, seed=seed)
@@ -218,8 +221,9 @@ def test_bootstrap_distribution_reproduces_sacrebleus_mean_and_interval(parity_c
     assert (dist.percentile_low, dist.percentile_high) == (ranked[r], ranked[n_samples - r - 1])
     assert dist.sacrebleu_low == direct._mean - direct._ci and dist.sacrebleu_high == direct._mean + direct._ci
     # Same width, different centre: sacreBLEU's interval is the percentile interval moved onto the mean.
-    assert (dist.sacrebleu_high - dist.sacrebleu_low) == pytest.approx(dist.percentile_high - dist.percentile_low,
-                                                                        abs=1e-9)
+    assert (dist.sacrebleu_high - dist.sacrebleu_low) == pytest.approx(
+        dist.percentile_high - dist.percentile_low, abs=1e-9
+    )
     assert bootstrap_distribution(hyps, refs, n_samples=n_samples, seed=seed) == dist  # repeatable
     parity_counter["bootstrap_distribution"] += 1
 
@@ -264,44 +268,70 @@ def test_approximate_randomization_on_three_differing_sentences_is_not_called_si
 
 # --- the paired tests and the interval, computed here, against sacreBLEU run the sacreBLEU way -------
 
+
 def _sacrebleu_paired(monkeypatch, systems, refs, test, n_samples, seed, **options):
     """sacreBLEU's PairedTest as its users run it: the seed in SACREBLEU_SEED."""
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    tester = PairedTest(list(systems.items()), {"BLEU": BLEU(**options)}, to_sacrebleu_references(refs),
-                        test_type=test, n_samples=n_samples, n_ar_confidence=n_samples if test == "ar" else -1)
+    tester = PairedTest(
+        list(systems.items()),
+        {"BLEU": BLEU(**options)},
+        to_sacrebleu_references(refs),
+        test_type=test,
+        n_samples=n_samples,
+        n_ar_confidence=n_samples if test == "ar" else -1,
+    )
     signatures, scores = tester()
     return str(signatures["BLEU"]), scores["BLEU"]
 
 
-@pytest.mark.parametrize("test, n_samples, seed, two, lowercase", [
-    ("bs", 1000, 12345, False, False), ("bs", 200, 7, True, True), ("bs", 41, 2, False, False),
-    ("ar", 1000, 12345, False, False), ("ar", 300, 3, True, False), ("ar", 10000, 12345, False, True),
-])
-def test_paired_test_equals_sacrebleus_paired_test(monkeypatch, parity_counter, test, n_samples, seed, two,
-                                                    lowercase):
+@pytest.mark.parametrize(
+    "test, n_samples, seed, two, lowercase",
+    [
+        ("bs", 1000, 12345, False, False),
+        ("bs", 200, 7, True, True),
+        ("bs", 41, 2, False, False),
+        ("ar", 1000, 12345, False, False),
+        ("ar", 300, 3, True, False),
+        ("ar", 10000, 12345, False, True),
+    ],
+)
+def test_paired_test_equals_sacrebleus_paired_test(monkeypatch, parity_counter, test, n_samples, seed, two, lowercase):
     systems, refs = data.systems(), data.references(two=two)
     systems = {**systems, "copy of A": list(systems["A"])}
     rows, signature = paired_test(systems, refs, test=test, n_samples=n_samples, seed=seed, lowercase=lowercase)
-    expected_signature, expected = _sacrebleu_paired(monkeypatch, systems, refs, test, n_samples, seed,
-                                                     lowercase=lowercase)
+    expected_signature, expected = _sacrebleu_paired(
+        monkeypatch, systems, refs, test, n_samples, seed, lowercase=lowercase
+    )
     assert signature == expected_signature and f"{test}:{n_samples}" in signature and f"seed:{seed}" in signature
     assert len(rows) == len(expected) == 4
     for row, result in zip(rows, expected):
-        assert (row.score, row.p_value, row.mean, row.half_width) == (result.score, result.p_value, result.mean,
-                                                                      result.ci)
+        assert (row.score, row.p_value, row.mean, row.half_width) == (
+            result.score,
+            result.p_value,
+            result.mean,
+            result.ci,
+        )
         parity_counter["paired_test"] += 1
     assert rows[3].identical_to_baseline and rows[3].p_value == 1 / (n_samples + 1)
 
 
-@pytest.mark.parametrize("smooth_method, tokenize, lowercase, n_samples, seed", [
-    ("exp", "13a", False, 1000, 12345), ("floor", "13a", True, 200, 7), ("add-k", "intl", False, 100, 3),
-    ("none", "char", False, 40, 11), ("exp", "none", True, 999, 5),
-])
-def test_bootstrap_ci_equals_sacrebleus_corpus_score(monkeypatch, parity_counter, smooth_method, tokenize, lowercase,
-                                                     n_samples, seed):
+@pytest.mark.parametrize(
+    "smooth_method, tokenize, lowercase, n_samples, seed",
+    [
+        ("exp", "13a", False, 1000, 12345),
+        ("floor", "13a", True, 200, 7),
+        ("add-k", "intl", False, 100, 3),
+        ("none", "char", False, 40, 11),
+        ("exp", "none", True, 999, 5),
+    ],
+)
+def test_bootstrap_ci_equals_sacrebleus_corpus_score(
+    monkeypatch, parity_counter, smooth_method, tokenize, lowercase, n_samples, seed
+):
     hyps, refs = data.systems()["B"], data.references(two=True)
-    ci = bootstrap_ci(hyps, refs, n_samples=n_samples, seed=seed, tokenize=tokenize, lowercase=lowercase,
-                      smooth_method=smooth_method)
+    ci = bootstrap_ci(
+        hyps, refs, n_samples=n_samples, seed=seed, tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method
+    )
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
     metric = BLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method)
     direct = metric.corpus_score(hyps, to_sacrebleu_references(refs), n_bootstrap=n_samples)
@@ -311,7 +341,7 @@ def test_bootstrap_ci_equals_sacrebleus_corpus_score(monkeypatch, parity_counter
 
 
 @settings(max_examples=examples(25), deadline=None)
-@given(two_systems(), st.integers(min_value=1, max_value=10 ** 6), st.sampled_from(["bs", "ar"]))
+@given(two_systems(), st.integers(min_value=1, max_value=10**6), st.sampled_from(["bs", "ar"]))
 def test_paired_test_on_random_corpora_equals_sacrebleu(parity_counter, case, seed, test):
     refs, a, b = case
     rows, signature = paired_test({"a": a, "b": b}, refs, test=test, n_samples=60, seed=seed)
@@ -320,8 +350,9 @@ def test_paired_test_on_random_corpora_equals_sacrebleu(parity_counter, case, se
         expected_signature, expected = _sacrebleu_paired(patch, {"a": a, "b": b}, refs, test, 60, seed)
         direct = BLEU().corpus_score(b, to_sacrebleu_references(refs), n_bootstrap=40)
     assert signature == expected_signature
-    assert [(r.score, r.p_value, r.mean, r.half_width) for r in rows] == [(e.score, e.p_value, e.mean, e.ci)
-                                                                          for e in expected]
+    assert [(r.score, r.p_value, r.mean, r.half_width) for r in rows] == [
+        (e.score, e.p_value, e.mean, e.ci) for e in expected
+    ]
     assert (ci.score, ci.mean, ci.half_width) == (direct.score, direct._mean, direct._ci)
     parity_counter["paired_test"] += len(rows)
     parity_counter["bootstrap_ci"] += 1
@@ -341,12 +372,18 @@ def test_the_seed_is_an_argument_and_the_environment_is_left_alone(monkeypatch):
 
 # --- every view of every result -----------------------------------------------------------------------
 
+
 def test_every_view_of_every_significance_result(tmp_path):
     systems, refs = data.systems(), data.references()
     exact = exact_randomization(systems["A"], systems["C"], refs, names=("A", "C"))
     rows, _ = paired_test(systems, refs, n_samples=100)
-    results = [bootstrap_ci(systems["A"], refs, n_samples=100), significance_table(rows),
-               bootstrap_distribution(systems["A"], refs, n_samples=100), exact, exact.sampled([1000])]
+    results = [
+        bootstrap_ci(systems["A"], refs, n_samples=100),
+        significance_table(rows),
+        bootstrap_distribution(systems["A"], refs, n_samples=100),
+        exact,
+        exact.sampled([1000]),
+    ]
     for i, result in enumerate(results):
         folder = tmp_path / str(i)
         folder.mkdir()
@@ -356,8 +393,9 @@ def test_every_view_of_every_significance_result(tmp_path):
         assert cells and all(cells[:1])
         assert_tables_shown(result)
     ci = results[0]
-    assert table_cells(ci) == [[f"{ci.score:.2f}", f"{ci.mean:.2f} ± {ci.half_width:.2f} = {ci.low:.2f} to {ci.high:.2f}",
-                                "100", "12345"]]
+    assert table_cells(ci) == [
+        [f"{ci.score:.2f}", f"{ci.mean:.2f} ± {ci.half_width:.2f} = {ci.low:.2f} to {ci.high:.2f}", "100", "12345"]
+    ]
     assert ci.text in ci.to_text() and "(\u03bc = " in ci.text  # sacreBLEU's own line, with its mean and half-width
     assert table_cells(results[1]) == results[1].rows
 

@@ -32,7 +32,9 @@ def test_every_lesson_has_a_solution_copy_and_nothing_else_is_there():
 def test_solution_copy_matches_the_lesson(lesson: Path):
     stored = nbformat.read(solutions.solution_path(lesson), as_version=4)
     assert solutions.sources(stored) == solutions.sources(solutions.solution_notebook(lesson)), (
-        "the solution copy has drifted from its lesson: run `make solutions`")
+        "the solution copy has drifted from its lesson: run `make solutions`"
+    )
+
 
 def test_the_guide_lists_every_exercise_as_the_bank_says():
     guide = solutions.GUIDE.read_text(encoding="utf-8")
@@ -49,8 +51,14 @@ def test_every_worked_answer_passes_its_checker(lesson: Path):
         assert shown.startswith("Correct"), f"{lesson.name}: {shown!r}"
 
 
-@pytest.mark.parametrize("source", ["answer = None\ncheck(answer)", 'answer = 0.5\ncheck("03.1", answer)',
-                                    'answer = None\ncheck("03.1", answer)\nprint(answer)'])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "answer = None\ncheck(answer)",
+        'answer = 0.5\ncheck("03.1", answer)',
+        'answer = None\ncheck("03.1", answer)\nprint(answer)',
+    ],
+)
 def test_generator_refuses_an_exercise_cell_that_is_not_the_two_learner_lines(tmp_path: Path, source: str):
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell(source)
@@ -123,5 +131,6 @@ def test_each_copys_outputs_are_its_lessons_and_each_worked_answers_feedback(les
             checked += 1
         else:
             assert _comparable(copy.outputs) == _comparable(cell.outputs), (
-                f"{lesson.name}, code cell {number}: the copy's stored output is not the lesson's: run make solutions")
+                f"{lesson.name}, code cell {number}: the copy's stored output is not the lesson's: run make solutions"
+            )
     assert checked == len(solutions.exercise_cells(original))

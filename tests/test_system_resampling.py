@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from bleu_teach.lessons.agreement import system_level
 from bleu_teach.lessons.data import wmt21_ted
+from bleu_teach.lessons.metric_tables import system_level
 from bleu_teach.lessons.system_resampling import (
     SegmentStatistics,
     difference_interval,
@@ -37,9 +37,15 @@ def zhen():
 
 def small(stats, systems=5, segments=40):
     """The first systems and segments of the real statistics: a test set small enough to loop over."""
-    return SegmentStatistics(stats.pair, stats.reference, stats.references_used, stats.metrics,
-                             stats.systems[:systems], {m: v[:systems, :segments] for m, v in stats.statistics.items()},
-                             stats.mqm[:systems, :segments])
+    return SegmentStatistics(
+        stats.pair,
+        stats.reference,
+        stats.references_used,
+        stats.metrics,
+        stats.systems[:systems],
+        {m: v[:systems, :segments] for m, v in stats.statistics.items()},
+        stats.mqm[:systems, :segments],
+    )
 
 
 def test_the_system_table_is_system_levels(zhen):
@@ -80,15 +86,16 @@ def one_resample(stats, first, second, segments, systems):
             rows = [stats.statistics[m][i, s].tolist() for s in segments]
             columns[m].append(SIGN[m] * METRICS[m].score_statistics(rows))
         human.append(statistics.fmean(stats.mqm[i, s] for s in segments))
-    return (scipy_stats.pearsonr(columns[first], human).statistic
-            - scipy_stats.pearsonr(columns[second], human).statistic)
+    return (
+        scipy_stats.pearsonr(columns[first], human).statistic - scipy_stats.pearsonr(columns[second], human).statistic
+    )
 
 
 @pytest.mark.parametrize("resample", ["systems", "segments", "both"])
 def test_the_difference_interval_equals_resampling_one_at_a_time(zhen, resample):
     stats = small(zhen, systems=6, segments=30)
     found = difference_interval(stats, "TER", "BLEU", resample=resample, n_samples=100, seed=11)
-    generator = np.random.default_rng(11)   # the documented draws: segments first, then systems, one chunk
+    generator = np.random.default_rng(11)  # the documented draws: segments first, then systems, one chunk
     segments = generator.integers(0, 30, size=(100, 30)) if resample != "systems" else [range(30)] * 100
     systems = generator.integers(0, 6, size=(100, 6)) if resample != "segments" else [range(6)] * 100
     differences = [one_resample(stats, "TER", "BLEU", list(g), list(y)) for g, y in zip(segments, systems)]
@@ -104,7 +111,7 @@ def test_the_difference_interval_equals_resampling_one_at_a_time(zhen, resample)
 def test_resampling_segments_of_one_metric_against_itself_gives_zero(zhen):
     found = difference_interval(small(zhen), "BLEU", "BLEU", resample="both", n_samples=200)
     assert (found.value, found.low, found.high) == (0.0, 0.0, 0.0)
-    assert found.share_at_most_zero == 1.0   # every difference is 0: the first is never ahead
+    assert found.share_at_most_zero == 1.0  # every difference is 0: the first is never ahead
 
 
 def spa_one_permutation_at_a_time(stats, metric, n_permutations, seed):
@@ -124,8 +131,9 @@ def spa_one_permutation_at_a_time(stats, metric, n_permutations, seed):
         for coin in coins:
             to_i = [(i if c else j, s) for c, s in zip(coin, segments)]
             to_j = [(j if c else i, s) for c, s in zip(coin, segments)]
-            d_m = (metric_score([values[a, s].tolist() for a, s in to_i])
-                   - metric_score([values[a, s].tolist() for a, s in to_j]))
+            d_m = metric_score([values[a, s].tolist() for a, s in to_i]) - metric_score(
+                [values[a, s].tolist() for a, s in to_j]
+            )
             d_h = statistics.fmean(human[a, s] for a, s in to_i) - statistics.fmean(human[a, s] for a, s in to_j)
             reach_m += d_m >= observed_m - 1e-9
             reach_h += d_h >= observed_h - 1e-9
@@ -144,15 +152,16 @@ def test_soft_pairwise_accuracy_equals_permuting_one_segment_at_a_time(zhen, met
 def made_up(human, edits):
     """Two systems whose TER is 100 x (the mean of ``edits``) per reference word (one word per segment)."""
     ter = np.stack([np.stack([np.array(e, dtype=float), np.ones(len(e))], axis=1) for e in edits])
-    return SegmentStatistics("xx-yy", "ref-A", ("ref-A",), ("TER",), ("A", "B"), {"TER": ter},
-                             np.array(human, dtype=float))
+    return SegmentStatistics(
+        "xx-yy", "ref-A", ("ref-A",), ("TER",), ("A", "B"), {"TER": ter}, np.array(human, dtype=float)
+    )
 
 
 def test_a_metric_that_orders_every_permutation_as_the_experts_has_spa_1():
     # Thompson's worked example (mt-metrics-eval, pce.py): A beats B by 0.6 on each of 5 segments, so only the
     # permutation that swaps nothing reaches the observed difference: p = 1/32.
     human = [[0.8, 0.9, 0.7, 1.0, 0.6], [0.2, 0.3, 0.1, 0.4, 0.0]]
-    edits = [[1 - v for v in row] for row in human]   # minus TER is 100 x (human - 1): the same order everywhere
+    edits = [[1 - v for v in row] for row in human]  # minus TER is 100 x (human - 1): the same order everywhere
     found = soft_pairwise_accuracy(made_up(human, edits), "TER", n_permutations=100_000, seed=2)
     assert found.value == 1.0
     assert abs(found.p_human[0] - 1 / 32) < 0.003  # 5.5 standard errors of 100,000 permutations

@@ -37,11 +37,20 @@ def _moodle(rows: list[list[tuple[str, str]]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     slots = max(len(r) for r in rows)
-    writer.writerow(MOODLE_HEAD + [f"{kind} {k}" for k in range(1, slots + 1)
-                                   for kind in ("Question", "Response", "Right answer")])
+    writer.writerow(
+        MOODLE_HEAD + [f"{kind} {k}" for k in range(1, slots + 1) for kind in ("Question", "Response", "Right answer")]
+    )
     for n, row in enumerate(rows):
-        cells = [f"Student{n}", "Test", f"s{n}@example.org", "Finished", "1 December 2026", "1 December 2026",
-                 "5 mins", "1.00"]
+        cells = [
+            f"Student{n}",
+            "Test",
+            f"s{n}@example.org",
+            "Finished",
+            "1 December 2026",
+            "1 December 2026",
+            "5 mins",
+            "1.00",
+        ]
         for question, response in row:
             cells += [question, response, "(right answer)"]
         writer.writerow(cells)
@@ -66,8 +75,12 @@ def _canvas(questions: list[str], rows: list[dict[str, str]]) -> str:
 def _tally(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "responses.csv"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "tally", str(path), *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", "tally", str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _value(ex_id: str, name: str) -> str:
@@ -82,13 +95,24 @@ def _answers() -> list[dict[str, str]]:
     bp = exercise("03.1")
     right = f"{float(bp.check(None).right):.3f}"
     longest = _value("03.1", "longest_reference")
-    per_student = [(right, "Hypothesis B"), (right, "Hypothesis B"), (longest, "Hypothesis A"), (longest, "-"),
-                   (longest, ""), (f"{100 * float(bp.check(None).right):.1f}", ""), ("about a half", "")]
+    per_student = [
+        (right, "Hypothesis B"),
+        (right, "Hypothesis B"),
+        (longest, "Hypothesis A"),
+        (longest, "-"),
+        (longest, ""),
+        (f"{100 * float(bp.check(None).right):.1f}", ""),
+        ("about a half", ""),
+    ]
     return [{"03.1": a, "00.2": b} for a, b in per_student]
 
 
-EXPECTED_03_1 = {"right": 2, "longest reference": 3, "times 100 (a percentage, or the 0-100 scale)": 1,
-                 "not an answer": 1}
+EXPECTED_03_1 = {
+    "right": 2,
+    "longest reference": 3,
+    "times 100 (a percentage, or the 0-100 scale)": 1,
+    "not an answer": 1,
+}
 EXPECTED_00_2 = {"right": 2, next(o.misconception for o in exercise("00.2").options if o.letter == "A"): 1}
 
 
@@ -127,9 +151,27 @@ def test_a_canvas_student_analysis_report_is_counted_the_same_way(tmp_path: Path
 
 
 def test_a_worksheet_quiz_is_read_with_its_variants_file(tmp_path: Path):
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--seed",
-                          "3", "--exercises", "03.1,08.1", "--no-pdf", "--out", str(tmp_path / "w")],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            "2",
+            "--seed",
+            "3",
+            "--exercises",
+            "03.1,08.1",
+            "--no-pdf",
+            "--out",
+            str(tmp_path / "w"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     root = ElementTree.parse(tmp_path / "w" / "worksheets.moodle.xml").getroot()
     questions = [q for q in root.findall("question") if q.get("type") == "numerical"]
@@ -145,21 +187,27 @@ def test_a_worksheet_quiz_is_read_with_its_variants_file(tmp_path: Path):
         expected[(kind, "wrong")] += 1
     without = _tally(tmp_path, _moodle(rows), "--format", "json")
     assert without.returncode == 0 and _sections(without.stdout) == {}  # the variants are not the lessons' own
-    run = _tally(tmp_path, _moodle(rows), "--format", "json", "--variants", str(tmp_path / "w" / "worksheets.quiz.json"))
+    run = _tally(
+        tmp_path, _moodle(rows), "--format", "json", "--variants", str(tmp_path / "w" / "worksheets.quiz.json")
+    )
     assert run.returncode == 0, run.stderr
     found = _sections(run.stdout)
     for kind in {k for k, _ in expected}:
         assert found[kind]["right"] == expected[(kind, "right")]
-        named = sum(v for name, v in found[kind].items() if name not in ("right", "another wrong answer",
-                                                                        "not an answer"))
+        named = sum(
+            v for name, v in found[kind].items() if name not in ("right", "another wrong answer", "not an answer")
+        )
         assert named == expected[(kind, "wrong")], found[kind]  # each first 0-credit answer is a named mistake
 
 
-@pytest.mark.parametrize("text, words", [
-    ("a,b\n1,2\n", "neither a Moodle Responses report"),
-    ("Surname,Response 1\nNg,0.5\n", "no question texts"),
-    ("", "is empty"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("a,b\n1,2\n", "neither a Moodle Responses report"),
+        ("Surname,Response 1\nNg,0.5\n", "no question texts"),
+        ("", "is empty"),
+    ],
+)
 def test_an_export_that_is_not_one_is_one_clear_error_line(tmp_path: Path, text: str, words: str):
     run = _tally(tmp_path, text)
     assert run.returncode == 2 and words in run.stderr and run.stderr.count("error:") == 1, run.stderr
@@ -192,12 +240,21 @@ def test_a_percentage_is_counted_as_the_0_100_scale_not_as_no_answer(tmp_path: P
     right = float(ex.check(None).right)
     mistake = next(m for m in ex.check(None).misconceptions if not m.fewer_decimals and 0 < float(m.value) <= 1)
     text = _summary(_texts_of("01.1"))
-    answers = [f"{100 * right:.1f}%", f"{100 * right:.1f} %".replace(".", ","), f"{100 * right:.1f}\uff05",
-               f"{100 * float(mistake.value):.1f} %".replace(".", ","), "%", "83.3 percent"]
+    answers = [
+        f"{100 * right:.1f}%",
+        f"{100 * right:.1f} %".replace(".", ","),
+        f"{100 * right:.1f}\uff05",
+        f"{100 * float(mistake.value):.1f} %".replace(".", ","),
+        "%",
+        "83.3 percent",
+    ]
     run = _tally(tmp_path, _moodle([[(text, answer)] for answer in answers]), "--format", "json")
     assert run.returncode == 0, run.stderr
-    assert _sections(run.stdout)["01.1"] == {"times 100 (a percentage, or the 0-100 scale)": 3,
-                                             mistake.name.replace("_", " "): 1, "not an answer": 2}
+    assert _sections(run.stdout)["01.1"] == {
+        "times 100 (a percentage, or the 0-100 scale)": 3,
+        mistake.name.replace("_", " "): 1,
+        "not an answer": 2,
+    }
 
 
 def _texts_of(exercise_id: str) -> str:

@@ -24,12 +24,19 @@ from tests.conftest import FIGURES
 from tests.view_checks import needs_weasyprint
 
 
-def _cli(*args: str, env: dict[str, str] | None = None, pdf: bool = False,
-         **kwargs: object) -> subprocess.CompletedProcess[str]:
+def _cli(
+    *args: str, env: dict[str, str] | None = None, pdf: bool = False, **kwargs: object
+) -> subprocess.CompletedProcess[str]:
     """The command in a new process; the Markdown files only (fast) unless ``pdf``."""
     extra = ["--no-pdf"] if args and args[0] in ("key", "worksheet") and not pdf else []
-    return subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args, *extra], capture_output=True,
-                          text=True, timeout=600, env=env, **kwargs)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", *args, *extra],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        **kwargs,
+    )  # type: ignore[call-overload]
 
 
 def _main(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
@@ -102,11 +109,16 @@ def test_an_empty_or_unsafe_out_is_refused(out: str, tmp_path: Path):
 
 @pytest.mark.parametrize("command", [["key"], ["export", "--format", "moodle"], ["export", "--format", "gift"]])
 def test_a_file_of_the_same_name_is_replaced_only_with_force(command: list[str], tmp_path: Path):
-    name = {"key": "answer-key.md", "moodle": "bleu-teach-exercises.moodle.xml",
-            "gift": "bleu-teach-exercises.gift.txt"}[command[-1]]
+    name = {
+        "key": "answer-key.md",
+        "moodle": "bleu-teach-exercises.moodle.xml",
+        "gift": "bleu-teach-exercises.gift.txt",
+    }[command[-1]]
     (tmp_path / name).write_text("the teacher's edited copy")
     run = _cli(*command, "--out", str(tmp_path))
-    assert run.returncode == 2 and f"{name}' is a file bleu_teach did not write" in run.stderr and "--force" in run.stderr
+    assert (
+        run.returncode == 2 and f"{name}' is a file bleu_teach did not write" in run.stderr and "--force" in run.stderr
+    )
     assert (tmp_path / name).read_text() == "the teacher's edited copy" and not (tmp_path / MANIFEST).exists()
     run = _cli(*command, "--out", str(tmp_path), "--force")
     assert run.returncode == 0, run.stderr
@@ -145,8 +157,13 @@ def test_files_with_answers_or_the_seed_are_readable_by_their_owner_only(tmp_pat
     assert _cli("worksheet", "--students", "1", "--seed", "3", "--out", str(tmp_path)).returncode == 0
     assert _cli("key", "--out", str(tmp_path)).returncode == 0
     assert _cli("export", "--format", "gift", "--out", str(tmp_path)).returncode == 0
-    for name in ["worksheet-key.md", "worksheets.moodle.xml", "worksheets.gift.txt", "answer-key.md",
-                 "bleu-teach-exercises.gift.txt"]:
+    for name in [
+        "worksheet-key.md",
+        "worksheets.moodle.xml",
+        "worksheets.gift.txt",
+        "answer-key.md",
+        "bleu-teach-exercises.gift.txt",
+    ]:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
     assert stat.S_IMODE((tmp_path / "sheets" / "student-01.md").stat().st_mode) & 0o044  # sheets are handed out
 
@@ -191,12 +208,23 @@ def test_a_file_system_error_names_the_path_and_exits_2(tmp_path: Path, monkeypa
 
 
 def test_a_closed_pipe_ends_quietly_and_a_closed_stderr_prints_nothing_on_stdout(tmp_path: Path):
-    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises export --format gift --out {tmp_path} | true; "
-                         f"exit ${{PIPESTATUS[0]}}", shell=True, executable="/bin/bash", capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        f"{sys.executable} -m bleu_teach exercises export --format gift --out {tmp_path} | true; "
+        f"exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0 and run.stderr == ""
-    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises key --no-pdf --out '' 2>&-", shell=True,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        f"{sys.executable} -m bleu_teach exercises key --no-pdf --out '' 2>&-",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and run.stdout == ""
 
 
@@ -214,9 +242,12 @@ def test_a_list_edited_or_copied_from_elsewhere_cannot_make_a_command_touch_anot
 
     (tmp_path / "grades.pdf").write_bytes(b"%PDF the grades")
     digest = hashlib.sha256(b"%PDF the grades").hexdigest()
-    entries = {"grades.pdf": {"sha256": digest, "command": "key"}, "x" * 5000: {"sha256": digest, "command": "key"},
-               "\ud800.md": {"sha256": digest, "command": "key"}, "sheets/../../escape.md": {"sha256": digest,
-                                                                                          "command": "key"}}
+    entries = {
+        "grades.pdf": {"sha256": digest, "command": "key"},
+        "x" * 5000: {"sha256": digest, "command": "key"},
+        "\ud800.md": {"sha256": digest, "command": "key"},
+        "sheets/../../escape.md": {"sha256": digest, "command": "key"},
+    }
     (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "files": entries}))
     run = _cli("key", "--out", str(tmp_path))
     assert run.returncode == 0, run.stderr  # the list's foreign names are ignored, and so are never removed
@@ -228,8 +259,14 @@ def test_a_list_edited_or_copied_from_elsewhere_cannot_make_a_command_touch_anot
 
 
 def test_with_standard_error_closed_the_seed_never_reaches_standard_output(tmp_path: Path):
-    run = subprocess.run(f"{sys.executable} -m bleu_teach exercises worksheet --students 1 --seed 5 --no-pdf "
-                         f"--out {tmp_path} 2>&- | /bin/cat", shell=True, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        f"{sys.executable} -m bleu_teach exercises worksheet --students 1 --seed 5 --no-pdf "
+        f"--out {tmp_path} 2>&- | /bin/cat",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0 and "seed" not in run.stdout and run.stdout.startswith("wrote ")
 
 
@@ -238,8 +275,9 @@ def test_out_folder_refuses_names_outside_it(tmp_path: Path):
     for name in ["../x", "/etc/passwd", "a/../../x", MANIFEST, "", "grades.pdf", "sheets/student-1.md"]:
         with pytest.raises(ValueError, match="not a file name inside --out"):
             out.plan([name])
-    (tmp_path / MANIFEST).write_text(json.dumps({"format": 1, "files": {"../outside.txt": {
-        "sha256": "0", "command": "key"}}}))
+    (tmp_path / MANIFEST).write_text(
+        json.dumps({"format": 1, "files": {"../outside.txt": {"sha256": "0", "command": "key"}}})
+    )
     assert OutFolder(str(tmp_path), "key", names=teacher_files.FILE_NAMES).finish() == []  # owns nothing outside
 
 
@@ -247,12 +285,32 @@ def test_out_folder_refuses_names_outside_it(tmp_path: Path):
 # The fuzz: random layouts, every file outside the manifest compared byte for byte
 # ---------------------------------------------------------------------------
 
-COMMANDS = [["key"], ["export", "--format", "moodle"], ["export", "--format", "gift"],
-            ["worksheet", "--students", "2", "--seed", "7"], ["worksheet", "--students", "1", "--seed", "8"]]
-NAMES = ["answer-key.md", "answer-key.tex", "answer-key.aux", "bleu-teach-exercises.gift.txt",
-         "bleu-teach-exercises.moodle.xml", "worksheet-key.md", "worksheet-key.tex", "worksheets.gift.txt",
-         "worksheets.moodle.xml", "sheets/student-01.md", "sheets/student-02.tex", "sheets/student-02.md",
-         "sheets/student-grades.pdf", "sheets/student-99.md", "notes.txt", MANIFEST, "sheets"]
+COMMANDS = [
+    ["key"],
+    ["export", "--format", "moodle"],
+    ["export", "--format", "gift"],
+    ["worksheet", "--students", "2", "--seed", "7"],
+    ["worksheet", "--students", "1", "--seed", "8"],
+]
+NAMES = [
+    "answer-key.md",
+    "answer-key.tex",
+    "answer-key.aux",
+    "bleu-teach-exercises.gift.txt",
+    "bleu-teach-exercises.moodle.xml",
+    "worksheet-key.md",
+    "worksheet-key.tex",
+    "worksheets.gift.txt",
+    "worksheets.moodle.xml",
+    "sheets/student-01.md",
+    "sheets/student-02.tex",
+    "sheets/student-02.md",
+    "sheets/student-grades.pdf",
+    "sheets/student-99.md",
+    "notes.txt",
+    MANIFEST,
+    "sheets",
+]
 
 
 def _was_a_manifest(entry: tuple[str, object, int] | None) -> bool:
@@ -313,8 +371,10 @@ def test_fuzz_no_file_outside_the_manifest_changes(tmp_path: Path, monkeypatch: 
             assert after == before, (case, command, err)  # a refusal writes nothing at all
         outcome = "written" if code == 0 else re.sub(r"'[^']*'", "PATH", err.split("error: ", 1)[1])[:44]
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
-    FIGURES.append(f"file-command fuzz: 60 random --out layouts, 0 files changed outside the manifest; outcomes "
-                   f"{dict(sorted(outcomes.items()))}")
+    FIGURES.append(
+        f"file-command fuzz: 60 random --out layouts, 0 files changed outside the manifest; outcomes "
+        f"{dict(sorted(outcomes.items()))}"
+    )
     assert outcomes.get("written", 0) >= 10 and sum(outcomes.values()) == 60
 
 
@@ -333,8 +393,9 @@ def test_the_list_drops_another_commands_file_once_the_teacher_changed_it(tmp_pa
 
 def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
     roster = tmp_path / "class.csv"
-    roster.write_text("\ufeffName,e-mail\nAda Lovelace,a@example.org\n\"Zoë <b>Ng</b>\",z@example.org\n\n李雷,l@x\n",
-                      encoding="utf-8")
+    roster.write_text(
+        '\ufeffName,e-mail\nAda Lovelace,a@example.org\n"Zoë <b>Ng</b>",z@example.org\n\n李雷,l@x\n', encoding="utf-8"
+    )
     run = _cli("worksheet", "--roster", str(roster), "--seed", "4", "--out", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     sheets = sorted((tmp_path / "out" / "sheets").glob("*.md"))
@@ -346,33 +407,49 @@ def test_a_roster_puts_each_name_on_its_sheet_and_in_the_key(tmp_path: Path):
     assert "Sheet of student 01: Ada Lovelace" in key and "Sheet of student 03: 李雷" in key
 
 
-@pytest.mark.parametrize("content, students, words", [
-    ("name,email\nAda,a@x\n,b@x\n", None, "line 3 of"),
-    ("name\n" + "x" * 101 + "\n", None, "line 2 of"),
-    ("name\n" + "x" * 101 + "\n", None, "has 101 characters, more than the 100 a name may have"),
-    ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
-    ("name\n", None, "must list from 1 to 500 names; it lists 0"),
-    (b"\xff\xfeA\x00", None, "is not UTF-8 text"),
-])
-def test_a_bad_roster_is_one_clear_error_line(tmp_path: Path, content: str | bytes, students: str | None,
-                                               words: str):
+@pytest.mark.parametrize(
+    "content, students, words",
+    [
+        ("name,email\nAda,a@x\n,b@x\n", None, "line 3 of"),
+        ("name\n" + "x" * 101 + "\n", None, "line 2 of"),
+        ("name\n" + "x" * 101 + "\n", None, "has 101 characters, more than the 100 a name may have"),
+        ("name\nAda\nBo\n", "3", "--students 3 and the 2 names of --roster disagree"),
+        ("name\n", None, "must list from 1 to 500 names; it lists 0"),
+        (b"\xff\xfeA\x00", None, "is not UTF-8 text"),
+    ],
+)
+def test_a_bad_roster_is_one_clear_error_line(tmp_path: Path, content: str | bytes, students: str | None, words: str):
     roster = tmp_path / "class.csv"
     roster.write_bytes(content if isinstance(content, bytes) else content.encode())
-    run = _cli("worksheet", "--roster", str(roster), *(["--students", students] if students else []),
-               "--out", str(tmp_path / "out"))
+    run = _cli(
+        "worksheet",
+        "--roster",
+        str(roster),
+        *(["--students", students] if students else []),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert run.returncode == 2 and words in run.stderr and run.stderr.count("error:") == 1, run.stderr
     assert not (tmp_path / "out").exists()
     missing = _cli("worksheet", "--roster", str(tmp_path / "none.csv"), "--out", str(tmp_path / "out"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
 
 
-@pytest.mark.parametrize("content, names", [
-    ("First name,Surname,ID number,Email address\nAda,Lovelace,1,a@x\nAlan,Turing,2,t@x\n",
-     ["Ada Lovelace", "Alan Turing"]),  # Moodle's participants export
-    ("Nom;Prénom\nDupont;Jean\nMartin;Léa\n", ["Jean Dupont", "Léa Martin"]),  # semicolons, as Excel saves in French
-    ("Student name,ID\nAda Lovelace,1\n", ["Ada Lovelace"]),
-    ("Ada Lovelace\nAlan Turing\n", ["Ada Lovelace", "Alan Turing"]),  # no header: the first column
-])
+@pytest.mark.parametrize(
+    "content, names",
+    [
+        (
+            "First name,Surname,ID number,Email address\nAda,Lovelace,1,a@x\nAlan,Turing,2,t@x\n",
+            ["Ada Lovelace", "Alan Turing"],
+        ),  # Moodle's participants export
+        (
+            "Nom;Prénom\nDupont;Jean\nMartin;Léa\n",
+            ["Jean Dupont", "Léa Martin"],
+        ),  # semicolons, as Excel saves in French
+        ("Student name,ID\nAda Lovelace,1\n", ["Ada Lovelace"]),
+        ("Ada Lovelace\nAlan Turing\n", ["Ada Lovelace", "Alan Turing"]),  # no header: the first column
+    ],
+)
 def test_a_roster_is_read_as_a_spreadsheet_saves_it(tmp_path: Path, content: str, names: list[str]):
     roster = tmp_path / "class.csv"
     roster.write_text(content, encoding="utf-8")
@@ -409,8 +486,9 @@ def test_the_key_gives_each_named_mistakes_answer_beside_the_right_one():
 
     sheets = worksheets(3, 9)
     document = worksheet_key(sheets, 9).to_document()
-    tables = [block for block in document.blocks[4:] for block in getattr(block, "blocks", ())
-              if hasattr(block, "rows")]
+    tables = [
+        block for block in document.blocks[4:] for block in getattr(block, "blocks", ()) if hasattr(block, "rows")
+    ]
     assert len(tables) == 3
     for table, sheet in zip(tables, sheets):
         for row, ex in zip(table.rows, sheet):
@@ -436,9 +514,27 @@ def test_ctrl_c_while_the_pdfs_print_leaves_the_earlier_set_whole_and_says_one_l
     started = time.time_ns()
     # 30 sheets: their PDFs print for a few seconds (about 0.2 s a sheet on two processes), so the interrupt lands
     # while they print, not in the swap at the end, which holds Ctrl-C back until it is done.
-    second = subprocess.Popen([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "30",
-                               "--seed", "2", "--exercises", "03.1,08.1", "--out", str(out)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    second = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            "30",
+            "--seed",
+            "2",
+            "--exercises",
+            "03.1,08.1",
+            "--out",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.time() + 120
     while time.time() < deadline:  # the new sheets' Markdown is written: the PDFs are printing now
         if any(p.stat().st_mtime_ns >= started for p in out.rglob("student-30.md")):
@@ -455,8 +551,7 @@ def test_ctrl_c_while_the_pdfs_print_leaves_the_earlier_set_whole_and_says_one_l
     assert _tree(out) == before  # the earlier set whole; no new file, no hidden folder left
 
 
-def test_an_entry_added_to_the_list_by_hand_never_makes_a_rerun_remove_that_file_and_removals_are_named(
-        tmp_path: Path):
+def test_an_entry_added_to_the_list_by_hand_never_makes_a_rerun_remove_that_file_and_removals_are_named(tmp_path: Path):
     """The teacher keeps notes in sheets/student-07.md and adds it to bleu-teach-files.json by hand, with its true
     SHA-256 (and a seal copied from another entry): a rerun of 6 sheets must not remove it as an earlier run's
     seventh sheet. A rerun of 4 sheets removes the earlier sheets 5 and 6 and names each."""
@@ -468,7 +563,9 @@ def test_an_entry_added_to_the_list_by_hand_never_makes_a_rerun_remove_that_file
     notes.write_text("My notes on the class.\n", encoding="utf-8")
     listing = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     listing["files"]["sheets/student-07.md"] = {
-        **listing["files"]["sheets/student-06.md"], "sha256": hashlib.sha256(notes.read_bytes()).hexdigest()}
+        **listing["files"]["sheets/student-06.md"],
+        "sha256": hashlib.sha256(notes.read_bytes()).hexdigest(),
+    }
     (out / MANIFEST).write_text(json.dumps(listing), encoding="utf-8")
     again = _cli("worksheet", "--students", "6", "--seed", "2", "--exercises", "03.1", "--out", str(out))
     assert again.returncode == 0, again.stderr

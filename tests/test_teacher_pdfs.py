@@ -35,18 +35,38 @@ pytestmark = pytest.mark.slow
 STUDENTS, SEED, CHINESE_STUDENT = 12, 13, 12
 #: A roster with names in the scripts a class may have: Latin with diacritics, Greek, Chinese, Korean, Japanese,
 #: Persian.
-NAMES = ["Zoë Ñúñez", "Αλέξανδρος Παπαδόπουλος", "李雷", "김민준", "佐藤はるか", "Dương Văn Minh",
-         "Ελένη Κ.", "韩梅梅", "Jürgen Groß", "مریم رضایی", "İlkay Gündoğan", "Łucja Żółć"]
+NAMES = [
+    "Zoë Ñúñez",
+    "Αλέξανδρος Παπαδόπουλος",
+    "李雷",
+    "김민준",
+    "佐藤はるか",
+    "Dương Văn Minh",
+    "Ελένη Κ.",
+    "韩梅梅",
+    "Jürgen Groß",
+    "مریم رضایی",
+    "İlkay Gündoğan",
+    "Łucja Żółć",
+]
 #: The language each name in another script is read in (the others are read as the document's English).
-LANGUAGES = {"Αλέξανδρος Παπαδόπουλος": "el", "李雷": "zh", "김민준": "ko", "佐藤はるか": "ja", "Ελένη Κ.": "el",
-             "韩梅梅": "zh", "مریم رضایی": "fa"}
+LANGUAGES = {
+    "Αλέξανδρος Παπαδόπουλος": "el",
+    "李雷": "zh",
+    "김민준": "ko",
+    "佐藤はるか": "ja",
+    "Ελένη Κ.": "el",
+    "韩梅梅": "zh",
+    "مریم رضایی": "fa",
+}
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
 
 
 def _run(*args: str) -> None:
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True,
-                         timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", *args], capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0, run.stderr
 
 
@@ -76,8 +96,9 @@ def class_of_60(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @cache
 def _text(path: Path) -> str:
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def _squashed(text: str) -> str:
@@ -95,8 +116,13 @@ def _pdfs(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.pdf"))
 
 
-def _walk(node: Any, page_ids: dict[int, int], found: list[tuple[int, int]], kinds: list[str],
-          labels: set[tuple[int, int]] | None = None) -> None:
+def _walk(
+    node: Any,
+    page_ids: dict[int, int],
+    found: list[tuple[int, int]],
+    kinds: list[str],
+    labels: set[tuple[int, int]] | None = None,
+) -> None:
     """The structure tree depth first: each marked content reference as (page number, MCID), each element's type;
     ``labels`` gathers the references inside list labels (the bullets, printed after their item's text)."""
     node = node.get_object() if hasattr(node, "get_object") else node
@@ -192,7 +218,7 @@ def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Pat
         names = [str(field["/TU"]) for field in fields]
         for number in range(1, len(sheet) + 1):
             title = f"Question {number}"
-            assert names[2 * number - 2:2 * number] == [f"Working ({title})", f"Answer ({title})"]
+            assert names[2 * number - 2 : 2 * number] == [f"Working ({title})", f"Answer ({title})"]
 
 
 def test_every_script_comes_back_from_the_extracted_text(folder: Path):
@@ -205,12 +231,18 @@ def test_every_script_comes_back_from_the_extracted_text(folder: Path):
             question = _squashed(_plain(question_text(ex, "paper")))
             assert question in text, (ex.label, question[:80])
             chinese += len(re.findall("[\u4e00-\u9fff]", question))
-    assert chinese > 0 and re.search("[\u4e00-\u9fff]", " ".join(question_text(ex, "paper")
-                                                                  for ex in sheets[CHINESE_STUDENT - 1]))
+    assert chinese > 0 and re.search(
+        "[\u4e00-\u9fff]", " ".join(question_text(ex, "paper") for ex in sheets[CHINESE_STUDENT - 1])
+    )
     chinese_pdf = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{CHINESE_STUDENT:02d}.pdf")
-    fonts = {str(font.get_object()["/BaseFont"]) for page in chinese_pdf.pages
-             for font in page["/Resources"]["/Font"].values()}
-    assert any(name in font for font in fonts for name in ("Droid-Sans-Fallback", "NotoSansCJK", "bleu-teach-CJK")), fonts  # real glyphs (the last: ui.pdf's cut of Noto Sans CJK)
+    fonts = {
+        str(font.get_object()["/BaseFont"])
+        for page in chinese_pdf.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert any(name in font for font in fonts for name in ("Droid-Sans-Fallback", "NotoSansCJK", "bleu-teach-CJK")), (
+        fonts
+    )  # real glyphs (the last: ui.pdf's cut of Noto Sans CJK)
     from bleu_teach.exercises.export import answer_key
 
     key = _text(folder / "key-letter" / "answer-key.pdf")
@@ -224,15 +256,18 @@ def _field_fonts(reader: PdfReader) -> list[Any]:
     """The fonts the form fields draw with (named in each field's /DA, found in the AcroForm's resources): each
     the embedded font program."""
     resources = reader.trailer["/Root"]["/AcroForm"]["/DR"]["/Font"]
-    names = {re.search(r"/(\S+) [\d.]+ Tf", str(field.get_object()["/DA"])).group(1)  # type: ignore[union-attr]
-             for field in reader.trailer["/Root"]["/AcroForm"]["/Fields"]}
+    names = {
+        re.search(r"/(\S+) [\d.]+ Tf", str(field.get_object()["/DA"])).group(1)  # type: ignore[union-attr]
+        for field in reader.trailer["/Root"]["/AcroForm"]["/Fields"]
+    }
     found = []
     for name in names:
         font = resources[f"/{name}"].get_object()
         descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
         descriptor = descendant["/FontDescriptor"].get_object()
-        found.append(next(descriptor[key].get_object() for key in ("/FontFile2", "/FontFile3", "/FontFile")
-                          if key in descriptor))
+        found.append(
+            next(descriptor[key].get_object() for key in ("/FontFile2", "/FontFile3", "/FontFile") if key in descriptor)
+        )
     return found
 
 
@@ -287,8 +322,9 @@ def test_no_row_of_the_key_splits_across_pages(class_of_60: Path):
     data cells) as it has rows to show, one for each exercise and one for each student's question."""
     sheets = worksheets(CLASS, SEED)
     reader = PdfReader(class_of_60 / "worksheet-key.pdf")
-    rows = [e for e in _elements(reader) if e["/S"] == "/TR"
-            and any(kid.get_object().get("/S") == "/TD" for kid in e["/K"])]
+    rows = [
+        e for e in _elements(reader) if e["/S"] == "/TR" and any(kid.get_object().get("/S") == "/TD" for kid in e["/K"])
+    ]
     assert len(reader.pages) > 10
     assert len(rows) == len(sheets[0]) + sum(len(sheet) for sheet in sheets)
 
@@ -318,17 +354,35 @@ def test_a_name_no_installed_font_prints_is_named_with_its_characters_before_pri
     needs_weasyprint()
 
     def uncovered(c: str) -> bool:
-        return not subprocess.run(["fc-list", f":charset={ord(c):x}", "family"], capture_output=True, text=True,
-                                  check=True).stdout.strip()
+        return not subprocess.run(
+            ["fc-list", f":charset={ord(c):x}", "family"], capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     rare = next((name for name in RARE_NAMES if all(uncovered(c) for c in name if not c.isspace())), None)
     if rare is None:
         pytest.skip(f"a font for each of {RARE_NAMES} is installed here")
     roster = tmp_path / "class.csv"
     roster.write_text(f"name\nZoë Ñúñez\n{rare}\n김민준\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--roster", str(roster),
-                          "--seed", "3", "--exercises", "01.1", "--out", str(tmp_path / "out")],
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--roster",
+            str(roster),
+            "--seed",
+            "3",
+            "--exercises",
+            "01.1",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr
     warned = [line for line in run.stderr.splitlines() if "no installed font" in line]
     assert len(warned) == 1 and "student 02" in warned[0] and rare in warned[0], run.stderr

@@ -12,8 +12,14 @@ from itertools import combinations
 import pytest
 from scipy.stats import kendalltau, pearsonr
 
-from bleu_teach.lessons.two_metrics import (METRICS, REFERENCE_USED, SystemScores, compare_two, shipped_scores,
-                                            system_scores)
+from bleu_teach.lessons.two_metrics import (
+    METRICS,
+    REFERENCE_USED,
+    SystemScores,
+    compare_two,
+    shipped_scores,
+    system_scores,
+)
 
 SHIPPED = shipped_scores()
 CASES = [(pair, a, b) for pair in SHIPPED for a in METRICS for b in METRICS if a != b]
@@ -36,8 +42,11 @@ def test_every_number_equals_scipy_and_pairs_counted_here(pair: str, a: str, b: 
             values = _oriented(scores, metric, kept)
             assert side.pearson == pytest.approx(pearsonr(values, human).statistic, abs=1e-12)
             assert side.kendall == pytest.approx(kendalltau(values, human).statistic, abs=1e-12)
-            right[metric] = {(i, j) for i, j in combinations(range(len(kept)), 2)
-                             if (values[i] - values[j]) * (human[i] - human[j]) > 0}
+            right[metric] = {
+                (i, j)
+                for i, j in combinations(range(len(kept)), 2)
+                if (values[i] - values[j]) * (human[i] - human[j]) > 0
+            }
             assert side.agree == len(right[metric]) and side.pairs == len(kept) * (len(kept) - 1) // 2
             assert side.accuracy == len(right[metric]) / side.pairs
         assert duel.accuracy_difference == duel.a.accuracy - duel.b.accuracy
@@ -68,16 +77,19 @@ def test_the_lessons_numbers_and_the_system_left_out():
     assert f"without {best.left_out} (the experts' 1st)" in text and "pairs TER and BLEU order differently" in text
 
 
-@pytest.mark.parametrize("call, error, words", [
-    (lambda: compare_two(SHIPPED["zh-en"], "COMET", "BLEU"), ValueError, "metric_a must be one of BLEU, chrF, TER"),
-    (lambda: compare_two(SHIPPED["zh-en"], "BLEU", None), ValueError, "metric_b must be one of"),
-    (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", 14), ValueError, "from 0 .* to 13"),
-    (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", -1), ValueError, "from 0"),
-    (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", True), ValueError, "whole number"),
-    (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", 1.0), ValueError, "whole number"),
-    (lambda: compare_two({"zh-en": 1}, "TER", "BLEU"), TypeError, "system_scores"),
-    (lambda: system_scores("table"), TypeError, "system_level"),
-])
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: compare_two(SHIPPED["zh-en"], "COMET", "BLEU"), ValueError, "metric_a must be one of BLEU, chrF, TER"),
+        (lambda: compare_two(SHIPPED["zh-en"], "BLEU", None), ValueError, "metric_b must be one of"),
+        (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", 14), ValueError, "from 0 .* to 13"),
+        (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", -1), ValueError, "from 0"),
+        (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", True), ValueError, "whole number"),
+        (lambda: compare_two(SHIPPED["zh-en"], "TER", "BLEU", 1.0), ValueError, "whole number"),
+        (lambda: compare_two({"zh-en": 1}, "TER", "BLEU"), TypeError, "system_scores"),
+        (lambda: system_scores("table"), TypeError, "system_level"),
+    ],
+)
 def test_bad_arguments_are_named(call, error, words):
     with pytest.raises(error, match=words):
         call()
@@ -93,8 +105,8 @@ def test_the_scores_travel_to_the_page_unchanged():
 @pytest.mark.parametrize("pair", sorted(REFERENCE_USED))
 def test_the_shipped_scores_are_what_the_package_computes(pair: str):
     """scripts/system_scores.py's file against a fresh scoring of the WMT21 data (TER takes a minute or so)."""
-    from bleu_teach.lessons.agreement import system_level
     from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.metric_tables import system_level
 
     table = system_level(wmt21_ted(pair), reference=REFERENCE_USED[pair]).systems_only()
     assert system_scores(table) == SHIPPED[pair]
@@ -104,13 +116,15 @@ def test_the_shipped_scores_are_what_the_package_computes(pair: str):
 # The notebook widget (the page's form is tested in the browser: tests/browser/test_site_live.py)
 # ---------------------------------------------------------------------------
 
+
 def _table(pair: str):  # noqa: ANN202
     """A system-level table holding the shipped scores (system_level itself takes a minute: TER)."""
-    from bleu_teach.lessons.agreement import SystemRow, SystemTable
+    from bleu_teach.lessons.metric_tables import SystemRow, SystemTable
 
     s = SHIPPED[pair]
-    rows = tuple(SystemRow(name, False, tuple(s.scores[m][i] for m in METRICS), s.mqm[i], 1)
-                 for i, name in enumerate(s.systems))
+    rows = tuple(
+        SystemRow(name, False, tuple(s.scores[m][i] for m in METRICS), s.mqm[i], 1) for i, name in enumerate(s.systems)
+    )
     return SystemTable(pair, s.reference, (s.reference,), METRICS, rows, 1)
 
 
@@ -130,14 +144,17 @@ def test_the_widget_shows_the_comparison_and_names_the_system_left_out():
     assert widget.comparison.accuracy_difference == 0 and "choose two different metrics" in widget.output.value
 
 
-@pytest.mark.parametrize("change, error, words", [
-    ({"leave_out": 14}, ValueError, "leave_out must be a whole number from 0"),
-    ({"leave_out": -1}, ValueError, "leave_out must be a whole number from 0"),
-    ({"leave_out": True}, TypeError, "leave_out"),
-    ({"leave_out": "2"}, TypeError, "leave_out"),
-    ({"metric_a": "COMET"}, ValueError, "metric_a='COMET' is not offered"),
-    ({"pair": "de-en"}, ValueError, "pair='de-en' is not offered"),
-])
+@pytest.mark.parametrize(
+    "change, error, words",
+    [
+        ({"leave_out": 14}, ValueError, "leave_out must be a whole number from 0"),
+        ({"leave_out": -1}, ValueError, "leave_out must be a whole number from 0"),
+        ({"leave_out": True}, TypeError, "leave_out"),
+        ({"leave_out": "2"}, TypeError, "leave_out"),
+        ({"metric_a": "COMET"}, ValueError, "metric_a='COMET' is not offered"),
+        ({"pair": "de-en"}, ValueError, "pair='de-en' is not offered"),
+    ],
+)
 def test_the_widget_refuses_bad_arguments_by_name(change, error, words):
     pytest.importorskip("ipywidgets")
     from bleu_teach.ui.widgets import TwoMetricsExplorer

@@ -15,7 +15,6 @@ one reference and not by the sum) fails: the question cannot tell the rule from 
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -38,7 +37,7 @@ def words(text: str) -> list[str]:
 
 
 def grams(tokens: list[str], n: int) -> Counter:
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 def closest(lengths: list[int], c: int) -> int:
@@ -67,24 +66,48 @@ def precision_rules(refs: list[list[str]], hyp: list[str], n: int) -> dict[str, 
     total = sum(counts.values())
     clipped = sum(min(c, max(rc[g] for rc in ref_counts)) for g, c in counts.items())
     rules: dict[str, Rule] = {
-        "no clipping": (frozenset({"no_clipping"}),
-                        sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total, 0),
-        "each match once": (frozenset({"clipped_to_one"}),
-                            sum(1 for g in counts if any(rc[g] for rc in ref_counts)) / total, 0),
-        "n-gram types": (frozenset({"types"}), sum(1 for g in counts if any(rc[g] for rc in ref_counts)) / len(counts), 0),
-        "characters": (frozenset({"strings"}),
-                       quiet(modified_precision, [" ".join(r) for r in refs], " ".join(hyp), n), 0),
+        "no clipping": (
+            frozenset({"no_clipping"}),
+            sum(c for g, c in counts.items() if any(rc[g] for rc in ref_counts)) / total,
+            0,
+        ),
+        "each match once": (
+            frozenset({"clipped_to_one"}),
+            sum(1 for g in counts if any(rc[g] for rc in ref_counts)) / total,
+            0,
+        ),
+        "n-gram types": (
+            frozenset({"types"}),
+            sum(1 for g in counts if any(rc[g] for rc in ref_counts)) / len(counts),
+            0,
+        ),
+        "characters": (
+            frozenset({"strings"}),
+            quiet(modified_precision, [" ".join(r) for r in refs], " ".join(hyp), n),
+            0,
+        ),
     }
     if len(counts) != total:
         rules["distinct denominator"] = (frozenset({"distinct_denominator"}), clipped / len(counts), 0)
     for k, ref in enumerate(refs, 1):
         if len(ref) >= n:
-            rules[f"reference {k}'s denominator"] = (frozenset({"reference_denominator"}), clipped / (len(ref) - n + 1), 0)
+            rules[f"reference {k}'s denominator"] = (
+                frozenset({"reference_denominator"}),
+                clipped / (len(ref) - n + 1),
+                0,
+            )
     if len(refs) > 1:
-        rules["summed references"] = (frozenset({"summed_references"}),
-                                      sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total, 0)
+        rules["summed references"] = (
+            frozenset({"summed_references"}),
+            sum(min(c, sum(rc[g] for rc in ref_counts)) for g, c in counts.items()) / total,
+            0,
+        )
         for k, rc in enumerate(ref_counts, 1):
-            rules[f"reference {k} alone"] = (frozenset({"one_reference"}), sum(min(c, rc[g]) for g, c in counts.items()) / total, 0)
+            rules[f"reference {k} alone"] = (
+                frozenset({"one_reference"}),
+                sum(min(c, rc[g]) for g, c in counts.items()) / total,
+                0,
+            )
     collapsed = [t for i, t in enumerate(hyp) if i == 0 or t != hyp[i - 1]]
     if collapsed != hyp:
         rules["repeats removed"] = (frozenset({"repeats_removed"}), quiet(modified_precision, refs, collapsed, n), 0)
@@ -100,10 +123,15 @@ def length_rules(lengths: list[int], c: int, scale: float, no_penalty: str) -> d
     for name, length in (*picks, ("mean", sum(lengths) / len(lengths))):
         if len(set(lengths)) > 1 and (name == "shortest" or length != r):
             # A length two rules pick (the first reference is the longest) is named by either.
-            names = frozenset({f"{other}_reference" for other, pick in picks if pick == length} |
-                              ({"mean_length"} if name == "mean" else set()))
-            rules[f"the {name} reference length"] = (names | (shorter if length < c else frozenset()),
-                                                     scale * bp(length, c), 0)
+            names = frozenset(
+                {f"{other}_reference" for other, pick in picks if pick == length}
+                | ({"mean_length"} if name == "mean" else set())
+            )
+            rules[f"the {name} reference length"] = (
+                names | (shorter if length < c else frozenset()),
+                scale * bp(length, c),
+                0,
+            )
     if c <= r:
         rules["no brevity penalty"] = (shorter, scale, 0)
         rules["r and c swapped"] = (frozenset({"swapped"}), scale * math.exp(1 - c / r), 0)
@@ -122,29 +150,50 @@ def bleu_rules(ex: Exercise) -> dict[str, Rule]:
     for n in range(1, 5):
         counts, ref_counts = grams(hyp, n), [grams(x, n) for x in refs]
         matched = sum(min(k, max(rc[g] for rc in ref_counts)) for g, k in counts.items())
-        precisions.append((matched, max(1, sum(counts.values())), sum(min(k, sum(rc[g] for rc in ref_counts))
-                                                                      for g, k in counts.items())))
+        precisions.append(
+            (
+                matched,
+                max(1, sum(counts.values())),
+                sum(min(k, sum(rc[g] for rc in ref_counts)) for g, k in counts.items()),
+            )
+        )
 
     def geometric(values: list[float]) -> float:
         return bp(r, c) * math.exp(sum(0.25 * math.log(v) for v in values))
 
     method1 = [(m or 0.1) / t for m, t, _ in precisions]  # NLTK's method 1: epsilon 0.1 for a zero count
     rules["arithmetic mean"] = (frozenset({"arithmetic_mean"}), bp(r, c) * sum(0.25 * p for p in method1), 0)
-    rules["epsilon as the precision"] = (frozenset({"epsilon_as_precision"}),
-                                         geometric([0.1 if m == 0 else m / t for m, t, _ in precisions]), 0)
+    rules["epsilon as the precision"] = (
+        frozenset({"epsilon_as_precision"}),
+        geometric([0.1 if m == 0 else m / t for m, t, _ in precisions]),
+        0,
+    )
     rules["no smoothing"] = (frozenset({"unsmoothed"}), quiet(sentence_bleu, refs, hyp), 0)
-    rules["characters"] = (frozenset({"strings"}), quiet(sentence_bleu, [" ".join(x) for x in refs], " ".join(hyp),
-                                                         smoothing_function=smoothing), 0)
+    rules["characters"] = (
+        frozenset({"strings"}),
+        quiet(sentence_bleu, [" ".join(x) for x in refs], " ".join(hyp), smoothing_function=smoothing),
+        0,
+    )
     if len(refs) > 1:
-        rules["summed references"] = (frozenset({"summed_references"}),
-                                      geometric([(s or 0.1) / t for _, t, s in precisions]), 0)
+        rules["summed references"] = (
+            frozenset({"summed_references"}),
+            geometric([(s or 0.1) / t for _, t, s in precisions]),
+            0,
+        )
         alone = next(x for x in refs if len(x) == r)
-        rules["the closest reference alone"] = (frozenset({"closest_reference_alone"}),
-                                                quiet(sentence_bleu, [alone], hyp, smoothing_function=smoothing), 0)
+        rules["the closest reference alone"] = (
+            frozenset({"closest_reference_alone"}),
+            quiet(sentence_bleu, [alone], hyp, smoothing_function=smoothing),
+            0,
+        )
     sacre = sacrebleu.sentence_bleu(ex.inputs["hypothesis"], list(ex.inputs["references"])).score  # its defaults
     if abs(sacre / 100 - right) > 1e-9:
         rules["sacreBLEU's sentence_bleu"] = (frozenset({"sacrebleu_sentence"}), sacre / 100, 0)
-        rules["sacreBLEU's sentence_bleu, 0-100"] = (frozenset({"sacrebleu_sentence_100", "sacrebleu_sentence"}), sacre, 2)
+        rules["sacreBLEU's sentence_bleu, 0-100"] = (
+            frozenset({"sacrebleu_sentence_100", "sacrebleu_sentence"}),
+            sacre,
+            2,
+        )
     return rules
 
 
@@ -156,8 +205,12 @@ def corpus_rules(ex: Exercise) -> dict[str, Rule]:
     c = sum(len(h) for h in hyps)
     r = sum(closest([len(x) for x in group], len(h)) for group, h in zip(refs, hyps))
     rules: dict[str, Rule] = {
-        "mean of the sentence scores": (frozenset({"mean_of_sentences"}),
-                                        sum(quiet(sentence_bleu, g, h, weights) for g, h in zip(refs, hyps)) / len(hyps), 0)}
+        "mean of the sentence scores": (
+            frozenset({"mean_of_sentences"}),
+            sum(quiet(sentence_bleu, g, h, weights) for g, h in zip(refs, hyps)) / len(hyps),
+            0,
+        )
+    }
     if c < r:
         rules["no brevity penalty"] = (frozenset({"no_brevity_penalty"}), right / bp(r, c), 0)
         rules["r and c swapped"] = (frozenset({"swapped"}), right / bp(r, c) * math.exp(1 - c / r), 0)
@@ -168,11 +221,16 @@ def mqm_rules(ex: Exercise) -> dict[str, Rule]:
     errors = wmt21_ted(ex.inputs["pair"]).errors[ex.inputs["system"]][ex.inputs["segment"]]
     minor_punctuation = [e for e in errors if e.category == "Fluency/Punctuation" and e.severity == "Minor"]
     points = sum(0.1 if e in minor_punctuation else MQM[e.severity] for e in errors)
-    rules: dict[str, Rule] = {"no minus sign": (frozenset({"positive_sign"}), points, 0),
-                              "errors counted": (frozenset({"counted_errors"}), -float(len(errors)), 0)}
+    rules: dict[str, Rule] = {
+        "no minus sign": (frozenset({"positive_sign"}), points, 0),
+        "errors counted": (frozenset({"counted_errors"}), -float(len(errors)), 0),
+    }
     if minor_punctuation:
-        rules["minor punctuation as minor"] = (frozenset({"punctuation_as_minor"}),
-                                               -sum(MQM[e.severity] for e in errors), 0)
+        rules["minor punctuation as minor"] = (
+            frozenset({"punctuation_as_minor"}),
+            -sum(MQM[e.severity] for e in errors),
+            0,
+        )
     return rules
 
 
@@ -188,25 +246,40 @@ def brevity_rules(ex: Exercise) -> dict[str, Rule]:
 def right_answer(ex: Exercise) -> float:
     given = ex.inputs
     if ex.kind == "modified_precision":
-        return quiet(modified_precision, [words(r) for r in given["references"]], words(given["hypothesis"]), given["n"])
+        return quiet(
+            modified_precision, [words(r) for r in given["references"]], words(given["hypothesis"]), given["n"]
+        )
     if ex.kind == "brevity_penalty":
         return bp(closest(given["reference_lengths"], given["hypothesis_length"]), given["hypothesis_length"])
     if ex.kind == "bleu":
         smoothing = SmoothingFunction().method1 if given.get("smoothing") == "method1" else None
-        return quiet(sentence_bleu, [words(r) for r in given["references"]], words(given["hypothesis"]),
-                     smoothing_function=smoothing)
+        return quiet(
+            sentence_bleu,
+            [words(r) for r in given["references"]],
+            words(given["hypothesis"]),
+            smoothing_function=smoothing,
+        )
     if ex.kind == "corpus_bleu":
-        return quiet(corpus_bleu, [[words(r) for r in g] for g in given["references"]],
-                     [words(h) for h in given["hypotheses"]], tuple(given["weights"]))
+        return quiet(
+            corpus_bleu,
+            [[words(r) for r in g] for g in given["references"]],
+            [words(h) for h in given["hypotheses"]],
+            tuple(given["weights"]),
+        )
     errors = wmt21_ted(given["pair"]).errors[given["system"]][given["segment"]]
-    return -sum(0.1 if e.category == "Fluency/Punctuation" and e.severity == "Minor" else MQM[e.severity] for e in errors)
+    return -sum(
+        0.1 if e.category == "Fluency/Punctuation" and e.severity == "Minor" else MQM[e.severity] for e in errors
+    )
 
 
 def rules(ex: Exercise) -> dict[str, Rule]:
     if ex.kind == "modified_precision":
-        return precision_rules([words(r) for r in ex.inputs["references"]], words(ex.inputs["hypothesis"]), ex.inputs["n"])
-    return {"brevity_penalty": brevity_rules, "bleu": bleu_rules, "corpus_bleu": corpus_rules,
-            "mqm_score": mqm_rules}[ex.kind](ex)
+        return precision_rules(
+            [words(r) for r in ex.inputs["references"]], words(ex.inputs["hypothesis"]), ex.inputs["n"]
+        )
+    return {"brevity_penalty": brevity_rules, "bleu": bleu_rules, "corpus_bleu": corpus_rules, "mqm_score": mqm_rules}[
+        ex.kind
+    ](ex)
 
 
 def written(value: float, places: int) -> list[str]:
@@ -222,13 +295,18 @@ def assert_every_rule_is_told(ex: Exercise) -> None:
         places = ex.decimals - fewer
         for answer in written(value, places):
             feedback = ex.check(answer)
-            assert feedback.correct is False, f"{ex.label}: {rule} ({value}) written {answer} is accepted (right: {right})"
+            assert feedback.correct is False, (
+                f"{ex.label}: {rule} ({value}) written {answer} is accepted (right: {right})"
+            )
             if feedback.recognised is not None:
                 told = next(m for m in offered if m.name == feedback.recognised)
                 assert expected & {told.name, *told.also}, (
-                    f"{ex.label}: {rule} ({value}) written {answer} is named {feedback.recognised}: {feedback.message}")
+                    f"{ex.label}: {rule} ({value}) written {answer} is named {feedback.recognised}: {feedback.message}"
+                )
             elif answer == written(value, places)[0] and expected & names and fewer == 0:
-                pytest.fail(f"{ex.label}: {rule} ({value}) written {answer} is offered but not named: {feedback.message}")
+                pytest.fail(
+                    f"{ex.label}: {rule} ({value}) written {answer} is offered but not named: {feedback.message}"
+                )
 
 
 @pytest.mark.parametrize("ex", NUMERIC, ids=lambda ex: ex.id)
@@ -244,16 +322,24 @@ def test_no_rule_is_accepted_or_named_wrongly_in_practice(exercise_id: str, numb
 def test_the_oracle_sees_the_rules_the_issue_names():
     """The rules are not vacuous: on questions made to fit them, the oracle finds what each rule gives."""
     # 04.1 before this check: adding the references' counts gave the right answer (nothing clipped differently).
-    old = {"references": ["there is a cat that is on a mat", "the cat is sitting on the mat", "the cat sits there",
-                          "on the mat there is a cat that sits quite still"],
-           "hypothesis": "the cat is on the mat", "smoothing": "method1"}
+    old = {
+        "references": [
+            "there is a cat that is on a mat",
+            "the cat is sitting on the mat",
+            "the cat sits there",
+            "on the mat there is a cat that sits quite still",
+        ],
+        "hypothesis": "the cat is on the mat",
+        "smoothing": "method1",
+    }
     from dataclasses import replace
+
     found = bleu_rules(replace(exercise("04.1"), inputs=old))
     assert found["summed references"][1] == pytest.approx(right_answer(replace(exercise("04.1"), inputs=old)))
     # 03.1 with a longest reference of 16: exp(-(r - c)) = exp(-1) is what the longest reference gives too.
-    assert brevity_rules(replace(exercise("03.1"), inputs={"reference_lengths": [12, 5, 9, 16],
-                                                            "hypothesis_length": 8}))[
-        "the difference of the lengths"][1] == pytest.approx(bp(16, 8))
+    assert brevity_rules(
+        replace(exercise("03.1"), inputs={"reference_lengths": [12, 5, 9, 16], "hypothesis_length": 8})
+    )["the difference of the lengths"][1] == pytest.approx(bp(16, 8))
     # 07.1 with the reference of six tokens: the repeats removed give 5/6, which is 5 over the reference's length.
     six = precision_rules([words("the cat is on the mat")], words("the cat sat on on on the mat"), 1)
     assert six["repeats removed"][1] == pytest.approx(5 / 6) == six["reference 1's denominator"][1]

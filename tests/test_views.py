@@ -55,11 +55,13 @@ def _results() -> dict[str, Callable[[], Viewable]]:
         "BleuReport, user text": lambda: bt.explain([EVIL.split() + ["p_1"]], EVIL.split()),
         "CorpusReport": lambda: bt.explain_corpus([REFS, [["a", "b", "c"]]], [HYP, ["a", "b"]], smoothing="method3"),
         "HypothesisComparison": lambda: bt.compare_hypotheses(REFS, HYP, "the cat is on a mat".split()),
-        "ChrfReport": lambda: bt.explain_chrf("the cat is chasing the dog", ["the cat chased the dog", "a dog"],
-                                              word_order=2),
+        "ChrfReport": lambda: bt.explain_chrf(
+            "the cat is chasing the dog", ["the cat chased the dog", "a dog"], word_order=2
+        ),
         "ChrfCorpusScore": lambda: bt.chrf_score(["the cat sat", "a dog ran"], [["the cat sat down"], ["dogs ran"]]),
-        "Table": lambda: ValueTable(["", "p_n"], [["p_1", 0.5], ["p_2", "2/3"]], caption="Precisions",
-                                    label_column=True),
+        "Table": lambda: ValueTable(
+            ["", "p_n"], [["p_1", 0.5], ["p_2", "2/3"]], caption="Precisions", label_column=True
+        ),
     }
 
 
@@ -89,8 +91,11 @@ def test_json_keeps_every_number_a_bleu_report_shows():
     assert data["length"]["brevity_penalty"] == report.brevity_penalty
     for shown, order in zip(data["orders"], report.orders):
         assert (shown["clipped"], shown["total"]) == (order.clipped, order.total)
-        assert shown["precision"] == {"numerator": order.clipped, "denominator": order.total,
-                                      "value": float(order.precision)}
+        assert shown["precision"] == {
+            "numerator": order.clipped,
+            "denominator": order.total,
+            "value": float(order.precision),
+        }
         assert shown["weight"] == order.weight and shown["log_term"] == order.log_term
         assert [row["clipped_count"] for row in shown["rows"]] == [row.clipped_count for row in order.rows]
     assert data["log_sum"] == report.log_sum and data["notes"] == list(report.notes)
@@ -107,25 +112,35 @@ def test_render_offers_every_format_and_refuses_others():
 # The writers on every kind of block
 # ---------------------------------------------------------------------------
 
-EVERY_BLOCK = Document((
-    Heading("Title " + EVIL),
-    Paragraph((Strong("Hypothesis"), ": ", Tokens(("a", "<b>", "c_1"), (True, False, True)), " ", Code(EVIL))),
-    Lines((("line one ", EVIL), (Label("p_1 = 1/2"),))),
-    Section((Label("p_2 section"),), (Table(("n-gram", "p_n"), (("a|b", "1/2"), (EVIL, ""))),
-                                       Paragraph(("inside",)))),
-    Details(("folded",), (Paragraph(("hidden " + EVIL,)),)),
-    Paragraph((Highlight("a bad word " + EVIL, (Span(2, 5, 1, "major", "Major accuracy"),
-                                                Span(4, 10, 2, "minor", "Minor <fluency>"))),)),
-    Score((Label("BLEU = 0.5"),), 0.5),
-    Notes(((Label("p_n note"), " ", EVIL),)),
-    Alert(EVIL),
-))
+EVERY_BLOCK = Document(
+    (
+        Heading("Title " + EVIL),
+        Paragraph((Strong("Hypothesis"), ": ", Tokens(("a", "<b>", "c_1"), (True, False, True)), " ", Code(EVIL))),
+        Lines((("line one ", EVIL), (Label("p_1 = 1/2"),))),
+        Section(
+            (Label("p_2 section"),), (Table(("n-gram", "p_n"), (("a|b", "1/2"), (EVIL, ""))), Paragraph(("inside",)))
+        ),
+        Details(("folded",), (Paragraph(("hidden " + EVIL,)),)),
+        Paragraph(
+            (
+                Highlight(
+                    "a bad word " + EVIL,
+                    (Span(2, 5, 1, "major", "Major accuracy"), Span(4, 10, 2, "minor", "Minor <fluency>")),
+                ),
+            )
+        ),
+        Score((Label("BLEU = 0.5"),), 0.5),
+        Notes(((Label("p_n note"), " ", EVIL),)),
+        Alert(EVIL),
+    )
+)
 
 
 def test_html_escapes_every_piece_of_user_text():
     html = write_html(EVERY_BLOCK)
     assert "<script>" not in html and "<b>" not in html.replace("<b>Hypothesis</b>", "").replace(
-        "<b>&#9888; Please check the input:</b>", "").replace("<b>Notes</b>", "")
+        "<b>&#9888; Please check the input:</b>", ""
+    ).replace("<b>Notes</b>", "")
     assert "c_1" in html and "c<sub>1</sub>" not in html  # tokens are user text: no subscripts
     assert "p<sub>1</sub> = 1/2" in html and 'data-score="0.5"' in html
     assert '<mark class="major" title="[1] Major accuracy; [2] Minor &lt;fluency&gt;">d</mark>' in html
@@ -134,10 +149,11 @@ def test_html_escapes_every_piece_of_user_text():
 def test_markdown_keeps_user_text_literal():
     markdown = write_markdown(EVERY_BLOCK)
     html = MarkdownIt("commonmark").enable("table").render(markdown)
-    assert "<script>" not in html and "<em>" not in html and '<a href' not in html
+    assert "<script>" not in html and "<em>" not in html and "<a href" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt; *x* _y_" in html
-    assert markdown_tables(markdown) == [[["n-gram", "p_n"], ["a|b", "1/2"],
-                                           [EVIL.replace("\x1b", "\\x1b").strip(), ""]]]
+    assert markdown_tables(markdown) == [
+        [["n-gram", "p_n"], ["a|b", "1/2"], [EVIL.replace("\x1b", "\\x1b").strip(), ""]]
+    ]
 
 
 def test_text_shows_control_characters_as_escapes():
@@ -199,8 +215,17 @@ def test_a_tables_first_column_heads_its_rows():
         return parser.cells
 
     table = TableBlock(("", "p_1", "BP"), (("as counted", "5/6", "c = 6, r = 6"), ("used", "5/6", "1")))
-    assert cells(table) == [("td", None), ("th", "col"), ("th", "col"),  # the corner heads nothing
-                            ("th", "row"), ("td", None), ("td", None), ("th", "row"), ("td", None), ("td", None)]
+    assert cells(table) == [
+        ("td", None),
+        ("th", "col"),
+        ("th", "col"),  # the corner heads nothing
+        ("th", "row"),
+        ("td", None),
+        ("td", None),
+        ("th", "row"),
+        ("td", None),
+        ("td", None),
+    ]
     named = TableBlock(("n-gram", "hyp"), (("the cat", "1"),))
     assert cells(named) == [("th", "col"), ("th", "col"), ("th", "row"), ("td", None)]
     data = TableBlock(("a", "b"), (("1", "2"),), row_headers=False)

@@ -12,9 +12,17 @@ from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 from bleu_teach.exercises import exercise
 from bleu_teach.web import page
 
-STATE = {"hypothesis": "the cat sat on the mat", "references": ["the cat is on the mat"], "tokenizer": "whitespace",
-         "lowercase": False, "max_n": "2", "weights": "", "smoothing": "method0", "compact": True,
-         "show_settings": True}
+STATE = {
+    "hypothesis": "the cat sat on the mat",
+    "references": ["the cat is on the mat"],
+    "tokenizer": "whitespace",
+    "lowercase": False,
+    "max_n": "2",
+    "weights": "",
+    "smoothing": "method0",
+    "compact": True,
+    "show_settings": True,
+}
 
 
 def _text(html: str) -> str:
@@ -61,9 +69,11 @@ def test_00_2_gives_a_hint_first_and_the_scores_after_a_second_wrong_try():
 
 def test_without_a_try_number_the_tries_are_counted_in_the_session():
     # A fresh Python, as a notebook's kernel (the lesson's check) or a page opened afresh (the page's Python).
-    script = ("import json\nfrom bleu_teach.exercises import check\nfrom bleu_teach.web import page\n"
-              "print(json.dumps([check('00.2', 'A').message, check('00.2', 'A').message, check('00.2', 'B').message,"
-              " page.check_json('00.2', json.dumps('same'))]))")
+    script = (
+        "import json\nfrom bleu_teach.exercises import check\nfrom bleu_teach.web import page\n"
+        "print(json.dumps([check('00.2', 'A').message, check('00.2', 'A').message, check('00.2', 'B').message,"
+        " page.check_json('00.2', json.dumps('same'))]))"
+    )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
     first, second, right, on_the_page = json.loads(run.stdout)
     a, b = _scores()

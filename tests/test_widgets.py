@@ -7,16 +7,16 @@ import pytest
 
 import bleu_teach as bt
 from bleu_teach.bleu.smoothing import SmoothingFunction
+from bleu_teach.explorers.views import brevity_view, clipping_view
 from bleu_teach.ui import widgets as w
 from bleu_teach.ui.widgets import MAX_REFERENCES, BleuExplorer, BrevityPenaltyExplorer, ClippingExplorer
-from bleu_teach.explorers.views import brevity_view, clipping_view
 
 
 def test_clipping_explorer_shows_clipped_counts_and_marks_matches():
     explorer = ClippingExplorer()
     html = explorer.output.value
     assert "p<sub>1</sub> = 2/7" in html
-    assert html.count("&#10003;") == 2 and html.count("class=\"match\"") == 2  # two marked tokens
+    assert html.count("&#10003;") == 2 and html.count('class="match"') == 2  # two marked tokens
     assert "match marked \u2713" in html  # the legend
     explorer.n.value = 2
     assert "p<sub>2</sub> = 0/6" in explorer.output.value
@@ -85,7 +85,9 @@ def test_bleu_explorer_matches_explain_for_every_setting():
 def test_bleu_explorer_custom_and_bad_weights():
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2)
     explorer.weights.value = "0.7, 0.3"
-    expected = bt.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), (0.7, 0.3))
+    expected = bt.sentence_bleu(
+        [["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), (0.7, 0.3)
+    )
     assert explorer.report.score == expected
     explorer.weights.value = "0.7, 0.2"
     assert "sum to 1" in explorer.output.value and explorer.report is None
@@ -198,8 +200,9 @@ def test_figures_are_drawn_for_a_projector():
 def test_explorer_without_settings_controls_still_applies_the_settings():
     from bleu_teach import explain
 
-    explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True,
-                            show_settings=False)
+    explorer = BleuExplorer(
+        "the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True, show_settings=False
+    )
     assert not any(row in explorer.children for row in explorer.settings.rows)
     # hidden, not dropped: a saved copy of the widget (the static site) still holds every setting
     # (beside the hidden controls that keep the fixed settings, compact and show_settings themselves)
@@ -235,14 +238,19 @@ def test_bleu_explorer_smoothing_none_is_method0_as_everywhere():
 def test_bleu_explorer_reads_tokenizer_names_in_any_case(spelling, name):
     explorer = BleuExplorer("The cat isn't on the mat.", ["the cat is not on the mat ."], tokenizer=spelling)
     assert explorer.tokenizer.value == name
-    expected = bt.explain([bt.tokenize("the cat is not on the mat .", name)], bt.tokenize("The cat isn't on the mat.", name))
+    expected = bt.explain(
+        [bt.tokenize("the cat is not on the mat .", name)], bt.tokenize("The cat isn't on the mat.", name)
+    )
     assert explorer.report.score == expected.score
 
 
 @pytest.mark.parametrize("smoothing", ["method8", "8", "laplace", 8, -1, ""])
 def test_unknown_smoothing_is_a_value_error_listing_the_methods(smoothing):
-    with pytest.raises(ValueError, match=r"BleuExplorer: unknown smoothing method .*method0, method1, .*method7, "
-                                         r"or just the number \(0 to 7\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"BleuExplorer: unknown smoothing method .*method0, method1, .*method7, "
+        r"or just the number \(0 to 7\)",
+    ):
         BleuExplorer(smoothing=smoothing)
 
 
@@ -253,8 +261,9 @@ def test_smoothing_of_the_wrong_type_is_a_type_error(smoothing):
 
 
 def test_unknown_tokenizer_lists_the_tokenizers_and_a_non_name_is_a_type_error():
-    with pytest.raises(ValueError, match="unknown tokenizer 'spacy'; choose one of whitespace, nltk, 13a, intl, char, "
-                                         "zh, none"):
+    with pytest.raises(
+        ValueError, match="unknown tokenizer 'spacy'; choose one of whitespace, nltk, 13a, intl, char, zh, none"
+    ):
         BleuExplorer(tokenizer="spacy")
     for tokenizer in (None, 13):
         with pytest.raises(TypeError, match="tokenizer must be a tokenizer name"):
@@ -262,18 +271,27 @@ def test_unknown_tokenizer_lists_the_tokenizers_and_a_non_name_is_a_type_error()
 
 
 def test_references_none_is_a_type_error_naming_references():
-    for make in (lambda: BleuExplorer("a", None), lambda: ClippingExplorer("a", None),
-                 lambda: w.SideBySideExplorer("a", "b", None)):
+    for make in (
+        lambda: BleuExplorer("a", None),
+        lambda: ClippingExplorer("a", None),
+        lambda: w.SideBySideExplorer("a", "b", None),
+    ):
         with pytest.raises(TypeError, match="references is None; pass a list of strings, one per reference"):
             make()
 
 
 def test_a_single_reference_string_is_refused_not_split_into_characters():
     # The docstrings and explain_text say "a list of texts, one per reference": a string is refused, never split.
-    for make in (lambda: BleuExplorer("c a t", "cat"), lambda: ClippingExplorer("c a t", "cat"),
-                 lambda: w.SideBySideExplorer("c a t", "a c t", "cat")):
-        with pytest.raises(TypeError, match=r"references is a single string \('cat'\); pass a list of strings, "
-                                            r"one per reference: \['cat'\]"):
+    for make in (
+        lambda: BleuExplorer("c a t", "cat"),
+        lambda: ClippingExplorer("c a t", "cat"),
+        lambda: w.SideBySideExplorer("c a t", "a c t", "cat"),
+    ):
+        with pytest.raises(
+            TypeError,
+            match=r"references is a single string \('cat'\); pass a list of strings, "
+            r"one per reference: \['cat'\]",
+        ):
             make()
 
 
@@ -322,8 +340,10 @@ def test_numpy_integers_are_accepted_where_an_int_is_expected():
     assert ClippingExplorer(n=np.int64(2)).n.value == 2
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=np.int32(2))
     assert explorer.max_n.value == 2 and type(explorer.max_n.value) is int
-    assert BrevityPenaltyExplorer(ref_len=np.int64(6), hyp_len=np.int16(3), max_len=np.int64(20)).brevity_penalty == \
-        BrevityPenaltyExplorer(ref_len=6, hyp_len=3).brevity_penalty
+    assert (
+        BrevityPenaltyExplorer(ref_len=np.int64(6), hyp_len=np.int16(3), max_len=np.int64(20)).brevity_penalty
+        == BrevityPenaltyExplorer(ref_len=6, hyp_len=3).brevity_penalty
+    )
 
 
 @pytest.mark.parametrize("name", ["lowercase", "compact", "show_settings"])
@@ -352,12 +372,15 @@ def test_weights_are_the_weights_box_text_and_checked():
     with pytest.raises(ValueError, match="numbers or fractions separated by commas"):
         BleuExplorer(weights="a, b")
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, weights="0.7, 0.3")
-    assert explorer.report.score == bt.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]],
-                                                     "the cat sat on the mat".split(), (0.7, 0.3))
+    assert explorer.report.score == bt.sentence_bleu(
+        [["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), (0.7, 0.3)
+    )
 
 
 def test_brevity_penalty_explorer_refuses_lengths_off_the_sliders_instead_of_clamping():
-    with pytest.raises(ValueError, match=r"BrevityPenaltyExplorer: max_len must be a whole number from 1 to 100 .*got 0"):
+    with pytest.raises(
+        ValueError, match=r"BrevityPenaltyExplorer: max_len must be a whole number from 1 to 100 .*got 0"
+    ):
         BrevityPenaltyExplorer(max_len=0)  # was: traitlets' TraitError "setting max < min"
     with pytest.raises(ValueError, match=r"ref_len must be a whole number from 1 to 20 .*max_len.*got 0"):
         BrevityPenaltyExplorer(ref_len=0, hyp_len=-5)  # was: silently 1 and 1
@@ -365,8 +388,11 @@ def test_brevity_penalty_explorer_refuses_lengths_off_the_sliders_instead_of_cla
         BrevityPenaltyExplorer(hyp_len=-5)
     with pytest.raises(ValueError, match=r"second_ref_len must be a whole number from 1 to 10 .*got 12"):
         BrevityPenaltyExplorer(second_ref_len=12, max_len=10)
-    with pytest.raises(ValueError, match=r"ref_len must be a whole number from 1 to 20 .*raise max_len, up to 100.*"
-                                         r"got 30"):
+    with pytest.raises(
+        ValueError,
+        match=r"ref_len must be a whole number from 1 to 20 .*raise max_len, up to 100.*"
+        r"got 30",
+    ):
         BrevityPenaltyExplorer(ref_len=30)  # was: silently 20
     with pytest.raises(TypeError, match="ref_len must be a whole number such as 1 or 4, not 6.0"):
         BrevityPenaltyExplorer(ref_len=6.0)
@@ -376,7 +402,9 @@ def test_brevity_penalty_explorer_refuses_lengths_off_the_sliders_instead_of_cla
 
 def test_brevity_penalty_explorer_max_len_has_a_stated_upper_limit():
     assert w.MAX_BP_LENGTH == 100
-    with pytest.raises(ValueError, match=r"max_len must be a whole number from 1 to 100 .*MAX_BP_LENGTH.*got 1,000,000"):
+    with pytest.raises(
+        ValueError, match=r"max_len must be a whole number from 1 to 100 .*MAX_BP_LENGTH.*got 1,000,000"
+    ):
         BrevityPenaltyExplorer(max_len=10**6)  # was: 7 s and 271 MB
     explorer = BrevityPenaltyExplorer(ref_len=100, hyp_len=99, max_len=w.MAX_BP_LENGTH)
     assert explorer.hyp_len.max == 100 and explorer.brevity_penalty == bt.brevity_penalty(100, 99)
@@ -397,8 +425,8 @@ def test_reference_list_checks_its_arguments():
 
 @pytest.fixture(scope="module")
 def ted_segments():
-    from bleu_teach.lessons.agreement import segment_level
     from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.metric_tables import segment_level
 
     ted = wmt21_ted("zh-en")
     return ted, segment_level(ted)
@@ -406,8 +434,11 @@ def ted_segments():
 
 def test_disagreement_explorer_refuses_a_metric_it_does_not_offer(ted_segments):
     ted, segments = ted_segments
-    with pytest.raises(ValueError, match=r"DisagreementExplorer: metric='TER' is not offered; choose one of "
-                                         r"'BLEU', 'chrF'.*system_level"):
+    with pytest.raises(
+        ValueError,
+        match=r"DisagreementExplorer: metric='TER' is not offered; choose one of "
+        r"'BLEU', 'chrF'.*system_level",
+    ):
         w.DisagreementExplorer(ted, segments, metric="TER")  # was: traitlets' TraitError
     with pytest.raises(ValueError, match="metric='METEOR' is not offered; choose one of 'BLEU', 'chrF'"):
         w.DisagreementExplorer(ted, segments, metric="METEOR")
@@ -420,8 +451,9 @@ def test_disagreement_explorer_checks_system_direction_rank_and_data(ted_segment
     ted, segments = ted_segments
     with pytest.raises(ValueError, match="system='nobody' is not offered; choose one of 'all systems', 'Borderline'"):
         w.DisagreementExplorer(ted, segments, system="nobody")
-    with pytest.raises(ValueError, match="direction='kind' is not offered; choose one of 'metric too kind', "
-                                         "'metric too harsh'"):
+    with pytest.raises(
+        ValueError, match="direction='kind' is not offered; choose one of 'metric too kind', 'metric too harsh'"
+    ):
         w.DisagreementExplorer(ted, segments, direction="kind")
     with pytest.raises(ValueError, match=r"rank must be a whole number from 1 to 529 .*system='MiSS'.*got 600"):
         w.DisagreementExplorer(ted, segments, system="MiSS", rank=600)  # was: silently the last pair
@@ -438,12 +470,16 @@ def test_disagreement_explorer_checks_system_direction_rank_and_data(ted_segment
 
 # --- The views themselves refuse what no control offers (a script, a tampered page): never a wrong number --------
 
-@pytest.mark.parametrize("view, message", [
-    (lambda: brevity_view([5], -3, 20), "Hypothesis length is a number of tokens and cannot be negative; got -3."),
-    (lambda: brevity_view([-5], 3, 20), "Reference 1 length is a number of tokens and cannot be negative; got -5."),
-    (lambda: brevity_view([], 3, 20), "There is no reference length: give at least one."),
-    (lambda: clipping_view("a b", ["a b"], 0), "The n-gram order must be at least 1 (1 = unigrams); got 0."),
-])
+
+@pytest.mark.parametrize(
+    "view, message",
+    [
+        (lambda: brevity_view([5], -3, 20), "Hypothesis length is a number of tokens and cannot be negative; got -3."),
+        (lambda: brevity_view([-5], 3, 20), "Reference 1 length is a number of tokens and cannot be negative; got -5."),
+        (lambda: brevity_view([], 3, 20), "There is no reference length: give at least one."),
+        (lambda: clipping_view("a b", ["a b"], 0), "The n-gram order must be at least 1 (1 = unigrams); got 0."),
+    ],
+)
 def test_a_view_refuses_a_negative_length_or_a_zero_order_with_a_message(view, message):  # noqa: ANN001
     shown = view()  # was BP = 14.39 for c = -3, and "Something went wrong (ZeroDivisionError)" for n = 0
     assert shown.value is None and shown.message == message
@@ -504,10 +540,11 @@ def test_every_label_has_room_for_all_its_characters():
     for name in ("ref_len", "second_ref_len", "hyp_len"):
         control = explorer.controls[name]
         width = control.style.description_width
-        assert width.startswith("max(110px, ") and float(width.removeprefix("max(110px, ").rstrip("em)")) >= \
-            0.62 * len("Reference 1 length"), (name, width)
+        assert width.startswith("max(110px, ") and float(width.removeprefix("max(110px, ").rstrip("em)")) >= 0.62 * len(
+            "Reference 1 length"
+        ), (name, width)
     two = w.TwoMetricsExplorer.declaration
-    from bleu_teach.ui.widgets import label_style
+    from bleu_teach.ui.explorer_widget import label_style
 
     assert label_style(two, two.control("leave_out")) == {"description_width": "initial"}  # its own width
 
@@ -520,8 +557,9 @@ def test_the_compact_report_says_its_score_once():
 
     explorer = BleuExplorer("the cat sat on the mat", ["the cat is on the mat"], max_n=2, compact=True)
     view = BLEU.view(explorer.state())
-    score = bt.explain([["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(),
-                       weights=(0.5, 0.5)).score
+    score = bt.explain(
+        [["the", "cat", "is", "on", "the", "mat"]], "the cat sat on the mat".split(), weights=(0.5, 0.5)
+    ).score
     assert f'data-score="{score!r}"' in view.headline and "BLEU = " in view.headline
     assert "BLEU = " not in view.rest and 'class="score"' not in view.rest and "1-grams" in view.rest  # the rest
     assert explorer.output.value == view.html  # the notebook has no headline of its own: the whole report,

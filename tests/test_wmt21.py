@@ -33,10 +33,36 @@ SCRIPT = ROOT / "scripts" / "derive_wmt21.py"
 COMMIT = "7fadea281aff8db61cc72fc3d469a4dca78b82a6"
 
 SYSTEMS = {
-    "zh-en": ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W", "SMU",
-              "metricsystem1", "metricsystem2", "metricsystem3", "metricsystem4", "metricsystem5"],
-    "en-de": ["Facebook-AI", "HuaweiTSC", "Nemo", "Online-W", "UEdin", "VolcTrans-AT", "VolcTrans-GLAT",
-              "eTranslation", "metricsystem1", "metricsystem2", "metricsystem3", "metricsystem4", "metricsystem5"],
+    "zh-en": [
+        "Borderline",
+        "DIDI-NLP",
+        "Facebook-AI",
+        "IIE-MT",
+        "MiSS",
+        "NiuTrans",
+        "Online-W",
+        "SMU",
+        "metricsystem1",
+        "metricsystem2",
+        "metricsystem3",
+        "metricsystem4",
+        "metricsystem5",
+    ],
+    "en-de": [
+        "Facebook-AI",
+        "HuaweiTSC",
+        "Nemo",
+        "Online-W",
+        "UEdin",
+        "VolcTrans-AT",
+        "VolcTrans-GLAT",
+        "eTranslation",
+        "metricsystem1",
+        "metricsystem2",
+        "metricsystem3",
+        "metricsystem4",
+        "metricsystem5",
+    ],
 }
 REFERENCES = {"zh-en": ["ref-A", "ref-B"], "en-de": ["ref-A"]}
 RAW_STEM = {"zh-en": "zhen", "en-de": "ende"}
@@ -54,6 +80,7 @@ def texts_of(ted: Wmt21Ted, name: str, span: ErrorSpan, i: int) -> str:
 
 # --- the shipped files --------------------------------------------------------------------------
 
+
 def test_the_shipped_files_match_the_checksums_the_script_wrote():
     lines = (SHIPPED / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
     sums = dict(reversed(line.split("  ", 1)) for line in lines)
@@ -67,8 +94,15 @@ def test_licence_and_notice_travel_with_the_data():
     assert "Apache License" in licence and "Version 2.0, January 2004" in licence
     assert "END OF TERMS AND CONDITIONS" in licence
     notice = (SHIPPED / "README.md").read_text(encoding="utf-8")
-    for needed in ("google/wmt-mqm-human-evaluation", COMMIT, "Freitag", "Macherey", "9:1460-1474",
-                   "What was changed", "LICENSE"):
+    for needed in (
+        "google/wmt-mqm-human-evaluation",
+        COMMIT,
+        "Freitag",
+        "Macherey",
+        "9:1460-1474",
+        "What was changed",
+        "LICENSE",
+    ):
         assert needed in notice
 
 
@@ -111,7 +145,7 @@ def test_every_span_indexes_its_text(pair):
                 sides[span.side] += 1
                 text = texts_of(ted, name, span, i)
                 assert 0 <= span.start <= span.end <= len(text), (name, i, span)
-                assert text[span.start:span.end] == span.text, (name, i, span)
+                assert text[span.start : span.end] == span.text, (name, i, span)
                 assert span.rater in ted.raters[name][i]
                 assert span.severity in ("Major", "Minor")
     # Omissions and source errors are marked in the source; every error row marks a span somewhere.
@@ -169,6 +203,7 @@ def test_a_span_left_open_runs_to_the_end():
 
 # --- the loader ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bad", ["zhen", "zh-de", "", "ZH-EN"])
 def test_an_unknown_pair_names_the_pairs_there_are(bad):
     with pytest.raises(ValueError, match="choose one of zh-en, en-de"):
@@ -208,8 +243,7 @@ def test_the_repr_is_a_summary_not_the_data():
 
 
 def test_importing_the_package_reads_no_data():
-    code = ("import bleu_teach, bleu_teach.lessons.data as d\n"
-            "print(d._load_wmt21.cache_info().currsize)\n")
+    code = "import bleu_teach, bleu_teach.lessons.data as d\nprint(d._load_wmt21.cache_info().currsize)\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent)
     assert out.stdout.strip() == "0"
 
@@ -223,6 +257,7 @@ def test_the_data_loads_from_another_directory(tmp_path):
 
 # --- against the raw release --------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def raw() -> Path:
     assert RAW.is_dir(), f"the raw WMT21 TED folder is missing: {RAW.relative_to(ROOT)}"
@@ -232,8 +267,14 @@ def raw() -> Path:
 def test_the_raw_files_are_the_ones_taken_from_the_release(raw):
     lines = (raw / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
     sums = dict(reversed(line.split("  ", 1)) for line in lines)
-    assert sorted(sums) == ["LICENSE", "README.md", "mqm_ted_ende.avg_seg_scores.tsv", "mqm_ted_ende.tsv",
-                            "mqm_ted_zhen.avg_seg_scores.tsv", "mqm_ted_zhen.tsv"]
+    assert sorted(sums) == [
+        "LICENSE",
+        "README.md",
+        "mqm_ted_ende.avg_seg_scores.tsv",
+        "mqm_ted_ende.tsv",
+        "mqm_ted_zhen.avg_seg_scores.tsv",
+        "mqm_ted_zhen.tsv",
+    ]
     for name, digest in sums.items():
         assert sha256(raw / name) == digest, f"{name} is not the file taken from the release"
     for pair in PAIRS:  # and they are the files the shipped data were derived from
@@ -254,8 +295,9 @@ def raw_rows(raw: Path, pair: str) -> list[list[str]]:
 
 
 def test_the_script_rederives_the_shipped_files_byte_for_byte(raw, tmp_path):
-    subprocess.run([sys.executable, str(SCRIPT), str(raw), "--out", str(tmp_path)],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, str(SCRIPT), str(raw), "--out", str(tmp_path)], check=True, capture_output=True, text=True
+    )
     made = sorted(p.name for p in tmp_path.iterdir())
     assert made == ["LICENSE", "SHA256SUMS", "en-de.json.gz", "zh-en.json.gz"]
     for name in made:

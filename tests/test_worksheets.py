@@ -19,8 +19,13 @@ from bleu_teach.exercises import exercise
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED, draw_variant, pool_size, worksheets
 from tests.conftest import FIGURES
-from tests.test_exercise_bank import (as_float, assert_needs_every_reference, assert_tells_its_misconceptions_apart,
-                                     nltk_value, tolerance)
+from tests.test_exercise_bank import (
+    as_float,
+    assert_needs_every_reference,
+    assert_tells_its_misconceptions_apart,
+    nltk_value,
+    tolerance,
+)
 from tests.view_checks import needs_weasyprint
 
 #: Each test compiles PDFs or draws a class of variants: the full run only (make check leaves them out).
@@ -36,12 +41,30 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     needs_weasyprint()  # skips (or fails under CI=true) without WeasyPrint and Pango
     out = tmp_path_factory.mktemp("worksheets")
     started = time.perf_counter()
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", str(STUDENTS),
-                          "--seed", str(SEED), "--out", str(out)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            str(STUDENTS),
+            "--seed",
+            str(SEED),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     seconds = time.perf_counter() - started
     assert run.returncode == 0, run.stderr
-    FIGURES.append(f"exercises worksheet --students {STUDENTS}: {seconds:.1f} s for {STUDENTS} PDF worksheets, "
-                   f"their key and three quiz files ({len(VARIANTS)} variants)")
+    FIGURES.append(
+        f"exercises worksheet --students {STUDENTS}: {seconds:.1f} s for {STUDENTS} PDF worksheets, "
+        f"their key and three quiz files ({len(VARIANTS)} variants)"
+    )
     return out
 
 
@@ -71,14 +94,15 @@ def test_each_variant_keeps_what_its_exercise_teaches():
         given = ex.inputs
         if ex.kind == "modified_precision":
             hyp = given["hypothesis"].split()
-            grams = Counter(tuple(hyp[i:i + given["n"]]) for i in range(len(hyp) - given["n"] + 1))
+            grams = Counter(tuple(hyp[i : i + given["n"]]) for i in range(len(hyp) - given["n"] + 1))
             assert max(grams.values()) >= 2, ex.label  # a repeated n-gram: clipping is the point
             assert len(given["references"]) == len(exercise(ex.id).inputs["references"])
             if len(given["references"]) > 1:
                 assert_needs_every_reference(ex)
         if ex.id == "04.1":  # a missing 4-gram: smoothing is the point
             assert ex.check(None).misconceptions and any(
-                m.name == "unsmoothed" for m in ex.check(None).misconceptions), ex.label
+                m.name == "unsmoothed" for m in ex.check(None).misconceptions
+            ), ex.label
         if ex.kind == "brevity_penalty":  # only BLEU's rule (the closest length) gives the answer
             lens, c = given["reference_lengths"], given["hypothesis_length"]
             closest = min(lens, key=lambda r: (abs(r - c), r))
@@ -95,15 +119,19 @@ def test_the_pdfs_read_back_with_each_students_own_question_and_answer_space(fol
     sheets = sorted((folder / "sheets").glob("student-*.pdf"))
     assert [p.stem for p in sheets] == [f"student-{k:02d}" for k in range(1, STUDENTS + 1)]
     for path, sheet in zip(sheets, SHEETS):
-        text = " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                                       check=True).stdout.split())
+        text = " ".join(
+            subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout.split()
+        )
         assert f"student {sheet[0].student:02d}" in text
         assert text.count("Answer (") == len(VARIED) and text.count("Working (") == len(VARIED)
         for ex in sheet:
             if "hypothesis" in ex.inputs:
                 assert ex.inputs["hypothesis"].split()[0] in text, ex.label
-    key = " ".join(subprocess.run(["pdftotext", str(folder / "worksheet-key.pdf"), "-"], capture_output=True,
-                                  text=True, check=True).stdout.split())
+    key = " ".join(
+        subprocess.run(
+            ["pdftotext", str(folder / "worksheet-key.pdf"), "-"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
     for sheet in SHEETS:
         section = key.split(f"Sheet of student {sheet[0].student:02d}")[1].split("Sheet of student")[0]
         for number, ex in enumerate(sheet, start=1):
@@ -115,7 +143,7 @@ def _both_roundings(ex: Exercise) -> str:
     if isinstance(ex.answer, str):
         return ex.answer_text
     exact = Decimal(repr(ex.answer))
-    if (exact * 10 ** ex.decimals) % 1 != Decimal("0.5"):
+    if (exact * 10**ex.decimals) % 1 != Decimal("0.5"):
         return ex.answer_text
     unit = Decimal(1).scaleb(-ex.decimals)
     low, high = sorted(exact.quantize(unit, rounding=way) for way in (ROUND_DOWN, ROUND_UP))
@@ -158,12 +186,14 @@ def test_the_quiz_files_are_drawn_apart_from_the_sheets_and_name_no_seed(folder:
     paper = {question_text(ex, "platform") for ex in VARIANTS}
     quiz_texts = [q.findtext("questiontext/text") for questions in found.values() for q in questions]
     assert len(quiz_texts) >= 5 * len(present) and not paper & set(quiz_texts)
-    for (category, questions), (exercise_id, _) in zip(found.items(), present):
-        assert [q.findtext("idnumber") for q in questions] == [f"{exercise_id}-q{k:02d}"
-                                                               for k in range(1, len(questions) + 1)]
+    for questions, (exercise_id, _) in zip(found.values(), present):
+        assert [q.findtext("idnumber") for q in questions] == [
+            f"{exercise_id}-q{k:02d}" for k in range(1, len(questions) + 1)
+        ]
         assert all("student" not in (q.findtext("name/text") or "") for q in questions)
-    every = (folder / "worksheets.moodle.xml").read_text(encoding="utf-8") + \
-        (folder / "worksheets.gift.txt").read_text(encoding="utf-8")
+    every = (folder / "worksheets.moodle.xml").read_text(encoding="utf-8") + (folder / "worksheets.gift.txt").read_text(
+        encoding="utf-8"
+    )
     for digits in (6, 8, 10):
         assert hashlib.sha256(str(SEED).encode()).hexdigest()[:digits] not in every
     key = (folder / "worksheet-key.md").read_text(encoding="utf-8")
@@ -175,18 +205,23 @@ def test_the_gift_and_qti_files_hold_every_quiz_variant(folder: Path):
     names = [q.findtext("name/text") for questions in found.values() for q in questions]
     gift = (folder / "worksheets.gift.txt").read_text(encoding="utf-8")
     assert gift.count("$CATEGORY: ") == len(found)
-    assert [line.split("::")[1] for line in gift.splitlines() if line.startswith("::")] == \
-        [name.replace(":", "\\:") for name in names]
+    assert [line.split("::")[1] for line in gift.splitlines() if line.startswith("::")] == [
+        name.replace(":", "\\:") for name in names
+    ]
     with zipfile.ZipFile(folder / "worksheets.qti.zip") as package:
-        name = next(n for n in package.namelist() if n.endswith(".xml") and "assessment_meta" not in n
-                    and "imsmanifest" not in n)
+        name = next(
+            n
+            for n in package.namelist()
+            if n.endswith(".xml") and "assessment_meta" not in n and "imsmanifest" not in n
+        )
         root = ElementTree.fromstring(package.read(name))
         meta = ElementTree.fromstring(package.read(next(n for n in package.namelist() if "assessment_meta" in n)))
     tag = lambda e: e.tag.split("}")[-1]  # noqa: E731
     sections = [e for e in root.iter() if tag(e) == "section" and e.get("ident") != "root_section"]
     assert len(sections) == len(found)  # one question group per exercise, from which the quiz picks one
-    assert [s.get("title") for s in sections] == [f"{i} {v.title}" for i, v in zip(VARIED, SHEETS[0])
-                                                  if any(f"/{i} " in category for category in found)]
+    assert [s.get("title") for s in sections] == [
+        f"{i} {v.title}" for i, v in zip(VARIED, SHEETS[0]) if any(f"/{i} " in category for category in found)
+    ]
     picks = [next(int(x.text) for x in s.iter() if tag(x) == "selection_number") for s in sections]
     assert picks == [1] * len(found)
     assert sum(1 for e in root.iter() if tag(e) == "item") == len(names)
@@ -195,9 +230,26 @@ def test_the_gift_and_qti_files_hold_every_quiz_variant(folder: Path):
 
 
 def test_bad_worksheet_requests_are_refused_clearly(tmp_path: Path):
-    for students, words in (("0", f"students must be from 1 to {MAX_STUDENTS}"), ("x", "is not a whole number of at most 18 digits")):
-        run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", students,
-                              "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    for students, words in (
+        ("0", f"students must be from 1 to {MAX_STUDENTS}"),
+        ("x", "is not a whole number of at most 18 digits"),
+    ):
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "bleu_teach",
+                "exercises",
+                "worksheet",
+                "--students",
+                students,
+                "--out",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr
     with pytest.raises(ValueError, match="is not drawn afresh"):
         import random
@@ -221,8 +273,9 @@ def test_a_large_class_gets_worksheets_and_the_key_says_which_variants_are_share
     assert different == pool_size("04.1") < students
     assert len({tuple(repr(sorted(v.inputs.items())) for v in sheet) for sheet in sheets}) == students
     rows = {row[0]: row for row in worksheet_key(sheets, SEED).to_document().blocks[3].rows}  # type: ignore[union-attr]
-    same_lengths = {(tuple(sorted(sheet[0].inputs["reference_lengths"])), sheet[0].inputs["hypothesis_length"])
-                    for sheet in sheets}  # the same lengths in another order are the same question in substance
+    same_lengths = {
+        (tuple(sorted(sheet[0].inputs["reference_lengths"])), sheet[0].inputs["hypothesis_length"]) for sheet in sheets
+    }  # the same lengths in another order are the same question in substance
     assert rows["04.1"][2] == str(different) and rows["03.1"][2] == str(len(same_lengths))
 
 
@@ -243,20 +296,44 @@ def test_the_students_sheets_never_print_the_seed_and_the_key_does(folder: Path)
 
 def test_without_a_seed_a_random_one_is_chosen_and_said_and_old_sheets_are_cleared(tmp_path: Path):
     env = {**__import__("os").environ, "PATH": "/nonexistent"}
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "3", "--out",
-                          str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "3", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     (tmp_path / "sheets" / "student-09.pdf").write_text("the teacher's own file")
     (tmp_path / "notes.txt").write_text("the teacher's own file")
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
-                          str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
+    run = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     seed = int(run.stderr.split("made with seed ")[1].split(":")[0])
     assert f"made with seed {seed}" in (tmp_path / "worksheet-key.md").read_text(encoding="utf-8")
     assert not (tmp_path / "sheets" / "student-03.md").exists()  # the earlier set's third sheet
     assert (tmp_path / "sheets" / "student-09.pdf").exists() and (tmp_path / "notes.txt").exists()
-    run = subprocess.run([sys.executable, "-m", "bleu_teach", "exercises", "worksheet", "--students", "2", "--out",
-                          str(tmp_path / "notes.txt")], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "exercises",
+            "worksheet",
+            "--students",
+            "2",
+            "--out",
+            str(tmp_path / "notes.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2 and "is a file, not a folder" in run.stderr
 
 
@@ -292,10 +369,16 @@ def test_no_quiz_variant_is_a_sheet_with_its_words_moved_or_its_answer_on_the_sa
 
     def moved(ex: Exercise) -> tuple[str, str, list[str]]:  # the same references and the same words in any order
         return (ex.id, repr(ex.inputs.get("references")), sorted(ex.inputs.get("hypothesis", "").split()))
+
     paper_moved = [moved(ex) for ex in VARIANTS]
-    paper_echo = {(ex.id, repr(ex.inputs["references"]), ex.answer_text) for ex in VARIANTS if "references" in ex.inputs}
-    paper_lengths = {(tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"])
-                     for ex in VARIANTS if ex.kind == "brevity_penalty"}
+    paper_echo = {
+        (ex.id, repr(ex.inputs["references"]), ex.answer_text) for ex in VARIANTS if "references" in ex.inputs
+    }
+    paper_lengths = {
+        (tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"])
+        for ex in VARIANTS
+        if ex.kind == "brevity_penalty"
+    }
     for ex in quiz:
         if ex.kind == "modified_precision":
             assert moved(ex) not in paper_moved, ex.label

@@ -53,8 +53,10 @@ def _pdflatex() -> str | None:
     found = shutil.which("pdflatex")
     if found is None or shutil.which("pdftotext") is None:
         if os.environ.get("CI") == "true":
-            pytest.fail("pdflatex and pdftotext are needed (Debian: texlive-latex-base texlive-latex-recommended "
-                        "poppler-utils; .ci/run installs them)")
+            pytest.fail(
+                "pdflatex and pdftotext are needed (Debian: texlive-latex-base texlive-latex-recommended "
+                "poppler-utils; .ci/run installs them)"
+            )
         pytest.skip("pdflatex or pdftotext not installed")
     return found
 
@@ -74,21 +76,28 @@ def compile_latex(source: str, folder: Path) -> str:
     """Compile a standalone document with pdflatex; the PDF's text, as pdftotext reads it."""
     engine = _pdflatex()
     (folder / "doc.tex").write_text(source, encoding="utf-8")
-    run = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [engine, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout[-3000:]
-    return subprocess.run(["pdftotext", "-layout", "doc.pdf", "-"], cwd=folder, capture_output=True, text=True,
-                          check=True).stdout
-
-
+    return subprocess.run(
+        ["pdftotext", "-layout", "doc.pdf", "-"], cwd=folder, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def check_every_view(result: Viewable, tmp_path: Path, latex: bool = True) -> None:
-    """Markdown tables = the document's tables = the text view's; JSON round-trips; LaTeX compiles and shows the score."""
+    """Markdown tables = the document's tables = the text view's; JSON round-trips; LaTeX compiles and shows the
+    score."""
     document = result.to_document()
     expected = [[list(t.header), *[list(r) for r in t.rows]] for t in document_tables(document.blocks)]
     # Markdown shows each cell as the text view does (control characters as escapes).
-    assert markdown_tables(result.to_markdown()) == [[[safe(c).strip() for c in row] for row in table] for table in expected]
+    assert markdown_tables(result.to_markdown()) == [
+        [[safe(c).strip() for c in row] for row in table] for table in expected
+    ]
     text = "\n".join(line.strip() for line in result.to_text().splitlines())
     for table in document_tables(document.blocks):
         assert "\n".join(line.strip() for line in table_lines(table.header, table.rows)) in text
@@ -100,13 +109,18 @@ def check_every_view(result: Viewable, tmp_path: Path, latex: bool = True) -> No
     if latex:
         pdf = compile_latex(result.to_latex(standalone=True), tmp_path)
         scores = [b for b in document.blocks if isinstance(b, Score)]
-        shown = write_text(Document(tuple(scores))) if scores else write_text(Document(tuple(document_tables(document.blocks))[:1]))
+        shown = (
+            write_text(Document(tuple(scores)))
+            if scores
+            else write_text(Document(tuple(document_tables(document.blocks))[:1]))
+        )
         number = re.search(r"\d+\.\d+", shown)
         assert number is None or number.group(0) in " ".join(pdf.split()), shown
 
 
 def assert_tables_shown(result: Viewable) -> None:
-    """Every table of the result's document, cell for cell: aligned in the text view, one ``<td>``/``<th>`` each in HTML."""
+    """Every table of the result's document, cell for cell: aligned in the text view, one ``<td>``/``<th>`` each in
+    HTML."""
     from html import escape
 
     document = result.to_document()

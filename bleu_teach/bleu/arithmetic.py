@@ -43,20 +43,29 @@ from __future__ import annotations
 
 import math
 import numbers
-from decimal import Decimal
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Optional, Union
+from typing import Any
 
-from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_orders, preview
-from bleu_teach.bleu.smoothing import SmoothingCallable
 from bleu_teach.bleu.counting import CountFraction, PooledCounts
+from bleu_teach.bleu.smoothing import SmoothingCallable
+from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_orders, preview
 
-__all__ = ["DEFAULT_WEIGHTS", "Number", "BleuResult", "brevity_penalty", "score_counts",
-           "SACREBLEU_SMOOTHING", "SACREBLEU_LOG_FLOOR", "SacreArithmetic", "sacrebleu_score_counts"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Number",
+    "BleuResult",
+    "brevity_penalty",
+    "score_counts",
+    "SACREBLEU_SMOOTHING",
+    "SACREBLEU_LOG_FLOOR",
+    "SacreArithmetic",
+    "sacrebleu_score_counts",
+]
 
-Number = Union[int, float, Fraction]
+Number = int | float | Fraction
 
 
 def brevity_penalty(r: int, c: int) -> Number:
@@ -114,8 +123,10 @@ def _left_out_reason(weight_in_force: bool, smoothed: Any) -> str:
 
 def _smoothed_values(values: Any, name: str) -> tuple[Any, ...]:
     """What a smoothing function returned, as a tuple of numbers, or a clear error about that function."""
-    what = (f"The smoothing function {name!r} returned {preview(values)}; a smoothing function must return "
-            f"a list with one number per order, as SmoothingFunction().method1 does")
+    what = (
+        f"The smoothing function {name!r} returned {preview(values)}; a smoothing function must return "
+        f"a list with one number per order, as SmoothingFunction().method1 does"
+    )
     if isinstance(values, (str, bytes)):
         raise TypeError(what + ".")
     try:
@@ -164,13 +175,28 @@ def score_counts(
         # No unigram match at all: the score is 0 whatever the weights and smoothing.
         for weight in weight_group:
             padded = tuple(weight) + (0.0,) * (k - len(weight))
-            results.append(BleuResult(
-                precisions, precisions, padded, (None,) * k,
-                ("no unigram match: nothing is combined",) * k,
-                None, bp, counts.hyp_len, counts.ref_len, 0.0, smoothing_name, True, False))
+            results.append(
+                BleuResult(
+                    precisions,
+                    precisions,
+                    padded,
+                    (None,) * k,
+                    ("no unigram match: nothing is combined",) * k,
+                    None,
+                    bp,
+                    counts.hyp_len,
+                    counts.ref_len,
+                    0.0,
+                    smoothing_name,
+                    True,
+                    False,
+                )
+            )
         return results
-    smoothed = _smoothed_values(smoothing(list(precisions), references=last_references,
-                                          hypothesis=last_hypothesis, hyp_len=counts.hyp_len), smoothing_name)
+    smoothed = _smoothed_values(
+        smoothing(list(precisions), references=last_references, hypothesis=last_hypothesis, hyp_len=counts.hyp_len),
+        smoothing_name,
+    )
     flags = list(default_tuples) if default_tuples is not None else [tuple(w) == DEFAULT_WEIGHTS for w in weight_group]
     for weight, given_as_default in zip(weight_group, flags):
         reweighed = False
@@ -184,17 +210,32 @@ def score_counts(
             p = smoothed[i] if i < len(smoothed) else 0
             reason = _left_out_reason(in_force, p)
             if in_force and i >= len(smoothed):
-                reason = ("the smoothing function returned no value for this order, and NLTK pairs weights with "
-                          "values by zip, so the order is left out (as if p_n were 1)")
+                reason = (
+                    "the smoothing function returned no value for this order, and NLTK pairs weights with "
+                    "values by zip, so the order is left out (as if p_n were 1)"
+                )
             terms.append(weight[i] * math.log(p) if not reason else None)
             reasons.append(reason)
         present = [t for t in terms if t is not None]
         score = bp * math.exp(math.fsum(present))
         padded = tuple(weight) + (0.0,) * (k - len(weight))
-        results.append(BleuResult(
-            precisions, tuple(smoothed[:k]) + (None,) * (k - len(smoothed)), padded, tuple(terms), tuple(reasons),
-            math.fsum(present) if present else None, bp, counts.hyp_len, counts.ref_len, score,
-            smoothing_name, False, reweighed))
+        results.append(
+            BleuResult(
+                precisions,
+                tuple(smoothed[:k]) + (None,) * (k - len(smoothed)),
+                padded,
+                tuple(terms),
+                tuple(reasons),
+                math.fsum(present) if present else None,
+                bp,
+                counts.hyp_len,
+                counts.ref_len,
+                score,
+                smoothing_name,
+                False,
+                reweighed,
+            )
+        )
     return results
 
 
@@ -203,7 +244,7 @@ def score_counts(
 # ---------------------------------------------------------------------------
 
 #: sacreBLEU's smoothing methods and their default values.
-SACREBLEU_SMOOTHING: dict[str, Optional[float]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+SACREBLEU_SMOOTHING: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 #: sacreBLEU floors log(0) to this, so that a zero precision makes the score 0.
 SACREBLEU_LOG_FLOOR = -9999999999
@@ -232,8 +273,14 @@ def _log_floor(x: float) -> float:
 
 
 def sacrebleu_score_counts(
-    matches: Sequence[int], ngrams: Sequence[int], sys_len: int, ref_len: int, method: str = "exp",
-    value: Optional[float] = None, max_order: int = 4, effective_order: bool = False,
+    matches: Sequence[int],
+    ngrams: Sequence[int],
+    sys_len: int,
+    ref_len: int,
+    method: str = "exp",
+    value: float | None = None,
+    max_order: int = 4,
+    effective_order: bool = False,
 ) -> SacreArithmetic:
     """Counts to a score the way sacreBLEU's ``BLEU.compute_bleu`` does, step for step (0-100 scale).
 
@@ -250,13 +297,17 @@ def sacrebleu_score_counts(
     if not isinstance(method, str) or method not in SACREBLEU_SMOOTHING:
         raise ValueError(f"Unknown smoothing method {preview(method)}; choose one of {', '.join(SACREBLEU_SMOOTHING)}.")
     if len(matches) != max_order or len(ngrams) != max_order:
-        raise ValueError(f"matches and ngrams need one count per order 1..max_order ({max_order}); got "
-                         f"{len(matches)} and {len(ngrams)}.")
+        raise ValueError(
+            f"matches and ngrams need one count per order 1..max_order ({max_order}); got "
+            f"{len(matches)} and {len(ngrams)}."
+        )
     try:  # counts past a float's range (10**400) would fail inside the arithmetic
         if not all(math.isfinite(float(x)) for x in (*matches, *ngrams, sys_len, ref_len, value or 0)):
             raise OverflowError
     except OverflowError:
-        raise ValueError("The counts, lengths and smoothing value must be finite numbers within a float's range.") from None
+        raise ValueError(
+            "The counts, lengths and smoothing value must be finite numbers within a float's range."
+        ) from None
     if value is None:
         value = SACREBLEU_SMOOTHING[method]
     counts: list[float] = list(matches)

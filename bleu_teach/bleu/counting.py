@@ -84,10 +84,12 @@ class CountFraction(Fraction):
     _count: int
     _total: int
 
-    def __new__(cls, count: int, total: int) -> "CountFraction":
+    def __new__(cls, count: int, total: int) -> CountFraction:
         if isinstance(total, int) and not isinstance(total, bool) and total == 0:
-            raise ValueError(f"CountFraction({count!r}, 0): the total (the number of hypothesis n-grams) must be at "
-                             "least 1; NLTK counts an order without n-grams as 0/1.")
+            raise ValueError(
+                f"CountFraction({count!r}, 0): the total (the number of hypothesis n-grams) must be at "
+                "least 1; NLTK counts an order without n-grams as 0/1."
+            )
         self = super().__new__(cls, count, total)
         self._count = count
         self._total = total
@@ -228,8 +230,10 @@ def check_counted_orders(max_n: Any, allow_none: bool = False) -> int:
         raise TypeError(f"The number of orders must be a whole number such as 4, not {type(max_n).__name__}.")
     count = int(max_n)
     if not (0 if allow_none else 1) <= count <= MAX_COUNTED_ORDERS:
-        raise ValueError(f"The number of orders must be a whole number from 1 to {MAX_COUNTED_ORDERS:,}; got "
-                         f"{whole_number_text(count)}.")
+        raise ValueError(
+            f"The number of orders must be a whole number from 1 to {MAX_COUNTED_ORDERS:,}; got "
+            f"{whole_number_text(count)}."
+        )
     return count
 
 
@@ -415,8 +419,10 @@ class Lengths:
         if len(self.ref_lens) == 1:
             return "the only reference"
         if self.tie:
-            return (f"lengths {' and '.join(map(str, self.tied))} are equally close to {self.hyp_len}; "
-                    f"the tie goes to the shorter")
+            return (
+                f"lengths {' and '.join(map(str, self.tied))} are equally close to {self.hyp_len}; "
+                f"the tie goes to the shorter"
+            )
         return f"closest to the hypothesis length {self.hyp_len}, difference {abs(self.closest_ref_len - self.hyp_len)}"
 
 
@@ -470,8 +476,14 @@ def _order(references: Sequence[Tokens], hypothesis: Tokens, n: int) -> OrderCou
     hyp_counts = list(counts.values())
     # Column by column: each reference's count of every hypothesis n-gram, then the largest, then the clip.
     # A reference's n-grams that the hypothesis lacks are skipped before they are counted.
-    ref_counts = list(zip(*[map(Counter(filter(counts.__contains__, zip(*(ref[i:] for i in range(n))))).get, grams,
-                                repeat(0)) for ref in references]))
+    ref_counts = list(
+        zip(
+            *[
+                map(Counter(filter(counts.__contains__, zip(*(ref[i:] for i in range(n))))).get, grams, repeat(0))
+                for ref in references
+            ]
+        )
+    )
     most = list(map(max, ref_counts))
     clip = list(map(min, hyp_counts, most))
     table = tuple(map(NgramRow, grams, hyp_counts, ref_counts, most, clip))
@@ -530,7 +542,9 @@ class PooledCounts:
     ref_len: int
 
 
-def pooled_counts(list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int) -> PooledCounts:
+def pooled_counts(
+    list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int
+) -> PooledCounts:
     """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
     max_n = check_counted_orders(max_n)
     matches = [0] * max_n

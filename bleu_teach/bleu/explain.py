@@ -4,8 +4,9 @@
 :func:`compare_hypotheses` (two hypotheses against the same references)
 count with :mod:`bleu_teach.bleu.counting` and score with
 :mod:`bleu_teach.bleu.arithmetic`, the very functions ``sentence_bleu`` and
-``corpus_bleu`` use, and return the reports of :mod:`bleu_teach.bleu.reports`
-with the notes a learner needs for these numbers.
+``corpus_bleu`` use, and return the reports of :mod:`bleu_teach.bleu.reports`,
+:mod:`bleu_teach.bleu.corpus_report` and :mod:`bleu_teach.bleu.comparison` with the notes a learner needs for
+these numbers.
 """
 
 from __future__ import annotations
@@ -14,22 +15,23 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from bleu_teach.bleu.arithmetic import BleuResult, Number
-from bleu_teach.bleu.arithmetic import score_counts
+from bleu_teach.bleu.arithmetic import BleuResult, Number, score_counts
+from bleu_teach.bleu.comparison import HypothesisComparison
+from bleu_teach.bleu.corpus_report import CorpusReport, SentenceRow
 from bleu_teach.bleu.counting import OrderCounts, PooledCounts, SentenceStatistics, pool, sentence_statistics
 from bleu_teach.bleu.nltk_api import check_corpus
-from bleu_teach.bleu.reports import (
-    BleuReport,
-    CorpusReport,
-    HypothesisComparison,
-    LengthReport,
-    OrderReport,
-    SentenceRow,
-)
+from bleu_teach.bleu.reports import BleuReport, LengthReport, OrderReport
 from bleu_teach.bleu.smoothing import SmoothingCallable, quietly, resolve_smoothing
 from bleu_teach.inputs.tokenizers import tokenize
-from bleu_teach.inputs.validation import (DEFAULT_WEIGHTS, check_bool, check_orders, check_references, check_tokens,
-                                          check_weight_tuple, is_default_tuple)
+from bleu_teach.inputs.validation import (
+    DEFAULT_WEIGHTS,
+    check_bool,
+    check_orders,
+    check_references,
+    check_tokens,
+    check_weight_tuple,
+    is_default_tuple,
+)
 from bleu_teach.views.formatting import number_ranges
 
 __all__ = ["explain", "explain_corpus", "compare_hypotheses", "explain_strings", "explain_corpus_strings"]
@@ -78,8 +80,10 @@ def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corp
         notes.append(f"The {what} {'are' if corpus else 'is'} empty, so the score is 0.")
         return notes
     if result.no_unigram_match:
-        notes.append(f"No unigram of the {what} appears in any reference, so the score is 0 "
-                     f"(whatever the weights and smoothing).")
+        notes.append(
+            f"No unigram of the {what} appears in any reference, so the score is 0 "
+            f"(whatever the weights and smoothing)."
+        )
         return notes
     short = [o.n for o in orders if o.counted_as_one]
     if short and not corpus:
@@ -117,9 +121,10 @@ def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corp
             f"share of matched n-grams any more."
         )
     if unweighted_zero:
+        one = len(unweighted_zero) == 1
         notes.append(
-            f"No match for n = {_orders_text(unweighted_zero)}, but {'that order has' if len(unweighted_zero) == 1 else 'those orders have'} "
-            f"weight 0, so {'it does' if len(unweighted_zero) == 1 else 'they do'} not change the score."
+            f"No match for n = {_orders_text(unweighted_zero)}, but {'that order has' if one else 'those orders have'} "
+            f"weight 0, so {'it does' if one else 'they do'} not change the score."
         )
     unreturned = [o.n for o in orders if o.weight > 0 and o.smoothed is None]
     if unreturned:
@@ -133,16 +138,19 @@ def _notes(orders: Sequence[OrderReport], result: BleuResult, hyp_len: int, corp
             f"p_n is still 0 after smoothing for n = {_orders_text(skipped)}; NLTK leaves such orders out of the "
             f"sum, which treats them as if p_n were 1."
         )
-    changed = [o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed is not None
-               and o.smoothed != o.precision]
+    changed = [
+        o.n for o in orders if o.weight > 0 and not o.is_zero and o.smoothed is not None and o.smoothed != o.precision
+    ]
     if changed:
         notes.append(
             f"{result.smoothing} also changed p_n for n = {_orders_text(changed)}, where there were matches: "
             f"smoothing is not only for zeros."
         )
     if result.brevity_penalty < 1:
-        notes.append(f"The {what} {'are' if corpus else 'is'} shorter than the closest reference "
-                     f"length{' (summed over the corpus)' if corpus else ''}, so the brevity penalty lowers the score.")
+        notes.append(
+            f"The {what} {'are' if corpus else 'is'} shorter than the closest reference "
+            f"length{' (summed over the corpus)' if corpus else ''}, so the brevity penalty lowers the score."
+        )
     return notes
 
 
@@ -185,7 +193,9 @@ def explain(
     func, name = resolve_smoothing(smoothing)
     statistics = sentence_statistics(refs, hyp, len(weight))
     counts = pool([statistics])
-    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp, [is_default_tuple(weights)])[0]
+    result = score_counts(counts, [weight], quietly(func), name, auto_reweigh, refs, hyp, [is_default_tuple(weights)])[
+        0
+    ]
     orders = _orders(result, statistics.ngrams, statistics.orders)
     return BleuReport(
         hypothesis=hyp,
@@ -205,8 +215,11 @@ def explain(
 def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) -> list[str]:
     notes = []
     k = len(counts.totals)
-    extra = [(n, counts.totals[n - 1] - counts.ngrams[n - 1]) for n in range(1, k + 1)
-             if counts.totals[n - 1] != counts.ngrams[n - 1]]
+    extra = [
+        (n, counts.totals[n - 1] - counts.ngrams[n - 1])
+        for n in range(1, k + 1)
+        if counts.totals[n - 1] != counts.ngrams[n - 1]
+    ]
     if extra:
         parts = "; ".join(
             f"t_{n} = {counts.totals[n - 1]} for {counts.ngrams[n - 1]} real {n}-grams "
@@ -229,8 +242,7 @@ def _corpus_notes(rows: Sequence[SentenceRow], counts: PooledCounts, name: str) 
         )
     if name in ("method5", "method6", "method7"):
         notes.append(
-            f"{name} reads extra statistics from the last sentence only (as NLTK does), "
-            f"not from the whole corpus."
+            f"{name} reads extra statistics from the last sentence only (as NLTK does), not from the whole corpus."
         )
     return notes
 
@@ -263,31 +275,36 @@ def explain_corpus(
         raise ValueError(
             f"A step-by-step corpus report keeps every sentence's counts: {len(hyps):,} sentences times {max_n:,} "
             f"orders is {len(hyps) * max_n:,} counts, more than the {MAX_CORPUS_CELLS:,} it keeps. For the score "
-            f"alone use corpus_bleu (or sacreBLEU), or use fewer orders or sentences.")
+            f"alone use corpus_bleu (or sacreBLEU), or use fewer orders or sentences."
+        )
     sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
     rows = []
     for index, (stats, refs, hyp) in enumerate(zip(sentences, refs_list, hyps)):
         problem = None
         sentence_result: BleuResult | None
         try:
-            sentence_result = score_counts(pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp,
-                                           [is_default_tuple(weights)])[0]
+            sentence_result = score_counts(
+                pool([stats]), [weight], quiet, name, auto_reweigh, refs, hyp, [is_default_tuple(weights)]
+            )[0]
         except ValueError as error:  # e.g. method6 on a sentence without a trigram match
             sentence_result, problem = None, str(error)
-        rows.append(SentenceRow(
-            index=index,
-            hyp_len=stats.length.hyp_len,
-            closest_ref_len=stats.length.closest_ref_len,
-            clipped=stats.matches,
-            totals=stats.totals,
-            brevity_penalty=sentence_result.brevity_penalty if sentence_result else math.nan,
-            sentence_score=sentence_result.score if sentence_result else None,
-            ngrams=stats.ngrams,
-            problem=problem,
-        ))
+        rows.append(
+            SentenceRow(
+                index=index,
+                hyp_len=stats.length.hyp_len,
+                closest_ref_len=stats.length.closest_ref_len,
+                clipped=stats.matches,
+                totals=stats.totals,
+                brevity_penalty=sentence_result.brevity_penalty if sentence_result else math.nan,
+                sentence_score=sentence_result.score if sentence_result else None,
+                ngrams=stats.ngrams,
+                problem=problem,
+            )
+        )
     counts = pool(sentences)
-    result = score_counts(counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1],
-                          [is_default_tuple(weights)])[0]
+    result = score_counts(
+        counts, [weight], quiet, name, auto_reweigh, refs_list[-1], hyps[-1], [is_default_tuple(weights)]
+    )[0]
     scored = [row.sentence_score for row in rows if row.sentence_score is not None]
     mean = math.fsum(scored) / len(rows) if len(scored) == len(rows) else None
     orders = _orders(result, counts.ngrams)
@@ -330,8 +347,12 @@ def compare_hypotheses(
     >>> duel.winner, duel.deciding(2)[0]
     ('A', (('is', 'chasing'), ('chasing', 'the')))
     """
-    if (not isinstance(labels, tuple) or len(labels) != 2 or not all(isinstance(x, str) for x in labels)
-            or labels[0] == labels[1]):
+    if (
+        not isinstance(labels, tuple)
+        or len(labels) != 2
+        or not all(isinstance(x, str) for x in labels)
+        or labels[0] == labels[1]
+    ):
         raise ValueError("labels must be two different strings, e.g. ('A', 'B').")
     reports = []
     for name, hypothesis in (("hypothesis_a", hypothesis_a), ("hypothesis_b", hypothesis_b)):
@@ -394,9 +415,16 @@ def explain_corpus_strings(
         raise TypeError("references must be a list with one list of reference texts per hypothesis.")
     for i, group in enumerate(references):
         if isinstance(group, str):  # would be read as one reference per character
-            raise TypeError(f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] gives one "
-                            f"reference per hypothesis.")
+            raise TypeError(
+                f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] gives one "
+                f"reference per hypothesis."
+            )
     hyps = [_tokens_of(h, "the hypothesis", tokenizer, lowercase) for h in hypotheses]
-    refs = [[_tokens_of(text, f"reference {k} of segment {i}", tokenizer, lowercase)
-             for k, text in enumerate(group, start=1)] for i, group in enumerate(references, start=1)]
+    refs = [
+        [
+            _tokens_of(text, f"reference {k} of segment {i}", tokenizer, lowercase)
+            for k, text in enumerate(group, start=1)
+        ]
+        for i, group in enumerate(references, start=1)
+    ]
     return explain_corpus(refs, hyps, weights=weights, smoothing=smoothing)

@@ -20,6 +20,15 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+from bleu_teach.bleu import arithmetic, counting
+from bleu_teach.bleu.arithmetic import Number, score_counts
+from bleu_teach.bleu.counting import (
+    CountFraction,
+    Ngram,
+    order_statistics,
+    pooled_counts,
+)
+from bleu_teach.bleu.smoothing import SmoothingCallable, resolve_smoothing
 from bleu_teach.inputs.validation import (
     DEFAULT_WEIGHTS,
     Tokens,
@@ -29,15 +38,6 @@ from bleu_teach.inputs.validation import (
     check_references,
     check_tokens,
     check_weights,
-)
-from bleu_teach.bleu import arithmetic, counting
-from bleu_teach.bleu.arithmetic import Number, score_counts
-from bleu_teach.bleu.smoothing import SmoothingCallable, resolve_smoothing
-from bleu_teach.bleu.counting import (
-    CountFraction,
-    Ngram,
-    pooled_counts,
-    order_statistics,
 )
 
 __all__ = [
@@ -75,9 +75,7 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     return counting.ngram_counts(check_tokens(tokens, "tokens"), check_order(n))
 
 
-def max_reference_counts(
-    references: Iterable[Sequence[Hashable]], n: int
-) -> Counter[Ngram]:
+def max_reference_counts(references: Iterable[Sequence[Hashable]], n: int) -> Counter[Ngram]:
     """For every n-gram, its largest count in any single reference.
 
     This is the "maximum reference count" of Section 2.1: counts are not
@@ -132,9 +130,7 @@ def modified_precision(
     return order_statistics(refs, hyp, n).precision
 
 
-def plain_precision(
-    references: Iterable[Sequence[Hashable]], hypothesis: Sequence[Hashable], n: int
-) -> CountFraction:
+def plain_precision(references: Iterable[Sequence[Hashable]], hypothesis: Sequence[Hashable], n: int) -> CountFraction:
     """Precision WITHOUT clipping: hypothesis n-grams found in some reference / all.
 
     Not part of BLEU; it is here to show why BLEU clips (Section 2.1).  It
@@ -165,7 +161,6 @@ def closest_ref_length(references: Iterable[Sequence[Hashable]], hyp_len: int) -
     return counting.closest_ref_length((len(r) for r in refs), hyp_len)
 
 
-
 def brevity_penalty(closest_ref_len: int, hyp_len: int) -> Number:
     """BP = 1 if c > r, else exp(1 - r/c) (Papineni et al. 2002, Section 2.2.2).
 
@@ -189,10 +184,7 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[list[tuple[T
         if value is None:
             raise TypeError(f"{name} is None; pass a list with one entry per sentence.")
         if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-            raise TypeError(
-                f"{name} must be a list with one entry per sentence, not "
-                f"{type(value).__name__}."
-            )
+            raise TypeError(f"{name} must be a list with one entry per sentence, not {type(value).__name__}.")
     refs_list = list(list_of_references)
     hyps = list(hypotheses)
     if len(refs_list) != len(hyps):

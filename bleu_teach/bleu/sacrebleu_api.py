@@ -32,15 +32,16 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_counts
-from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.inputs.validation import check_orders
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
+from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, sacrebleu_tokenizer, tokenize
-from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score, Table as TableBlock
+from bleu_teach.inputs.validation import check_orders
+from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.document import notes as document_notes
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.viewable import Viewable
@@ -105,35 +106,57 @@ class SacreScore(Viewable):
     def to_document(self) -> Document:
         """The score, each order's counts as sacreBLEU reports them and as counted, BP and lengths, the signature."""
         rows = tuple(
-            (str(n), _count(self.counts[n - 1]), _count(self.totals[n - 1]), format_number(self.precisions[n - 1]),
-             str(self.matches[n - 1]), str(self.ngrams[n - 1]), "yes" if n <= self.orders_used else "no")
-            for n in range(1, len(self.precisions) + 1))
+            (
+                str(n),
+                _count(self.counts[n - 1]),
+                _count(self.totals[n - 1]),
+                format_number(self.precisions[n - 1]),
+                str(self.matches[n - 1]),
+                str(self.ngrams[n - 1]),
+                "yes" if n <= self.orders_used else "no",
+            )
+            for n in range(1, len(self.precisions) + 1)
+        )
         notes = []
         zero = [n for n in range(1, self.orders_used + 1) if self.precisions[n - 1] == 0]
         if self.orders_used == 0:
             notes.append("no unigram matches: the score is 0, no precision is averaged")
         elif self.orders_used < len(self.precisions):
-            notes.append(f"effective order: the geometric mean averages the first {self.orders_used} orders "
-                         f"(the next order has no n-grams)")
+            notes.append(
+                f"effective order: the geometric mean averages the first {self.orders_used} orders "
+                f"(the next order has no n-grams)"
+            )
         if zero:
-            notes.append(f"{', '.join(f'p_{n}' for n in zero)} = 0: sacreBLEU floors log 0 to -9999999999, "
-                         f"so the score is 0")
+            notes.append(
+                f"{', '.join(f'p_{n}' for n in zero)} = 0: sacreBLEU floors log 0 to -9999999999, so the score is 0"
+            )
         if self.counts != tuple(self.matches) or self.totals != tuple(self.ngrams):
-            notes.append("add-k smoothing: sacreBLEU reports counts and totals of orders 2 and up with k added; "
-                         "matches and ngrams are the raw counts")
-        return Document((
-            Heading("BLEU, as sacreBLEU computes it"),
-            Score((f"BLEU = {self.score:.2f}",), self.score),
-            Paragraph((f"(0-100 scale; exact value {self.score!r})",)),
-            TableBlock(_ORDERS_HEADER, rows),
-            Paragraph((f"BP = {format_number(self.bp)} (sys_len = {self.sys_len}, ref_len = {self.ref_len})",)),
-            Paragraph(("signature: ", Code(self.signature))),
-            *document_notes(notes),
-        ))
+            notes.append(
+                "add-k smoothing: sacreBLEU reports counts and totals of orders 2 and up with k added; "
+                "matches and ngrams are the raw counts"
+            )
+        return Document(
+            (
+                Heading("BLEU, as sacreBLEU computes it"),
+                Score((f"BLEU = {self.score:.2f}",), self.score),
+                Paragraph((f"(0-100 scale; exact value {self.score!r})",)),
+                TableBlock(_ORDERS_HEADER, rows),
+                Paragraph((f"BP = {format_number(self.bp)} (sys_len = {self.sys_len}, ref_len = {self.ref_len})",)),
+                Paragraph(("signature: ", Code(self.signature))),
+                *document_notes(notes),
+            )
+        )
 
 
-def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smooth_value: Any,
-                   max_ngram_order: Any, effective_order: Any, effective_name: str) -> None:
+def _check_options(
+    tokenize_name: Any,
+    lowercase: Any,
+    smooth_method: Any,
+    smooth_value: Any,
+    max_ngram_order: Any,
+    effective_order: Any,
+    effective_name: str,
+) -> None:
     if not isinstance(tokenize_name, str) or tokenize_name not in SACREBLEU_TOKENIZERS:
         raise ValueError(f"Unknown tokenize {tokenize_name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
     if not isinstance(smooth_method, str) or smooth_method not in SACREBLEU_SMOOTHING:
@@ -156,20 +179,38 @@ def _check_options(tokenize_name: Any, lowercase: Any, smooth_method: Any, smoot
 
 
 @lru_cache(maxsize=256)
-def _signature(tokenize_name: str, lowercase: bool, smooth_method: str, smooth_value: Optional[float],
-               num_refs: int, effective_order: bool, max_ngram_order: int) -> str:
+def _signature(
+    tokenize_name: str,
+    lowercase: bool,
+    smooth_method: str,
+    smooth_value: float | None,
+    num_refs: int,
+    effective_order: bool,
+    max_ngram_order: int,
+) -> str:
     """sacreBLEU's signature for these settings, made by sacreBLEU itself."""
     needs("sacrebleu", "sacreBLEU's signature")
     from sacrebleu.metrics import BLEU
 
-    metric = BLEU(tokenize=tokenize_name, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
-                  effective_order=effective_order, max_ngram_order=max_ngram_order)
+    metric = BLEU(
+        tokenize=tokenize_name,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+        max_ngram_order=max_ngram_order,
+    )
     metric.num_refs = num_refs
     return str(metric.get_signature())
 
 
-def segment_statistics(hypothesis: str, references: Sequence[Optional[str]], tokenize_name: str = "13a",
-                       lowercase: bool = False, max_order: int = MAX_ORDER) -> tuple[int, ...]:
+def segment_statistics(
+    hypothesis: str,
+    references: Sequence[str | None],
+    tokenize_name: str = "13a",
+    lowercase: bool = False,
+    max_order: int = MAX_ORDER,
+) -> tuple[int, ...]:
     """One segment's sufficient statistics in sacreBLEU's layout: ``(c, r, m_1..m_N, t_1..t_N)``.
 
     ``c`` is the hypothesis length, ``r`` the closest reference length,
@@ -201,8 +242,9 @@ def _tokenizer(tokenize_name: str, lowercase: bool) -> Callable[[str], tuple[str
     return lambda text: tuple(tokenizer(text.rstrip()).split())
 
 
-def _statistics(tok: Callable[[str], tuple[str, ...]], hypothesis: str, references: Sequence[Optional[str]],
-                max_order: int) -> tuple[int, ...]:
+def _statistics(
+    tok: Callable[[str], tuple[str, ...]], hypothesis: str, references: Sequence[str | None], max_order: int
+) -> tuple[int, ...]:
     # segment_statistics once the options are checked: the corpus loop calls this for every segment.
     hyp = tok(hypothesis)
     refs = [tok(r) for r in references if r is not None]
@@ -211,9 +253,16 @@ def _statistics(tok: Callable[[str], tuple[str, ...]], hypothesis: str, referenc
     return (len(hyp), closest_ref_length(map(len, refs), len(hyp)), *matches, *ngrams)
 
 
-def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize_name: str,
-           lowercase: bool, smooth_method: str, smooth_value: Optional[float], max_order: int,
-           effective_order: bool) -> SacreScore:
+def _score(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    tokenize_name: str,
+    lowercase: bool,
+    smooth_method: str,
+    smooth_value: float | None,
+    max_order: int,
+    effective_order: bool,
+) -> SacreScore:
     """Count every segment (:func:`segment_statistics`), pool the counts, then sacreBLEU's arithmetic."""
     tok = _tokenizer(tokenize_name, lowercase)
     rows = [_statistics(tok, h, refs, max_order) for h, refs in zip(hypotheses, references)]
@@ -223,8 +272,9 @@ def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str
 
     # sacreBLEU's signature says nrefs:var when segments have different numbers of references.
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1
-    done = sacrebleu_score_counts(matches, ngrams, sys_len, ref_len, smooth_method, smooth_value, max_order,
-                                  effective_order)
+    done = sacrebleu_score_counts(
+        matches, ngrams, sys_len, ref_len, smooth_method, smooth_value, max_order, effective_order
+    )
     return SacreScore(
         score=done.score,
         counts=done.counts,
@@ -235,23 +285,24 @@ def _score(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str
         ref_len=ref_len,
         matches=tuple(matches),
         ngrams=tuple(ngrams),
-        signature=_signature(tokenize_name, lowercase, smooth_method, smooth_value, num_refs, effective_order,
-                             max_order),
+        signature=_signature(
+            tokenize_name, lowercase, smooth_method, smooth_value, num_refs, effective_order, max_order
+        ),
         orders_used=done.orders_used,
     )
 
 
 def corpus_score(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
+    references: Sequence[Sequence[str | None]],
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     *,
     max_ngram_order: int = MAX_ORDER,
     effective_order: bool = False,
-    orientation: Optional[str] = None,
+    orientation: str | None = None,
 ) -> SacreScore:
     """Corpus BLEU on raw strings, equal to sacreBLEU's (score on a 0-100 scale).
 
@@ -275,18 +326,20 @@ def corpus_score(
     ...                    [["The cat sat.", "A dog ran!"]], orientation="streams").score, 2)
     72.31
     """
-    _check_options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order,
-                   "effective_order")
+    _check_options(
+        tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order, "effective_order"
+    )
     per_hyp = check_inputs(hypotheses, references, orientation)
-    return _score(hypotheses, per_hyp, tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
-                  effective_order)
+    return _score(
+        hypotheses, per_hyp, tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order
+    )
 
 
 def sentence_score(
     hypothesis: str,
-    references: Sequence[Optional[str]],
+    references: Sequence[str | None],
     smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
+    smooth_value: float | None = None,
     lowercase: bool = False,
     tokenize: str = "13a",
     use_effective_order: bool = True,
@@ -311,16 +364,29 @@ def sentence_score(
     0.0
     """
     if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
-                        f"for a list of hypotheses use corpus_score.")
+        raise TypeError(
+            f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
+            f"for a list of hypotheses use corpus_score."
+        )
     if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list of reference strings; wrap a single reference in a list: [reference].")
+        raise TypeError(
+            "references must be a list of reference strings; wrap a single reference in a list: [reference]."
+        )
     for j, r in enumerate(references):
         if r is not None and not isinstance(r, str):
             raise TypeError(f"references[{j}] must be a string (raw text), not {type(r).__name__}.")
     if all(r is None for r in references):
         raise ValueError("references has no reference string; give at least one.")
-    _check_options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, use_effective_order,
-                   "use_effective_order")
-    return _score([hypothesis], [list(references)], tokenize, lowercase, smooth_method, smooth_value,
-                  max_ngram_order, use_effective_order)
+    _check_options(
+        tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, use_effective_order, "use_effective_order"
+    )
+    return _score(
+        [hypothesis],
+        [list(references)],
+        tokenize,
+        lowercase,
+        smooth_method,
+        smooth_value,
+        max_ngram_order,
+        use_effective_order,
+    )

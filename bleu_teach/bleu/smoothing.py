@@ -25,8 +25,15 @@ from typing import Any
 from bleu_teach.bleu.counting import CountFraction, count_matches
 from bleu_teach.views.formatting import number_ranges
 
-__all__ = ["SmoothingFunction", "SmoothingCallable", "ZeroPrecisionWarning", "SMOOTHING_METHODS", "get_smoothing",
-           "resolve_smoothing", "quietly"]
+__all__ = [
+    "SmoothingFunction",
+    "SmoothingCallable",
+    "ZeroPrecisionWarning",
+    "SMOOTHING_METHODS",
+    "get_smoothing",
+    "resolve_smoothing",
+    "quietly",
+]
 
 #: What a smoothing method is: a function of the list of precisions (and, for
 #: some methods, the references, hypothesis and hypothesis length).

@@ -11,8 +11,17 @@ from dataclasses import dataclass
 
 from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts, check_chrf_orders
 
-__all__ = ["EPSILON", "CHAR_ORDER", "WORD_ORDER", "BETA", "ChrfSettings", "ChrfOrder", "ChrfResult", "chrf_from_counts",
-           "chrf_arithmetic"]
+__all__ = [
+    "EPSILON",
+    "CHAR_ORDER",
+    "WORD_ORDER",
+    "BETA",
+    "ChrfSettings",
+    "ChrfOrder",
+    "ChrfResult",
+    "chrf_from_counts",
+    "chrf_arithmetic",
+]
 
 #: sacreBLEU's stand-in for an undefined precision, recall or F-score (``CHRF._compute_f_score``).
 EPSILON = 1e-16
@@ -48,15 +57,20 @@ class ChrfSettings:
     @property
     def description(self) -> str:
         """The settings in words, one phrase each."""
-        return "; ".join([
-            f"character n-grams 1 to {self.char_order}" if self.char_order else "no character n-grams",
-            f"word n-grams 1 to {self.word_order}" if self.word_order else "no word n-grams",
-            f"beta = {self.beta}",
-            "lowercased" if self.lowercase else "case-sensitive",
-            "whitespace kept in character n-grams" if self.whitespace else "whitespace removed before character n-grams",
-            "eps_smoothing on (mean of the per-order F over all orders)" if self.eps_smoothing
-            else "eps_smoothing off (F of the mean P and mean R over the orders with n-grams on both sides)",
-        ])
+        return "; ".join(
+            [
+                f"character n-grams 1 to {self.char_order}" if self.char_order else "no character n-grams",
+                f"word n-grams 1 to {self.word_order}" if self.word_order else "no word n-grams",
+                f"beta = {self.beta}",
+                "lowercased" if self.lowercase else "case-sensitive",
+                "whitespace kept in character n-grams"
+                if self.whitespace
+                else "whitespace removed before character n-grams",
+                "eps_smoothing on (mean of the per-order F over all orders)"
+                if self.eps_smoothing
+                else "eps_smoothing off (F of the mean P and mean R over the orders with n-grams on both sides)",
+            ]
+        )
 
 
 @dataclass(frozen=True)
@@ -142,7 +156,7 @@ class ChrfResult:
 
     @property
     def beta_squared(self) -> float:
-        return self.beta ** 2
+        return self.beta**2
 
 
 def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_smoothing: bool = False) -> ChrfResult:
@@ -166,8 +180,10 @@ def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_
     """
     values = chrf_arithmetic([(o.matches, o.hyp_total, o.ref_total) for o in counts], beta, eps_smoothing)
     per_order, effective_order, avg_precision, avg_recall, f_sum, score = values
-    orders = [ChrfOrder(o, precision, recall, f_score, f_is_eps, in_average)
-              for o, (precision, recall, f_score, f_is_eps, in_average) in zip(counts, per_order)]
+    orders = [
+        ChrfOrder(o, precision, recall, f_score, f_is_eps, in_average)
+        for o, (precision, recall, f_score, f_is_eps, in_average) in zip(counts, per_order)
+    ]
     return ChrfResult(tuple(orders), beta, eps_smoothing, effective_order, avg_precision, avg_recall, f_sum, score)
 
 
@@ -175,8 +191,9 @@ def chrf_from_counts(counts: Sequence[ChrfOrderCounts], beta: float = BETA, eps_
 OrderValues = tuple[float, float, float, bool, bool]
 
 
-def chrf_arithmetic(counts: Sequence[tuple[int, int, int]], beta: float = BETA, eps_smoothing: bool = False
-                    ) -> tuple[list[OrderValues], int, float, float, float, float]:
+def chrf_arithmetic(
+    counts: Sequence[tuple[int, int, int]], beta: float = BETA, eps_smoothing: bool = False
+) -> tuple[list[OrderValues], int, float, float, float, float]:
     """The arithmetic of :func:`chrf_from_counts` on bare counts: the one place chrF's float steps are written.
 
     ``counts`` holds, per order, (matches, hypothesis n-grams as they enter
@@ -188,7 +205,7 @@ def chrf_arithmetic(counts: Sequence[tuple[int, int, int]], beta: float = BETA, 
     >>> chrf_arithmetic([(3, 4, 3), (2, 3, 2)])[1:]
     (2, 0.7083333333333333, 1.0, 1.8465909090909092, 92.39130434782608)
     """
-    factor = beta ** 2
+    factor = beta**2
     per_order: list[OrderValues] = []
     f_sum = 0.0
     effective_order = 0

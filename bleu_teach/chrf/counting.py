@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numbers
 from collections import Counter
-from itertools import repeat
 from collections.abc import Sequence
-from typing import Any
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
 
 from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
 from bleu_teach.inputs.validation import MAX_ORDERS, preview, whole_number_text
@@ -58,7 +58,7 @@ def char_ngram_counts(text: str, n: int, whitespace: bool = False) -> Counter[st
     Counter({'ab': 2, 'ba': 1})
     """
     line = chrf_characters(text, whitespace)
-    return Counter(line[i:i + n] for i in range(len(line) - n + 1))
+    return Counter(line[i : i + n] for i in range(len(line) - n + 1))
 
 
 def chrf_words(text: str) -> tuple[str, ...]:
@@ -93,7 +93,7 @@ def word_ngram_counts(words: Sequence[str], n: int) -> Counter[str]:
     >>> word_ngram_counts(("the", "cat", "the", "cat"), 2)
     Counter({'the cat': 2, 'cat the': 1})
     """
-    return Counter(" ".join(words[i:i + n]) for i in range(len(words) - n + 1))
+    return Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
 def _check_work(characters: int, char_order: int) -> None:
@@ -118,21 +118,28 @@ def check_chrf_orders(char_order: Any, word_order: Any) -> None:
     """chrF's orders: whole numbers of at least 0, together from 1 to :data:`MAX_ORDERS` (the package's one limit)."""
     for name, value in (("char_order", char_order), ("word_order", word_order)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
-                            f"word_order=2), not {preview(value)}.")
+            raise TypeError(
+                f"{name} must be a whole number (chrF uses char_order=6, word_order=0; chrF++ "
+                f"word_order=2), not {preview(value)}."
+            )
         if value < 0:
             raise ValueError(f"{name} must be 0 or more; got {whole_number_text(int(value))}.")
     char_order, word_order = int(char_order), int(word_order)  # NumPy integers would wrap when added
     if char_order + word_order > MAX_ORDERS:
-        raise ValueError(f"char_order + word_order must be at most {MAX_ORDERS:,} (chrF uses 6 and 0, chrF++ 6 and 2; "
-                         f"every order is counted and averaged); got {whole_number_text(int(char_order + word_order))}.")
+        raise ValueError(
+            f"char_order + word_order must be at most {MAX_ORDERS:,} (chrF uses 6 and 0, chrF++ 6 and 2; "
+            f"every order is counted and averaged); got {whole_number_text(int(char_order + word_order))}."
+        )
     if char_order + word_order == 0:
-        raise ValueError("char_order and word_order are both 0, so there is nothing to count; "
-                         "chrF uses char_order=6 (and chrF++ adds word_order=2).")
+        raise ValueError(
+            "char_order and word_order are both 0, so there is nothing to count; "
+            "chrF uses char_order=6 (and chrF++ adds word_order=2)."
+        )
 
 
-def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
-                      whitespace: bool = False) -> tuple[Counter[str], ...]:
+def chrf_ngram_counts(
+    text: str, char_order: int, word_order: int = 0, whitespace: bool = False
+) -> tuple[Counter[str], ...]:
     """Every n-gram count chrF needs from one text, in sacreBLEU's order.
 
     Character orders 1..``char_order`` first, then (chrF++) word orders
@@ -145,7 +152,7 @@ def chrf_ngram_counts(text: str, char_order: int, word_order: int = 0,
     check_chrf_orders(char_order, word_order)
     line = chrf_characters(text, whitespace)
     _check_work(len(line), char_order)
-    counts = [Counter(line[i:i + n] for i in range(len(line) - n + 1)) for n in range(1, char_order + 1)]
+    counts = [Counter(line[i : i + n] for i in range(len(line) - n + 1)) for n in range(1, char_order + 1)]
     if word_order > 0:
         words = chrf_words(text)
         counts += [word_ngram_counts(words, n) for n in range(1, word_order + 1)]
@@ -169,8 +176,9 @@ class ChrfProfile:
 
     __slots__ = ("counts", "lengths")
 
-    def __init__(self, text: str, char_order: int, word_order: int = 0, whitespace: bool = False,
-                 checked: bool = False) -> None:
+    def __init__(
+        self, text: str, char_order: int, word_order: int = 0, whitespace: bool = False, checked: bool = False
+    ) -> None:
         if not checked:  # chrf_score checks the orders once for the whole corpus
             check_chrf_orders(char_order, word_order)
         line = chrf_characters(text, whitespace)
@@ -182,7 +190,7 @@ class ChrfProfile:
             self.counts += _counted(words, word_order)
             self.lengths += [max(len(words) - n + 1, 0) for n in range(1, word_order + 1)]
 
-    def match(self, reference: "ChrfProfile") -> list[tuple[int, int, int]]:
+    def match(self, reference: ChrfProfile) -> list[tuple[int, int, int]]:
         """Per order: (matched n-grams, hypothesis n-grams, reference n-grams), this text being the hypothesis.
 
         matched = the sum over n-grams of min(count here, count in the
@@ -269,8 +277,9 @@ def _chrf_rows(hyp: Counter[str], ref: Counter[str]) -> tuple[ChrfNgramRow, ...]
     return tuple(rows)
 
 
-def chrf_order_counts(hypothesis: Sequence[Counter[str]], reference: Sequence[Counter[str]], char_order: int,
-                      rows: bool = False) -> tuple[ChrfOrderCounts, ...]:
+def chrf_order_counts(
+    hypothesis: Sequence[Counter[str]], reference: Sequence[Counter[str]], char_order: int, rows: bool = False
+) -> tuple[ChrfOrderCounts, ...]:
     """Match the n-gram counts of a hypothesis and ONE reference, order by order.
 
     Both sequences come from :func:`chrf_ngram_counts` with the same orders;
@@ -282,10 +291,16 @@ def chrf_order_counts(hypothesis: Sequence[Counter[str]], reference: Sequence[Co
     ...  for o in chrf_order_counts(h, chrf_ngram_counts("abc", 4), 4)]
     [(3, 4, 3, 4), (2, 3, 2, 3), (1, 2, 1, 2), (0, 0, 0, 1)]
     """
-    if (len(hypothesis) != len(reference) or isinstance(char_order, bool) or not isinstance(char_order, numbers.Integral)
-            or not 0 <= char_order <= len(hypothesis)):
-        raise ValueError("chrf_order_counts needs the hypothesis's and the reference's counts from chrf_ngram_counts "
-                         "with the same orders, and char_order at most their number.")
+    if (
+        len(hypothesis) != len(reference)
+        or isinstance(char_order, bool)
+        or not isinstance(char_order, numbers.Integral)
+        or not 0 <= char_order <= len(hypothesis)
+    ):
+        raise ValueError(
+            "chrf_order_counts needs the hypothesis's and the reference's counts from chrf_ngram_counts "
+            "with the same orders, and char_order at most their number."
+        )
     out = []
     for i, (hyp, ref) in enumerate(zip(hypothesis, reference)):
         hyp_ngrams = matches = 0
@@ -296,8 +311,17 @@ def chrf_order_counts(hypothesis: Sequence[Counter[str]], reference: Sequence[Co
                 matches += c if c < m else m
         ref_total = sum(ref.values())
         kind, n = ("char", i + 1) if i < char_order else ("word", i + 1 - char_order)
-        out.append(ChrfOrderCounts(kind, n, matches, hyp_ngrams if ref_total else 0, ref_total, hyp_ngrams,
-                                   _chrf_rows(hyp, ref) if rows else ()))
+        out.append(
+            ChrfOrderCounts(
+                kind,
+                n,
+                matches,
+                hyp_ngrams if ref_total else 0,
+                ref_total,
+                hyp_ngrams,
+                _chrf_rows(hyp, ref) if rows else (),
+            )
+        )
     return tuple(out)
 
 
@@ -312,7 +336,8 @@ def chrf_pool(segments: Sequence[Sequence[ChrfOrderCounts]]) -> tuple[ChrfOrderC
         return ()
     return tuple(
         ChrfOrderCounts(
-            first.kind, first.n,
+            first.kind,
+            first.n,
             matches=sum(s[i].matches for s in segments),
             hyp_total=sum(s[i].hyp_total for s in segments),
             ref_total=sum(s[i].ref_total for s in segments),

@@ -61,13 +61,11 @@ SACREBLEU'S CHRF, FOLLOWED ON PURPOSE (some of it surprising):
 53.96
 """
 
-
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any
 
 from bleu_teach.chrf.arithmetic import (
     BETA,
@@ -79,11 +77,19 @@ from bleu_teach.chrf.arithmetic import (
     chrf_arithmetic,
     chrf_from_counts,
 )
-from bleu_teach.chrf.counting import (ChrfOrderCounts, ChrfProfile, check_chrf_orders, chrf_characters, chrf_ngram_counts, chrf_order_counts, chrf_pool,
-                                     chrf_words)
+from bleu_teach.chrf.counting import (
+    ChrfOrderCounts,
+    ChrfProfile,
+    check_chrf_orders,
+    chrf_characters,
+    chrf_ngram_counts,
+    chrf_order_counts,
+    chrf_pool,
+    chrf_words,
+)
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
-from bleu_teach.inputs.validation import MAX_ORDERS, whole_number_text
+from bleu_teach.inputs.validation import MAX_ORDERS
 
 __all__ = ["explain_chrf", "chrf_score"]
 
@@ -107,16 +113,19 @@ def _choose(scores: Sequence[float]) -> int:
 MAX_CHRF_ORDERS = MAX_ORDERS
 
 
-def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any,
-                   eps_smoothing: Any) -> ChrfSettings:
+def _check_options(
+    char_order: Any, word_order: Any, beta: Any, lowercase: Any, whitespace: Any, eps_smoothing: Any
+) -> ChrfSettings:
     check_chrf_orders(char_order, word_order)
     if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"beta must be a number such as 2 (recall counts beta times as much as precision), "
-                        f"not {beta!r}.")
+        raise TypeError(
+            f"beta must be a number such as 2 (recall counts beta times as much as precision), not {beta!r}."
+        )
     if isinstance(beta, float) and math.isfinite(beta) or isinstance(beta, int):
         if beta > 1e150:  # beta squared must stay a float
-            raise ValueError(f"beta must be at most 1e150, so that beta squared is a number (2 is chrF's usual "
-                             f"value); got {beta!r}.")
+            raise ValueError(
+                f"beta must be at most 1e150, so that beta squared is a number (2 is chrF's usual value); got {beta!r}."
+            )
     if not math.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a finite number >= 0 (2 is chrF's usual value); got {beta!r}.")
     for name, value in (("lowercase", lowercase), ("whitespace", whitespace), ("eps_smoothing", eps_smoothing)):
@@ -127,11 +136,14 @@ def _check_options(char_order: Any, word_order: Any, beta: Any, lowercase: Any, 
 
 def _check_sentence(hypothesis: Any, references: Any) -> None:
     if not isinstance(hypothesis, str):
-        raise TypeError(f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
-                        f"for a list of hypotheses use chrf_score.")
+        raise TypeError(
+            f"hypothesis must be one string (raw text), not {type(hypothesis).__name__}; "
+            f"for a list of hypotheses use chrf_score."
+        )
     if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list of reference strings; wrap a single reference in a list: "
-                        "[reference].")
+        raise TypeError(
+            "references must be a list of reference strings; wrap a single reference in a list: [reference]."
+        )
     for j, r in enumerate(references):
         if r is not None and not isinstance(r, str):
             raise TypeError(f"references[{j}] must be a string (raw text), not {type(r).__name__}.")
@@ -145,17 +157,19 @@ def _reason(candidates: Sequence[ChrfCandidate], chosen: int, name: str) -> str:
     best = candidates[chosen]
     tied = [c.index + 1 for c in candidates if c.score == best.score]
     if len(tied) > 1:
-        return (f"references {', '.join(map(str, tied))} tie at {name} = {best.score:.4f}; "
-                f"sacreBLEU keeps the first")
-    return f"the highest {name} of the {len(candidates)} references; sacreBLEU keeps the best one, it does not pool them"
+        return f"references {', '.join(map(str, tied))} tie at {name} = {best.score:.4f}; sacreBLEU keeps the first"
+    return (
+        f"the highest {name} of the {len(candidates)} references; sacreBLEU keeps the best one, it does not pool them"
+    )
 
 
 def _orders_named(orders: Sequence[ChrfOrder]) -> str:
     return ", ".join(o.label for o in orders)
 
 
-def _sentence_notes(settings: ChrfSettings, characters: str, words: tuple[str, ...],
-                    candidates: Sequence[ChrfCandidate], chosen: int) -> list[str]:
+def _sentence_notes(
+    settings: ChrfSettings, characters: str, words: tuple[str, ...], candidates: Sequence[ChrfCandidate], chosen: int
+) -> list[str]:
     notes: list[str] = []
     best = candidates[chosen]
     result = best.result
@@ -166,28 +180,33 @@ def _sentence_notes(settings: ChrfSettings, characters: str, words: tuple[str, .
         notes.append(
             f"Reference {best.index + 1} has no {_orders_named(left_out)}, so sacreBLEU counts the hypothesis's "
             f"{', '.join(f'{o.hyp_ngrams} {o.label}' for o in left_out)} as 0 too: they are neither matched "
-            f"nor held against the precision.")
+            f"nor held against the precision."
+        )
     outside = [o for o in result.orders if not o.in_average]
     if outside and not settings.eps_smoothing:
         notes.append(
             f"{_orders_named(outside)}: no n-grams in the hypothesis or in the reference, so "
             f"{'this order is' if len(outside) == 1 else 'these orders are'} left out of the averages "
             f"(sacreBLEU's effective order): P and R are means over {result.effective_order} of "
-            f"{len(result.orders)} orders.")
+            f"{len(result.orders)} orders."
+        )
     if settings.eps_smoothing:
         notes.append(
             f"eps_smoothing: the score is the mean of the per-order F over all {len(result.orders)} orders; "
-            f"an undefined P_n or R_n counts as 1e-16, and F_n as 1e-16 when P_n and R_n are both 0.")
+            f"an undefined P_n or R_n counts as 1e-16, and F_n as 1e-16 when P_n and R_n are both 0."
+        )
     if not settings.whitespace:
-        notes.append("Whitespace is removed before character n-grams are taken, so they run across word "
-                     "boundaries.")
+        notes.append("Whitespace is removed before character n-grams are taken, so they run across word boundaries.")
     if len(candidates) > 1:
         notes.append(
             "With several references, chrF scores the hypothesis against each one alone and keeps the best "
-            "(the first on a tie); unlike BLEU it neither pools nor clips n-grams over the references.")
+            "(the first on a tie); unlike BLEU it neither pools nor clips n-grams over the references."
+        )
     if settings.word_order:
-        notes.append("chrF++ words: text split on whitespace, then one punctuation character split off the end "
-                     "of a word (or else its start), as in Popović's chrF++.py.")
+        notes.append(
+            "chrF++ words: text split on whitespace, then one punctuation character split off the end "
+            "of a word (or else its start), as in Popović's chrF++.py."
+        )
     return notes
 
 
@@ -197,7 +216,7 @@ def _compared(text: str, settings: ChrfSettings) -> str:
 
 def explain_chrf(
     hypothesis: str,
-    references: Sequence[Optional[str]],
+    references: Sequence[str | None],
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
     beta: float = BETA,
@@ -229,13 +248,19 @@ def explain_chrf(
         if reference is None:
             continue
         ref_compared = _compared(reference, settings)
-        counts = chrf_order_counts(hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace),
-                                   char_order, rows=True)
-        candidates.append(ChrfCandidate(
-            index=i, reference=reference, compared=ref_compared,
-            characters=chrf_characters(ref_compared, whitespace) if char_order else "",
-            words=chrf_words(ref_compared) if word_order else (),
-            result=chrf_from_counts(counts, beta, eps_smoothing)))
+        counts = chrf_order_counts(
+            hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace), char_order, rows=True
+        )
+        candidates.append(
+            ChrfCandidate(
+                index=i,
+                reference=reference,
+                compared=ref_compared,
+                characters=chrf_characters(ref_compared, whitespace) if char_order else "",
+                words=chrf_words(ref_compared) if word_order else (),
+                result=chrf_from_counts(counts, beta, eps_smoothing),
+            )
+        )
     chosen = _choose([c.score for c in candidates])
     characters = chrf_characters(compared, whitespace) if char_order else ""
     words = chrf_words(compared) if word_order else ()
@@ -254,28 +279,35 @@ def explain_chrf(
 
 
 def _corpus_notes(settings: ChrfSettings, segments: Sequence[ChrfSegment], result: ChrfResult) -> list[str]:
-    notes = ["Corpus chrF is computed from the counts summed over the segments (each against the reference "
-             "kept for it), not as the mean of the segment scores."]
+    notes = [
+        "Corpus chrF is computed from the counts summed over the segments (each against the reference "
+        "kept for it), not as the mean of the segment scores."
+    ]
     left_out = [o for o in result.orders if o.counts.hyp_left_out]
     if left_out:
         notes.append(
             "Some references have no n-grams of an order the hypothesis has, and sacreBLEU counts those "
             "hypothesis n-grams as 0: "
             + ", ".join(f"{o.counts.hyp_left_out} {o.label}" for o in left_out)
-            + " are missing from the hypothesis totals.")
+            + " are missing from the hypothesis totals."
+        )
     if any(s.n_references > 1 for s in segments):
-        notes.append("Where a segment has several references, the one with the highest segment chrF is kept "
-                     "(the first on a tie); n-grams are not pooled over references.")
+        notes.append(
+            "Where a segment has several references, the one with the highest segment chrF is kept "
+            "(the first on a tie); n-grams are not pooled over references."
+        )
     outside = [o for o in result.orders if not o.in_average]
     if outside and not settings.eps_smoothing:
-        notes.append(f"{_orders_named(outside)}: no n-grams on one side in the whole corpus, so left out of the "
-                     f"averages (effective order {result.effective_order} of {len(result.orders)}).")
+        notes.append(
+            f"{_orders_named(outside)}: no n-grams on one side in the whole corpus, so left out of the "
+            f"averages (effective order {result.effective_order} of {len(result.orders)})."
+        )
     return notes
 
 
 def chrf_score(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
+    references: Sequence[Sequence[str | None]],
     char_order: int = CHAR_ORDER,
     word_order: int = WORD_ORDER,
     beta: float = BETA,
@@ -283,7 +315,7 @@ def chrf_score(
     whitespace: bool = False,
     eps_smoothing: bool = False,
     *,
-    orientation: Optional[str] = None,
+    orientation: str | None = None,
 ) -> ChrfCorpusScore:
     """Corpus chrF on raw strings, equal to ``sacrebleu.metrics.CHRF(...).corpus_score`` (0-100 scale).
 
@@ -313,9 +345,12 @@ def chrf_score(
         for j, reference in enumerate(refs):
             if reference is None:
                 continue
-            counts = [(m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
-                      for m, h, r in hyp.match(ChrfProfile(_compared(reference, settings), char_order, word_order,
-                                                           whitespace, checked=True))]
+            counts = [
+                (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
+                for m, h, r in hyp.match(
+                    ChrfProfile(_compared(reference, settings), char_order, word_order, whitespace, checked=True)
+                )
+            ]
             positions.append(j)
             matched.append(counts)
             scores.append(chrf_arithmetic([c[:3] for c in counts], beta, eps_smoothing)[-1])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
 
 from bleu_teach.chrf.arithmetic import ChrfOrder, ChrfResult, ChrfSettings
 from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts
@@ -22,11 +21,13 @@ from bleu_teach.views.document import (
     Inline,
     Label,
     Lines,
-    notes,
     Paragraph,
     Score,
     Section,
     Strong,
+    notes,
+)
+from bleu_teach.views.document import (
     Table as TableBlock,
 )
 from bleu_teach.views.formatting import MAX_TEXT_CHARS_SHOWN, format_number, shortened, visible
@@ -57,21 +58,38 @@ def _order_table(result: ChrfResult) -> TableBlock:
     rows = []
     for o in result.orders:
         hyp = str(o.hyp_total) + (f" (of {o.hyp_ngrams})" if o.counts.hyp_left_out else "")
-        rows.append((o.label, str(o.matches), hyp, str(o.ref_total), _value(o.precision, o.precision_is_eps),
-                     _value(o.recall, o.recall_is_eps), _value(o.f_score, o.f_is_eps), "yes" if o.in_average else "no"))
-    return TableBlock(("order", "matched", "hyp", "ref", "P_n", "R_n", f"F{result.beta}_n", "in the averages"),
-                      tuple(rows))
+        rows.append(
+            (
+                o.label,
+                str(o.matches),
+                hyp,
+                str(o.ref_total),
+                _value(o.precision, o.precision_is_eps),
+                _value(o.recall, o.recall_is_eps),
+                _value(o.f_score, o.f_is_eps),
+                "yes" if o.in_average else "no",
+            )
+        )
+    return TableBlock(
+        ("order", "matched", "hyp", "ref", "P_n", "R_n", f"F{result.beta}_n", "in the averages"), tuple(rows)
+    )
 
 
 def _order_line(o: ChrfOrder, beta: float) -> str:
     """P_n, R_n and F_n of one order, with the counts they come from."""
     if o.precision_is_eps:
-        p = ("P_n = 1e-16 (eps): " + (f"the reference has no {o.label}, so the hypothesis's {o.hyp_ngrams} count as 0"
-                                      if o.counts.hyp_left_out else f"the hypothesis has no {o.label}"))
+        p = "P_n = 1e-16 (eps): " + (
+            f"the reference has no {o.label}, so the hypothesis's {o.hyp_ngrams} count as 0"
+            if o.counts.hyp_left_out
+            else f"the hypothesis has no {o.label}"
+        )
     else:
         p = f"P_n = {o.matches}/{o.hyp_total} = {format_number(o.precision)}"
-    r = (f"R_n = 1e-16 (eps): the reference has no {o.label}" if o.recall_is_eps
-         else f"R_n = {o.matches}/{o.ref_total} = {format_number(o.recall)}")
+    r = (
+        f"R_n = 1e-16 (eps): the reference has no {o.label}"
+        if o.recall_is_eps
+        else f"R_n = {o.matches}/{o.ref_total} = {format_number(o.recall)}"
+    )
     f = f"F{beta}_n = " + ("1e-16 (eps: P_n and R_n are both 0)" if o.f_is_eps else format_number(o.f_score))
     return f"{p}; {r}; {f}"
 
@@ -81,28 +99,42 @@ def _score_lines(result: ChrfResult, name: str) -> list[str]:
     k, total = result.effective_order, len(result.orders)
     b2 = f"{result.beta_squared:g}"
     if result.eps_smoothing:
-        return [f"eps_smoothing: mean of F{result.beta}_n over all {total} orders",
-                f"sum of F{result.beta}_n = {format_number(result.f_sum)}",
-                f"{name} = 100 * {format_number(result.f_sum)} / {total} = {result.score:.4f}"]
+        return [
+            f"eps_smoothing: mean of F{result.beta}_n over all {total} orders",
+            f"sum of F{result.beta}_n = {format_number(result.f_sum)}",
+            f"{name} = 100 * {format_number(result.f_sum)} / {total} = {result.score:.4f}",
+        ]
     if k == 0:
         return ["no order has n-grams in both the hypothesis and the reference: P = R = 0", f"{name} = 0"]
-    lines = [f"P = mean of P_n = {format_number(result.avg_precision)}, R = mean of R_n = "
-             f"{format_number(result.avg_recall)} (over the {k} of {total} orders with n-grams on both sides)"]
+    lines = [
+        f"P = mean of P_n = {format_number(result.avg_precision)}, R = mean of R_n = "
+        f"{format_number(result.avg_recall)} (over the {k} of {total} orders with n-grams on both sides)"
+    ]
     if not result.avg_precision + result.avg_recall:
         return lines + [f"P + R = 0 (no match at any order), so {name} = 0"]
     return lines + [f"{name} = 100 * (1 + {b2}) * P * R / ({b2} * P + R) = {result.score:.4f}"]
 
 
-def _text_lines(report: "ChrfReport") -> tuple[tuple[Inline, ...], ...]:
+def _text_lines(report: ChrfReport) -> tuple[tuple[Inline, ...], ...]:
     """The texts compared, and what their n-grams read."""
     settings = report.settings
 
     def block(label: str, text: str, compared: str, characters: str, words: Sequence[str]) -> list[tuple[Inline, ...]]:
-        lines: list[tuple[Inline, ...]] = [(Strong(label), ": ", visible(shortened(text, MAX_TEXT_CHARS_SHOWN), keep_spaces=True))]
+        lines: list[tuple[Inline, ...]] = [
+            (Strong(label), ": ", visible(shortened(text, MAX_TEXT_CHARS_SHOWN), keep_spaces=True))
+        ]
         if settings.lowercase:
-            lines.append((Strong("  lowercased"), ": ", visible(shortened(compared, MAX_TEXT_CHARS_SHOWN), keep_spaces=True)))
+            lines.append(
+                (Strong("  lowercased"), ": ", visible(shortened(compared, MAX_TEXT_CHARS_SHOWN), keep_spaces=True))
+            )
         if settings.char_order:
-            lines.append((Strong(f"  characters ({len(characters)})"), ": ", visible(shortened(characters, MAX_TEXT_CHARS_SHOWN))))
+            lines.append(
+                (
+                    Strong(f"  characters ({len(characters)})"),
+                    ": ",
+                    visible(shortened(characters, MAX_TEXT_CHARS_SHOWN)),
+                )
+            )
         if settings.word_order:
             lines.append((Strong(f"  words ({len(words)})"), ": ", " | ".join(words)))
         return lines
@@ -118,8 +150,10 @@ def _order_key(label: str) -> str:
     return f"{kind[0]}{rest.split('-')[0]}"
 
 
-_SEGMENT_KEY = ("c3 = character 3-grams, w1 = word 1-grams, and so on, as matched/hypothesis/reference "
-                "n-grams against the reference kept")
+_SEGMENT_KEY = (
+    "c3 = character 3-grams, w1 = word 1-grams, and so on, as matched/hypothesis/reference "
+    "n-grams against the reference kept"
+)
 
 
 @dataclass(frozen=True)
@@ -159,7 +193,7 @@ class ChrfReport(Viewable):
     """
 
     hypothesis: str
-    references: tuple[Optional[str], ...]
+    references: tuple[str | None, ...]
     settings: ChrfSettings
     compared: str
     characters: str
@@ -198,23 +232,46 @@ class ChrfReport(Viewable):
         """
         result = self.result
         kept = self.best.index + 1
-        blocks: list[Block] = [Heading(_title(self.name, "one sentence")),
-                               Paragraph((f"Settings: {self.settings.description}",)), Lines(_text_lines(self)),
-                               Paragraph((f"Reference used: {kept} ({self.reason})",))]
+        blocks: list[Block] = [
+            Heading(_title(self.name, "one sentence")),
+            Paragraph((f"Settings: {self.settings.description}",)),
+            Lines(_text_lines(self)),
+            Paragraph((f"Reference used: {kept} ({self.reason})",)),
+        ]
         if len(self.candidates) > 1:
-            blocks.append(TableBlock(("reference", "text", self.name, ""), tuple(
-                (str(c.index + 1), visible(shortened(c.reference, MAX_TEXT_CHARS_SHOWN), keep_spaces=True), f"{c.score:.4f}",
-                 "kept" if i == self.chosen else "") for i, c in enumerate(self.candidates))))
+            blocks.append(
+                TableBlock(
+                    ("reference", "text", self.name, ""),
+                    tuple(
+                        (
+                            str(c.index + 1),
+                            visible(shortened(c.reference, MAX_TEXT_CHARS_SHOWN), keep_spaces=True),
+                            f"{c.score:.4f}",
+                            "kept" if i == self.chosen else "",
+                        )
+                        for i, c in enumerate(self.candidates)
+                    ),
+                )
+            )
         if ngram_tables:
             for o in result.orders:
-                table: Block = (TableBlock(_NGRAM_HEADER, _ngram_rows(o.rows)) if o.rows
-                                else Paragraph(("(none on either side)",)))
-                blocks.append(Details((f"{o.label} (hypothesis against reference {kept}): ", Label(_order_line(o, result.beta))),
-                                      (table,)))
+                table: Block = (
+                    TableBlock(_NGRAM_HEADER, _ngram_rows(o.rows)) if o.rows else Paragraph(("(none on either side)",))
+                )
+                blocks.append(
+                    Details(
+                        (f"{o.label} (hypothesis against reference {kept}): ", Label(_order_line(o, result.beta))),
+                        (table,),
+                    )
+                )
         blocks.append(Section((f"Every order (against reference {kept})",), (_order_table(result),)))
         *steps, score = _score_lines(result, self.name)
-        blocks += [Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
-                   Paragraph((f"(exact value {self.score!r})",)), *notes(self.notes)]
+        blocks += [
+            Lines(tuple((Label(s),) for s in steps)),
+            Score((Label(score),), self.score),
+            Paragraph((f"(exact value {self.score!r})",)),
+            *notes(self.notes),
+        ]
         return Document(tuple(blocks))
 
     def to_text(self, ngram_tables: bool = True) -> str:
@@ -270,22 +327,45 @@ class ChrfCorpusScore(Viewable):
         return math.fsum(s.score for s in self.segments) / len(self.segments)
 
     def to_document(self, max_segments: int = 20) -> Document:
-        """The segments (the first ``max_segments``), the summed counts, every order, the score and the mean it is not."""
-        rows = [(str(s.index + 1), f"{s.chosen + 1} of {s.n_references}", f"{s.score:.4f}",
-                 *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in s.counts])
-                for s in self.segments[:max_segments]]
+        """The segments (the first ``max_segments``), the summed counts, every order, the score and the mean it is
+        not."""
+        rows = [
+            (
+                str(s.index + 1),
+                f"{s.chosen + 1} of {s.n_references}",
+                f"{s.score:.4f}",
+                *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in s.counts],
+            )
+            for s in self.segments[:max_segments]
+        ]
         hidden = len(self.segments) - max_segments
         if hidden > 0:
             rows.append((f"... {hidden} more", "", "", *["" for _ in self.totals]))
-        rows.append(("corpus (summed)", "", f"{self.score:.4f}",
-                     *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in self.totals]))
+        rows.append(
+            (
+                "corpus (summed)",
+                "",
+                f"{self.score:.4f}",
+                *[f"{o.matches}/{o.hyp_total}/{o.ref_total}" for o in self.totals],
+            )
+        )
         header = ("segment", "reference kept", self.name, *[_order_key(o.label) for o in self.totals])
         *steps, score = _score_lines(self.result, self.name)
-        return Document((
-            Heading(_title(self.name, "a corpus")), Paragraph((f"Settings: {self.settings.description}",)),
-            Paragraph((_SEGMENT_KEY,)), TableBlock(header, tuple(rows)),
-            Section(("Every order (summed over the corpus)",), (_order_table(self.result),)),
-            Lines(tuple((Label(s),) for s in steps)), Score((Label(score),), self.score),
-            Paragraph((f"(exact value {self.score!r}); for contrast, the mean of the segment scores is "
-                       f"{self.mean_segment_score:.4f}",)),
-            *notes(self.notes)))
+        return Document(
+            (
+                Heading(_title(self.name, "a corpus")),
+                Paragraph((f"Settings: {self.settings.description}",)),
+                Paragraph((_SEGMENT_KEY,)),
+                TableBlock(header, tuple(rows)),
+                Section(("Every order (summed over the corpus)",), (_order_table(self.result),)),
+                Lines(tuple((Label(s),) for s in steps)),
+                Score((Label(score),), self.score),
+                Paragraph(
+                    (
+                        f"(exact value {self.score!r}); for contrast, the mean of the segment scores is "
+                        f"{self.mean_segment_score:.4f}",
+                    )
+                ),
+                *notes(self.notes),
+            )
+        )

@@ -22,49 +22,49 @@ Who may do what:
 Secrets are compared in constant time; cookies are HttpOnly and
 SameSite=Strict; :class:`~bleu_teach.classroom.guard.Guard` bounds bodies,
 refuses cross-site writes and sets the security headers.
+
+This module holds the server's state (:class:`Classroom`), the students'
+routes and the route table (:func:`create_app`); the other areas' routes are
+each in their own module (:mod:`~bleu_teach.classroom.room` lists them).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import os
 import hmac
-import io
 import json
+import os
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import AsyncIterator
 from typing import Any
 
 from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest, counts, judge
-from bleu_teach.classroom.feed import KEEP_ALIVE, SAFETY, Feed, Listener, listener_url
-from bleu_teach.classroom.guard import Guard, Limiter, csv_cell
+from bleu_teach.classroom.feed import Feed, Listener, listener_url
+from bleu_teach.classroom.guard import Guard, Limiter
+from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
-from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
-from bleu_teach.classroom.roles import ADMIN, ANYONE, STUDENT, TEACHER, Refused, allowed
-from bleu_teach.classroom.polls import Polls, own_question, pollable, question_of
+from bleu_teach.classroom.poll_routes import PollRoutes
+from bleu_teach.classroom.polls import Polls
+from bleu_teach.classroom.roles import ANYONE, STUDENT, Refused, allowed
+from bleu_teach.classroom.room import ADMIN_COOKIE, STUDENT_COOKIE, text_field
+from bleu_teach.classroom.site_files import SiteFiles, check_site
 from bleu_teach.classroom.store import Session, Store, Student, digest
+from bleu_teach.classroom.teacher_routes import TeacherRoutes
 
 HERE = Path(__file__).resolve().parent
-STUDENT_COOKIE = "bleu_teach_student"
-ADMIN_COOKIE = "bleu_teach_teacher"
-#: Files of a built site that are the teacher's, never served (the answer key and what can rebuild it).
-TEACHERS_ONLY = ("answer_key", "answer-key", "worksheets.key", "worksheets.quiz", "teacher_kit", "teachers-kit")
-#: A database file, or SQLite's files beside one: never served, whatever folder the site is.
-DATABASE_FILES = (".sqlite", ".sqlite3", ".db", "-wal", "-shm", "-journal")
 
 
 @dataclass(frozen=True)
@@ -83,18 +83,14 @@ class Limits:
     answers_per_session: int = 20000
 
 
-def _text(value: Any, name: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
-    return value
-
-
 def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
 class Classroom:
-    """The server's state: the store, the teacher token's digest, the rate limits, the templates."""
+    """The server's state: the store, the teacher token's digest, the rate limits, the templates, the polls and the
+    change feed; who is asking, the students' routes, and what the dashboards show (the other areas' routes hold
+    it as their ``room``: :class:`~bleu_teach.classroom.room.Room`)."""
 
     def __init__(self, store: Store, teacher_token: str, limits: Limits = Limits()) -> None:
         self.store = store
@@ -116,8 +112,11 @@ class Classroom:
         """The server's teacher token: its cookie; on ``GET /class/teach`` alone, the printed link's ``?token=``
         decides when it is there (the link of a new start works in a browser that kept the last start's cookie,
         and a mistyped token never replaces a good cookie)."""
-        token = request.query_params.get("token") if (request.method == "GET"
-                                                       and request.url.path == "/class/teach") else None
+        token = (
+            request.query_params.get("token")
+            if (request.method == "GET" and request.url.path == "/class/teach")
+            else None
+        )
         kept = token if token is not None else request.cookies.get(ADMIN_COOKIE, "")
         return hmac.compare_digest(digest(kept[:200]), self.teacher_digest)
 
@@ -172,34 +171,54 @@ class Classroom:
             if not self.joins.allow(f"c{session.id}"):
                 return error("Too many students joining this session at once: wait a minute, then try again.", 429, 60)
             if not self.joins_from.allow(f"{address} c{session.id}"):
-                return error("Too many students have joined this session from this address: wait a few minutes, "
-                             "or ask your teacher.", 429, 600)
-            student, token = await run_in_threadpool(self.store.join, session, _text(nickname, "nickname"))
+                return error(
+                    "Too many students have joined this session from this address: wait a few minutes, "
+                    "or ask your teacher.",
+                    429,
+                    600,
+                )
+            student, token = await run_in_threadpool(self.store.join, session, text_field(nickname, "nickname"))
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         response = JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind})
-        response.set_cookie(STUDENT_COOKIE, f"{session.id}.{token}", httponly=True, samesite="strict",
-                            secure=request.url.scheme == "https", max_age=60 * 60 * 24 * 30)
+        response.set_cookie(
+            STUDENT_COOKIE,
+            f"{session.id}.{token}",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            max_age=60 * 60 * 24 * 30,
+        )
         return response
 
     @allowed(STUDENT)
     async def me(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
         answers = await run_in_threadpool(self.store.answers, session.id, student.id)
-        return JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind,
-                             "open": session.open, "answers": len(answers)})
+        return JSONResponse(
+            {
+                "nickname": student.nickname,
+                "session": session.title,
+                "kind": session.kind,
+                "open": session.open,
+                "answers": len(answers),
+            }
+        )
 
     @allowed(STUDENT)
     async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
-        if not (self.per_student.allow(f"s{student.id}") and self.per_address.allow(_address(request))
-                and self.per_session.allow(f"c{session.id}")):
+        if not (
+            self.per_student.allow(f"s{student.id}")
+            and self.per_address.allow(_address(request))
+            and self.per_session.allow(f"c{session.id}")
+        ):
             return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         try:
             body = await json_body(request)
             answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
             if not isinstance(exercise_id, str):
-                raise TypeError("exercise: give the exercise's id as text, e.g. \"03.1\".")
+                raise TypeError('exercise: give the exercise\'s id as text, e.g. "03.1".')
             if not isinstance(answer, str):
                 raise TypeError("answer: give the answer as text.")
             if len(answer) > 200:
@@ -209,234 +228,54 @@ class Classroom:
             if session.kind == "homework":
                 return error("This session is a homework: answer its questions on the homework page.", 409)
             judged = judge(exercise_id, answer)
-            kept, stored = await run_in_threadpool(self.store.record_answer, student, _text(answer_id, "answer id"),
-                                                   exercise_id, answer, judged.verdict, judged.mistake, None, session)
+            kept, stored = await run_in_threadpool(
+                self.store.record_answer,
+                student,
+                text_field(answer_id, "answer id"),
+                exercise_id,
+                answer,
+                judged.verdict,
+                judged.mistake,
+                None,
+                session,
+            )
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         return JSONResponse({"id": kept.answer_id, "stored": stored, "verdict": kept.verdict, "late": kept.late})
 
-    # --- the teacher -----------------------------------------------------------------------------------------
+    # --- what the dashboards show ----------------------------------------------------------------------------
 
-    @allowed(ADMIN)
-    async def teach(self, request: Request, _: Any) -> Response:
-        token = request.query_params.get("token")
-        if token is not None:  # the printed link (the role's check found it right): kept as a cookie, dropped from
-            response = RedirectResponse("/class/teach", status_code=303)  # the address
-            response.set_cookie(ADMIN_COOKIE, token, httponly=True, samesite="strict",
-                                secure=request.url.scheme == "https")
-            return response
-        sessions = await run_in_threadpool(self.store.sessions)
-        return self.templates.TemplateResponse(request, "teach.html", {"sessions": sessions})
-
-    @allowed(ADMIN)
-    async def create(self, request: Request, _: Any) -> Response:
-        try:
-            body = await json_body(request)
-            title = _text(body.get("title"), "title")
-            session, secret = await run_in_threadpool(self.store.create_session, title, "live")
-        except (TypeError, ValueError) as problem:
-            return error(str(problem))
-        return JSONResponse({"id": session.id, "code": session.code, "title": session.title,
-                             "teacher_link": f"/class/t/{session.id}/{secret}"})
-
-    @allowed(TEACHER)
-    async def enter(self, request: Request, session: Session) -> Response:
-        response = RedirectResponse(f"/class/dashboard/{session.id}", status_code=303)
-        response.set_cookie(f"bleu_teach_session_{session.id}", request.path_params["secret"], httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https", path="/class")
-        return response
-
-    @allowed(TEACHER)
-    async def dashboard(self, request: Request, session: Session) -> Response:
-        projector = request.url.path.startswith("/class/projector/")
-        return self.templates.TemplateResponse(request, "dashboard.html", {
-            "session": session, "projector": projector, "join": f"{request.base_url}class?code={session.code}",
-            "poll": f"{request.base_url}class/poll", "homework": f"{request.base_url}class/homework"})
-
-    def _counts(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]:
+    def counts_of(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]:
         """The dashboard's data: the answers' counts (``latest``'s, else read whole), the session, the poll."""
         answers = latest.latest.values() if latest is not None else self.store.latest(session.id)
         found = counts(answers, self.store.roster(session.id), names) | {
-            "open": session.open, "code": session.code, "poll": self.polls.view(session.id)}
+            "open": session.open,
+            "code": session.code,
+            "poll": self.polls.view(session.id),
+        }
         if session.kind == "homework":  # the tries sent per exercise, of the tries each student has per question
             sent = self.store.answers_per_exercise(session.id)
             for shown in found["exercises"]:
                 shown["tries"] = sent.get(shown["id"], 0)
             found["tries"] = session.tries
         if session.kind == "homework" and names:  # who on the roster has joined (the teacher can let in again)
-            found["homework"] = {"due": session.due.isoformat() if session.due else None,
-                                 "roster": [{"name": name, "joined": student is not None}
-                                            for name, _, student in self.store.roster_names(session.id)]}
+            found["homework"] = {
+                "due": session.due.isoformat() if session.due else None,
+                "roster": [
+                    {"name": name, "joined": student is not None}
+                    for name, _, student in self.store.roster_names(session.id)
+                ],
+            }
         return found
-
-    @allowed(TEACHER)
-    async def tally(self, request: Request, session: Session) -> Response:
-        names = request.query_params.get("names", "1") != "0"
-        return JSONResponse(await run_in_threadpool(self._counts, session, names))
-
-    @allowed(TEACHER)
-    async def events(self, request: Request, session: Session) -> Response:
-        """The dashboard's live numbers (server-sent events), fed by the change feed: sent when they change."""
-        names = request.query_params.get("names", "1") != "0"
-        feed = self.feed
-        secret = request.cookies.get(f"bleu_teach_session_{session.id}", "")[:200]
-
-        async def stream() -> Any:
-            feed.listening(session.id, +1)
-            try:
-                shown, quiet = None, 0.0
-                while True:
-                    try:
-                        version, text = await feed.text(session.id, names)
-                    except LookupError:  # the session was deleted
-                        return
-                    except (OperationalError, InterfaceError, SQLAlchemyTimeoutError) as problem:
-                        outage_of(self.store.engine).failed(problem)  # logged once; the stream looks again
-                        await asyncio.sleep(RETRY_SECONDS)
-                        continue
-                    if text != shown:
-                        shown, quiet = text, 0.0
-                        yield f"data: {text}\n\n"
-                    if not await feed.wait(session.id, version, SAFETY):
-                        if not await run_in_threadpool(self.store.is_teacher, session.id, secret):
-                            return  # a new teacher link was made (class link N): the old one's view ends
-                        quiet += SAFETY
-                        if quiet >= KEEP_ALIVE:
-                            quiet = 0.0
-                            yield ": still here\n\n"
-            finally:
-                feed.listening(session.id, -1)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     def count_text(self, session_id: int, names: bool, latest: Latest, roster: bool = True) -> str:
         """A dashboard's JSON text for the change feed: what is new read into ``latest``, then counted; without
         ``roster``, the students' rows are left out (the page keeps the last ones)."""
         latest.update(self.store)
-        found = self._counts(self.store.session(session_id), names, latest)
+        found = self.counts_of(self.store.session(session_id), names, latest)
         if not roster:
             found.pop("roster", None)
         return json.dumps(found)
-
-    @allowed(TEACHER)
-    async def close(self, request: Request, session: Session) -> Response:
-        await run_in_threadpool(self.store.close_session, session.id)
-        return JSONResponse({"closed": True})
-
-    @allowed(TEACHER)
-    async def delete(self, request: Request, session: Session) -> Response:
-        await run_in_threadpool(self.store.delete_session, session.id)
-        response = JSONResponse({"deleted": True})
-        response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
-        return response
-
-    @allowed(TEACHER)
-    async def remove(self, request: Request, session: Session) -> Response:
-        """Take a student out of the session (a fake, a duplicate): out of the counts, kept in the export."""
-        if not await run_in_threadpool(self.store.remove_student, session.id, request.path_params["student"]):
-            return error("student: not in this session (or removed already).", 404)
-        return JSONResponse({"removed": True})
-
-    @allowed(TEACHER)
-    async def export(self, request: Request, session: Session) -> Response:
-        roster = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id)}
-        removed = {s.id: s.nickname for s in await run_in_threadpool(self.store.roster, session.id, True)}
-        answers = await run_in_threadpool(self.store.answers, session.id)
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at", "removed"])
-        for answer in answers:
-            writer.writerow([csv_cell(cell) for cell in (
-                roster.get(answer.student_id) or removed.get(answer.student_id, ""), answer.exercise, answer.answer,
-                answer.verdict, answer.mistake, "yes" if answer.late else "no", answer.at.isoformat(),
-                "yes" if answer.student_id in removed else "no")])
-        name = f"bleu-teach-session-{session.id}.csv"
-        return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-
-class PollRoutes:
-    """The polls' routes: the presenter opens, closes and asks again; a student's phone shows and votes."""
-
-    def __init__(self, room: Classroom) -> None:
-        self.room = room
-
-    @allowed(ANYONE)
-    async def page(self, request: Request, _: Any) -> Response:
-        return self.room.templates.TemplateResponse(request, "poll.html", {})
-
-    @allowed(STUDENT)
-    async def current(self, request: Request, found: tuple[Session, Student]) -> Response:
-        session, student = found
-        poll = await run_in_threadpool(self.room.polls.current, session.id)
-        if poll is None or poll.state != "open":
-            return JSONResponse({"poll": None, "session": session.title})
-        mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
-        return JSONResponse({"poll": poll.public(), "mine": mine, "session": session.title})
-
-    @allowed(STUDENT)
-    async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
-        _, student = found
-        if not self.room.per_student.allow(f"s{student.id}"):
-            return error("Too many votes in a minute: wait a little.", 429, 60)
-        try:
-            body = await json_body(request)
-            poll_id = body.get("poll")
-            if not isinstance(poll_id, int) or isinstance(poll_id, bool):
-                raise TypeError("poll: reload the page.")
-            changed = await run_in_threadpool(self.room.polls.vote, student, poll_id, body.get("id"),
-                                              body.get("choice"))
-        except (TypeError, ValueError) as problem:
-            return error(str(problem))
-        except LookupError:
-            return error("That question is not asked in your session; reload the page.", 404)
-        return JSONResponse({"counted": True, "changed": changed})
-
-    @allowed(TEACHER)
-    async def open(self, request: Request, session: Session) -> Response:
-        try:
-            body = await json_body(request)
-            if body.get("exercise"):
-                question, options = question_of(_text(body["exercise"], "exercise"))
-                exercise_id = body["exercise"]
-            else:
-                question, options = own_question(body.get("question"), body.get("options"))
-                exercise_id = ""
-            poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
-        except (TypeError, ValueError) as problem:
-            return error(str(problem))
-        return JSONResponse({"poll": poll.public()})
-
-    @allowed(TEACHER)
-    async def change(self, request: Request, session: Session) -> Response:
-        poll_id, action = request.path_params["poll"], request.path_params["action"]
-        try:
-            if action == "close":
-                poll = await run_in_threadpool(self.room.polls.close, session.id, poll_id)
-            elif action == "again":
-                poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
-            else:
-                return error("Only close or again.", 404)
-        except LookupError:
-            return error("No such poll in this session.", 404)
-        except ValueError as problem:
-            return error(str(problem))
-        return JSONResponse({"poll": poll.public()})
-
-    @allowed(TEACHER)
-    async def questions(self, request: Request, _: Session) -> Response:
-        return JSONResponse({"questions": pollable()})
-
-
-class _SiteFiles(StaticFiles):
-    """The course website, without the teacher's files (answer keys) or a database a built site folder might hold."""
-
-    async def get_response(self, path: str, scope: Any) -> Response:
-        lowered = path.lower()
-        if any(part in lowered for part in TEACHERS_ONLY) or lowered.endswith(DATABASE_FILES):
-            return Response("Not found", status_code=404, media_type="text/plain")
-        return await super().get_response(path, scope)
 
 
 class _RecordNumber(Convertor[int]):
@@ -454,26 +293,10 @@ class _RecordNumber(Convertor[int]):
 register_url_convertor("id", _RecordNumber())
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except ValueError:
-        return False
-    return True
-
-
-def check_site(store: Store, site: Path) -> None:
-    """Refuse a site folder that holds the database: its files would be served to anyone who asks."""
-    database = store.path
-    if database is not None and _inside(database, site):
-        raise ValueError(f"--site: the database {str(database)!r} lies inside the site folder {str(site)!r}, whose "
-                         "files anyone may download; keep the database elsewhere (--database) or serve another "
-                         "folder.")
-
-
 def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = Limits()) -> Guard:
     """The classroom server as an ASGI application (wrapped in its :class:`Guard`)."""
     room = Classroom(store, teacher_token, limits)
+    teacher = TeacherRoutes(room)
     asking = PollRoutes(room)
     homework = HomeworkRoutes(room)
     routes = [
@@ -481,17 +304,17 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Route("/class/api/join", room.join, methods=["POST"]),
         Route("/class/api/me", room.me, methods=["GET"]),
         Route("/class/api/answers", room.answer, methods=["POST"]),
-        Route("/class/teach", room.teach, methods=["GET"]),
-        Route("/class/api/sessions", room.create, methods=["POST"]),
-        Route("/class/t/{session:id}/{secret:str}", room.enter, methods=["GET"]),
-        Route("/class/dashboard/{session:id}", room.dashboard, methods=["GET"]),
-        Route("/class/projector/{session:id}", room.dashboard, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/tally", room.tally, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/events", room.events, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/close", room.close, methods=["POST"]),
-        Route("/class/api/sessions/{session:id}", room.delete, methods=["DELETE"]),
-        Route("/class/api/sessions/{session:id}/export.csv", room.export, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/students/{student:id}/remove", room.remove, methods=["POST"]),
+        Route("/class/teach", teacher.teach, methods=["GET"]),
+        Route("/class/api/sessions", teacher.create, methods=["POST"]),
+        Route("/class/t/{session:id}/{secret:str}", teacher.enter, methods=["GET"]),
+        Route("/class/dashboard/{session:id}", teacher.dashboard, methods=["GET"]),
+        Route("/class/projector/{session:id}", teacher.dashboard, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/tally", teacher.tally, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/events", teacher.events, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/close", teacher.close, methods=["POST"]),
+        Route("/class/api/sessions/{session:id}", teacher.delete, methods=["DELETE"]),
+        Route("/class/api/sessions/{session:id}/export.csv", teacher.export, methods=["GET"]),
+        Route("/class/api/sessions/{session:id}/students/{student:id}/remove", teacher.remove, methods=["POST"]),
         Route("/class/poll", asking.page, methods=["GET"]),
         Route("/class/api/poll", asking.current, methods=["GET"]),
         Route("/class/api/poll/vote", asking.vote, methods=["POST"]),
@@ -507,7 +330,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     ]
     if site is not None:
         check_site(store, site)
-        routes.append(Mount("/", app=_SiteFiles(directory=str(site), html=True), name="site"))
+        routes.append(Mount("/", app=SiteFiles(directory=str(site), html=True), name="site"))
     else:
         routes.append(Route("/", room.home, methods=["GET"]))
     outage = outage_of(store.engine)
@@ -527,9 +350,14 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
             return error(problem.message, problem.status)
         return room.templates.TemplateResponse(request, "locked.html", {}, status_code=401)  # a page: say so
 
-    handlers: dict[Any, Any] = {OperationalError: unavailable, InterfaceError: unavailable,
-                                SQLAlchemyTimeoutError: unavailable, DataError: out_of_range, Refused: refused,
-                                IntegrityError: conflict}
+    handlers: dict[Any, Any] = {
+        OperationalError: unavailable,
+        InterfaceError: unavailable,
+        SQLAlchemyTimeoutError: unavailable,
+        DataError: out_of_range,
+        Refused: refused,
+        IntegrityError: conflict,
+    }
     url = listener_url(store)
     if url is None:  # SQLite: one process, whose writes feed the dashboards directly
         store.listeners.append(room.feed.changed)

@@ -49,9 +49,12 @@ class ClassLink:
     stop: Any = None
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(f"{self.address}{path}", data=json.dumps(body).encode("utf-8"),
-                                         headers={"Content-Type": "application/json", "X-Bleu-Teach": "1"},
-                                         method="POST")
+        request = urllib.request.Request(
+            f"{self.address}{path}",
+            data=json.dumps(body).encode("utf-8"),
+            headers={"Content-Type": "application/json", "X-Bleu-Teach": "1"},
+            method="POST",
+        )
         with self.opener.open(request, timeout=TIMEOUT) as response:
             return dict(json.loads(response.read().decode("utf-8")))
 
@@ -85,8 +88,9 @@ _joined: ClassLink | None = None
 def _address(given: str) -> tuple[str, str | None]:
     """The server's address (scheme and host) and the code, if the address carries one (``?code=``)."""
     if not isinstance(given, str) or not given.startswith(("http://", "https://")):
-        raise ValueError(f"address: the classroom server's address, such as http://192.168.1.20:8000 (got "
-                         f"{str(given)[:60]!r}).")
+        raise ValueError(
+            f"address: the classroom server's address, such as http://192.168.1.20:8000 (got {str(given)[:60]!r})."
+        )
     parts = urllib.parse.urlsplit(given)
     code = urllib.parse.parse_qs(parts.query).get("code", [None])[0]
     return f"{parts.scheme}://{parts.netloc}", code

@@ -75,12 +75,19 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
             continue
         verdicts = _tally(answer.verdict for answer in given)
         mistakes = _tally(answer.mistake for answer in given if answer.mistake and answer.verdict == "misconception")
-        shown.append({"id": ex.id, "title": ex.title, "answered": len(given),
-                      "verdicts": {verdict: verdicts.get(verdict, 0) for verdict in ("correct", "misconception",
-                                                                                      "wrong")},
-                      "mistakes": [{"name": name, "count": count}
-                                   for name, count in sorted(mistakes.items(), key=lambda item: -item[1])],
-                      "late": sum(answer.late for answer in given)})
+        shown.append(
+            {
+                "id": ex.id,
+                "title": ex.title,
+                "answered": len(given),
+                "verdicts": {verdict: verdicts.get(verdict, 0) for verdict in ("correct", "misconception", "wrong")},
+                "mistakes": [
+                    {"name": name, "count": count}
+                    for name, count in sorted(mistakes.items(), key=lambda item: -item[1])
+                ],
+                "late": sum(answer.late for answer in given),
+            }
+        )
     result: dict[str, Any] = {"exercises": shown, "students": len(people)}
     if names:
         by_student: dict[int, dict[str, str]] = {}
@@ -88,9 +95,14 @@ def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> 
             for answer in ex_answers:
                 by_student.setdefault(answer.student_id, {})[answer.exercise] = answer.verdict
         order = [ex.id for ex in exercises() if ex.id in per_exercise]  # the order of "exercises" above
-        result["roster"] = [{"id": student.id, "nickname": student.nickname,
-                             "verdicts": "".join(LETTER[by_student.get(student.id, {}).get(ex_id, "")] for ex_id in order)}
-                            for student in people]
+        result["roster"] = [
+            {
+                "id": student.id,
+                "nickname": student.nickname,
+                "verdicts": "".join(LETTER[by_student.get(student.id, {}).get(ex_id, "")] for ex_id in order),
+            }
+            for student in people
+        ]
     return result
 
 
@@ -111,8 +123,11 @@ class Latest:
 
     def update(self, store: Store) -> bool:
         """Read what is new; whether anything was."""
-        found = (store.answers(self.session_id) if self.newest is None
-                 else store.answers_since(self.session_id, self.newest - self.margin))
+        found = (
+            store.answers(self.session_id)
+            if self.newest is None
+            else store.answers_since(self.session_id, self.newest - self.margin)
+        )
         changed = False
         for answer in found:
             key = (answer.student_id, answer.answer_id)

@@ -171,8 +171,10 @@ class Listener:
                             if notice.payload.isdigit():
                                 self.feed.changed(int(notice.payload))
             except Exception as problem:  # noqa: BLE001  # the database went away: try again shortly
-                log.warning("classroom change feed: %s; listening again in 2 s",
-                            str(problem).splitlines()[0][:200] if str(problem) else type(problem).__name__)
+                log.warning(
+                    "classroom change feed: %s; listening again in 2 s",
+                    str(problem).splitlines()[0][:200] if str(problem) else type(problem).__name__,
+                )
                 self.stop.wait(2.0)
 
 

@@ -38,13 +38,17 @@ WRITE_HEADER = b"x-bleu-teach"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 #: The classroom's own pages: only this server's files, no inline script.
-CLASS_POLICY = (b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+CLASS_POLICY = (
+    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 #: The course website beside it: its pages carry small inline scripts (MathJax's settings) and run Pyodide, but
 #: still load nothing from anywhere else.
-SITE_POLICY = (b"default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
-               b"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
-               b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'")
+SITE_POLICY = (
+    b"default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
+    b"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+    b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'"
+)
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -54,9 +58,18 @@ SECURITY_HEADERS = [
 
 async def _refuse(send: Send, status: int, message: str) -> None:
     body = ('{"error": ' + _json_string(message) + "}").encode("utf-8")
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"content-security-policy", CLASS_POLICY), *SECURITY_HEADERS]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"content-security-policy", CLASS_POLICY),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

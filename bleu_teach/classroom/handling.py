@@ -17,7 +17,6 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -52,8 +51,10 @@ def _check_text(found: Any) -> None:
         elif isinstance(item, list):
             waiting += [(f"{name}[{k}]", value) for k, value in enumerate(item)]
         elif isinstance(item, str) and _not_text(item):
-            raise ValueError(f"{name[:40]}: it holds characters that are not text (a NUL, or half of a surrogate "
-                             "pair); type it again.")
+            raise ValueError(
+                f"{name[:40]}: it holds characters that are not text (a NUL, or half of a surrogate "
+                "pair); type it again."
+            )
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -84,8 +85,7 @@ class Outage:
         if self.since is None:
             self.since = time.monotonic()
             reason = str(getattr(problem, "orig", None) or problem).splitlines()[0][:200]
-            log.error("classroom database unavailable (%s): clients are told to retry in %d s", reason,
-                      RETRY_SECONDS)
+            log.error("classroom database unavailable (%s): clients are told to retry in %d s", reason, RETRY_SECONDS)
 
     def worked(self) -> None:
         if self.since is not None:
@@ -94,11 +94,12 @@ class Outage:
 
     def response(self, problem: BaseException) -> JSONResponse:
         self.failed(problem)
-        return error("The class's records cannot be reached just now; your page sends again by itself.", 503,
-                     RETRY_SECONDS)
+        return error(
+            "The class's records cannot be reached just now; your page sends again by itself.", 503, RETRY_SECONDS
+        )
 
 
-_OUTAGES: "weakref.WeakKeyDictionary[Engine, Outage]" = weakref.WeakKeyDictionary()
+_OUTAGES: weakref.WeakKeyDictionary[Engine, Outage] = weakref.WeakKeyDictionary()
 
 
 def outage_of(engine: Engine) -> Outage:

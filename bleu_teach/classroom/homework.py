@@ -48,8 +48,9 @@ def avoided(path: str | Path) -> list[Exercise]:
     except OSError as problem:
         raise ValueError(f"--avoid: cannot read {str(path)!r} ({problem.strerror or problem})") from None
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError(f"--avoid: {str(path)!r} is not the worksheets.quiz.json the worksheet command wrote") \
-            from None
+        raise ValueError(
+            f"--avoid: {str(path)!r} is not the worksheets.quiz.json the worksheet command wrote"
+        ) from None
     if not isinstance(record, dict) or record.get("format") != 1:
         raise ValueError(f"--avoid: {str(path)!r} is not the worksheets.quiz.json the worksheet command wrote")
     found = []
@@ -57,20 +58,24 @@ def avoided(path: str | Path) -> list[Exercise]:
         try:
             found.append(rebuild(item["id"], item["inputs"], item["question"]))
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"--avoid: {str(path)!r} holds a variant this version cannot rebuild; make the "
-                             "worksheets again with this version") from None
+            raise ValueError(
+                f"--avoid: {str(path)!r} holds a variant this version cannot rebuild; make the "
+                "worksheets again with this version"
+            ) from None
     return found
 
 
-def draw(which: Sequence[str], avoid: Sequence[Exercise] = (), count: int = HOMEWORK_VARIANTS,
-         seed: int | None = None) -> list[Exercise]:
+def draw(
+    which: Sequence[str], avoid: Sequence[Exercise] = (), count: int = HOMEWORK_VARIANTS, seed: int | None = None
+) -> list[Exercise]:
     """Up to ``count`` variants of each exercise in ``which``, none of them a near-copy of one of ``avoid`` nor of
     another (:func:`~bleu_teach.exercises.variants.near_copy_keys`: each student's question is their own)."""
     unknown = [exercise_id for exercise_id in which if exercise_id not in VARIED]
     if unknown:
         raise ValueError(f"--exercises: {', '.join(unknown)} cannot be varied; these can: {', '.join(VARIED)}")
-    return quiz_variants(secrets.randbelow(10**18) if seed is None else seed, [list(avoid)], count, which,
-                         keep_apart=True)
+    return quiz_variants(
+        secrets.randbelow(10**18) if seed is None else seed, [list(avoid)], count, which, keep_apart=True
+    )
 
 
 class Homework:
@@ -85,31 +90,51 @@ class Homework:
             connection.execute(delete(homework_variants).where(homework_variants.c.session_id == session.id))
             for variant in variants:
                 numbers[variant.id] = numbers.get(variant.id, 0) + 1
-                connection.execute(homework_variants.insert().values(
-                    session_id=session.id, exercise=variant.id, number=numbers[variant.id],
-                    inputs=json.dumps(dict(variant.inputs)), question=variant.question))
+                connection.execute(
+                    homework_variants.insert().values(
+                        session_id=session.id,
+                        exercise=variant.id,
+                        number=numbers[variant.id],
+                        inputs=json.dumps(dict(variant.inputs)),
+                        question=variant.question,
+                    )
+                )
 
     def counts(self, session_id: int) -> dict[str, int]:
         """How many variants each exercise of the homework has."""
         with self.store.engine.connect() as connection:
-            rows = connection.execute(select(homework_variants.c.exercise, func.count())
-                                      .where(homework_variants.c.session_id == session_id)
-                                      .group_by(homework_variants.c.exercise)).all()
+            rows = connection.execute(
+                select(homework_variants.c.exercise, func.count())
+                .where(homework_variants.c.session_id == session_id)
+                .group_by(homework_variants.c.exercise)
+            ).all()
         return {row[0]: int(row[1]) for row in rows}
 
     def _turn(self, student: Student) -> int:
         """The student's place in the session (0 for the first to join): which variant they get."""
         with self.store.engine.connect() as connection:
-            return int(connection.execute(select(func.count()).select_from(students).where(
-                students.c.session_id == student.session_id, students.c.id < student.id)).scalar() or 0)
+            return int(
+                connection.execute(
+                    select(func.count())
+                    .select_from(students)
+                    .where(students.c.session_id == student.session_id, students.c.id < student.id)
+                ).scalar()
+                or 0
+            )
 
     def assignment(self, student: Student) -> list[Exercise]:
         """The student's variant of each exercise of the homework, in the course's order."""
         turn = self._turn(student)
         with self.store.engine.connect() as connection:
-            rows = connection.execute(select(homework_variants).where(
-                homework_variants.c.session_id == student.session_id)
-                .order_by(homework_variants.c.exercise, homework_variants.c.number)).mappings().all()
+            rows = (
+                connection.execute(
+                    select(homework_variants)
+                    .where(homework_variants.c.session_id == student.session_id)
+                    .order_by(homework_variants.c.exercise, homework_variants.c.number)
+                )
+                .mappings()
+                .all()
+            )
         pools: dict[str, list[Any]] = {}
         for row in rows:
             pools.setdefault(row["exercise"], []).append(row)
@@ -121,9 +146,15 @@ class Homework:
 
     def questions(self, student: Student) -> list[dict[str, str]]:
         """What the student's page shows of each question: its text and how to give the answer (no answer)."""
-        return [{"exercise": variant.id, "title": exercise(variant.id).title,
-                 "question": plain_markdown(question_text(variant, "platform")), "answer": answer_label(variant)}
-                for variant in self.assignment(student)]
+        return [
+            {
+                "exercise": variant.id,
+                "title": exercise(variant.id).title,
+                "question": plain_markdown(question_text(variant, "platform")),
+                "answer": answer_label(variant),
+            }
+            for variant in self.assignment(student)
+        ]
 
     def judge(self, student: Student, exercise_id: str, answer: str) -> Judged:
         """The verdict on ``answer`` to the student's own variant of the exercise."""
@@ -131,4 +162,3 @@ class Homework:
         if variant is None:
             raise ValueError(f"exercise: {str(exercise_id)[:16]!r} is not in this homework.")
         return verdict_of(variant.check, answer)
-

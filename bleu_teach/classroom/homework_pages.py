@@ -24,11 +24,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, csv_cell
-from bleu_teach.classroom.homework import Homework
-from bleu_teach.classroom.schema import NOT_AN_ANSWER
-from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
 from bleu_teach.classroom.handling import error, json_body
-from bleu_teach.classroom.store import Session, Store, Student, TriesUsed
+from bleu_teach.classroom.homework import Homework
+from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
+from bleu_teach.classroom.schema import NOT_AN_ANSWER
+from bleu_teach.classroom.store import Session, Store, Student
+from bleu_teach.classroom.store_answers import TriesUsed
 
 
 class Room(Protocol):
@@ -65,17 +66,36 @@ class HomeworkRoutes:
         session, student = self._homework(found)
         asked = await run_in_threadpool(self.homework.questions, student)
         given = await run_in_threadpool(self.room.store.answers, session.id, student.id)
-        last = {answer.exercise: {"answer": answer.answer, "verdict": answer.verdict, "mistake": answer.mistake,
-                                  "late": answer.late} for answer in given}
+        last = {
+            answer.exercise: {
+                "answer": answer.answer,
+                "verdict": answer.verdict,
+                "mistake": answer.mistake,
+                "late": answer.late,
+            }
+            for answer in given
+        }
         used: dict[str, int] = {}
         for answer in given:
             if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
                 used[answer.exercise] = used.get(answer.exercise, 0) + 1
-        return JSONResponse({"title": session.title, "nickname": student.nickname, "open": session.open,
-                             "due": session.due.isoformat() if session.due else None, "tries": session.tries,
-                             "questions": [question | {"last": last.get(question["exercise"]),
-                                                       "tries_left": session.tries - used.get(question["exercise"], 0)}
-                                           for question in asked]})
+        return JSONResponse(
+            {
+                "title": session.title,
+                "nickname": student.nickname,
+                "open": session.open,
+                "due": session.due.isoformat() if session.due else None,
+                "tries": session.tries,
+                "questions": [
+                    question
+                    | {
+                        "last": last.get(question["exercise"]),
+                        "tries_left": session.tries - used.get(question["exercise"], 0),
+                    }
+                    for question in asked
+                ],
+            }
+        )
 
     @allowed(STUDENT)
     async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
@@ -95,15 +115,32 @@ class HomeworkRoutes:
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
             # A verdict per try would let a script find a number among its candidates: the tries are counted, in
             # the same step as the answer is stored.
-            kept, stored = await run_in_threadpool(store.record_answer, student, answer_id, exercise_id,
-                                                   answer, judged.verdict, judged.mistake, None, session, session.tries)
+            kept, stored = await run_in_threadpool(
+                store.record_answer,
+                student,
+                answer_id,
+                exercise_id,
+                answer,
+                judged.verdict,
+                judged.mistake,
+                None,
+                session,
+                session.tries,
+            )
             used = await run_in_threadpool(store.tries, student, exercise_id)
         except TriesUsed as problem:
             return error(str(problem), 409)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
-        return JSONResponse({"stored": stored, "verdict": kept.verdict, "mistake": kept.mistake, "late": kept.late,
-                             "tries_left": max(0, session.tries - used)})
+        return JSONResponse(
+            {
+                "stored": stored,
+                "verdict": kept.verdict,
+                "mistake": kept.mistake,
+                "late": kept.late,
+                "tries_left": max(0, session.tries - used),
+            }
+        )
 
     def _grades(self, session: Session) -> str:
         store = self.room.store
@@ -127,19 +164,38 @@ class HomeworkRoutes:
         out = io.StringIO()
         writer = csv.writer(out)
         name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
-        writer.writerow([name_column, *identifier_columns, *exercises,
-                         f"{session.title} (total, out of {len(exercises)})", "Late answers",
-                         *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises)])
+        writer.writerow(
+            [
+                name_column,
+                *identifier_columns,
+                *exercises,
+                f"{session.title} (total, out of {len(exercises)})",
+                "Late answers",
+                *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
+            ]
+        )
         for name, identifiers, student_id in rows:
             marks = []
             for exercise_id in exercises:
                 given = last.get((student_id, exercise_id)) if student_id is not None else None
                 marks.append("" if given is None else "1" if given.verdict == "correct" else "0")
             total = sum(mark == "1" for mark in marks)
-            used = [tries.get((student_id, exercise_id), 0) if student_id is not None else 0
-                    for exercise_id in exercises]
-            writer.writerow([csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns),
-                                                         *marks, total, late.get(student_id or -1, 0), *used)])
+            used = [
+                tries.get((student_id, exercise_id), 0) if student_id is not None else 0 for exercise_id in exercises
+            ]
+            writer.writerow(
+                [
+                    csv_cell(cell)
+                    for cell in (
+                        name,
+                        *(identifiers.get(c, "") for c in identifier_columns),
+                        *marks,
+                        total,
+                        late.get(student_id or -1, 0),
+                        *used,
+                    )
+                ]
+            )
         return out.getvalue()
 
     @allowed(TEACHER)
@@ -157,6 +213,8 @@ class HomeworkRoutes:
     async def grades(self, request: Request, session: Session) -> Response:
         text = await run_in_threadpool(self._grades, session)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
-        return Response(text, media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="bleu-teach-grades-{session.id}-'
-                                                        f'{stamp}.csv"'})
+        return Response(
+            text,
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="bleu-teach-grades-{session.id}-{stamp}.csv"'},
+        )

@@ -23,7 +23,8 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bleu_teach.classroom.schema import ANSWER_ID_LENGTH, bounded, polls, record_id, students, votes
-from bleu_teach.classroom.store import Store, Student, session_arg, student_arg, notifies
+from bleu_teach.classroom.store import Store, Student
+from bleu_teach.classroom.store_base import notifies, session_arg, student_arg
 from bleu_teach.exercises.bank import exercise, exercises
 
 MAX_QUESTION = 400
@@ -45,8 +46,13 @@ class Poll:
 
     def public(self) -> dict[str, Any]:
         """What a student's phone is shown (never the right answer)."""
-        return {"id": self.id, "question": self.question, "options": [list(option) for option in self.options],
-                "round": self.round, "open": self.state == "open"}
+        return {
+            "id": self.id,
+            "question": self.question,
+            "options": [list(option) for option in self.options],
+            "round": self.round,
+            "open": self.state == "open",
+        }
 
 
 def question_of(exercise_id: str) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -61,8 +67,10 @@ def question_of(exercise_id: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         raise ValueError(f"exercise: there is no exercise {str(exercise_id)[:16]!r}.") from None
     if not ex.options:
         raise ValueError(f"exercise: {ex.id} has no options to vote on; choose a question with options.")
-    return (plain_markdown(question_text(ex, "platform")),
-            tuple((o.letter, plain_markdown(o.text)) for o in ex.options))
+    return (
+        plain_markdown(question_text(ex, "platform")),
+        tuple((o.letter, plain_markdown(o.text)) for o in ex.options),
+    )
 
 
 def pollable() -> list[dict[str, str]]:
@@ -75,15 +83,25 @@ def own_question(question: Any, options: Any) -> tuple[str, tuple[tuple[str, str
     text = bounded(question, "question", MAX_QUESTION, one_line=True)
     if not isinstance(options, list) or not 2 <= len(options) <= len(LETTERS):
         raise ValueError(f"options: give 2 to {len(LETTERS)} options.")
-    return text, tuple((LETTERS[k], bounded(option, f"option {LETTERS[k]}", MAX_OPTION, one_line=True))
-                       for k, option in enumerate(options))
+    return text, tuple(
+        (LETTERS[k], bounded(option, f"option {LETTERS[k]}", MAX_OPTION, one_line=True))
+        for k, option in enumerate(options)
+    )
 
 
 def _poll(row: Any) -> Poll:
     opened = row["opened"] if row["opened"].tzinfo else row["opened"].replace(tzinfo=timezone.utc)
-    return Poll(row["id"], row["session_id"], row["question"],
-                tuple((letter, text) for letter, text in json.loads(row["options"])), row["exercise"],
-                row["round"], row["first_round"], row["state"], opened)
+    return Poll(
+        row["id"],
+        row["session_id"],
+        row["question"],
+        tuple((letter, text) for letter, text in json.loads(row["options"])),
+        row["exercise"],
+        row["round"],
+        row["first_round"],
+        row["state"],
+        opened,
+    )
 
 
 class Polls:
@@ -93,24 +111,43 @@ class Polls:
         self.store = store
 
     @notifies(session_arg)
-    def open(self, session_id: int, question: str, options: tuple[tuple[str, str], ...], exercise_id: str = "",
-             first_round: int | None = None, round_: int = 1) -> Poll:
+    def open(
+        self,
+        session_id: int,
+        question: str,
+        options: tuple[tuple[str, str], ...],
+        exercise_id: str = "",
+        first_round: int | None = None,
+        round_: int = 1,
+    ) -> Poll:
         """Open a poll (closing any other open poll of the session)."""
         with self.store.engine.begin() as connection:
-            connection.execute(polls.update().where(polls.c.session_id == session_id, polls.c.state == "open")
-                               .values(state="closed"))
-            key = connection.execute(polls.insert().values(
-                session_id=session_id, question=question, options=json.dumps(options), exercise=exercise_id,
-                round=round_, first_round=first_round, state="open",
-                opened=datetime.now(timezone.utc))).inserted_primary_key
+            connection.execute(
+                polls.update().where(polls.c.session_id == session_id, polls.c.state == "open").values(state="closed")
+            )
+            key = connection.execute(
+                polls.insert().values(
+                    session_id=session_id,
+                    question=question,
+                    options=json.dumps(options),
+                    exercise=exercise_id,
+                    round=round_,
+                    first_round=first_round,
+                    state="open",
+                    opened=datetime.now(timezone.utc),
+                )
+            ).inserted_primary_key
         if key is None:
             raise RuntimeError("The database gave the new poll no number.")
         return self.poll(session_id, int(key[0]))
 
     def poll(self, session_id: int, poll_id: int) -> Poll:
         with self.store.engine.connect() as connection:
-            row = connection.execute(select(polls).where(polls.c.id == poll_id, polls.c.session_id == session_id)
-                                     ).mappings().first()
+            row = (
+                connection.execute(select(polls).where(polls.c.id == poll_id, polls.c.session_id == session_id))
+                .mappings()
+                .first()
+            )
         if row is None:
             raise LookupError(f"No poll {poll_id} in this session.")
         return _poll(row)
@@ -118,8 +155,13 @@ class Polls:
     def current(self, session_id: int) -> Poll | None:
         """The session's open poll, or else its latest (closed) one; None before the first."""
         with self.store.engine.connect() as connection:
-            row = connection.execute(select(polls).where(polls.c.session_id == session_id)
-                                     .order_by(polls.c.id.desc()).limit(1)).mappings().first()
+            row = (
+                connection.execute(
+                    select(polls).where(polls.c.session_id == session_id).order_by(polls.c.id.desc()).limit(1)
+                )
+                .mappings()
+                .first()
+            )
         return None if row is None else _poll(row)
 
     @notifies(session_arg)
@@ -147,31 +189,46 @@ class Polls:
             raise ValueError("This question is closed: your vote was not counted.")
         if choice not in {letter for letter, _ in poll.options}:
             raise ValueError(f"choice: one of {', '.join(letter for letter, _ in poll.options)}.")
-        row = {"poll_id": poll_id, "student_id": student.id, "vote_id": vote_id, "choice": choice,
-               "at": datetime.now(timezone.utc)}
+        row = {
+            "poll_id": poll_id,
+            "student_id": student.id,
+            "vote_id": vote_id,
+            "choice": choice,
+            "at": datetime.now(timezone.utc),
+        }
         # One statement, whatever else arrives at once: a new vote is inserted, a changed one replaces it, the
         # same vote sent again (its id) changes nothing.
         dialect = postgresql if self.store.postgres else sqlite
         statement = dialect.insert(votes).values(**row)
         statement = statement.on_conflict_do_update(
             index_elements=[votes.c.poll_id, votes.c.student_id],
-            set_={"vote_id": statement.excluded.vote_id, "choice": statement.excluded.choice,
-                  "at": statement.excluded.at},
-            where=votes.c.vote_id != statement.excluded.vote_id).returning(votes.c.vote_id)
+            set_={
+                "vote_id": statement.excluded.vote_id,
+                "choice": statement.excluded.choice,
+                "at": statement.excluded.at,
+            },
+            where=votes.c.vote_id != statement.excluded.vote_id,
+        ).returning(votes.c.vote_id)
         with self.store.engine.begin() as connection:
             return connection.execute(statement).first() is not None
 
     def my_vote(self, student: Student, poll_id: int) -> str | None:
         with self.store.engine.connect() as connection:
-            return connection.execute(select(votes.c.choice).where(
-                votes.c.poll_id == poll_id, votes.c.student_id == student.id)).scalar()
+            return connection.execute(
+                select(votes.c.choice).where(votes.c.poll_id == poll_id, votes.c.student_id == student.id)
+            ).scalar()
 
     def counts(self, poll: Poll) -> dict[str, int]:
         """How many chose each option (every option listed, in order)."""
         present = select(students.c.id).where(students.c.removed.is_(None))  # a removed student's vote counts no more
         with self.store.engine.connect() as connection:
-            chosen = connection.execute(select(votes.c.choice).where(
-                votes.c.poll_id == poll.id, votes.c.student_id.in_(present))).scalars().all()
+            chosen = (
+                connection.execute(
+                    select(votes.c.choice).where(votes.c.poll_id == poll.id, votes.c.student_id.in_(present))
+                )
+                .scalars()
+                .all()
+            )
         return {letter: sum(1 for choice in chosen if choice == letter) for letter, _ in poll.options}
 
     def view(self, session_id: int) -> dict[str, Any] | None:
@@ -188,8 +245,15 @@ class Polls:
             counted = self.counts(each)
             is_open = each.state == "open"
             # While a round is open only how many voted is shown: the split would sway the votes still to come.
-            rounds_shown.append({"id": each.id, "round": each.round, "open": is_open,
-                                 "voted": sum(counted.values()), "counts": None if is_open else counted})
+            rounds_shown.append(
+                {
+                    "id": each.id,
+                    "round": each.round,
+                    "open": is_open,
+                    "voted": sum(counted.values()),
+                    "counts": None if is_open else counted,
+                }
+            )
         shown = poll.public() | {"exercise": poll.exercise, "rounds": rounds_shown}
         if poll.state != "open" and poll.exercise:
             shown["right"] = str(exercise(poll.exercise).answer)

@@ -14,8 +14,19 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Integer, MetaData, PrimaryKeyConstraint, String,
-                        Table, Text, UniqueConstraint)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.types import TypeDecorator
 
@@ -74,7 +85,8 @@ class UtcDateTime(TypeDecorator[datetime]):
 metadata = MetaData()
 
 sessions = Table(
-    "sessions", metadata,
+    "sessions",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("code", String(CODE_LENGTH), nullable=False, unique=True),
     Column("teacher_digest", String(64), nullable=False),
@@ -87,7 +99,8 @@ sessions = Table(
 )
 
 students = Table(
-    "students", metadata,
+    "students",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("nickname", String(MAX_NAME), nullable=False),  # a roster's name; a nickname of its own MAX_NICKNAME
@@ -98,7 +111,8 @@ students = Table(
 )
 
 answers = Table(
-    "answers", metadata,
+    "answers",
+    metadata,
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
     Column("answer_id", String(ANSWER_ID_LENGTH), nullable=False),
@@ -113,7 +127,8 @@ answers = Table(
 
 #: Polls: a question put to the room (a bank exercise with options, or the presenter's own), round by round.
 polls = Table(
-    "polls", metadata,
+    "polls",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("question", String(400), nullable=False),
@@ -126,7 +141,8 @@ polls = Table(
 )
 
 votes = Table(
-    "votes", metadata,
+    "votes",
+    metadata,
     Column("poll_id", Integer, ForeignKey("polls.id", ondelete="CASCADE"), nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
     Column("vote_id", String(ANSWER_ID_LENGTH), nullable=False),
@@ -138,7 +154,8 @@ votes = Table(
 #: A homework session's roster: the names that may join (each once), with the learning platform's identifier for
 #: the gradebook (an e-mail address for Moodle, a login ID for Canvas), if the roster gave one.
 roster = Table(
-    "roster", metadata,
+    "roster",
+    metadata,
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(MAX_NAME), nullable=False),
     Column("folded", Text, nullable=False),  # the name as compared: case and spaces folded (NFKC may lengthen it)
@@ -152,7 +169,8 @@ roster = Table(
 #: A homework session's variants, drawn on the server when it is made: the students get them in turn. The right
 #: answers are computed from these on the server and never sent.
 homework_variants = Table(
-    "homework_variants", metadata,
+    "homework_variants",
+    metadata,
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("exercise", String(16), nullable=False),
     Column("number", Integer, nullable=False),
@@ -178,7 +196,6 @@ def digest(secret: str) -> str:
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
-
 
 
 @dataclass(frozen=True)
@@ -263,8 +280,9 @@ def migrate(engine: Engine, create: bool = True) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")  # DDL inside the transaction; one writer at a time
         found = inspect(connection)
         tables = set(found.get_table_names())
-        recorded = VERSION_TABLE in tables and connection.execute(
-            text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar()
+        recorded = (
+            VERSION_TABLE in tables and connection.execute(text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar()
+        )
         if not CLASSROOM_TABLES <= tables:
             if tables - {VERSION_TABLE}:
                 raise ValueError("it holds other tables than a classroom's: it is another application's database")
@@ -279,8 +297,9 @@ def migrate(engine: Engine, create: bool = True) -> None:
                 command.stamp(config, FIRST_RELEASE)
             command.upgrade(config, "head")
         except CommandError as problem:
-            raise ValueError(f"its schema cannot be brought up to date ({str(problem).splitlines()[0][:200]})") \
-                from None
+            raise ValueError(
+                f"its schema cannot be brought up to date ({str(problem).splitlines()[0][:200]})"
+            ) from None
 
 
 def _warn_about_due_times(connection: Any) -> None:
@@ -293,12 +312,14 @@ def _warn_about_due_times(connection: Any) -> None:
     for number, title, due in rows:
         logging.getLogger("bleu_teach.classroom").warning(
             "homework %s (%r) is due at %s as an earlier version stored it, without its time zone: it is now read "
-            "as UTC; if it was given in another zone, make a new homework or check the late answers.", number,
-            title, due)
+            "as UTC; if it was given in another zone, make a new homework or check the late answers.",
+            number,
+            title,
+            due,
+        )
 
 
-def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False,
-            person: bool = False) -> str:
+def bounded(value: Any, name: str, most: int, empty: bool = False, one_line: bool = False, person: bool = False) -> str:
     """Text a person typed, checked once for every table: trimmed (``one_line``: every run of spaces, tabs and
     line breaks made one space), at most ``most`` characters, with no control characters (NUL among them, which
     PostgreSQL refuses), no half of a surrogate pair (not text in any encoding) and no direction override
@@ -325,10 +346,26 @@ def record_id(value: Any, name: str) -> int:
 
 
 def session_of(row: Any) -> Session:
-    return Session(row["id"], row["code"], row["title"], row["kind"], row["created"], row["due"], row["closed"],
-                   row["tries"] or DEFAULT_TRIES)
+    return Session(
+        row["id"],
+        row["code"],
+        row["title"],
+        row["kind"],
+        row["created"],
+        row["due"],
+        row["closed"],
+        row["tries"] or DEFAULT_TRIES,
+    )
 
 
 def answer_of(row: Any) -> Answer:
-    return Answer(row["answer_id"], row["student_id"], row["exercise"], row["answer"], row["verdict"],
-                  row["mistake"], row["at"], bool(row["late"]))
+    return Answer(
+        row["answer_id"],
+        row["student_id"],
+        row["exercise"],
+        row["answer"],
+        row["verdict"],
+        row["mistake"],
+        row["at"],
+        bool(row["late"]),
+    )

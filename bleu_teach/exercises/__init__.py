@@ -9,16 +9,13 @@ from bleu_teach.exercises.bank import Exercise, Option, check, exercise, exercis
 from bleu_teach.exercises.checkers import (
     Feedback,
     Misconception,
-    check_bleu,
     check_brevity_penalty,
     check_choice,
-    check_corpus_bleu,
     check_higher,
     check_modified_precision,
-    check_mqm_score,
     check_ngram_count,
 )
-
+from bleu_teach.exercises.score_checkers import check_bleu, check_corpus_bleu, check_mqm_score
 from bleu_teach.exercises.unquoted import register as _register_unquoted
 
 _register_unquoted()  # in a notebook only: `answer = B` is told to put the letter in quotes (exercises.unquoted)

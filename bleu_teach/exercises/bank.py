@@ -28,17 +28,15 @@ from typing import Any
 
 from bleu_teach.exercises.checkers import (
     Feedback,
-    check_bleu,
     check_brevity_penalty,
     check_choice,
-    check_corpus_bleu,
     check_higher,
     check_modified_precision,
-    check_mqm_score,
 )
 from bleu_teach.exercises.feedback import with_verdict
 from bleu_teach.exercises.listeners import tell
 from bleu_teach.exercises.media import LESSON_MEDIA, AnswerFormat, question_text
+from bleu_teach.exercises.score_checkers import check_bleu, check_corpus_bleu, check_mqm_score
 from bleu_teach.inputs.tokenizers import tokenize
 
 if sys.version_info >= (3, 11):
@@ -61,8 +59,19 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 _CHOICE_KINDS = ("choice", "reference_length", "higher")
 _OPTIONAL = ("weights", "smoothing")
-_COMMON = ("id", "title", "heading", "kind", "question", "answer", "working", "decimals", "options", "context",
-           "in_lesson")
+_COMMON = (
+    "id",
+    "title",
+    "heading",
+    "kind",
+    "question",
+    "answer",
+    "working",
+    "decimals",
+    "options",
+    "context",
+    "in_lesson",
+)
 
 
 #: The answer format of each kind (a number's decimals come from its record).
@@ -77,8 +86,10 @@ _FORMATS: dict[str, AnswerFormat] = {
     "mqm_score": AnswerFormat("number"),
 }
 #: How an MQM score is made, for a question read without lesson 08 (the weights of ``ErrorSpan.weight``).
-MQM_RULE = ("In MQM (Freitag et al., 2021) a translation's score is minus the sum of its errors' weights: "
-            "non-translation 25, major 5, minor 1, minor Fluency/Punctuation 0.1.")
+MQM_RULE = (
+    "In MQM (Freitag et al., 2021) a translation's score is minus the sum of its errors' weights: "
+    "non-translation 25, major 5, minor 1, minor Fluency/Punctuation 0.1."
+)
 #: The kinds whose question needs the WMT21 data (the lessons' pages load it only where a question needs it).
 NEEDS_DATA = ("mqm_score",)
 
@@ -166,9 +177,14 @@ class Exercise:
         question's data holds (an MQM question's list of errors)."""
         if self.kind == "mqm_score" and not self.context:
             errors = self._mqm_errors()
-            return ("The errors, from WMT21's expert ratings (Chinese to English, TED talks): " +
-                    "; ".join(f"{e.category}, {e.severity.lower()}" + (f", on “{e.text}”" if e.text else "")
-                              for e in errors) + ". " + MQM_RULE)
+            return (
+                "The errors, from WMT21's expert ratings (Chinese to English, TED talks): "
+                + "; ".join(
+                    f"{e.category}, {e.severity.lower()}" + (f", on “{e.text}”" if e.text else "") for e in errors
+                )
+                + ". "
+                + MQM_RULE
+            )
         return self.context
 
     def _mqm_errors(self) -> Any:
@@ -230,17 +246,26 @@ def _tokens(text: str) -> list[str]:
 
 
 def _choice(ex: Exercise, answer: Any) -> Feedback:
-    return check_choice(answer, {o.letter: o.text for o in ex.options}, str(ex.answer),
-                        {o.letter: o.feedback for o in ex.options},
-                        {o.letter: o.misconception for o in ex.options if o.misconception})
+    return check_choice(
+        answer,
+        {o.letter: o.text for o in ex.options},
+        str(ex.answer),
+        {o.letter: o.feedback for o in ex.options},
+        {o.letter: o.misconception for o in ex.options if o.misconception},
+    )
 
 
 def _higher(ex: Exercise, answer: Any) -> Feedback:
     a, b = ex.inputs["hypotheses"]
-    return check_higher(answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(a), _tokens(b),
-                        smoothing=ex.inputs.get("smoothing"),
-                        feedback={o.letter: o.feedback for o in ex.options},
-                        misconceptions={o.letter: o.misconception for o in ex.options if o.misconception})
+    return check_higher(
+        answer,
+        [_tokens(r) for r in ex.inputs["references"]],
+        _tokens(a),
+        _tokens(b),
+        smoothing=ex.inputs.get("smoothing"),
+        feedback={o.letter: o.feedback for o in ex.options},
+        misconceptions={o.letter: o.misconception for o in ex.options if o.misconception},
+    )
 
 
 def _weights(ex: Exercise) -> tuple[float, ...]:
@@ -261,17 +286,31 @@ _CHECKERS: dict[str, Callable[[Exercise, Any], Feedback]] = {
     "reference_length": _choice,
     "higher": _higher,
     "modified_precision": lambda ex, answer: check_modified_precision(
-        answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(ex.inputs["hypothesis"]), ex.inputs["n"],
-        decimals=_decimals(ex)),
+        answer,
+        [_tokens(r) for r in ex.inputs["references"]],
+        _tokens(ex.inputs["hypothesis"]),
+        ex.inputs["n"],
+        decimals=_decimals(ex),
+    ),
     "brevity_penalty": lambda ex, answer: check_brevity_penalty(
-        answer, ex.inputs["reference_lengths"], ex.inputs["hypothesis_length"], decimals=_decimals(ex)),
+        answer, ex.inputs["reference_lengths"], ex.inputs["hypothesis_length"], decimals=_decimals(ex)
+    ),
     "bleu": lambda ex, answer: check_bleu(
-        answer, [_tokens(r) for r in ex.inputs["references"]], _tokens(ex.inputs["hypothesis"]), _weights(ex),
-        ex.inputs.get("smoothing"), decimals=_decimals(ex)),
+        answer,
+        [_tokens(r) for r in ex.inputs["references"]],
+        _tokens(ex.inputs["hypothesis"]),
+        _weights(ex),
+        ex.inputs.get("smoothing"),
+        decimals=_decimals(ex),
+    ),
     "corpus_bleu": lambda ex, answer: check_corpus_bleu(
-        answer, [[_tokens(r) for r in refs] for refs in ex.inputs["references"]],
-        [_tokens(h) for h in ex.inputs["hypotheses"]], _weights(ex), ex.inputs.get("smoothing"),
-        decimals=_decimals(ex)),
+        answer,
+        [[_tokens(r) for r in refs] for refs in ex.inputs["references"]],
+        [_tokens(h) for h in ex.inputs["hypotheses"]],
+        _weights(ex),
+        ex.inputs.get("smoothing"),
+        decimals=_decimals(ex),
+    ),
     "mqm_score": _mqm,
 }
 
@@ -288,18 +327,30 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
         raise ValueError(f"{where}: a {kind} exercise needs {', '.join(sorted(missing))}.")
     if unknown := set(raw) - allowed:
         raise ValueError(f"{where}: {', '.join(sorted(unknown))} is not used by a {kind} exercise.")
-    options = tuple(Option(o["letter"], o["text"], o["feedback"], o.get("misconception"), o.get("rule"), o.get("hint"))
-                    for o in raw.get("options", ()))
+    options = tuple(
+        Option(o["letter"], o["text"], o["feedback"], o.get("misconception"), o.get("rule"), o.get("hint"))
+        for o in raw.get("options", ())
+    )
     if any(o.hint and not o.misconception for o in options):
         raise ValueError(f"{where}: a hint belongs to a wrong option (one with a misconception).")
     if (kind in _CHOICE_KINDS) != bool(options):
         raise ValueError(f"{where}: a {kind} exercise {'needs' if kind in _CHOICE_KINDS else 'takes no'} options.")
     if (kind in _CHOICE_KINDS) == ("decimals" in raw):
         raise ValueError(f"{where}: decimals belongs to numeric exercises only.")
-    return Exercise(raw["id"], raw["title"], kind, raw["question"].strip(), raw["answer"], raw["working"],
-                    raw.get("heading"), raw.get("decimals"), raw.get("context", "").strip(),
-                    raw.get("in_lesson", "").strip(), options,
-                    {k: raw[k] for k in KINDS[kind] if k in raw})
+    return Exercise(
+        raw["id"],
+        raw["title"],
+        kind,
+        raw["question"].strip(),
+        raw["answer"],
+        raw["working"],
+        raw.get("heading"),
+        raw.get("decimals"),
+        raw.get("context", "").strip(),
+        raw.get("in_lesson", "").strip(),
+        options,
+        {k: raw[k] for k in KINDS[kind] if k in raw},
+    )
 
 
 @cache
@@ -319,18 +370,20 @@ def exercises(lesson: str | None = None) -> tuple[Exercise, ...]:
     ['03.1', '03.2']
     """
     if lesson is not None and (not isinstance(lesson, str) or len(lesson) != 2 or not lesson.isdigit()):
-        raise ValueError(f"lesson must be a lesson's two-digit number such as \"03\", not {lesson!r}.")
+        raise ValueError(f'lesson must be a lesson\'s two-digit number such as "03", not {lesson!r}.')
     found = tuple(ex for ex in _bank().values() if lesson is None or ex.lesson == lesson)
     if not found:
-        raise ValueError(f"There is no lesson {lesson!r} with exercises; the lessons are "
-                         f"{', '.join(sorted({ex.lesson for ex in _bank().values()}))}.")
+        raise ValueError(
+            f"There is no lesson {lesson!r} with exercises; the lessons are "
+            f"{', '.join(sorted({ex.lesson for ex in _bank().values()}))}."
+        )
     return found
 
 
 def exercise(exercise_id: str) -> Exercise:
     """The exercise with this id, such as ``"03.2"`` (lesson 03, question 2)."""
     if not isinstance(exercise_id, str):
-        raise TypeError(f"exercise_id must be a string such as \"03.2\", not {exercise_id!r}.")
+        raise TypeError(f'exercise_id must be a string such as "03.2", not {exercise_id!r}.')
     found = _bank().get(exercise_id.strip())
     if found is None:
         raise ValueError(f"There is no exercise {exercise_id!r}; the ids are {', '.join(_bank())}.")

@@ -24,7 +24,7 @@ _MARKED_LETTER = re.compile(r"[(\[]?\s*([A-Z]+)\s*[)\].:]?")
 
 def _letter(answer: Any, options: Mapping[str, str]) -> str:
     if not isinstance(answer, str):
-        raise TypeError(f"Answer with the letter of your choice as a string, e.g. \"A\", not {preview(answer)}.")
+        raise TypeError(f'Answer with the letter of your choice as a string, e.g. "A", not {preview(answer)}.')
     letter = answer.strip().upper()
     by_text = {text.strip().strip("*_").strip().upper(): key for key, text in options.items()}  # *the text* too
     letter = letter.strip("*_\"'“”‘’ ").upper() if letter not in options else letter
@@ -41,12 +41,13 @@ def _letter(answer: Any, options: Mapping[str, str]) -> str:
 def _letters(mapping: Any, name: str) -> dict[str, str]:
     """A mapping from option letters to text, with the letters in upper case."""
     if not isinstance(mapping, Mapping):
-        raise TypeError(f"{name} must map option letters to text, e.g. {{\"A\": \"...\", \"B\": \"...\"}}, "
-                        f"not {type(mapping).__name__}.")
+        raise TypeError(
+            f'{name} must map option letters to text, e.g. {{"A": "...", "B": "..."}}, not {type(mapping).__name__}.'
+        )
     out: dict[str, str] = {}
     for key, value in mapping.items():
         if not isinstance(key, str) or not key.strip():
-            raise TypeError(f"{name} must use letters such as \"A\" as keys, not {key!r}.")
+            raise TypeError(f'{name} must use letters such as "A" as keys, not {key!r}.')
         if not isinstance(value, str):
             raise TypeError(f"{name}[{key!r}] must be text, not {type(value).__name__}.")
         if key.strip().upper() in out:
@@ -81,12 +82,16 @@ def check_choice(
         raise ValueError(f"right must be one of the option letters ({', '.join(letters)}), not {right!r}.")
     right = right.strip().upper()
     if len(letters) < 2 or set(said) != set(letters) or not set(names) <= set(letters) - {right}:
-        raise ValueError("check_choice needs two or more options, feedback for every letter, and misconception "
-                         "names only for wrong letters.")
+        raise ValueError(
+            "check_choice needs two or more options, feedback for every letter, and misconception "
+            "names only for wrong letters."
+        )
     mistakes = tuple(Misconception(names.get(k, k), k, said[k]) for k in letters if k != right)
     base = Feedback(None, "", right, None, mistakes)
     if answer is None or answer is Ellipsis:
-        return with_verdict(base, None, "replace None with the letter of your answer, e.g. \"A\", and run the cell again.")
+        return with_verdict(
+            base, None, 'replace None with the letter of your answer, e.g. "A", and run the cell again.'
+        )
     letter = _letter(answer, letters)
     if letter == right:
         return with_verdict(base, True, said[right])
@@ -128,14 +133,24 @@ def check_higher(
         "A": "A shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
         "B": "B shares fewer (or shorter) n-grams with the references: BLEU counts shared n-grams, not meaning.",
         "SAME": "the two do not share the same n-grams with the references, so their scores differ: BLEU counts "
-                "shared n-grams, not meaning.",
+        "shared n-grams, not meaning.",
     }
     if right == "SAME":
-        wrong["A"] = wrong["B"] = ("the two share equally many n-grams of each order with the references, so they "
-                                   "score the same: BLEU counts shared n-grams, not meaning.")
-    said = _letters(feedback, "feedback") if feedback is not None else {
-        k: (generic[k] if k == right else wrong[k]) for k in generic}
+        wrong["A"] = wrong["B"] = (
+            "the two share equally many n-grams of each order with the references, so they "
+            "score the same: BLEU counts shared n-grams, not meaning."
+        )
+    said = (
+        _letters(feedback, "feedback")
+        if feedback is not None
+        else {k: (generic[k] if k == right else wrong[k]) for k in generic}
+    )
     if set(said) != set(generic):
-        raise ValueError("feedback must have a message for each of \"A\", \"B\" and \"SAME\".")
-    return check_choice(answer, {"A": "A", "B": "B", "SAME": "the same"}, right,
-                        {k: f"{v} {scores}" for k, v in said.items()}, misconceptions)
+        raise ValueError('feedback must have a message for each of "A", "B" and "SAME".')
+    return check_choice(
+        answer,
+        {"A": "A", "B": "B", "SAME": "the same"},
+        right,
+        {k: f"{v} {scores}" for k, v in said.items()},
+        misconceptions,
+    )

@@ -44,17 +44,22 @@ def written_forms(value: float, decimals: int) -> list[float]:
     >>> written_forms(0.378457, 3)
     [0.378, 0.3785, 0.37846, 0.378457]
     """
-    return list(dict.fromkeys([round(value, places) for places in range(decimals, decimals + EXTRA_PLACES + 1)]
-                              + [value]))
+    return list(
+        dict.fromkeys([round(value, places) for places in range(decimals, decimals + EXTRA_PLACES + 1)] + [value])
+    )
 
 
 def coinciding(named: Sequence[tuple[str, float]], decimals: int) -> list[tuple[str, str]]:
     """The pairs of names a learner could confuse: one's answer, written to ``decimals`` places or more, fits the
     other (0.3785, from a rule that gives 0.378457, fits a right answer of 0.37898 to three places)."""
     values = [(name, float(value)) for name, value in named]
-    return [(a, b) for i, (a, x) in enumerate(values) for (b, y) in values[i + 1:]
-            if any(fits(form, y, decimals) for form in written_forms(x, decimals))
-            or any(fits(form, x, decimals) for form in written_forms(y, decimals))]
+    return [
+        (a, b)
+        for i, (a, x) in enumerate(values)
+        for (b, y) in values[i + 1 :]
+        if any(fits(form, y, decimals) for form in written_forms(x, decimals))
+        or any(fits(form, x, decimals) for form in written_forms(y, decimals))
+    ]
 
 
 def warn_if_coinciding(named: Sequence[tuple[str, float]], decimals: int) -> None:
@@ -67,4 +72,7 @@ def warn_if_coinciding(named: Sequence[tuple[str, float]], decimals: int) -> Non
         f"On this question some answers are equal after rounding to {decimals} decimal places ({said}), so the "
         "checker cannot tell those mistakes apart (a learner may be told about another mistake, or that a "
         "mistaken answer is right). Choose sentences or lengths where they differ; "
-        "bleu_teach.exercises.variants.worksheets draws such variants.", IndistinctAnswersWarning, stacklevel=4)
+        "bleu_teach.exercises.variants.worksheets draws such variants.",
+        IndistinctAnswersWarning,
+        stacklevel=4,
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
@@ -35,24 +35,32 @@ def _tokenized() -> tuple[Segment, ...]:
 
     ted = wmt21_ted("zh-en")
     refs = {text: tuple(tokenize(text, "13a")) for text in (*ted.references["ref-A"], *ted.references["ref-B"])}
-    return tuple((tuple(tokenize(hyp, "13a")), refs[a], refs[b]) for hyps in ted.systems.values()
-                 for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"]))
+    return tuple(
+        (tuple(tokenize(hyp, "13a")), refs[a], refs[b])
+        for hyps in ted.systems.values()
+        for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"])
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _segments(shortest: int, longest: int) -> tuple[Segment, ...]:
     """Every (system translation, ref-A, ref-B) of zh-en with all three from ``shortest`` to ``longest`` tokens."""
     return tuple(s for s in _tokenized() if all(shortest <= len(t) <= longest for t in s))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rated() -> tuple[tuple[str, int], ...]:
     """(system, segment) pairs of zh-en whose rater marked 2 to 4 errors."""
     from bleu_teach.lessons.data import wmt21_ted
 
     ted = wmt21_ted("zh-en")
-    return tuple((system, i) for system, lists in ted.errors.items() if system in ted.systems
-                 for i, errors in enumerate(lists) if errors is not None and 2 <= len(errors) <= 4)
+    return tuple(
+        (system, i)
+        for system, lists in ted.errors.items()
+        if system in ted.systems
+        for i, errors in enumerate(lists)
+        if errors is not None and 2 <= len(errors) <= 4
+    )
 
 
 def _text(tokens: Sequence[str]) -> str:
@@ -61,14 +69,17 @@ def _text(tokens: Sequence[str]) -> str:
 
 def _with_repeats(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int, rng: random.Random) -> list[str] | None:
     """``hyp`` with one or two extra copies of an n-gram it shares with a reference (so clipping matters)."""
-    shared = [tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)
-              if any(tuple(hyp[i:i + n]) == tuple(r[j:j + n]) for r in refs for j in range(len(r) - n + 1))]
+    shared = [
+        tuple(hyp[i : i + n])
+        for i in range(len(hyp) - n + 1)
+        if any(tuple(hyp[i : i + n]) == tuple(r[j : j + n]) for r in refs for j in range(len(r) - n + 1))
+    ]
     if not shared:
         return None
     twice = [gram for gram in shared if max(_counts(r, n).get(gram, 0) for r in refs) >= 2]
     gram = rng.choice(twice or shared)  # one a reference holds twice: its clip is 2 (or more), not 1
     tokens = list(hyp)
-    starts = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i:i + n]) == gram]
+    starts = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i : i + n]) == gram]
     at = rng.choice(starts) + n  # a stutter, as machine translation repeats itself: "the cat cat sat"
     # Copies enough that the hypothesis holds the n-gram more often than all references together: then clipping
     # bites, and adding the references' counts (a mistake) clips too, differently.
@@ -87,13 +98,16 @@ def _references_text(refs: Sequence[Sequence[str]]) -> str:
     return "the references " + " and ".join(_quoted(r) for r in refs)
 
 
-_TOKENS_NOTE = ("Tokens are separated by spaces (punctuation marks are tokens too), and capital letters count "
-                "(“The” and “the” are different tokens).")
+_TOKENS_NOTE = (
+    "Tokens are separated by spaces (punctuation marks are tokens too), and capital letters count "
+    "(“The” and “the” are different tokens)."
+)
 
 
 # ---------------------------------------------------------------------------
 # One drawer per exercise: new inputs and the question that asks about them
 # ---------------------------------------------------------------------------
+
 
 def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[str, Any], str]]:
     def draw(rng: random.Random) -> tuple[dict[str, Any], str]:
@@ -107,20 +121,23 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
         if references == 2 and _one_reference_suffices(refs, repeated, n):
             return {}, ""  # clipping against one reference alone would give the right answer
         gram = {1: "unigram", 2: "bigram"}[n]
-        question = (f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
-                    f"modified {gram} precision?")
+        question = (
+            f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
+            f"modified {gram} precision?"
+        )
         return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
+
     return draw
 
 
 def _counts(tokens: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
     found: dict[tuple[str, ...], int] = {}
     for i in range(len(tokens) - n + 1):
-        found[tuple(tokens[i:i + n])] = found.get(tuple(tokens[i:i + n]), 0) + 1
+        found[tuple(tokens[i : i + n])] = found.get(tuple(tokens[i : i + n]), 0) + 1
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def _repeatable(n: int, references: int) -> tuple[Segment, ...]:
     """The segments whose hypothesis shares an n-gram that one of the references holds twice or more: clipping
     to that count, not to 1, is then what the question tests (sentences up to 15 tokens, up
@@ -128,8 +145,11 @@ def _repeatable(n: int, references: int) -> tuple[Segment, ...]:
     found = []
     for hyp, ref_a, ref_b in _segments(4, 15 if n == 1 else 25):
         grams = set(_counts(hyp, n))
-        if any(count >= 2 and gram in grams for ref in (ref_a, ref_b)[:references]
-               for gram, count in _counts(ref, n).items()):
+        if any(
+            count >= 2 and gram in grams
+            for ref in (ref_a, ref_b)[:references]
+            for gram, count in _counts(ref, n).items()
+        ):
             found.append((hyp, ref_a, ref_b))
     return tuple(found)
 
@@ -154,8 +174,10 @@ def _brevity(rng: random.Random) -> tuple[dict[str, Any], str]:
     hyp_len = r - rng.randrange(1, 3)
     if hyp_len < 2 or closest_ref_length(lens, hyp_len) != r:
         return {}, ""
-    question = (f"References of {lens[0]}, {lens[1]}, {lens[2]} and {lens[3]} tokens; a hypothesis of {hyp_len} "
-                "tokens. What is BP?")
+    question = (
+        f"References of {lens[0]}, {lens[1]}, {lens[2]} and {lens[3]} tokens; a hypothesis of {hyp_len} "
+        "tokens. What is BP?"
+    )
     return {"reference_lengths": lens, "hypothesis_length": hyp_len}, question
 
 
@@ -164,6 +186,7 @@ def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[
     (its references too), as it is or with a word stuttered, that shares no 4-gram with its references (a zero
     4-gram precision is what the question is about) and is shorter than the closest reference, which is not the
     shortest (:func:`_penalised`), in the data's order."""
+
     def candidates() -> list[tuple[dict[str, Any], str]]:
         found = []
         for k, (hyp, ref_a, ref_b) in enumerate(_segments(4, LONGEST_SENTENCE_BLEU)):
@@ -173,20 +196,29 @@ def _sentence_bleu(references: int, smoothing: str | None) -> Callable[[], list[
             # The translation as it is, and with a word it shares with every reference stuttered (adding the
             # references' counts, a mistake, then clips differently from BLEU's largest count in one reference),
             # in a few ways.
-            stuttered = [_stutter_shared(hyp, refs, random.Random(f"sentence_bleu/{k}/{way}"))
-                         for way in range(_STUTTERS)] if references > 1 else []
+            stuttered = (
+                [_stutter_shared(hyp, refs, random.Random(f"sentence_bleu/{k}/{way}")) for way in range(_STUTTERS)]
+                if references > 1
+                else []
+            )
             for tokens in dict.fromkeys(tuple(t) for t in (hyp, *stuttered) if t):
                 if _shares(tokens, refs, 4) or len(tokens) > LONGEST_SENTENCE_BLEU or not _penalised(tokens, refs):
                     continue
-                how = ("with smoothing method 1 (ε = 0.1 added to a zero match count)" if smoothing == "method1"
-                       else "without smoothing")
-                question = (f"What is NLTK's sentence BLEU-4 (weights 1/4 each) of {_quoted(tokens)} against "
-                            f"{_references_text(refs)}, {how}? {_TOKENS_NOTE}")
+                how = (
+                    "with smoothing method 1 (ε = 0.1 added to a zero match count)"
+                    if smoothing == "method1"
+                    else "without smoothing"
+                )
+                question = (
+                    f"What is NLTK's sentence BLEU-4 (weights 1/4 each) of {_quoted(tokens)} against "
+                    f"{_references_text(refs)}, {how}? {_TOKENS_NOTE}"
+                )
                 inputs: dict[str, Any] = {"references": [_text(r) for r in refs], "hypothesis": _text(tokens)}
                 if smoothing:
                     inputs["smoothing"] = smoothing
                 found.append((inputs, question))
         return found
+
     return candidates
 
 
@@ -221,17 +253,22 @@ def _stutter_shared(hyp: Sequence[str], refs: Sequence[Sequence[str]], rng: rand
 
 
 def _shares(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> bool:
-    grams = {tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1)}
-    return any(tuple(r[j:j + n]) in grams for r in refs for j in range(len(r) - n + 1))
+    grams = {tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1)}
+    return any(tuple(r[j : j + n]) in grams for r in refs for j in range(len(r) - n + 1))
 
 
 def _corpus(rng: random.Random) -> tuple[dict[str, Any], str]:
     (hyp1, ref1, _), (hyp2, ref2, _) = rng.sample(_segments(3, 9), 2)
-    question = (f"A corpus of two sentences: {_quoted(hyp1)} against the reference {_quoted(ref1)}, and "
-                f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (unigrams "
-                "only, no smoothing)?")
-    return {"references": [[_text(ref1)], [_text(ref2)]], "hypotheses": [_text(hyp1), _text(hyp2)],
-            "weights": [1.0]}, question
+    question = (
+        f"A corpus of two sentences: {_quoted(hyp1)} against the reference {_quoted(ref1)}, and "
+        f"{_quoted(hyp2)} against {_quoted(ref2)}. {_TOKENS_NOTE} What is its corpus BLEU-1 (unigrams "
+        "only, no smoothing)?"
+    )
+    return {
+        "references": [[_text(ref1)], [_text(ref2)]],
+        "hypotheses": [_text(hyp1), _text(hyp2)],
+        "weights": [1.0],
+    }, question
 
 
 #: How often an MQM question is drawn from each kind of rated translation: one with a major punctuation error (the
@@ -251,7 +288,7 @@ def _mqm_kind(errors: Sequence[Any]) -> str:
     return "major only" if severities == {"major"} else "major and minor" if "major" in severities else "minor only"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rated_by_kind() -> dict[str, tuple[tuple[str, int], ...]]:
     from bleu_teach.lessons.data import wmt21_ted
 
@@ -270,8 +307,10 @@ def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     kind = rng.choices(kinds, weights=[weight for k, weight in _MQM_KINDS if k in kinds])[0]
     system, segment = rng.choice(by_kind[kind])  # machine translations only: the references are rated too
     errors = wmt21_ted("zh-en").errors[system][segment]  # listed before the question (Exercise.stand_alone_context)
-    question = (f"The expert who rated the machine translation system {system} on segment {segment} marked these "
-                f"{len(errors)} errors. What is the translation's MQM score?")
+    question = (
+        f"The expert who rated the machine translation system {system} on segment {segment} marked these "
+        f"{len(errors)} errors. What is the translation's MQM score?"
+    )
     return {"pair": "zh-en", "system": system, "segment": segment}, question
 
 

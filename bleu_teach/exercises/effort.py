@@ -20,16 +20,30 @@ import math
 from bleu_teach.exercises.bank import Exercise
 from bleu_teach.exercises.media import question_text
 
-__all__ = ["minutes", "READING_WORDS_PER_MINUTE", "SECONDS_PER_LOOKUP", "SECONDS_PER_ERROR", "MINIMUM_MINUTES",
-           "ARITHMETIC_SECONDS"]
+__all__ = [
+    "minutes",
+    "READING_WORDS_PER_MINUTE",
+    "SECONDS_PER_LOOKUP",
+    "SECONDS_PER_ERROR",
+    "MINIMUM_MINUTES",
+    "ARITHMETIC_SECONDS",
+]
 
 READING_WORDS_PER_MINUTE = 150  # careful reading of a question with numbers in it
 SECONDS_PER_LOOKUP = 4  # find one n-gram of the hypothesis in one reference, and note its count
 SECONDS_PER_ERROR = 20  # read one marked error's severity and category, and weigh it
 MINIMUM_MINUTES = 2
 #: The formula's arithmetic by kind of exercise, in seconds (a calculator at hand).
-ARITHMETIC_SECONDS = {"modified_precision": 30, "brevity_penalty": 60, "reference_length": 30, "bleu": 180,
-                      "corpus_bleu": 180, "mqm_score": 30, "higher": 60, "choice": 60}
+ARITHMETIC_SECONDS = {
+    "modified_precision": 30,
+    "brevity_penalty": 60,
+    "reference_length": 30,
+    "bleu": 180,
+    "corpus_bleu": 180,
+    "mqm_score": 30,
+    "higher": 60,
+    "choice": 60,
+}
 
 
 def _ngrams(tokens: int, n: int) -> int:
@@ -46,8 +60,11 @@ def _lookups(ex: Exercise) -> int:
         return sum(_ngrams(length, n) for n in range(1, 5)) * len(given["references"])
     if ex.kind == "corpus_bleu":
         orders = len(given.get("weights", (0.25,) * 4))
-        return sum(_ngrams(len(h.split()), n) * len(refs) for h, refs in zip(given["hypotheses"], given["references"])
-                   for n in range(1, orders + 1))
+        return sum(
+            _ngrams(len(h.split()), n) * len(refs)
+            for h, refs in zip(given["hypotheses"], given["references"])
+            for n in range(1, orders + 1)
+        )
     return 0
 
 

@@ -36,8 +36,7 @@ from bleu_teach.views.document import Block, Document, Heading, Inline, Label, N
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
-__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti", "platform_option", "roundings",
-           "key_answer"]
+__all__ = ["answer_key", "gift", "moodle_xml", "qti_text", "write_qti", "platform_option", "roundings", "key_answer"]
 
 
 def _all(found: Sequence[Exercise] | None) -> list[Exercise]:
@@ -161,15 +160,24 @@ def _exercise_section(ex: Exercise) -> Section:
     blocks: list[Block] = list(paper_blocks(ex))
     items: tuple[tuple[Inline, ...], ...]
     if ex.options:
-        items = tuple((Strong(f"{'same' if o.letter == 'SAME' else o.letter}:"), " ", Label(plain_markdown(o.text)),
-                       " (right)" if o.letter == ex.answer else f" (misconception: {o.misconception})",
-                       " Feedback: ", Label(plain_markdown(o.feedback))) for o in ex.options)
+        items = tuple(
+            (
+                Strong(f"{'same' if o.letter == 'SAME' else o.letter}:"),
+                " ",
+                Label(plain_markdown(o.text)),
+                " (right)" if o.letter == ex.answer else f" (misconception: {o.misconception})",
+                " Feedback: ",
+                Label(plain_markdown(o.feedback)),
+            )
+            for o in ex.options
+        )
         blocks.append(Notes(items, "Options"))
     blocks.append(Paragraph((Strong(_answer_line(ex)),)))
     if not ex.options:
-        items = tuple((Strong(" or ".join(roundings(float(m.value), ex.decimals or 0))),
-                       f" ({names(m)}): ", Label(m.message))
-                      for m in _misconceptions(ex))
+        items = tuple(
+            (Strong(" or ".join(roundings(float(m.value), ex.decimals or 0))), f" ({names(m)}): ", Label(m.message))
+            for m in _misconceptions(ex)
+        )
         blocks.append(Notes(items, "Misconceptions, the answer each gives, and its feedback"))
     return Section((_name(ex),), tuple(blocks))
 
@@ -182,10 +190,16 @@ def answer_key(found: Sequence[Exercise] | None = None) -> View:
     True
     """
     found = _all(found)
-    blocks: list[Block] = [Heading("bleu-teach: the answer key"),
-                           Paragraph((f"{len(found)} exercises. Numbers are accepted rounded as each question says "
-                                      "(an exact tie, such as 0.5625 to 3 places, either way: 0.562 or 0.563), "
-                                      "or as exact fractions where the question offers one.",))]
+    blocks: list[Block] = [
+        Heading("bleu-teach: the answer key"),
+        Paragraph(
+            (
+                f"{len(found)} exercises. Numbers are accepted rounded as each question says "
+                "(an exact tie, such as 0.5625 to 3 places, either way: 0.562 or 0.563), "
+                "or as exact fractions where the question offers one.",
+            )
+        ),
+    ]
     blocks.extend(_exercise_section(ex) for ex in found)
     data = [{"id": ex.id, "title": ex.title, "answer": ex.answer_text, "working": ex.working} for ex in found]
     return View(Document(tuple(blocks)), data)
@@ -244,8 +258,9 @@ def _moodle_question(quiz: ElementTree.Element, ex: Exercise) -> None:
         ElementTree.SubElement(question, "shuffleanswers").text = "false"
         ElementTree.SubElement(question, "answernumbering").text = "none"  # the texts say what each option is
         for option in ex.options:
-            answer = ElementTree.SubElement(question, "answer", {
-                "fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"})
+            answer = ElementTree.SubElement(
+                question, "answer", {"fraction": "100" if option.letter == ex.answer else "0", "format": "markdown"}
+            )
             ElementTree.SubElement(answer, "text").text = platform_option(ex, option.letter)
             _text_element(answer, "feedback", option.feedback)
     else:
@@ -275,8 +290,10 @@ def gift(found: Sequence[Exercise] | None = None, category: str = "bleu-teach") 
     """
     chosen = _all(found)
     if any(map(_is_variant, chosen)):
-        return "\n".join(f"$CATEGORY: $course$/{category}/{key} {group[0].title}\n\n" + _gift_blocks(group)
-                         for key, group in _groups(chosen))
+        return "\n".join(
+            f"$CATEGORY: $course$/{category}/{key} {group[0].title}\n\n" + _gift_blocks(group)
+            for key, group in _groups(chosen)
+        )
     return f"$CATEGORY: $course$/{category}\n\n" + _gift_blocks(chosen)
 
 
@@ -287,12 +304,17 @@ def _gift_blocks(chosen: Sequence[Exercise]) -> str:
         body = f"[markdown]{_gift_escape(question_text(ex, 'platform'))}"
         general = f"\t####{_gift_escape(' '.join(_platform_answer_line(ex).split()))}\n"
         if ex.options:
-            answers = [f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(platform_option(ex, o.letter))}"
-                       f"#{_gift_escape(o.feedback)}" for o in ex.options]
+            answers = [
+                f"{'=' if o.letter == ex.answer else '~'}[markdown]{_gift_escape(platform_option(ex, o.letter))}"
+                f"#{_gift_escape(o.feedback)}"
+                for o in ex.options
+            ]
             blocks.append(f"{head}{body} {{\n" + "\n".join(f"\t{a}" for a in answers) + f"\n{general}}}\n")
         else:
-            answers = [f"=%{credit}%{value}:{_tolerance(ex, fewer)}#{_gift_escape(feedback)}"
-                       for value, credit, feedback, fewer in _numeric_entries(ex)]
+            answers = [
+                f"=%{credit}%{value}:{_tolerance(ex, fewer)}#{_gift_escape(feedback)}"
+                for value, credit, feedback, fewer in _numeric_entries(ex)
+            ]
             blocks.append(f"{head}{body} {{#\n" + "\n".join(f"\t{a}" for a in answers) + f"\n{general}}}\n")
     return "\n".join(blocks)
 
@@ -317,9 +339,12 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
     """
     chosen = _all(found)
     if any(map(_is_variant, chosen)):
-        lines = ["Quiz title: bleu-teach: the numeric exercises on new sentences",
-                 "Quiz description: The numeric exercises of the bleu-teach lessons on new sentences; the quiz "
-                 "picks one variant of each for every attempt.", ""]
+        lines = [
+            "Quiz title: bleu-teach: the numeric exercises on new sentences",
+            "Quiz description: The numeric exercises of the bleu-teach lessons on new sentences; the quiz "
+            "picks one variant of each for every attempt.",
+            "",
+        ]
         number = 0
         for _, group in _groups(chosen):
             lines += ["GROUP", "pick: 1", "points per question: 1", ""]
@@ -328,9 +353,12 @@ def qti_text(found: Sequence[Exercise] | None = None) -> str:
                 lines += _qti_question(number, ex)
             lines += ["END_GROUP", ""]
         return "\n".join(lines)
-    lines = ["Quiz title: bleu-teach: the lessons' exercises",
-             "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with each option's "
-             "feedback and each question's worked answer.", ""]
+    lines = [
+        "Quiz title: bleu-teach: the lessons' exercises",
+        "Quiz description: Every Check-yourself exercise of the bleu-teach lessons, with each option's "
+        "feedback and each question's worked answer.",
+        "",
+    ]
     for number, ex in enumerate(chosen, start=1):
         lines += _qti_question(number, ex)
     return "\n".join(lines)
@@ -342,8 +370,9 @@ def _qti_question(number: int, ex: Exercise) -> list[str]:
     lines += _qti_lines("... ", _platform_answer_line(ex))
     if ex.options:
         for letter, option in zip("abcdefghijklmnopqrstuvwxyz", ex.options):
-            lines += _qti_lines(f"{'*' if option.letter == ex.answer else ''}{letter}) ",
-                                platform_option(ex, option.letter))
+            lines += _qti_lines(
+                f"{'*' if option.letter == ex.answer else ''}{letter}) ", platform_option(ex, option.letter)
+            )
             lines += _qti_lines("... ", option.feedback)
     else:
         lines.append(f"=   {_rounded(ex, float(ex.check(ex.answer).right or 0))} +- {_tolerance(ex)}")

@@ -36,5 +36,4 @@ def tell(exercise_id: str, answer: Any, feedback: Feedback) -> None:
         try:
             listener(exercise_id, answer, feedback)
         except Exception as problem:  # noqa: BLE001 (a listener's failure must not cost the learner the feedback)
-            warnings.warn(f"The answer was checked, but passing it on failed: {problem}", RuntimeWarning,
-                          stacklevel=3)
+            warnings.warn(f"The answer was checked, but passing it on failed: {problem}", RuntimeWarning, stacklevel=3)

@@ -20,8 +20,9 @@ others show instead what a reader needs without the lesson
 (:meth:`~bleu_teach.exercises.bank.Exercise.stand_alone_context`).
 
 >>> from bleu_teach.exercises.bank import exercise
->>> question_text(exercise("03.1"), "platform")
-'References of 12, 5, 9 and 15 tokens; a hypothesis of 8 tokens. What is BP? Give it as a number from 0 to 1, rounded to three decimal places.'
+>>> question_text(exercise("03.1"), "platform").split("? ")  # doctest: +NORMALIZE_WHITESPACE
+['References of 12, 5, 9 and 15 tokens; a hypothesis of 8 tokens. What is BP',
+ 'Give it as a number from 0 to 1, rounded to three decimal places.']
 >>> question_text(exercise("00.1"), "notebook").split("? ")[-1]
 'Answer with a letter as a string, e.g. `"A"`.'
 """
@@ -34,13 +35,23 @@ from typing import Protocol
 from bleu_teach.views.document import Block, Label, Notes, Paragraph
 from bleu_teach.views.formatting import plain_markdown
 
-__all__ = ["LESSON_MEDIA", "MEDIA", "AnswerFormat", "Asked", "answer_label", "how_to_answer", "instructions", "paper_blocks",
-           "question_text"]
+__all__ = [
+    "LESSON_MEDIA",
+    "MEDIA",
+    "AnswerFormat",
+    "Asked",
+    "answer_label",
+    "how_to_answer",
+    "instructions",
+    "paper_blocks",
+    "question_text",
+]
 
 #: Every medium an exercise is asked in.
 MEDIA = ("notebook", "page", "platform", "paper", "practice")
 #: The media that show the exercise inside its lesson.
 LESSON_MEDIA = ("notebook", "page")
+
 
 @dataclass(frozen=True)
 class AnswerFormat:
@@ -95,11 +106,19 @@ def instructions(ex: Asked, medium: str) -> str:
         medium = "page"
     answer = ex.answer_format
     if answer.kind == "letter":
-        return {"notebook": 'Answer with a letter as a string, e.g. `"A"`.', "page": "Choose one and press Check.",
-                "platform": "", "paper": "Answer with a letter."}[medium]
+        return {
+            "notebook": 'Answer with a letter as a string, e.g. `"A"`.',
+            "page": "Choose one and press Check.",
+            "platform": "",
+            "paper": "Answer with a letter.",
+        }[medium]
     if answer.kind == "a_b_same":
-        return {"notebook": 'Answer `"A"`, `"B"` or `"same"`.', "page": "Choose A, B or the same, then press Check.",
-                "platform": "", "paper": "Answer A, B or the same."}[medium]
+        return {
+            "notebook": 'Answer `"A"`, `"B"` or `"same"`.',
+            "page": "Choose A, B or the same, then press Check.",
+            "platform": "",
+            "paper": "Answer A, B or the same.",
+        }[medium]
     rounded = f"rounded to {_places(answer.decimals)}"
     example = answer.scale is not None  # an example of a number from 0 to 1; an MQM score has none to give
     if medium == "notebook":
@@ -107,7 +126,9 @@ def instructions(ex: Asked, medium: str) -> str:
         return text + (f', or as a fraction in quotes (e.g. `"{EXAMPLE_FRACTION}"`).' if answer.fraction else ".")
     if medium == "page":
         text = f"Type it {_scale(answer)}{rounded}" + (f" (e.g. {EXAMPLE_NUMBER})" if example else "")
-        return text + (f", or as a fraction (e.g. {EXAMPLE_FRACTION})" if answer.fraction else "") + ", and press Check."
+        return (
+            text + (f", or as a fraction (e.g. {EXAMPLE_FRACTION})" if answer.fraction else "") + ", and press Check."
+        )
     if medium == "platform":  # a platform's numerical question takes a decimal only
         return f"Give it {_scale(answer)}{rounded}."
     return f"Give it {_scale(answer)}{rounded}" + (", or as a fraction." if answer.fraction else ".")
@@ -115,8 +136,10 @@ def instructions(ex: Asked, medium: str) -> str:
 
 #: How a lesson's reader answers at all, as lesson 00 says it before the first question (the site's build swaps the
 #: notebook's sentence for the page's).
-_HOW_TO_ANSWER = {"notebook": "Replace `None` with your answer and run the cell",
-                  "page": "Choose or type your answer and press Check"}
+_HOW_TO_ANSWER = {
+    "notebook": "Replace `None` with your answer and run the cell",
+    "page": "Choose or type your answer and press Check",
+}
 
 
 def how_to_answer(medium: str) -> str:

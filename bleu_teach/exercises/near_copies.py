@@ -23,10 +23,17 @@ __all__ = ["unstuttered", "sentence_keys", "apart"]
 def unstuttered(hypothesis: str) -> str:
     """A translation with its stutters said once ("of of of" as "of", "an insect an insect" as "an insect")."""
     tokens = hypothesis.split()
-    while (found := next(((k, n) for k in range(len(tokens)) for n in (1, 2)
-                          if k + 2 * n <= len(tokens) and tokens[k:k + n] == tokens[k + n:k + 2 * n]), None)):
+    while found := next(
+        (
+            (k, n)
+            for k in range(len(tokens))
+            for n in (1, 2)
+            if k + 2 * n <= len(tokens) and tokens[k : k + n] == tokens[k + n : k + 2 * n]
+        ),
+        None,
+    ):
         k, n = found
-        del tokens[k + n:k + 2 * n]  # the word (or pair) said again at once, once fewer
+        del tokens[k + n : k + 2 * n]  # the word (or pair) said again at once, once fewer
     return " ".join(tokens)
 
 
@@ -37,8 +44,10 @@ def sentence_keys(exercise_id: str, inputs: Any) -> frozenset[str]:
         return frozenset()
     flat = [r for group in given for r in ([group] if isinstance(group, str) else group)]
     hypotheses = [inputs["hypothesis"]] if "hypothesis" in inputs else list(inputs.get("hypotheses", ()))
-    return frozenset({repr((exercise_id, "reference", r)) for r in flat}
-                     | {repr(("translation", unstuttered(h))) for h in hypotheses})
+    return frozenset(
+        {repr((exercise_id, "reference", r)) for r in flat}
+        | {repr(("translation", unstuttered(h))) for h in hypotheses}
+    )
 
 
 def apart(keys: frozenset[str], near: set[str], keep: bool) -> bool:

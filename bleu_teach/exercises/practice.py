@@ -54,7 +54,7 @@ SKILLS: dict[str, str] = {
 #: Right answers in a row that mark a skill as mastered.
 MASTERED_AFTER = 3
 #: The highest practice number (a bound on what a page or a link can ask for).
-MAX_NUMBER = 10 ** 9
+MAX_NUMBER = 10**9
 
 
 def another(exercise_id: Any, number: Any = 1) -> Exercise:
@@ -67,8 +67,9 @@ def another(exercise_id: Any, number: Any = 1) -> Exercise:
     True
     """
     if not isinstance(exercise_id, str) or exercise_id not in PRACTISED:
-        raise ValueError(f"exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
-                         f"not {preview(exercise_id)}.")
+        raise ValueError(
+            f"exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, not {preview(exercise_id)}."
+        )
     if isinstance(number, bool) or not isinstance(number, int):
         raise TypeError(f"number must be a whole number from 1 (the first practice question), not {preview(number)}.")
     if not 1 <= number <= MAX_NUMBER:
@@ -113,12 +114,13 @@ class Streak:
     last: int = 0
 
     @classmethod
-    def restore(cls, exercise_id: Any, kept: Any) -> "Streak":
+    def restore(cls, exercise_id: Any, kept: Any) -> Streak:
         """A streak as a page kept it (``{"in_a_row": 2, "best": 2, "last": 5}``), read with care: anything
         that is not such a record (a hand-edited store, an older page's) starts a new streak."""
         if not isinstance(exercise_id, str) or exercise_id not in PRACTISED:
-            raise ValueError(f"exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
-                             f"not {preview(exercise_id)}.")
+            raise ValueError(
+                f"exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, not {preview(exercise_id)}."
+            )
         values = [kept.get(key) if isinstance(kept, dict) else None for key in ("in_a_row", "best", "last")]
         counts = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER]
         if len(counts) != 3:
@@ -128,8 +130,13 @@ class Streak:
 
     def to_dict(self) -> dict[str, Any]:
         """What a page keeps (:meth:`restore` reads it back), with whether the skill is mastered."""
-        return {"in_a_row": self.in_a_row, "best": self.best, "last": self.last, "mastered": self.mastered,
-                "skill": self.skill}
+        return {
+            "in_a_row": self.in_a_row,
+            "best": self.best,
+            "last": self.last,
+            "mastered": self.mastered,
+            "skill": self.skill,
+        }
 
     @property
     def mastered(self) -> bool:
@@ -144,7 +151,7 @@ class Streak:
     def _named(self) -> str:  # the skill at the start of a sentence
         return self.skill[:1].upper() + self.skill[1:]
 
-    def after(self, result: Feedback | str, question: int | None = None) -> "Streak":
+    def after(self, result: Feedback | str, question: int | None = None) -> Streak:
         """The streak after one more answer (a :class:`Feedback`, or its verdict: ``"correct"``, ...) to practice
         question number ``question``.
 
@@ -154,12 +161,16 @@ class Streak:
         """
         verdict = result.verdict if isinstance(result, Feedback) else result
         if verdict not in ("correct", "misconception", "wrong", "unanswered", "skipped"):
-            raise ValueError(f"result must be a Feedback or a verdict ('correct', 'misconception', 'wrong', "
-                             f"'unanswered' or 'skipped'), not {preview(result)}.")
-        if question is not None and (isinstance(question, bool) or not isinstance(question, int)
-                                     or not 1 <= question <= MAX_NUMBER):
-            raise ValueError(f"question must be a practice question's number from 1 to {MAX_NUMBER:,}, "
-                             f"not {preview(question)}.")
+            raise ValueError(
+                f"result must be a Feedback or a verdict ('correct', 'misconception', 'wrong', "
+                f"'unanswered' or 'skipped'), not {preview(result)}."
+            )
+        if question is not None and (
+            isinstance(question, bool) or not isinstance(question, int) or not 1 <= question <= MAX_NUMBER
+        ):
+            raise ValueError(
+                f"question must be a practice question's number from 1 to {MAX_NUMBER:,}, not {preview(question)}."
+            )
         if verdict == "unanswered" or (question is not None and question == self.last):
             return self
         run = self.in_a_row + 1 if verdict == "correct" else 0
@@ -170,5 +181,7 @@ class Streak:
         if self.mastered:
             return f"{self._named}: mastered ({self.best} right in a row); {self.in_a_row} in a row now."
         left = MASTERED_AFTER - self.in_a_row
-        return (f"{self._named}: {self.in_a_row} right in a row; {left} more in a row to master it "
-                "(the first answer to each question counts).")
+        return (
+            f"{self._named}: {self.in_a_row} right in a row; {left} more in a row to master it "
+            "(the first answer to each question counts)."
+        )

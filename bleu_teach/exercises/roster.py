@@ -23,12 +23,19 @@ from bleu_teach.inputs.typed_text import character_problem
 #: Column headers (lower case) for a whole name, a first name and a last name.
 NAME_HEADERS = {"name", "names", "student", "students", "student name", "full name", "fullname", "nom", "nombre"}
 FIRST_NAME_HEADERS = {"first name", "firstname", "given name", "forename", "vorname", "prénom", "prenom"}
-LAST_NAME_HEADERS = {"surname", "last name", "lastname", "family name", "nachname", "nom", "nom de famille",
-                     "apellido"}
+LAST_NAME_HEADERS = {"surname", "last name", "lastname", "family name", "nachname", "nom", "nom de famille", "apellido"}
 #: The columns a gradebook import matches students by, as the platforms head them.
-IDENTIFIER_HEADERS = {"email address": "Email address", "email": "Email address", "e-mail": "Email address",
-                      "username": "Username", "id number": "ID number",
-                      "id": "ID", "sis user id": "SIS User ID", "sis login id": "SIS Login ID", "section": "Section"}
+IDENTIFIER_HEADERS = {
+    "email address": "Email address",
+    "email": "Email address",
+    "e-mail": "Email address",
+    "username": "Username",
+    "id number": "ID number",
+    "id": "ID",
+    "sis user id": "SIS User ID",
+    "sis login id": "SIS Login ID",
+    "section": "Section",
+}
 #: The longest name kept (on the sheets, in the key and in the classroom's database alike).
 NAME_CHARACTERS = 100
 #: The most names a roster lists (one worksheet or one homework place each), and the largest roster file read.
@@ -69,13 +76,16 @@ def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry
         if not name:
             raise ValueError(f"{what}: line {line}{where} has no name in its name column")
         if len(name) > NAME_CHARACTERS:
-            raise ValueError(f"{what}: the name on line {line}{where} has {len(name)} characters, more than the "
-                             f"{NAME_CHARACTERS} a name may have; shorten it")
+            raise ValueError(
+                f"{what}: the name on line {line}{where} has {len(name)} characters, more than the "
+                f"{NAME_CHARACTERS} a name may have; shorten it"
+            )
         problem = character_problem(name, name=True)
         if problem:
             raise ValueError(f"{what}: the name on line {line}{where} {problem}; delete it from the name")
-        entries.append(Entry(line, name, {header_name: row[k].strip() for k, header_name in identifiers.items()
-                                          if k < len(row)}))
+        entries.append(
+            Entry(line, name, {header_name: row[k].strip() for k, header_name in identifiers.items() if k < len(row)})
+        )
     return entries
 
 

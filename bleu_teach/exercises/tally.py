@@ -73,29 +73,39 @@ def read_responses(text: str) -> Responses:
         raise ValueError(f"the export is larger than {MAX_BYTES:,} characters; export one quiz at a time.")
     rows = [row for _, row in csv_rows(text)]
     if not rows:
-        raise ValueError("the export is empty; download the quiz's Responses report (Moodle) or Student Analysis "
-                         "report (Canvas) as CSV.")
+        raise ValueError(
+            "the export is empty; download the quiz's Responses report (Moodle) or Student Analysis "
+            "report (Canvas) as CSV."
+        )
     header = rows[0]
     questions = {int(m.group(1)): k for k, cell in enumerate(header) if (m := _MOODLE_QUESTION.match(cell))}
     responses = {int(m.group(1)): k for k, cell in enumerate(header) if (m := _MOODLE_RESPONSE.match(cell))}
     if responses:
         if set(questions) != set(responses):
-            raise ValueError("this Moodle Responses report has no question texts: download it again with "
-                             "\"Question text\" ticked beside \"Response\" (Quiz > Results > Responses).")
+            raise ValueError(
+                "this Moodle Responses report has no question texts: download it again with "
+                '"Question text" ticked beside "Response" (Quiz > Results > Responses).'
+            )
         slots = sorted(responses)
         state = next((k for k, cell in enumerate(header) if cell.strip().lower() == "state"), None)
-        finished = [row for row in rows[1:] if len(row) > 1 and not row[0].startswith("Overall average")
-                    and (state is None or _cell(row, state).strip().lower() == "finished")]
-        attempts = tuple(tuple((_cell(row, questions[n]), _cell(row, responses[n])) for n in slots)
-                         for row in finished)
+        finished = [
+            row
+            for row in rows[1:]
+            if len(row) > 1
+            and not row[0].startswith("Overall average")
+            and (state is None or _cell(row, state).strip().lower() == "finished")
+        ]
+        attempts = tuple(tuple((_cell(row, questions[n]), _cell(row, responses[n])) for n in slots) for row in finished)
         left = sum(1 for row in rows[1:] if len(row) > 1) - len(finished)
         return Responses("moodle", attempts, left)
     canvas = [(k, m.group(1)) for k, cell in enumerate(header) if (m := _CANVAS_QUESTION.match(cell))]
     if canvas:
         attempts = tuple(tuple((question, _cell(row, k)) for k, question in canvas) for row in rows[1:] if len(row) > 1)
         return Responses("canvas", attempts)
-    raise ValueError("this is neither a Moodle Responses report (columns Question 1, Response 1, ...) nor a Canvas "
-                     "Student Analysis report (columns headed '<id>: <question text>'); download one of them as CSV.")
+    raise ValueError(
+        "this is neither a Moodle Responses report (columns Question 1, Response 1, ...) nor a Canvas "
+        "Student Analysis report (columns headed '<id>: <question text>'); download one of them as CSV."
+    )
 
 
 def csv_rows(text: str) -> list[tuple[int, list[str]]]:
@@ -139,8 +149,14 @@ def _verdict(ex: Exercise, response: str) -> str:
         return "not an answer"
     if ex.options:
         plain = _plain(answer)
-        letter = next((o.letter for o in ex.options
-                       if plain in (_plain(platform_option(ex, o.letter)), _plain(o.text), o.letter.lower())), None)
+        letter = next(
+            (
+                o.letter
+                for o in ex.options
+                if plain in (_plain(platform_option(ex, o.letter)), _plain(o.text), o.letter.lower())
+            ),
+            None,
+        )
         if letter is None:
             return "not an answer"
         answer = letter
@@ -182,28 +198,53 @@ def tally(responses: Responses, exercises: Sequence[Exercise]) -> View:
             mine[verdict] = mine.get(verdict, 0) + 1
     blocks: list[Block] = [
         Heading("What the class answered"),
-        Paragraph((f"{len(responses.attempts)} finished attempts from a {responses.platform.capitalize()} "
-                   f"export, {read} answers checked with the lessons' checkers, grouped by exercise (every variant "
-                   "of an exercise together)."
-                   + (f" {responses.left_out} rows left out (attempts not finished, or a summary row)."
-                      if responses.left_out else ""),)),
+        Paragraph(
+            (
+                f"{len(responses.attempts)} finished attempts from a {responses.platform.capitalize()} "
+                f"export, {read} answers checked with the lessons' checkers, grouped by exercise (every variant "
+                "of an exercise together)."
+                + (
+                    f" {responses.left_out} rows left out (attempts not finished, or a summary row)."
+                    if responses.left_out
+                    else ""
+                ),
+            )
+        ),
     ]
     if unmatched:
         many = len(unmatched) != 1
-        blocks.append(Paragraph((f"{len(unmatched)} question{'s' if many else ''} of the export "
-                                 f"{'are' if many else 'is'} not among the exercises given (another quiz's, or a "
-                                 "worksheet quiz read without its --variants file), and "
-                                 f"{'were' if many else 'was'} left out.",)))
+        blocks.append(
+            Paragraph(
+                (
+                    f"{len(unmatched)} question{'s' if many else ''} of the export "
+                    f"{'are' if many else 'is'} not among the exercises given (another quiz's, or a "
+                    "worksheet quiz read without its --variants file), and "
+                    f"{'were' if many else 'was'} left out.",
+                )
+            )
+        )
     data: list[dict[str, Any]] = []
     for exercise_id in sorted(counts):
         mine = counts[exercise_id]
         answered = sum(mine.values())
-        order = ["right", *sorted((k for k in mine if k not in ("right", "another wrong answer", "not an answer")),
-                                  key=lambda k: -mine[k]), "another wrong answer", "not an answer"]
+        order = [
+            "right",
+            *sorted(
+                (k for k in mine if k not in ("right", "another wrong answer", "not an answer")), key=lambda k: -mine[k]
+            ),
+            "another wrong answer",
+            "not an answer",
+        ]
         rows = tuple((name, mine[name]) for name in order if name in mine)
-        blocks.append(Section((f"{exercise_id} {titles[exercise_id]}",), (
-            Paragraph((f"{answered} answered, {mine.get('right', 0)} right.",)),
-            Bars(f"Answers to {exercise_id}", rows, answered))))
+        blocks.append(
+            Section(
+                (f"{exercise_id} {titles[exercise_id]}",),
+                (
+                    Paragraph((f"{answered} answered, {mine.get('right', 0)} right.",)),
+                    Bars(f"Answers to {exercise_id}", rows, answered),
+                ),
+            )
+        )
         data.append({"id": exercise_id, "answered": answered, "verdicts": dict(rows)})
     if not counts:
         blocks.append(Paragraph(("No answer in the export matched an exercise.",)))

@@ -33,19 +33,35 @@ import warnings
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.checkers import Feedback
-from bleu_teach.exercises.drawers import DRAWERS, POOLS
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
+from bleu_teach.exercises.drawers import DRAWERS, POOLS
 from bleu_teach.exercises.near_copies import apart, sentence_keys
 from bleu_teach.inputs.validation import preview, whole_number_text
 
-__all__ = ["VARIED", "MAX_STUDENTS", "MAX_DRAWS", "IndistinctAnswersWarning", "indistinct", "indistinct_feedback",
-           "draw_variant", "dealt", "DEAL_WINDOW", "pool_inputs", "pool_size", "worksheets", "quiz_variants", "QUIZ_VARIANTS",
-           "rebuild", "substance", "near_copy_keys"]
+__all__ = [
+    "VARIED",
+    "MAX_STUDENTS",
+    "MAX_DRAWS",
+    "IndistinctAnswersWarning",
+    "indistinct",
+    "indistinct_feedback",
+    "draw_variant",
+    "dealt",
+    "DEAL_WINDOW",
+    "pool_inputs",
+    "pool_size",
+    "worksheets",
+    "quiz_variants",
+    "QUIZ_VARIANTS",
+    "rebuild",
+    "substance",
+    "near_copy_keys",
+]
 
 #: The exercises that get a new variant for each student: every numeric one.
 VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
@@ -88,17 +104,30 @@ def _working(ex: Exercise, feedback: Feedback) -> str:
         return ex.check(feedback.right).message
     weights = tuple(ex.inputs.get("weights", (0.25,) * 4))
     if ex.kind == "bleu":
-        report: Any = explain([tokenize(r) for r in ex.inputs["references"]], tokenize(ex.inputs["hypothesis"]),
-                              weights=weights, smoothing=ex.inputs.get("smoothing"))
+        report: Any = explain(
+            [tokenize(r) for r in ex.inputs["references"]],
+            tokenize(ex.inputs["hypothesis"]),
+            weights=weights,
+            smoothing=ex.inputs.get("smoothing"),
+        )
     else:
-        report = explain_corpus([[tokenize(r) for r in refs] for refs in ex.inputs["references"]],
-                                [tokenize(h) for h in ex.inputs["hypotheses"]], weights=weights)
-    used = ", ".join(f"{o.clipped}/{o.total}" + (f" (used as {float(o.smoothed):.4g})" if o.is_zero else "")
-                     for o in report.orders)
-    c, r = ((report.length.hyp_len, report.length.closest_ref_len) if ex.kind == "bleu"
-            else (report.hyp_len, report.ref_len))
-    return (f"p_n = {used}; c = {c}, r = {r}, so BP = {float(report.brevity_penalty):.4g}; "
-            f"BLEU = BP x exp(sum of w_n log p_n) = {float(report.score):.4g}")
+        report = explain_corpus(
+            [[tokenize(r) for r in refs] for refs in ex.inputs["references"]],
+            [tokenize(h) for h in ex.inputs["hypotheses"]],
+            weights=weights,
+        )
+    used = ", ".join(
+        f"{o.clipped}/{o.total}" + (f" (used as {float(o.smoothed):.4g})" if o.is_zero else "") for o in report.orders
+    )
+    c, r = (
+        (report.length.hyp_len, report.length.closest_ref_len)
+        if ex.kind == "bleu"
+        else (report.hyp_len, report.ref_len)
+    )
+    return (
+        f"p_n = {used}; c = {c}, r = {r}, so BP = {float(report.brevity_penalty):.4g}; "
+        f"BLEU = BP x exp(sum of w_n log p_n) = {float(report.score):.4g}"
+    )
 
 
 def _checked(exercise_id: str, inputs: dict[str, Any], question: str, student: int) -> Exercise | None:
@@ -123,7 +152,7 @@ def _scores_bp(ex: Exercise) -> bool:
     return ex.kind in ("bleu", "corpus_bleu")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _candidates(exercise_id: str) -> tuple[tuple[dict[str, Any], str], ...]:
     """A pooled exercise's candidates, each once, in the data's order (not yet checked)."""
     found: dict[str, tuple[dict[str, Any], str]] = {}
@@ -132,11 +161,14 @@ def _candidates(exercise_id: str) -> tuple[tuple[dict[str, Any], str], ...]:
     return tuple(found.values())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pool(exercise_id: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
     """The different candidates of a pooled exercise that pass the checks, with their answers (computed once)."""
-    return tuple((inputs, question, variant.answer_text) for inputs, question in _candidates(exercise_id)
-                 if (variant := _checked(exercise_id, inputs, question, 0)) is not None)
+    return tuple(
+        (inputs, question, variant.answer_text)
+        for inputs, question in _candidates(exercise_id)
+        if (variant := _checked(exercise_id, inputs, question, 0)) is not None
+    )
 
 
 def pool_inputs(exercise_id: str) -> tuple[dict[str, Any], ...]:
@@ -149,9 +181,16 @@ def pool_size(exercise_id: str) -> int | None:
     return len(_pool(exercise_id)) if exercise_id in POOLS else None
 
 
-def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[str] | None = None,
-                 answers: set[str] | None = None, patience: int = _REUSE_AFTER,
-                 avoid: set[str] | None = None, refuse: Callable[[dict[str, Any]], bool] | None = None) -> Exercise:
+def draw_variant(
+    exercise_id: str,
+    rng: random.Random,
+    student: int,
+    taken: set[str] | None = None,
+    answers: set[str] | None = None,
+    patience: int = _REUSE_AFTER,
+    avoid: set[str] | None = None,
+    refuse: Callable[[dict[str, Any]], bool] | None = None,
+) -> Exercise:
     """One checked variant of exercise ``exercise_id`` for ``student``, drawn with ``rng``.
 
     Drawn again until the right answer and every misconception's answer
@@ -164,8 +203,10 @@ def draw_variant(exercise_id: str, rng: random.Random, student: int, taken: set[
     (near-copies of what a quiz must differ from).  ``ValueError`` after :data:`MAX_DRAWS` failed draws.
     """
     if exercise_id not in DRAWERS:
-        raise ValueError(f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(DRAWERS)} "
-                         f"(and {', '.join(POOLS)} come from a pool: use worksheets()).")
+        raise ValueError(
+            f"exercise {exercise_id!r} is not drawn afresh; these are: {', '.join(DRAWERS)} "
+            f"(and {', '.join(POOLS)} come from a pool: use worksheets())."
+        )
     passed: list[Exercise] = []
     shared: Exercise | None = None  # a variant another student has: used only when no new one turns up
     for attempt in range(MAX_DRAWS):
@@ -244,7 +285,7 @@ def _slot(key: str) -> int:
     return zlib.crc32(key.encode("utf-8")) % DEAL_WINDOW
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dealing_order(exercise_id: str, stream: str) -> tuple[tuple[dict[str, Any], str, str], ...]:
     order = list(_pool(exercise_id))
     random.Random(stream).shuffle(order)
@@ -280,14 +321,15 @@ def worksheets(students: int, seed: int = 1, which: Sequence[str] = VARIED) -> l
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be a whole number such as 1, not {seed!r}.")
     if seed < 0:
-        raise ValueError(f"seed must be 0 or more (a negative seed would give the same sheets as its positive); "
-                         f"got {whole_number_text(seed)}.")
+        raise ValueError(
+            f"seed must be 0 or more (a negative seed would give the same sheets as its positive); "
+            f"got {whole_number_text(seed)}."
+        )
     unknown = [w for w in which if w not in DRAWERS and w not in POOLS]
     if isinstance(which, str) or unknown:
-        raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); "
-                         f"got {which!r}.")
+        raise ValueError(f"which must list exercises that have variants ({', '.join(VARIED)}); got {which!r}.")
     sheets: list[list[Exercise]] = [[] for _ in range(students)]
-    for k, exercise_id in enumerate(which):  # each exercise from its own generator: sheet k ignores the class size
+    for exercise_id in which:  # each exercise from its own generator: a sheet's question ignores the class size
         rng = random.Random(f"{seed}/{exercise_id}")
         if exercise_id in POOLS:
             shuffled = list(_pool(exercise_id))
@@ -336,8 +378,13 @@ def _near_keys(exercise_id: str, inputs: Any) -> frozenset[str]:
     return sentence_keys(exercise_id, inputs) | {_substance(exercise_id, inputs)}
 
 
-def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = QUIZ_VARIANTS,
-                  which: Sequence[str] = VARIED, keep_apart: bool = False) -> list[Exercise]:
+def quiz_variants(
+    seed: int,
+    sheets: Sequence[Sequence[Exercise]],
+    count: int = QUIZ_VARIANTS,
+    which: Sequence[str] = VARIED,
+    keep_apart: bool = False,
+) -> list[Exercise]:
     """``count`` variants of each exercise in ``which`` for a platform's quiz, none of them on a paper sheet.
 
     They are drawn from streams of their own (``quiz/<seed>/<id>``, never a worksheet's), and a variant that a
@@ -356,8 +403,7 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
         rng = random.Random(f"quiz/{seed}/{exercise_id}")
         drawn: list[Exercise] = []
         if exercise_id in POOLS:
-            left = [candidate for candidate in _pool(exercise_id)
-                    if not _near_keys(exercise_id, candidate[0]) & near]
+            left = [candidate for candidate in _pool(exercise_id) if not _near_keys(exercise_id, candidate[0]) & near]
             rng.shuffle(left)
             for inputs, question, _ in _spread(left):
                 variant = _checked(exercise_id, inputs, question, 0)
@@ -368,10 +414,21 @@ def quiz_variants(seed: int, sheets: Sequence[Sequence[Exercise]], count: int = 
                     break
         else:
             avoid, taken, answers = set(paper), set[str](), set[str]()
+
+            def refuse(inputs: dict[str, Any], exercise_id: str = exercise_id) -> bool:
+                return bool(_near_keys(exercise_id, inputs) & near)
+
             for _ in range(3 * count):
                 try:
-                    variant = draw_variant(exercise_id, rng, 0, taken, answers, avoid=avoid,
-                                           refuse=lambda inputs: bool(_near_keys(exercise_id, inputs) & near))
+                    variant = draw_variant(
+                        exercise_id,
+                        rng,
+                        0,
+                        taken,
+                        answers,
+                        avoid=avoid,
+                        refuse=refuse,
+                    )
                 except ValueError:  # no variant left that no sheet has in substance
                     break
                 if apart(near_copy_keys(variant), near, keep_apart):

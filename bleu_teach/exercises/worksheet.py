@@ -15,13 +15,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bleu_teach.exercises.bank import Exercise
-from bleu_teach.exercises.feedback import names
 from bleu_teach.exercises.effort import minutes
 from bleu_teach.exercises.export import key_answer, roundings
-from bleu_teach.exercises.variants import substance
+from bleu_teach.exercises.feedback import names
 from bleu_teach.exercises.media import paper_blocks, question_text
-from bleu_teach.views.document import (AnswerSpace, Block, Document, Foreign, Heading, Label, Notes, Paragraph, Section,
-                                       Strong, Table)
+from bleu_teach.exercises.variants import substance
+from bleu_teach.views.document import (
+    AnswerSpace,
+    Block,
+    Document,
+    Foreign,
+    Heading,
+    Label,
+    Notes,
+    Paragraph,
+    Section,
+    Strong,
+    Table,
+)
 from bleu_teach.views.formatting import plain_markdown
 from bleu_teach.views.viewable import View
 
@@ -35,8 +46,10 @@ WORKING_LINES_BLEU = 10
 def _student(sheet: Sequence[Exercise]) -> int:
     students = {ex.student for ex in sheet}
     if len(students) != 1 or None in students:
-        raise ValueError("a worksheet holds the variants of one student (from worksheets()), "
-                         f"not exercises of {sorted(map(str, students))}.")
+        raise ValueError(
+            "a worksheet holds the variants of one student (from worksheets()), "
+            f"not exercises of {sorted(map(str, students))}."
+        )
     return int(next(iter(students)))  # type: ignore[arg-type]
 
 
@@ -63,24 +76,43 @@ def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
     blocks: list[Block] = [
         Heading(f"bleu-teach worksheet, student {student:02d}"),
         who,
-        Paragraph((f"Sheet {student:02d}: your sentences are your own. Give each number as the question "
-                   "asks (rounded, or as a fraction where it offers one), and show your working. It takes about "
-                   f"{sum(map(minutes, sheet))} minutes by hand (an estimate).",)),
+        Paragraph(
+            (
+                f"Sheet {student:02d}: your sentences are your own. Give each number as the question "
+                "asks (rounded, or as a fraction where it offers one), and show your working. It takes about "
+                f"{sum(map(minutes, sheet))} minutes by hand (an estimate).",
+            )
+        ),
     ]
     for number, ex in enumerate(sheet, start=1):
         lines = WORKING_LINES_BLEU if ex.kind in ("bleu", "corpus_bleu") else WORKING_LINES
-        options: tuple[Block, ...] = ((Notes(tuple((Strong(f"{o.letter}:"), " ", Label(plain_markdown(o.text)))
-                                                   for o in ex.options), "Options"),) if ex.options else ())
-        blocks.append(Section((f"Question {number}",), (
-            *paper_blocks(ex), *options,
-            AnswerSpace("Working", lines), AnswerSpace("Answer", 1))))
-    data = [{"student": student, "name": name, "id": ex.id, "question": question_text(ex, "paper"),
-             "inputs": dict(ex.inputs)} for ex in sheet]
+        options: tuple[Block, ...] = (
+            (Notes(tuple((Strong(f"{o.letter}:"), " ", Label(plain_markdown(o.text))) for o in ex.options), "Options"),)
+            if ex.options
+            else ()
+        )
+        blocks.append(
+            Section(
+                (f"Question {number}",),
+                (*paper_blocks(ex), *options, AnswerSpace("Working", lines), AnswerSpace("Answer", 1)),
+            )
+        )
+    data = [
+        {
+            "student": student,
+            "name": name,
+            "id": ex.id,
+            "question": question_text(ex, "paper"),
+            "inputs": dict(ex.inputs),
+        }
+        for ex in sheet
+    ]
     return View(Document(tuple(blocks), styles=("worksheet",)), data)
 
 
-def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequence[str] | None = None,
-                  quiz: Sequence[Exercise] = ()) -> View:
+def worksheet_key(
+    sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequence[str] | None = None, quiz: Sequence[Exercise] = ()
+) -> View:
     """The key: how varied each exercise is, then for every student each question's right answer, the answer
     each named mistake gives (so that a marker can diagnose a paper answer) and the working.
 
@@ -89,43 +121,84 @@ def worksheet_key(sheets: Sequence[Sequence[Exercise]], seed: int, names: Sequen
     """
     blocks: list[Block] = [
         Heading("bleu-teach worksheets: the key"),
-        Paragraph((f"{len(sheets)} students, made with seed {seed} (keep it secret: with the seed, the package "
-                   "makes this key again). Numbers are right when they round to the answer at the question's "
-                   "decimals (an exact tie either way: both roundings are given), or as exact fractions where the "
-                   "question offers one. Beside each answer, the "
-                   "answer each named mistake gives: a paper answer equal to one of them is that mistake.",)),
-        Paragraph(("The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
-                   "separately, none of them a near-copy of a student's sheet (never a sheet's translation "
-                   "stuttered another way or with its words moved, never a reference sentence of the same "
-                   "exercise, nor the same lengths in another order): a student who retakes the quiz never meets "
-                   "their own sheet's question there. Questions that are the same on every sheet (the lesson's own, such as "
-                   "a choice question) are not in them.",)),
+        Paragraph(
+            (
+                f"{len(sheets)} students, made with seed {seed} (keep it secret: with the seed, the package "
+                "makes this key again). Numbers are right when they round to the answer at the question's "
+                "decimals (an exact tie either way: both roundings are given), or as exact fractions where the "
+                "question offers one. Beside each answer, the "
+                "answer each named mistake gives: a paper answer equal to one of them is that mistake.",
+            )
+        ),
+        Paragraph(
+            (
+                "The quiz files made with the worksheets (Moodle XML, GIFT, QTI) hold variants drawn "
+                "separately, none of them a near-copy of a student's sheet (never a sheet's translation "
+                "stuttered another way or with its words moved, never a reference sentence of the same "
+                "exercise, nor the same lengths in another order): a student who retakes the quiz never meets "
+                "their own sheet's question there. Questions that are the same on every sheet (the lesson's own, "
+                "such as a choice question) are not in them.",
+            )
+        ),
     ]
     rows = []
     for k, ex in enumerate(sheets[0] if sheets else ()):
         variants = len({substance(sheet[k]) for sheet in sheets}) if ex.student is not None and ex.inputs else 1
         answers = len({sheet[k].answer_text for sheet in sheets})
         spent = sorted(minutes(sheet[k]) for sheet in sheets)
-        rows.append((ex.id, ex.title, str(variants), str(answers), str(sum(q.id == ex.id for q in quiz)),
-                     f"{spent[0]}" if spent[0] == spent[-1] else f"{spent[0]}-{spent[-1]}"))
-    blocks.append(Table(("Exercise", "Title", "Different questions", "Different answers", "Quiz variants",
-                         "Minutes (estimate)"),
-                        tuple(rows), caption=f"How varied each exercise is, over {len(sheets)} sheets"))
-    blocks.append(Paragraph(("Minutes are an estimate from each question's length: reading it, looking up each "
-                             "n-gram in each reference, and the formula's arithmetic (bleu_teach.exercises.effort)."
-                             ,)))
+        rows.append(
+            (
+                ex.id,
+                ex.title,
+                str(variants),
+                str(answers),
+                str(sum(q.id == ex.id for q in quiz)),
+                f"{spent[0]}" if spent[0] == spent[-1] else f"{spent[0]}-{spent[-1]}",
+            )
+        )
+    blocks.append(
+        Table(
+            ("Exercise", "Title", "Different questions", "Different answers", "Quiz variants", "Minutes (estimate)"),
+            tuple(rows),
+            caption=f"How varied each exercise is, over {len(sheets)} sheets",
+        )
+    )
+    blocks.append(
+        Paragraph(
+            (
+                "Minutes are an estimate from each question's length: reading it, looking up each "
+                "n-gram in each reference, and the formula's arithmetic (bleu_teach.exercises.effort).",
+            )
+        )
+    )
     data = []
     for k, sheet in enumerate(sheets):
         student = _student(sheet)
         name = names[k] if names else None
-        table = Table(("Question", "Right answer", "Each named mistake gives"),
-                      tuple((f"{number}. {ex.id}", key_answer(ex), _mistakes(ex))
-                            for number, ex in enumerate(sheet, start=1)))
-        items = tuple((Strong(f"{number}. {ex.id}: {key_answer(ex)}."), " ", Label(ex.working))
-                      for number, ex in enumerate(sheet, start=1))
-        title = (f"Sheet of student {student:02d}", *((": ", Foreign.of(name)) if name else ()),
-                 f" (about {sum(map(minutes, sheet))} minutes)")
+        table = Table(
+            ("Question", "Right answer", "Each named mistake gives"),
+            tuple((f"{number}. {ex.id}", key_answer(ex), _mistakes(ex)) for number, ex in enumerate(sheet, start=1)),
+        )
+        items = tuple(
+            (Strong(f"{number}. {ex.id}: {key_answer(ex)}."), " ", Label(ex.working))
+            for number, ex in enumerate(sheet, start=1)
+        )
+        title = (
+            f"Sheet of student {student:02d}",
+            *((": ", Foreign.of(name)) if name else ()),
+            f" (about {sum(map(minutes, sheet))} minutes)",
+        )
         blocks.append(Section(title, (table, Notes(items, "Working"))))
-        data += [{"student": student, "name": name, "id": ex.id, "answer": ex.answer, "answer_text": ex.answer_text,
-                  "working": ex.working, "inputs": dict(ex.inputs)} for ex in sheet]
+        data += [
+            {
+                "student": student,
+                "name": name,
+                "id": ex.id,
+                "answer": ex.answer,
+                "answer_text": ex.answer_text,
+                "working": ex.working,
+                "inputs": dict(ex.inputs),
+            }
+            for ex in sheet
+        ]
     return View(Document(tuple(blocks)), data)

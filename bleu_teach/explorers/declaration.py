@@ -40,8 +40,17 @@ __all__ = ["KINDS", "Control", "Explorer", "NO_CONTEXT", "Check", "UNREADABLE"]
 
 #: What a control can be, and the type of its value.  ``fixed`` is a setting chosen when the explorer is made
 #: (the sliders' range, a compact layout): not shown, but kept with the others so that a saved copy holds it.
-KINDS: dict[str, type] = {"line": str, "area": str, "references": list, "slider": int, "number": int, "menu": str,
-                          "buttons": str, "tick": bool, "fixed": object}
+KINDS: dict[str, type] = {
+    "line": str,
+    "area": str,
+    "references": list,
+    "slider": int,
+    "number": int,
+    "menu": str,
+    "buttons": str,
+    "tick": bool,
+    "fixed": object,
+}
 #: The context of an explorer that needs none.
 NO_CONTEXT: Mapping[str, Any] = {}
 #: How a value set from Python is checked: ``check(value, owner, values, context)`` returns the value in the
@@ -96,8 +105,10 @@ class Control:
     def stepped(self, value: int, step: int, top: int) -> int:
         """The value one Previous (``step`` -1) or Next (+1) from ``value``, kept from ``low`` to ``top``.
 
-        >>> Control("rank", "Rank", "number", 1, steps=True).stepped(1, -1, 5), Control("rank", "Rank", "number", 1).stepped(5, 1, 5)
-        (1, 5)
+        >>> Control("rank", "Rank", "number", 1, steps=True).stepped(1, -1, 5)
+        1
+        >>> Control("rank", "Rank", "number", 1).stepped(5, 1, 5)
+        5
         """
         if step not in (-1, 1):
             raise ValueError(f"step must be -1 (Previous) or 1 (Next), not {step!r}.")
@@ -134,16 +145,19 @@ class Control:
 
     def _whole(self, raw: Any, values: Mapping[str, Any]) -> int:
         if raw == UNREADABLE:  # a browser's number box keeps what it cannot read (1e999, 1.5) to itself
-            raise ValueError(f"{self.label} must be a whole number {self._span(values)}; what is typed in the box "
-                             f"is not one.")
+            raise ValueError(
+                f"{self.label} must be a whole number {self._span(values)}; what is typed in the box is not one."
+            )
         if isinstance(raw, str):
             text = raw.strip()
             if not text:
                 raise ValueError(f"{self.label} is empty: type a whole number.")
             digits = text.lstrip("+-")
             if digits.isdigit() and len(digits) > _MOST_DIGITS:
-                raise ValueError(f"{self.label} must be a whole number {self._span(values)} (at most {_MOST_DIGITS} "
-                                 f"digits); the number typed has {len(digits):,} digits.")
+                raise ValueError(
+                    f"{self.label} must be a whole number {self._span(values)} (at most {_MOST_DIGITS} "
+                    f"digits); the number typed has {len(digits):,} digits."
+                )
             if not digits.isdigit() or len(text) - len(digits) > 1:
                 raise ValueError(f"{self.label} must be a whole number, e.g. 4 (got {preview(raw, 24)}).")
             number = int(text)
@@ -198,8 +212,9 @@ class Explorer:
         for control in self.controls:
             unknown = [name for name in control.resets if name not in self.names or name == control.name]
             if unknown:
-                raise ValueError(f"{self.name}: {control.name} resets {', '.join(unknown)}, which is not another "
-                                 f"of its controls.")
+                raise ValueError(
+                    f"{self.name}: {control.name} resets {', '.join(unknown)}, which is not another of its controls."
+                )
 
     def control(self, name: str) -> Control:
         for control in self.controls:
@@ -243,8 +258,9 @@ class Explorer:
             raise ValueError(f"{self.name} needs {', '.join(missing)} in its context.")
         return guarded(lambda: self.render(self.values(raw), context))
 
-    def checked_values(self, given: Mapping[str, Any], owner: str,
-                       context: Mapping[str, Any] = NO_CONTEXT) -> dict[str, Any]:
+    def checked_values(
+        self, given: Mapping[str, Any], owner: str, context: Mapping[str, Any] = NO_CONTEXT
+    ) -> dict[str, Any]:
         """Constructor arguments (one per control) checked with each control's ``check``, fixed ones first."""
         values: dict[str, Any] = {}
         for control in self.ordered():

@@ -108,8 +108,9 @@ def saved_explorer(models: Mapping[str, Any], model_id: str) -> tuple[Explorer, 
     values.update({c.name: c.default for c in explorer.controls if c.kind == "fixed" and c.name not in values})
     missing = [name for name in explorer.names if name not in values]
     if missing:
-        raise ValueError(f"The saved {explorer.name} has no {', '.join(map(repr, missing))} control: re-run "
-                         f"make notebooks.")
+        raise ValueError(
+            f"The saved {explorer.name} has no {', '.join(map(repr, missing))} control: re-run make notebooks."
+        )
     return explorer, {name: values[name] for name in explorer.names}
 
 

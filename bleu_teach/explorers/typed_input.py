@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Integral
 
-from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.bleu.explain import explain
+from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.inputs.tokenizers import tokenize
 from bleu_teach.inputs.validation import preview, whole_number_text
 
@@ -54,13 +54,16 @@ def text_tokens(text: str, what: str, tokenizer: str = "whitespace", lowercase: 
     if not isinstance(text, str):
         raise TypeError(f"{named} must be text (a string), not {type(text).__name__}.")
     if len(text) > MAX_TEXT:
-        raise ValueError(f"{named} is {len(text):,} characters long, and a box takes up to {MAX_TEXT:,}: shorten "
-                         f"it (for long texts use the command line: python -m bleu_teach corpus).")
+        raise ValueError(
+            f"{named} is {len(text):,} characters long, and a box takes up to {MAX_TEXT:,}: shorten "
+            f"it (for long texts use the command line: python -m bleu_teach corpus)."
+        )
     try:
         tokens = tokenize(text, tokenizer, lowercase=lowercase)
     except ImportError:  # the website carries no NLTK, and sacreBLEU's tokenizers that need more than Python
-        raise ValueError(f"The {tokenizer} tokenizer needs a package that is not installed here; choose another "
-                         f"tokenizer.") from None
+        raise ValueError(
+            f"The {tokenizer} tokenizer needs a package that is not installed here; choose another tokenizer."
+        ) from None
     if not tokens:
         raise ValueError(f"{named} is empty: type a sentence into it.")
     return tokens
@@ -74,8 +77,10 @@ def _weight(part: str) -> float:
     """One typed weight as a float, read in bounded time (``1e20000000`` is refused before any arithmetic)."""
     if not _WEIGHT.fullmatch(part):
         if re.fullmatch(r"[+-]?[\d.]+[eE][+-]?\d+", part[:1000]):
-            raise ValueError(f"Each weight lies between 0 and 1, written with at most a two-digit exponent; "
-                             f"{part[:30]!r} is not: type a weight such as 0.25, 1/4 or 2.5e-1.")
+            raise ValueError(
+                f"Each weight lies between 0 and 1, written with at most a two-digit exponent; "
+                f"{part[:30]!r} is not: type a weight such as 0.25, 1/4 or 2.5e-1."
+            )
         raise ValueError(part)
     return float(Fraction(part))
 
@@ -106,8 +111,9 @@ def parse_weights(text: str, max_n: int) -> tuple[float, ...]:
     except (ValueError, ZeroDivisionError) as problem:
         if str(problem).startswith("Each weight"):  # a number written with a huge exponent: said as it is
             raise ValueError(str(problem)) from None
-        raise ValueError(f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 "
-                         f"(got {text[:60]!r}).") from None
+        raise ValueError(
+            f"Weights must be numbers or fractions separated by commas, e.g. 0.5, 0.5 or 1/2, 1/2 (got {text[:60]!r})."
+        ) from None
     if len(values) != max_n:
         raise ValueError(
             f"Give {max_n} weights for Max n = {max_n} (got {len(values)}), or leave the box empty for uniform."

@@ -26,16 +26,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bleu_teach.bleu.arithmetic import brevity_penalty
+from bleu_teach.bleu.comparison import HypothesisComparison
 from bleu_teach.bleu.counting import closest_ref_length
 from bleu_teach.bleu.explain import compare_hypotheses, explain
-from bleu_teach.bleu.reports import BleuReport, HypothesisComparison, bp_line
-from bleu_teach.lessons.agreement import Disagreement, disagreement_document
+from bleu_teach.bleu.reports import BleuReport, bp_line
+from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
+from bleu_teach.inputs.validation import check_length, check_orders
 from bleu_teach.lessons.curves import bp_curve
+from bleu_teach.lessons.disagreement import Disagreement, disagreement_document
 from bleu_teach.lessons.mqm import mqm_segment
 from bleu_teach.lessons.two_metrics import SystemScores, compare_two, ordinal
 from bleu_teach.metrics import METRICS
-from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
-from bleu_teach.inputs.validation import check_length, check_orders
 from bleu_teach.views.document import Alert, Document, Paragraph, Score
 from bleu_teach.views.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import FRAGMENT_HEADING, write_html
@@ -43,9 +44,25 @@ from bleu_teach.views.html_writer import FRAGMENT_HEADING, write_html
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
-__all__ = ["WidgetView", "message_html", "leading_score", "guarded", "clipping_view", "brevity_view", "explorer_view",
-           "side_by_side_view", "disagreement_candidates", "disagreement_view", "two_metrics_view",
-           "CLIPPING_SMOOTHING", "CLIPPING_MAX_ORDER", "MAX_BP_LENGTH", "ALL_SYSTEMS", "TOO_KIND", "TOO_HARSH"]
+__all__ = [
+    "WidgetView",
+    "message_html",
+    "leading_score",
+    "guarded",
+    "clipping_view",
+    "brevity_view",
+    "explorer_view",
+    "side_by_side_view",
+    "disagreement_candidates",
+    "disagreement_view",
+    "two_metrics_view",
+    "CLIPPING_SMOOTHING",
+    "CLIPPING_MAX_ORDER",
+    "MAX_BP_LENGTH",
+    "ALL_SYSTEMS",
+    "TOO_KIND",
+    "TOO_HARSH",
+]
 
 #: The clipping explorer scores with this smoothing (it shows the counts; the static site's links reuse it).
 CLIPPING_SMOOTHING = "method1"
@@ -91,8 +108,7 @@ def message_html(message: str) -> str:
 def leading_score(document: Document) -> tuple[str, str]:
     """A document that begins with its score line, as (that line, the rest) in HTML; ("", all of it) otherwise."""
     if document.blocks and isinstance(document.blocks[0], Score):
-        return (write_html(Document(document.blocks[:1])),
-                write_html(Document(document.blocks[1:], document.styles)))
+        return (write_html(Document(document.blocks[:1])), write_html(Document(document.blocks[1:], document.styles)))
     return "", write_html(document)
 
 
@@ -110,6 +126,7 @@ def guarded(render: Callable[[], WidgetView]) -> WidgetView:
 def clipping_view(hypothesis: str, references: Sequence[str], n: int, compact: bool = False) -> WidgetView:
     """The clipping explorer: order ``n``'s clipped matches, its table and p_n (headline: p_n; ``compact``: the
     report begins with p_n as counted, its own headline)."""
+
     def render() -> WidgetView:
         order = check_orders(n, "The n-gram order", "1 = unigrams")
         hyp = text_tokens(hypothesis, "hypothesis")
@@ -117,8 +134,14 @@ def clipping_view(hypothesis: str, references: Sequence[str], n: int, compact: b
         report = explain(refs, hyp, weights=(1 / order,) * order, smoothing=CLIPPING_SMOOTHING)
         document = report.clipping_document(order, compact=compact)
         headline, rest = leading_score(document) if compact else ("", "")
-        return WidgetView(write_html(document), float(report.order(order).precision), f"p_{order}", result=report,
-                          headline=headline, rest=rest)
+        return WidgetView(
+            write_html(document),
+            float(report.order(order).precision),
+            f"p_{order}",
+            result=report,
+            headline=headline,
+            rest=rest,
+        )
 
     return guarded(render)
 
@@ -132,6 +155,7 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
     it thicker), ``point`` (c and BP of the hypothesis) and
     ``description`` (the chart in words, as :mod:`bleu_teach.views.figure_text` describes the notebook's figure).
     """
+
     def render() -> WidgetView:
         lens = [check_length(length, f"Reference {i} length") for i, length in enumerate(ref_lens, start=1)]
         if not lens:
@@ -140,45 +164,85 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
         top = check_length(max_len, "The longest length shown")
         r = closest_ref_length(lens, hyp_len_checked)
         bp = float(brevity_penalty(r, hyp_len_checked))
-        html = write_html(Document((Paragraph((f"closest reference length r = {r}: ",
-                                               bp_line(hyp_len_checked, r, bp))),)))
+        html = write_html(
+            Document((Paragraph((f"closest reference length r = {r}: ", bp_line(hyp_len_checked, r, bp))),))
+        )
         points = [(c, float(value)) for c, _, value in bp_curve(lens, top) if c > 0]
         xs, ys = [c for c, _ in points], [y for _, y in points]
         described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len_checked, bp), r)
-        return WidgetView(html, bp, "BP", result=(r, bp),
-                          extra={"curve": [list(p) for p in points], "references": sorted(set(lens)), "chosen": r,
-                                 "point": [hyp_len_checked, bp], "title": BP_TITLE, "description": described})
+        return WidgetView(
+            html,
+            bp,
+            "BP",
+            result=(r, bp),
+            extra={
+                "curve": [list(p) for p in points],
+                "references": sorted(set(lens)),
+                "chosen": r,
+                "point": [hyp_len_checked, bp],
+                "title": BP_TITLE,
+                "description": described,
+            },
+        )
 
     return guarded(render)
 
 
-def explorer_view(hypothesis: str, references: Sequence[str], tokenizer: str, lowercase: bool, max_n: int,
-                  weights: str, smoothing: str, compact: bool = False) -> WidgetView:
+def explorer_view(
+    hypothesis: str,
+    references: Sequence[str],
+    tokenizer: str,
+    lowercase: bool,
+    max_n: int,
+    weights: str,
+    smoothing: str,
+    compact: bool = False,
+) -> WidgetView:
     """The full explorer: :func:`~bleu_teach.explorers.typed_input.explain_text`'s report (headline: the BLEU score;
     the compact report's own score line, which it begins with)."""
+
     def render() -> WidgetView:
         report: BleuReport = explain_text(hypothesis, references, tokenizer, lowercase, max_n, weights, smoothing)
         headline, rest = leading_score(report.to_document(compact=compact))
-        return WidgetView(report.to_html(compact=compact), float(report.score), "BLEU", result=report,
-                          headline=headline, rest=rest)
+        return WidgetView(
+            report.to_html(compact=compact), float(report.score), "BLEU", result=report, headline=headline, rest=rest
+        )
 
     return guarded(render)
 
 
-def side_by_side_view(hypothesis_a: str, hypothesis_b: str, references: Sequence[str], tokenizer: str,
-                      lowercase: bool, max_n: int, weights: str, smoothing: str) -> WidgetView:
+def side_by_side_view(
+    hypothesis_a: str,
+    hypothesis_b: str,
+    references: Sequence[str],
+    tokenizer: str,
+    lowercase: bool,
+    max_n: int,
+    weights: str,
+    smoothing: str,
+) -> WidgetView:
     """Two hypotheses against the same references (headline: hypothesis A's BLEU minus B's)."""
+
     def render() -> WidgetView:
         def tokens(text: str, what: str) -> list[str]:
             return text_tokens(text, what, tokenizer, lowercase)
 
         refs = [tokens(text, f"reference {i}") for i, text in enumerate(references, start=1)]
         comparison: HypothesisComparison = compare_hypotheses(
-            refs, tokens(hypothesis_a, "hypothesis A"), tokens(hypothesis_b, "hypothesis B"),
-            weights=parse_weights(weights, max_n), smoothing=smoothing)
+            refs,
+            tokens(hypothesis_a, "hypothesis A"),
+            tokens(hypothesis_b, "hypothesis B"),
+            weights=parse_weights(weights, max_n),
+            smoothing=smoothing,
+        )
         difference = float(comparison.a.score) - float(comparison.b.score)
-        return WidgetView(comparison.to_html(), difference, "BLEU(A) - BLEU(B)", result=comparison,
-                          extra={"a": float(comparison.a.score), "b": float(comparison.b.score)})
+        return WidgetView(
+            comparison.to_html(),
+            difference,
+            "BLEU(A) - BLEU(B)",
+            result=comparison,
+            extra={"a": float(comparison.a.score), "b": float(comparison.b.score)},
+        )
 
     return guarded(render)
 
@@ -193,12 +257,14 @@ def disagreement_candidates(ranked: Sequence[Disagreement], system: str, directi
     return shown if direction == TOO_KIND else shown[::-1]
 
 
-def disagreement_view(data: "Wmt21Ted", references_used: Sequence[str], shown: Sequence[Disagreement],
-                      rank: int) -> WidgetView:
+def disagreement_view(
+    data: Wmt21Ted, references_used: Sequence[str], shown: Sequence[Disagreement], rank: int
+) -> WidgetView:
     """Pair number ``rank`` of ``shown``: the gap, the segment with the experts' errors, the metric's own report.
 
     Headline: the metric's sentence score of that translation.
     """
+
     def render() -> WidgetView:
         if not shown:
             raise ValueError("No pairs to show for this choice: choose another system or metric.")
@@ -213,7 +279,8 @@ def disagreement_view(data: "Wmt21Ted", references_used: Sequence[str], shown: S
         report = metric.segment_view(hypothesis, [data.references[name][d.segment] for name in references_used])
         # The metric's report sits under the document's "Sentence <metric>" section (its title's level + 1).
         html = write_html(disagreement_document(d, segment, metric.segment_how)) + write_html(
-            report.to_document(), heading=FRAGMENT_HEADING + 2)
+            report.to_document(), heading=FRAGMENT_HEADING + 2
+        )
         return WidgetView(html, float(d.score), f"sentence {d.metric}", result=d)
 
     return guarded(render)
@@ -224,12 +291,20 @@ def two_metrics_view(scores: SystemScores, metric_a: str, metric_b: str, leave_o
 
     Headline: metric A's pairwise accuracy minus metric B's; the leave-out slider's note names the system.
     """
+
     def render() -> WidgetView:
         duel = compare_two(scores, metric_a, metric_b, leave_out)
-        note = (f"{duel.left_out}, the experts' {ordinal(leave_out)}" if duel.left_out
-                else f"none: all {len(scores.systems)} systems kept")
-        return WidgetView(write_html(duel.to_document()), duel.accuracy_difference,
-                          f"pairwise accuracy, {metric_a} minus {metric_b}", result=duel,
-                          extra={"notes": {"leave_out": note}})
+        note = (
+            f"{duel.left_out}, the experts' {ordinal(leave_out)}"
+            if duel.left_out
+            else f"none: all {len(scores.systems)} systems kept"
+        )
+        return WidgetView(
+            write_html(duel.to_document()),
+            duel.accuracy_difference,
+            f"pairwise accuracy, {metric_a} minus {metric_b}",
+            result=duel,
+            extra={"notes": {"leave_out": note}},
+        )
 
     return guarded(render)

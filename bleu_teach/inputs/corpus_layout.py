@@ -28,7 +28,7 @@ turns per-hypothesis lists into streams.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any
 
 __all__ = ["ORIENTATIONS", "check_inputs", "to_sacrebleu_references"]
 
@@ -36,7 +36,7 @@ __all__ = ["ORIENTATIONS", "check_inputs", "to_sacrebleu_references"]
 ORIENTATIONS = ("per_hypothesis", "streams")
 
 
-def to_sacrebleu_references(references: Sequence[Sequence[Optional[str]]]) -> list[list[Optional[str]]]:
+def to_sacrebleu_references(references: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
     """Transpose per-hypothesis reference lists into sacreBLEU's streams.
 
     Hypotheses with fewer references get ``None`` (sacreBLEU skips it).
@@ -45,9 +45,11 @@ def to_sacrebleu_references(references: Sequence[Sequence[Optional[str]]]) -> li
     [['a', 'c'], ['b', None]]
     """
     if not _is_list(references) or not all(_is_list(refs) for refs in references):
-        raise TypeError("references must be a list with one list of reference strings per hypothesis, "
-                        "e.g. [['the cat sat'], ['a dog ran', 'the dog ran']], not "
-                        f"{type(references).__name__ if not _is_list(references) else 'a list holding a string'}.")
+        raise TypeError(
+            "references must be a list with one list of reference strings per hypothesis, "
+            "e.g. [['the cat sat'], ['a dog ran', 'the dog ran']], not "
+            f"{type(references).__name__ if not _is_list(references) else 'a list holding a string'}."
+        )
     for i, refs in enumerate(references):
         for k, ref in enumerate(refs):
             if ref is not None and not isinstance(ref, str):
@@ -85,7 +87,7 @@ def _check_hypotheses(hypotheses: Any) -> int:
     return len(hypotheses)
 
 
-def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[Optional[str]]]:
+def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[str | None]]:
     if len(references) != n:
         hint = ""
         if all(_is_list(r) and len(r) == n for r in references):
@@ -116,7 +118,7 @@ def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[Optional[str
     return out
 
 
-def _from_streams(n: int, streams: Sequence[Any]) -> list[list[Optional[str]]]:
+def _from_streams(n: int, streams: Sequence[Any]) -> list[list[str | None]]:
     for k, stream in enumerate(streams):
         if isinstance(stream, str):
             raise TypeError(
@@ -141,7 +143,7 @@ def _from_streams(n: int, streams: Sequence[Any]) -> list[list[Optional[str]]]:
     return per_hyp
 
 
-def check_inputs(hypotheses: Any, references: Any, orientation: Optional[str] = None) -> list[list[Optional[str]]]:
+def check_inputs(hypotheses: Any, references: Any, orientation: str | None = None) -> list[list[str | None]]:
     """Check a corpus of raw strings and return its references per hypothesis.
 
     ``orientation`` is ``"per_hypothesis"``, ``"streams"`` or None (read per
@@ -160,8 +162,10 @@ def check_inputs(hypotheses: Any, references: Any, orientation: Optional[str] = 
             f"not {orientation!r}."
         )
     if isinstance(references, str) or not isinstance(references, Sequence):
-        raise TypeError("references must be a list with one list of reference strings per hypothesis "
-                        "(or, with orientation='streams', a list of reference streams).")
+        raise TypeError(
+            "references must be a list with one list of reference strings per hypothesis "
+            "(or, with orientation='streams', a list of reference streams)."
+        )
     if not references:
         raise ValueError("references is empty; every hypothesis needs at least one reference.")
     if orientation is None:

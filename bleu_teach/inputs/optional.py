@@ -10,8 +10,9 @@ not a bare ``No module named 'sacrebleu'``.
 >>> try:
 ...     needs("no_such_library_xyz", "this example")
 ... except MissingLibrary as missing:
-...     print(missing)
-this example needs no_such_library_xyz, which is not installed. Install the course's libraries with: pip install "bleu-teach[course]"
+...     print(missing)  # doctest: +NORMALIZE_WHITESPACE
+this example needs no_such_library_xyz, which is not installed.
+Install the course's libraries with: pip install "bleu-teach[course]"
 """
 
 from __future__ import annotations
@@ -35,5 +36,7 @@ def needs(module: str, purpose: str) -> None:
     top = module.split(".")[0]
     if find_spec(top) is None:
         library = _DISTRIBUTIONS.get(top, top)
-        raise MissingLibrary(f"{purpose} needs {library}, which is not installed. Install the course's libraries "
-                             f"with: {COURSE_EXTRA}", name=top)
+        raise MissingLibrary(
+            f"{purpose} needs {library}, which is not installed. Install the course's libraries with: {COURSE_EXTRA}",
+            name=top,
+        )

@@ -15,8 +15,9 @@ tokenizer needs them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from importlib import import_module
+
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import check_tokens
 
@@ -35,7 +36,7 @@ SACREBLEU_TOKENIZERS: dict[str, tuple[str, str]] = {
 TOKENIZERS: dict[str, str] = {
     "whitespace": "split on spaces only (Python's str.split)",
     "nltk": "NLTK word_tokenize without sentence splitting (Treebank rules: is n't, 's and most punctuation "
-            "apart; a full stop stays attached except at the end of the text; needs no downloaded data)",
+    "apart; a full stop stays attached except at the end of the text; needs no downloaded data)",
     "13a": "sacreBLEU 13a (mteval-v13a.pl rules, sacreBLEU's default)",
     "intl": "sacreBLEU intl (Unicode punctuation and symbols apart)",
     "char": "sacreBLEU char (every character a token)",
@@ -54,13 +55,11 @@ def _check_name(name: object) -> str:
     return key
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     """sacreBLEU's tokenizer object called ``name`` (a callable from str to str)."""
     if not isinstance(name, str) or name not in SACREBLEU_TOKENIZERS:
-        raise ValueError(
-            f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}."
-        )
+        raise ValueError(f"Unknown sacreBLEU tokenizer {name!r}; choose one of {', '.join(SACREBLEU_TOKENIZERS)}.")
     module, cls = SACREBLEU_TOKENIZERS[name]
     needs(module, f"The {name} tokenizer (sacreBLEU's)")
     tokenizer: Callable[[str], str] = getattr(import_module(module), cls)()

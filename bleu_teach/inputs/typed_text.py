@@ -56,8 +56,12 @@ def character_problem(text: str, name: bool = False) -> str | None:
             continue  # the start of the name, or of one of its words (a first name and a surname, joined)
         if character in JOINERS and 0 < k < len(text) - 1 and _visible(text[k - 1]) and _visible(text[k + 1]):
             continue
-        where = ("a joiner belongs between two visible characters" if character in JOINERS
-                 else "a direction mark belongs only at the start of a name or of a word" if character in LEADING_MARKS
-                 else "an invisible format character")
+        where = (
+            "a joiner belongs between two visible characters"
+            if character in JOINERS
+            else "a direction mark belongs only at the start of a name or of a word"
+            if character in LEADING_MARKS
+            else "an invisible format character"
+        )
         return f"holds {code_point(character)} at character {k + 1}, {where}"
     return None

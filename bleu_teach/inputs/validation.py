@@ -59,8 +59,7 @@ def preview(value: object, limit: int = 40) -> str:
     if isinstance(value, Integral) and not isinstance(value, bool) and abs(int(value)) > 10**40:
         return whole_number_text(int(value))
     numerator, denominator = getattr(value, "numerator", 0), getattr(value, "denominator", 1)
-    if (isinstance(numerator, int) and isinstance(denominator, int)
-            and max(abs(numerator), denominator) > 10**40):
+    if isinstance(numerator, int) and isinstance(denominator, int) and max(abs(numerator), denominator) > 10**40:
         return f"a fraction of {whole_number_text(numerator)} over {whole_number_text(denominator)}"
     try:
         text = repr(value)
@@ -79,10 +78,7 @@ def check_tokens(value: Any, what: str) -> Tokens:
         except TypeError:
             pass
     if value is None:
-        raise TypeError(
-            f"{what} is None; pass a list of tokens such as "
-            f"'the cat sat'.split()."
-        )
+        raise TypeError(f"{what} is None; pass a list of tokens such as 'the cat sat'.split().")
     if isinstance(value, (str, bytes)):
         raise TypeError(
             f"{what} is a string ({preview(value)}), but BLEU needs a list of "
@@ -90,10 +86,7 @@ def check_tokens(value: Any, what: str) -> Tokens:
             f"{_split_example(what)} or bleu_teach.tokenize(text)."
         )
     if not isinstance(value, Sequence) or isinstance(value, Mapping):
-        raise TypeError(
-            f"{what} must be a list (or tuple) of tokens, not "
-            f"{type(value).__name__}."
-        )
+        raise TypeError(f"{what} must be a list (or tuple) of tokens, not {type(value).__name__}.")
     tokens = tuple(value)
     try:
         hash(tokens)  # fast path: every token hashable
@@ -119,8 +112,7 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
     """Return a tuple of references (each a tuple of tokens), or raise."""
     if value is None:
         raise TypeError(
-            f"{what} is None; pass a list of references, each a list of tokens, "
-            f"for example [['the', 'cat', 'sat']]."
+            f"{what} is None; pass a list of references, each a list of tokens, for example [['the', 'cat', 'sat']]."
         )
     if isinstance(value, (str, bytes)):
         raise TypeError(
@@ -129,10 +121,7 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
             f"[text.split()]."
         )
     if isinstance(value, (Mapping, Set)) or not isinstance(value, Iterable):
-        raise TypeError(
-            f"{what} must be a list of references (each a list of tokens), not "
-            f"{type(value).__name__}."
-        )
+        raise TypeError(f"{what} must be a list of references (each a list of tokens), not {type(value).__name__}.")
     if type(value) is list or type(value) is tuple:  # the common case: lists of token lists, checked in one go
         fast = tuple(tuple(ref) for ref in value if type(ref) is list or type(ref) is tuple)
         if fast and len(fast) == len(value):
@@ -144,8 +133,7 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
     refs = list(value)
     if not refs:
         raise ValueError(
-            f"{what} is empty; BLEU needs at least one reference translation "
-            f"to compare the hypothesis with."
+            f"{what} is empty; BLEU needs at least one reference translation to compare the hypothesis with."
         )
     checked = []
     for index, ref in enumerate(refs):
@@ -174,7 +162,8 @@ def whole_number_text(n: int) -> str:
     """
     if abs(n) <= 10**12:
         return f"{n:,}"
-    return f"a {'negative ' if n < 0 else ''}number of {math.floor(math.log10(abs(n))) + 1} digits"  # str() of a huge int is slow or refused
+    # str() of a huge int is slow or refused
+    return f"a {'negative ' if n < 0 else ''}number of {math.floor(math.log10(abs(n))) + 1} digits"
 
 
 def order_cap_message(n: int) -> str:
@@ -227,15 +216,9 @@ def check_weight_tuple(weight: Any, what: str = "weights") -> tuple[float, ...]:
     """
     weight = _array_to_tuples(weight, what)
     if isinstance(weight, (str, bytes)) or not isinstance(weight, Sequence):
-        raise TypeError(
-            f"{what} must be a tuple of numbers such as (0.25, 0.25, 0.25, 0.25), "
-            f"not {preview(weight)}."
-        )
+        raise TypeError(f"{what} must be a tuple of numbers such as (0.25, 0.25, 0.25, 0.25), not {preview(weight)}.")
     if len(weight) == 0:
-        raise ValueError(
-            f"{what} is empty; give one weight per n-gram order, for example "
-            f"(0.5, 0.5) for BLEU-2."
-        )
+        raise ValueError(f"{what} is empty; give one weight per n-gram order, for example (0.5, 0.5) for BLEU-2.")
     for index, w in enumerate(weight):
         if isinstance(w, bool) or not isinstance(w, Real):
             raise TypeError(f"{what}[{index}] must be a number, not {preview(w)}.")
@@ -267,8 +250,11 @@ def is_default_tuple(weight: Any) -> bool:
     >>> is_default_tuple((Fraction(1, 4),) * 4), is_default_tuple([0.25] * 4)
     (True, False)
     """
-    return isinstance(weight, tuple) and len(weight) == 4 and all(
-        not isinstance(w, bool) and isinstance(w, Real) and bool(w == 0.25) for w in weight)
+    return (
+        isinstance(weight, tuple)
+        and len(weight) == 4
+        and all(not isinstance(w, bool) and isinstance(w, Real) and bool(w == 0.25) for w in weight)
+    )
 
 
 def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
@@ -284,19 +270,14 @@ def check_weights(weights: Any) -> tuple[list[Any], bool, list[bool]]:
     if weights is None:
         raise TypeError("weights is None; use (0.25, 0.25, 0.25, 0.25) for BLEU-4.")
     if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence):
-        raise TypeError(
-            f"weights must be a tuple of numbers or a list of such tuples, "
-            f"not {preview(weights)}."
-        )
+        raise TypeError(f"weights must be a tuple of numbers or a list of such tuples, not {preview(weights)}.")
     if len(weights) == 0:
-        raise ValueError(
-            "weights is empty; give one weight per n-gram order, for example "
-            "(0.25, 0.25, 0.25, 0.25)."
-        )
+        raise ValueError("weights is empty; give one weight per n-gram order, for example (0.25, 0.25, 0.25, 0.25).")
     several = isinstance(weights[0], Sequence) and not isinstance(weights[0], (str, bytes))
     group = list(weights) if several else [weights]
-    checked = [check_weight_tuple(weight, f"weights[{index}]" if several else "weights")
-               for index, weight in enumerate(group)]
+    checked = [
+        check_weight_tuple(weight, f"weights[{index}]" if several else "weights") for index, weight in enumerate(group)
+    ]
     raw_group = list(raw) if several else [raw]
     return checked, several, [is_default_tuple(w) for w in raw_group]
 
@@ -353,28 +334,34 @@ def typed_number(text: str, advice: str = "a number or a fraction such as 2/7") 
 
     >>> typed_number("5 / 8"), typed_number("0,625"), typed_number("\u22126.25e-1")
     (0.625, 0.625, -0.625)
-    >>> typed_number("1e30000000")
+    >>> typed_number("1e30000000")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: '1e30000000' has an exponent of 30000000, and exponents from -400 to 400 are read; write a number such as 0.625.
+    ValueError: '1e30000000' has an exponent of 30000000, and exponents from -400 to 400 are read;
+    write a number such as 0.625.
     """
     if not isinstance(text, str):
         raise TypeError(f"Write {advice}, not {type(text).__name__}.")
     if len(text) > 100 * MAX_TYPED_CHARACTERS:  # said before the text is split, however long it is
-        raise ValueError(f"That answer is {len(text):,} characters long; write {advice} (at most "
-                         f"{MAX_TYPED_CHARACTERS} characters).")
+        raise ValueError(
+            f"That answer is {len(text):,} characters long; write {advice} (at most {MAX_TYPED_CHARACTERS} characters)."
+        )
     compact = "".join(text.split()).translate(_MINUS_SIGNS)  # "5 / 8" as "5/8"
     if len(compact) > MAX_TYPED_CHARACTERS:
-        raise ValueError(f"That answer is {len(compact):,} characters long; write {advice} (at most "
-                         f"{MAX_TYPED_CHARACTERS} characters).")
+        raise ValueError(
+            f"That answer is {len(compact):,} characters long; write {advice} (at most "
+            f"{MAX_TYPED_CHARACTERS} characters)."
+        )
     if "," in compact and "." not in compact and "/" not in compact:
         compact = compact.replace(",", ".")  # a decimal comma: "0,625"
     decimal = _DECIMAL.fullmatch(compact)
     if decimal:
         exponent = int(decimal.group(1) or 0)
         if abs(exponent) > MAX_TYPED_EXPONENT:
-            raise ValueError(f"{compact!r} has an exponent of {exponent}, and exponents from -{MAX_TYPED_EXPONENT} "
-                             f"to {MAX_TYPED_EXPONENT} are read; write a number such as 0.625.")
+            raise ValueError(
+                f"{compact!r} has an exponent of {exponent}, and exponents from -{MAX_TYPED_EXPONENT} "
+                f"to {MAX_TYPED_EXPONENT} are read; write a number such as 0.625."
+            )
         value = float(compact)
     else:
         fraction = _FRACTION.fullmatch(compact)

@@ -11,15 +11,30 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bleu_teach.inputs.validation import check_length, check_order, check_orders, check_references, check_tokens, check_weight_tuple
-from bleu_teach.bleu.nltk_api import check_corpus
 from bleu_teach.bleu.arithmetic import Number, brevity_penalty
-from bleu_teach.bleu.explain import explain
-from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
 from bleu_teach.bleu.counting import CountFraction, closest_ref_length, pool, sentence_statistics
+from bleu_teach.bleu.explain import explain
+from bleu_teach.bleu.nltk_api import check_corpus
+from bleu_teach.bleu.smoothing import SMOOTHING_METHODS
+from bleu_teach.inputs.validation import (
+    check_length,
+    check_orders,
+    check_references,
+    check_tokens,
+    check_weight_tuple,
+)
 
-__all__ = ["LengthRow", "length_sweep", "bp_curve", "smoothing_comparison", "PrecisionRow", "corpus_precisions",
-           "MAX_SWEEP_LENGTH", "MAX_CURVE_LENGTH", "MAX_PRECISIONS"]
+__all__ = [
+    "LengthRow",
+    "length_sweep",
+    "bp_curve",
+    "smoothing_comparison",
+    "PrecisionRow",
+    "corpus_precisions",
+    "MAX_SWEEP_LENGTH",
+    "MAX_CURVE_LENGTH",
+    "MAX_PRECISIONS",
+]
 
 #: The longest hypothesis a length sweep scores (each length is a full report: a plot's worth of points).
 MAX_SWEEP_LENGTH = 1_000
@@ -138,10 +153,14 @@ def corpus_precisions(
     refs_list, hyps = check_corpus(list_of_references, hypotheses)
     max_n = check_orders(max_n, "max_n")
     if len(hyps) * max_n > MAX_PRECISIONS:
-        raise ValueError(f"{len(hyps):,} sentences times max_n = {max_n:,} is {len(hyps) * max_n:,} precisions, more "
-                         f"than the {MAX_PRECISIONS:,} listed here; use fewer orders or sentences.")
+        raise ValueError(
+            f"{len(hyps):,} sentences times max_n = {max_n:,} is {len(hyps) * max_n:,} precisions, more "
+            f"than the {MAX_PRECISIONS:,} listed here; use fewer orders or sentences."
+        )
     sentences = [sentence_statistics(refs, hyp, max_n, rows=False) for refs, hyp in zip(refs_list, hyps)]
-    rows = [PrecisionRow(f"sentence {i}", tuple(o.precision for o in s.orders)) for i, s in enumerate(sentences, start=1)]
+    rows = [
+        PrecisionRow(f"sentence {i}", tuple(o.precision for o in s.orders)) for i, s in enumerate(sentences, start=1)
+    ]
     pooled = pool(sentences)
     rows.append(PrecisionRow("corpus", tuple(CountFraction(m, t) for m, t in zip(pooled.matches, pooled.totals))))
     return rows

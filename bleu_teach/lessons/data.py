@@ -19,12 +19,23 @@ from __future__ import annotations
 import gzip
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from typing import Any
 
-__all__ = ["REFERENCES", "SECOND_REFERENCES", "SYSTEM_A", "SYSTEM_B", "SYSTEM_C", "references", "systems",
-           "WMT21_PAIRS", "ErrorSpan", "Wmt21Ted", "wmt21_ted"]
+__all__ = [
+    "REFERENCES",
+    "SECOND_REFERENCES",
+    "SYSTEM_A",
+    "SYSTEM_B",
+    "SYSTEM_C",
+    "references",
+    "systems",
+    "WMT21_PAIRS",
+    "ErrorSpan",
+    "Wmt21Ted",
+    "wmt21_ted",
+]
 
 REFERENCES: tuple[str, ...] = (
     "The train to Leeds leaves at half past nine.",
@@ -142,7 +153,6 @@ def systems() -> dict[str, list[str]]:
 WMT21_PAIRS: tuple[str, ...] = ("zh-en", "en-de")
 
 
-
 #: The severities the WMT21 MQM ratings use, and the sides an error span may be marked on.
 SEVERITIES = ("Major", "Minor")
 SIDES = ("target", "source", "none")
@@ -177,15 +187,18 @@ class ErrorSpan:
             if not isinstance(getattr(self, name), str):
                 raise TypeError(f"ErrorSpan: {name} must be a string, not {getattr(self, name)!r}.")
         if self.severity not in SEVERITIES:
-            raise ValueError(f"ErrorSpan: severity must be one of {', '.join(map(repr, SEVERITIES))} (as the WMT21 "
-                             f"MQM data spells them), not {self.severity!r}.")
+            raise ValueError(
+                f"ErrorSpan: severity must be one of {', '.join(map(repr, SEVERITIES))} (as the WMT21 "
+                f"MQM data spells them), not {self.severity!r}."
+            )
         if self.side not in SIDES:
             raise ValueError(f"ErrorSpan: side must be one of {', '.join(map(repr, SIDES))}, not {self.side!r}.")
         for name in ("start", "end"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise TypeError(f"ErrorSpan: {name} must be a character offset (a whole number, 0 or more), "
-                                f"not {value!r}.")
+                raise TypeError(
+                    f"ErrorSpan: {name} must be a character offset (a whole number, 0 or more), not {value!r}."
+                )
 
     @property
     def weight(self) -> float:
@@ -246,12 +259,13 @@ class Wmt21Ted:
             return self.systems[name]
         if name in self.references:
             return self.references[name]
-        raise ValueError(f"no system or reference {name!r} in {self.pair}; "
-                         f"choose one of {', '.join(sorted(self.mqm))}")
+        raise ValueError(f"no system or reference {name!r} in {self.pair}; choose one of {', '.join(sorted(self.mqm))}")
 
     def __repr__(self) -> str:
-        return (f"Wmt21Ted(pair={self.pair!r}, {len(self.sources)} segments, "
-                f"references {', '.join(self.references)}, {len(self.systems)} systems: {', '.join(self.systems)})")
+        return (
+            f"Wmt21Ted(pair={self.pair!r}, {len(self.sources)} segments, "
+            f"references {', '.join(self.references)}, {len(self.systems)} systems: {', '.join(self.systems)})"
+        )
 
 
 def _wmt21_bytes(pair: str) -> bytes:
@@ -260,7 +274,7 @@ def _wmt21_bytes(pair: str) -> bytes:
     return gzip.decompress(shipped.read_bytes())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_wmt21(pair: str) -> Wmt21Ted:
     """The pair's file, read and parsed once; callers get copies (:func:`wmt21_ted`)."""
     raw: dict[str, Any] = json.loads(_wmt21_bytes(pair).decode("utf-8"))
@@ -270,10 +284,16 @@ def _load_wmt21(pair: str) -> Wmt21Ted:
         references=raw["references"],
         systems=raw["systems"],
         mqm=raw["mqm"],
-        errors={name: [tuple(ErrorSpan(rater, category, severity, start, end, text, side)
-                             for rater, category, severity, side, start, end, text in segment)
-                       for segment in per_segment]
-                for name, per_segment in raw["errors"].items()},
+        errors={
+            name: [
+                tuple(
+                    ErrorSpan(rater, category, severity, start, end, text, side)
+                    for rater, category, severity, side, start, end, text in segment
+                )
+                for segment in per_segment
+            ]
+            for name, per_segment in raw["errors"].items()
+        },
         raters={name: [tuple(raters) for raters in per_segment] for name, per_segment in raw["raters"].items()},
         seg_ids=raw["seg_ids"],
         documents=raw["documents"],

@@ -33,21 +33,31 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
 
-from bleu_teach.inputs.validation import check_orders, check_references, check_tokens, preview, whole_number_text
+from bleu_teach.bleu.counting import max_reference_counts, ngrams
+from bleu_teach.bleu.explain import explain
 from bleu_teach.bleu.nltk_api import sentence_bleu
 from bleu_teach.bleu.reports import BleuReport
-from bleu_teach.bleu.explain import explain
-from bleu_teach.views.document import Document, Paragraph, Strong, Table as TableBlock, Tokens
+from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
+from bleu_teach.inputs.tokenizers import tokenize
+from bleu_teach.inputs.validation import check_orders, check_references, check_tokens, preview, whole_number_text
+from bleu_teach.views.document import Document, Paragraph, Strong, Tokens
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.tables import Table
 from bleu_teach.views.viewable import Viewable
-from bleu_teach.bleu.smoothing import quietly, resolve_smoothing
-from bleu_teach.bleu.counting import ngrams, max_reference_counts
-from bleu_teach.inputs.tokenizers import tokenize
 
-__all__ = ["explain_hypotheses", "settings_table", "order_table", "TOKENIZER_SETTINGS", "CASING_SETTINGS",
-           "bigram_mismatch_chunks", "permute_chunks", "new_junction_matches", "ChunkPermutation",
-           "chunk_permutation"]
+__all__ = [
+    "explain_hypotheses",
+    "settings_table",
+    "order_table",
+    "TOKENIZER_SETTINGS",
+    "CASING_SETTINGS",
+    "bigram_mismatch_chunks",
+    "permute_chunks",
+    "new_junction_matches",
+    "ChunkPermutation",
+    "chunk_permutation",
+]
 
 #: The tokenizers lesson 05 compares: label -> tokenize() arguments.
 TOKENIZER_SETTINGS: dict[str, dict[str, Any]] = {
@@ -101,15 +111,21 @@ def explain_hypotheses(
     """
     refs_text = _texts(references)
     if not isinstance(hypotheses, Mapping) or not hypotheses:
-        raise TypeError("hypotheses must be a dict of {label: hypothesis string}, given first: (hypotheses, references).")
+        raise TypeError(
+            "hypotheses must be a dict of {label: hypothesis string}, given first: (hypotheses, references)."
+        )
     max_n = check_orders(max_n, "max_n", "4 = BLEU-4")
     refs = [_tokens(r, f"reference {i}", tokenizer, lowercase) for i, r in enumerate(refs_text, start=1)]
     out = {}
     for label, text in hypotheses.items():
         if not isinstance(text, str):
             raise TypeError(f"The hypothesis {label!r} must be a string, not {type(text).__name__}.")
-        out[str(label)] = explain(refs, _tokens(text, f"hypothesis {label!r}", tokenizer, lowercase),
-                                  weights=(1 / max_n,) * max_n, smoothing=smoothing)
+        out[str(label)] = explain(
+            refs,
+            _tokens(text, f"hypothesis {label!r}", tokenizer, lowercase),
+            weights=(1 / max_n,) * max_n,
+            smoothing=smoothing,
+        )
     return out
 
 
@@ -127,25 +143,39 @@ def settings_table(
     ['0.6667', '1.0000']
     """
     if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
+        raise TypeError(
+            "hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU."
+        )
     if not isinstance(settings, Mapping):
-        raise TypeError("settings must map a label to its options, e.g. {'13a, lowercased': {'tokenizer': '13a', "
-                        f"'lowercase': True}}}}, not {type(settings).__name__}.")
+        raise TypeError(
+            "settings must map a label to its options, e.g. {'13a, lowercased': {'tokenizer': '13a', "
+            f"'lowercase': True}}}}, not {type(settings).__name__}."
+        )
     for label, options in settings.items():
         if not isinstance(options, Mapping) or not set(options) <= {"tokenizer", "lowercase"}:
-            raise ValueError(f"settings[{label!r}] must be a mapping of tokenizer and lowercase, e.g. "
-                             f"{{'tokenizer': '13a', 'lowercase': True}}; got {preview(options, 80)}.")
+            raise ValueError(
+                f"settings[{label!r}] must be a mapping of tokenizer and lowercase, e.g. "
+                f"{{'tokenizer': '13a', 'lowercase': True}}; got {preview(options, 80)}."
+            )
     rows = []
     for label, options in settings.items():
         report = explain_hypotheses({label: hypothesis}, references, max_n=max_n, smoothing=smoothing, **options)[label]
-        rows.append([
-            label,
-            " ".join(f"[{t}]" for t in report.hypothesis),
-            " ".join(f"[{t}]" for t in report.references[0]),
-            *[f"{o.clipped}/{o.total}" for o in report.orders],
-            format_number(report.score),
-        ])
-    header = ["setting", "hypothesis tokens", "reference 1 tokens", *[f"p_{n}" for n in range(1, max_n + 1)], f"BLEU-{max_n}"]
+        rows.append(
+            [
+                label,
+                " ".join(f"[{t}]" for t in report.hypothesis),
+                " ".join(f"[{t}]" for t in report.references[0]),
+                *[f"{o.clipped}/{o.total}" for o in report.orders],
+                format_number(report.score),
+            ]
+        )
+    header = [
+        "setting",
+        "hypothesis tokens",
+        "reference 1 tokens",
+        *[f"p_{n}" for n in range(1, max_n + 1)],
+        f"BLEU-{max_n}",
+    ]
     return Table(header, rows)
 
 
@@ -170,12 +200,17 @@ def order_table(
     ('1.0000', True)
     """
     if not isinstance(hypotheses, Mapping):
-        raise TypeError("hypotheses must map a label to a hypothesis text, e.g. {\"reversed\": \"d c b a\"}, "
-                        f"not {type(hypotheses).__name__}.")
+        raise TypeError(
+            'hypotheses must map a label to a hypothesis text, e.g. {"reversed": "d c b a"}, '
+            f"not {type(hypotheses).__name__}."
+        )
     if isinstance(max_order, bool) or not isinstance(max_order, Integral):
         raise TypeError(f"max_order must be a whole number such as 4, not {max_order!r}.")
     if not 1 <= max_order <= MAX_ORDER_COLUMNS:
-        raise ValueError(f"max_order must be from 1 to {MAX_ORDER_COLUMNS} (one column per order); got {whole_number_text(max_order)}.")
+        raise ValueError(
+            f"max_order must be from 1 to {MAX_ORDER_COLUMNS} (one column per order); "
+            f"got {whole_number_text(max_order)}."
+        )
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
     weights = [tuple([1 / k] * k) for k in range(1, int(max_order) + 1)]
     func, _ = resolve_smoothing(smoothing)
@@ -199,9 +234,7 @@ def _reference_bigrams(references: Sequence[Sequence[Hashable]]) -> set[tuple[Ha
     return set(max_reference_counts(check_references(references), 2))
 
 
-def bigram_mismatch_chunks(
-    references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable]
-) -> list[Chunk]:
+def bigram_mismatch_chunks(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable]) -> list[Chunk]:
     """Cut the hypothesis between two tokens wherever their bigram occurs in no reference.
 
     The chunks are the maximal pieces of the hypothesis whose neighbouring
@@ -234,8 +267,10 @@ def _check_order(order: Any, k: int) -> tuple[int, ...]:
         raise TypeError(f"order must list whole chunk numbers, e.g. {list(range(k, 0, -1))}; got {list(numbers)}.")
     numbers = tuple(int(x) for x in numbers)
     if sorted(numbers) != list(range(1, k + 1)):
-        raise ValueError(f"order must use each chunk number 1 to {k} exactly once, e.g. {list(range(k, 0, -1))}; "
-                         f"got {list(numbers)}.")
+        raise ValueError(
+            f"order must use each chunk number 1 to {k} exactly once, e.g. {list(range(k, 0, -1))}; "
+            f"got {list(numbers)}."
+        )
     return numbers
 
 
@@ -311,12 +346,21 @@ class ChunkPermutation(Viewable):
     @property
     def rows(self) -> list[list[str]]:
         """The table's cells: p_n as clipped/total, BP, then BLEU-1 to BLEU-N, original and permuted."""
-        rows = [[f"p_{a.n}", f"{a.clipped}/{a.total}", f"{b.clipped}/{b.total}"]
-                for a, b in zip(self.original.orders, self.permuted_report.orders)]
-        rows.append(["BP", format_number(float(self.original.brevity_penalty)),
-                     format_number(float(self.permuted_report.brevity_penalty))])
-        rows += [[f"BLEU-{k}", format_number(a), format_number(b)]
-                 for k, (a, b) in enumerate(zip(self.original_scores, self.permuted_scores), start=1)]
+        rows = [
+            [f"p_{a.n}", f"{a.clipped}/{a.total}", f"{b.clipped}/{b.total}"]
+            for a, b in zip(self.original.orders, self.permuted_report.orders)
+        ]
+        rows.append(
+            [
+                "BP",
+                format_number(float(self.original.brevity_penalty)),
+                format_number(float(self.permuted_report.brevity_penalty)),
+            ]
+        )
+        rows += [
+            [f"BLEU-{k}", format_number(a), format_number(b)]
+            for k, (a, b) in enumerate(zip(self.original_scores, self.permuted_scores), start=1)
+        ]
         return rows
 
     @property
@@ -324,29 +368,43 @@ class ChunkPermutation(Viewable):
         """Whether a new junction forms a reference bigram, and so whether the scores may differ."""
         if self.new_matches:
             found = ", ".join(_join(b) for b in self.new_matches)
-            return (f"A new junction forms a bigram of a reference ({found}): counts of order 2 and up can rise, "
-                    f"so the scores may differ.")
+            return (
+                f"A new junction forms a bigram of a reference ({found}): counts of order 2 and up can rise, "
+                f"so the scores may differ."
+            )
         same = "the same" if self.same_scores else "NOT the same (please report this)"
-        return (f"No new junction forms a bigram of a reference: every count above is unchanged, and BLEU-1 to "
-                f"BLEU-{len(self.original_scores)} are {same}.")
+        return (
+            f"No new junction forms a bigram of a reference: every count above is unchanged, and BLEU-1 to "
+            f"BLEU-{len(self.original_scores)} are {same}."
+        )
 
     def to_document(self) -> Document:
         """The references, the numbered chunks, both versions, their counts and scores side by side, the verdict."""
         chunks = " | ".join(f"[{i}] {_join(chunk)}" for i, chunk in enumerate(self.chunks, start=1))
-        return Document((
-            *[Paragraph((Strong(f"Reference {i}"), ": ", Tokens(_token_strings(r))))
-              for i, r in enumerate(self.references, start=1)],
-            Paragraph((Strong("Chunks"), " (cut wherever a bigram occurs in no reference): ", chunks)),
-            Paragraph((Strong("Original"), ": ", Tokens(_token_strings(self.hypothesis)))),
-            Paragraph((Strong(f"Order {' '.join(str(i) for i in self.order)}"), ": ",
-                       Tokens(_token_strings(self.permuted)))),
-            TableBlock(_CHUNK_HEADER, tuple(tuple(row) for row in self.rows), label_column=True),
-            Paragraph(("(smoothing: ", self.smoothing, ") ", self.verdict)),
-        ))
+        return Document(
+            (
+                *[
+                    Paragraph((Strong(f"Reference {i}"), ": ", Tokens(_token_strings(r))))
+                    for i, r in enumerate(self.references, start=1)
+                ],
+                Paragraph((Strong("Chunks"), " (cut wherever a bigram occurs in no reference): ", chunks)),
+                Paragraph((Strong("Original"), ": ", Tokens(_token_strings(self.hypothesis)))),
+                Paragraph(
+                    (
+                        Strong(f"Order {' '.join(str(i) for i in self.order)}"),
+                        ": ",
+                        Tokens(_token_strings(self.permuted)),
+                    )
+                ),
+                TableBlock(_CHUNK_HEADER, tuple(tuple(row) for row in self.rows), label_column=True),
+                Paragraph(("(smoothing: ", self.smoothing, ") ", self.verdict)),
+            )
+        )
 
 
-def _bleu_1_to(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_order: int,
-               smoothing: Any) -> tuple[float, ...]:
+def _bleu_1_to(
+    references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], max_order: int, smoothing: Any
+) -> tuple[float, ...]:
     func, _ = resolve_smoothing(smoothing)
     weights = [tuple([1 / k] * k) for k in range(1, max_order + 1)]
     scores = sentence_bleu(references, hypothesis, weights, smoothing_function=quietly(func))
@@ -373,7 +431,9 @@ def chunk_permutation(
     ('on the mat was the cat', True, ())
     """
     if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU.")
+        raise TypeError(
+            "hypothesis must be one string (raw text), given first: (hypothesis, references), as in sacreBLEU."
+        )
     max_order = check_orders(max_order, "max_order", "4 = BLEU-4")
     refs = [_tokens(r, f"reference {i}", tokenizer, False) for i, r in enumerate(_texts(references), start=1)]
     hyp = _tokens(hypothesis, "hypothesis", tokenizer, False)

@@ -53,21 +53,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import isfinite, sqrt
+from math import isfinite
 from typing import TYPE_CHECKING, Any
 
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import check_level, preview
 from bleu_teach.lessons.resampling import check_samples, check_seed
-from bleu_teach.views.document import Document, Heading, Paragraph, Table as TableBlock
+from bleu_teach.views.document import Document, Heading, Paragraph
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.viewable import Viewable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.lessons.agreement import SystemTable
+    from bleu_teach.lessons.metric_tables import SystemTable
 
-__all__ = ["EXACT_UP_TO", "SAMPLES", "MAX_ITEMS", "WilliamsTest", "PermutationTest", "CorrelationComparison",
-           "CorrelationInterval", "check_statistic", "williams_test", "williams_t", "permutation_test",
-           "compare_correlations", "correlation_interval", "rowwise_correlation"]
+__all__ = [
+    "EXACT_UP_TO",
+    "SAMPLES",
+    "MAX_ITEMS",
+    "WilliamsTest",
+    "PermutationTest",
+    "CorrelationComparison",
+    "CorrelationInterval",
+    "check_statistic",
+    "williams_test",
+    "williams_t",
+    "permutation_test",
+    "compare_correlations",
+    "correlation_interval",
+    "rowwise_correlation",
+]
 
 #: Up to this many systems the permutation test tries every swap (2^16 = 65,536 of them).
 EXACT_UP_TO = 16
@@ -105,8 +119,9 @@ def _check_three(human: Any, first: Any, second: Any) -> tuple[list[float], list
     a = _check_scores(first, "first")
     b = _check_scores(second, "second")
     if not len(h) == len(a) == len(b):
-        raise ValueError(f"human, first and second must have one score per system each; they have "
-                         f"{len(h)}, {len(a)} and {len(b)}.")
+        raise ValueError(
+            f"human, first and second must have one score per system each; they have {len(h)}, {len(a)} and {len(b)}."
+        )
     if len(h) < 4:
         raise ValueError(f"comparing two correlations needs at least 4 systems; there are {len(h)}.")
     for name, values in (("human", h), ("first", a), ("second", b)):
@@ -154,8 +169,9 @@ def williams_test(human: Sequence[float], first: Sequence[float], second: Sequen
     needs("scipy", "Williams' test (SciPy)")
     from scipy.stats import pearsonr
 
-    return _williams(float(pearsonr(a, h).statistic), float(pearsonr(b, h).statistic), float(pearsonr(a, b).statistic),
-                     len(h))
+    return _williams(
+        float(pearsonr(a, h).statistic), float(pearsonr(b, h).statistic), float(pearsonr(a, b).statistic), len(h)
+    )
 
 
 def _williams(r12: float, r13: float, r23: float, n: int) -> WilliamsTest:
@@ -177,8 +193,12 @@ def williams_t(r_first: Any, r_second: Any, r_between: Any, n: int) -> Any:
     """
     import numpy as np
 
-    r12, r13, r23 = np.asarray(r_first, dtype=float), np.asarray(r_second, dtype=float), np.asarray(r_between, dtype=float)
-    k = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
+    r12, r13, r23 = (
+        np.asarray(r_first, dtype=float),
+        np.asarray(r_second, dtype=float),
+        np.asarray(r_between, dtype=float),
+    )
+    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
     numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
     denominator = np.sqrt(np.maximum(0.0, 2 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -226,8 +246,14 @@ class PermutationTest:
         return self.at_least_either_way / self.swaps
 
 
-def permutation_test(human: Sequence[float], first: Sequence[float], second: Sequence[float],
-                     statistic: str = "pearson", n_samples: int = SAMPLES, seed: int = 12345) -> PermutationTest:
+def permutation_test(
+    human: Sequence[float],
+    first: Sequence[float],
+    second: Sequence[float],
+    statistic: str = "pearson",
+    n_samples: int = SAMPLES,
+    seed: int = 12345,
+) -> PermutationTest:
     """The paired permutation test of two correlations with the same human scores, swapping whole systems.
 
     Exact (all 2^n swaps, ``n_samples`` and ``seed`` unused) for at most
@@ -251,8 +277,8 @@ def permutation_test(human: Sequence[float], first: Sequence[float], second: Seq
     za, zb = np.round(zscore(np.array(a)), 12), np.round(zscore(np.array(b)), 12)
     exact = n <= EXACT_UP_TO
     if exact:
-        codes = np.arange(2 ** n)[:, None]
-        swapped = ((codes >> np.arange(n)) & 1).astype(bool)   # row 0: nothing swapped, the real assignment
+        codes = np.arange(2**n)[:, None]
+        swapped = ((codes >> np.arange(n)) & 1).astype(bool)  # row 0: nothing swapped, the real assignment
         used_seed = None
     else:
         n_samples = check_samples(n_samples, 100)
@@ -269,9 +295,16 @@ def permutation_test(human: Sequence[float], first: Sequence[float], second: Seq
     else:
         at_least = int(np.count_nonzero(differences <= observed + _TIE))
     either_way = int(np.count_nonzero(np.abs(differences) >= abs(observed) - _TIE))
-    return PermutationTest(statistic, float(_correlations(statistic, human_array, za[None, :])[0]),
-                           float(_correlations(statistic, human_array, zb[None, :])[0]), at_least,
-                           len(differences), exact, used_seed, either_way)
+    return PermutationTest(
+        statistic,
+        float(_correlations(statistic, human_array, za[None, :])[0]),
+        float(_correlations(statistic, human_array, zb[None, :])[0]),
+        at_least,
+        len(differences),
+        exact,
+        used_seed,
+        either_way,
+    )
 
 
 def _p(p: float) -> str:
@@ -308,35 +341,71 @@ class CorrelationComparison(Viewable):
         return self.pearson.p_two_sided < self.alpha and self.williams.p_two_sided < self.alpha
 
     def to_document(self) -> Document:
-        """The two correlations, their difference and each test's one- and two-sided p-values, then a plain verdict (two-sided)."""
-        swaps = (f"all {self.pearson.swaps:,} swaps" if self.pearson.exact
-                 else f"{self.pearson.swaps:,} random swaps, seed {self.pearson.seed}")
-        rows = (("Pearson r", f"{self.pearson.first:.4f}", f"{self.pearson.second:.4f}",
-                 f"{self.pearson.difference:+.4f}", f"{_p(self.williams.p)} / {_p(self.williams.p_two_sided)}",
-                 f"{_p(self.pearson.p)} / {_p(self.pearson.p_two_sided)}"),
-                ("Kendall tau-b", f"{self.kendall.first:.4f}", f"{self.kendall.second:.4f}",
-                 f"{self.kendall.difference:+.4f}", "(Pearson only)",
-                 f"{_p(self.kendall.p)} / {_p(self.kendall.p_two_sided)}"))
+        """The two correlations, their difference and each test's one- and two-sided p-values, then a plain verdict
+        (two-sided)."""
+        swaps = (
+            f"all {self.pearson.swaps:,} swaps"
+            if self.pearson.exact
+            else f"{self.pearson.swaps:,} random swaps, seed {self.pearson.seed}"
+        )
+        rows = (
+            (
+                "Pearson r",
+                f"{self.pearson.first:.4f}",
+                f"{self.pearson.second:.4f}",
+                f"{self.pearson.difference:+.4f}",
+                f"{_p(self.williams.p)} / {_p(self.williams.p_two_sided)}",
+                f"{_p(self.pearson.p)} / {_p(self.pearson.p_two_sided)}",
+            ),
+            (
+                "Kendall tau-b",
+                f"{self.kendall.first:.4f}",
+                f"{self.kendall.second:.4f}",
+                f"{self.kendall.difference:+.4f}",
+                "(Pearson only)",
+                f"{_p(self.kendall.p)} / {_p(self.kendall.p_two_sided)}",
+            ),
+        )
         verdicts = []
         for label, statistic in (("Pearson's r", "pearson"), ("Kendall's tau", "kendall")):
-            verdicts.append(f"{label}: " + ("the difference is significant" if self.significant(statistic)
-                                            else "no significant difference") + f" at {self.alpha:g}")
-        return Document((
-            Heading(f"{self.first} and {self.second}: is the difference in agreement with the experts real? "
-                    f"{len(self.systems)} systems"),
-            TableBlock(("correlation with MQM", self.first, self.second, "difference",
-                        "Williams p (one-sided / two-sided)", f"permutation p (one-sided / two-sided, {swaps})"),
-                       rows),
-            Paragraph(("Two-sided: how likely a difference at least this large, in either direction, would be if the "
-                       "two agreed equally well with the experts; the verdict uses it. One-sided: in the direction "
-                       "observed; it answers \"is the first really higher?\" only if that direction was chosen before "
-                       "looking (a new metric against BLEU, say): chosen after looking, it is in effect a test at "
-                       "twice its level.",)),
-            Paragraph(("; ".join(verdicts) + ".",))))
+            verdicts.append(
+                f"{label}: "
+                + ("the difference is significant" if self.significant(statistic) else "no significant difference")
+                + f" at {self.alpha:g}"
+            )
+        return Document(
+            (
+                Heading(
+                    f"{self.first} and {self.second}: is the difference in agreement with the experts real? "
+                    f"{len(self.systems)} systems"
+                ),
+                TableBlock(
+                    (
+                        "correlation with MQM",
+                        self.first,
+                        self.second,
+                        "difference",
+                        "Williams p (one-sided / two-sided)",
+                        f"permutation p (one-sided / two-sided, {swaps})",
+                    ),
+                    rows,
+                ),
+                Paragraph(
+                    (
+                        "Two-sided: how likely a difference at least this large, in either direction, would be if the "
+                        "two agreed equally well with the experts; the verdict uses it. One-sided: in the direction "
+                        'observed; it answers "is the first really higher?" only if that direction was chosen before '
+                        "looking (a new metric against BLEU, say): chosen after looking, it is in effect a test at "
+                        "twice its level.",
+                    )
+                ),
+                Paragraph(("; ".join(verdicts) + ".",)),
+            )
+        )
 
 
 def _column(table: Any, metric: Any, what: str) -> list[float]:
-    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SystemTable
+    from bleu_teach.lessons.metric_tables import LOWER_IS_BETTER, SystemTable
 
     if not isinstance(table, SystemTable):
         raise TypeError(f"{what} must be a table from system_level, not {type(table).__name__}.")
@@ -345,13 +414,18 @@ def _column(table: Any, metric: Any, what: str) -> list[float]:
     return [-v if metric in LOWER_IS_BETTER else v for v in table.column(metric)]
 
 
-def _label(table: "SystemTable", metric: str) -> str:
+def _label(table: SystemTable, metric: str) -> str:
     against = "both references" if table.reference == "both" else table.reference
     return f"{metric} against {against}"
 
 
-def compare_correlations(first: "SystemTable", second: "SystemTable", metric: str = "BLEU",
-                         second_metric: str | None = None, alpha: float = 0.05) -> CorrelationComparison:
+def compare_correlations(
+    first: SystemTable,
+    second: SystemTable,
+    metric: str = "BLEU",
+    second_metric: str | None = None,
+    alpha: float = 0.05,
+) -> CorrelationComparison:
     """Is ``metric`` in ``first`` closer to the experts than ``second_metric`` (default: the same) in ``second``?
 
     Both tables must hold the same systems in the same order with the same
@@ -374,14 +448,22 @@ def compare_correlations(first: "SystemTable", second: "SystemTable", metric: st
     alpha = check_level(alpha)
     names = tuple(row.name for row in first.rows)
     if names != tuple(row.name for row in second.rows):
-        raise ValueError("first and second must hold the same systems in the same order (use systems_only() on both, "
-                         "or the same include=).")
+        raise ValueError(
+            "first and second must hold the same systems in the same order (use systems_only() on both, "
+            "or the same include=)."
+        )
     human = first.mqm_column()
     if human != second.mqm_column():
         raise ValueError("first and second must have the same MQM scores: tables of the same language pair.")
-    return CorrelationComparison(_label(first, metric), _label(second, second_metric), names,
-                                 williams_test(human, a, b), permutation_test(human, a, b, "pearson"),
-                                 permutation_test(human, a, b, "kendall"), alpha)
+    return CorrelationComparison(
+        _label(first, metric),
+        _label(second, second_metric),
+        names,
+        williams_test(human, a, b),
+        permutation_test(human, a, b, "pearson"),
+        permutation_test(human, a, b, "kendall"),
+        alpha,
+    )
 
 
 @dataclass(frozen=True)
@@ -432,8 +514,14 @@ def rowwise_correlation(statistic: str, x: Any, y: Any) -> Any:
     return np.where(constant, np.nan, found)
 
 
-def correlation_interval(human: Sequence[float], metric: Sequence[float], statistic: str = "pearson",
-                         n_samples: int = 1000, seed: int = 12345, level: float = 0.95) -> CorrelationInterval:
+def correlation_interval(
+    human: Sequence[float],
+    metric: Sequence[float],
+    statistic: str = "pearson",
+    n_samples: int = 1000,
+    seed: int = 12345,
+    level: float = 0.95,
+) -> CorrelationInterval:
     """A bootstrap interval for a system-level correlation: the systems resampled with replacement.
 
     Each resample draws as many systems as there are, with replacement, and
@@ -469,5 +557,6 @@ def correlation_interval(human: Sequence[float], metric: Sequence[float], statis
     found = rowwise_correlation(statistic, ms[drawn], hs[drawn])
     valid = found[~np.isnan(found)]
     low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
-    return CorrelationInterval(statistic, value, float(low), float(high), float(level), n_samples,
-                               int(n_samples - len(valid)), seed)
+    return CorrelationInterval(
+        statistic, value, float(low), float(high), float(level), n_samples, int(n_samples - len(valid)), seed
+    )

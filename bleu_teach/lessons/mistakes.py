@@ -18,6 +18,15 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bleu_teach.bleu.counting import order_statistics
+from bleu_teach.bleu.nltk_api import (
+    brevity_penalty,
+    closest_ref_length,
+    corpus_bleu,
+    modified_precision,
+    sentence_bleu,
+)
+from bleu_teach.bleu.smoothing import SmoothingFunction
 from bleu_teach.inputs.validation import (
     DEFAULT_WEIGHTS,
     check_length,
@@ -26,17 +35,8 @@ from bleu_teach.inputs.validation import (
     check_tokens,
     check_weight_tuple,
 )
-from bleu_teach.bleu.nltk_api import (
-    brevity_penalty,
-    closest_ref_length,
-    corpus_bleu,
-    modified_precision,
-    sentence_bleu,
-)
-from bleu_teach.bleu.counting import order_statistics
-from bleu_teach.views.tables import Table
 from bleu_teach.views.formatting import format_number
-from bleu_teach.bleu.smoothing import SmoothingFunction
+from bleu_teach.views.tables import Table
 
 __all__ = [
     "MISTAKES",
@@ -54,9 +54,12 @@ __all__ = [
 ]
 
 
-def _quiet_bleu(references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable],
-                weights: Sequence[float] = DEFAULT_WEIGHTS,
-                smoothing_function: Callable[..., list[float]] | None = None) -> float:
+def _quiet_bleu(
+    references: Sequence[Sequence[Hashable]],
+    hypothesis: Sequence[Hashable],
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
+    smoothing_function: Callable[..., list[float]] | None = None,
+) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the zero-precision warning is part of what these examples show
         return _one(sentence_bleu(references, hypothesis, weights, smoothing_function))
@@ -78,13 +81,19 @@ def bleu_on_strings(references: Sequence[str], hypothesis: str, weights: Sequenc
     hyp.split())``.
 
     >>> from nltk.translate.bleu_score import sentence_bleu as nltk_bleu
-    >>> bleu_on_strings(["the cat sat"], "the cat sat down", (0.5, 0.5)) == nltk_bleu(["the cat sat"], "the cat sat down", (0.5, 0.5))
+    >>> refs, hyp = ["the cat sat"], "the cat sat down"
+    >>> bleu_on_strings(refs, hyp, (0.5, 0.5)) == nltk_bleu(refs, hyp, (0.5, 0.5))
     True
     """
-    if isinstance(references, str) or not isinstance(references, Sequence) or \
-            not all(isinstance(r, str) for r in references):
-        raise TypeError(f"references must be a list of reference strings (this mistake takes strings), not "
-                        f"{type(references).__name__}.")
+    if (
+        isinstance(references, str)
+        or not isinstance(references, Sequence)
+        or not all(isinstance(r, str) for r in references)
+    ):
+        raise TypeError(
+            f"references must be a list of reference strings (this mistake takes strings), not "
+            f"{type(references).__name__}."
+        )
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be one string (this mistake takes strings), not {type(hypothesis).__name__}.")
     return _quiet_bleu([list(r) for r in references], list(hypothesis), weights)
@@ -138,7 +147,9 @@ def inverted_brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
 
 
 def bleu_with_inverted_brevity_penalty(
-    references: Sequence[Sequence[Hashable]], hypothesis: Sequence[Hashable], weights: Sequence[float] = DEFAULT_WEIGHTS,
+    references: Sequence[Sequence[Hashable]],
+    hypothesis: Sequence[Hashable],
+    weights: Sequence[float] = DEFAULT_WEIGHTS,
     smoothing_function: Callable[..., list[float]] | None = None,
 ) -> float:
     """WRONG: sentence BLEU computed with :func:`inverted_brevity_penalty`.
@@ -278,49 +289,56 @@ def _examples() -> list[Mistake]:
 
     return [
         Mistake(
-            "bleu_on_strings", "strings passed instead of token lists (characters scored)",
+            "bleu_on_strings",
+            "strings passed instead of token lists (characters scored)",
             "tokenize first: sentence_bleu([ref.split()], hyp.split())",
             f"ref {string_refs[0]!r}, hyp {string_hyp!r}, BLEU-4",
             bleu_on_strings(string_refs, string_hyp),
             _quiet_bleu([string_refs[0].split()], string_hyp.split()),
         ),
         Mistake(
-            "bleu_skipping_zero_precisions", "zero precisions left out of the geometric mean",
+            "bleu_skipping_zero_precisions",
+            "zero precisions left out of the geometric mean",
             "keep every order; smooth if a sentence-level score is needed",
             "ref 'the cat is on the mat' (+1 ref), hyp 'the cat sat on a mat', BLEU-4 (right: method1)",
             bleu_skipping_zero_precisions(cat_refs, short_hyp),
             _quiet_bleu(cat_refs, short_hyp, smoothing_function=smooth.method1),
         ),
         Mistake(
-            "bleu_with_inverted_brevity_penalty", "BP condition inverted: no penalty when short, a bonus above 1 when long",
+            "bleu_with_inverted_brevity_penalty",
+            "BP condition inverted: no penalty when short, a bonus above 1 when long",
             "BP = 1 if c > r else exp(1 - r/c)",
             "2 refs (6 and 7 tokens), a 13-token hyp, BLEU-4 (both: method1)",
             bleu_with_inverted_brevity_penalty(cat_refs, long_hyp, smoothing_function=smooth.method1),
             _quiet_bleu(cat_refs, long_hyp, smoothing_function=smooth.method1),
         ),
         Mistake(
-            "precision_over_reference_ngrams", "divided by the reference's n-gram count (a recall)",
+            "precision_over_reference_ngrams",
+            "divided by the reference's n-gram count (a recall)",
             "divide by the hypothesis's n-gram count: modified_precision",
             "2 refs, a 13-token hyp, p_1",
             float(precision_over_reference_ngrams(cat_refs, long_hyp, 1)),
             float(modified_precision(cat_refs, long_hyp, 1)),
         ),
         Mistake(
-            "precision_summing_references", "reference counts summed instead of the maximum",
+            "precision_summing_references",
+            "reference counts summed instead of the maximum",
             "clip by the largest count in any one reference",
             "2 refs, hyp 'the the the the the the the', p_1",
             float(precision_summing_references(cat_refs, the7, 1)),
             float(modified_precision(cat_refs, the7, 1)),
         ),
         Mistake(
-            "mean_sentence_bleu", "mean of sentence BLEU reported as corpus BLEU",
+            "mean_sentence_bleu",
+            "mean of sentence BLEU reported as corpus BLEU",
             "corpus_bleu pools the counts of all sentences",
             "2 sentences (a perfect 6-token one, a 3-token one), BLEU-4 (both: method1)",
             mean_sentence_bleu(corpus_refs, corpus_hyps, smoothing_function=smooth.method1),
             _one(corpus_bleu(corpus_refs, corpus_hyps, smoothing_function=smooth.method1)),
         ),
         Mistake(
-            "unsmoothed_short_sentence_bleu", "BLEU-4 without smoothing on a 3-token sentence",
+            "unsmoothed_short_sentence_bleu",
+            "BLEU-4 without smoothing on a 3-token sentence",
             "smooth (e.g. method4), use effective order, or score the corpus; say which",
             "ref = hyp = 'thank you !', BLEU-4 (right here: method4; effective order is another)",
             unsmoothed_short_sentence_bleu([thanks], thanks),

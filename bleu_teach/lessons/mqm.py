@@ -27,7 +27,7 @@ import numbers
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from bleu_teach.views.document import Block, Document, Heading, Highlight, Paragraph, Score, Span, Strong
 from bleu_teach.views.document import Table as TableBlock
@@ -37,11 +37,23 @@ from bleu_teach.views.viewable import Viewable
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import ErrorSpan, Wmt21Ted
 
-__all__ = ["check_data", "default_reference", "mqm_system_score", "error_spans", "LEGEND", "MqmSegment", "mqm_segment",
-           "MQM_BANDS", "MqmBand"]
+__all__ = [
+    "check_data",
+    "default_reference",
+    "mqm_system_score",
+    "error_spans",
+    "LEGEND",
+    "MqmSegment",
+    "mqm_segment",
+    "MQM_BANDS",
+    "MqmBand",
+]
 
 #: Shown under a segment's table of errors (the HTML view colours the spans; every view numbers them).
-LEGEND = "Each marked error is followed by its number [n]; where colour is shown, major errors are red and minor ones yellow."
+LEGEND = (
+    "Each marked error is followed by its number [n]; where colour is shown, major errors are red and minor ones "
+    "yellow."
+)
 
 _ERROR_HEADER = ("", "category", "severity", "weight", "marked in", "text")
 
@@ -55,33 +67,40 @@ def check_data(data: Any) -> None:
     """Raise a TypeError naming :func:`~bleu_teach.lessons.data.wmt21_ted` unless ``data`` is one of its data sets."""
     for attribute in ("pair", "sources", "references", "systems", "mqm"):
         if not hasattr(data, attribute):
-            raise TypeError(f"data must be a data set from bleu_teach.lessons.data.wmt21_ted(...), "
-                            f"not {type(data).__name__}")
+            raise TypeError(
+                f"data must be a data set from bleu_teach.lessons.data.wmt21_ted(...), not {type(data).__name__}"
+            )
     # A changed copy (a system left out of the ratings, a list cut short) is refused here, with what is wrong,
     # instead of failing later or scoring only the segments the lists share.
     segments = len(data.sources)
     translations = {**data.references, **data.systems}
     for name, texts in translations.items():
         if len(texts) != segments:
-            raise ValueError(f"data.{'references' if name in data.references else 'systems'}[{name!r}] has "
-                             f"{len(texts)} segments, but there are {segments} sources; every list must have one "
-                             "entry per source segment")
+            raise ValueError(
+                f"data.{'references' if name in data.references else 'systems'}[{name!r}] has "
+                f"{len(texts)} segments, but there are {segments} sources; every list must have one "
+                "entry per source segment"
+            )
         if name not in data.mqm:
-            raise ValueError(f"data.mqm has no scores for {name!r}; every system and reference needs its list of "
-                             "per-segment MQM scores (None where a segment was not rated)")
+            raise ValueError(
+                f"data.mqm has no scores for {name!r}; every system and reference needs its list of "
+                "per-segment MQM scores (None where a segment was not rated)"
+            )
         if len(data.mqm[name]) != segments:
-            raise ValueError(f"data.mqm[{name!r}] has {len(data.mqm[name])} scores, but there are {segments} "
-                             "segments; give one score (or None) per segment")
+            raise ValueError(
+                f"data.mqm[{name!r}] has {len(data.mqm[name])} scores, but there are {segments} "
+                "segments; give one score (or None) per segment"
+            )
 
 
-def default_reference(data: "Wmt21Ted") -> str:
+def default_reference(data: Wmt21Ted) -> str:
     """The reference scored against when none is named: ref-B where it exists (zh-en: the experts rated it
     best), otherwise the pair's only one (en-de: ref-A)."""
     check_data(data)
     return "ref-B" if "ref-B" in data.references else next(iter(data.references))
 
 
-def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int]:
+def mqm_system_score(per_segment: Sequence[float | None]) -> tuple[float, int]:
     """(mean MQM over the rated segments, how many were rated): the MQM system score.
 
     Unrated segments (``None``) are left out of the mean.
@@ -90,13 +109,14 @@ def mqm_system_score(per_segment: Sequence[Optional[float]]) -> tuple[float, int
     (-2.0, 3)
     """
     if isinstance(per_segment, (str, bytes)) or not isinstance(per_segment, Sequence):
-        raise TypeError(f"per_segment must be a list of MQM scores (numbers, or None for an unrated segment), "
-                        f"such as data.mqm['MiSS'], not {type(per_segment).__name__}")
+        raise TypeError(
+            f"per_segment must be a list of MQM scores (numbers, or None for an unrated segment), "
+            f"such as data.mqm['MiSS'], not {type(per_segment).__name__}"
+        )
     rated = [s for s in per_segment if s is not None]
     for score in rated:
         if isinstance(score, bool) or not isinstance(score, (int, float)):
-            raise TypeError(f"per_segment holds {score!r}; each MQM score is a number (or None for an unrated "
-                            "segment)")
+            raise TypeError(f"per_segment holds {score!r}; each MQM score is a number (or None for an unrated segment)")
         if not math.isfinite(score):
             raise ValueError(f"per_segment holds {score!r}; an MQM score is a finite number (0 = no error)")
     if not rated:
@@ -108,7 +128,7 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def error_spans(errors: Sequence["ErrorSpan"], side: str) -> tuple[Span, ...]:
+def error_spans(errors: Sequence[ErrorSpan], side: str) -> tuple[Span, ...]:
     """The errors marked in the ``side`` text (``"target"`` or ``"source"``) as numbered spans to highlight.
 
     An error's number is its place in ``errors`` (from 1), as in the table of
@@ -120,14 +140,25 @@ def error_spans(errors: Sequence["ErrorSpan"], side: str) -> tuple[Span, ...]:
     """
     from bleu_teach.lessons.data import SIDES, ErrorSpan
 
-    if isinstance(errors, (str, bytes)) or not isinstance(errors, Sequence) or \
-            not all(isinstance(e, ErrorSpan) for e in errors):
+    if (
+        isinstance(errors, (str, bytes))
+        or not isinstance(errors, Sequence)
+        or not all(isinstance(e, ErrorSpan) for e in errors)
+    ):
         raise TypeError("errors must be a list of ErrorSpan, such as wmt21_ted('zh-en').errors['MiSS'][292]")
     if side not in SIDES[:2]:
         raise ValueError(f"side must be 'target' or 'source' (where the spans are marked), not {side!r}")
-    return tuple(Span(e.start, e.end, k, "major" if e.category.startswith("Non-translation")
-                      else _KIND.get(e.severity, "other"), f"{e.severity} {e.category}")
-                 for k, e in enumerate(errors, start=1) if e.side == side)
+    return tuple(
+        Span(
+            e.start,
+            e.end,
+            k,
+            "major" if e.category.startswith("Non-translation") else _KIND.get(e.severity, "other"),
+            f"{e.severity} {e.category}",
+        )
+        for k, e in enumerate(errors, start=1)
+        if e.side == side
+    )
 
 
 @dataclass(frozen=True, repr=False)
@@ -145,8 +176,8 @@ class MqmSegment(Viewable):
     source: str
     translation: str
     reference_name: str
-    reference: Optional[str]
-    errors: tuple["ErrorSpan", ...]
+    reference: str | None
+    errors: tuple[ErrorSpan, ...]
     mqm: float
     rater: str
 
@@ -160,20 +191,32 @@ class MqmSegment(Viewable):
         """The source, the reference and the translation with the errors highlighted, the score, the errors' table."""
         blocks: list[Block] = [
             Heading(f"{self.pair} segment {self.segment} (release seg_id {self.seg_id}), translated by {self.name}"),
-            Paragraph((Strong("Source"), ": ", Highlight(self.source, error_spans(self.errors, "source"))))]
+            Paragraph((Strong("Source"), ": ", Highlight(self.source, error_spans(self.errors, "source")))),
+        ]
         if self.reference is not None:
             blocks.append(Paragraph((Strong(self.reference_name), ": ", self.reference)))
         translation = Highlight(self.translation, error_spans(self.errors, "target"))
-        blocks += [Paragraph((Strong("Translation"), ": ", translation)), Score((self._sum_line(),), self.mqm, name="mqm")]
+        blocks += [
+            Paragraph((Strong("Translation"), ": ", translation)),
+            Score((self._sum_line(),), self.mqm, name="mqm"),
+        ]
         if self.errors:
-            rows = tuple((f"[{k}]", e.category, e.severity, _points(e.weight), e.side,
-                          visible(e.text, keep_spaces=True) if e.side != "none" else "(no span marked)")
-                         for k, e in enumerate(self.errors, start=1))
+            rows = tuple(
+                (
+                    f"[{k}]",
+                    e.category,
+                    e.severity,
+                    _points(e.weight),
+                    e.side,
+                    visible(e.text, keep_spaces=True) if e.side != "none" else "(no span marked)",
+                )
+                for k, e in enumerate(self.errors, start=1)
+            )
             blocks += [TableBlock(_ERROR_HEADER, rows), Paragraph((LEGEND,))]
         return Document(tuple(blocks), styles=("mqm",))
 
 
-def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[str] = AUTO) -> MqmSegment:
+def mqm_segment(data: Wmt21Ted, name: str, segment: int, reference: str | None = AUTO) -> MqmSegment:
     """Segment ``segment`` (0-based) as translated by ``name`` (a system or a reference), with its experts' errors.
 
     ``segment`` is the position in the shipped lists (0-528); the views also
@@ -191,8 +234,10 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
     """
     check_data(data)
     if not isinstance(name, str):
-        raise TypeError(f"name must be a system or reference name (a string), such as {next(iter(data.systems))!r}; "
-                        f"got {type(name).__name__}: the arguments are (data, name, segment)")
+        raise TypeError(
+            f"name must be a system or reference name (a string), such as {next(iter(data.systems))!r}; "
+            f"got {type(name).__name__}: the arguments are (data, name, segment)"
+        )
     texts = data.translations(name)
     if reference == AUTO:
         others = [r for r in (default_reference(data), *data.references) if r != name]
@@ -204,18 +249,29 @@ def mqm_segment(data: "Wmt21Ted", name: str, segment: int, reference: Optional[s
         raise ValueError(f"segment must be from 0 to {len(texts) - 1} (0-based), not {segment}")
     if reference is not None:
         if reference not in data.references:
-            raise ValueError(f"no reference {reference!r} in {data.pair}; pass reference= one of "
-                             f"{', '.join(data.references)}, or None for none")
+            raise ValueError(
+                f"no reference {reference!r} in {data.pair}; pass reference= one of "
+                f"{', '.join(data.references)}, or None for none"
+            )
         if reference == name:
             raise ValueError(f"{name} is the translation shown; pass reference= another reference, or None for none")
     score = data.mqm[name][segment]
     if score is None:
         raise ValueError(f"{name}'s segment {segment} was not rated; choose a rated one")
     raters = data.raters[name][segment]
-    return MqmSegment(data.pair, name, segment, data.seg_ids[segment], data.sources[segment], texts[segment],
-                      reference or "",
-                      data.references[reference][segment] if reference is not None else None,
-                      tuple(data.errors[name][segment]), score, ", ".join(raters))
+    return MqmSegment(
+        data.pair,
+        name,
+        segment,
+        data.seg_ids[segment],
+        data.sources[segment],
+        texts[segment],
+        reference or "",
+        data.references[reference][segment] if reference is not None else None,
+        tuple(data.errors[name][segment]),
+        score,
+        ", ".join(raters),
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -27,8 +27,13 @@ from bleu_teach.inputs.validation import check_level, preview
 from bleu_teach.lessons.metric_tests import MAX_ITEMS, WilliamsTest, williams_t
 from bleu_teach.lessons.resampling import check_samples, check_seed
 
-__all__ = ["MAX_POWER_SYSTEMS", "WilliamsPower", "williams_from_correlations", "williams_power",
-           "williams_smallest_gap"]
+__all__ = [
+    "MAX_POWER_SYSTEMS",
+    "WilliamsPower",
+    "williams_from_correlations",
+    "williams_power",
+    "williams_smallest_gap",
+]
 
 
 def _check_correlation(value: Any, what: str) -> float:
@@ -45,10 +50,12 @@ def _check_three_correlations(r_first: Any, r_second: Any, r_between: Any, n: An
         raise TypeError(f"n must be a whole number of systems, not {preview(n)}.")
     if not 4 <= n <= most:
         raise ValueError(f"n must be from 4 to {most:,} systems; got {n:,}.")
-    if 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23 <= 0:
-        raise ValueError(f"no three sets of scores have these correlations (r_first {r12:g}, r_second {r13:g}, "
-                         f"r_between {r23:g}): with r_between {r23:g}, r_first must lie within "
-                         f"{r13 * r23:g} \u00b1 {sqrt((1 - r13 ** 2) * (1 - r23 ** 2)):g}.")
+    if 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23 <= 0:
+        raise ValueError(
+            f"no three sets of scores have these correlations (r_first {r12:g}, r_second {r13:g}, "
+            f"r_between {r23:g}): with r_between {r23:g}, r_first must lie within "
+            f"{r13 * r23:g} \u00b1 {sqrt((1 - r13**2) * (1 - r23**2)):g}."
+        )
     return n
 
 
@@ -71,7 +78,9 @@ def williams_from_correlations(r_first: float, r_second: float, r_between: float
     from scipy.stats import t as t_distribution
 
     t = float(williams_t(r_first, r_second, r_between, n))
-    return WilliamsTest(float(r_first), float(r_second), float(r_between), n, t, float(t_distribution.sf(abs(t), n - 3)))
+    return WilliamsTest(
+        float(r_first), float(r_second), float(r_between), n, t, float(t_distribution.sf(abs(t), n - 3))
+    )
 
 
 #: The most systems a power simulation draws (each sample draws three scores for each).
@@ -104,8 +113,15 @@ class WilliamsPower:
         return self.significant / self.samples
 
 
-def williams_power(r_first: float, r_second: float, r_between: float, n: int, alpha: float = 0.05,
-                   n_samples: int = 100_000, seed: int = 12345) -> WilliamsPower:
+def williams_power(
+    r_first: float,
+    r_second: float,
+    r_between: float,
+    n: int,
+    alpha: float = 0.05,
+    n_samples: int = 100_000,
+    seed: int = 12345,
+) -> WilliamsPower:
     """The power of Williams' two-sided test on ``n`` systems, if the true correlations are the three given.
 
     Draws ``n_samples`` experiments of ``n`` systems each: the human, first
@@ -140,8 +156,12 @@ def williams_power(r_first: float, r_second: float, r_between: float, n: int, al
         drawn = generator.standard_normal((min(chunk, n_samples - start), n, 3)) @ factor.T
         h, a, b = (column - column.mean(axis=1, keepdims=True) for column in np.moveaxis(drawn, 2, 0))
         hh, aa, bb = (h * h).sum(axis=1), (a * a).sum(axis=1), (b * b).sum(axis=1)
-        t = williams_t((a * h).sum(axis=1) / np.sqrt(aa * hh), (b * h).sum(axis=1) / np.sqrt(bb * hh),
-                       (a * b).sum(axis=1) / np.sqrt(aa * bb), n)
+        t = williams_t(
+            (a * h).sum(axis=1) / np.sqrt(aa * hh),
+            (b * h).sum(axis=1) / np.sqrt(bb * hh),
+            (a * b).sum(axis=1) / np.sqrt(aa * bb),
+            n,
+        )
         found = 2 * t_distribution.sf(np.abs(t), n - 3) < alpha
         if direction:
             found &= np.sign(t) == direction
@@ -169,7 +189,7 @@ def williams_smallest_gap(r_second: float, r_between: float, n: int, alpha: floa
     from scipy.optimize import brentq
     from scipy.stats import t as t_distribution
 
-    highest = r13 * r23 + sqrt((1 - r13 ** 2) * (1 - r23 ** 2))  # the largest r_first three sets of scores allow
+    highest = r13 * r23 + sqrt((1 - r13**2) * (1 - r23**2))  # the largest r_first three sets of scores allow
 
     def above_alpha(r12: float) -> float:
         return float(2 * t_distribution.sf(abs(float(williams_t(r12, r13, r23, n))), n - 3)) - alpha

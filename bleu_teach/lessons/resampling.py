@@ -33,18 +33,37 @@ import math
 import numbers
 import statistics
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any
 
-from bleu_teach.inputs.optional import needs
 from bleu_teach.bleu.sacrebleu_api import SACREBLEU_SMOOTHING
 from bleu_teach.bleu.sacrebleu_api import segment_statistics as bleu_statistics
+from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS
 from bleu_teach.inputs.validation import preview, whole_number_text
 
-__all__ = ["DEFAULT_SEED", "MAX_DIFFERING", "MAX_DRAWN", "check_seed", "check_samples", "check_settings", "check_rows",
-           "segment_statistics", "summed",
-           "bleu_of", "corpus_bleu", "bootstrap", "bootstrap_draws", "randomization_draws", "resampled_scores",
-           "interval", "numpy_interval", "strict_p_value", "paired_statistics", "swap_scores", "signature"]
+__all__ = [
+    "DEFAULT_SEED",
+    "MAX_DIFFERING",
+    "MAX_DRAWN",
+    "check_seed",
+    "check_samples",
+    "check_settings",
+    "check_rows",
+    "segment_statistics",
+    "summed",
+    "bleu_of",
+    "corpus_bleu",
+    "bootstrap",
+    "bootstrap_draws",
+    "randomization_draws",
+    "resampled_scores",
+    "interval",
+    "numpy_interval",
+    "strict_p_value",
+    "paired_statistics",
+    "swap_scores",
+    "signature",
+]
 
 #: sacreBLEU's seed when ``SACREBLEU_SEED`` is not set.
 DEFAULT_SEED = 12345
@@ -55,7 +74,9 @@ def check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be a positive whole number, not {seed!r}.")
     if seed < 1:
-        raise ValueError(f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {whole_number_text(seed)}.")
+        raise ValueError(
+            f"seed must be a positive whole number (sacreBLEU treats 0 as 'no seed'); got {whole_number_text(seed)}."
+        )
     return seed
 
 
@@ -72,7 +93,9 @@ def check_samples(n_samples: Any, minimum: int) -> int:
     if count < minimum:
         raise ValueError(f"n_samples must be at least {minimum} for a 95% interval; got {whole_number_text(count)}.")
     if count > MAX_SAMPLES:
-        raise ValueError(f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {whole_number_text(count)}.")
+        raise ValueError(
+            f"n_samples is at most {MAX_SAMPLES:,} here (sacreBLEU's default is 1,000); got {whole_number_text(count)}."
+        )
     return count
 
 
@@ -96,11 +119,14 @@ def check_rows(rows: Any, name: str = "rows") -> list[list[int]]:
     """``rows`` as sacreBLEU's statistics rows ``[c, r, m_1..m_N, t_1..t_N]``: whole numbers >= 0, one row per
     segment, all of the same length; a clear error otherwise."""
     if isinstance(rows, Sequence) and not isinstance(rows, (str, bytes)) and not rows:
-        raise ValueError(f"{name} is empty: a test set has at least one segment, so give one statistics row per "
-                         "segment.")
+        raise ValueError(
+            f"{name} is empty: a test set has at least one segment, so give one statistics row per segment."
+        )
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
-        raise TypeError(f"{name} must be a non-empty list of statistics rows [c, r, m_1..m_N, t_1..t_N], one per "
-                        f"segment (segment_statistics makes them), not {type(rows).__name__}.")
+        raise TypeError(
+            f"{name} must be a non-empty list of statistics rows [c, r, m_1..m_N, t_1..t_N], one per "
+            f"segment (segment_statistics makes them), not {type(rows).__name__}."
+        )
     checked = []
     for i, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
@@ -133,12 +159,15 @@ def _check_count(value: Any, name: str) -> int:
 
 def _check_drawn(rows_drawn: int, segments: int) -> None:
     if rows_drawn * segments > MAX_DRAWN:
-        raise ValueError(f"{rows_drawn:,} draws of {segments:,} segments is {rows_drawn * segments:,} numbers, more "
-                         f"than the {MAX_DRAWN:,} drawn at once here; use fewer samples or a smaller test set.")
+        raise ValueError(
+            f"{rows_drawn:,} draws of {segments:,} segments is {rows_drawn * segments:,} numbers, more "
+            f"than the {MAX_DRAWN:,} drawn at once here; use fewer samples or a smaller test set."
+        )
 
 
-def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]], tokenize: str,
-                       lowercase: bool) -> list[list[int]]:
+def segment_statistics(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool
+) -> list[list[int]]:
     """One row per segment, in sacreBLEU's layout: ``[c, r, m_1..m_4, t_1..t_4]``.
 
     ``references[i]`` lists the references of ``hypotheses[i]`` (``None``
@@ -153,10 +182,14 @@ def segment_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             raise TypeError(f"{name} must be a list with one entry per segment, not {type(value).__name__}.")
     if len(hypotheses) != len(references):
-        raise ValueError(f"hypotheses has {len(hypotheses)} segments but references has {len(references)}; give "
-                         "one list of references per hypothesis.")
-    return [list(bleu_statistics(hypothesis, list(refs), tokenize, bool(lowercase)))
-            for hypothesis, refs in zip(hypotheses, references)]
+        raise ValueError(
+            f"hypotheses has {len(hypotheses)} segments but references has {len(references)}; give "
+            "one list of references per hypothesis."
+        )
+    return [
+        list(bleu_statistics(hypothesis, list(refs), tokenize, bool(lowercase)))
+        for hypothesis, refs in zip(hypotheses, references)
+    ]
 
 
 def summed(rows: Sequence[Sequence[int]]) -> list[int]:
@@ -175,12 +208,21 @@ def bleu_of(sums: Any, smooth_method: str) -> Any:
 
     _check_method(smooth_method)
     if isinstance(sums, (str, bytes)) or not hasattr(sums, "__len__") or len(sums) < 4 or len(sums) % 2:
-        raise ValueError(f"sums must be a test set's summed statistics row [c, r, m_1..m_N, t_1..t_N] "
-                         f"(2 + 2N numbers), not {sums!r:.60}.")
+        raise ValueError(
+            f"sums must be a test set's summed statistics row [c, r, m_1..m_N, t_1..t_N] "
+            f"(2 + 2N numbers), not {sums!r:.60}."
+        )
     order = (len(sums) - 2) // 2
-    return BLEU.compute_bleu(correct=sums[2:2 + order], total=sums[2 + order:], sys_len=int(sums[0]),
-                             ref_len=int(sums[1]), smooth_method=smooth_method, smooth_value=None,
-                             effective_order=False, max_ngram_order=order)
+    return BLEU.compute_bleu(
+        correct=sums[2 : 2 + order],
+        total=sums[2 + order :],
+        sys_len=int(sums[0]),
+        ref_len=int(sums[1]),
+        smooth_method=smooth_method,
+        smooth_value=None,
+        effective_order=False,
+        max_ngram_order=order,
+    )
 
 
 def corpus_bleu(rows: Sequence[Sequence[int]], smooth_method: str) -> float:
@@ -232,10 +274,16 @@ def resampled_scores(rows: Sequence[Sequence[int]], draws: Any, smooth_method: s
     _check_method(smooth_method)
     table = np.array(check_rows(rows), dtype="float32")
     picked = np.asarray(draws) if draws is not None else None
-    if picked is None or picked.ndim != 2 or picked.dtype.kind not in "iu" or \
-            (picked.size and (picked.min() < 0 or picked.max() >= len(table))):
-        raise ValueError(f"draws must be a table of segment numbers from 0 to {len(table) - 1}, one row per "
-                         "resampled test set (bootstrap_draws makes it).")
+    if (
+        picked is None
+        or picked.ndim != 2
+        or picked.dtype.kind not in "iu"
+        or (picked.size and (picked.min() < 0 or picked.max() >= len(table)))
+    ):
+        raise ValueError(
+            f"draws must be a table of segment numbers from 0 to {len(table) - 1}, one row per "
+            "resampled test set (bootstrap_draws makes it)."
+        )
     return [bleu_of(drawn.sum(0), smooth_method) for drawn in table[picked]]
 
 
@@ -304,8 +352,9 @@ def strict_p_value(statistics_drawn: Any, observed: float) -> float:
     return (larger + 1) / (len(drawn) + 1)
 
 
-def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_samples: int,
-                      seed: int) -> list[tuple[float, Optional[float], float, float]]:
+def paired_statistics(
+    systems: Sequence[Sequence[Sequence[int]]], test: str, n_samples: int, seed: int
+) -> list[tuple[float, float | None, float, float]]:
     """(score, p-value, mean, half-width) of each system, baseline first (p None), as sacreBLEU's ``PairedTest``.
 
     ``test="bs"``: every system is scored on the same ``n_samples``
@@ -338,7 +387,7 @@ def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_s
     n = len(systems[0])
     draws = bootstrap_draws(n, n_samples, seed)
     baseline = resampled(systems[0], draws)
-    out: list[tuple[float, Optional[float], float, float]] = [(scores[0], None, *numpy_interval(baseline))]
+    out: list[tuple[float, float | None, float, float]] = [(scores[0], None, *numpy_interval(baseline))]
     coins, own_draws = randomization_draws(n_samples, n, seed, n_samples) if test == "ar" else (None, None)
     for rows, score in zip(systems[1:], scores[1:]):
         observed = abs(scores[0] - score)
@@ -356,20 +405,27 @@ def paired_statistics(systems: Sequence[Sequence[Sequence[int]]], test: str, n_s
     return out
 
 
-def swap_scores(baseline: Sequence[Sequence[int]], system: Sequence[Sequence[int]],
-                differing: Sequence[int]) -> list[tuple[tuple[int, ...], float, float]]:
+def swap_scores(
+    baseline: Sequence[Sequence[int]], system: Sequence[Sequence[int]], differing: Sequence[int]
+) -> list[tuple[tuple[int, ...], float, float]]:
     """For every subset of the ``differing`` sentences (0-based), smallest first: the subset and the BLEU of
     both pseudo-systems once the two systems' rows of those sentences are exchanged."""
     baseline, system = check_rows(baseline, "baseline"), check_rows(system, "system")
     if len(baseline) != len(system):
         raise ValueError("baseline and system must have one row per segment of the same test set.")
-    if isinstance(differing, (str, bytes)) or not isinstance(differing, Sequence) or \
-            not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) and 0 <= i < len(baseline)
-                    for i in differing):
+    if (
+        isinstance(differing, (str, bytes))
+        or not isinstance(differing, Sequence)
+        or not all(
+            isinstance(i, numbers.Integral) and not isinstance(i, bool) and 0 <= i < len(baseline) for i in differing
+        )
+    ):
         raise ValueError(f"differing must list segment numbers from 0 to {len(baseline) - 1}.")
     if len(differing) > MAX_DIFFERING:
-        raise ValueError(f"{len(differing)} differing sentences make 2^{len(differing)} swaps; at most "
-                         f"{MAX_DIFFERING} are enumerated (use approximate randomization for more).")
+        raise ValueError(
+            f"{len(differing)} differing sentences make 2^{len(differing)} swaps; at most "
+            f"{MAX_DIFFERING} are enumerated (use approximate randomization for more)."
+        )
     out = []
     for size in range(len(differing) + 1):
         for subset in itertools.combinations(differing, size):
@@ -380,8 +436,9 @@ def swap_scores(baseline: Sequence[Sequence[int]], system: Sequence[Sequence[int
     return out
 
 
-def signature(references: Sequence[Sequence[Optional[str]]], tokenize: str, lowercase: bool, smooth_method: str,
-              **updates: Any) -> str:
+def signature(
+    references: Sequence[Sequence[str | None]], tokenize: str, lowercase: bool, smooth_method: str, **updates: Any
+) -> str:
     """sacreBLEU's signature of these settings, with ``updates`` (``bs``, ``ar``, ``seed``) as it adds them.
 
     ``nrefs`` is the number of references per segment, or ``var`` when it varies.

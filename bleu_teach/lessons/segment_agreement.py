@@ -27,8 +27,15 @@ from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import preview
 from bleu_teach.lessons.metric_tests import check_statistic
 
-__all__ = ["GROUPINGS", "GroupedCorrelation", "PairCounts", "TieCalibration", "grouped_correlation", "pair_counts",
-           "tie_calibration"]
+__all__ = [
+    "GROUPINGS",
+    "GroupedCorrelation",
+    "PairCounts",
+    "TieCalibration",
+    "grouped_correlation",
+    "pair_counts",
+    "tie_calibration",
+]
 
 #: How segment-level scores are grouped before correlating (mt-metrics-eval's ``average_by``): all pairs at once,
 #: per segment across the systems ("item"), or per system across the segments.
@@ -51,8 +58,9 @@ class GroupedCorrelation:
     skipped: int
 
 
-def grouped_correlation(table: Any, metric: str = "BLEU", statistic: str = "kendall",
-                        grouping: str = "none") -> GroupedCorrelation:
+def grouped_correlation(
+    table: Any, metric: str = "BLEU", statistic: str = "kendall", grouping: str = "none"
+) -> GroupedCorrelation:
     """A segment-level correlation with MQM, with the rows grouped as the WMT metrics tasks group them.
 
     ``grouping="none"`` correlates all (system, segment) pairs at once;
@@ -133,10 +141,15 @@ def pair_counts(table: Any, metric: str = "BLEU", grouping: str = "item") -> Pai
 
     distances, human_tie, concordant = _pairs(table, metric, grouping)
     metric_tie = distances == 0
-    return PairCounts(metric, grouping, int(np.count_nonzero(concordant)),
-                      int(np.count_nonzero(~metric_tie & ~human_tie & ~concordant)),
-                      int(np.count_nonzero(metric_tie & ~human_tie)), int(np.count_nonzero(~metric_tie & human_tie)),
-                      int(np.count_nonzero(metric_tie & human_tie)))
+    return PairCounts(
+        metric,
+        grouping,
+        int(np.count_nonzero(concordant)),
+        int(np.count_nonzero(~metric_tie & ~human_tie & ~concordant)),
+        int(np.count_nonzero(metric_tie & ~human_tie)),
+        int(np.count_nonzero(~metric_tie & human_tie)),
+        int(np.count_nonzero(metric_tie & human_tie)),
+    )
 
 
 @dataclass(frozen=True)
@@ -171,20 +184,21 @@ def tie_calibration(table: Any, metric: str = "BLEU", grouping: str = "item") ->
     distances, human_tie, concordant = _pairs(table, metric, grouping)
     order = np.argsort(distances, kind="stable")
     d, tie, right = distances[order], human_tie[order], concordant[order]
-    ties_up_to = np.concatenate([[0], np.cumsum(tie)])      # experts' ties among the k closest pairs
-    right_up_to = np.concatenate([[0], np.cumsum(right)])   # concordant pairs among the k closest
+    ties_up_to = np.concatenate([[0], np.cumsum(tie)])  # experts' ties among the k closest pairs
+    right_up_to = np.concatenate([[0], np.cumsum(right)])  # concordant pairs among the k closest
     ends = np.concatenate([np.nonzero(np.diff(d))[0] + 1, [len(d)]])  # k after each distinct distance
     correct = ties_up_to[ends] + (right_up_to[-1] - right_up_to[ends])
     best = int(np.argmax(correct))
     zero = int(np.searchsorted(d, 0.0, side="right"))
     at_zero = (ties_up_to[zero] + right_up_to[-1] - right_up_to[zero]) / len(d)
-    return TieCalibration(metric, grouping, float(d[ends[best] - 1]), float(correct[best] / len(d)), float(at_zero),
-                          len(d))
+    return TieCalibration(
+        metric, grouping, float(d[ends[best] - 1]), float(correct[best] / len(d)), float(at_zero), len(d)
+    )
 
 
 def _groups(table: Any, metric: str, grouping: str) -> list[tuple[list[float], list[float]]]:
     """The metric's scores (negated if lower is better) and the MQM scores of each group of the table's rows."""
-    from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SegmentTable
+    from bleu_teach.lessons.metric_tables import LOWER_IS_BETTER, SegmentTable
 
     if not isinstance(table, SegmentTable):
         raise TypeError(f"table must come from segment_level, not {type(table).__name__}.")

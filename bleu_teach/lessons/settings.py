@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, cast
+from typing import Any, cast
 
 from bleu_teach.bleu.nltk_api import corpus_bleu
 from bleu_teach.bleu.sacrebleu_api import corpus_score
 from bleu_teach.bleu.smoothing import get_smoothing, quietly
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.validation import check_bool
-from bleu_teach.views.document import Document, Table as TableBlock
+from bleu_teach.views.document import Document
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.viewable import Viewable
 
 __all__ = ["REPORTING_SETTINGS", "SettingScore", "SettingsScores", "settings_scores"]
@@ -33,7 +34,7 @@ class SettingScore:
 
     setting: str
     score: float
-    signature: Optional[str]
+    signature: str | None
 
 
 _SETTINGS_HEADER = ("setting", "BLEU", "signature")
@@ -52,9 +53,14 @@ class SettingsScores(Viewable):
     @property
     def rows(self) -> list[list[str]]:
         """The cells of the table as shown: setting, BLEU (0-100) to 2 decimals, signature."""
-        return [[s.setting, f"{s.score:.2f}",
-                 s.signature if s.signature is not None else "(none: nobody can tell how it was tokenized)"]
-                for s in self.scores]
+        return [
+            [
+                s.setting,
+                f"{s.score:.2f}",
+                s.signature if s.signature is not None else "(none: nobody can tell how it was tokenized)",
+            ]
+            for s in self.scores
+        ]
 
     def to_document(self) -> Document:
         """One row per setting: its label, BLEU, and its signature."""
@@ -67,11 +73,11 @@ _SCORE_OPTIONS = ("tokenize", "lowercase", "smooth_method", "smooth_value", "max
 
 def settings_scores(
     hypotheses: Sequence[str],
-    references: Sequence[Sequence[Optional[str]]],
-    settings: "dict[str, dict[str, Any]] | None" = None,
+    references: Sequence[Sequence[str | None]],
+    settings: dict[str, dict[str, Any]] | None = None,
     with_whitespace_corpus_bleu: bool = True,
     *,
-    orientation: Optional[str] = None,
+    orientation: str | None = None,
 ) -> SettingsScores:
     """The same outputs scored under several settings, each with its signature.
 
@@ -92,11 +98,15 @@ def settings_scores(
     rows = []
     for label, options in (REPORTING_SETTINGS if settings is None else settings).items():
         if not isinstance(options, dict):
-            raise TypeError(f"settings[{label!r}] must be a dict of corpus_score options such as "
-                            f"{{'tokenize': 'intl'}}, not {type(options).__name__}.")
+            raise TypeError(
+                f"settings[{label!r}] must be a dict of corpus_score options such as "
+                f"{{'tokenize': 'intl'}}, not {type(options).__name__}."
+            )
         if unknown := set(options) - set(_SCORE_OPTIONS):
-            raise ValueError(f"settings[{label!r}] has {', '.join(map(repr, sorted(unknown)))}, which corpus_score "
-                             f"does not take; its options are {', '.join(_SCORE_OPTIONS)}.")
+            raise ValueError(
+                f"settings[{label!r}] has {', '.join(map(repr, sorted(unknown)))}, which corpus_score "
+                f"does not take; its options are {', '.join(_SCORE_OPTIONS)}."
+            )
         result = corpus_score(hypotheses, per_hyp, **options, orientation="per_hypothesis")
         rows.append(SettingScore(str(label), result.score, result.signature))
     if with_whitespace_corpus_bleu:

@@ -46,11 +46,11 @@ empty side) is scored by the registry itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import preview
-from bleu_teach.lessons.agreement import LOWER_IS_BETTER, SystemRow, SystemTable
+from bleu_teach.lessons.metric_tables import LOWER_IS_BETTER, SystemRow, SystemTable
 from bleu_teach.lessons.metric_tests import check_statistic, rowwise_correlation
 from bleu_teach.lessons.mqm import check_data, default_reference, mqm_system_score
 from bleu_teach.lessons.resampling import check_samples, check_seed
@@ -59,8 +59,16 @@ from bleu_teach.metrics import METRICS
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.data import Wmt21Ted
 
-__all__ = ["RESAMPLE", "SegmentStatistics", "DifferenceInterval", "SoftPairwiseAccuracy", "segment_statistics",
-           "difference_interval", "soft_pairwise_accuracy", "scores_of_sums"]
+__all__ = [
+    "RESAMPLE",
+    "SegmentStatistics",
+    "DifferenceInterval",
+    "SoftPairwiseAccuracy",
+    "segment_statistics",
+    "difference_interval",
+    "soft_pairwise_accuracy",
+    "scores_of_sums",
+]
 
 #: What :func:`difference_interval` can resample.
 RESAMPLE = ("systems", "segments", "both")
@@ -105,8 +113,9 @@ class SegmentStatistics:
         return SystemTable(self.pair, self.reference, self.references_used, self.metrics, tuple(rows), self.segments)
 
 
-def segment_statistics(data: "Wmt21Ted", reference: Optional[str] = None,
-                       metrics: tuple[str, ...] = tuple(METRICS)) -> SegmentStatistics:
+def segment_statistics(
+    data: Wmt21Ted, reference: str | None = None, metrics: tuple[str, ...] = tuple(METRICS)
+) -> SegmentStatistics:
     """Count each system's segments once, for every metric: the statistics a corpus score sums.
 
     ``reference`` as in :func:`~bleu_teach.lessons.agreement.system_level`
@@ -134,8 +143,10 @@ def segment_statistics(data: "Wmt21Ted", reference: Optional[str] = None,
         if metric not in METRICS:
             raise ValueError(f"metrics holds {preview(metric)}; choose from {', '.join(METRICS)}.")
     refs = [[data.references[name][i] for name in used] for i in range(len(data.sources))]
-    statistics = {m: np.array([METRICS[m].segment_statistics(data.systems[s], refs) for s in data.systems], dtype=float)
-                  for m in metrics}
+    statistics = {
+        m: np.array([METRICS[m].segment_statistics(data.systems[s], refs) for s in data.systems], dtype=float)
+        for m in metrics
+    }
     mqm = np.array([[np.nan if v is None else float(v) for v in data.mqm[s]] for s in data.systems])
     return SegmentStatistics(data.pair, reference, used, tuple(metrics), tuple(data.systems), statistics, mqm)
 
@@ -186,7 +197,6 @@ def scores_of_sums(metric: str, sums: Any) -> Any:
 def _system_scores(stats: SegmentStatistics, metric: str, counts: Any) -> Any:
     """Each system's score (negated if lower is better) from its statistics weighted by ``counts`` (resamples x
     segments), or from all segments once when ``counts`` is None: shape (resamples, systems)."""
-    import numpy as np
 
     values = stats.statistics[metric]
     systems, segments, width = values.shape
@@ -249,9 +259,16 @@ class DifferenceInterval:
         return self.at_most_zero / (self.samples - self.undefined)
 
 
-def difference_interval(stats: SegmentStatistics, first: str, second: str, statistic: str = "pearson",
-                        resample: str = "both", n_samples: int = 50_000, seed: int = 12345,
-                        level: float = 0.95) -> DifferenceInterval:
+def difference_interval(
+    stats: SegmentStatistics,
+    first: str,
+    second: str,
+    statistic: str = "pearson",
+    resample: str = "both",
+    n_samples: int = 50_000,
+    seed: int = 12345,
+    level: float = 0.95,
+) -> DifferenceInterval:
     """A bootstrap interval for the difference between two metrics' system-level correlations with MQM.
 
     ``resample``: ``"systems"`` draws as many systems as there are, with
@@ -286,8 +303,11 @@ def difference_interval(stats: SegmentStatistics, first: str, second: str, stati
         counts = None
         if resample != "systems":
             drawn = generator.integers(0, segments, size=(size, segments))
-            counts = np.bincount((np.arange(size)[:, None] * segments + drawn).ravel(),
-                                 minlength=size * segments).reshape(size, segments).astype(float)
+            counts = (
+                np.bincount((np.arange(size)[:, None] * segments + drawn).ravel(), minlength=size * segments)
+                .reshape(size, segments)
+                .astype(float)
+            )
         h = np.broadcast_to(_mqm_scores(stats, counts), (size, systems))
         x = np.broadcast_to(_system_scores(stats, first, counts), (size, systems))
         y = np.broadcast_to(_system_scores(stats, second, counts), (size, systems))
@@ -298,8 +318,20 @@ def difference_interval(stats: SegmentStatistics, first: str, second: str, stati
     differences = np.concatenate(found)
     valid = differences[~np.isnan(differences)]
     low, high = np.percentile(valid, [50 * (1 - level), 50 * (1 + level)])
-    return DifferenceInterval(first, second, statistic, resample, value, float(low), float(high), float(level),
-                              n_samples, int(n_samples - len(valid)), seed, int(np.count_nonzero(valid <= 0)))
+    return DifferenceInterval(
+        first,
+        second,
+        statistic,
+        resample,
+        value,
+        float(low),
+        float(high),
+        float(level),
+        n_samples,
+        int(n_samples - len(valid)),
+        seed,
+        int(np.count_nonzero(valid <= 0)),
+    )
 
 
 @dataclass(frozen=True)
@@ -325,8 +357,9 @@ class SoftPairwiseAccuracy:
         return 1 - sum(abs(h - m) for h, m in zip(self.p_human, self.p_metric)) / len(self.pairs)
 
 
-def soft_pairwise_accuracy(stats: SegmentStatistics, metric: str, n_permutations: int = 10_000,
-                           seed: int = 12345) -> SoftPairwiseAccuracy:
+def soft_pairwise_accuracy(
+    stats: SegmentStatistics, metric: str, n_permutations: int = 10_000, seed: int = 12345
+) -> SoftPairwiseAccuracy:
     """Soft pairwise accuracy (Thompson et al., 2024) of ``metric`` over the systems of ``stats``.
 
     For each pair of systems (i, j), i before j in ``stats.systems``, the
@@ -354,8 +387,10 @@ def soft_pairwise_accuracy(stats: SegmentStatistics, metric: str, n_permutations
     import numpy as np
 
     if np.isnan(stats.mqm).any():
-        raise ValueError("soft pairwise accuracy swaps segments between systems, so every segment must be rated for "
-                         "every system; these statistics have unrated segments.")
+        raise ValueError(
+            "soft pairwise accuracy swaps segments between systems, so every segment must be rated for "
+            "every system; these statistics have unrated segments."
+        )
     values = stats.statistics[metric]
     systems, segments, width = values.shape
     sign = -1.0 if metric in LOWER_IS_BETTER else 1.0
@@ -370,17 +405,25 @@ def soft_pairwise_accuracy(stats: SegmentStatistics, metric: str, n_permutations
     flat = values.transpose(1, 0, 2).reshape(segments, systems * width)
     for start in range(0, n_permutations, _CHUNK):
         size = min(_CHUNK, n_permutations - start)
-        coins = generator.integers(0, 2, size=(size, segments)).astype(float)   # 1: the segment stays with i
-        kept = (coins @ flat).reshape(size, systems, width)                     # sum of each system's kept segments
+        coins = generator.integers(0, 2, size=(size, segments)).astype(float)  # 1: the segment stays with i
+        kept = (coins @ flat).reshape(size, systems, width)  # sum of each system's kept segments
         kept_human = coins @ human.T
         for k, (i, j) in enumerate(pairs):
-            first = kept[:, i] - kept[:, j] + totals[j]              # i's kept segments, j's for the others
+            first = kept[:, i] - kept[:, j] + totals[j]  # i's kept segments, j's for the others
             second = totals[i] + totals[j] - first
             difference = sign * (scores_of_sums(metric, first) - scores_of_sums(metric, second))
             at_least_metric[k] += np.count_nonzero(difference >= observed[i] - observed[j] - _TIE)
             first_human = (kept_human[:, i] - kept_human[:, j] + human[j].sum()) / segments
             second_human = (human[i].sum() + human[j].sum()) / segments - first_human
-            at_least_human[k] += np.count_nonzero(first_human - second_human
-                                                  >= human_observed[i] - human_observed[j] - _TIE)
-    return SoftPairwiseAccuracy(metric, stats.systems, pairs, tuple(float(c) / n_permutations for c in at_least_human),
-                                tuple(float(c) / n_permutations for c in at_least_metric), n_permutations, seed)
+            at_least_human[k] += np.count_nonzero(
+                first_human - second_human >= human_observed[i] - human_observed[j] - _TIE
+            )
+    return SoftPairwiseAccuracy(
+        metric,
+        stats.systems,
+        pairs,
+        tuple(float(c) / n_permutations for c in at_least_human),
+        tuple(float(c) / n_permutations for c in at_least_metric),
+        n_permutations,
+        seed,
+    )

@@ -38,11 +38,22 @@ from typing import Any
 
 from bleu_teach.inputs.validation import preview
 from bleu_teach.lessons.segment_agreement import PairCounts
-from bleu_teach.views.document import Block, Document, Heading, Paragraph, Table as TableBlock
+from bleu_teach.views.document import Block, Document, Heading, Paragraph
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.viewable import Viewable
 
-__all__ = ["METRICS", "REFERENCE_USED", "SCORES_FILE", "SystemScores", "system_scores", "shipped_scores", "MetricSide",
-           "TwoMetrics", "compare_two", "ordinal"]
+__all__ = [
+    "METRICS",
+    "REFERENCE_USED",
+    "SCORES_FILE",
+    "SystemScores",
+    "system_scores",
+    "shipped_scores",
+    "MetricSide",
+    "TwoMetrics",
+    "compare_two",
+    "ordinal",
+]
 
 #: The metrics lesson 09 compares, and those of them where lower is better.
 METRICS = ("BLEU", "chrF", "TER")
@@ -64,15 +75,27 @@ class SystemScores:
     mqm: tuple[float, ...]
 
     def to_json(self) -> str:
-        return json.dumps({"pair": self.pair, "reference": self.reference, "systems": list(self.systems),
-                           "scores": {m: list(v) for m, v in self.scores.items()}, "mqm": list(self.mqm)},
-                          separators=(",", ":"))
+        return json.dumps(
+            {
+                "pair": self.pair,
+                "reference": self.reference,
+                "systems": list(self.systems),
+                "scores": {m: list(v) for m, v in self.scores.items()},
+                "mqm": list(self.mqm),
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
-    def from_json(cls, text: str) -> "SystemScores":
+    def from_json(cls, text: str) -> SystemScores:
         found = json.loads(text)
-        return cls(found["pair"], found["reference"], tuple(found["systems"]),
-                   {m: tuple(v) for m, v in found["scores"].items()}, tuple(found["mqm"]))
+        return cls(
+            found["pair"],
+            found["reference"],
+            tuple(found["systems"]),
+            {m: tuple(v) for m, v in found["scores"].items()},
+            tuple(found["mqm"]),
+        )
 
 
 def system_scores(table: Any) -> SystemScores:
@@ -86,9 +109,13 @@ def system_scores(table: Any) -> SystemScores:
     if missing:
         raise ValueError(f"table must score {', '.join(METRICS)}; it has no {', '.join(missing)}.")
     ordered = sorted(rows, key=lambda row: -row.mqm)
-    return SystemScores(table.pair, table.reference, tuple(row.name for row in ordered),
-                        {m: tuple(float(row.scores[table.metrics.index(m)]) for row in ordered) for m in METRICS},
-                        tuple(float(row.mqm) for row in ordered))
+    return SystemScores(
+        table.pair,
+        table.reference,
+        tuple(row.name for row in ordered),
+        {m: tuple(float(row.scores[table.metrics.index(m)]) for row in ordered) for m in METRICS},
+        tuple(float(row.mqm) for row in ordered),
+    )
 
 
 def shipped_scores() -> dict[str, SystemScores]:
@@ -169,29 +196,57 @@ class TwoMetrics(Viewable):
 
     def to_document(self) -> Document:
         a, b = self.a, self.b
-        kept = (f"{len(self.systems)} systems, without {self.left_out} (the experts' {ordinal(self.left_out_rank)})"
-                if self.left_out else f"all {len(self.systems)} systems")
-        rows = tuple((f"-{s.metric} (negated)" if s.metric in LOWER_IS_BETTER else s.metric, f"{s.pearson:.4f}",
-                      f"{s.kendall:.4f}", f"{s.agree} of {s.pairs}", str(s.tied), f"{s.accuracy:.3f}")
-                     for s in (a, b))
+        kept = (
+            f"{len(self.systems)} systems, without {self.left_out} (the experts' {ordinal(self.left_out_rank)})"
+            if self.left_out
+            else f"all {len(self.systems)} systems"
+        )
+        rows = tuple(
+            (
+                f"-{s.metric} (negated)" if s.metric in LOWER_IS_BETTER else s.metric,
+                f"{s.pearson:.4f}",
+                f"{s.kendall:.4f}",
+                f"{s.agree} of {s.pairs}",
+                str(s.tied),
+                f"{s.accuracy:.3f}",
+            )
+            for s in (a, b)
+        )
         more = a.agree - b.agree
         if more == 0:
             verdict = f"{a.metric} and {b.metric} order as many pairs the experts' way ({a.agree} of {self.pairs})."
         else:
             ahead, behind = (a, b) if more > 0 else (b, a)
-            verdict = (f"{ahead.metric} orders {abs(more)} more of the {self.pairs} pairs the experts' way than "
-                       f"{behind.metric} ({ahead.agree} against {behind.agree}).")
-        blocks: list[Block] = [Heading(f"{a.metric} against {b.metric}, {self.pair}, {kept}, against {self.reference}"),
-                  TableBlock(("metric", "Pearson r", "Kendall tau-b", "pairs ordered as the experts do",
-                              "pairs the metric ties (counted wrong)", "pairwise accuracy"), rows),
-                  Paragraph((verdict + " A difference over a few systems is not yet a finding: section 4 tests "
-                             "it.",))]
+            verdict = (
+                f"{ahead.metric} orders {abs(more)} more of the {self.pairs} pairs the experts' way than "
+                f"{behind.metric} ({ahead.agree} against {behind.agree})."
+            )
+        blocks: list[Block] = [
+            Heading(f"{a.metric} against {b.metric}, {self.pair}, {kept}, against {self.reference}"),
+            TableBlock(
+                (
+                    "metric",
+                    "Pearson r",
+                    "Kendall tau-b",
+                    "pairs ordered as the experts do",
+                    "pairs the metric ties (counted wrong)",
+                    "pairwise accuracy",
+                ),
+                rows,
+            ),
+            Paragraph((verdict + " A difference over a few systems is not yet a finding: section 4 tests it.",)),
+        ]
         if self.split:
-            blocks.append(TableBlock(("the experts prefer", "to", "ordered so by"),
-                                     tuple((better, worse, who + (f" ({tied} ties them)" if tied else ""))
-                                           for better, worse, who, tied in self.split),
-                                     caption=f"The {len(self.split)} pairs {a.metric} and {b.metric} order "
-                                             "differently"))
+            blocks.append(
+                TableBlock(
+                    ("the experts prefer", "to", "ordered so by"),
+                    tuple(
+                        (better, worse, who + (f" ({tied} ties them)" if tied else ""))
+                        for better, worse, who, tied in self.split
+                    ),
+                    caption=f"The {len(self.split)} pairs {a.metric} and {b.metric} order differently",
+                )
+            )
         elif a.metric == b.metric:
             blocks.append(Paragraph((f"Metric A and metric B are both {a.metric}: choose two different metrics.",)))
         else:
@@ -237,8 +292,10 @@ def compare_two(scores: SystemScores, metric_a: str, metric_b: str, leave_out: i
             raise ValueError(f"{name} must be one of {', '.join(scores.scores)}, not {preview(metric)}.")
     count = len(scores.systems)
     if isinstance(leave_out, bool) or not isinstance(leave_out, int) or not 0 <= leave_out <= count:
-        raise ValueError(f"leave_out must be a whole number from 0 (keep every system) to {count} (the experts' "
-                         f"last), not {preview(leave_out)}.")
+        raise ValueError(
+            f"leave_out must be a whole number from 0 (keep every system) to {count} (the experts' "
+            f"last), not {preview(leave_out)}."
+        )
     kept = [i for i in range(count) if i != leave_out - 1]
     if len(kept) < 3:
         raise ValueError(f"a correlation needs at least 3 systems; {len(kept)} are kept.")
@@ -254,8 +311,21 @@ def compare_two(scores: SystemScores, metric_a: str, metric_b: str, leave_out: i
             right_b = values_b[better] > values_b[worse]
             if right_a != right_b:
                 wrong, values = (metric_b, values_b) if right_a else (metric_a, values_a)
-                split.append((scores.systems[kept[better]], scores.systems[kept[worse]],
-                              metric_a if right_a else metric_b, wrong if values[better] == values[worse] else ""))
-    return TwoMetrics(scores.pair, scores.reference, tuple(scores.systems[i] for i in kept),
-                      scores.systems[leave_out - 1] if leave_out else None, leave_out,
-                      _side(metric_a, values_a, human), _side(metric_b, values_b, human), tuple(split))
+                split.append(
+                    (
+                        scores.systems[kept[better]],
+                        scores.systems[kept[worse]],
+                        metric_a if right_a else metric_b,
+                        wrong if values[better] == values[worse] else "",
+                    )
+                )
+    return TwoMetrics(
+        scores.pair,
+        scores.reference,
+        tuple(scores.systems[i] for i in kept),
+        scores.systems[leave_out - 1] if leave_out else None,
+        leave_out,
+        _side(metric_a, values_a, human),
+        _side(metric_b, values_b, human),
+        tuple(split),
+    )

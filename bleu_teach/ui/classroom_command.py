@@ -35,6 +35,8 @@ def default_database() -> str:
     from platformdirs import user_data_path
 
     return str(user_data_path("bleu-teach") / "class.sqlite")
+
+
 #: The exercises a homework has unless told otherwise: every numeric exercise that has variants.
 HOMEWORK_EXERCISES = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
 #: The environment variable that may hold the teacher token (so that a service manager can set it).
@@ -43,79 +45,146 @@ TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
 
 def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     room = commands.add_parser(
-        "class", formatter_class=formatter,
+        "class",
+        formatter_class=formatter,
         help="the classroom server: live answers of the class for the teacher (needs bleu-teach[classroom])",
         description="A classroom server: students join a session with a code and a nickname, their answers\n"
-                    "on the lesson pages are sent to it, and the teacher's dashboard shows live which\n"
-                    "mistakes the class makes. Every command uses the same database (one per user, wherever\n"
-                    "it runs; --database for another) and prints where it is; give --address (the address\n"
-                    "students use) to those that print links.",
+        "on the lesson pages are sent to it, and the teacher's dashboard shows live which\n"
+        "mistakes the class makes. Every command uses the same database (one per user, wherever\n"
+        "it runs; --database for another) and prints where it is; give --address (the address\n"
+        "students use) to those that print links.",
     )
     what = room.add_subparsers(dest="class_command", title="what to do", metavar="WHAT")
     serve = what.add_parser("serve", help="start the classroom server")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for a "
-                            "classroom network)")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for a classroom network)",
+    )
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    serve.add_argument("--site", metavar="FOLDER",
-                       help="the built course website to serve beside the classroom (make site: build/site)")
-    serve.add_argument("--address", metavar="URL",
-                       help="the address students type, if not http://HOST:PORT (behind a proxy)")
-    serve.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="worker processes (default 1); more than 1 needs PostgreSQL (--database postgresql://...)")
+    serve.add_argument(
+        "--site",
+        metavar="FOLDER",
+        help="the built course website to serve beside the classroom (make site: build/site)",
+    )
+    serve.add_argument(
+        "--address", metavar="URL", help="the address students type, if not http://HOST:PORT (behind a proxy)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes (default 1); more than 1 needs PostgreSQL (--database postgresql://...)",
+    )
     new = what.add_parser("new", help="create a session")
     new.add_argument("title", help="the session's title, as the students see it")
-    new.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
-                     help="the server's address, for the teacher link (default http://127.0.0.1:8000)")
-    homework = what.add_parser("homework", help="create a homework: each student's own questions, checked on the "
-                                                "server")
+    new.add_argument(
+        "--address",
+        metavar="URL",
+        default="http://127.0.0.1:8000",
+        help="the server's address, for the teacher link (default http://127.0.0.1:8000)",
+    )
+    homework = what.add_parser(
+        "homework", help="create a homework: each student's own questions, checked on the server"
+    )
     homework.add_argument("title", help="the homework's title, as the students see it")
-    homework.add_argument("--due", required=True, metavar="TIME",
-                          help="when it is due, with its time zone: 2026-12-01T09:00+01:00 (later answers are "
-                               "marked late)")
-    homework.add_argument("--roster", metavar="CSV",
-                          help="the class's names (only they may join, each once); a Moodle participants export "
-                               "or Canvas's gradebook export keeps the columns its gradebook import needs")
-    homework.add_argument("--exercises", metavar="IDS", default=",".join(HOMEWORK_EXERCISES),
-                          help=f"which numeric exercises (default {','.join(HOMEWORK_EXERCISES)})")
-    homework.add_argument("--avoid", metavar="FILE",
-                          help="the worksheets.quiz.json that 'exercises worksheet' wrote: no question is then one of "
-                               "those paper sheets' or that quiz's")
-    homework.add_argument("--tries", type=int, default=10, metavar="N",
-                          help="answers each student may send per question (default 10: enough to correct a slip, "
-                               "too few to find a number by trying)")
-    homework.add_argument("--variants", type=int, default=40, metavar="N",
-                          help="how many variants of each exercise to draw (default 40; students beyond share them)")
-    homework.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
-                          help="the server's address, for the links (default http://127.0.0.1:8000)")
-    nginx = what.add_parser("nginx", help="print the nginx configuration for a department's server (TLS, timeouts, "
-                                          "limits) in front of class serve")
-    nginx.add_argument("--server-name", required=True, metavar="NAME",
-                       help="the server's name in the students' address, e.g. class.cs.example.edu")
-    nginx.add_argument("--certificate", required=True, metavar="PEM",
-                       help="the TLS certificate (chain) file, e.g. /etc/letsencrypt/live/NAME/fullchain.pem")
+    homework.add_argument(
+        "--due",
+        required=True,
+        metavar="TIME",
+        help="when it is due, with its time zone: 2026-12-01T09:00+01:00 (later answers are marked late)",
+    )
+    homework.add_argument(
+        "--roster",
+        metavar="CSV",
+        help="the class's names (only they may join, each once); a Moodle participants export "
+        "or Canvas's gradebook export keeps the columns its gradebook import needs",
+    )
+    homework.add_argument(
+        "--exercises",
+        metavar="IDS",
+        default=",".join(HOMEWORK_EXERCISES),
+        help=f"which numeric exercises (default {','.join(HOMEWORK_EXERCISES)})",
+    )
+    homework.add_argument(
+        "--avoid",
+        metavar="FILE",
+        help="the worksheets.quiz.json that 'exercises worksheet' wrote: no question is then one of "
+        "those paper sheets' or that quiz's",
+    )
+    homework.add_argument(
+        "--tries",
+        type=int,
+        default=10,
+        metavar="N",
+        help="answers each student may send per question (default 10: enough to correct a slip, "
+        "too few to find a number by trying)",
+    )
+    homework.add_argument(
+        "--variants",
+        type=int,
+        default=40,
+        metavar="N",
+        help="how many variants of each exercise to draw (default 40; students beyond share them)",
+    )
+    homework.add_argument(
+        "--address",
+        metavar="URL",
+        default="http://127.0.0.1:8000",
+        help="the server's address, for the links (default http://127.0.0.1:8000)",
+    )
+    nginx = what.add_parser(
+        "nginx",
+        help="print the nginx configuration for a department's server (TLS, timeouts, limits) in front of class serve",
+    )
+    nginx.add_argument(
+        "--server-name",
+        required=True,
+        metavar="NAME",
+        help="the server's name in the students' address, e.g. class.cs.example.edu",
+    )
+    nginx.add_argument(
+        "--certificate",
+        required=True,
+        metavar="PEM",
+        help="the TLS certificate (chain) file, e.g. /etc/letsencrypt/live/NAME/fullchain.pem",
+    )
     nginx.add_argument("--key", required=True, metavar="PEM", help="the certificate's private key file")
-    nginx.add_argument("--port", type=int, default=8000,
-                       help="the port class serve listens on, on 127.0.0.1 (default 8000)")
+    nginx.add_argument(
+        "--port", type=int, default=8000, help="the port class serve listens on, on 127.0.0.1 (default 8000)"
+    )
     nginx.add_argument("--https-port", type=int, default=443, help="nginx's https port (default 443)")
     nginx.add_argument("--http-port", type=int, default=80, help="nginx's http port, which redirects (default 80)")
-    nginx.add_argument("--connections-per-address", type=int, default=1000, metavar="N",
-                       help="connections one address may hold (default 1000: a lecture hall behind one address)")
+    nginx.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="connections one address may hold (default 1000: a lecture hall behind one address)",
+    )
     listing = what.add_parser("list", help="the sessions in the database")
     link = what.add_parser("link", help="a new teacher link for a session (the old one stops working)")
     link.add_argument("session", type=int, help="the session's number (class list shows them)")
-    link.add_argument("--address", metavar="URL", default="http://127.0.0.1:8000",
-                      help="the server's address, for the link (default http://127.0.0.1:8000)")
+    link.add_argument(
+        "--address",
+        metavar="URL",
+        default="http://127.0.0.1:8000",
+        help="the server's address, for the link (default http://127.0.0.1:8000)",
+    )
     commands_with_database = [serve, new, homework, listing, link]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
         one = what.add_parser(name, help=text)
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
         commands_with_database.append(one)
     for command in commands_with_database:
-        command.add_argument("--database", metavar="PATH_OR_URL",
-                             help="a SQLite file or a postgresql:// URL (default: $BLEU_TEACH_DATABASE, else one file "
-                                  "per user, ~/.local/share/bleu-teach/class.sqlite on Linux; every command prints "
-                                  "which)")
+        command.add_argument(
+            "--database",
+            metavar="PATH_OR_URL",
+            help="a SQLite file or a postgresql:// URL (default: $BLEU_TEACH_DATABASE, else one file "
+            "per user, ~/.local/share/bleu-teach/class.sqlite on Linux; every command prints "
+            "which)",
+        )
 
 
 def _network_address() -> str:
@@ -161,8 +230,11 @@ def _store(database: str | None, create: bool) -> Any:
         if "://" not in database and create:  # a SQLite file: its folder is made (not for a PostgreSQL URL)
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         if Path(OLD_DEFAULT_DATABASE).is_file() and Path(OLD_DEFAULT_DATABASE).resolve() != Path(database).resolve():
-            print(f"note: {OLD_DEFAULT_DATABASE} in this folder holds records of an earlier version; use them with "
-                  f"--database {OLD_DEFAULT_DATABASE}", file=sys.stderr)
+            print(
+                f"note: {OLD_DEFAULT_DATABASE} in this folder holds records of an earlier version; use them with "
+                f"--database {OLD_DEFAULT_DATABASE}",
+                file=sys.stderr,
+            )
     try:
         store = Store.open(database, create=create)
     except LookupError as missing:
@@ -175,8 +247,15 @@ def _where(store: Any) -> str:
     return store.path and str(store.path) or store.engine.url.render_as_string(hide_password=True)
 
 
-def nginx_configuration(server_name: str, certificate: str, key: str, upstream_port: int = 8000,
-                        https_port: int = 443, http_port: int = 80, connections_per_address: int = 1000) -> str:
+def nginx_configuration(
+    server_name: str,
+    certificate: str,
+    key: str,
+    upstream_port: int = 8000,
+    https_port: int = 443,
+    http_port: int = 80,
+    connections_per_address: int = 1000,
+) -> str:
     """The project's nginx configuration (``classroom/deploy/nginx.conf``) for this server, every value checked so
     that nothing typed can add a directive of its own."""
     import re
@@ -195,10 +274,16 @@ def nginx_configuration(server_name: str, certificate: str, key: str, upstream_p
     if not 1 <= connections_per_address <= 100_000:
         raise ValueError(f"--connections-per-address: 1 to 100000, not {connections_per_address}")
     text = files("bleu_teach.classroom").joinpath("deploy/nginx.conf").read_text(encoding="utf-8")
-    values = {"server_name": server_name, "certificate": certificate, "certificate_key": key,
-              "upstream_port": upstream_port, "https_port": https_port, "http_port": http_port,
-              "connections_per_address": connections_per_address,
-              "https_suffix": "" if https_port == 443 else f":{https_port}"}
+    values = {
+        "server_name": server_name,
+        "certificate": certificate,
+        "certificate_key": key,
+        "upstream_port": upstream_port,
+        "https_port": https_port,
+        "http_port": http_port,
+        "connections_per_address": connections_per_address,
+        "https_suffix": "" if https_port == 443 else f":{https_port}",
+    }
     for name, value in values.items():
         text = text.replace("{" + name + "}", str(value))
     return text
@@ -209,8 +294,18 @@ def run_classroom(args: argparse.Namespace) -> int:
     if args.class_command is None:
         raise ValueError("choose what to do: class serve, new, homework, list, link, nginx, close or delete")
     if args.class_command == "nginx":  # no database: a file for the department's web server
-        print(nginx_configuration(args.server_name, args.certificate, args.key, args.port, args.https_port,
-                                  args.http_port, args.connections_per_address), end="")
+        print(
+            nginx_configuration(
+                args.server_name,
+                args.certificate,
+                args.key,
+                args.port,
+                args.https_port,
+                args.http_port,
+                args.connections_per_address,
+            ),
+            end="",
+        )
         return 0
     # A homework's options, roster and variants are checked and drawn before the records are opened: a refused
     # roster leaves no database behind.
@@ -224,21 +319,24 @@ def run_classroom(args: argparse.Namespace) -> int:
         if args.class_command == "new":
             session, secret = store.create_session(args.title)
             base = args.address.rstrip("/")
-            print(f"Session {session.id}: {session.title}\n"
-                  f"  students join at {base}/class with the code {session.code}\n"
-                  f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
+            print(
+                f"Session {session.id}: {session.title}\n"
+                f"  students join at {base}/class with the code {session.code}\n"
+                f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}"
+            )
         elif args.class_command == "homework":
             assert plan is not None
             _homework(args, store, plan)
         elif args.class_command == "link":
             secret = store.new_teacher_secret(args.session)
-            print(f"Session {args.session}: your new teacher link (the old one no longer works): "
-                  f"{args.address.rstrip('/')}/class/t/{args.session}/{secret}")
+            print(
+                f"Session {args.session}: your new teacher link (the old one no longer works): "
+                f"{args.address.rstrip('/')}/class/t/{args.session}/{secret}"
+            )
         elif args.class_command == "list":
             for session in store.sessions():
                 state = "open" if session.open else "closed"
-                print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M}  "
-                      f"{session.title}")
+                print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M}  {session.title}")
         elif args.class_command in ("close", "delete"):
             store.session(args.session)  # says so if there is none
             (store.close_session if args.class_command == "close" else store.delete_session)(args.session)
@@ -282,31 +380,46 @@ def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
         for entry in entries:  # checked before anything is drawn or made: a name once, as the join compares names
             if fold(entry.name) in first:
                 name, line = first[fold(entry.name)]
-                raise ValueError(f"--roster: {name!r} (line {line}) and {entry.name!r} (line {entry.line}) are the "
-                                 "same name to the join page; each student needs a name of their own (add a middle "
-                                 "initial, or the student number), then run the command again")
+                raise ValueError(
+                    f"--roster: {name!r} (line {line}) and {entry.name!r} (line {entry.line}) are the "
+                    "same name to the join page; each student needs a name of their own (add a middle "
+                    "initial, or the student number), then run the command again"
+                )
             first[fold(entry.name)] = (entry.name, entry.line)
     which = [part.strip() for part in args.exercises.split(",") if part.strip()]
     avoid = avoided(args.avoid) if args.avoid else []
     started = time.perf_counter()
-    print(f"drawing up to {args.variants} variants of {len(which)} exercises"
-          f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
-          file=sys.stderr, flush=True)
+    print(
+        f"drawing up to {args.variants} variants of {len(which)} exercises"
+        f"{f', none of the {len(avoid)} in {args.avoid}' if avoid else ''} (this can take a minute)...",
+        file=sys.stderr,
+        flush=True,
+    )
     variants = draw(which, avoid, args.variants)
     left = {exercise_id: sum(v.id == exercise_id for v in variants) for exercise_id in which}
     if not any(left.values()):
-        raise ValueError(f"no variant of {', '.join(which)} is left that is no near-copy of "
-                         f"{'the sheets and quiz in ' + repr(args.avoid) if avoid else 'another'}; nothing was made: "
-                         "choose other --exercises")
-    others = "a paper sheet's or the quiz's question (or of another student's)" if avoid else "another student's question"
+        raise ValueError(
+            f"no variant of {', '.join(which)} is left that is no near-copy of "
+            f"{'the sheets and quiz in ' + repr(args.avoid) if avoid else 'another'}; nothing was made: "
+            "choose other --exercises"
+        )
+    others = (
+        "a paper sheet's or the quiz's question (or of another student's)" if avoid else "another student's question"
+    )
     for exercise_id, count in left.items():  # said, never dropped in silence (the worksheet command says it too)
         if count == 0:
-            print(f"note: no variant of {exercise_id} is left that is no near-copy of {others}: the homework leaves "
-                  "it out", file=sys.stderr)
+            print(
+                f"note: no variant of {exercise_id} is left that is no near-copy of {others}: the homework leaves "
+                "it out",
+                file=sys.stderr,
+            )
         elif count < args.variants:
-            print(f"note: only {count} variant{'s' if count > 1 else ''} of {exercise_id} {'are' if count > 1 else 'is'}"
-                  f" left that {'are' if count > 1 else 'is'} no near-copy of {others}, of the {args.variants} asked "
-                  f"for: students share {'them' if count > 1 else 'it'} in turn", file=sys.stderr)
+            print(
+                f"note: only {count} variant{'s' if count > 1 else ''} of {exercise_id} {'are' if count > 1 else 'is'}"
+                f" left that {'are' if count > 1 else 'is'} no near-copy of {others}, of the {args.variants} asked "
+                f"for: students share {'them' if count > 1 else 'it'} in turn",
+                file=sys.stderr,
+            )
     return {"due": due, "names": names, "variants": variants, "started": started}
 
 
@@ -328,20 +441,21 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
     homework.save(session, variants)
     base = args.address.rstrip("/")
     drawn = homework.counts(session.id)
-    print(f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question), "
-          f"{time.perf_counter() - started:.0f} s to draw\n"
-          f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
-          f"  students join at {base}/class with the code {session.code}"
-          f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at {base}/class/homework\n"
-          f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}")
+    print(
+        f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question), "
+        f"{time.perf_counter() - started:.0f} s to draw\n"
+        f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
+        f"  students join at {base}/class with the code {session.code}"
+        f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at {base}/class/homework\n"
+        f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}"
+    )
 
 
 def _serve(args: argparse.Namespace, store: Any) -> int:
     import uvicorn
 
     from bleu_teach.classroom.app import create_app
-
-    from bleu_teach.classroom.app import check_site
+    from bleu_teach.classroom.site_files import check_site
 
     site = Path(args.site) if args.site else None
     if site is not None and not (site / "index.html").is_file():
@@ -361,34 +475,63 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
         try:
             probe.bind((args.host, args.port))
         except OSError as problem:
-            raise ValueError(f"--port: cannot listen on {args.host}:{args.port} ({problem.strerror or problem}); "
-                             "is another server using it? Choose another --port.") from None
+            raise ValueError(
+                f"--port: cannot listen on {args.host}:{args.port} ({problem.strerror or problem}); "
+                "is another server using it? Choose another --port."
+            ) from None
     token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
     shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
     base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
-    print(f"bleu-teach classroom server\n  records: {_where(store)}\n"
-          f"  teacher page (keep this link to yourself; a new one at each start, unless "
-          f"{TOKEN_VARIABLE} is set): {base}/class/teach?token={token}\n"
-          f"  students join at: {base}/class", flush=True)
+    print(
+        f"bleu-teach classroom server\n  records: {_where(store)}\n"
+        f"  teacher page (keep this link to yourself; a new one at each start, unless "
+        f"{TOKEN_VARIABLE} is set): {base}/class/teach?token={token}\n"
+        f"  students join at: {base}/class",
+        flush=True,
+    )
     if not _is_loopback(args.host):
-        print(f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "
-              f"type the join address above (or scan this code):\n{_qr(base + '/class')}", file=sys.stderr,
-              flush=True)
+        print(
+            f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "
+            f"type the join address above (or scan this code):\n{_qr(base + '/class')}",
+            file=sys.stderr,
+            flush=True,
+        )
     if args.workers > 1:  # each worker makes the app from the environment; they share the database
         from bleu_teach.classroom.app import DATABASE_VARIABLE, SITE_VARIABLE
 
         store.close()
-        os.environ.update({DATABASE_VARIABLE: store.engine.url.render_as_string(hide_password=False),
-                           TOKEN_VARIABLE: token,
-                           **({SITE_VARIABLE: str(site)} if site else {})})
-        uvicorn.run("bleu_teach.classroom.app:from_environment", factory=True, workers=args.workers,
-                    host=args.host, port=args.port, log_level="warning", access_log=False,
-                    limit_concurrency=4000, timeout_graceful_shutdown=2, timeout_keep_alive=30)
+        os.environ.update(
+            {
+                DATABASE_VARIABLE: store.engine.url.render_as_string(hide_password=False),
+                TOKEN_VARIABLE: token,
+                **({SITE_VARIABLE: str(site)} if site else {}),
+            }
+        )
+        uvicorn.run(
+            "bleu_teach.classroom.app:from_environment",
+            factory=True,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            access_log=False,
+            limit_concurrency=4000,
+            timeout_graceful_shutdown=2,
+            timeout_keep_alive=30,
+        )
         return 0
     app = create_app(store, token, site)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False,
-                    limit_concurrency=4000, timeout_graceful_shutdown=2, timeout_keep_alive=30)
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            access_log=False,
+            limit_concurrency=4000,
+            timeout_graceful_shutdown=2,
+            timeout_keep_alive=30,
+        )
     finally:
         store.close()  # the SQLite file whole on its own: its log merged back
     return 0

@@ -28,7 +28,17 @@ from bleu_teach.inputs.optional import needs
 needs("ipywidgets", "The lessons' explorers (controls)")
 import ipywidgets as widgets
 
-__all__ = ["CheckedValue", "CheckedSelection", "Choice", "Slider", "Tick", "TextLine", "TextArea", "WholeNumber", "Toggles"]
+__all__ = [
+    "CheckedValue",
+    "CheckedSelection",
+    "Choice",
+    "Slider",
+    "Tick",
+    "TextLine",
+    "TextArea",
+    "WholeNumber",
+    "Toggles",
+]
 
 
 class CheckedValue:
@@ -53,10 +63,15 @@ class CheckedSelection(CheckedValue):
             options = list(getattr(self, "options", ()))
             labels = [str(o[0]) if isinstance(o, tuple) else str(o) for o in options]
             what = f"{getattr(self, 'description', '') or 'this menu'}"
-            if name == "index" and value is not None and (
-                    isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(options)):
-                raise ValueError(f"{what}: index must be a whole number from 0 to {len(options) - 1} (one per "
-                                 f"choice), not {value!r}.")
+            if (
+                name == "index"
+                and value is not None
+                and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(options))
+            ):
+                raise ValueError(
+                    f"{what}: index must be a whole number from 0 to {len(options) - 1} (one per "
+                    f"choice), not {value!r}."
+                )
             if name == "label" and value is not None and value not in labels:
                 raise ValueError(f"{what}: label must be one of {', '.join(map(repr, labels))}, not {value!r}.")
         super().__setattr__(name, value)

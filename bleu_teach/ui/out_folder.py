@@ -87,7 +87,9 @@ def files_key() -> bytes:
 
             path = user_data_path("bleu-teach") / "files.key"
         except ImportError:  # a bare install: where platformdirs would say on Linux
-            path = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "bleu-teach" / "files.key"
+            path = (
+                Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "bleu-teach" / "files.key"
+            )
     try:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,18 +99,23 @@ def files_key() -> bytes:
                 pass
         key = path.read_bytes().strip()
     except OSError as problem:
-        raise ValueError(f"cannot read or make the key bleu_teach seals its lists of written files with, "
-                         f"{str(path)!r}: {_reason(problem)}") from None
+        raise ValueError(
+            f"cannot read or make the key bleu_teach seals its lists of written files with, "
+            f"{str(path)!r}: {_reason(problem)}"
+        ) from None
     if len(key) < 32:
-        raise ValueError(f"{str(path)!r} is not a key bleu_teach made (too short); move it away, and bleu_teach "
-                         "makes a new one (earlier folders then need --force once)")
+        raise ValueError(
+            f"{str(path)!r} is not a key bleu_teach made (too short); move it away, and bleu_teach "
+            "makes a new one (earlier folders then need --force once)"
+        )
     return key
 
 
 def _new_file(path: Path, data: bytes, secret: bool) -> None:
     """A new file at ``path`` (never an existing one, never through a link) holding ``data``, on the disk."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                         0o600 if secret else 0o644)
+    descriptor = os.open(
+        path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600 if secret else 0o644
+    )
     with os.fdopen(descriptor, "wb") as file:
         file.write(data)
         file.flush()
@@ -136,8 +143,14 @@ def _uninterrupted() -> Iterator[None]:
 def _inside(name: str) -> PurePosixPath | None:
     """``name`` as a relative path that stays inside the folder (None: it does not, or it is the manifest)."""
     relative = PurePosixPath(name)
-    if (relative.is_absolute() or not relative.parts or name == MANIFEST or "\\" in name
-            or any(p in ("", ".", "..") for p in relative.parts) or name != str(relative)):
+    if (
+        relative.is_absolute()
+        or not relative.parts
+        or name == MANIFEST
+        or "\\" in name
+        or any(p in ("", ".", "..") for p in relative.parts)
+        or name != str(relative)
+    ):
         return None
     return relative
 
@@ -160,8 +173,10 @@ def _out_path(where: object) -> Path:
     except (OSError, RuntimeError, KeyError):  # no home folder known
         home = Path(resolved.anchor)
     if resolved == Path(resolved.anchor) or resolved == home:
-        raise ValueError(f"--out {where!r} is {'the root folder' if resolved == Path(resolved.anchor) else 'your home folder'}: "
-                         f"name a folder of its own for the course's files, such as --out bleu-teach/.")
+        raise ValueError(
+            f"--out {where!r} is {'the root folder' if resolved == Path(resolved.anchor) else 'your home folder'}: "
+            f"name a folder of its own for the course's files, such as --out bleu-teach/."
+        )
     return out
 
 
@@ -211,9 +226,11 @@ class OutFolder:
         if not os.path.lexists(path):
             return {}
         if path.is_symlink() or not path.is_file():
-            raise ValueError(f"{str(path)!r} is not the file bleu_teach keeps its list of written files in (it is a "
-                             f"{'symbolic link' if path.is_symlink() else 'folder'}); move it away, or choose "
-                             f"another --out.")
+            raise ValueError(
+                f"{str(path)!r} is not the file bleu_teach keeps its list of written files in (it is a "
+                f"{'symbolic link' if path.is_symlink() else 'folder'}); move it away, or choose "
+                f"another --out."
+            )
         try:
             with open(path, "rb") as file:
                 text = file.read(_MOST_MANIFEST + 1)
@@ -225,15 +242,26 @@ class OutFolder:
                 raise ValueError
             # Only names the commands write are honoured, and only entries sealed with this user's key for this
             # folder: a list copied from elsewhere, or edited, cannot make a command replace or remove another file.
-            listed = {name: {"sha256": entry["sha256"], "command": str(entry["command"])[:40],
-                             "seal": str(entry.get("seal", ""))}
-                      for name, entry in files.items()
-                      if isinstance(name, str) and len(name) <= 200 and self.names.fullmatch(name)
-                      and _inside(name) is not None and isinstance(entry, dict)
-                      and isinstance(entry.get("sha256"), str) and _SHA256.fullmatch(entry["sha256"])}
-            sealed = {name: {"sha256": entry["sha256"], "command": entry["command"]}
-                      for name, entry in listed.items()
-                      if hmac.compare_digest(entry["seal"], self._seal(name, entry["sha256"], entry["command"]))}
+            listed = {
+                name: {
+                    "sha256": entry["sha256"],
+                    "command": str(entry["command"])[:40],
+                    "seal": str(entry.get("seal", "")),
+                }
+                for name, entry in files.items()
+                if isinstance(name, str)
+                and len(name) <= 200
+                and self.names.fullmatch(name)
+                and _inside(name) is not None
+                and isinstance(entry, dict)
+                and isinstance(entry.get("sha256"), str)
+                and _SHA256.fullmatch(entry["sha256"])
+            }
+            sealed = {
+                name: {"sha256": entry["sha256"], "command": entry["command"]}
+                for name, entry in listed.items()
+                if hmac.compare_digest(entry["seal"], self._seal(name, entry["sha256"], entry["command"]))
+            }
             self._unproven = set(listed) - set(sealed)
             return sealed
         except OSError as problem:
@@ -241,9 +269,11 @@ class OutFolder:
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             if self.force:  # replaced by this run's list; it owns nothing, so every other file is the teacher's
                 return {}
-            raise ValueError(f"{str(path)!r} is not a list of files bleu_teach can read (it may not be bleu_teach's). "
-                             f"Nothing was written: move it away, choose another --out, or add --force to replace "
-                             f"it.") from None
+            raise ValueError(
+                f"{str(path)!r} is not a list of files bleu_teach can read (it may not be bleu_teach's). "
+                f"Nothing was written: move it away, choose another --out, or add --force to replace "
+                f"it."
+            ) from None
 
     def _seal(self, name: str, sha256: str, command: str) -> str:
         """An entry's seal: its HMAC-SHA256 with this user's key (:func:`files_key`), over the folder, the name, what
@@ -252,13 +282,22 @@ class OutFolder:
         return hmac.new(self._key, message.encode("utf-8"), hashlib.sha256).hexdigest()
 
     def _save_manifest(self) -> None:
-        files = {name: {**entry, "seal": self._seal(name, entry["sha256"], entry["command"])}
-                 for name, entry in sorted(self._files.items())}
-        text = json.dumps({"format": _FORMAT, "about": "The files python -m bleu_teach exercises wrote into this "
-                           "folder, with the SHA-256 of what it wrote, each entry sealed with a key only this "
-                           "user's bleu_teach holds: a later run replaces or removes only these, only while they "
-                           "are unchanged, and never an entry that was added or edited by hand.", "files": files},
-                          indent=1, ensure_ascii=False)
+        files = {
+            name: {**entry, "seal": self._seal(name, entry["sha256"], entry["command"])}
+            for name, entry in sorted(self._files.items())
+        }
+        text = json.dumps(
+            {
+                "format": _FORMAT,
+                "about": "The files python -m bleu_teach exercises wrote into this "
+                "folder, with the SHA-256 of what it wrote, each entry sealed with a key only this "
+                "user's bleu_teach holds: a later run replaces or removes only these, only while they "
+                "are unchanged, and never an entry that was added or edited by hand.",
+                "files": files,
+            },
+            indent=1,
+            ensure_ascii=False,
+        )
         self._replace(MANIFEST, (text + "\n").encode("utf-8"), secret=False)
 
     # ------------------------------------------------------------------
@@ -288,8 +327,10 @@ class OutFolder:
         for part in relative.parts[:-1]:
             folder = folder / part
             if folder.is_symlink():
-                return (f"{str(folder)!r} is a symbolic link, and bleu_teach writes only into real folders inside "
-                        f"--out", False)
+                return (
+                    f"{str(folder)!r} is a symbolic link, and bleu_teach writes only into real folders inside --out",
+                    False,
+                )
             if os.path.lexists(folder) and not folder.is_dir():
                 return f"{str(folder)!r} is a file where bleu_teach needs a folder", False
         path = self.root / relative
@@ -299,11 +340,18 @@ class OutFolder:
             return f"{str(path)!r} is a folder where bleu_teach writes a file", False
         if self.force:
             return None
-        what = "a symbolic link" if path.is_symlink() else (
-            "a file bleu_teach wrote but that has changed since" if name in self._files else
-            "a file its list says bleu_teach wrote, but that entry is not sealed by this user's bleu_teach for this "
-            "folder (added or edited by hand, copied from another folder, or written by an older version)"
-            if name in self._unproven else "a file bleu_teach did not write")
+        what = (
+            "a symbolic link"
+            if path.is_symlink()
+            else (
+                "a file bleu_teach wrote but that has changed since"
+                if name in self._files
+                else "a file its list says bleu_teach wrote, but that entry is not sealed by this user's bleu_teach "
+                "for this folder (added or edited by hand, copied from another folder, or written by an older version)"
+                if name in self._unproven
+                else "a file bleu_teach did not write"
+            )
+        )
         return f"{str(path)!r} is {what}", True
 
     def plan(self, names: Iterable[str]) -> None:
@@ -312,10 +360,14 @@ class OutFolder:
         if not problems:
             return
         shown = "; ".join(text for text, _ in problems[:3]) + (
-            f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+            f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        )
         them = "them" if len(problems) > 1 else "it"
-        advice = (f"move {them} away, choose another --out, or add --force to replace {them}"
-                  if all(forceable for _, forceable in problems) else f"move {them} away or choose another --out")
+        advice = (
+            f"move {them} away, choose another --out, or add --force to replace {them}"
+            if all(forceable for _, forceable in problems)
+            else f"move {them} away or choose another --out"
+        )
         raise ValueError(f"will not replace what is already there: {shown}. Nothing was written: {advice}.")
 
     # ------------------------------------------------------------------
@@ -430,8 +482,9 @@ class OutFolder:
                 continue
             relative = self._relative(name)
             path = self.root / relative
-            inside = not any((self.root / PurePosixPath(*relative.parts[:k])).is_symlink()
-                             for k in range(1, len(relative.parts)))
+            inside = not any(
+                (self.root / PurePosixPath(*relative.parts[:k])).is_symlink() for k in range(1, len(relative.parts))
+            )
             if inside and self._owned(name, path):
                 try:
                     path.unlink()

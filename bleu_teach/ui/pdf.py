@@ -42,11 +42,30 @@ __all__ = ["FIELD_CHARACTERS", "field_font", "page_style", "pdf_missing", "print
 #: Azerbaijani, Romanian, Vietnamese and pinyin), Greek's letters, punctuation, super- and subscripts, the euro,
 #: arrows, and the arithmetic's signs (minus, times, square root, sum, infinity, approximately, not equal, at
 #: most, at least, the middle dot). About 20 KB compressed; the whole font is 380 KB.
-FIELD_CHARACTERS = ((0x20, 0x7E), (0xA0, 0x17F), (0x18F, 0x18F), (0x1A0, 0x1A1), (0x1AF, 0x1B0), (0x1CD, 0x1DC),
-                    (0x218, 0x21B), (0x259, 0x259), (0x391, 0x3C9), (0x1EA0, 0x1EF9), (0x2010, 0x2027),
-                    (0x2030, 0x2044), (0x2070, 0x209F), (0x20AC, 0x20AC), (0x2190, 0x2193), (0x2211, 0x2212),
-                    (0x221A, 0x221A), (0x221E, 0x221E), (0x2248, 0x2248), (0x2260, 0x2260), (0x2264, 0x2265),
-                    (0x22C5, 0x22C5))
+FIELD_CHARACTERS = (
+    (0x20, 0x7E),
+    (0xA0, 0x17F),
+    (0x18F, 0x18F),
+    (0x1A0, 0x1A1),
+    (0x1AF, 0x1B0),
+    (0x1CD, 0x1DC),
+    (0x218, 0x21B),
+    (0x259, 0x259),
+    (0x391, 0x3C9),
+    (0x1EA0, 0x1EF9),
+    (0x2010, 0x2027),
+    (0x2030, 0x2044),
+    (0x2070, 0x209F),
+    (0x20AC, 0x20AC),
+    (0x2190, 0x2193),
+    (0x2211, 0x2212),
+    (0x221A, 0x221A),
+    (0x221E, 0x221E),
+    (0x2248, 0x2248),
+    (0x2260, 0x2260),
+    (0x2264, 0x2265),
+    (0x22C5, 0x22C5),
+)
 
 #: The family the fields' font is known by in the page's style.
 _FIELD_FAMILY = "bleu-teach answer fields"
@@ -67,8 +86,10 @@ def pdf_missing() -> str | None:
     try:
         import weasyprint  # noqa: F401  (loads Pango)
     except OSError as error:
-        return (f"the teacher's PDFs need WeasyPrint, which needs the Pango library ({str(error)[:120]}); "
-                "on Debian or Ubuntu: apt install libpango-1.0-0 libpangoft2-1.0-0")
+        return (
+            f"the teacher's PDFs need WeasyPrint, which needs the Pango library ({str(error)[:120]}); "
+            "on Debian or Ubuntu: apt install libpango-1.0-0 libpangoft2-1.0-0"
+        )
     return None
 
 
@@ -77,8 +98,9 @@ def _font_file(pattern: str) -> tuple[str, int] | None:
     or None: no fontconfig here, or it gives another family."""
     if shutil.which("fc-match") is None:
         return None
-    found = subprocess.run(["fc-match", "--format=%{family[0]}\n%{file}\n%{index}", pattern], capture_output=True,
-                           text=True, check=False).stdout.split("\n")
+    found = subprocess.run(
+        ["fc-match", "--format=%{family[0]}\n%{file}\n%{index}", pattern], capture_output=True, text=True, check=False
+    ).stdout.split("\n")
     family = pattern.split(":")[0]
     return (found[1], int(found[2])) if len(found) == 3 and found[0] == family and found[2].isdigit() else None
 
@@ -175,8 +197,11 @@ def page_style(pages: Iterable[str]) -> str:
     wanted = sorted(used & _covered(_CJK) | ({0x20} if used else set()))  # and the space between a name's words
     cuts = [(weight, _cut(f"{_CJK}:weight={weight}", wanted, True)) for weight in ("regular", "bold")] if wanted else []
     if cuts and all(font is not None for _, font in cuts):
-        style += "".join(_face(_CJK_FAMILY, font, "bold" if weight == "bold" else "normal")
-                         for weight, font in cuts if font is not None)
+        style += "".join(
+            _face(_CJK_FAMILY, font, "bold" if weight == "bold" else "normal")
+            for weight, font in cuts
+            if font is not None
+        )
         style += f'body{{font-family:"DejaVu Sans","{_CJK_FAMILY}",{_FALLBACK}!important}}'
     return style
 
@@ -190,7 +215,7 @@ def _object(pdf: Any, value: Any) -> Any:
 
 def _elements(pdf: Any, node: Any) -> Iterator[Any]:
     """The structure elements under ``node``, depth first in the order they are read."""
-    for kid in (node.get("K") or []):
+    for kid in node.get("K") or []:
         element = _object(pdf, kid)
         if isinstance(element, dict) and element.get("Type") == "/StructElem":
             yield element
@@ -212,15 +237,22 @@ def _finisher(page: str) -> Callable[[Any, Any], None]:
     def finish(document: Any, pdf: Any) -> None:
         root = _object(pdf, pdf.catalog["StructTreeRoot"])
         elements = list(_elements(pdf, root))
-        spans = [e for e in elements if e.get("S") == "/Span"
-                 and any(isinstance(_object(pdf, kid), dict) for kid in e.get("K") or [])]
+        spans = [
+            e
+            for e in elements
+            if e.get("S") == "/Span" and any(isinstance(_object(pdf, kid), dict) for kid in e.get("K") or [])
+        ]
         if len(spans) != len(languages):
-            raise RuntimeError(f"the page has {len(languages)} spans in another language, its PDF {len(spans)} /Span "
-                               "elements with kids: a span broke across lines, or another kind of span was added")
+            raise RuntimeError(
+                f"the page has {len(languages)} spans in another language, its PDF {len(spans)} /Span "
+                "elements with kids: a span broke across lines, or another kind of span was added"
+            )
         for span, language in zip(spans, languages):
             span["Lang"] = String(language)
-        ids = sorted(((element["ID"].string, element.reference) for element in elements if "ID" in element),
-                     key=lambda pair: pair[0].encode("utf-8"))
+        ids = sorted(
+            ((element["ID"].string, element.reference) for element in elements if "ID" in element),
+            key=lambda pair: pair[0].encode("utf-8"),
+        )
         if ids:
             tree = Dictionary({"Names": Array([item for key, reference in ids for item in (String(key), reference)])})
             pdf.add_object(tree)
@@ -241,8 +273,9 @@ def print_pdf(page: str, style: str | None = None) -> bytes:
     fonts = FontConfiguration()
     css = weasyprint.CSS(string=page_style([page]) if style is None else style, font_config=fonts)
     document: Any = weasyprint.HTML(string=page)
-    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=fonts, finisher=_finisher(page),
-                                    pdf_variant="pdf/ua-1", pdf_forms=True)
+    pdf: bytes = document.write_pdf(
+        stylesheets=[css], font_config=fonts, finisher=_finisher(page), pdf_variant="pdf/ua-1", pdf_forms=True
+    )
     return pdf
 
 

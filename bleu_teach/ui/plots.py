@@ -21,23 +21,36 @@ from bleu_teach.inputs.optional import needs
 needs("matplotlib", "The lessons' figures (plots)")
 import matplotlib
 from cycler import cycler
-from matplotlib.typing import RcKeyType
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+from matplotlib.typing import RcKeyType
 
-from bleu_teach.metrics import METRICS
-from bleu_teach.lessons.agreement import mqm_bands
-from bleu_teach.lessons.curves import bp_curve, length_sweep
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.explorers.views import BP_TITLE
+from bleu_teach.lessons.curves import bp_curve, length_sweep
+from bleu_teach.lessons.metric_tables import mqm_bands
+from bleu_teach.metrics import METRICS
 from bleu_teach.views import figure_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bleu_teach.lessons.agreement import SegmentTable, SystemTable
-    from bleu_teach.lessons.significance import BootstrapDistribution
+    from bleu_teach.lessons.confidence_intervals import BootstrapDistribution
+    from bleu_teach.lessons.metric_tables import SegmentTable, SystemTable
 
-__all__ = ["PALETTE", "PNG_DPI", "SCREEN_DPI", "LessonFigure", "png_bytes", "plot_precisions", "plot_length_sweep", "plot_brevity_penalty", "plot_scores", "plot_bootstrap", "lesson_style",
-           "plot_system_scatter", "plot_segment_bands"]
+__all__ = [
+    "PALETTE",
+    "PNG_DPI",
+    "SCREEN_DPI",
+    "LessonFigure",
+    "png_bytes",
+    "plot_precisions",
+    "plot_length_sweep",
+    "plot_brevity_penalty",
+    "plot_scores",
+    "plot_bootstrap",
+    "lesson_style",
+    "plot_system_scatter",
+    "plot_segment_bands",
+]
 
 #: Okabe and Ito (2008) colour-blind-safe palette.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -128,12 +141,20 @@ def plot_precisions(report: BleuReport, title: str = "Modified precision by n-gr
     values = [float(o.precision) for o in report.orders]
     bars = ax.bar(labels, values, color=PALETTE[0], edgecolor="black")
     for bar, order in zip(bars, report.orders):
-        ax.annotate(f"{order.clipped}/{order.total}", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                    ha="center", va="bottom", fontsize=14, xytext=(0, 3), textcoords="offset points")
+        ax.annotate(
+            f"{order.clipped}/{order.total}",
+            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+            ha="center",
+            va="bottom",
+            fontsize=14,
+            xytext=(0, 3),
+            textcoords="offset points",
+        )
     ax.set_ylim(0, 1.15)
     _style_axes(ax, title, "n-gram order", "modified precision $p_n$")
     fig.description = figure_text.precision_bars(
-        title, [(o.n, o.clipped, o.total, value) for o, value in zip(report.orders, values)])
+        title, [(o.n, o.clipped, o.total, value) for o, value in zip(report.orders, values)]
+    )
     return fig
 
 
@@ -147,15 +168,21 @@ def plot_length_sweep(
     xs = [r.hyp_len for r in rows]
     # (legend label, the line's name in words, its short name in words, values)
     series = [
-        ("brevity penalty", "The brevity penalty", "the brevity penalty",
-         [r.brevity_penalty for r in rows]),
-        ("modified unigram precision $p_1$", "The modified unigram precision p1", "p1",
-         [r.p1 for r in rows]),
-        ("BLEU-1 = BP $\\times$ $p_1$", "BLEU-1, BP times p1,", "BLEU-1",
-         [r.bleu for r in rows]),
+        ("brevity penalty", "The brevity penalty", "the brevity penalty", [r.brevity_penalty for r in rows]),
+        ("modified unigram precision $p_1$", "The modified unigram precision p1", "p1", [r.p1 for r in rows]),
+        ("BLEU-1 = BP $\\times$ $p_1$", "BLEU-1, BP times p1,", "BLEU-1", [r.bleu for r in rows]),
     ]
     for i, (label, _, _, ys) in enumerate(series):
-        ax.plot(xs, ys, marker=MARKERS[i], linestyle=LINESTYLES[i], color=PALETTE[i], label=label, linewidth=2.5, markersize=9)
+        ax.plot(
+            xs,
+            ys,
+            marker=MARKERS[i],
+            linestyle=LINESTYLES[i],
+            color=PALETTE[i],
+            label=label,
+            linewidth=2.5,
+            markersize=9,
+        )
     ax.set_xticks(xs)
     ax.set_ylim(-0.02, 1.1)
     title = f"'{word}' repeated 1 to {max_len} times"
@@ -166,30 +193,54 @@ def plot_length_sweep(
 
 
 @_styled
-def plot_brevity_penalty(ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None) -> LessonFigure:
+def plot_brevity_penalty(
+    ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None
+) -> LessonFigure:
     """BP against hypothesis length for the given reference lengths, marking ``hyp_len``."""
     lens = list(ref_lens)
     top = max_len if max_len is not None else max(max(lens) * 2, (hyp_len or 0) + 1, 2)
     points = bp_curve(lens, top)
     if hyp_len is not None and not any(c == hyp_len for c, _, _ in points):
-        raise ValueError(f"hyp_len: {hyp_len} is beyond the curve's last length {top}; give max_len at least "
-                         f"{hyp_len}.")
+        raise ValueError(
+            f"hyp_len: {hyp_len} is beyond the curve's last length {top}; give max_len at least {hyp_len}."
+        )
     fig, ax = _new()
     xs = [c for c, _, _ in points if c > 0]
     ys = [float(bp) for c, _, bp in points if c > 0]
-    ax.plot(xs, ys, marker="o", linestyle="-", color=PALETTE[0], linewidth=2.5, markersize=6, label="BP = exp(1 - r/c) if c <= r, else 1")
+    ax.plot(
+        xs,
+        ys,
+        marker="o",
+        linestyle="-",
+        color=PALETTE[0],
+        linewidth=2.5,
+        markersize=6,
+        label="BP = exp(1 - r/c) if c <= r, else 1",
+    )
     # The reference length BLEU uses for the hypothesis (the closest; of two as close, the shorter) is drawn
     # thicker and named in the legend, so the tie rule is seen, not only read.
     chosen = None if hyp_len is None else next(r for c, r, _ in points if c == hyp_len)
     for i, r in enumerate(sorted(set(lens))):
-        ax.axvline(r, color=PALETTE[(i + 1) % len(PALETTE)], linestyle=LINESTYLES[(i + 1) % 4],
-                   linewidth=5 if r == chosen else 2,
-                   label=f"chosen reference length r = {r}" if r == chosen else f"reference length {r}")
+        ax.axvline(
+            r,
+            color=PALETTE[(i + 1) % len(PALETTE)],
+            linestyle=LINESTYLES[(i + 1) % 4],
+            linewidth=5 if r == chosen else 2,
+            label=f"chosen reference length r = {r}" if r == chosen else f"reference length {r}",
+        )
     marked = None
     if hyp_len is not None:
         current = next(float(bp) for c, _, bp in points if c == hyp_len)
-        ax.plot([hyp_len], [current], marker="*", markersize=24, color=PALETTE[3], markeredgecolor="black",
-                linestyle="none", label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}")
+        ax.plot(
+            [hyp_len],
+            [current],
+            marker="*",
+            markersize=24,
+            color=PALETTE[3],
+            markeredgecolor="black",
+            linestyle="none",
+            label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}",
+        )
         marked = (hyp_len, current)
     ax.set_ylim(-0.02, 1.1)
     ax.set_xlim(0, top + 0.5)
@@ -217,19 +268,29 @@ def plot_scores(
     bars = ax.bar(names, values, color=PALETTE[0], edgecolor="black")
     for i, (bar, raw) in enumerate(zip(bars, scores.values())):
         label = "n/a" if isinstance(raw, str) else f"{values[i]:.3f}"
-        ax.annotate(label, (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
-                    va="bottom", fontsize=13, xytext=(0, 3), textcoords="offset points")
+        ax.annotate(
+            label,
+            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+            ha="center",
+            va="bottom",
+            fontsize=13,
+            xytext=(0, 3),
+            textcoords="offset points",
+        )
     ax.set_ylim(0, max(values + [0.1]) * 1.2)
     ax.tick_params(axis="x", rotation=30)
     _style_axes(ax, title, xlabel, ylabel)
     fig.description = figure_text.score_bars(
-        title, xlabel, ylabel, [(name, None if isinstance(raw, str) else value)
-                                for name, raw, value in zip(names, scores.values(), values)])
+        title,
+        xlabel,
+        ylabel,
+        [(name, None if isinstance(raw, str) else value) for name, raw, value in zip(names, scores.values(), values)],
+    )
     return fig
 
 
 @_styled
-def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | None = None) -> LessonFigure:
+def plot_bootstrap(dist: BootstrapDistribution, bins: int = 30, title: str | None = None) -> LessonFigure:
     """A histogram of the resampled scores, the score and their mean, and the two 95% intervals.
 
     ``dist`` is a :class:`bleu_teach.lessons.significance.BootstrapDistribution`.
@@ -242,15 +303,25 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
     fig, ax = _new((9, 6.8))
     counts, edges, _ = ax.hist(dist.scores, bins=bins, color="#BBBBBB", edgecolor="black")
     top = float(max(counts))
-    ax.axvline(dist.score, color="black", linestyle="-", linewidth=2.5,
-               label=f"BLEU of the test set: {dist.score:.2f}")
-    ax.axvline(dist.mean, color="black", linestyle="--", linewidth=2,
-               label=f"mean of the resampled scores: {dist.mean:.2f}")
+    ax.axvline(dist.score, color="black", linestyle="-", linewidth=2.5, label=f"BLEU of the test set: {dist.score:.2f}")
+    ax.axvline(
+        dist.mean, color="black", linestyle="--", linewidth=2, label=f"mean of the resampled scores: {dist.mean:.2f}"
+    )
     bars = [
-        (1.20, "-.", f"sacreBLEU's interval, mean ± half-width: {dist.sacrebleu_low:.2f} to {dist.sacrebleu_high:.2f}",
-         dist.sacrebleu_low, dist.sacrebleu_high),
-        (1.08, ":", f"percentile interval, 2.5th to 97.5th: {dist.percentile_low:.2f} to {dist.percentile_high:.2f}",
-         dist.percentile_low, dist.percentile_high),
+        (
+            1.20,
+            "-.",
+            f"sacreBLEU's interval, mean ± half-width: {dist.sacrebleu_low:.2f} to {dist.sacrebleu_high:.2f}",
+            dist.sacrebleu_low,
+            dist.sacrebleu_high,
+        ),
+        (
+            1.08,
+            ":",
+            f"percentile interval, 2.5th to 97.5th: {dist.percentile_low:.2f} to {dist.percentile_high:.2f}",
+            dist.percentile_low,
+            dist.percentile_high,
+        ),
     ]
     for height, style, label, low, high in bars:
         ax.plot([low, high], [top * height] * 2, color="black", linestyle=style, linewidth=3, label=label)
@@ -262,21 +333,29 @@ def plot_bootstrap(dist: "BootstrapDistribution", bins: int = 30, title: str | N
     _style_axes(ax, title, xlabel, ylabel)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=13, ncol=1, frameon=False)
     fig.description = figure_text.bootstrap_histogram(
-        title, xlabel, ylabel, dist.scores, [float(c) for c in counts], [float(e) for e in edges],
+        title,
+        xlabel,
+        ylabel,
+        dist.scores,
+        [float(c) for c in counts],
+        [float(e) for e in edges],
         [("BLEU of the test set", dist.score), ("mean of the resampled scores", dist.mean)],
-        [("sacreBLEU's interval, mean ± half-width", dist.sacrebleu_low, dist.sacrebleu_high),
-         ("the percentile interval, 2.5th to 97.5th", dist.percentile_low, dist.percentile_high)])
+        [
+            ("sacreBLEU's interval, mean ± half-width", dist.sacrebleu_low, dist.sacrebleu_high),
+            ("the percentile interval, 2.5th to 97.5th", dist.percentile_low, dist.percentile_high),
+        ],
+    )
     return fig
 
 
-def _metric_axis(table: "SystemTable | SegmentTable", metric: str) -> str:
+def _metric_axis(table: SystemTable | SegmentTable, metric: str) -> str:
     against = " and ".join(table.references_used)
     lower = ", lower is better" if metric in METRICS and METRICS[metric].lower_is_better else ""
     return f"{metric} against {against} (0-100{lower})"
 
 
 @_styled
-def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str | None = None) -> LessonFigure:
+def plot_system_scatter(table: SystemTable, metric: str = "BLEU", title: str | None = None) -> LessonFigure:
     """Each system's corpus ``metric`` (x) against its MQM system score (y), every point labelled with its name.
 
     ``table`` comes from :func:`bleu_teach.lessons.agreement.system_level`.  Human
@@ -287,24 +366,36 @@ def plot_system_scatter(table: "SystemTable", metric: str = "BLEU", title: str |
     fig, ax = _new((9, 6.5))
     for row, x, y in zip(table.rows, xs, ys):
         human = row.is_reference
-        ax.plot(x, y, linestyle="none", marker="s" if human else "o", markersize=9 if human else 7,
-                color="black" if human else PALETTE[0])
-        ax.annotate(f"{row.name} (human)" if human else row.name, (x, y), textcoords="offset points", xytext=(5, 4),
-                    fontsize=10)
+        ax.plot(
+            x,
+            y,
+            linestyle="none",
+            marker="s" if human else "o",
+            markersize=9 if human else 7,
+            color="black" if human else PALETTE[0],
+        )
+        ax.annotate(
+            f"{row.name} (human)" if human else row.name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=10
+        )
     span = max(xs) - min(xs)
     ax.set_xlim(min(xs) - 0.05 * span, max(xs) + 0.25 * span)
     title = title if title is not None else f"{table.pair}: corpus {metric} against expert MQM, one point per system"
     ylabel = "MQM system score (0 = no error, higher is better)"
     _style_axes(ax, title, _metric_axis(table, metric), ylabel)
     fig.description = figure_text.system_scatter(
-        title, _metric_axis(table, metric), ylabel, metric,
-        [(row.name, row.is_reference, x, y) for row, x, y in zip(table.rows, xs, ys)])
+        title,
+        _metric_axis(table, metric),
+        ylabel,
+        metric,
+        [(row.name, row.is_reference, x, y) for row, x, y in zip(table.rows, xs, ys)],
+    )
     return fig
 
 
 @_styled
-def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str | None = None) -> LessonFigure:
-    """Box plots of sentence ``metric`` for the segments in each MQM band (:func:`bleu_teach.lessons.agreement.mqm_bands`).
+def plot_segment_bands(table: SegmentTable, metric: str = "BLEU", title: str | None = None) -> LessonFigure:
+    """Box plots of sentence ``metric`` for the segments in each MQM band
+    (:func:`bleu_teach.lessons.agreement.mqm_bands`).
 
     ``table`` comes from :func:`bleu_teach.lessons.agreement.segment_level`.  Boxes
     span the middle half (quartiles), the line is the median, whiskers reach
@@ -314,17 +405,28 @@ def plot_segment_bands(table: "SegmentTable", metric: str = "BLEU", title: str |
     bands = mqm_bands(table, metric)
     groups = [list(band.scores) for band in bands]
     fig, ax = _new((9, 6))
-    drawn = ax.boxplot(groups, showfliers=False, widths=0.6, medianprops={"color": "black", "linewidth": 2.5},
-                       boxprops={"facecolor": "#BBBBBB"}, patch_artist=True)
-    ax.set_xticks(range(1, len(bands) + 1),
-                  [f"{band.label.replace(' (', chr(10) + '(')}\nn = {len(band.scores):,}" for band in bands])
+    drawn = ax.boxplot(
+        groups,
+        showfliers=False,
+        widths=0.6,
+        medianprops={"color": "black", "linewidth": 2.5},
+        boxprops={"facecolor": "#BBBBBB"},
+        patch_artist=True,
+    )
+    ax.set_xticks(
+        range(1, len(bands) + 1),
+        [f"{band.label.replace(' (', chr(10) + '(')}\nn = {len(band.scores):,}" for band in bands],
+    )
     title = title if title is not None else f"{table.pair}: sentence {metric} by the experts' MQM score"
     xlabel = "segment MQM score (error points, negated)"
     ylabel = f"sentence {metric} against {' and '.join(table.references_used)}"
     _style_axes(ax, title, xlabel, ylabel)
     fig.description = figure_text.segment_bands(
-        title, xlabel, ylabel, [(band.label, len(band.scores), _box(drawn, i) if band.scores else None)
-                                for i, band in enumerate(bands)])
+        title,
+        xlabel,
+        ylabel,
+        [(band.label, len(band.scores), _box(drawn, i) if band.scores else None) for i, band in enumerate(bands)],
+    )
     return fig
 
 

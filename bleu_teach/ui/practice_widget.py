@@ -36,32 +36,48 @@ class Practice(widgets.VBox):
 
     def __init__(self, exercise_id: Any, number: Any = 1) -> None:
         if not isinstance(exercise_id, str):
-            raise TypeError(f"Practice: exercise_id must be a string, one of the numeric exercises "
-                            f"{', '.join(PRACTISED)}; not {preview(exercise_id)}.")
+            raise TypeError(
+                f"Practice: exercise_id must be a string, one of the numeric exercises "
+                f"{', '.join(PRACTISED)}; not {preview(exercise_id)}."
+            )
         if exercise_id not in PRACTISED:
-            raise ValueError(f"Practice: exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
-                             f"not {preview(exercise_id)}.")
+            raise ValueError(
+                f"Practice: exercise_id must be one of the numeric exercises {', '.join(PRACTISED)}, "
+                f"not {preview(exercise_id)}."
+            )
         if isinstance(number, bool) or not isinstance(number, int):
-            raise TypeError(f"Practice: number must be a whole number from 1 (the first practice question), "
-                            f"not {preview(number)}.")
+            raise TypeError(
+                f"Practice: number must be a whole number from 1 (the first practice question), not {preview(number)}."
+            )
         if not 1 <= number <= MAX_NUMBER:
             raise ValueError(f"Practice: number must be from 1 to {MAX_NUMBER:,}; got {whole_number_text(number)}.")
         self.exercise_id = exercise_id
         self.number = number
         self.streak: dict[str, Any] = Streak(exercise_id).to_dict()
         self.question = widgets.HTML()
-        self.answer = widgets.Text(description="Your answer", continuous_update=True,
-                                   style={"description_width": "initial"}, layout=widgets.Layout(width="60%"))
+        self.answer = widgets.Text(
+            description="Your answer",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="60%"),
+        )
         self.check_button = widgets.Button(description="Check", button_style="primary", tooltip="Check your answer")
-        self.another_button = widgets.Button(description="Another one", icon="refresh",
-                                             tooltip="A new question like this one")
+        self.another_button = widgets.Button(
+            description="Another one", icon="refresh", tooltip="A new question like this one"
+        )
         self.feedback = widgets.HTML()
         self.streak_line = widgets.Label()  # plain text: a Label shows it as it is
         self.check_button.on_click(lambda _: self.check())
         self.answer.on_msg(self._on_answer_message)  # Enter in the box checks, as on the page
         self.another_button.on_click(lambda _: self.another())
-        super().__init__([self.question, widgets.HBox([self.answer, self.check_button, self.another_button]),
-                          self.feedback, self.streak_line])
+        super().__init__(
+            [
+                self.question,
+                widgets.HBox([self.answer, self.check_button, self.another_button]),
+                self.feedback,
+                self.streak_line,
+            ]
+        )
         self.add_class("bleu-teach-practice")
         self._ask()
 

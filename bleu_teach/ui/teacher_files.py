@@ -26,8 +26,10 @@ from typing import Any
 from bleu_teach.ui.out_folder import OutFolder
 
 #: Every name the exercise commands write in --out: only these can be replaced or removed as a command's own.
-FILE_NAMES = re.compile(r"(answer-key|worksheet-key)\.(md|tex|pdf)|(bleu-teach-exercises|worksheets)\."
-                        r"(moodle\.xml|gift\.txt|qti\.zip)|worksheets\.quiz\.json|sheets/student-[0-9]{2,3}\.(md|tex|pdf)")
+FILE_NAMES = re.compile(
+    r"(answer-key|worksheet-key)\.(md|tex|pdf)|(bleu-teach-exercises|worksheets)\."
+    r"(moodle\.xml|gift\.txt|qti\.zip)|worksheets\.quiz\.json|sheets/student-[0-9]{2,3}\.(md|tex|pdf)"
+)
 # (.tex: the names earlier versions wrote, which a later run may remove as its own.)
 
 __all__ = ["add_exercise_commands", "exercise_files", "exercise_tally"]
@@ -40,52 +42,84 @@ def add_exercise_commands(commands: Any, formatter: type[argparse.HelpFormatter]
     from bleu_teach.exercises.variants import MAX_STUDENTS, VARIED
 
     bank = commands.add_parser(
-        "exercises", formatter_class=formatter,
+        "exercises",
+        formatter_class=formatter,
         help="for teachers: the answer key, quiz files for Moodle and Canvas, a worksheet per student, a tally",
         description="The lessons' exercises for teachers, written into a folder:\n"
-                    "  key        the answer key (answers, working, every misconception with its answer\n"
-                    "             and feedback) as Markdown and as a tagged PDF (A4, or --paper letter)\n"
-                    "  export     every exercise as a quiz file: Moodle XML, GIFT (Moodle's text format)\n"
-                    "             or a QTI package for Canvas\n"
-                    "  worksheet  a different worksheet for every student (new sentences for each numeric\n"
-                    "             exercise, each checked so that every mistake gives its own answer),\n"
-                    "             one key, and quiz files whose variants are never a sheet's\n"
-                    "  tally      the class's answers from a Moodle or Canvas quiz export, checked and counted\n"
-                    "             by exercise and named mistake",
+        "  key        the answer key (answers, working, every misconception with its answer\n"
+        "             and feedback) as Markdown and as a tagged PDF (A4, or --paper letter)\n"
+        "  export     every exercise as a quiz file: Moodle XML, GIFT (Moodle's text format)\n"
+        "             or a QTI package for Canvas\n"
+        "  worksheet  a different worksheet for every student (new sentences for each numeric\n"
+        "             exercise, each checked so that every mistake gives its own answer),\n"
+        "             one key, and quiz files whose variants are never a sheet's\n"
+        "  tally      the class's answers from a Moodle or Canvas quiz export, checked and counted\n"
+        "             by exercise and named mistake",
     )
     what = bank.add_subparsers(dest="exercise_command", title="what to write", metavar="WHAT")
     key = what.add_parser("key", help="the answer key, Markdown and PDF")
     _add_out(key)
     export = what.add_parser("export", help="a quiz file for a learning platform")
-    export.add_argument("--format", dest="quiz_format", required=True, choices=("moodle", "gift", "qti"),
-                        help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format; "
-                             "qti: a QTI package for Canvas (needs text2qti)")
+    export.add_argument(
+        "--format",
+        dest="quiz_format",
+        required=True,
+        choices=("moodle", "gift", "qti"),
+        help="moodle: Moodle XML (Question bank > Import); gift: Moodle's GIFT text format; "
+        "qti: a QTI package for Canvas (needs text2qti)",
+    )
     _add_out(export)
     sheet = what.add_parser("worksheet", help="a different worksheet for every student, their key, quiz files")
-    sheet.add_argument("--students", type=_whole, metavar="N",
-                       help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student (or give --roster)")
-    sheet.add_argument("--roster", metavar="CSV",
-                       help="a CSV file of the students' names (a column headed 'name' or 'student', columns "
-                            "'first name' and 'surname', or else the first column; commas, semicolons or tabs): "
-                            "one sheet per name, the name printed on it and in the key")
-    sheet.add_argument("--exercises", metavar="IDS",
-                       help="the exercises on each sheet, by id, comma-separated (e.g. 01.1,03.1,03.2); numeric ones "
-                            f"get a variant per student; by default {','.join(VARIED)}")
-    sheet.add_argument("--seed", type=_whole, default=None, metavar="S",
-                       help="the same seed gives the same worksheets; by default a new random seed, printed and "
-                            "written into the key (keep it secret: with it anyone can make the key)")
+    sheet.add_argument(
+        "--students",
+        type=_whole,
+        metavar="N",
+        help=f"how many worksheets (1 to {MAX_STUDENTS}), one per student (or give --roster)",
+    )
+    sheet.add_argument(
+        "--roster",
+        metavar="CSV",
+        help="a CSV file of the students' names (a column headed 'name' or 'student', columns "
+        "'first name' and 'surname', or else the first column; commas, semicolons or tabs): "
+        "one sheet per name, the name printed on it and in the key",
+    )
+    sheet.add_argument(
+        "--exercises",
+        metavar="IDS",
+        help="the exercises on each sheet, by id, comma-separated (e.g. 01.1,03.1,03.2); numeric ones "
+        f"get a variant per student; by default {','.join(VARIED)}",
+    )
+    sheet.add_argument(
+        "--seed",
+        type=_whole,
+        default=None,
+        metavar="S",
+        help="the same seed gives the same worksheets; by default a new random seed, printed and "
+        "written into the key (keep it secret: with it anyone can make the key)",
+    )
     _add_out(sheet)
-    count = what.add_parser("tally", help="the class's answers from a Moodle or Canvas export, checked and counted",
-                            description="Every answer in a quiz's export run through the lessons' checkers: per "
-                                        "exercise, how many answered, how many were right and how many made each "
-                                        "named mistake. Reads Moodle's Responses report (with question texts) and "
-                                        "Canvas's Student Analysis report, as CSV.")
+    count = what.add_parser(
+        "tally",
+        help="the class's answers from a Moodle or Canvas export, checked and counted",
+        description="Every answer in a quiz's export run through the lessons' checkers: per "
+        "exercise, how many answered, how many were right and how many made each "
+        "named mistake. Reads Moodle's Responses report (with question texts) and "
+        "Canvas's Student Analysis report, as CSV.",
+    )
     count.add_argument("responses", metavar="RESPONSES", help="the CSV file the platform exported")
-    count.add_argument("--variants", metavar="FILE",
-                       help="worksheets.quiz.json, which 'exercises worksheet' wrote beside the quiz files: needed "
-                            "when the quiz is a worksheet quiz (its variants); without it, the lessons' exercises")
-    count.add_argument("--format", dest="tally_format", choices=("text", "markdown", "html", "json"), default="text",
-                       help="text (default), markdown, html (a whole page with a bar chart per exercise) or json")
+    count.add_argument(
+        "--variants",
+        metavar="FILE",
+        help="worksheets.quiz.json, which 'exercises worksheet' wrote beside the quiz files: needed "
+        "when the quiz is a worksheet quiz (its variants); without it, the lessons' exercises",
+    )
+    count.add_argument(
+        "--format",
+        dest="tally_format",
+        choices=("text", "markdown", "html", "json"),
+        default="text",
+        help="text (default), markdown, html (a whole page with a bar chart per exercise) or json",
+    )
     bank.set_defaults(metric=None, level="exercises", format="text", standalone=False)
 
 
@@ -100,14 +134,20 @@ def _whole(text: str) -> int:
 
 def _add_out(parser: argparse.ArgumentParser) -> None:
     if parser.prog.split()[-1] in ("key", "worksheet"):
-        parser.add_argument("--paper", choices=("A4", "letter"), default="A4",
-                            help="the PDFs' paper size (default A4)")
+        parser.add_argument("--paper", choices=("A4", "letter"), default="A4", help="the PDFs' paper size (default A4)")
         parser.add_argument("--no-pdf", action="store_true", help="write the Markdown files only (faster)")
-    parser.add_argument("--out", required=True, metavar="DIR",
-                        help="the folder to write into (made if missing); a later run replaces only the files an "
-                             "earlier run wrote there (listed in its bleu-teach-files.json)")
-    parser.add_argument("--force", action="store_true",
-                        help="replace files of the same names that bleu_teach did not write (never a folder)")
+    parser.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="the folder to write into (made if missing); a later run replaces only the files an "
+        "earlier run wrote there (listed in its bleu-teach-files.json)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace files of the same names that bleu_teach did not write (never a folder)",
+    )
 
 
 def _note(text: str) -> None:
@@ -142,10 +182,12 @@ def _warn_unprintable(roster: list[str]) -> None:
     for number, name in enumerate(roster, start=1):
         missing = unprintable(name)
         if missing:
-            _note(f"student {number:02d}'s name, {name}, has characters no installed font can print: "
-                  f"{' '.join(f'{c} (U+{ord(c):04X})' for c in missing[:10])}; they print as empty boxes and are "
-                  "missing from the PDF's text. Install a font that has them (Debian's fonts-noto packages have "
-                  "most scripts), then run the command again.")
+            _note(
+                f"student {number:02d}'s name, {name}, has characters no installed font can print: "
+                f"{' '.join(f'{c} (U+{ord(c):04X})' for c in missing[:10])}; they print as empty boxes and are "
+                "missing from the PDF's text. Install a font that has them (Debian's fonts-noto packages have "
+                "most scripts), then run the command again."
+            )
 
 
 def _qti_bytes(found: Any = None) -> bytes:
@@ -165,23 +207,30 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
     from bleu_teach.exercises.export import answer_key, gift, moodle_xml
 
     if args.exercise_command is None:
-        raise ValueError(f"say what to write: {_PROG} exercises key --out DIR, {_PROG} exercises export "
-                         f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR")
+        raise ValueError(
+            f"say what to write: {_PROG} exercises key --out DIR, {_PROG} exercises export "
+            f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR"
+        )
     if args.exercise_command == "worksheet":
         names = _roster(args.roster, args.students) if args.roster is not None else None
         if names is None and args.students is None:
             raise ValueError("say how many sheets: --students N, or --roster names.csv with one name a line")
         chosen = _exercise_ids(args.exercises) if args.exercises is not None else None
-        return _worksheets(len(names) if names else args.students, args.seed, args.out, args.force, _paper(args),
-                           names, chosen)
+        return _worksheets(
+            len(names) if names else args.students, args.seed, args.out, args.force, _paper(args), names, chosen
+        )
     force = getattr(args, "force", False)
     if args.exercise_command == "export":
-        name = {"qti": "bleu-teach-exercises.qti.zip", "moodle": "bleu-teach-exercises.moodle.xml",
-                "gift": "bleu-teach-exercises.gift.txt"}[args.quiz_format]
+        name = {
+            "qti": "bleu-teach-exercises.qti.zip",
+            "moodle": "bleu-teach-exercises.moodle.xml",
+            "gift": "bleu-teach-exercises.gift.txt",
+        }[args.quiz_format]
         with OutFolder(args.out, f"export {args.quiz_format}", force, FILE_NAMES) as out:
             out.plan([name])
-            content: str | bytes = (_qti_bytes() if args.quiz_format == "qti"
-                                    else moodle_xml() if args.quiz_format == "moodle" else gift())
+            content: str | bytes = (
+                _qti_bytes() if args.quiz_format == "qti" else moodle_xml() if args.quiz_format == "moodle" else gift()
+            )
             written = [out.write(name, content, secret=True)]
             _finish(out, args.out)
         return written
@@ -199,8 +248,10 @@ def _finish(out: OutFolder, where: str) -> None:
     """Swap the new set in (an interrupted run leaves the earlier one whole) and name each earlier file removed."""
     removed = out.finish()
     if removed:
-        _note(f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that "
-              f"this set does not replace: {', '.join(map(repr, removed))}")
+        _note(
+            f"removed {len(removed)} file{'s' if len(removed) > 1 else ''} of the earlier set in {where!r} that "
+            f"this set does not replace: {', '.join(map(repr, removed))}"
+        )
 
 
 def _can_print() -> bool:
@@ -224,8 +275,10 @@ def _roster(path: str, students: int | None) -> list[str]:
     names = [entry.name for entry in load_roster(path)]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        _note(f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
-              "by its number")
+        _note(
+            f"the roster names {', '.join(twice[:3])} more than once: each gets a sheet of their own, told apart "
+            "by its number"
+        )
     if students is not None and students != len(names):
         raise ValueError(f"--students {students} and the {len(names)} names of --roster disagree; give one of them")
     return names
@@ -239,8 +292,10 @@ def _exercise_ids(text: str) -> list[str]:
     ids = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [i for i in ids if i not in known]
     if not ids or unknown:
-        raise ValueError(f"--exercises must list exercise ids such as 01.1,03.1,03.2 (these exist: {', '.join(known)})"
-                         + (f"; not {', '.join(repr(i[:20]) for i in unknown[:3])}" if unknown else ""))
+        raise ValueError(
+            f"--exercises must list exercise ids such as 01.1,03.1,03.2 (these exist: {', '.join(known)})"
+            + (f"; not {', '.join(repr(i[:20]) for i in unknown[:3])}" if unknown else "")
+        )
     if len(set(ids)) < len(ids):
         raise ValueError("--exercises lists an exercise twice; list each once")
     return ids
@@ -264,14 +319,21 @@ def _sheets(students: int, seed: int, chosen: list[str] | None) -> list[list[Any
     return sheets
 
 
-def _worksheets(students: int, seed: int | None, where: str, force: bool = False, paper: str | None = "A4",
-                roster: list[str] | None = None, chosen: list[str] | None = None) -> list[str]:
+def _worksheets(
+    students: int,
+    seed: int | None,
+    where: str,
+    force: bool = False,
+    paper: str | None = "A4",
+    roster: list[str] | None = None,
+    chosen: list[str] | None = None,
+) -> list[str]:
+    import datetime
+    import secrets
+
     from bleu_teach.exercises.export import gift, moodle_xml
     from bleu_teach.exercises.variants import VARIED, quiz_variants
     from bleu_teach.exercises.worksheet import worksheet, worksheet_key
-
-    import datetime
-    import secrets
 
     started = time.perf_counter()
     if seed is None:
@@ -283,15 +345,23 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
     quiz = quiz_variants(seed, sheets, which=varied)  # a question the same on every sheet is not a quiz variant
     empty = [i for i in varied if not any(q.id == i for q in quiz)]
     if empty:
-        _note(f"no quiz variant of {', '.join(empty)} is left that is no near-copy of a sheet's question: the quiz files leave "
-              f"{'it' if len(empty) == 1 else 'them'} out (the key says how many each exercise has)")
+        _note(
+            f"no quiz variant of {', '.join(empty)} is left that is no near-copy of a sheet's question: the quiz "
+            f"files leave {'it' if len(empty) == 1 else 'them'} out (the key says how many each exercise has)"
+        )
     with OutFolder(where, "worksheet", force, FILE_NAMES) as out:
         names = [f"sheets/student-{sheet[0].student:02d}" for sheet in sheets]
         pdf = [".pdf"] if paper else []
         qti = _qti_missing() is None
-        out.plan([f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
-                 + ["worksheets.moodle.xml", "worksheets.gift.txt", "worksheets.quiz.json",
-                    *(["worksheets.qti.zip"] if qti else [])])
+        out.plan(
+            [f"{name}{suffix}" for name in [*names, "worksheet-key"] for suffix in (".md", *pdf)]
+            + [
+                "worksheets.moodle.xml",
+                "worksheets.gift.txt",
+                "worksheets.quiz.json",
+                *(["worksheets.qti.zip"] if qti else []),
+            ]
+        )
         pages = {}
         markdown = []
         for k, (name, sheet) in enumerate(zip(names, sheets)):
@@ -309,20 +379,33 @@ def _worksheets(students: int, seed: int | None, where: str, force: bool = False
         category = f"bleu-teach quiz variants, made {datetime.date.today().isoformat()}"
         written.append(out.write("worksheets.moodle.xml", moodle_xml(quiz, category), secret=True))
         written.append(out.write("worksheets.gift.txt", gift(quiz, category), secret=True))
-        record = {"format": 1, "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants; "
-                                         "with the sheets', for: python -m bleu_teach class homework --avoid",
-                  "variants": [{"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
-                               for ex in quiz if ex.variant is not None],
-                  "sheets": [{"id": ex.id, "student": ex.student, "inputs": dict(ex.inputs), "question": ex.question}
-                             for sheet in sheets for ex in sheet if ex.student is not None and ex.id in VARIED]}
+        record = {
+            "format": 1,
+            "about": "the quiz's variants, for: python -m bleu_teach exercises tally --variants; "
+            "with the sheets', for: python -m bleu_teach class homework --avoid",
+            "variants": [
+                {"id": ex.id, "variant": ex.variant, "inputs": dict(ex.inputs), "question": ex.question}
+                for ex in quiz
+                if ex.variant is not None
+            ],
+            "sheets": [
+                {"id": ex.id, "student": ex.student, "inputs": dict(ex.inputs), "question": ex.question}
+                for sheet in sheets
+                for ex in sheet
+                if ex.student is not None and ex.id in VARIED
+            ],
+        }
         written.append(out.write("worksheets.quiz.json", json.dumps(record, ensure_ascii=False, indent=1), secret=True))
         if qti:
             written.append(out.write("worksheets.qti.zip", _qti_bytes(quiz), secret=True))
         else:  # text2qti is not installed: the other files are still useful
             _note(f"no QTI package: {_qti_missing()}")
         _finish(out, where)
-    _note(f"{students} worksheet{'s' if students > 1 else ''} in {time.perf_counter() - started:.1f} s, made with seed {seed}: keep it to make "
-          "the same set again, and keep it secret (with it, anyone with the package can make the key)")
+    _note(
+        f"{students} worksheet{'s' if students > 1 else ''} in {time.perf_counter() - started:.1f} s, made with seed "
+        f"{seed}: keep it to make the same set again, and keep it secret (with it, anyone with the package can make "
+        "the key)"
+    )
     return written
 
 
@@ -354,8 +437,13 @@ def exercise_tally(args: argparse.Namespace) -> str:
     report = tally(read_responses(text), known)
     if args.tally_format == "html":
         return write_html_page(report.to_document(), "What the class answered")
-    return str(report.to_json() if args.tally_format == "json" else
-               report.to_markdown() if args.tally_format == "markdown" else report.to_text())
+    return str(
+        report.to_json()
+        if args.tally_format == "json"
+        else report.to_markdown()
+        if args.tally_format == "markdown"
+        else report.to_text()
+    )
 
 
 def _read_text(path: str, limit: int, what: str) -> str:
@@ -376,5 +464,6 @@ def _variants(path: str) -> list[Any]:
         return [rebuild(e["id"], e["inputs"], e["question"], e["variant"]) for e in entries]
     except (ValueError, KeyError, TypeError, RecursionError) as error:
         detail = f" ({error})" if isinstance(error, ValueError) and str(error) else ""
-        raise ValueError(f"--variants: {path!r} is not a worksheets.quiz.json that 'exercises worksheet' wrote"
-                         f"{detail[:200]}") from None
+        raise ValueError(
+            f"--variants: {path!r} is not a worksheets.quiz.json that 'exercises worksheet' wrote{detail[:200]}"
+        ) from None

@@ -30,10 +30,32 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
-__all__ = ["Foreign", "script_language", "Label", "Strong", "Code", "Tokens", "Span", "Highlight", "Inline", "Heading", "Paragraph", "Lines",
-           "Score", "Table", "Notes", "Section", "Details", "Alert", "Block", "Document", "inlines", "notes", "SUBSCRIPT"]
+__all__ = [
+    "Foreign",
+    "script_language",
+    "Label",
+    "Strong",
+    "Code",
+    "Tokens",
+    "Span",
+    "Highlight",
+    "Inline",
+    "Heading",
+    "Paragraph",
+    "Lines",
+    "Score",
+    "Table",
+    "Notes",
+    "Section",
+    "Details",
+    "Alert",
+    "Block",
+    "Document",
+    "inlines",
+    "notes",
+    "SUBSCRIPT",
+]
 
 #: p_1, w_n, m_2, t_n: the package's labels that carry a subscript.
 SUBSCRIPT = re.compile(r"\b([pwtmPRF]|F\d+(?:\.\d+)?)_(\d+|n)\b")
@@ -42,12 +64,38 @@ SUBSCRIPT = re.compile(r"\b([pwtmPRF]|F\d+(?:\.\d+)?)_(\d+|n)\b")
 #: The language a script says, by the first word of its letters' Unicode names: the script's main language.
 #: Han alone is Chinese; Han with kana Japanese, with Hangul Korean; Arabic with a letter only Persian adds is
 #: Persian; Cyrillic with a letter only Ukrainian has is Ukrainian. Latin says nothing (the document's own).
-SCRIPT_LANGUAGES = {"HANGUL": "ko", "HIRAGANA": "ja", "KATAKANA": "ja", "CJK": "zh", "ARABIC": "ar", "HEBREW": "he",
-                    "GREEK": "el", "CYRILLIC": "ru", "THAI": "th", "DEVANAGARI": "hi", "BENGALI": "bn", "TAMIL": "ta",
-                    "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml", "GUJARATI": "gu", "GURMUKHI": "pa",
-                    "SINHALA": "si", "GEORGIAN": "ka", "ARMENIAN": "hy", "ETHIOPIC": "am", "KHMER": "km", "LAO": "lo",
-                    "MYANMAR": "my", "TIBETAN": "bo", "MONGOLIAN": "mn"}
-_PERSIAN, _UKRAINIAN = set("\u067e\u0686\u0698\u06af\u06a9\u06cc"), set("\u0456\u0457\u0454\u0491\u0406\u0407\u0404\u0490")
+SCRIPT_LANGUAGES = {
+    "HANGUL": "ko",
+    "HIRAGANA": "ja",
+    "KATAKANA": "ja",
+    "CJK": "zh",
+    "ARABIC": "ar",
+    "HEBREW": "he",
+    "GREEK": "el",
+    "CYRILLIC": "ru",
+    "THAI": "th",
+    "DEVANAGARI": "hi",
+    "BENGALI": "bn",
+    "TAMIL": "ta",
+    "TELUGU": "te",
+    "KANNADA": "kn",
+    "MALAYALAM": "ml",
+    "GUJARATI": "gu",
+    "GURMUKHI": "pa",
+    "SINHALA": "si",
+    "GEORGIAN": "ka",
+    "ARMENIAN": "hy",
+    "ETHIOPIC": "am",
+    "KHMER": "km",
+    "LAO": "lo",
+    "MYANMAR": "my",
+    "TIBETAN": "bo",
+    "MONGOLIAN": "mn",
+}
+_PERSIAN, _UKRAINIAN = (
+    set("\u067e\u0686\u0698\u06af\u06a9\u06cc"),
+    set("\u0456\u0457\u0454\u0491\u0406\u0407\u0404\u0490"),
+)
 
 
 def script_language(text: str) -> str | None:
@@ -151,14 +199,20 @@ class Highlight:
         ends: dict[int, list[int]] = {}
         for span in self.spans:
             ends.setdefault(min(span.end, size), []).append(span.number)
-        return [(self.text[a:b], tuple(s for s in self.spans if s.start <= a and b <= s.end and s.start < s.end),
-                 tuple(sorted(ends.get(b, [])))) for a, b in zip(cuts, cuts[1:])]
+        return [
+            (
+                self.text[a:b],
+                tuple(s for s in self.spans if s.start <= a and b <= s.end and s.start < s.end),
+                tuple(sorted(ends.get(b, []))),
+            )
+            for a, b in zip(cuts, cuts[1:])
+        ]
 
 
-Inline = Union[str, Label, Strong, Code, Tokens, Highlight]
+Inline = str | Label | Strong | Code | Tokens | Highlight
 
 
-def inlines(*pieces: Union[Inline, Sequence[Inline]]) -> tuple[Inline, ...]:
+def inlines(*pieces: Inline | Sequence[Inline]) -> tuple[Inline, ...]:
     """Flatten pieces (single inlines or sequences of them) into one tuple."""
     out: list[Inline] = []
     for piece in pieces:
@@ -173,7 +227,7 @@ def inlines(*pieces: Union[Inline, Sequence[Inline]]) -> tuple[Inline, ...]:
 class Heading:
     """A heading; ``level`` 1 is the document's title, 2 a section of it."""
 
-    content: Union[str, Label]
+    content: str | Label
     level: int = 1
 
 
@@ -228,7 +282,7 @@ class Notes:
     title: str = "Notes"
 
 
-def notes(remarks: Sequence[str], title: str = "Notes") -> tuple["Block", ...]:
+def notes(remarks: Sequence[str], title: str = "Notes") -> tuple[Block, ...]:
     """The package's remarks as a Notes block (none when there are no remarks)."""
     return (Notes(tuple((Label(r),) for r in remarks), title),) if remarks else ()
 
@@ -238,7 +292,7 @@ class Section:
     """A titled group of blocks (text indents it; HTML gives it a heading)."""
 
     title: tuple[Inline, ...]
-    blocks: tuple["Block", ...]
+    blocks: tuple[Block, ...]
 
 
 @dataclass(frozen=True)
@@ -246,7 +300,7 @@ class Details:
     """A titled group of blocks that interactive views fold away."""
 
     summary: tuple[Inline, ...]
-    blocks: tuple["Block", ...]
+    blocks: tuple[Block, ...]
 
 
 @dataclass(frozen=True)
@@ -275,12 +329,17 @@ class Bars:
 
     def as_table(self) -> Table:
         """The same counts as a table: label, count, share of the total."""
-        return Table(("", "Count", "Share"), tuple(
-            (label, str(count), f"{100 * count / self.total:.0f}%" if self.total else "-") for label, count in self.rows),
-            caption=self.caption)
+        return Table(
+            ("", "Count", "Share"),
+            tuple(
+                (label, str(count), f"{100 * count / self.total:.0f}%" if self.total else "-")
+                for label, count in self.rows
+            ),
+            caption=self.caption,
+        )
 
 
-Block = Union[Heading, Paragraph, Lines, Score, Table, Notes, Section, Details, Alert, AnswerSpace, Bars]
+Block = Heading | Paragraph | Lines | Score | Table | Notes | Section | Details | Alert | AnswerSpace | Bars
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["format_number", "number_ranges", "plain_markdown", "plural", "visible", "shortened", "MAX_TOKEN_CHARS_SHOWN",
-           "MAX_TEXT_CHARS_SHOWN"]
+__all__ = [
+    "format_number",
+    "number_ranges",
+    "plain_markdown",
+    "plural",
+    "visible",
+    "shortened",
+    "MAX_TOKEN_CHARS_SHOWN",
+    "MAX_TEXT_CHARS_SHOWN",
+]
 
 
 def format_number(value: Any, digits: int = 4) -> str:

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from html import escape as _escape_html
 
 from bleu_teach.views.document import (
-    AnswerSpace,
-    Bars,
-    Foreign,
     SUBSCRIPT,
     Alert,
+    AnswerSpace,
+    Bars,
     Block,
     Code,
     Details,
     Document,
+    Foreign,
     Heading,
     Highlight,
     Inline,
@@ -47,6 +47,7 @@ def escape(text: str) -> str:
     >>> escape("<b>\x1b[31m\u202e")
     '&lt;b&gt;\\x1b[31m\\u202e'
     """
+
     def shown(match: re.Match[str]) -> str:
         code = ord(match.group(0))
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
@@ -54,7 +55,20 @@ def escape(text: str) -> str:
     return _escape_html(_UNSAFE.sub(shown, text))
 
 
-__all__ = ["write_html", "FRAGMENT_HEADING", "write_html_page", "bars_html", "PAPER_SIZES", "escape", "STYLE", "label_html", "tokens_html", "highlight_html", "table_html", "inline_html"]
+__all__ = [
+    "write_html",
+    "FRAGMENT_HEADING",
+    "write_html_page",
+    "bars_html",
+    "PAPER_SIZES",
+    "escape",
+    "STYLE",
+    "label_html",
+    "tokens_html",
+    "highlight_html",
+    "table_html",
+    "inline_html",
+]
 
 STYLE = (
     "<style>.bleu-teach table{border-collapse:collapse;margin:0.3em 0 0.8em 0}"
@@ -66,14 +80,20 @@ STYLE = (
 )
 
 _EXTRA_STYLES = {
-    "worksheet": ("<style>.bleu-teach .answer-line{border-bottom:1px solid #555;height:1.8em;max-width:40em}"
-                  ".bleu-teach .answer-space{margin-bottom:1em}</style>"),
-    "compact": ("<style>.bleu-teach.compact p{margin:0.2em 0}.bleu-teach.compact table{font-size:0.85em;margin:0.2em 0}"
-                ".bleu-teach.compact th,.bleu-teach.compact td{padding:1px 6px}</style>"),
-    "mqm": ("<style>.bleu-teach mark{padding:0 1px;border-bottom:2px solid #555}"
-            ".bleu-teach mark.major{background:#f4b6b6}.bleu-teach mark.minor{background:#fbe7a1}"
-            ".bleu-teach mark.other{background:#ddd}.bleu-teach sup.err{font-size:0.7em;font-weight:bold}"
-            ".bleu-teach .segtext{text-align:left;line-height:1.7}</style>"),
+    "worksheet": (
+        "<style>.bleu-teach .answer-line{border-bottom:1px solid #555;height:1.8em;max-width:40em}"
+        ".bleu-teach .answer-space{margin-bottom:1em}</style>"
+    ),
+    "compact": (
+        "<style>.bleu-teach.compact p{margin:0.2em 0}.bleu-teach.compact table{font-size:0.85em;margin:0.2em 0}"
+        ".bleu-teach.compact th,.bleu-teach.compact td{padding:1px 6px}</style>"
+    ),
+    "mqm": (
+        "<style>.bleu-teach mark{padding:0 1px;border-bottom:2px solid #555}"
+        ".bleu-teach mark.major{background:#f4b6b6}.bleu-teach mark.minor{background:#fbe7a1}"
+        ".bleu-teach mark.other{background:#ddd}.bleu-teach sup.err{font-size:0.7em;font-weight:bold}"
+        ".bleu-teach .segtext{text-align:left;line-height:1.7}</style>"
+    ),
 }
 
 
@@ -144,6 +164,7 @@ def table_html(table: Table) -> str:
     """A table in its own box (``table-box``: a table wider than the page scrolls there, not the page); column
     headers, and the first cell of each row as the row's header unless ``row_headers`` is False.  Header cells and
     the label column may carry subscripts; every cell is escaped."""
+
     def header(i: int, text: str) -> str:
         if i == 0 and not text and table.row_headers:  # the corner above the row headers heads nothing
             return '<td class="gram"></td>'
@@ -168,14 +189,18 @@ def bars_html(bars: Bars) -> str:
     rows = []
     for label, count in bars.rows:
         share = count / bars.total if bars.total else 0.0
-        rows.append(f'<tr><th scope="row" class="gram">{escape(label)}</th><td class="bar-cell">'
-                    f'<span class="bar" style="display:inline-block;height:0.9em;background:#35608f;'
-                    f'width:{12 * share:.2f}em" aria-hidden="true"></span></td>'
-                    f"<td>{count}</td><td>{100 * share:.0f}%</td></tr>")
+        rows.append(
+            f'<tr><th scope="row" class="gram">{escape(label)}</th><td class="bar-cell">'
+            f'<span class="bar" style="display:inline-block;height:0.9em;background:#35608f;'
+            f'width:{12 * share:.2f}em" aria-hidden="true"></span></td>'
+            f"<td>{count}</td><td>{100 * share:.0f}%</td></tr>"
+        )
     caption = f"<caption>{escape(bars.caption)}</caption>" if bars.caption else ""
-    return (f'<table class="bars">{caption}<thead><tr><th scope="col" class="gram">Answer</th>'
-            f'<th scope="col">Share of the answers</th><th scope="col">Count</th><th scope="col">%</th></tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    return (
+        f'<table class="bars">{caption}<thead><tr><th scope="col" class="gram">Answer</th>'
+        f'<th scope="col">Share of the answers</th><th scope="col">Count</th><th scope="col">%</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def _heading(level: int, content: str) -> str:
@@ -200,13 +225,20 @@ def _block(block: Block, level: int = 4) -> str:
     if isinstance(block, Table):
         return table_html(block)
     if isinstance(block, Notes):
-        return ((f"<p><b>{escape(block.title)}</b></p>" if block.title else "") + "<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
-                + "</ul>")
+        return (
+            (f"<p><b>{escape(block.title)}</b></p>" if block.title else "")
+            + "<ul>"
+            + "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
+            + "</ul>"
+        )
     if isinstance(block, Section):
         return _heading(level, inline_html(block.title)) + "".join(_block(b, level + 1) for b in block.blocks)
     if isinstance(block, Details):
-        return (f"<details><summary>{inline_html(block.summary)}</summary>"
-                + "".join(_block(b, level) for b in block.blocks) + "</details>")
+        return (
+            f"<details><summary>{inline_html(block.summary)}</summary>"
+            + "".join(_block(b, level) for b in block.blocks)
+            + "</details>"
+        )
     if isinstance(block, Alert):
         return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
     if isinstance(block, Bars):
@@ -223,7 +255,8 @@ FRAGMENT_HEADING = 3
 
 
 def write_html(document: Document, styled: bool = True, heading: int = FRAGMENT_HEADING) -> str:
-    """The document as an HTML fragment in a ``<div class="bleu-teach">`` (with its style sheet unless ``styled=False``).
+    """The document as an HTML fragment in a ``<div class="bleu-teach">`` (with its style sheet unless
+    ``styled=False``).
 
     ``heading`` is the level of the fragment's first heading, one below the heading it is shown under (3 under an
     h2), so that the page's levels have no gap: the document's title takes it and its sections the level below;
@@ -290,8 +323,10 @@ def write_html_page(document: Document, title: str, lang: str = "en", paper: str
     style = _PRINT_STYLE.format(paper=paper)
     if "worksheet" in document.styles:  # a question stays on one page with its answer spaces
         style += "section{break-inside:avoid}"
-    return (f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-            f"<style>{style}</style></head><body><main>{body}</main></body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>{style}</style></head><body><main>{body}</main></body></html>\n"
+    )
 
 
 def _page_block(block: Block, depth: int, where: tuple[str, ...], fields: list[int]) -> str:
@@ -309,8 +344,11 @@ def _page_block(block: Block, depth: int, where: tuple[str, ...], fields: list[i
         fields[0] += 1
         ident = f"field-{fields[0]}"
         named = f"{block.label} ({where[-1]})" if where else block.label
-        control = (f'<input type="text" id="{ident}" name="{ident}" title="{escape(named)}">' if block.lines <= 1 else
-                   f'<textarea id="{ident}" name="{ident}" rows="{block.lines}" title="{escape(named)}" '
-                   f'style="height:{1.6 * block.lines:.1f}em"></textarea>')
+        control = (
+            f'<input type="text" id="{ident}" name="{ident}" title="{escape(named)}">'
+            if block.lines <= 1
+            else f'<textarea id="{ident}" name="{ident}" rows="{block.lines}" title="{escape(named)}" '
+            f'style="height:{1.6 * block.lines:.1f}em"></textarea>'
+        )
         return f'<div class="answer-space"><label for="{ident}">{escape(named)}</label>{control}</div>'
     return _block(block, depth + 1)

@@ -19,10 +19,10 @@ import unicodedata
 from collections.abc import Sequence
 
 from bleu_teach.views.document import (
-    AnswerSpace,
-    Bars,
     SUBSCRIPT,
     Alert,
+    AnswerSpace,
+    Bars,
     Block,
     Code,
     Details,
@@ -60,16 +60,56 @@ PREAMBLE = (
 )
 
 _SPECIAL = {
-    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "%": r"\%",
-    "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}", ">": r"\textgreater{}",
-    "|": r"\textbar{}", '"': r"\texttt{\char34}", "[": "{[}", "]": "{]}",
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "%": r"\%",
+    "_": r"\_",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    '"': r"\texttt{\char34}",
+    "[": "{[}",
+    "]": "{]}",
     # no ligatures or line-break options from typed text: -- ``  '' ?` !` and a row starting with *
-    "*": "{*}", "-": "-{}", "`": "`{}", "'": "'{}", "?": "?{}", "!": "!{}",
-    "\u2713": r"\checkmark{}", "\u2714": r"\checkmark{}", "\u2718": r"$\times$", "\u270e": r"$\circ$", "\u00d7": r"$\times$", "\u00b1": r"$\pm$",
-    "\u2192": r"$\rightarrow$", "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2013": "--", "\u2014": "---",
-    "\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''", "\u2026": r"\dots{}", "\u2212": "$-$",
-    "\u2423": r"\textvisiblespace{}", "\u00a0": "~", "\u03b2": r"$\beta$", "\u03c4": r"$\tau$", "\u03b5": r"$\varepsilon$", "\u2248": r"$\approx$",
-    "\u2260": r"$\neq$", "\u221a": r"$\surd$", "\u2022": r"$\bullet$", "\u2190": r"$\leftarrow$",
+    "*": "{*}",
+    "-": "-{}",
+    "`": "`{}",
+    "'": "'{}",
+    "?": "?{}",
+    "!": "!{}",
+    "\u2713": r"\checkmark{}",
+    "\u2714": r"\checkmark{}",
+    "\u2718": r"$\times$",
+    "\u270e": r"$\circ$",
+    "\u00d7": r"$\times$",
+    "\u00b1": r"$\pm$",
+    "\u2192": r"$\rightarrow$",
+    "\u2264": r"$\leq$",
+    "\u2265": r"$\geq$",
+    "\u2013": "--",
+    "\u2014": "---",
+    "\u2018": "`",
+    "\u2019": "'",
+    "\u201c": "``",
+    "\u201d": "''",
+    "\u2026": r"\dots{}",
+    "\u2212": "$-$",
+    "\u2423": r"\textvisiblespace{}",
+    "\u00a0": "~",
+    "\u03b2": r"$\beta$",
+    "\u03c4": r"$\tau$",
+    "\u03b5": r"$\varepsilon$",
+    "\u2248": r"$\approx$",
+    "\u2260": r"$\neq$",
+    "\u221a": r"$\surd$",
+    "\u2022": r"$\bullet$",
+    "\u2190": r"$\leftarrow$",
 }
 
 #: What pdflatex's utf8 input encoding can set with the default fonts: ASCII, Latin-1 and Latin Extended-A.
@@ -100,9 +140,12 @@ def _label(text: str) -> str:
     """The package's wording with p_1, w_n, ... as math."""
     out, last = [], 0
     for m in SUBSCRIPT.finditer(text):
-        out.append(escape_latex(text[last:m.start()]))
-        out.append(f"$\\mathrm{{{m.group(1)}}}_{{{m.group(2)}}}$" if len(m.group(1)) > 1
-                   else f"${m.group(1)}_{{{m.group(2)}}}$")
+        out.append(escape_latex(text[last : m.start()]))
+        out.append(
+            f"$\\mathrm{{{m.group(1)}}}_{{{m.group(2)}}}$"
+            if len(m.group(1)) > 1
+            else f"${m.group(1)}_{{{m.group(2)}}}$"
+        )
         last = m.end()
     out.append(escape_latex(text[last:]))
     return "".join(out)
@@ -128,8 +171,12 @@ def _inline(piece: Inline) -> str:
         return f"\\texttt{{{escape_latex(piece.text)}}}"
     if isinstance(piece, Tokens):
         marks = piece.marks
-        return " ".join(f"\\underline{{\\textbf{{{escape_latex(t)}}}}}\\checkmark{{}}" if i < len(marks) and marks[i]
-                        else escape_latex(t) for i, t in enumerate(piece.tokens))
+        return " ".join(
+            f"\\underline{{\\textbf{{{escape_latex(t)}}}}}\\checkmark{{}}"
+            if i < len(marks) and marks[i]
+            else escape_latex(t)
+            for i, t in enumerate(piece.tokens)
+        )
     if isinstance(piece, Highlight):
         return _highlight(piece)
     raise TypeError(f"unknown inline {piece!r}")
@@ -143,11 +190,22 @@ def _table(table: Table) -> str:
     spec = "l" + "r" * (len(table.header) - 1)
     size = "\\small" if len(table.header) <= 6 else "\\scriptsize" if len(table.header) <= 10 else "\\tiny"
     first = _label if table.label_column else escape_latex
-    rows = [" & ".join(first(c) if i == 0 else escape_latex(c) for i, c in enumerate(row)) + r" \\" for row in table.rows]
+    rows = [
+        " & ".join(first(c) if i == 0 else escape_latex(c) for i, c in enumerate(row)) + r" \\" for row in table.rows
+    ]
     caption = f"\\textbf{{{escape_latex(table.caption)}}}\n\n" if table.caption else ""
-    return (caption + "{" + size + "\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{" + spec + "}\n\\toprule\n"
-            + " & ".join(_label(h) for h in table.header) + " \\\\\n\\midrule\n"
-            + "\n".join(rows) + "\n\\bottomrule\n\\end{longtable}}")
+    return (
+        caption
+        + "{"
+        + size
+        + "\n\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{"
+        + spec
+        + "}\n\\toprule\n"
+        + " & ".join(_label(h) for h in table.header)
+        + " \\\\\n\\midrule\n"
+        + "\n".join(rows)
+        + "\n\\bottomrule\n\\end{longtable}}"
+    )
 
 
 def _block(block: Block, depth: int) -> str:
@@ -163,19 +221,28 @@ def _block(block: Block, depth: int) -> str:
     if isinstance(block, Table):
         return _table(block)
     if isinstance(block, Notes):
-        return ((f"\\textbf{{{escape_latex(block.title)}}}\n" if block.title else "") + "\\begin{itemize}\n"
-                + "\n".join(f"\\item {_inlines(item)}" for item in block.items) + "\n\\end{itemize}")
+        return (
+            (f"\\textbf{{{escape_latex(block.title)}}}\n" if block.title else "")
+            + "\\begin{itemize}\n"
+            + "\n".join(f"\\item {_inlines(item)}" for item in block.items)
+            + "\n\\end{itemize}"
+        )
     if isinstance(block, (Section, Details)):
         title = block.title if isinstance(block, Section) else block.summary
-        return "\n\n".join([f"{heading[min(3, depth + 1)]}{{{_inlines(title)}}}",
-                            *[_block(b, depth + 1) for b in block.blocks]])
+        return "\n\n".join(
+            [f"{heading[min(3, depth + 1)]}{{{_inlines(title)}}}", *[_block(b, depth + 1) for b in block.blocks]]
+        )
     if isinstance(block, Alert):
         return f"\\textbf{{Please check the input:}} {escape_latex(block.message)}"
     if isinstance(block, Bars):
         return _table(block.as_table())
     if isinstance(block, AnswerSpace):  # a minipage: the label and its lines stay on one page
-        return ("\\noindent\\begin{minipage}{\\linewidth}" + f"\\textbf{{{escape_latex(block.label)}:}}" + "".join(
-            "\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines)) + "\\end{minipage}")
+        return (
+            "\\noindent\\begin{minipage}{\\linewidth}"
+            + f"\\textbf{{{escape_latex(block.label)}:}}"
+            + "".join("\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines))
+            + "\\end{minipage}"
+        )
     raise TypeError(f"unknown block {block!r}")
 
 

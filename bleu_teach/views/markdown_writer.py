@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bleu_teach.views.text_writer import safe
 from bleu_teach.views.document import (
+    Alert,
     AnswerSpace,
     Bars,
-    Alert,
     Block,
     Code,
     Details,
@@ -32,6 +31,7 @@ from bleu_teach.views.document import (
     Table,
     Tokens,
 )
+from bleu_teach.views.text_writer import safe
 
 __all__ = ["write_markdown", "escape_markdown"]
 
@@ -63,7 +63,7 @@ def _escape_line_start(text: str) -> str:
     if match:
         marker = match.group(2)
         escaped = marker[:-1] + "\\" + marker[-1] if marker[0].isdigit() else "\\" + marker
-        text = match.group(1) + escaped + text[match.end():]
+        text = match.group(1) + escaped + text[match.end() :]
     return text
 
 
@@ -94,8 +94,10 @@ def _inline(piece: Inline) -> str:
         return _code(piece.text)
     if isinstance(piece, Tokens):
         marks = piece.marks
-        return " ".join(f"**{escape_markdown(t)}**\u2713" if i < len(marks) and marks[i] else escape_markdown(t)
-                        for i, t in enumerate(piece.tokens))
+        return " ".join(
+            f"**{escape_markdown(t)}**\u2713" if i < len(marks) and marks[i] else escape_markdown(t)
+            for i, t in enumerate(piece.tokens)
+        )
     if isinstance(piece, Highlight):
         return _highlight(piece)
     raise TypeError(f"unknown inline {piece!r}")

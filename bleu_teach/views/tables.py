@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bleu_teach.views.document import Document, Table as TableBlock
+from bleu_teach.views.document import Document
+from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.formatting import format_number
 from bleu_teach.views.viewable import Viewable, plain_data
 
@@ -38,8 +39,9 @@ class Table(Viewable):
     1  0.5000
     """
 
-    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "",
-                 label_column: bool = False) -> None:
+    def __init__(
+        self, header: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "", label_column: bool = False
+    ) -> None:
         self.header = [str(h) for h in header]
         self.values = [list(row) for row in rows]
         self.rows = [[c if isinstance(c, str) else format_number(c) for c in row] for row in rows]
@@ -49,8 +51,17 @@ class Table(Viewable):
     def to_document(self) -> Document:
         # A first column of numbers is data like the others, not the rows' names (so not row headers).
         named = not any(_numeric(row[0]) for row in self.values if row)
-        return Document((TableBlock(tuple(self.header), tuple(tuple(r) for r in self.rows), self.label_column,
-                                    self.caption, row_headers=named),))
+        return Document(
+            (
+                TableBlock(
+                    tuple(self.header),
+                    tuple(tuple(r) for r in self.rows),
+                    self.label_column,
+                    self.caption,
+                    row_headers=named,
+                ),
+            )
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "Table", "caption": self.caption, "header": self.header, "rows": plain_data(self.values)}

@@ -12,9 +12,9 @@ import unicodedata
 from collections.abc import Sequence
 
 from bleu_teach.views.document import (
+    Alert,
     AnswerSpace,
     Bars,
-    Alert,
     Block,
     Code,
     Details,
@@ -67,8 +67,10 @@ def _inline(piece: Inline) -> str:
     if isinstance(piece, Tokens):
         marks = piece.marks
         # Inside a token a line break or tab is shown as an escape: one token stays on one line.
-        return " ".join(safe(t).replace("\n", "\\n").replace("\t", "\\t") + ("\u2713" if i < len(marks) and marks[i] else "")
-                        for i, t in enumerate(piece.tokens))
+        return " ".join(
+            safe(t).replace("\n", "\\n").replace("\t", "\\t") + ("\u2713" if i < len(marks) and marks[i] else "")
+            for i, t in enumerate(piece.tokens)
+        )
     if isinstance(piece, Highlight):
         return _highlight(piece)
     raise TypeError(f"unknown inline {piece!r}")
@@ -101,8 +103,10 @@ def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], indent: st
     widths = [max(width(x) for x in col) for col in zip(header, *rows)]
     lines = []
     for row in [header, *rows]:
-        cells = [c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
-                 for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [
+            c + " " * (w - width(c)) if i == 0 else " " * (w - width(c)) + c
+            for i, (c, w) in enumerate(zip(row, widths))
+        ]
         lines.append((indent + "  ".join(cells)).rstrip())
     return lines
 
@@ -120,8 +124,9 @@ def _block(block: Block, indent: str) -> list[str]:
         caption = [indent + safe(block.caption)] if block.caption else []
         return caption + table_lines(block.header, block.rows, indent)
     if isinstance(block, Notes):
-        return ([indent + block.title] if block.title else []) + [f"{indent}  - {inline_text(item)}"
-                                                                  for item in block.items]
+        return ([indent + block.title] if block.title else []) + [
+            f"{indent}  - {inline_text(item)}" for item in block.items
+        ]
     if isinstance(block, (Section, Details)):
         title = block.title if isinstance(block, Section) else block.summary
         lines = [indent + inline_text(title)]

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bleu_teach.exercises import practice
-from bleu_teach.exercises.bank import Exercise, check as check_exercise, exercise
+from bleu_teach.exercises.bank import Exercise, exercise
+from bleu_teach.exercises.bank import check as check_exercise
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.media import answer_label
 from bleu_teach.explorers import views
@@ -75,8 +76,10 @@ def _unoffered(state: dict[str, Any]) -> str | None:
     name = state.get("tokenizer")
     if not isinstance(name, str) or name in offered_tokenizers():
         return None
-    return (f"This page has no tokenizer {name[:40]!r}; choose one of {', '.join(offered_tokenizers())}"
-            f"{' (the others need packages the page does not carry)' if name in TOKENIZERS else ''}.")
+    return (
+        f"This page has no tokenizer {name[:40]!r}; choose one of {', '.join(offered_tokenizers())}"
+        f"{' (the others need packages the page does not carry)' if name in TOKENIZERS else ''}."
+    )
 
 
 def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -85,8 +88,10 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     (the curve's points, a control's limit and note)."""
     explorer = EXPLORERS.get(kind)
     if explorer is None:
-        view = views.WidgetView(views.message_html(f"This page has no {kind!r} explorer; reload the page."),
-                                message=f"This page has no {kind!r} explorer; reload the page.")
+        view = views.WidgetView(
+            views.message_html(f"This page has no {kind!r} explorer; reload the page."),
+            message=f"This page has no {kind!r} explorer; reload the page.",
+        )
     elif any(c.name == "tokenizer" for c in explorer.controls) and (unoffered := _unoffered(state)) is not None:
         view = views.WidgetView(views.message_html(unoffered), message=unoffered)
     else:
@@ -95,9 +100,14 @@ def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     if view.value is not None and not headline:
         headline = write_html(Document((Paragraph((Label(view.label), f" = {format_number(view.value)}")),)))
     # A message is said once, in the headline (the page's live region), not again below it.
-    return {"html": "" if view.message else (view.rest if view.headline else view.html), "value": None if view.value is None else repr(view.value),
-            "headline": headline,
-            "message": view.message, "extra": view.extra, "links": _links(explorer, state, view.message)}
+    return {
+        "html": "" if view.message else (view.rest if view.headline else view.html),
+        "value": None if view.value is None else repr(view.value),
+        "headline": headline,
+        "message": view.message,
+        "extra": view.extra,
+        "links": _links(explorer, state, view.message),
+    }
 
 
 def _links(explorer: Explorer | None, state: dict[str, Any], message: str | None) -> list[dict[str, Any]]:
@@ -185,8 +195,12 @@ def practice_question(exercise_id: str, number: int) -> dict[str, Any]:
         except ValueError as problem:  # no variant passed its checks: say so, never a traceback
             refused = str(problem)
         else:
-            return {"html": shown.to_html(), "label": answer_label(exercise(exercise_id)), "number": number,
-                    "message": ""}
+            return {
+                "html": shown.to_html(),
+                "label": answer_label(exercise(exercise_id)),
+                "number": number,
+                "message": "",
+            }
     return {"html": views.message_html(refused), "label": "", "number": None, "message": refused}
 
 
@@ -231,8 +245,7 @@ def widget_json(kind: str, text: str) -> str:
     state = _loads(text)
     if not isinstance(state, dict):
         message = "The page sent no settings; reload the page."
-        return json.dumps({"html": "", "value": None, "headline": "", "message": message,
-                           "extra": {}, "links": []})
+        return json.dumps({"html": "", "value": None, "headline": "", "message": message, "extra": {}, "links": []})
     return json.dumps(widget(kind, state))
 
 
@@ -258,5 +271,6 @@ def practice_check_json(exercise_id: str, text: str) -> str:
     if not isinstance(sent, dict):
         sent = {}
     answer = sent.get("answer")
-    return json.dumps(practice_check(exercise_id, sent.get("number"), answer if isinstance(answer, str) else "",
-                                     sent.get("streak")))
+    return json.dumps(
+        practice_check(exercise_id, sent.get("number"), answer if isinstance(answer, str) else "", sent.get("streak"))
+    )

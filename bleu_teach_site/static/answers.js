@@ -3,7 +3,21 @@
 
 export const STORE = "bleu-teach-answers";
 
-/** Every kept answer by exercise id: { answer, verdict, solved, at }; {} when there are none or storage is off. */
+/**
+ * An exercise's kept record as read back: what lesson_live.js writes (live_data.js answerRecord: answer, verdict,
+ * solved, tries, at), or what an earlier version of the page wrote (no solved, no tries).
+ * @typedef {object} StoredAnswer
+ * @property {unknown} [answer]
+ * @property {string} [verdict]
+ * @property {boolean} [solved]
+ * @property {number} [tries]
+ * @property {string} [at]
+ */
+
+/**
+ * Every kept answer by exercise id: { answer, verdict, solved, at }; {} when there are none or storage is off.
+ * @returns {Record<string, StoredAnswer>}
+ */
 export function stored() {
   try {
     const found = JSON.parse(localStorage.getItem(STORE) ?? "{}");
@@ -17,7 +31,28 @@ export function stored() {
 // streakText }, all of it as the page's Python returned it (lesson_live.js writes it, the index reads it).
 export const PRACTICE = "bleu-teach-practice";
 
-/** Every kept practice record by exercise id; {} when there are none or storage is off. */
+/**
+ * A practice streak, as Python returns it (bleu_teach.exercises.practice: Streak.to_dict).
+ * @typedef {object} Streak
+ * @property {number} in_a_row
+ * @property {number} best
+ * @property {number} last the practice question whose first answer counted last (0: none yet)
+ * @property {boolean} mastered
+ * @property {string} skill
+ */
+
+/**
+ * An exercise's kept practice: the question last drawn, the streak and its sentence.
+ * @typedef {object} PracticeRecord
+ * @property {number | null} [number]
+ * @property {Streak | null} [streak]
+ * @property {string} [streakText]
+ */
+
+/**
+ * Every kept practice record by exercise id; {} when there are none or storage is off.
+ * @returns {Record<string, PracticeRecord>}
+ */
 export function practised() {
   try {
     const found = JSON.parse(localStorage.getItem(PRACTICE) ?? "{}");
@@ -38,6 +73,13 @@ export const CLASS = "bleu-teach-class";
 // they are (the server keeps each id once).
 export const OUTBOX = "bleu-teach-class-outbox";
 
+/**
+ * What local storage keeps under key, read as JSON; fallback when there is nothing there, it is not JSON, or
+ * storage is off.
+ * @param {string} key
+ * @param {unknown} fallback
+ * @returns {any} any JSON value (as JSON.parse gives it), or fallback: the caller checks what it is
+ */
 export function readJson(key, fallback) {
   try {
     const found = JSON.parse(localStorage.getItem(key) ?? "null");

@@ -8,25 +8,36 @@
 import { CLASS, OUTBOX, readJson } from "./answers.js";
 
 const WRITE = { "Content-Type": "application/json", "X-Bleu-Teach": "1" };
+/** @typedef {"sent" | "waiting" | "closed" | "left" | "refused"} Outcome what became of an answer sent */
+/** @typedef {{ id: string, exercise: string, answer: string }} OutboxItem an answer waiting for the server */
+/** @type {Promise<Outcome> | null} */
 let sending = null;
 
-/** The class joined in this browser ({ session, nickname }), or null. */
+/**
+ * The class joined in this browser ({ session, nickname }), or null.
+ * @returns {{ session: string, nickname: string } | null}
+ */
 export function joinedClass() {
   const joined = readJson(CLASS, null);
   return joined && typeof joined.session === "string" ? joined : null;
 }
 
+/** @returns {OutboxItem[]} what waits to be sent, oldest first */
 function outbox() {
   const kept = readJson(OUTBOX, []);
   return Array.isArray(kept) ? kept : [];
 }
 
+/** @param {OutboxItem[]} list */
 function keep(list) {
   try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch { /* storage off: sent once, not kept */ }
 }
 
-/** An id for an answer: a version 4 UUID (crypto.randomUUID needs https, a classroom network may be plain http). */
-function newId() {
+/**
+ * An id for an answer: a version 4 UUID (crypto.randomUUID needs https, a classroom network may be plain http).
+ * @returns {string}
+ */
+export function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
@@ -34,10 +45,14 @@ function newId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Send what waits in the outbox, oldest first; resolves to what became of the last one asked about. */
+/**
+ * Send what waits in the outbox, oldest first; resolves to what became of the last one asked about.
+ * @returns {Promise<Outcome>}
+ */
 export async function flush() {
   if (sending) return sending;
   sending = (async () => {
+    /** @type {Outcome} */
     let said = "sent";
     for (const item of outbox()) {
       let response;
@@ -65,7 +80,12 @@ export async function flush() {
   }
 }
 
-/** Queue a checked answer for the class and send it; resolves to a sentence for the learner (or "" if not joined). */
+/**
+ * Queue a checked answer for the class and send it; resolves to a sentence for the learner (or "" if not joined).
+ * @param {string} exercise
+ * @param {string} answer
+ * @returns {Promise<string>}
+ */
 export async function sendToClass(exercise, answer) {
   const joined = joinedClass();
   if (!joined) return "";

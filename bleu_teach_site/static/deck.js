@@ -20,11 +20,16 @@
   /** Slide sizes (CSS px) for a 4:3 and a 16:9 screen: a wide screen gets a wider slide, not wider margins. */
   const SIZES = { standard: { width: 1024, height: 768 }, wide: { width: 1280, height: 720 } };
 
+  /** @returns {DeckSize} */
   function size() {
     return window.innerWidth / Math.max(1, window.innerHeight) >= 1.5 ? SIZES.wide : SIZES.standard;
   }
 
-  /** Start reveal.js on the static deck, at the size for this screen (and again when its shape changes). */
+  /**
+   * Start reveal.js on the static deck, at the size for this screen (and again when its shape changes).
+   * @param {RevealApi} Reveal
+   * @param {unknown[]} plugins
+   */
   function start(Reveal, plugins) {
     let chosen = size();
     Reveal.initialize({
@@ -54,31 +59,50 @@
   const TEXT_TYPES = new Set(["text", "search", "url", "email", "tel", "password", "number"]);
 
   // How each control got the focus: "pointer" (a click or a tap) or "keyboard" (Tab).
+  /** @type {WeakMap<EventTarget, "pointer" | "keyboard">} */
   const focusedBy = new WeakMap();
   let pointer = false;
   window.addEventListener("pointerdown", () => { pointer = true; }, true);
   window.addEventListener("keydown", () => { pointer = false; }, true);
-  window.addEventListener("focusin", (event) => focusedBy.set(event.target, pointer ? "pointer" : "keyboard"), true);
+  window.addEventListener("focusin", (event) => {
+    focusedBy.set(/** @type {Element} */ (event.target), pointer ? "pointer" : "keyboard");
+  }, true);
 
+  /**
+   * A text box: a textarea, an input that takes text, or something made editable.
+   * @param {HTMLElement} element
+   * @returns {boolean}
+   */
   function isTextBox(element) {
     return element.tagName === "TEXTAREA" || element.isContentEditable ||
-      (element.tagName === "INPUT" && TEXT_TYPES.has(element.type));
+      (element.tagName === "INPUT" && TEXT_TYPES.has(/** @type {HTMLInputElement} */ (element).type));
   }
 
-  /** Whether the focused control keeps this key (it is being edited with the keyboard). */
+  /**
+   * Whether the focused control keeps this key (it is being edited with the keyboard).
+   * @param {HTMLElement} element
+   * @param {KeyboardEvent} event
+   * @returns {boolean}
+   */
   function keeps(element, event) {
     const key = event.key;
     if (key === "PageDown" || key === "PageUp") return false;
     if (isTextBox(element)) {
       if (key === " " || key === "ArrowUp" || key === "ArrowDown" || event.repeat) return true;
-      const { selectionStart: start, selectionEnd: end } = element;
+      // An input or a textarea has a selection (null in a number box); an element made editable has none.
+      const { selectionStart: start, selectionEnd: end } =
+        /** @type {{ selectionStart?: number | null, selectionEnd?: number | null }} */ (element);
       if (typeof start !== "number" || start !== end) return true; // a number box, or a selection to collapse
-      return key === "ArrowRight" ? end < element.value.length : start > 0;
+      return key === "ArrowRight" ? end < /** @type {HTMLInputElement | HTMLTextAreaElement} */ (element).value.length
+        : start > 0;
     }
     return focusedBy.get(element) === "keyboard";
   }
 
-  /** The next or the previous slide: reveal.js's API on the static deck, its own arrows on the Voila deck. */
+  /**
+   * The next or the previous slide: reveal.js's API on the static deck, its own arrows on the Voila deck.
+   * @param {boolean} forward
+   */
   function go(forward) {
     const reveal = window.Reveal;
     if (reveal && typeof reveal.next === "function" && typeof reveal.isReady === "function" && reveal.isReady()) {
@@ -86,15 +110,17 @@
       else reveal.prev();
       return;
     }
-    const arrow = document.querySelector(`.reveal .controls .navigate-${forward ? "right" : "left"}`);
+    const arrow = /** @type {HTMLElement | null} */ (
+      document.querySelector(`.reveal .controls .navigate-${forward ? "right" : "left"}`));
     if (arrow) arrow.click();
   }
 
+  /** @type {WeakSet<KeyboardEvent>} */
   const kept = new WeakSet();
 
   window.addEventListener("keydown", (event) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    const element = document.activeElement;
+    const element = /** @type {HTMLElement | null} */ (document.activeElement); // the slides' controls are HTML
     if (!element || element === document.body || !element.closest(".reveal .slides")) return;
     if (event.key === "Escape") {
       element.blur();

@@ -10,20 +10,35 @@
 // storage, from which a reload restores it; it is shared as a downloaded text file instead.
 
 import { setReferences, syncControls } from "./lesson_live.js";
+import { exampleText } from "./live_data.js";
 
-const form = document.querySelector('form[data-widget="BleuExplorer"]');
-const MAX_LINK = Number(document.querySelector('meta[name="bleu-teach-max-link"]').content);
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Control one of the form's controls */
+
+const form = /** @type {HTMLFormElement} */ (document.querySelector('form[data-widget="BleuExplorer"]'));
+const MAX_LINK = Number(
+  /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="bleu-teach-max-link"]')).content);
 const KEPT = "bleu-teach-explorer"; // this tab's copy of the example (session storage)
-const note = document.getElementById("link-note");
+const note = /** @type {HTMLElement} */ (document.getElementById("link-note"));
 /** The address's names for the form's controls (the explorer's URLs predate the form). */
 const PARAMETERS = { hyp: "hypothesis", n: "max_n", weights: "weights", smoothing: "smoothing",
                      tokenizer: "tokenizer", lowercase: "lowercase" };
 
+/**
+ * The form's control of this name (the explorer's form has every name asked for here).
+ * @param {string} name
+ * @returns {Control}
+ */
 function control(name) {
-  return form.elements.namedItem(name);
+  return /** @type {Control} */ (form.elements.namedItem(name));
 }
 
-/** Set a control from the address; say so if it cannot show that value (a hand-made link). */
+/**
+ * Set a control from the address; say so if it cannot show that value (a hand-made link).
+ * @param {string} parameter the address's name for it
+ * @param {string} name the control's
+ * @param {string} value
+ * @param {string[]} said what the note above the form says, added to
+ */
 function setControl(parameter, name, value, said) {
   const box = control(name);
   if (box.type === "checkbox") {
@@ -31,11 +46,12 @@ function setControl(parameter, name, value, said) {
     if (!on && !["0", "false", "off", "no", ""].includes(value.toLowerCase())) {
       said.push(`${parameter}=${value.slice(0, 40)}, which is not 0 or 1 (it is read as 0)`);
     }
-    box.checked = on;
+    /** @type {HTMLInputElement} */ (box).checked = on;
     return;
   }
   if (box.tagName === "SELECT") {
-    const same = [...box.options].find((option) => option.value.toLowerCase() === value.trim().toLowerCase());
+    const same = [.../** @type {HTMLSelectElement} */ (box).options]
+      .find((option) => option.value.toLowerCase() === value.trim().toLowerCase());
     if (same) {
       box.value = same.value;
       return;
@@ -58,6 +74,7 @@ function setControl(parameter, name, value, said) {
   }
 }
 
+/** Put the example in the address (or the one this tab kept) into the form, and say what it could not show. */
 function fromAddress() {
   let query = new URLSearchParams(window.location.search);
   if (!query.has("hyp") && !query.has("ref")) {
@@ -67,25 +84,26 @@ function fromAddress() {
     if (!kept) return;
     query = new URLSearchParams(kept);
   }
+  /** @type {string[]} */
   const said = [];
   control("hypothesis").value = query.get("hyp") ?? "";
   for (const [parameter, name] of Object.entries(PARAMETERS)) {
     if (name === "hypothesis") continue;
-    if (query.has(parameter)) setControl(parameter, name, query.get(parameter), said);
+    if (query.has(parameter)) setControl(parameter, name, /** @type {string} */ (query.get(parameter)), said);
     else if (name === "weights") control(name).value = "";
   }
   const references = query.getAll("ref");
-  const most = Number(form.querySelector(".live-references").dataset.max);
+  const most = Number(/** @type {HTMLElement} */ (form.querySelector(".live-references")).dataset.max);
   if (references.length > most) {
     said.push(`${references.length} references, and the explorer takes at most ${most}: it shows the first ${most}`);
   }
   setReferences(form, references.length ? references : [""]);
   syncControls(form);
   // The saved example's number is not this link's: wait for Python's.
-  const headline = form.querySelector(".live-headline");
+  const headline = /** @type {HTMLElement} */ (form.querySelector(".live-headline"));
   headline.dataset.value = "";
   headline.textContent = "The score of this link's example appears when Python has started in your browser.";
-  form.querySelector(".live-output").replaceChildren();
+  /** @type {HTMLElement} */ (form.querySelector(".live-output")).replaceChildren();
   if (said.length) {
     note.textContent = `This link asks for ${said.join("; and ")}.`;
     note.hidden = false;
@@ -93,19 +111,25 @@ function fromAddress() {
   }
 }
 
+/** @returns {URLSearchParams} the form's example as the address's query */
 function exampleQuery() {
   const query = new URLSearchParams();
   query.append("hyp", control("hypothesis").value);
-  for (const box of form.querySelectorAll("input.reference")) if (!box.dataset.fresh) query.append("ref", box.value);
+  for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input.reference"))) {
+    if (!box.dataset.fresh) query.append("ref", box.value);
+  }
   query.append("n", control("max_n").value);
   if (control("weights").value.trim()) query.append("weights", control("weights").value);
   query.append("smoothing", control("smoothing").value);
   query.append("tokenizer", control("tokenizer").value);
-  query.append("lowercase", control("lowercase").checked ? "1" : "0");
+  query.append("lowercase", /** @type {HTMLInputElement} */ (control("lowercase")).checked ? "1" : "0");
   return query;
 }
 
-/** Whether the example fits in a link (it is then in the address bar); it is kept in this tab either way. */
+/**
+ * Whether the example fits in a link (it is then in the address bar); it is kept in this tab either way.
+ * @returns {boolean}
+ */
 function toAddress() {
   const query = exampleQuery();
   try { sessionStorage.setItem(KEPT, String(query)); } catch { /* storage full or off: the address still has it */ }
@@ -130,23 +154,14 @@ function toAddress() {
   return fits;
 }
 
-/** The example as plain text: what was typed and every setting, for sharing an example too long for a link. */
-function exampleText() {
-  const query = exampleQuery();
-  const lines = [`Hypothesis: ${query.get("hyp")}`];
-  query.getAll("ref").forEach((reference, k) => lines.push(`Reference ${k + 1}: ${reference}`));
-  lines.push(`Max n: ${query.get("n")}`, `Weights: ${query.get("weights") ?? "uniform"}`,
-             `Smoothing: ${query.get("smoothing")}`, `Tokenizer: ${query.get("tokenizer")}`,
-             `Lowercase: ${query.get("lowercase") === "1" ? "yes" : "no"}`);
-  return `${lines.join("\n")}\n`;
-}
-
 fromAddress();
 toAddress();
 for (const event of ["input", "change"]) form.addEventListener(event, toAddress);
-form.addEventListener("click", (event) => { if (event.target.closest("button")) toAddress(); });
-document.getElementById("copy-link").addEventListener("click", async () => {
-  const said = document.getElementById("copied");
+form.addEventListener("click", (event) => {
+  if (/** @type {Element} */ (event.target).closest("button")) toAddress();
+});
+/** @type {HTMLElement} */ (document.getElementById("copy-link")).addEventListener("click", async () => {
+  const said = /** @type {HTMLElement} */ (document.getElementById("copied"));
   if (!toAddress()) {
     said.textContent = "There is no link to copy: this example is too long for one. Download it as text instead.";
     return;
@@ -158,12 +173,14 @@ document.getElementById("copy-link").addEventListener("click", async () => {
     said.textContent = `Copy this link: ${window.location.href}`;
   }
 });
-document.getElementById("download-example").addEventListener("click", () => {
-  const file = new Blob([exampleText()], { type: "text/plain;charset=utf-8" });
+/** @type {HTMLElement} */ (document.getElementById("download-example")).addEventListener("click", () => {
+  // The example as plain text: what was typed and every setting, for sharing an example too long for a link.
+  const file = new Blob([exampleText(exampleQuery())], { type: "text/plain;charset=utf-8" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(file);
   link.download = "bleu-example.txt";
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  document.getElementById("copied").textContent = "Downloaded bleu-example.txt: the example and its settings.";
+  /** @type {HTMLElement} */ (document.getElementById("copied")).textContent =
+    "Downloaded bleu-example.txt: the example and its settings.";
 });

@@ -10,26 +10,94 @@
 
 import { PRACTICE, practised, stored, STORE, WIDGETS } from "./answers.js";
 import { sendToClass } from "./classroom.js";
+import { answerRecord, chartData, explorerHref } from "./live_data.js";
 import { pageArchives, startFailure, startPython } from "./python.js";
 
-const widgets = [...document.querySelectorAll("form[data-widget]")];
-const exercises = [...document.querySelectorAll("form[data-exercise]")];
-const practices = [...document.querySelectorAll("section[data-practice]")];
+/**
+ * A live widget's form (live.py widget_html: its explorer's name and saved values in data-widget and data-state),
+ * with what this file keeps on it: the example's state (set for each form as the page starts, below), the state
+ * drawn last, and whether a render is running, asked again or scheduled.
+ * @typedef {HTMLFormElement & {
+ *   dataset: DOMStringMap & { widget: string, state: string },
+ *   exampleState: string, shownState?: string, rendering?: boolean, again?: boolean, scheduled?: boolean
+ * }} WidgetForm
+ */
+/** @typedef {HTMLFormElement & { dataset: DOMStringMap & { exercise: string } }} ExerciseForm */
+/** @typedef {HTMLElement & { dataset: DOMStringMap & { practice: string } }} PracticeSection */
+/** A widget's control: the form template's inputs (text, number, range, tick box, hidden), menus and text areas. */
+/** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Control */
+/** @typedef {HTMLCanvasElement & { chart?: ChartInstance }} ChartCanvas */
+
+/**
+ * What bleu_teach.web.page.widget answers: the report's HTML, the headline (the number and its HTML) or the
+ * message that replaces it, extra (the chart's points, the controls' limits, notes and moved values), and the
+ * examples for the page's links to the live explorer.
+ * @typedef {object} WidgetResult
+ * @property {string} html
+ * @property {string | null} value
+ * @property {string} headline
+ * @property {string | null} message
+ * @property {WidgetExtra} extra
+ * @property {import("./live_data.js").ExplorerExample[]} [links]
+ */
+/**
+ * @typedef {Partial<import("./live_data.js").CurveExtra> & {
+ *   limits?: Record<string, number>, notes?: Record<string, string>, values?: Record<string, unknown>
+ * }} WidgetExtra
+ */
+/** @typedef {{ verdict: string, html: string }} CheckResult what check_json answers */
+/**
+ * What practice_json and practice_check_json answer.
+ * @typedef {object} PracticeResult
+ * @property {string} html
+ * @property {number | null} [number] the question drawn (practice_json), or null when none can be
+ * @property {string} [verdict]
+ * @property {import("./answers.js").Streak | null} streak
+ * @property {string} streak_text
+ */
+/**
+ * bleu_teach.web.page's JSON functions, called in the worker (promises of their JSON answers).
+ * @typedef {object} PythonCalls
+ * @property {(kind: string, state: string) => Promise<string>} widget
+ * @property {(id: string, answer: string, attempt: number) => Promise<string>} check
+ * @property {(id: string, sent: string) => Promise<string>} practice
+ * @property {(id: string, sent: string) => Promise<string>} practiceCheck
+ */
+
+const widgets = /** @type {WidgetForm[]} */ ([...document.querySelectorAll("form[data-widget]")]);
+const exercises = /** @type {ExerciseForm[]} */ ([...document.querySelectorAll("form[data-exercise]")]);
+const practices = /** @type {PracticeSection[]} */ ([...document.querySelectorAll("section[data-practice]")]);
 const root = document.documentElement;
+/** @type {PythonCalls | null} */
 let python = null; // { widget, check, practice, practiceCheck }: bleu_teach.web.page's JSON functions (promises)
+/** @type {Set<ExerciseForm>} */
 const waiting = new Set(); // exercises checked before Python was ready
+/** @type {Set<ExerciseForm>} */
 const restored = new Set(); // exercises whose earlier answer is shown again
+/** @type {Set<PracticeSection>} */
 const asking = new Set(); // practice blocks whose Another one was pressed before Python was ready
+
+/**
+ * Python's functions, once it has started: what is called only then (a render, a check, a question) uses this.
+ * @returns {PythonCalls}
+ */
+function started() {
+  return /** @type {PythonCalls} */ (python);
+}
 
 // --- the learner's answers, in local storage ------------------------------------------------------------------
 
-/** Keep the last answer (to show it again) and whether the exercise was ever answered right (the progress). */
+/**
+ * Keep the last answer (to show it again) and whether the exercise was ever answered right (the progress).
+ * @param {string} id
+ * @param {string} answer
+ * @param {string} verdict
+ * @returns {boolean} whether it could be kept
+ */
 function remember(id, answer, verdict) {
   try {
     const all = stored();
-    const solved = Boolean(all[id]?.solved || all[id]?.verdict === "correct") || verdict === "correct";
-    const tries = Number(all[id]?.tries ?? 0) + (verdict && verdict !== "correct" ? 1 : 0);
-    all[id] = { answer, verdict, solved, tries, at: new Date().toISOString() };
+    all[id] = answerRecord(all[id], answer, verdict, new Date().toISOString());
     localStorage.setItem(STORE, JSON.stringify(all));
     return true;
   } catch {
@@ -39,18 +107,34 @@ function remember(id, answer, verdict) {
 
 // --- widgets ----------------------------------------------------------------------------------------------------
 
+/**
+ * A form's control by its name (null if it has none).
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ * @returns {Control | null}
+ */
+function controlOf(form, name) {
+  return /** @type {Control | null} */ (form.elements.namedItem(name));
+}
+
+/**
+ * The form's values as bleu_teach.web.page.widget takes them, by the saved example's names.
+ * @param {WidgetForm} form
+ * @returns {Record<string, unknown>}
+ */
 function stateOf(form) {
   const saved = JSON.parse(form.dataset.state);
+  /** @type {Record<string, unknown>} */
   const state = {};
   for (const [key, value] of Object.entries(saved)) {
-    const control = form.elements.namedItem(key);
+    const control = controlOf(form, key);
     if (key === "references") {
       // A box just added and not typed into yet is left out, so that adding one is no error.
-      state.references = [...form.querySelectorAll("input.reference")].filter((box) => !box.dataset.fresh)
-        .map((box) => box.value);
+      state.references = [.../** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input.reference"))]
+        .filter((box) => !box.dataset.fresh).map((box) => box.value);
     }
     else if (!control) state[key] = value;
-    else if (control.type === "checkbox") state[key] = control.checked;
+    else if (control.type === "checkbox") state[key] = /** @type {HTMLInputElement} */ (control).checked;
     else if (typeof value === "boolean") state[key] = control.value === "1";
     // A number box hides text it cannot read (1e999, 1.5) and reports "": Python says what is wrong instead.
     else if (control.validity?.badInput) state[key] = { unreadable: true };
@@ -59,27 +143,46 @@ function stateOf(form) {
   return state;
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @returns {HTMLElement[]} the rows of its reference boxes
+ */
 function referenceRows(form) {
-  return [...form.querySelectorAll(".live-references .live-row")];
+  return [.../** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll(".live-references .live-row"))];
 }
 
+/**
+ * The form's button for this action.
+ * @param {HTMLFormElement} form
+ * @param {string} action
+ * @returns {HTMLButtonElement}
+ */
+function actionButton(form, action) {
+  return /** @type {HTMLButtonElement} */ (form.querySelector(`[data-action="${action}"]`));
+}
+
+/** @param {HTMLFormElement} form */
 function refreshReferenceButtons(form) {
-  const box = form.querySelector(".live-references");
+  const box = /** @type {HTMLElement | null} */ (form.querySelector(".live-references"));
   if (!box) return;
   const count = referenceRows(form).length;
-  form.querySelector('[data-action="add-reference"]').disabled = count >= Number(box.dataset.max);
-  form.querySelector('[data-action="remove-reference"]').disabled = count <= 1;
+  actionButton(form, "add-reference").disabled = count >= Number(box.dataset.max);
+  actionButton(form, "remove-reference").disabled = count <= 1;
 }
 
-/** A new reference box: empty, and left out of the state until typed into (``fresh``), or holding ``text``. */
+/**
+ * A new reference box: empty, and left out of the state until typed into (``fresh``), or holding ``text``.
+ * @param {HTMLFormElement} form
+ * @param {string | null} [text]
+ */
 function addReference(form, text = null) {
   const rows = referenceRows(form);
-  const box = form.querySelector(".live-references");
+  const box = /** @type {HTMLElement} */ (form.querySelector(".live-references"));
   if (rows.length >= Number(box.dataset.max)) return;
-  const row = rows[0].cloneNode(true);
+  const row = /** @type {HTMLElement} */ (rows[0].cloneNode(true));
   const number = rows.length + 1;
-  const input = row.querySelector("input");
-  const label = row.querySelector("label");
+  const input = /** @type {HTMLInputElement} */ (row.querySelector("input"));
+  const label = /** @type {HTMLLabelElement} */ (row.querySelector("label"));
   input.id = input.id.replace(/-\d+$/, `-${number}`);
   input.name = `reference-${number}`;
   input.value = text ?? "";
@@ -92,30 +195,39 @@ function addReference(form, text = null) {
   if (text === null) input.focus();
 }
 
-/** Put these texts in the reference boxes, one box each (the explorer page's address bar sets them). */
+/**
+ * Put these texts in the reference boxes, one box each (the explorer page's address bar sets them).
+ * @param {HTMLFormElement} form
+ * @param {string[]} texts
+ */
 export function setReferences(form, texts) {
-  const most = Number(form.querySelector(".live-references").dataset.max);
+  const most = Number(/** @type {HTMLElement} */ (form.querySelector(".live-references")).dataset.max);
   for (const row of referenceRows(form).slice(1)) row.remove(); // one box left, then one per text
-  const first = referenceRows(form)[0].querySelector("input");
+  const first = /** @type {HTMLInputElement} */ (referenceRows(form)[0].querySelector("input"));
   first.value = texts[0] ?? "";
   delete first.dataset.fresh;
   for (const text of texts.slice(1, most)) addReference(form, text);
   refreshReferenceButtons(form);
 }
 
+/** @param {HTMLFormElement} form */
 function removeReference(form) {
   const rows = referenceRows(form);
-  const remove = form.querySelector('[data-action="remove-reference"]');
+  const remove = actionButton(form, "remove-reference");
   const focused = document.activeElement === remove; // a button that disables itself drops the focus
-  if (rows.length > 1) rows.at(-1).remove();
+  if (rows.length > 1) /** @type {HTMLElement} */ (rows.at(-1)).remove();
   refreshReferenceButtons(form);
-  if (remove.disabled && focused) form.querySelector('[data-action="add-reference"]').focus();
+  if (remove.disabled && focused) actionButton(form, "add-reference").focus();
 }
 
-/** Previous / Next (lesson 08's rank) cannot go past the number's ends: disabled there (the focus stays in the form). */
+/**
+ * Previous / Next (lesson 08's rank) cannot go past the number's ends: disabled there (the focus stays in the form).
+ * @param {HTMLFormElement} form
+ */
 function refreshSteps(form) {
-  for (const button of form.querySelectorAll('button[data-action="step"]')) {
-    const control = form.elements.namedItem(button.dataset.control);
+  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (form.querySelectorAll('button[data-action="step"]'));
+  for (const button of buttons) {
+    const control = /** @type {HTMLInputElement | null} */ (controlOf(form, String(button.dataset.control))); // number
     if (!control) continue;
     const value = Number(control.value);
     const end = Number(button.dataset.step) > 0 ? Number(control.max || Infinity) : Number(control.min || 1);
@@ -125,65 +237,54 @@ function refreshSteps(form) {
   }
 }
 
+/**
+ * Show each slider's value beside it, and enable what a tick enables.
+ * @param {HTMLFormElement} form
+ */
 export function syncControls(form) {
   refreshSteps(form);
-  for (const range of form.querySelectorAll('input[type="range"]')) {
+  for (const range of /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll('input[type="range"]'))) {
     const shown = form.querySelector(`output[for="${range.id}"]`);
     if (shown) shown.textContent = range.value;
   }
   // A control the declaration enables by a tick (the second reference's length by "Use a second reference").
-  for (const control of form.querySelectorAll("[data-enabled-by]")) {
-    const tick = form.elements.namedItem(control.dataset.enabledBy);
+  for (const control of /** @type {NodeListOf<Control>} */ (form.querySelectorAll("[data-enabled-by]"))) {
+    const tick = /** @type {HTMLInputElement | null} */ (controlOf(form, String(control.dataset.enabledBy)));
     if (tick) control.disabled = !tick.checked;
   }
 }
 
 // The brevity-penalty chart: Chart.js (npm registry, vendor/chart.js/) draws the points bleu_teach computed,
-// with the notebook plot's title, axes, legend and Okabe-Ito palette (bleu_teach.ui.plots).
-const DASHES = [[], [8, 4], [2, 3], [8, 3, 2, 3]]; // matplotlib's "-", "--", ":", "-."
+// with the notebook plot's title, axes, legend and Okabe-Ito palette (bleu_teach.ui.plots): live_data.js's
+// chartData.
+/** @type {Promise<ChartConstructor> | null} */
 let chartLibrary = null;
 
+/** @returns {Promise<ChartConstructor>} Chart.js's Chart, once its script has loaded (it sets window.Chart) */
 function loadChartLibrary() {
   chartLibrary ??= new Promise((resolve, reject) => {
     const script = document.createElement("script");
     script.src = "vendor/chart.js/dist/chart.umd.min.js";
-    script.onload = () => resolve(window.Chart);
+    script.onload = () => resolve(/** @type {ChartConstructor} */ (window.Chart));
     script.onerror = () => reject(new Error("the chart library did not load"));
     document.head.append(script);
   });
   return chartLibrary;
 }
 
-function chartData(extra, palette) {
-  const top = extra.curve.at(-1)[0];
-  const datasets = [{
-    label: "BP = exp(1 - r/c) if c <= r, else 1", data: extra.curve.map(([x, y]) => ({ x, y })),
-    borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2.5, pointRadius: 3, showLine: true,
-  }];
-  extra.references.forEach((r, i) => {
-    const chosen = r === extra.chosen; // the length the brevity penalty uses: drawn thick, and said so
-    datasets.push({
-      label: chosen ? `chosen reference length r = ${r}` : `reference length ${r}`,
-      data: [{ x: r, y: -0.02 }, { x: r, y: 1.1 }], showLine: true, pointRadius: 0,
-      borderColor: palette[(i + 1) % palette.length], backgroundColor: palette[(i + 1) % palette.length],
-      borderDash: DASHES[(i + 1) % 4], borderWidth: chosen ? 5 : 2,
-    });
-  });
-  const [c, bp] = extra.point;
-  datasets.push({
-    label: `your hypothesis: c = ${c}, BP = ${bp.toFixed(3)}`, data: [{ x: c, y: bp }], pointStyle: "star",
-    pointRadius: 14, pointBorderWidth: 4, borderColor: palette[3], backgroundColor: palette[3],
-  });
-  return { datasets, top };
-}
-
+/**
+ * Draw the widget's chart, if it has one and extra has its points (the brevity-penalty explorer).
+ * @param {HTMLFormElement} form
+ * @param {WidgetExtra} extra
+ */
 async function drawChart(form, extra) {
-  const canvas = form.querySelector(".live-chart canvas");
+  const canvas = /** @type {ChartCanvas | null} */ (form.querySelector(".live-chart canvas"));
   if (!canvas || !extra.curve) return;
-  canvas.setAttribute("aria-label", extra.description);
+  const curve = /** @type {import("./live_data.js").CurveExtra} */ (extra); // the points come with the rest
+  canvas.setAttribute("aria-label", curve.description);
   const Chart = await loadChartLibrary();
-  const narrow = canvas.parentElement.clientWidth < 480;
-  const { datasets, top } = chartData(extra, JSON.parse(canvas.dataset.palette));
+  const narrow = /** @type {HTMLElement} */ (canvas.parentElement).clientWidth < 480;
+  const { datasets, top } = chartData(curve, JSON.parse(String(canvas.dataset.palette)));
   if (canvas.chart) {
     canvas.chart.data.datasets = datasets;
     canvas.chart.options.scales.x.max = top + 0.5;
@@ -194,7 +295,7 @@ async function drawChart(form, extra) {
     type: "scatter", data: { datasets },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false, // the box's height: see site.css
-      plugins: { title: { display: true, text: extra.title, font: { size: narrow ? 14 : 17 } },
+      plugins: { title: { display: true, text: curve.title, font: { size: narrow ? 14 : 17 } },
                  legend: { position: "bottom", labels: { font: { size: narrow ? 11 : 13 }, usePointStyle: true,
                                                          boxWidth: narrow ? 8 : 12 } },
                  tooltip: { enabled: true } },
@@ -208,11 +309,16 @@ async function drawChart(form, extra) {
   });
 }
 
+/**
+ * Show what Python answered for the form's values.
+ * @param {WidgetForm} form
+ * @param {WidgetResult} result
+ */
 function showWidget(form, result) {
   delete form.dataset.waiting;
   updateLinks(form, result.links ?? []);
-  const headline = form.querySelector(".live-headline");
-  const output = form.querySelector(".live-output");
+  const headline = /** @type {HTMLElement} */ (form.querySelector(".live-headline"));
+  const output = /** @type {HTMLElement} */ (form.querySelector(".live-output"));
   // The report's folded steps stay open or closed as the learner left them.
   const open = [...output.querySelectorAll("details")].map((details) => details.open);
   output.innerHTML = result.html; // bleu_teach's HTML (views.html_writer): typed text arrives escaped
@@ -221,13 +327,13 @@ function showWidget(form, result) {
     headline.dataset.value = "";
     headline.textContent = `No number: ${result.message}`; // announced, as the number would be
   } else {
-    headline.dataset.value = result.value;
+    headline.dataset.value = String(result.value); // null (no number) is written "null", as before
     headline.innerHTML = result.headline; // bleu_teach's HTML too
   }
   // The view may bound a control (the number of pairs shown), say something beside it, or move its value
   // (a rank past the end of a shorter list moves to its last pair, as in the notebook).
   for (const [name, top] of Object.entries(result.extra.limits ?? {})) {
-    const control = form.elements.namedItem(name);
+    const control = /** @type {HTMLInputElement | null} */ (controlOf(form, name)); // a number box or a slider
     if (control) control.max = String(top);
   }
   for (const [name, text] of Object.entries(result.extra.notes ?? {})) {
@@ -235,7 +341,7 @@ function showWidget(form, result) {
     if (note) note.textContent = text;
   }
   for (const [name, value] of Object.entries(result.extra.values ?? {})) {
-    const control = form.elements.namedItem(name);
+    const control = controlOf(form, name);
     if (!control || control.value === String(value)) {
       if (control) delete control.dataset.pending;
     } else if (control === document.activeElement) {
@@ -256,7 +362,11 @@ function showWidget(form, result) {
   drawChart(form, result.extra).catch(() => {});
 }
 
-/** Show what Python answers for the form's values: one call at a time per form, and the latest values last. */
+/**
+ * Show what Python answers for the form's values: one call at a time per form, and the latest values last.
+ * @param {WidgetForm} form
+ * @param {boolean} [force] draw even if the values are those shown
+ */
 async function render(form, force = false) {
   if (form.rendering) {
     form.again = true; // asked again while Python works: the values then are drawn next
@@ -269,14 +379,15 @@ async function render(form, force = false) {
       const state = JSON.stringify(stateOf(form));
       if (state === form.shownState && !force) break; // a change event after the input event: nothing new
       force = false;
-      const result = JSON.parse(await python.widget(form.dataset.widget, state));
+      /** @type {WidgetResult} */
+      const result = JSON.parse(await started().widget(form.dataset.widget, state));
       if (form.again && JSON.stringify(stateOf(form)) !== state) continue; // already old: draw the newer values
       form.shownState = state;
       showWidget(form, result);
     } while (form.again);
   } catch (error) {
-    const status = form.querySelector(".live-status");
-    status.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    const status = /** @type {HTMLElement} */ (form.querySelector(".live-status"));
+    status.textContent = `Python stopped answering (${/** @type {Error} */ (error).message}): reload the page.`;
     status.classList.add("message");
   } finally {
     form.rendering = false;
@@ -288,6 +399,7 @@ async function render(form, force = false) {
 const KEEPS_VALUES = !document.querySelector('meta[name="bleu-teach-max-link"]'); // the explorer page keeps its
 // example in the address bar instead (explorer.js)
 
+/** @returns {Record<string, unknown>} every widget's kept values, by keyOf; {} when none or storage is off */
 function keptValues() {
   try {
     const found = JSON.parse(localStorage.getItem(WIDGETS) ?? "{}");
@@ -297,10 +409,15 @@ function keptValues() {
   }
 }
 
+/**
+ * @param {WidgetForm} form
+ * @returns {string} where its values are kept: the page, the form's place on it, its explorer
+ */
 function keyOf(form) {
   return `${window.location.pathname}#${widgets.indexOf(form)}:${form.dataset.widget}`;
 }
 
+/** @param {WidgetForm} form */
 function keepValues(form) {
   if (!KEEPS_VALUES) return;
   try {
@@ -312,27 +429,36 @@ function keepValues(form) {
   } catch { /* storage full or off: the values are forgotten with the page */ }
 }
 
-/** Put these values (a state as stateOf makes it) into the form's controls. */
+/**
+ * Put these values (a state as stateOf makes it) into the form's controls.
+ * @param {HTMLFormElement} form
+ * @param {object} state
+ */
 function applyValues(form, state) {
   for (const [key, value] of Object.entries(state)) {
-    const control = form.elements.namedItem(key);
+    const control = controlOf(form, key);
     if (key === "references" && Array.isArray(value) && value.length) setReferences(form, value.map(String));
     else if (!control || control.type === "hidden" || (value !== null && typeof value === "object")) continue;
-    else if (control.type === "checkbox") control.checked = Boolean(value);
+    else if (control.type === "checkbox") /** @type {HTMLInputElement} */ (control).checked = Boolean(value);
     else if (typeof value === "boolean") control.value = value ? "1" : "";
     else control.value = String(value);
   }
   syncControls(form);
 }
 
-/** Until Python has started, the number shown is the saved example's: say that the learner's values wait. */
+/**
+ * Until Python has started, the number shown is the saved example's: say that the learner's values wait.
+ * @param {WidgetForm} form
+ * @param {string} text
+ */
 function markWaiting(form, text) {
   form.dataset.waiting = "1";
-  const headline = form.querySelector(".live-headline");
+  const headline = /** @type {HTMLElement} */ (form.querySelector(".live-headline"));
   headline.dataset.value = "";
   headline.textContent = text;
 }
 
+/** @param {WidgetForm} form */
 function changed(form) {
   syncControls(form);
   keepValues(form);
@@ -348,53 +474,53 @@ function changed(form) {
   }, 0);
 }
 
+/** @param {WidgetForm} form */
 function backToExample(form) {
   applyValues(form, JSON.parse(form.exampleState));
   changed(form);
 }
 
-/** The page's "Open this example in the live explorer" links after this form: made from its current values. */
+/**
+ * The page's "Open this example in the live explorer" links after this form: made from its current values.
+ * @param {WidgetForm} form
+ * @param {import("./live_data.js").ExplorerExample[]} links
+ */
 function updateLinks(form, links) {
-  const after = [...document.querySelectorAll("a.live-explorer-link")].filter((link) =>
+  const anchors = /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("a.live-explorer-link"));
+  const after = [...anchors].filter((link) =>
     form.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING &&
     widgets.filter((other) => other.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1) === form);
   after.forEach((link, k) => {
     const example = links[k];
     if (!example) return;
-    const query = new URLSearchParams([["hyp", example.hypothesis], ...example.references.map((r) => ["ref", r]),
-                                       ["n", String(example.max_n)]]);
-    if (example.weights.trim()) query.append("weights", example.weights.trim());
-    query.append("smoothing", example.smoothing);
-    query.append("tokenizer", example.tokenizer);
-    query.append("lowercase", example.lowercase ? "1" : "0");
-    link.href = `explorer.html?${query}`;
+    link.href = explorerHref(example);
   });
 }
 
 for (const form of widgets) {
   form.addEventListener("input", (event) => {
-    delete event.target.dataset.fresh;
+    delete /** @type {HTMLElement} */ (event.target).dataset.fresh;
     changed(form);
   });
   form.addEventListener("change", (event) => {
     // A control that changes the list another one counts in (a metric, a system) puts that one back to its start.
-    for (const name of (event.target.dataset?.resets ?? "").split(" ").filter(Boolean)) {
-      const control = form.elements.namedItem(name);
+    for (const name of (/** @type {HTMLElement} */ (event.target).dataset?.resets ?? "").split(" ").filter(Boolean)) {
+      const control = /** @type {HTMLInputElement | null} */ (controlOf(form, name)); // a number box (data-default)
       if (control) control.value = control.dataset.default ?? control.defaultValue;
     }
     changed(form);
   });
   form.addEventListener("submit", (event) => event.preventDefault());
   form.addEventListener("click", (event) => {
-    const action = event.target.closest("button")?.dataset.action;
+    const action = /** @type {Element} */ (event.target).closest("button")?.dataset.action;
     if (action === "add-reference") addReference(form); // scored once something is typed into the new box
     else if (action === "remove-reference") {
       removeReference(form);
       changed(form);
     } else if (action === "reset") backToExample(form);
     else if (action === "step") { // Previous / Next beside a number (lesson 08's rank)
-      const button = event.target.closest("button");
-      const control = form.elements.namedItem(button.dataset.control);
+      const button = /** @type {HTMLButtonElement} */ (/** @type {Element} */ (event.target).closest("button"));
+      const control = /** @type {HTMLInputElement | null} */ (controlOf(form, String(button.dataset.control)));
       if (control) {
         if (Number(button.dataset.step) > 0) control.stepUp();
         else control.stepDown();
@@ -410,36 +536,59 @@ for (const form of widgets) {
     applyValues(form, kept);
     markWaiting(form, "Your values from last time: their numbers appear when Python has started.");
   }
-  const extra = JSON.parse(form.querySelector(".live-output").dataset.extra || "{}");
+  const extra = JSON.parse(/** @type {HTMLElement} */ (form.querySelector(".live-output")).dataset.extra || "{}");
   drawChart(form, extra).catch(() => {});
 }
 
 // --- exercises --------------------------------------------------------------------------------------------------
 
+/**
+ * The exercise's answer control: radio buttons for a choice (a RadioNodeList), else a text box.
+ * @param {ExerciseForm} form
+ * @returns {RadioNodeList | HTMLInputElement | null}
+ */
+function answerControl(form) {
+  return /** @type {RadioNodeList | HTMLInputElement | null} */ (form.elements.namedItem("answer"));
+}
+
+/**
+ * @param {ExerciseForm} form
+ * @returns {string}
+ */
 function answerOf(form) {
-  const control = form.elements.namedItem("answer");
+  const control = answerControl(form);
   return control ? control.value : "";
 }
 
+/**
+ * @param {ExerciseForm} form
+ * @param {string} answer
+ */
 function setAnswer(form, answer) {
-  const control = form.elements.namedItem("answer");
+  const control = answerControl(form);
   if (control instanceof RadioNodeList) {
-    for (const radio of control) radio.checked = radio.value === answer;
+    for (const radio of /** @type {Iterable<HTMLInputElement>} */ (control)) radio.checked = radio.value === answer;
   } else if (control) {
     control.value = answer;
   }
 }
 
+/**
+ * Check the answer with Python and show the feedback (quietly: an earlier answer shown again, not kept again).
+ * @param {ExerciseForm} form
+ * @param {boolean} [quietly]
+ */
 async function check(form, quietly = false) {
-  const feedback = form.querySelector(".live-feedback");
+  const feedback = /** @type {HTMLElement} */ (form.querySelector(".live-feedback"));
   const answer = answerOf(form);
+  /** @type {CheckResult} */
   let result;
   try {
     const tries = Number(stored()[form.dataset.exercise]?.tries ?? 0); // wrong tries so far (a hint comes first)
-    result = JSON.parse(await python.check(form.dataset.exercise, JSON.stringify(answer),
-                                           quietly ? Math.max(1, tries) : tries + 1));
+    result = JSON.parse(await started().check(form.dataset.exercise, JSON.stringify(answer),
+                                              quietly ? Math.max(1, tries) : tries + 1));
   } catch (error) {
-    feedback.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    feedback.textContent = `Python stopped answering (${/** @type {Error} */ (error).message}): reload the page.`;
     return;
   }
   feedback.setAttribute("aria-live", quietly ? "off" : "polite"); // an earlier answer shown again is not news
@@ -481,8 +630,8 @@ for (const form of exercises) {
       return;
     }
     waiting.add(form);
-    form.querySelector(".live-feedback").textContent = "Python is still starting in your browser: your answer " +
-      "is checked as soon as it is ready.";
+    /** @type {HTMLElement} */ (form.querySelector(".live-feedback")).textContent = "Python is still starting in " +
+      "your browser: your answer is checked as soon as it is ready.";
   });
 }
 
@@ -490,11 +639,20 @@ for (const form of exercises) {
 // The question, the verdict and the streak all come from Python (bleu_teach.web.page.practice_json and
 // practice_check_json); the page keeps only what Python returned, so that the index can show what is mastered.
 
+/**
+ * @param {string} id
+ * @returns {import("./answers.js").PracticeRecord} what was kept of this exercise's practice ({} if nothing)
+ */
 function keptPractice(id) {
   const kept = practised()[id];
   return kept && typeof kept === "object" ? kept : {};
 }
 
+/**
+ * @param {string} id
+ * @param {import("./answers.js").PracticeRecord} record
+ * @returns {boolean} whether it could be kept
+ */
 function keepPractice(id, record) {
   try {
     const all = practised();
@@ -506,14 +664,23 @@ function keepPractice(id, record) {
   }
 }
 
+/**
+ * A practice block's parts (bleu_teach_site/live.py).
+ * @param {PracticeSection} section
+ */
 function practiceParts(section) {
-  const form = section.querySelector("form");
-  return { form, box: form.elements.namedItem("answer"), check: form.querySelector('button[type="submit"]'),
-           question: section.querySelector(".live-practice-question"),
-           feedback: section.querySelector(".live-feedback"), streak: section.querySelector(".live-practice-streak") };
+  const form = /** @type {HTMLFormElement} */ (section.querySelector("form"));
+  return { form, box: /** @type {HTMLInputElement} */ (form.elements.namedItem("answer")),
+           check: /** @type {HTMLButtonElement} */ (form.querySelector('button[type="submit"]')),
+           question: /** @type {HTMLElement} */ (section.querySelector(".live-practice-question")),
+           feedback: /** @type {HTMLElement} */ (section.querySelector(".live-feedback")),
+           streak: /** @type {HTMLElement} */ (section.querySelector(".live-practice-streak")) };
 }
 
-/** Draw the next practice question ("Drawing" shows while Python works in its worker). */
+/**
+ * Draw the next practice question ("Drawing" shows while Python works in its worker).
+ * @param {PracticeSection} section
+ */
 function another(section) {
   const parts = practiceParts(section);
   if (python === null) {
@@ -526,16 +693,18 @@ function another(section) {
   ask(section);
 }
 
+/** @param {PracticeSection} section */
 async function ask(section) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
   const sent = { previous: kept.number ?? null, streak: kept.streak ?? null };
+  /** @type {PracticeResult} */
   let result;
   try {
-    result = JSON.parse(await python.practice(id, JSON.stringify(sent)));
+    result = JSON.parse(await started().practice(id, JSON.stringify(sent)));
   } catch (error) {
-    parts.question.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    parts.question.textContent = `Python stopped answering (${/** @type {Error} */ (error).message}): reload the page.`;
     return;
   }
   parts.question.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
@@ -551,16 +720,18 @@ async function ask(section) {
   parts.box.focus();
 }
 
+/** @param {PracticeSection} section */
 async function checkPractice(section) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
   const sent = { number: Number(section.dataset.number), answer: parts.box.value, streak: kept.streak ?? null };
+  /** @type {PracticeResult} */
   let result;
   try {
-    result = JSON.parse(await python.practiceCheck(id, JSON.stringify(sent)));
+    result = JSON.parse(await started().practiceCheck(id, JSON.stringify(sent)));
   } catch (error) {
-    parts.feedback.textContent = `Python stopped answering (${error.message}): reload the page.`;
+    parts.feedback.textContent = `Python stopped answering (${/** @type {Error} */ (error).message}): reload the page.`;
     return;
   }
   parts.feedback.innerHTML = result.html; // bleu_teach's HTML (views.html_writer)
@@ -575,8 +746,9 @@ async function checkPractice(section) {
 for (const section of practices) {
   const kept = keptPractice(section.dataset.practice);
   if (typeof kept.streakText === "string") practiceParts(section).streak.textContent = kept.streakText;
-  section.querySelector('[data-action="another"]').addEventListener("click", () => another(section));
-  section.querySelector("form").addEventListener("submit", (event) => {
+  /** @type {HTMLElement} */ (section.querySelector('[data-action="another"]'))
+    .addEventListener("click", () => another(section));
+  /** @type {HTMLFormElement} */ (section.querySelector("form")).addEventListener("submit", (event) => {
     event.preventDefault();
     if (python !== null && section.dataset.number) checkPractice(section);
   });
@@ -584,14 +756,24 @@ for (const section of practices) {
 
 // --- Python, started in its worker at once, only on a page with something live ----------------------------------
 
+/**
+ * Say this in every widget's status line.
+ * @param {string} text
+ * @param {boolean} [failed]
+ */
 function statuses(text, failed = false) {
   for (const form of widgets) {
-    const status = form.querySelector(".live-status");
+    const status = /** @type {HTMLElement} */ (form.querySelector(".live-status"));
     status.textContent = text;
     status.classList.toggle("message", failed);
   }
 }
 
+/**
+ * @param {number} step
+ * @param {number} steps
+ * @param {string} text
+ */
 function progressed(step, steps, text) {
   statuses(`Starting Python in your browser (step ${step} of ${steps}: ${text}); the page works meanwhile, and ` +
            "the numbers follow your changes once it has started.");
@@ -618,9 +800,12 @@ async function begin() {
     root.dataset.pythonCheckedMs = String(Math.round(performance.now())); // widgets drawn, earlier answers checked
     root.dataset.pythonReady = "1";
   } catch (error) {
-    statuses(startFailure(error, window.location.pathname.split("/").pop()), true);
-    for (const form of waiting) form.querySelector(".live-feedback").textContent = startFailure(error, "");
-    for (const section of asking) practiceParts(section).question.textContent = startFailure(error, "");
+    const failure = /** @type {Error} */ (error); // a worker that could not start, or Python that could not
+    statuses(startFailure(failure, String(window.location.pathname.split("/").pop())), true);
+    for (const form of waiting) {
+      /** @type {HTMLElement} */ (form.querySelector(".live-feedback")).textContent = startFailure(failure, "");
+    }
+    for (const section of asking) practiceParts(section).question.textContent = startFailure(failure, "");
     root.dataset.pythonReady = "failed";
   }
 }

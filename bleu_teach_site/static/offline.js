@@ -10,11 +10,14 @@ if (location.protocol === "file:") addEventListener("DOMContentLoaded", () => {
   for (const status of document.querySelectorAll(".live-status")) status.textContent = said;
   for (const control of document.querySelectorAll(
     ".live-widget input, .live-widget select, .live-widget textarea, .live-widget button, #copy-link")) {
-    control.disabled = true;
+    /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | HTMLButtonElement} */ (control)
+      .disabled = true;
   }
   for (const form of document.querySelectorAll("form[data-exercise]")) {
-    for (const control of form.querySelectorAll("input, button")) control.disabled = true;
-    form.querySelector(".live-feedback").textContent = how;
+    for (const control of form.querySelectorAll("input, button")) {
+      /** @type {HTMLInputElement | HTMLButtonElement} */ (control).disabled = true;
+    }
+    /** @type {HTMLElement} */ (form.querySelector(".live-feedback")).textContent = how;
   }
 });
 

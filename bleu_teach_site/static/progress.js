@@ -3,21 +3,24 @@
 
 import { PRACTICE, practised, stored, STORE, WIDGETS } from "./answers.js";
 
+/** @typedef {HTMLLIElement & { dataset: DOMStringMap & { exercises: string } }} LessonItem a lesson on the index */
+
+/** Each lesson's exercises right and skills mastered, and the summary above them. */
 function show() {
   const answers = stored();
   const practice = practised();
   let mastered = 0;
   let done = 0;
   let lessons = 0;
-  for (const item of document.querySelectorAll("li[data-exercises]")) {
+  for (const item of /** @type {NodeListOf<LessonItem>} */ (document.querySelectorAll("li[data-exercises]"))) {
     const ids = item.dataset.exercises.split(" ").filter(Boolean);
     // right once answered right, even if a later try was wrong (lesson_live.js keeps "solved")
     const right = ids.filter((id) => answers[id]?.solved || answers[id]?.verdict === "correct").length;
     const tried = ids.filter((id) => answers[id]).length;
-    const progress = item.querySelector(".progress");
+    const progress = /** @type {HTMLElement} */ (item.querySelector(".progress"));
     // practice: the skills whose streak reached mastery (the page's Python said so; lesson_live.js kept it)
     const skills = ids.filter((id) => practice[id]?.streak?.mastered === true)
-      .map((id) => String(practice[id].streak.skill ?? id));
+      .map((id) => String(/** @type {import("./answers.js").Streak} */ (practice[id].streak).skill ?? id));
     mastered += skills.length;
     progress.hidden = tried === 0 && skills.length === 0;
     progress.textContent = (tried ? `· exercises: ${right} of ${ids.length} right` +
@@ -26,10 +29,10 @@ function show() {
     done += right;
     if (ids.length && right === ids.length) lessons += 1;
   }
-  const summary = document.getElementById("progress-summary");
+  const summary = /** @type {HTMLElement} */ (document.getElementById("progress-summary"));
   const any = Object.keys(answers).length > 0;
   const total = document.querySelectorAll("li[data-exercises]").length;
-  const all = [...document.querySelectorAll("li[data-exercises]")]
+  const all = [.../** @type {NodeListOf<LessonItem>} */ (document.querySelectorAll("li[data-exercises]"))]
     .reduce((sum, item) => sum + item.dataset.exercises.split(" ").filter(Boolean).length, 0);
   summary.textContent = (!any ? (mastered ? "no exercise answered yet" : "no answers yet")
     : `${done} of ${all} exercises right` + (lessons ? `; every exercise right in ${lessons} of ${total} lessons` : "")) +
@@ -37,27 +40,28 @@ function show() {
 }
 
 // Clearing asks first, and can be undone until the page is left: the cleared values are kept in memory only.
-const clear = document.getElementById("clear-progress");
-const ask = document.getElementById("clear-ask");
-const undo = document.getElementById("clear-undo");
-const status = document.getElementById("progress-status");
+const clear = /** @type {HTMLButtonElement} */ (document.getElementById("clear-progress"));
+const ask = /** @type {HTMLElement} */ (document.getElementById("clear-ask"));
+const undo = /** @type {HTMLButtonElement} */ (document.getElementById("clear-undo"));
+const status = /** @type {HTMLElement} */ (document.getElementById("progress-status"));
+/** @type {{ answers: string | null, practice: string | null, widgets: string | null } | null} */
 let cleared = null;
 
 clear.addEventListener("click", () => {
   ask.hidden = false;
   undo.hidden = true;
   status.textContent = "";
-  document.getElementById("clear-confirm").focus();
+  /** @type {HTMLButtonElement} */ (document.getElementById("clear-confirm")).focus();
 });
 ask.addEventListener("keydown", (event) => { // Esc keeps them, as "Keep them" does
-  if (event.key === "Escape") document.getElementById("clear-cancel").click();
+  if (event.key === "Escape") /** @type {HTMLButtonElement} */ (document.getElementById("clear-cancel")).click();
 });
-document.getElementById("clear-cancel").addEventListener("click", () => {
+/** @type {HTMLButtonElement} */ (document.getElementById("clear-cancel")).addEventListener("click", () => {
   ask.hidden = true;
   status.textContent = "Nothing was cleared.";
   clear.focus();
 });
-document.getElementById("clear-confirm").addEventListener("click", () => {
+/** @type {HTMLButtonElement} */ (document.getElementById("clear-confirm")).addEventListener("click", () => {
   ask.hidden = true;
   try {
     cleared = { answers: localStorage.getItem(STORE), practice: localStorage.getItem(PRACTICE),

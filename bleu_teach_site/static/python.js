@@ -1,21 +1,34 @@
 // bleu_teach's Python for a page: it runs in python_worker.js, off the main thread, so that the page answers the
 // learner while Python starts (seconds) and while it computes.  The explorer page, the lesson pages and the deck
 // share it; with SharedWorker the pages of one site share one running Python, and the next page finds it started.
+// The messages both ways: types/python-messages.d.ts.
 
 const WORKER = "python_worker.js";
 
-/** The archives a page unpacks: its meta tag's (the wheel first), then the page's extras; absolute URLs. */
+/**
+ * The archives a page unpacks: its meta tag's (the wheel first), then the page's extras; absolute URLs.
+ * @returns {string[]}
+ */
 export function pageArchives() {
-  const named = document.querySelector('meta[name="bleu-teach-python"]')?.content.split(/\s+/) ?? [];
-  const extras = [...document.querySelectorAll("[data-python-extra]")].map((element) => element.dataset.pythonExtra);
-  return [...new Set([...named, ...extras].filter(Boolean))].map((name) => new URL(name, document.baseURI).href);
+  const named = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="bleu-teach-python"]'))
+    ?.content.split(/\s+/) ?? [];
+  const extras = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-python-extra]"))]
+    .map((element) => element.dataset.pythonExtra);
+  return [...new Set([...named, ...extras].filter(Boolean))]
+    .map((name) => new URL(/** @type {string} */ (name), document.baseURI).href);
 }
 
+/**
+ * The worker, shared by the site's pages where the browser can: the port to talk to it, and what fires "error"
+ * if it cannot start.
+ * @returns {{ port: MessagePort | Worker, failed: SharedWorker | Worker }}
+ */
 function connect() {
   const url = new URL(WORKER, document.baseURI);
   if (typeof SharedWorker === "function") {
     // One per site build (the wheel's name in the worker's name): a page of a newer build starts its own.
-    const name = `bleu-teach ${document.querySelector('meta[name="bleu-teach-python"]')?.content ?? ""}`;
+    const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="bleu-teach-python"]'));
+    const name = `bleu-teach ${meta?.content ?? ""}`;
     const shared = new SharedWorker(url, { type: "module", name, extendedLifetime: true });
     shared.port.start();
     return { port: shared.port, failed: shared };
@@ -25,9 +38,18 @@ function connect() {
 }
 
 /**
+ * A function of bleu_teach.web.page, called by its name in the worker with its arguments (JSON strings, and a
+ * try's number): resolves to what it answers (JSON).
+ * @typedef {(name: string, ...args: (string | number)[]) => Promise<string>} PythonCall
+ */
+
+/**
  * Start Python with the page's archives; resolves to { call, version } once bleu_teach is importable, where
  * call(name, ...args) resolves to what bleu_teach.web.page's function answers.  onProgress(step, steps, text) is
  * told each step of the start.
+ * @param {string[]} archives
+ * @param {(step: number, steps: number, text: string) => void} [onProgress]
+ * @returns {Promise<{ call: PythonCall, version: string }>}
  */
 export function startPython(archives, onProgress = () => {}) {
   return new Promise((resolve, reject) => {
@@ -39,15 +61,18 @@ export function startPython(archives, onProgress = () => {}) {
       return;
     }
     const { port, failed } = link;
+    /** @type {Map<number, { done: (result: string) => void, fail: (error: Error) => void }>} */
     const pending = new Map();
     let next = 0;
+    /** @type {(message: Omit<PythonStartRequest, "id"> | Omit<PythonCallRequest, "id">) => Promise<string>} */
     const request = (message) => new Promise((done, fail) => {
       const id = ++next;
       pending.set(id, { done, fail });
       port.postMessage({ ...message, id });
     });
     port.addEventListener("message", (event) => {
-      const message = event.data;
+      /** @type {PythonReply} */
+      const message = /** @type {MessageEvent} */ (event).data;
       if (message.kind === "progress") {
         onProgress(message.step, message.steps, message.text);
         return;
@@ -59,17 +84,25 @@ export function startPython(archives, onProgress = () => {}) {
       else waiting.fail(new Error(message.error));
     });
     failed.addEventListener("error", (event) => {
-      const error = new Error(event.message || "the Python worker could not be started");
+      // An ErrorEvent when the worker's script fails, a plain Event when it cannot be loaded at all.
+      const error = new Error(/** @type {{ message?: string }} */ (event).message ||
+                              "the Python worker could not be started");
       for (const waiting of pending.values()) waiting.fail(error);
       pending.clear();
       reject(error);
     });
+    /** @type {PythonCall} */
     const call = (name, ...args) => request({ kind: "call", name, args });
     request({ kind: "start", archives }).then((version) => resolve({ call, version }), reject);
   });
 }
 
-/** What to tell a learner when Python could not start (most often: the page was opened from disk). */
+/**
+ * What to tell a learner when Python could not start (most often: the page was opened from disk).
+ * @param {Error} error
+ * @param {string} page the page's file name, for the address to open
+ * @returns {string}
+ */
 export function startFailure(error, page) {
   return `Python could not start in this browser (${error.message}). The live parts need the site served over ` +
     `http(s), not opened from disk: for example, run python -m http.server --bind 127.0.0.1 inside the site's ` +

@@ -8,22 +8,48 @@
 //
 // Messages from a page: {id, kind: "start", archives: [absolute URLs]} (answered once the archives are unpacked,
 // with the Python version) and {id, kind: "call", name, args} (a function of bleu_teach.web.page, JSON strings
-// in and out).  To a page: {id, ok, result | error} and {kind: "progress", step, steps, text}.
+// in and out).  To a page: {id, ok, result | error} and {kind: "progress", step, steps, text}
+// (types/python-messages.d.ts).
 
 import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
 
+/**
+ * Python once started: Pyodide, its version, and bleu_teach.web.page once imported (its functions by name).
+ * @typedef {object} Python
+ * @property {Awaited<ReturnType<typeof loadPyodide>>} pyodide
+ * @property {string} version
+ * @property {Record<string, (...args: (string | number)[]) => string> | null} page
+ */
+
+/** A page's end of the conversation: a SharedWorker's port, or the dedicated worker's own scope. */
+/** @typedef {MessagePort | DedicatedWorkerGlobalScope} Port */
+
 const STEPS = 3;
+/** @type {Promise<Python> | null} */
 let python = null; // Promise<{pyodide, page, version}>, made by the first start
+/** @type {Map<string, Promise<void>>} */
 const unpacked = new Map(); // archive URL -> Promise of its unpacking (each archive once, whichever page asks)
+/** @type {Map<string, Promise<ArrayBuffer>>} */
 const downloads = new Map(); // archive URL -> Promise of its bytes: started at once, while Pyodide starts
+/** @type {Set<Port>} */
 const listeners = new Set(); // the ports that wait for Python to start, told each step
+/** @type {PythonProgress | null} */
 let stepNow = null;
 
+/**
+ * Tell every page waiting for Python this step of its start (and a page that asks later, the latest step).
+ * @param {number} step
+ * @param {string} text
+ */
 function progress(step, text) {
   stepNow = { kind: "progress", step, steps: STEPS, text };
   for (const port of listeners) port.postMessage(stepNow);
 }
 
+/**
+ * @param {string} url
+ * @returns {Promise<ArrayBuffer>}
+ */
 function download(url) {
   return fetch(url).then((response) => {
     if (!response.ok) throw new Error(`${url.split("/").pop()}: HTTP ${response.status}`);
@@ -31,6 +57,11 @@ function download(url) {
   });
 }
 
+/**
+ * Start Pyodide from vendor/pyodide/ beside the site's pages.
+ * @param {string} base the address the site's files are found from
+ * @returns {Promise<Python>}
+ */
 async function startPython(base) {
   progress(1, "downloading Python");
   const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", base).href });
@@ -39,6 +70,11 @@ async function startPython(base) {
   return { pyodide, version, page: null };
 }
 
+/**
+ * Unpack the archives not unpacked yet into site-packages (each once), then import bleu_teach.web.page.
+ * @param {Python} state
+ * @param {string[]} archives
+ */
 async function unpack(state, archives) {
   const sitePackages = state.pyodide.runPython("import site; site.getsitepackages()[0]");
   const fresh = archives.filter((url) => !unpacked.has(url));
@@ -55,11 +91,22 @@ async function unpack(state, archives) {
   }
 }
 
+/**
+ * An archive's bytes, downloaded once.
+ * @param {string} url
+ * @returns {Promise<ArrayBuffer>}
+ */
 function fetched(url) {
   if (!downloads.has(url)) downloads.set(url, download(url));
-  return downloads.get(url);
+  return /** @type {Promise<ArrayBuffer>} */ (downloads.get(url));
 }
 
+/**
+ * Start Python (once, whichever page asks first) with these archives unpacked; resolves to its version.
+ * @param {Port} port the page asking, told each step meanwhile
+ * @param {string[]} archives
+ * @returns {Promise<string>}
+ */
 async function start(port, archives) {
   for (const url of archives) if (!unpacked.has(url)) fetched(url).catch(() => {}); // downloading while Python starts (a failure is told below)
   listeners.add(port);
@@ -87,6 +134,11 @@ async function start(port, archives) {
   }
 }
 
+/**
+ * Answer a page's request (a start, or a call of bleu_teach.web.page) with {id, ok, result | error}.
+ * @param {Port} port
+ * @param {PythonRequest} message
+ */
 async function handle(port, message) {
   const { id, kind } = message;
   try {
@@ -101,16 +153,19 @@ async function handle(port, message) {
       throw new Error(`no such request: ${String(kind).slice(0, 40)}`);
     }
   } catch (error) {
-    port.postMessage({ id, ok: false, error: error?.message ?? String(error) });
+    // Anything thrown: an Error (Pyodide's PythonError is one) says what, anything else is said as it is.
+    const thrown = /** @type {{ message?: string } | null | undefined} */ (error);
+    port.postMessage({ id, ok: false, error: thrown?.message ?? String(error) });
   }
 }
 
+// "connect" (a page's port) and "message" come as MessageEvents.
 if (typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope) {
   self.addEventListener("connect", (event) => {
-    const port = event.ports[0];
+    const port = /** @type {MessageEvent} */ (event).ports[0];
     port.addEventListener("message", (message) => handle(port, message.data));
     port.start();
   });
 } else {
-  self.addEventListener("message", (message) => handle(self, message.data));
+  self.addEventListener("message", (message) => handle(self, /** @type {MessageEvent} */ (message).data));
 }

@@ -31,8 +31,13 @@ from tests.conftest import SUMMARIES, made_once  # noqa: E402
 
 ARTIFACTS = PROJECT / "test-artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 INSTALL_HINT = "Chromium not found; install it to run the browser tests: sudo apt-get install chromium (Debian/Ubuntu)."
 
@@ -108,15 +113,25 @@ def lab(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab
     root = scratch / "notebooks"
     shutil.copytree(PROJECT / "notebooks", root)
     port, token = _free_port(), secrets.token_hex(16)
-    command = lab_command(port, token, root_dir=root, extra=[
-        f"--LabApp.user_settings_dir={scratch / 'user-settings'}",
-        f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
-    ])
+    command = lab_command(
+        port,
+        token,
+        root_dir=root,
+        extra=[
+            f"--LabApp.user_settings_dir={scratch / 'user-settings'}",
+            f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
+        ],
+    )
     # The lessons are trusted in a data folder of the run's own, so that JupyterLab draws their saved widgets (it
     # shows an untrusted notebook's widget outputs as text until its cells run).
     env = {**os.environ, "JUPYTER_DATA_DIR": str(scratch / "data")}
-    subprocess.run([sys.executable, "-m", "jupyter", "trust", *map(str, sorted(root.glob("*.ipynb")))], env=env,
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "trust", *map(str, sorted(root.glob("*.ipynb")))],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     log = open(scratch / "server.log", "wb")
     started = time.perf_counter()
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=scratch, env=env)
@@ -190,16 +205,25 @@ def site(chromium: str, wheel: Path, tmp_path_factory: pytest.TempPathFactory): 
 
     def make(folder: Path) -> None:
         started = time.perf_counter()
-        build = subprocess.run([sys.executable, "-m", "bleu_teach_site", "--out", str(folder / "site"), "--wheel",
-                                str(wheel)], cwd=PROJECT, capture_output=True, text=True, timeout=600)
+        build = subprocess.run(
+            [sys.executable, "-m", "bleu_teach_site", "--out", str(folder / "site"), "--wheel", str(wheel)],
+            cwd=PROJECT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert build.returncode == 0, build.stdout + build.stderr
         SITE_TIMINGS["build (python -m bleu_teach_site, as make site runs it)"] = (
-            f"{time.perf_counter() - started:.1f} s")
+            f"{time.perf_counter() - started:.1f} s"
+        )
 
     out = made_once(tmp_path_factory, "site", make) / "site"  # one build, served by each worker's own server
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out),
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(out), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(server, lambda: _status(f"{url}/index.html") == 200, "http.server")
@@ -234,8 +258,9 @@ def visitor(browser, site: Site):  # noqa: ANN001, ANN201
 
 
 def _timings() -> list[str]:
-    return ([f"browser timing: {name}: {value}" for name, value in TIMINGS.items()] +
-            [f"site timing: {name}: {value}" for name, value in SITE_TIMINGS.items()])
+    return [f"browser timing: {name}: {value}" for name, value in TIMINGS.items()] + [
+        f"site timing: {name}: {value}" for name, value in SITE_TIMINGS.items()
+    ]
 
 
 SUMMARIES.append(_timings)  # printed at the end of the run (tests/conftest.py), from whichever worker measured them

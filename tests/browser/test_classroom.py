@@ -22,13 +22,15 @@ from tests.browser.conftest import PROJECT, Site, only_to  # noqa: E402
 from tests.classroom_server import TOKEN, Server  # noqa: E402
 
 AXE_RUN = """async () => {
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
     return result.violations.map((v) => ({id: v.id, nodes: v.nodes.map((n) => n.target.join(' '))}));
 }"""
 READY = "() => document.documentElement.dataset.pythonReady === '1'"
 #: Whether the dashboard's section for an exercise shows these counts (right, named mistake, other wrong).
 COUNTS = """([id, expected]) => {
-  const section = [...document.querySelectorAll('.exercise')].find((s) => s.querySelector('h3').textContent.startsWith(id));
+  const section = [...document.querySelectorAll('.exercise')]
+    .find((s) => s.querySelector('h3').textContent.startsWith(id));
   if (!section) return false;
   const shown = [...section.querySelectorAll('.bar-count')].slice(0, 3).map((e) => e.textContent);
   return JSON.stringify(shown) === JSON.stringify(expected);
@@ -80,8 +82,11 @@ def _new_session(browser, classroom: Server, title: str, problems: list[str] | N
     return teacher, desk, desk.locator(".code").inner_text()
 
 
-def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(browser, classroom: Server,  # noqa: ANN001
-                                                                            tmp_path: Path) -> None:
+def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
     teacher = _context(browser, classroom, viewport={"width": 1280, "height": 900})
     desk = teacher.new_page()
     problems: list[str] = []
@@ -153,8 +158,12 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
     desk.wait_for_function(COUNTS, arg=["03.2", ["2", "1", "0"]])  # the first student's resent answer: now right
 
     cookies = teacher.cookies()
-    for path in ("/class", "/class/teach", desk.url.removeprefix(classroom.url),
-                 desk.url.removeprefix(classroom.url).replace("dashboard", "projector")):
+    for path in (
+        "/class",
+        "/class/teach",
+        desk.url.removeprefix(classroom.url),
+        desk.url.removeprefix(classroom.url).replace("dashboard", "projector"),
+    ):
         assert _axe(browser, classroom.url + path, cookies) == [], path
     desk.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
     assert problems == [] and teacher.blocked == [] and phone.blocked == []
@@ -162,8 +171,11 @@ def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(bro
     phone.close()
 
 
-def test_the_presenter_polls_the_phones_and_shows_both_rounds(browser, classroom: Server,  # noqa: ANN001
-                                                             tmp_path: Path) -> None:
+def test_the_presenter_polls_the_phones_and_shows_both_rounds(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
     problems: list[str] = []
     teacher, desk, code = _new_session(browser, classroom, "Meetup demo", problems)
 
@@ -223,8 +235,11 @@ def test_the_presenter_polls_the_phones_and_shows_both_rounds(browser, classroom
     teacher.close()
 
 
-def test_homework_on_a_phone_from_the_keyboard_gets_verdicts_and_never_an_answer(browser, classroom: Server,  # noqa: ANN001
-                                                                                tmp_path: Path) -> None:
+def test_homework_on_a_phone_from_the_keyboard_gets_verdicts_and_never_an_answer(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
     import json
     import math
     from datetime import datetime, timedelta, timezone
@@ -280,13 +295,20 @@ def test_remove_keeps_the_keyboards_focus_while_answers_arrive_and_enter_removes
     students = []
     for name in ("Ann", "Fake"):
         student = httpx.Client(base_url=classroom.url, timeout=30)
-        assert student.post("/class/api/join", headers={"X-Bleu-Teach": "1"},
-                            json={"code": code, "nickname": name}).status_code == 200
+        assert (
+            student.post(
+                "/class/api/join", headers={"X-Bleu-Teach": "1"}, json={"code": code, "nickname": name}
+            ).status_code
+            == 200
+        )
         students.append(student)
 
     def answer(student: httpx.Client, exercise: str) -> None:
-        reply = student.post("/class/api/answers", headers={"X-Bleu-Teach": "1"},
-                             json={"id": str(uuid.uuid4()), "exercise": exercise, "answer": "E"})
+        reply = student.post(
+            "/class/api/answers",
+            headers={"X-Bleu-Teach": "1"},
+            json={"id": str(uuid.uuid4()), "exercise": exercise, "answer": "E"},
+        )
         assert reply.status_code == 200
 
     answer(students[1], "03.2")

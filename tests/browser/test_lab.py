@@ -1,5 +1,6 @@
 """The lessons in a real JupyterLab: every notebook opens with every saved widget drawn, and each explorer,
-run from the cells that make it, responds with bleu_teach's numbers.  Fixtures and the server start are in conftest.py."""
+run from the cells that make it, responds with bleu_teach's numbers.  Fixtures and the server start are in
+conftest.py."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import nbformat
 import pytest
 
 import bleu_teach as bt
-from bleu_teach.exercises import exercises
 from bleu_teach.bleu.explain import compare_hypotheses
+from bleu_teach.exercises import exercises
 from bleu_teach.views.formatting import format_number
 from tests.browser.conftest import ARTIFACTS, PROJECT, TIMINGS, Lab
 
@@ -27,8 +28,9 @@ CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook"
 def widget_outputs(name: str) -> int:
     """How many widget views the stored notebook shows (each must render in the browser)."""
     nb = nbformat.read(PROJECT / "notebooks" / name, as_version=4)
-    return sum(WIDGET_MIME in out.get("data", {}) for cell in nb.cells if cell.cell_type == "code"
-               for out in cell.outputs)
+    return sum(
+        WIDGET_MIME in out.get("data", {}) for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
+    )
 
 
 def menu(page, top: str, item: str) -> None:  # noqa: ANN001
@@ -85,7 +87,10 @@ def run_explorer(page, lab: Lab, name: str, code: str):  # noqa: ANN001, ANN201
         page.keyboard.press("Control+Enter")
         page.wait_for_function(
             "k => /\\[\\d+\\]/.test(document.querySelectorAll("
-            f"'{CURRENT} .jp-Cell')[k].querySelector('.jp-InputPrompt').textContent)", arg=k, timeout=120_000)
+            f"'{CURRENT} .jp-Cell')[k].querySelector('.jp-InputPrompt').textContent)",
+            arg=k,
+            timeout=120_000,
+        )
     page.wait_for_selector("#jp-main-statusbar >> text=Idle")
     return explorer(page, code)
 
@@ -106,7 +111,9 @@ def set_readout(area, label: str, value: int) -> None:  # noqa: ANN001
     from playwright.sync_api import expect
 
     readout = area.locator(".widget-slider").filter(has_text=label).locator(".widget-readout")
-    expect(readout).to_have_attribute("contenteditable", "true", timeout=15_000)  # enabled by the kernel (a second reference)
+    expect(readout).to_have_attribute(
+        "contenteditable", "true", timeout=15_000
+    )  # enabled by the kernel (a second reference)
     readout.click()
     readout.press("Control+A")
     readout.type(str(value))
@@ -114,6 +121,7 @@ def set_readout(area, label: str, value: int) -> None:  # noqa: ANN001
 
 
 # --- every lesson ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_lesson_opens_and_every_saved_widget_renders(lab: Lab, page, name: str):  # noqa: ANN001
@@ -126,8 +134,10 @@ def test_lesson_opens_and_every_saved_widget_renders(lab: Lab, page, name: str):
     expected_widgets = widget_outputs(name)
     if expected_widgets:
         page.wait_for_selector(f"{CURRENT} .jupyter-widgets")
-        TIMINGS.setdefault("server start to first widget rendered",
-                           f"{time.perf_counter() - lab.started:.1f} s (first lesson run: {name})")
+        TIMINGS.setdefault(
+            "server start to first widget rendered",
+            f"{time.perf_counter() - lab.started:.1f} s (first lesson run: {name})",
+        )
     assert page.locator(".jp-NotebookPanel").count() == 1
     notebook = page.locator(CURRENT)
     assert notebook.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
@@ -150,6 +160,7 @@ def test_lesson_opens_and_every_saved_widget_renders(lab: Lab, page, name: str):
 
 
 # --- the explorers respond with bleu_teach's numbers -----------------------------------------
+
 
 def bleu_line(refs: list[str], hyp: str, n: int = 2, smoothing: str = "method0", tokenizer: str = "whitespace") -> str:
     tok = [bt.tokenize(r, tokenizer) for r in refs]
@@ -190,7 +201,8 @@ def test_bleu_explorer_follows_every_control(lab: Lab, page):  # noqa: ANN001
     hyp.fill("there is a cat on a mat")
     expect_text(score, bleu_line(refs, "there is a cat on a mat", n=4, smoothing="method1", tokenizer="13a"))
     page.evaluate("""() => {
-        const area = [...document.querySelectorAll('.jp-CodeCell')].find(c => c.textContent.includes('explorer = BleuExplorer('));
+        const area = [...document.querySelectorAll('.jp-CodeCell')]
+            .find(c => c.textContent.includes('explorer = BleuExplorer('));
         const box = area.querySelector('.widget-textarea textarea');
         const out = area.querySelector('.bleu-teach').parentElement;
         window.__latencies = []; window.__t0 = null;
@@ -210,7 +222,8 @@ def test_bleu_explorer_follows_every_control(lab: Lab, page):  # noqa: ANN001
     latencies = page.evaluate("window.__latencies")
     assert len(latencies) == len("yesterday")
     TIMINGS["keystroke to updated score (BleuExplorer)"] = (
-        f"median {statistics.median(latencies):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} keystrokes")
+        f"median {statistics.median(latencies):.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} keystrokes"
+    )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     area.evaluate("e => e.closest('.jp-CodeCell').scrollIntoView({block: 'start'})")
     page.screenshot(path=str(ARTIFACTS / "bleu_explorer.png"))
@@ -220,7 +233,9 @@ def test_typed_markup_is_shown_as_text_and_runs_nothing(lab: Lab, page):  # noqa
     area = run_explorer(page, lab, "04_the_bleu_score.ipynb", "explorer = BleuExplorer(")
     payload = '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>'
     area.locator(".widget-textarea").filter(has_text="Hypothesis").locator("textarea").fill(payload)
-    area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill('<b onmouseover="window.__xss=3">x</b>')
+    area.locator(".widget-text").filter(has_text="Reference 1").locator("input").fill(
+        '<b onmouseover="window.__xss=3">x</b>'
+    )
     output = area.locator(".bleu-teach").first
     expect_text(output, '<img src=x onerror="window.__xss=1">')
     expect_text(output, "<script>window.__xss=2</script>")
@@ -300,12 +315,16 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     # Start from whatever the lesson sets up, read from the page itself.
     hyp_a = box("Hypothesis A").input_value()
     hyp_b = box("Hypothesis B").input_value()
-    refs = [field.input_value() for field in area.locator(".widget-text").filter(has_text="Reference").locator("input").all()]
+    refs = [
+        field.input_value()
+        for field in area.locator(".widget-text").filter(has_text="Reference").locator("input").all()
+    ]
     assert hyp_a and hyp_b and refs
 
     def line(a: str, b: str, refs: list[str], n: int = 4) -> str:
-        duel = compare_hypotheses([bt.tokenize(r) for r in refs], bt.tokenize(a), bt.tokenize(b),
-                                  weights=(1 / n,) * n, smoothing="method1")
+        duel = compare_hypotheses(
+            [bt.tokenize(r) for r in refs], bt.tokenize(a), bt.tokenize(b), weights=(1 / n,) * n, smoothing="method1"
+        )
         return duel.to_text().splitlines()[-1]
 
     expect_text(verdict, line(hyp_a, hyp_b, refs))
@@ -316,7 +335,8 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs))
     area.get_by_role("button", name="Add reference").click()
     area.locator(".widget-text").filter(has_text=f"Reference {len(refs) + 1}").locator("input").fill(
-        "the cat is chasing the dog")
+        "the cat is chasing the dog"
+    )
     refs = refs + ["the cat is chasing the dog"]
     expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs))
     set_readout(area, "Max n", 2)
@@ -325,8 +345,9 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
 
 def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
     """Lesson 08's explorer: every control changes the segment shown to the one bleu_teach ranks there."""
-    from bleu_teach.lessons.agreement import disagreements, segment_level
     from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.disagreement import disagreements
+    from bleu_teach.lessons.metric_tables import segment_level
 
     table = segment_level(wmt21_ted("zh-en"))
     ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}
@@ -347,7 +368,8 @@ def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
     assert page.problems == []  # type: ignore[attr-defined]
 
 
-# --- the server (after the lessons, so that the first lesson measures a cold start) ---------------------------------------------------------------------------
+# --- the server (after the lessons, so that the first lesson measures a cold start) ----------------------------------
+
 
 def test_server_refuses_requests_without_the_token(lab: Lab):
     assert lab.api("/api/contents", token=False) == 403

@@ -46,8 +46,9 @@ def expected_score(query: dict[str, list[str]]) -> float:
 
 
 def wait_for_score(page, score: float, timeout: float = 30_000) -> None:  # noqa: ANN001
-    page.wait_for_function(f"document.querySelector({json.dumps(SCORE)}).dataset.value === {json.dumps(repr(score))}",
-                           timeout=timeout)
+    page.wait_for_function(
+        f"document.querySelector({json.dumps(SCORE)}).dataset.value === {json.dumps(repr(score))}", timeout=timeout
+    )
 
 
 #: True when Python has started and the explorer shows a number.
@@ -59,8 +60,9 @@ MESSAGE = f"() => document.querySelector({json.dumps(SCORE)}).dataset.value === 
 
 def set_slider(page, selector: str, value: str) -> None:  # noqa: ANN001
     """Move a range input to ``value`` as a learner's drag would (an input event)."""
-    page.eval_on_selector(selector, "(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }",
-                          value)
+    page.eval_on_selector(
+        selector, "(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value
+    )
 
 
 def explorer_links(root: Path) -> list[str]:
@@ -82,6 +84,7 @@ def page_query(page) -> dict[str, list[str]]:  # noqa: ANN001
 # The index and the lesson pages
 # ---------------------------------------------------------------------------
 
+
 def _minutes(path: Path) -> int:
     first = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
     return int(re.search(r"\*\*Time:\*\* about (\d+) minutes", first).group(1))
@@ -97,9 +100,14 @@ def test_index_shows_the_learning_path_and_links_to_everything(visitor: Visitor,
         assert item.locator("a").first.get_attribute("href") == f"{path.stem}.html"
         assert f"about {_minutes(path)} minutes" in item.inner_text()
     hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
-    for needed in ["explorer.html", "bleu_in_10_minutes.slides.html", "bleu-teach-notebooks.zip", "glossary.html",
-                   "teachers.html",
-                   *(f"notebooks/{p.name}" for p in LESSONS)]:
+    for needed in [
+        "explorer.html",
+        "bleu_in_10_minutes.slides.html",
+        "bleu-teach-notebooks.zip",
+        "glossary.html",
+        "teachers.html",
+        *(f"notebooks/{p.name}" for p in LESSONS),
+    ]:
         assert needed in hrefs
     for href in {h.split("#")[0] for h in hrefs}:
         assert _status(f"{site.url}/{href}") == 200, href
@@ -118,11 +126,18 @@ def _outputs(path: Path) -> tuple[int, int, bool]:
     """(explorer widget views, image outputs, has math) of a stored lesson; a practice cell's widget (tagged
     "practice") is not an explorer: the page has its own practice block for it."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    outputs = [o.get("data", {}) for c in cells if "practice" not in c.get("metadata", {}).get("tags", [])
-               for o in c.get("outputs", [])]
+    outputs = [
+        o.get("data", {})
+        for c in cells
+        if "practice" not in c.get("metadata", {}).get("tags", [])
+        for o in c.get("outputs", [])
+    ]
     math = any(c["cell_type"] == "markdown" and "$" in "".join(c["source"]) for c in cells)
-    return (sum("application/vnd.jupyter.widget-view+json" in d for d in outputs),
-            sum(any(k.startswith("image/") for k in d) for d in outputs), math)
+    return (
+        sum("application/vnd.jupyter.widget-view+json" in d for d in outputs),
+        sum(any(k.startswith("image/") for k in d) for d in outputs),
+        math,
+    )
 
 
 #: True when Python has started in the page (or failed to), and every live widget shows a number.
@@ -135,8 +150,12 @@ def test_the_deck_on_the_site_links_to_the_live_explorer(visitor: Visitor, site:
     page.goto(f"{site.url}/bleu_in_10_minutes.slides.html")
     page.wait_for_selector(".reveal.ready")
     assert page.locator(".reveal a.live-explorer-link").count() >= 1
-    assert all(h.startswith("explorer.html?") for h in page.eval_on_selector_all(
-        ".reveal a.live-explorer-link", "links => links.map(a => a.getAttribute('href'))"))
+    assert all(
+        h.startswith("explorer.html?")
+        for h in page.eval_on_selector_all(
+            ".reveal a.live-explorer-link", "links => links.map(a => a.getAttribute('href'))"
+        )
+    )
     assert page.problems == [] and visitor.blocked == []
     page.close()
 
@@ -144,6 +163,7 @@ def test_the_deck_on_the_site_links_to_the_live_explorer(visitor: Visitor, site:
 # ---------------------------------------------------------------------------
 # The live explorer: one page, one Pyodide start, several checks
 # ---------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def explorer(visitor: Visitor, site: Site):  # noqa: ANN201
@@ -189,7 +209,8 @@ def test_typing_updates_the_score_and_the_address(explorer, visitor: Visitor):  
     assert page_query(explorer)["hyp"] == ["the cat is on the mat"]
     SITE_TIMINGS["explorer: keystroke to updated score"] = (
         f"median {1000 * statistics.median(delays):.0f} ms, max {1000 * max(delays):.0f} ms over {len(delays)} keys "
-        f"(one render per burst of events)")
+        f"(one render per burst of events)"
+    )
     assert explorer.problems == [] and visitor.blocked == []
 
 
@@ -221,20 +242,29 @@ def test_every_setting_reaches_bleu_teach(explorer, visitor: Visitor):  # noqa: 
     explorer.select_option("#x-smoothing", "method3")
     query = page_query(explorer)
     assert (query["tokenizer"], query["lowercase"], query["n"], query["weights"], query["smoothing"]) == (
-        ["13a"], ["1"], ["3"], ["0.5, 0.3, 0.2"], ["method3"])
+        ["13a"],
+        ["1"],
+        ["3"],
+        ["0.5, 0.3, 0.2"],
+        ["method3"],
+    )
     wait_for_score(explorer, expected_score(query))
     explorer.select_option("#x-tokenizer", "char")
     wait_for_score(explorer, expected_score(page_query(explorer)))
     assert explorer.problems == [] and visitor.blocked == []
 
 
-@pytest.mark.parametrize("control, value, message", [
-    ("#x-hypothesis", "   ", "The hypothesis is empty: type a sentence into it."),
-    ("#x-weights", "0.7, x", "Weights must be numbers or fractions separated by commas"),
-    ("#x-weights", "0.9, 0.3, 0.2", "sum to 1.4"),
-])
-def test_bad_input_shows_a_message_and_the_page_keeps_working(explorer, visitor: Visitor, control: str, value: str,
-                                                               message: str):  # noqa: ANN001
+@pytest.mark.parametrize(
+    "control, value, message",
+    [
+        ("#x-hypothesis", "   ", "The hypothesis is empty: type a sentence into it."),
+        ("#x-weights", "0.7, x", "Weights must be numbers or fractions separated by commas"),
+        ("#x-weights", "0.9, 0.3, 0.2", "sum to 1.4"),
+    ],
+)
+def test_bad_input_shows_a_message_and_the_page_keeps_working(
+    explorer, visitor: Visitor, control: str, value: str, message: str
+):  # noqa: ANN001
     set_slider(explorer, "#x-max_n", "3")  # the weights' messages below are for three orders
     good = explorer.locator(control).input_value()
     explorer.fill(control, value)
@@ -259,7 +289,8 @@ def test_a_link_with_a_setting_the_explorer_does_not_offer_says_so(visitor: Visi
     page.wait_for_function(MESSAGE)
     offered = page.eval_on_selector_all("#x-tokenizer option", "os => os.map(o => o.value)")[:-1]  # the link's last
     assert "nltk" not in offered and page.locator(SCORE).inner_text().endswith(
-        f"This page has no tokenizer 'ja-mecab'; choose one of {', '.join(offered)}.")  # only what the menu offers
+        f"This page has no tokenizer 'ja-mecab'; choose one of {', '.join(offered)}."
+    )  # only what the menu offers
     assert page.problems == [] and visitor.blocked == []
     page.close()
 
@@ -321,7 +352,8 @@ def test_every_live_explorer_link_opens_and_scores(visitor: Visitor, site: Site)
         times.append(time.perf_counter() - started)
         assert page.locator("#link-note").is_hidden()
     SITE_TIMINGS["explorer: open to first score, each Try it link (files cached)"] = (
-        f"median {statistics.median(times):.2f} s over {len(times)} links")
+        f"median {statistics.median(times):.2f} s over {len(times)} links"
+    )
     page.screenshot(path=str(ARTIFACTS / "site_explorer.png"))
     assert page.problems == [] and visitor.blocked == []
     page.close()
@@ -330,8 +362,14 @@ def test_every_live_explorer_link_opens_and_scores(visitor: Visitor, site: Site)
 def test_from_disk_the_lessons_work_and_the_explorer_says_how_to_serve_it(browser, site: Site):  # noqa: ANN001
     context = browser.new_context()
     blocked: list[str] = []
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else (
-        blocked.append(route.request.url), route.abort()))
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith("file://")
+            else (blocked.append(route.request.url), route.abort())
+        ),
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -359,7 +397,7 @@ def test_no_file_a_learner_downloads_from_the_site_holds_an_answer(site: Site):
     """
     import zipfile
 
-    from bleu_teach.exercises import check, exercises
+    from bleu_teach.exercises import check
 
     secrets = set()
     for ex in exercises():
@@ -392,8 +430,11 @@ def test_a_question_link_opens_the_page_at_that_question(visitor: Visitor, site:
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{site.url}/03_brevity_penalty.html#ex-03-2")
     page.wait_for_load_state("load")
-    page.wait_for_function("() => { const r = document.getElementById('ex-03-2').getBoundingClientRect();"
-                           " return r.top >= 0 && r.top < window.innerHeight; }", timeout=15_000)
+    page.wait_for_function(
+        "() => { const r = document.getElementById('ex-03-2').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight; }",
+        timeout=15_000,
+    )
     assert page.evaluate("() => window.scrollY") > 0  # the question is far down the page
     assert page.problems == [] and visitor.blocked == []
     page.close()
@@ -403,8 +444,12 @@ def test_the_teachers_guide_is_a_page_without_its_answer_table(visitor: Visitor,
     page = visitor.page()
     page.goto(f"{site.url}/teachers.html")
     headings = [h.rstrip("¶").strip() for h in page.locator("h2, h3").all_inner_texts()]
-    for needed in ("A shared server: JupyterHub", "A 50-minute lesson plan", "The same 50 minutes on the website only",
-                   "Homework: a different worksheet for every student"):
+    for needed in (
+        "A shared server: JupyterHub",
+        "A 50-minute lesson plan",
+        "The same 50 minutes on the website only",
+        "Homework: a different worksheet for every student",
+    ):
         assert needed in headings, headings
     text = page.inner_text("body")
     assert "is left out of this page" in text and "exercises key --out key/" in text
@@ -447,6 +492,7 @@ def test_the_explorer_works_from_the_keyboard_with_a_visible_focus(visitor: Visi
 # Hostile links and answers: bounded, said, and nothing the learner typed is lost
 # ---------------------------------------------------------------------------
 
+
 def test_an_example_too_long_for_a_link_stays_in_the_tab_and_is_shared_as_a_file(visitor: Visitor, site: Site):
     page = visitor.page()
     page.goto(f"{site.url}/explorer.html?hyp=a+b+c&ref=a+b+c+d")
@@ -479,8 +525,10 @@ def test_a_link_with_a_huge_weight_is_refused_at_once(visitor: Visitor, site: Si
     page.goto(f"{site.url}/explorer.html?hyp=a+b&ref=a+b&n=1&weights=1e20000000")  # froze the tab for 40 s
     page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
     page.wait_for_function(MESSAGE)
-    shown = page.evaluate("Number(document.documentElement.dataset.pythonCheckedMs) - "
-                          "Number(document.documentElement.dataset.pythonReadyMs)")
+    shown = page.evaluate(
+        "Number(document.documentElement.dataset.pythonCheckedMs) - "
+        "Number(document.documentElement.dataset.pythonReadyMs)"
+    )
     assert "two-digit exponent" in page.locator(SCORE).inner_text() and shown < 1000, shown
     assert "Something went wrong" not in page.locator(FORM).inner_text()
     assert page.problems == [] and visitor.blocked == []
@@ -501,8 +549,10 @@ def test_a_stored_hostile_answer_never_freezes_the_lesson_on_reload(visitor: Vis
         localStorage.setItem('bleu-teach-answers', JSON.stringify(all)); }""")
     page.reload()  # the answer is shown again and checked again, as every reload does
     page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
-    spent = page.evaluate("Number(document.documentElement.dataset.pythonCheckedMs) - "
-                          "Number(document.documentElement.dataset.pythonReadyMs)")
+    spent = page.evaluate(
+        "Number(document.documentElement.dataset.pythonCheckedMs) - "
+        "Number(document.documentElement.dataset.pythonReadyMs)"
+    )
     assert box.input_value() == "1e-20000000" and "exponents from -400 to 400" in feedback.inner_text()
     assert spent < 2000, spent  # every widget drawn and the answer judged (was 25 s, on every reload)
     SITE_TIMINGS["lesson 03: widgets drawn and a stored 1e-20000000 judged after Python started"] = f"{spent} ms"
@@ -516,21 +566,29 @@ def test_lesson_08s_rank_box_says_what_is_wrong_with_a_number_it_cannot_read(vis
     page.wait_for_function("document.documentElement.dataset.pythonReady === '1'", timeout=90_000)
     form = page.locator('form[data-widget="DisagreementExplorer"]')
     rank = form.locator('input[name="rank"]')
-    for typed, said in [("1e999", "what is typed in the box is not one"),
-                        ("12345678901234567890123", "(at most 9 digits); the number typed has 23 digits.")]:
+    for typed, said in [
+        ("1e999", "what is typed in the box is not one"),
+        ("12345678901234567890123", "(at most 9 digits); the number typed has 23 digits."),
+    ]:
         rank.fill(typed)
-        page.wait_for_function("(said) => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
-                               ".live-headline').textContent.includes(said)", arg=said)
+        page.wait_for_function(
+            '(said) => document.querySelector(\'form[data-widget="DisagreementExplorer"] '
+            ".live-headline').textContent.includes(said)",
+            arg=said,
+        )
     rank.fill("2")
-    page.wait_for_function("document.querySelector('form[data-widget=\"DisagreementExplorer\"] .live-headline')"
-                           ".dataset.value !== ''")
+    page.wait_for_function(
+        "document.querySelector('form[data-widget=\"DisagreementExplorer\"] .live-headline').dataset.value !== ''"
+    )
     rank.fill("")
     rank.press_sequentially("99999", delay=80)  # past the list: moved to its last pair, but not under the typing
     page.wait_for_timeout(300)
     assert rank.input_value() == "99999"  # was moved to the last pair mid-typing, the next keys added to it
     rank.press("Tab")
-    page.wait_for_function("() => document.querySelector('form[data-widget=\"DisagreementExplorer\"] "
-                           "input[name=\"rank\"]').value !== '99999'")
+    page.wait_for_function(
+        '() => document.querySelector(\'form[data-widget="DisagreementExplorer"] '
+        "input[name=\"rank\"]').value !== '99999'"
+    )
     assert 1 < int(rank.input_value()) < 99999
     assert page.problems == [] and visitor.blocked == []
     page.close()

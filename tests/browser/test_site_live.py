@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bleu_teach.exercises import check, exercises
+from bleu_teach.exercises import exercises
 from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor, only_to
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -47,6 +47,7 @@ def _has_widgets(path: Path) -> bool:
 # Oracles: NLTK, sacreBLEU, the formula
 # ---------------------------------------------------------------------------
 
+
 def _nltk_bleu(references: list[str], hypothesis: str, max_n: int, weights: str, smoothing: str) -> float:
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
@@ -65,8 +66,13 @@ def oracle(kind: str, state: dict) -> float:
     if kind == "ClippingExplorer":
         from nltk.translate.bleu_score import modified_precision
 
-        return float(Fraction(modified_precision([r.split() for r in state["references"]],
-                                                 state["hypothesis"].split(), int(state["n"]))))
+        return float(
+            Fraction(
+                modified_precision(
+                    [r.split() for r in state["references"]], state["hypothesis"].split(), int(state["n"])
+                )
+            )
+        )
     if kind == "BrevityPenaltyExplorer":
         c = int(state["hyp_len"])
         lengths = [int(state["ref_len"])] + ([int(state["second_ref_len"])] if state["use_second"] else [])
@@ -74,14 +80,16 @@ def oracle(kind: str, state: dict) -> float:
         return 1.0 if c > r else math.exp(1 - r / c)
     if kind == "BleuExplorer":
         assert state["tokenizer"] == "whitespace" and not state["lowercase"], state  # what this oracle reads
-        return _nltk_bleu(state["references"], state["hypothesis"], state["max_n"], state["weights"],
-                          state["smoothing"])
+        return _nltk_bleu(
+            state["references"], state["hypothesis"], state["max_n"], state["weights"], state["smoothing"]
+        )
     if kind == "TwoMetricsExplorer":  # pairs counted here, over the shipped system scores (tests/test_two_metrics.py)
         return _accuracy_difference(state["pair"], state["metric_a"], state["metric_b"], int(state["leave_out"]))
     if kind == "SideBySideExplorer":
         args = (state["max_n"], state["weights"], state["smoothing"])
-        return (_nltk_bleu(state["references"], state["hypothesis_a"], *args)
-                - _nltk_bleu(state["references"], state["hypothesis_b"], *args))
+        return _nltk_bleu(state["references"], state["hypothesis_a"], *args) - _nltk_bleu(
+            state["references"], state["hypothesis_b"], *args
+        )
     raise AssertionError(kind)
 
 
@@ -95,8 +103,10 @@ def _accuracy_difference(pair: str, metric_a: str, metric_b: str, leave_out: int
     def accuracy(metric: str) -> float:
         sign = -1 if metric == "TER" else 1
         pairs = [(i, j) for i in kept for j in kept if i < j]
-        right = sum((sign * (scores.scores[metric][i] - scores.scores[metric][j])) * (scores.mqm[i] - scores.mqm[j]) > 0
-                    for i, j in pairs)
+        right = sum(
+            (sign * (scores.scores[metric][i] - scores.scores[metric][j])) * (scores.mqm[i] - scores.mqm[j]) > 0
+            for i, j in pairs
+        )
         return right / len(pairs)
 
     return accuracy(metric_a) - accuracy(metric_b)
@@ -120,7 +130,9 @@ def _value(widget) -> str:  # noqa: ANN001
 def _wait_value(page, widget_index: int, expected: float) -> None:  # noqa: ANN001
     page.wait_for_function(
         "([k, v]) => document.querySelectorAll('[data-widget]')[k].querySelector('[data-value]').dataset.value === v",
-        arg=[widget_index, repr(expected)], timeout=30_000)
+        arg=[widget_index, repr(expected)],
+        timeout=30_000,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -128,9 +140,11 @@ def _wait_value(page, widget_index: int, expected: float) -> None:  # noqa: ANN0
 # ---------------------------------------------------------------------------
 
 #: A new hypothesis typed into each text widget, and the box it goes in.
-TYPED = {"ClippingExplorer": ("hypothesis", "the cat the cat on the mat"),
-         "BleuExplorer": ("hypothesis", "the cat is on a mat"),
-         "SideBySideExplorer": ("hypothesis_b", "the mayor has promised to build a school")}
+TYPED = {
+    "ClippingExplorer": ("hypothesis", "the cat the cat on the mat"),
+    "BleuExplorer": ("hypothesis", "the cat is on a mat"),
+    "SideBySideExplorer": ("hypothesis_b", "the mayor has promised to build a school"),
+}
 
 
 @pytest.mark.parametrize("lesson", [p for p in LESSONS if _has_widgets(p)], ids=lambda p: p.stem)
@@ -248,6 +262,7 @@ def test_the_reports_folded_steps_stay_open_while_typing(visitor: Visitor, site:
 # Exercises
 # ---------------------------------------------------------------------------
 
+
 def _answer(form, ex, answer: str) -> None:  # noqa: ANN001
     if ex.options:
         form.locator(f"input[value='{answer}']").check()
@@ -257,15 +272,19 @@ def _answer(form, ex, answer: str) -> None:  # noqa: ANN001
 
 
 def _verdict(page, ex_id: str) -> str | None:  # noqa: ANN001
-    page.wait_for_function("id => { const f = document.querySelector(`[data-exercise='${id}'] .live-feedback`);"
-                           " return f.textContent !== '' && !f.textContent.startsWith('Python is still'); }", arg=ex_id)
+    page.wait_for_function(
+        "id => { const f = document.querySelector(`[data-exercise='${id}'] .live-feedback`);"
+        " return f.textContent !== '' && !f.textContent.startsWith('Python is still'); }",
+        arg=ex_id,
+    )
     return page.locator(f"[data-exercise='{ex_id}'] .live-feedback").get_attribute("data-verdict")
 
 
 def _as_parsed(page, markup: str) -> str:  # noqa: ANN001
     """``markup`` as the browser writes it back after parsing it (entities normalised), to compare with a page's."""
-    return page.evaluate("h => { const t = document.createElement('template'); t.innerHTML = h; return t.innerHTML; }",
-                         markup)
+    return page.evaluate(
+        "h => { const t = document.createElement('template'); t.innerHTML = h; return t.innerHTML; }", markup
+    )
 
 
 def _wrong(ex) -> tuple[str, str]:  # noqa: ANN001
@@ -283,11 +302,15 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     _answer(form, ex, _wrong(ex)[0])
     assert _verdict(page, ex.id) == "misconception"
     _answer(form, ex, ex.answer)
-    page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
-                           ".dataset.verdict === 'correct'", arg=ex.id)
+    page.wait_for_function(
+        "id => document.querySelector(`[data-exercise='${id}'] .live-feedback`).dataset.verdict === 'correct'",
+        arg=ex.id,
+    )
     _answer(form, ex, _wrong(ex)[0])  # trying a wrong option afterwards does not undo the progress
-    page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
-                           ".dataset.verdict === 'misconception'", arg=ex.id)
+    page.wait_for_function(
+        "id => document.querySelector(`[data-exercise='${id}'] .live-feedback`).dataset.verdict === 'misconception'",
+        arg=ex.id,
+    )
     page.reload()  # the last answer and its feedback come back
     page.wait_for_function(READY, timeout=90_000)
     assert page.locator(f"[data-exercise='{ex.id}'] input[value='{_wrong(ex)[0]}']").is_checked()
@@ -312,8 +335,10 @@ def test_answers_are_kept_in_the_browser_and_the_index_shows_progress(visitor: V
     assert page.locator("#progress-summary").inner_text() == "no answers yet"
     assert page.evaluate("document.activeElement.id") == "clear-undo"  # the focus goes to Undo
     page.keyboard.press("Enter")
-    assert progress.is_visible() and page.locator("#progress-summary").inner_text() == \
-        f"1 of {len(exercises())} exercises right"
+    assert (
+        progress.is_visible()
+        and page.locator("#progress-summary").inner_text() == f"1 of {len(exercises())} exercises right"
+    )
     assert "back" in page.locator("#progress-status").inner_text() and page.locator("#clear-undo").is_hidden()
     assert page.evaluate("localStorage.getItem('bleu-teach-widgets')") == "{}"
     page.get_by_role("button", name="Clear my answers").click()
@@ -409,12 +434,15 @@ def test_the_live_pages_are_fast_and_pages_without_python_load_none(visitor: Vis
     page.wait_for_function(READY, timeout=90_000)
     check_ms = page.evaluate(CHECK_LATENCY, [exercise.id, ["0.5", "1/3", "0.25", exercise.answer_text, "2"] * 2])
     SITE_TIMINGS["lesson page: first contentful paint"] = f"{paint:.0f} ms"
-    SITE_TIMINGS["lesson page (Python already running for an earlier page): live after navigation"] = \
+    SITE_TIMINGS["lesson page (Python already running for an earlier page): live after navigation"] = (
         f"{ready:.0f} ms (its load event at {loaded:.0f} ms)"
-    SITE_TIMINGS["widget: input to its updated number (median of 11)"] = \
+    )
+    SITE_TIMINGS["widget: input to its updated number (median of 11)"] = (
         f"{statistics.median(widget_ms):.1f} ms (max {max(widget_ms):.1f})"
-    SITE_TIMINGS["exercise: Check to its feedback (median of 10)"] = \
+    )
+    SITE_TIMINGS["exercise: Check to its feedback (median of 10)"] = (
         f"{statistics.median(check_ms):.1f} ms (max {max(check_ms):.1f})"
+    )
     assert statistics.median(widget_ms) <= 150, widget_ms
     assert statistics.median(check_ms) <= 200, check_ms
     for name in ("index.html", "glossary.html"):  # no Python where nothing is live
@@ -481,8 +509,10 @@ def test_python_starts_off_the_main_thread_and_the_next_page_finds_it_started(br
     widget = page.locator("[data-widget]").first
     state = json.loads(widget.get_attribute("data-state"))
     assert float(_value(widget)) == oracle("BleuExplorer", state | {"hypothesis": typed})  # the change, queued
-    started, ready, live = (float(page.evaluate(f"() => document.documentElement.dataset.{name}"))
-                            for name in ("pythonStartMs", "pythonReadyMs", "pythonCheckedMs"))
+    started, ready, live = (
+        float(page.evaluate(f"() => document.documentElement.dataset.{name}"))
+        for name in ("pythonStartMs", "pythonReadyMs", "pythonCheckedMs")
+    )
     while_starting = _longest(page, started, ready)
     until_live = _longest(page, 0, live)
 
@@ -521,8 +551,10 @@ def test_a_browser_without_shared_workers_starts_python_in_a_worker_of_its_own(b
     state = json.loads(widget.get_attribute("data-state"))
     widget.locator("[name='use_second']").check()
     _wait_value(page, 0, oracle("BrevityPenaltyExplorer", state | {"use_second": True}))
-    started, ready = (float(page.evaluate(f"() => document.documentElement.dataset.{name}"))
-                      for name in ("pythonStartMs", "pythonReadyMs"))
+    started, ready = (
+        float(page.evaluate(f"() => document.documentElement.dataset.{name}"))
+        for name in ("pythonStartMs", "pythonReadyMs")
+    )
     assert _longest(page, started, ready) < 1000, page.evaluate("() => window.longTasks")  # no freeze
     assert page.problems == [] and visitor.blocked == []
     visitor.context.close()
@@ -530,7 +562,8 @@ def test_a_browser_without_shared_workers_starts_python_in_a_worker_of_its_own(b
 
 #: Whether each widget said it waits for Python when the page's scripts had run (before Python can answer).
 WAITING_AT_START = """document.addEventListener("DOMContentLoaded", () => {
-  window.waitingAtStart = [...document.querySelectorAll("form[data-widget]")].map((form) => form.dataset.waiting ?? null);
+  window.waitingAtStart = [...document.querySelectorAll("form[data-widget]")]
+    .map((form) => form.dataset.waiting ?? null);
 });"""
 
 
@@ -544,8 +577,10 @@ def test_a_widgets_values_survive_a_reload_and_the_explorer_link_carries_them(vi
     expected = oracle("ClippingExplorer", state | {"hypothesis": typed})
     _wait_value(page, 0, expected)
     link = page.locator("a.live-explorer-link").first.get_attribute("href")  # the learner's sentence, not the saved
-    assert parse_qs(urlsplit(link).query)["hyp"] == [typed] and parse_qs(urlsplit(link).query)["ref"] == \
-        state["references"], link
+    assert (
+        parse_qs(urlsplit(link).query)["hyp"] == [typed]
+        and parse_qs(urlsplit(link).query)["ref"] == state["references"]
+    ), link
 
     page.add_init_script(WAITING_AT_START)
     page.reload()  # before Python answers: the learner's values, marked as waiting for their number

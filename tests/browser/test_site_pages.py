@@ -1,5 +1,6 @@
 """Every page of the site, one at a time: its prose, math, figures and widgets, no WCAG 2.1 AA violation axe-core
-finds, a comfortable measure that fits a phone, and each lesson's contents and printed handout.  (Apart from tests/browser/test_site.py so that a run spread
+finds, a comfortable measure that fits a phone, and each lesson's contents and printed handout.  (Apart from
+tests/browser/test_site.py so that a run spread
 over two workers, make test, can run both files at once.)"""
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ def _axe(page: Any, name: str) -> None:
     assert violations == [], violations
 
 
-@pytest.mark.parametrize("name", ["index.html", "glossary.html", "teachers.html", "explorer.html",
-                                  "bleu_in_10_minutes.slides.html"])
+@pytest.mark.parametrize(
+    "name", ["index.html", "glossary.html", "teachers.html", "explorer.html", "bleu_in_10_minutes.slides.html"]
+)
 def test_every_page_has_no_wcag_2_1_aa_violation_axe_finds(visitor: Visitor, site: Site, name: str):
     page = visitor.page()
     page.goto(f"{site.url}/{name}")
@@ -57,8 +59,8 @@ OTHER_PAGES = ["index.html", "glossary.html", "teachers.html", "explorer.html"]
 #: The median characters per line of a page's long paragraphs (three lines or more).
 MEASURE = """() => {
     const ps = [...document.querySelectorAll('.jp-RenderedMarkdown p, main p')].filter(p => p.innerText.length > 300);
-    const perLine = ps.map(p => p.innerText.length / Math.max(1, Math.round(p.clientHeight
-                                                                            / parseFloat(getComputedStyle(p).lineHeight))));
+    const lines = (p) => Math.max(1, Math.round(p.clientHeight / parseFloat(getComputedStyle(p).lineHeight)));
+    const perLine = ps.map(p => p.innerText.length / lines(p));
     perLine.sort((a, b) => a - b);
     return perLine.length ? perLine[Math.floor(perLine.length / 2)] : null;
 }"""
@@ -72,8 +74,10 @@ def _measure(page: Any, name: str, width: int) -> float | None:
         pass  # said by the assertion below, with the width found
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (name, width)
     if name == "explorer.html":  # every control stays reachable on a phone
-        right = page.evaluate("() => Math.max(...[...document.querySelectorAll('#explorer input, #explorer select,"
-                              " #explorer textarea, #explorer button')].map(e => e.getBoundingClientRect().right))")
+        right = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('#explorer input, #explorer select,"
+            " #explorer textarea, #explorer button')].map(e => e.getBoundingClientRect().right))"
+        )
         assert right <= width, (name, width, right)
     return page.evaluate(MEASURE)
 
@@ -135,8 +139,10 @@ def test_every_lesson_page_shows_its_prose_math_figures_and_widgets(lesson_page:
     title = "".join(json.loads(lesson.read_text(encoding="utf-8"))["cells"][0]["source"]).splitlines()[0].lstrip("# ")
     assert page.locator("h1").first.inner_text().rstrip("¶").strip() == title
     assert page.locator("[data-widget]").count() == views  # every saved widget, as a live form
-    practised = sum("practice" in c.get("metadata", {}).get("tags", [])
-                    for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"])
+    practised = sum(
+        "practice" in c.get("metadata", {}).get("tags", [])
+        for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    )
     assert page.locator("section[data-practice]").count() == practised  # every practice cell, as a practice block
     assert page.locator("[data-exercise]").count() == len(exercises(lesson.stem[:2]))
     assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
@@ -205,16 +211,23 @@ def test_every_exercise_is_answerable_on_its_page(lesson_page: tuple[Path, Any])
         assert feedback.inner_html() == _as_parsed(page, check(ex.id, wrong, attempt=1).to_html())
         right = ex.answer if ex.options else ex.answer_text
         _answer(form, ex, right)
-        page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
-                               ".dataset.verdict === 'correct'", arg=ex.id)
+        page.wait_for_function(
+            "id => document.querySelector(`[data-exercise='${id}'] .live-feedback`).dataset.verdict === 'correct'",
+            arg=ex.id,
+        )
         assert feedback.inner_html() == _as_parsed(page, check(ex.id, right).to_html())
         if not ex.options:  # nonsense gets the bank's message and no verdict
             _answer(form, ex, "a lot")
-            page.wait_for_function("id => document.querySelector(`[data-exercise='${id}'] .live-feedback`)"
-                                   ".dataset.verdict === undefined", arg=ex.id)
+            page.wait_for_function(
+                "id => document.querySelector(`[data-exercise='${id}'] .live-feedback`).dataset.verdict === undefined",
+                arg=ex.id,
+            )
             # A fraction is offered only where the answer has one (a precision), never for BP, BLEU or MQM.
-            offered = ("Write the answer as a number or a fraction" if ex.answer_format.fraction
-                       else "Write the answer as a number such as 0.25")
+            offered = (
+                "Write the answer as a number or a fraction"
+                if ex.answer_format.fraction
+                else "Write the answer as a number such as 0.25"
+            )
             assert offered in feedback.inner_text()
     stored = json.loads(page.evaluate("localStorage.getItem('bleu-teach-answers')"))
     assert set(stored) == {ex.id for ex in exercises(lesson.stem[:2])}
@@ -225,8 +238,10 @@ def test_the_glossary_marks_the_entry_a_link_points_to(visitor: Visitor, site: S
     page = visitor.page()
     page.goto(f"{site.url}/glossary.html#brevity-penalty")
     page.wait_for_load_state("load")
-    marked = page.eval_on_selector_all("h2, p", "es => es.filter(e => getComputedStyle(e).outlineStyle === 'solid')"
-                                                 ".map(e => e.textContent.slice(0, 30))")
+    marked = page.eval_on_selector_all(
+        "h2, p",
+        "es => es.filter(e => getComputedStyle(e).outlineStyle === 'solid').map(e => e.textContent.slice(0, 30))",
+    )
     assert marked and marked[0].startswith("Brevity penalty"), marked  # its heading and its first paragraph
     assert len(marked) == 2
     page.close()
@@ -267,5 +282,10 @@ def test_no_page_skips_a_heading_level(site: Site):
         levels = found.levels
         assert levels and levels[0] == 1, (path.name, levels[:3])
         for k in range(1, len(levels)):
-            assert levels[k] <= levels[k - 1] + 1, (path.name, found.texts[k - 1].strip()[:50], levels[k - 1],
-                                                    found.texts[k].strip()[:50], levels[k])
+            assert levels[k] <= levels[k - 1] + 1, (
+                path.name,
+                found.texts[k - 1].strip()[:50],
+                levels[k - 1],
+                found.texts[k].strip()[:50],
+                levels[k],
+            )

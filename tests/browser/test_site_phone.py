@@ -40,7 +40,8 @@ PLACE = """(t, scrollerSource) => {
     if (!scroller) return {right: rect.right, left: rect.left, scrolls: false};
     const box = scroller.getBoundingClientRect();
     const inner = {left: box.left + scroller.clientLeft, right: box.left + scroller.clientLeft + scroller.clientWidth};
-    const focusable = scroller.tabIndex >= 0 || scroller.querySelector('a, button, input, select, textarea, summary, [tabindex]') !== null;
+    const focusable = scroller.tabIndex >= 0
+      || scroller.querySelector('a, button, input, select, textarea, summary, [tabindex]') !== null;
     return {scrolls: true, box: [box.left, box.right], inner: [inner.left, inner.right], focusable,
             label: scroller.getAttribute('aria-label'), clientHeight: scroller.clientHeight};
 }"""
@@ -78,7 +79,8 @@ def _cue(table: Any) -> tuple[int, int]:
     scroller = table.evaluate_handle(SCROLLER)
     table.evaluate("""t => {
         t.querySelectorAll('tr, caption').forEach(r => { r.style.visibility = 'hidden'; });
-        [t, ...t.querySelectorAll('th, td')].forEach(c => c.style.setProperty('border-color', 'transparent', 'important'));
+        [t, ...t.querySelectorAll('th, td')]
+          .forEach(c => c.style.setProperty('border-color', 'transparent', 'important'));
     }""")
     try:
         found = []
@@ -99,7 +101,8 @@ def _cue(table: Any) -> tuple[int, int]:
 
 def _reach_end(table: Any) -> dict[str, float]:
     """Scroll the table's box to its end: where its rightmost cell ends, against the box's visible area."""
-    return table.evaluate("""(t, scrollerSource) => {
+    return table.evaluate(
+        """(t, scrollerSource) => {
         const scroller = eval(scrollerSource)(t);
         scroller.scrollLeft = scroller.scrollWidth;
         const box = scroller.getBoundingClientRect();
@@ -107,7 +110,9 @@ def _reach_end(table: Any) -> dict[str, float]:
         const result = {right, inner: box.left + scroller.clientLeft + scroller.clientWidth};
         scroller.scrollLeft = 0;
         return result;
-    }""", SCROLLER)
+    }""",
+        SCROLLER,
+    )
 
 
 def _check_tables(page: Any, name: str) -> dict[str, int]:
@@ -133,8 +138,7 @@ def _check_tables(page: Any, name: str) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_every_table_of_a_lesson_fits_a_phone_or_scrolls_in_its_box_with_a_cue(phone: Any, site: Site,
-                                                                              lesson: Path):
+def test_every_table_of_a_lesson_fits_a_phone_or_scrolls_in_its_box_with_a_cue(phone: Any, site: Site, lesson: Path):
     page = _open(phone, site, f"{lesson.stem}.html")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways page
     counts = _check_tables(page, lesson.stem)
@@ -158,8 +162,9 @@ def test_the_explorer_page_fits_a_phone(phone: Any, site: Site):
 def _show(page: Any, widget: str, html: str) -> Any:
     """Put a widget's output as the page's script puts it (``innerHTML``), and return that output."""
     output = page.locator(f"form[data-widget='{widget}'] .live-output")
-    output.evaluate("(o, html) => { o.innerHTML = html; o.querySelectorAll('details').forEach(d => { d.open = true; }); }",
-                    html)
+    output.evaluate(
+        "(o, html) => { o.innerHTML = html; o.querySelectorAll('details').forEach(d => { d.open = true; }); }", html
+    )
     page.wait_for_timeout(100)
     return output
 
@@ -167,7 +172,8 @@ def _show(page: Any, widget: str, html: str) -> Any:
 def _column_reached(page: Any, output: Any, header: str, row: str | None = None) -> str:
     """Scroll the cell under ``header`` (in the row that starts with ``row``, else the first row) into view inside
     its table's box: it must then be wholly inside that box and on the screen. Returns the cell's text."""
-    found = output.evaluate("""(o, [header, row, scrollerSource]) => {
+    found = output.evaluate(
+        """(o, [header, row, scrollerSource]) => {
         for (const table of o.querySelectorAll('table')) {
             const heads = [...table.querySelectorAll('thead th, thead td')].map(h => h.innerText.trim());
             const column = heads.indexOf(header);
@@ -186,7 +192,9 @@ def _column_reached(page: Any, output: Any, header: str, row: str | None = None)
                     inner, scrolls: scroller !== null, pageX: scrollX};
         }
         return null;
-    }""", [header, row, SCROLLER])
+    }""",
+        [header, row, SCROLLER],
+    )
     assert found is not None, (header, row)
     assert found["pageX"] == 0  # the page itself never moved sideways
     assert found["boxLeft"] - 1 <= found["left"] and found["right"] <= found["inner"] + 1, found
@@ -199,8 +207,12 @@ def test_the_numbers_the_exercises_ask_about_are_reachable_on_a_phone(phone: Any
     ex = exercise("04.1")
     page = _open(phone, site, "04_the_bleu_score.html")
     state = json.loads(page.locator("form[data-widget='BleuExplorer']").get_attribute("data-state"))
-    state |= {"hypothesis": ex.inputs["hypothesis"], "references": ex.inputs["references"], "max_n": "4",
-              "smoothing": "method1"}
+    state |= {
+        "hypothesis": ex.inputs["hypothesis"],
+        "references": ex.inputs["references"],
+        "max_n": "4",
+        "smoothing": "method1",
+    }
     shown = web_page.widget("BleuExplorer", state)
     output = _show(page, "BleuExplorer", shown["html"])
     bp = _column_reached(page, output, "BP", "used")

@@ -27,9 +27,12 @@ def _another(page, exercise_id: str, number: int) -> tuple[str, float]:  # noqa:
     section = _section(page, exercise_id)
     started = page.evaluate("performance.now()")
     section.get_by_role("button", name="Another one").click()
-    page.wait_for_function("([id, n]) => document.querySelector(`section[data-practice='${id}'] "
-                           ".live-practice-question`).textContent.includes(`Practice ${n}, like`)",
-                           arg=[exercise_id, number], timeout=60_000)
+    page.wait_for_function(
+        "([id, n]) => document.querySelector(`section[data-practice='${id}'] "
+        ".live-practice-question`).textContent.includes(`Practice ${n}, like`)",
+        arg=[exercise_id, number],
+        timeout=60_000,
+    )
     took = page.evaluate("performance.now()") - started
     return section.locator(QUESTION).inner_text(), took
 
@@ -38,12 +41,17 @@ def _answer(page, exercise_id: str, answer: str) -> str:  # noqa: ANN001
     """Type ``answer``, press Check; return the verdict the page gives."""
     section = _section(page, exercise_id)
     feedback = section.locator(".live-feedback")
-    page.evaluate("id => { const f = document.querySelector(`section[data-practice='${id}'] .live-feedback`); "
-                  "f.textContent = ''; delete f.dataset.verdict; }", exercise_id)
+    page.evaluate(
+        "id => { const f = document.querySelector(`section[data-practice='${id}'] .live-feedback`); "
+        "f.textContent = ''; delete f.dataset.verdict; }",
+        exercise_id,
+    )
     section.get_by_label("Your answer").fill(answer)
     section.get_by_role("button", name="Check").click()
-    page.wait_for_function("id => document.querySelector(`section[data-practice='${id}'] .live-feedback`)"
-                           ".textContent !== ''", arg=exercise_id)
+    page.wait_for_function(
+        "id => document.querySelector(`section[data-practice='${id}'] .live-feedback`).textContent !== ''",
+        arg=exercise_id,
+    )
     return feedback.get_attribute("data-verdict") or ""
 
 

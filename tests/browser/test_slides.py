@@ -21,10 +21,9 @@ import pytest
 
 import bleu_teach as bt
 from bleu_teach.views.formatting import format_number
-from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, Site, _free_port, stop, wait_until_up
-
 from bleu_teach_site import slides as build_slides
 from scripts import lab as lab_script
+from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, Site, _free_port, stop, wait_until_up
 
 DECK = "bleu_in_10_minutes"
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
@@ -33,7 +32,9 @@ COURSE_URL = "https://bleu-teach.example.org/course/?from=deck"
 #: The slides and the slide on screen (reveal.js puts each slide in a section of its own inside a stack).
 SLIDES = ".reveal .slides > section"
 PRESENT = ".reveal .slides section.present:not(.stack)"
-CURRENT = "() => [...document.querySelectorAll('.reveal .slides > section')].findIndex(s => s.classList.contains('present'))"
+CURRENT = (
+    "() => [...document.querySelectorAll('.reveal .slides > section')].findIndex(s => s.classList.contains('present'))"
+)
 
 
 def at_slide(page: Any, index: int) -> None:
@@ -46,8 +47,10 @@ def current(page: Any) -> int:
 
 def slide_index(page: Any, heading: str) -> int:
     """The index of the slide whose heading contains ``heading`` (upper case, as the theme shows it)."""
-    titles = page.evaluate(f"() => [...document.querySelectorAll('{SLIDES}')]"
-                           ".map(s => (s.querySelector('h1, h2') || {textContent: ''}).textContent.toUpperCase())")
+    titles = page.evaluate(
+        f"() => [...document.querySelectorAll('{SLIDES}')]"
+        ".map(s => (s.querySelector('h1, h2') || {textContent: ''}).textContent.toUpperCase())"
+    )
     return next(i for i, title in enumerate(titles) if heading in title)
 
 
@@ -72,7 +75,8 @@ FITS = """() => {
             Math.round(x * scale), Math.round(y * scale)];
   }).filter(([, x, y]) => x > 1 || y > 1);
   const wide = [...s.querySelectorAll('td, th, code, pre, p, li, label, button, figcaption, .course-url')]
-      .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1).map(e => e.tagName + ': ' + e.textContent.slice(0, 40));
+      .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.tagName + ': ' + e.textContent.slice(0, 40));
   return {top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: innerHeight, width: innerWidth,
           overflow: Math.round((s.scrollHeight - s.clientHeight) * scale), hidden, wide,
           title: (s.querySelector('h1, h2') || {textContent: ''}).textContent};
@@ -105,7 +109,7 @@ SETTLED = """async () => {
 def fit_problems(page: Any, where: str) -> list[Any]:
     page.evaluate(SETTLED)
     fit = page.evaluate(FITS)
-    inside = (fit["top"] >= 0 and fit["left"] >= 0 and fit["bottom"] <= fit["height"] and fit["right"] <= fit["width"])
+    inside = fit["top"] >= 0 and fit["left"] >= 0 and fit["bottom"] <= fit["height"] and fit["right"] <= fit["width"]
     if inside and fit["overflow"] <= 1 and not fit["hidden"] and not fit["wide"]:
         return []
     return [(where, fit)]
@@ -150,8 +154,9 @@ def the_score_slide_computes_what_the_formula_gives(page: Any, url: str) -> None
     headline = form.locator("[data-value]")
     saved = headline.get_attribute("data-value")
     form.locator("[name=hypothesis]").fill("the cat on the mat")
-    page.wait_for_function("v => document.querySelector('.reveal section.present:not(.stack) [data-value]')"
-                           ".dataset.value !== v", arg=saved)
+    page.wait_for_function(
+        "v => document.querySelector('.reveal section.present:not(.stack) [data-value]').dataset.value !== v", arg=saved
+    )
     # BLEU-2 of "the cat on the mat" against "the cat is on the mat" / "there is a cat on the mat", by hand: every
     # unigram (5/5) and bigram (the cat, cat on, on the, the mat: 4/4) matches, c = 5, the closest reference has 6
     # tokens, so BLEU = BP = exp(1 - 6/5).
@@ -165,8 +170,11 @@ def served(folder: Path):  # noqa: ANN201
     import urllib.request
 
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(folder),
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(folder), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
 
     def up() -> bool:
@@ -215,8 +223,10 @@ def test_a_deck_missing_a_script_says_its_live_part_could_not_start(browser, sta
         page.wait_for_selector(".reveal.ready")
         page.goto(f"{url}/{DECK}.slides.html#/{slide_index(page, 'THE SCORE')}")
         status = page.locator(f"{PRESENT} form[data-widget] .live-status")
-        page.wait_for_function("s => document.querySelector(s).textContent.includes('could not start')",
-                               arg=f"{PRESENT} form[data-widget] .live-status")
+        page.wait_for_function(
+            "s => document.querySelector(s).textContent.includes('could not start')",
+            arg=f"{PRESENT} form[data-widget] .live-status",
+        )
         text = status.inner_text()
         assert "The live part could not start: lesson_live.js" in text and "saved example" in text, text
         assert blocked == []
@@ -227,8 +237,10 @@ def test_a_deck_missing_a_script_says_its_live_part_could_not_start(browser, sta
 
 def test_the_deck_and_the_site_copy_every_script_their_pages_import():
     """One list of static files, followed from the pages' scripts: each import of each copied script is copied."""
-    for files in (build_slides.DECK_STATIC,
-                  build_slides.static_files("site.css", "offline.js", "explorer.js", "lesson_live.js", "progress.js")):
+    for files in (
+        build_slides.DECK_STATIC,
+        build_slides.static_files("site.css", "offline.js", "explorer.js", "lesson_live.js", "progress.js"),
+    ):
         for name in files:
             if name.endswith(".js"):
                 text = (build_slides.STATIC / name).read_text(encoding="utf-8")
@@ -241,9 +253,11 @@ def test_the_deck_and_the_site_copy_every_script_their_pages_import():
 # The static deck, from disk
 # ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("width,height", SIZES)
-def test_every_slide_lies_inside_the_screen_on_first_load_reload_and_deep_link(browser, static_deck: Path,
-                                                                               width: int, height: int):
+def test_every_slide_lies_inside_the_screen_on_first_load_reload_and_deep_link(
+    browser, static_deck: Path, width: int, height: int
+):
     context = browser.new_context(viewport={"width": width, "height": height})
     blocked = only_local(context, "file://")
     page = context.new_page()
@@ -287,11 +301,12 @@ SMALL_TEXT = """() => {
   const texts = [...s.querySelectorAll('p, li, td, th, label, textarea, select, button, summary, figcaption, output,'
       + ' input:not([type=range]):not([type=hidden]):not([type=checkbox]), .live-status, .live-headline, .course-url a,'
       + ' .widget-label, .widget-html-content, .jupyter-widgets input, .jupyter-widgets textarea')]
-    .filter(e => e.offsetParent !== null && !e.closest('sub, sup, .MathJax, .MathJax_CHTML, mjx-container, .live-explorer')
+    .filter(e => e.offsetParent !== null
+      && !e.closest('sub, sup, .MathJax, .MathJax_CHTML, mjx-container, .live-explorer')
       && ((e.value ?? '') !== '' || e.textContent.trim() !== ''));
   const glyphs = [...s.querySelectorAll('.mjx-char, mjx-c')].filter(e => e.getBoundingClientRect().width > 0);
-  return {count: texts.length, small: texts.map(e => [e.tagName + '.' + e.className + ': ' + (e.value || e.textContent).slice(0, 30),
-                                                      parseFloat(getComputedStyle(e).fontSize) * scale])
+  const named = (e) => e.tagName + '.' + e.className + ': ' + (e.value || e.textContent).slice(0, 30);
+  return {count: texts.length, small: texts.map(e => [named(e), parseFloat(getComputedStyle(e).fontSize) * scale])
                                           .filter(([, px]) => px < 24),
           glyphs: glyphs.length,
           smallGlyphs: glyphs.map(e => ['formula: ' + (e.textContent || getComputedStyle(e, '::before').content),
@@ -362,7 +377,9 @@ def test_slide_numbers_and_speaker_notes_with_minute_marks(browser, static_deck:
     number = page.locator(".reveal .slide-number")
     assert number.is_visible()
     assert re.fullmatch(r"\s*4\s*/\s*13\s*", number.inner_text()), number.inner_text()
-    notes = page.eval_on_selector_all(SLIDES, "ss => ss.map(s => (s.querySelector('aside.notes') || {}).textContent || '')")
+    notes = page.eval_on_selector_all(
+        SLIDES, "ss => ss.map(s => (s.querySelector('aside.notes') || {}).textContent || '')"
+    )
     assert len(notes) == 13 and all(n.strip() for n in notes), notes
     # Each slide's notes start with its minutes; together they cover the ten minutes without a gap.
     marks = [re.search(r"(\d+):(\d\d)\s*–\s*(\d+):(\d\d)", n) for n in notes]
@@ -413,6 +430,7 @@ def test_a_course_address_that_is_not_an_http_address_is_refused():
 # ---------------------------------------------------------------------------
 # The site's copy, over http: live
 # ---------------------------------------------------------------------------
+
 
 def site_deck(browser: Any, site: Site, width: int = 1280, height: int = 720) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -536,13 +554,15 @@ def test_clicker_keys_change_slide_unless_a_control_is_being_edited_and_esc_leav
 # The live Voila deck (make deck)
 # ---------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def voila_deck(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     port = _free_port()
     folder = tmp_path_factory.mktemp("live-deck")
     command = lab_script.voila_command(port, folder, course_url=COURSE_URL)
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, cwd=PROJECT,
-                              env=lab_script.voila_environment())
+    server = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, cwd=PROJECT, env=lab_script.voila_environment()
+    )
     deck = Lab(f"http://127.0.0.1:{port}", "", PROJECT, time.perf_counter())
     try:
         wait_until_up(server, lambda: deck.api("/voila/static/", token=False) != 0, "Voila")

@@ -14,11 +14,19 @@ connection = config.attributes.get("connection")
 if connection is None:  # the alembic command, run by a maintainer
     engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
     with engine.begin() as made:
-        context.configure(connection=made, target_metadata=metadata, render_as_batch=made.dialect.name == "sqlite",
-                          version_table=VERSION_TABLE)
+        context.configure(
+            connection=made,
+            target_metadata=metadata,
+            render_as_batch=made.dialect.name == "sqlite",
+            version_table=VERSION_TABLE,
+        )
         context.run_migrations()
 else:
-    context.configure(connection=connection, target_metadata=metadata,
-                      render_as_batch=connection.dialect.name == "sqlite", version_table=VERSION_TABLE)
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        version_table=VERSION_TABLE,
+    )
     with context.begin_transaction():
         context.run_migrations()

@@ -2,10 +2,31 @@
 // which checks it with this student's variant and says only whether it is right and which mistake it looks like:
 // the right answer never comes to this page. Everything from the server is put on the page as text.
 import { send } from "./send.js";
+import { triesText, verdictText } from "./text.js";
 
-const state = document.getElementById("homework-state");
-const box = document.getElementById("questions");
+/**
+ * One of the student's questions (homework_pages.py questions): its text, how to give the answer, the last answer
+ * given and its verdict, and the tries left.
+ * @typedef {object} Question
+ * @property {string} exercise
+ * @property {string} title
+ * @property {string} question
+ * @property {string} answer how to give the answer (the box's label)
+ * @property {(import("./text.js").HomeworkVerdict & { answer: string }) | null} last
+ * @property {number} tries_left
+ */
 
+const state = /** @type {HTMLElement} */ (document.getElementById("homework-state"));
+const box = /** @type {HTMLElement} */ (document.getElementById("questions"));
+
+/**
+ * A new element, with its text and its class if given.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [text]
+ * @param {string} [className]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, text, className) {
   const made = document.createElement(tag);
   if (text !== undefined) made.textContent = text;
@@ -13,25 +34,18 @@ function element(tag, text, className) {
   return made;
 }
 
+/** @returns {string} an id for an answer (the server keeps each once) */
 function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function triesText(left) {
-  if (left === undefined) return "";
-  return left > 0 ? ` ${left} ${left === 1 ? "try" : "tries"} left (an answer in the wrong form uses none).`
-    : " No tries left: your last answer stands.";
-}
-
-function verdictText(result) {
-  const late = result.late ? " (after the due time: marked late)" : "";
-  if (result.verdict === "correct") return `Right.${late}`;
-  if (result.mistake && result.mistake !== "not an answer") return `Not yet: this looks like ${result.mistake}.${late}`;
-  if (result.mistake === "not an answer") return `Not yet: that is not an answer in the form asked.${late}`;
-  return `Not yet.${late}`;
-}
-
+/**
+ * A question's section: its text, the answer box and Check, and the feedback.
+ * @param {Question} item
+ * @param {number} number
+ * @returns {HTMLElement}
+ */
 function question(item, number) {
   const section = element("section", undefined, "homework-question");
   const heading = element("h2", `Question ${number}`);
@@ -58,13 +72,13 @@ function question(item, number) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const result = await send("/class/api/homework/answer", { id: newId(), exercise: item.exercise,
-                                                                  answer: input.value });
+      const result = /** @type {import("./text.js").HomeworkVerdict & { tries_left: number }} */ (
+        await send("/class/api/homework/answer", { id: newId(), exercise: item.exercise, answer: input.value }));
       feedback.textContent = verdictText(result) + triesText(result.tries_left);
       feedback.dataset.verdict = result.verdict;
       if (result.tries_left === 0) usedUp();
     } catch (error) {
-      feedback.textContent = `Not taken: ${error.message}`;
+      feedback.textContent = `Not taken: ${/** @type {Error} */ (error).message}`;
     }
   });
   // No tries left: the answer box and Check stay on the page, read-only, with the last answer in it.
@@ -84,13 +98,16 @@ async function load() {
     state.textContent = data.error ?? "This homework cannot be shown.";
     return;
   }
-  document.getElementById("homework-title").textContent = `Homework: ${data.title}`;
+  /** @type {HTMLElement} */ (document.getElementById("homework-title")).textContent = `Homework: ${data.title}`;
+  /** @type {Intl.DateTimeFormatOptions} */
   const shown = { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit",
     timeZoneName: "short" };  // the due time with its zone
   const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, shown)}.` : "";
   state.textContent = `${data.nickname}, these questions are yours (other students have other sentences).${due} ` +
     `Check tells you whether an answer is right; each question has ${data.tries} tries.`;
-  box.replaceChildren(...data.questions.map((item, k) => question(item, k + 1)));
+  /** @type {Question[]} */
+  const questions = data.questions;
+  box.replaceChildren(...questions.map((item, k) => question(item, k + 1)));
 }
 
 load();

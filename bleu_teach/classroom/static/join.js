@@ -1,13 +1,16 @@
 // The join page: a code and a nickname; the server keeps the student's token as a cookie.
 import { send } from "./send.js";
 
-const form = document.getElementById("join");
-const said = document.getElementById("joined");
+const form = /** @type {HTMLFormElement} */ (document.getElementById("join"));
+const said = /** @type {HTMLElement} */ (document.getElementById("joined"));
+/** @type {(name: string) => string} the value of the form's box of this name */
+const typed = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   said.textContent = "Joining…";
   try {
-    const joined = await send("/class/api/join", { code: form.elements.code.value, nickname: form.elements.nickname.value });
+    const joined = /** @type {{ session: string, nickname: string, kind: string }} */ (
+      await send("/class/api/join", { code: typed("code"), nickname: typed("nickname") }));
     try { // the lesson pages read this (the site's classroom.js) and send each checked answer to the session
       localStorage.setItem("bleu-teach-class", JSON.stringify({ session: joined.session, nickname: joined.nickname }));
       localStorage.removeItem("bleu-teach-class-outbox"); // answers of an earlier session are not this one's
@@ -30,6 +33,6 @@ form.addEventListener("submit", async (event) => {
     poll.textContent = "answer the presenter's questions";
     said.append(" ", link, " or ", poll, ".");
   } catch (error) {
-    said.textContent = `Not joined: ${error.message}`;
+    said.textContent = `Not joined: ${/** @type {Error} */ (error).message}`;
   }
 });

@@ -2,25 +2,37 @@
 // The page asks every two seconds whether a question is open; the question and the options are put on the page
 // as text.
 import { send } from "./send.js";
+import { closedText } from "./text.js";
 
-const state = document.getElementById("poll-state");
-const form = document.getElementById("vote");
-const question = document.getElementById("poll-question");
-const options = document.getElementById("poll-options");
-const voted = document.getElementById("voted");
+/**
+ * What the server says of the open question (poll_routes.py): the poll as a phone may see it (polls.py public),
+ * or null when none is open, and this student's vote.
+ * @typedef {object} PollState
+ * @property {{ id: number, question: string, options: [string, string][], round: number, open: boolean } | null} poll
+ * @property {string | null} [mine] the option this student voted for
+ * @property {string} session the session's title
+ */
+
+const state = /** @type {HTMLElement} */ (document.getElementById("poll-state"));
+const form = /** @type {HTMLFormElement} */ (document.getElementById("vote"));
+const question = /** @type {HTMLElement} */ (document.getElementById("poll-question"));
+const options = /** @type {HTMLElement} */ (document.getElementById("poll-options"));
+const voted = /** @type {HTMLElement} */ (document.getElementById("voted"));
+/** @type {{ id: number } | null} */
 let shown = null; // the poll on the page: { id, round }
 
+/** @returns {string} an id for a vote (the server counts each once) */
 function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 32);
 }
 
+/** @param {PollState} data */
 function show(data) {
   const poll = data.poll;
   if (!poll) {
     if (shown) { // the question just closed
-      voted.textContent = voted.textContent.startsWith("Your vote")
-        ? `The question is closed. ${voted.textContent.split(".")[0]} is counted.` : "The question is closed.";
+      voted.textContent = closedText(voted.textContent);
     }
     shown = null;
     form.hidden = true;
@@ -69,16 +81,16 @@ async function look() {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const choice = form.elements.choice?.value;
+  const choice = /** @type {RadioNodeList | HTMLInputElement | null} */ (form.elements.namedItem("choice"))?.value;
   if (!choice) {
     voted.textContent = "Choose one of the options first.";
     return;
   }
   try {
-    await send("/class/api/poll/vote", { poll: shown.id, id: newId(), choice });
+    await send("/class/api/poll/vote", { poll: /** @type {{ id: number }} */ (shown).id, id: newId(), choice });
     voted.textContent = `Your vote: ${choice}. You can change it until the question closes.`;
   } catch (error) {
-    voted.textContent = `Not counted: ${error.message}`;
+    voted.textContent = `Not counted: ${/** @type {Error} */ (error).message}`;
   }
 });
 

@@ -1,10 +1,18 @@
 // One way to write to the classroom server: JSON, with the header the server asks of its own pages.
+/**
+ * Send body (as JSON) to path; resolves to the server's JSON answer, rejects with its error's words.
+ * @param {string} path
+ * @param {object} [body] nothing for a request without a body (DELETE)
+ * @param {string} [method]
+ * @returns {Promise<unknown>} the answer: the caller knows the shape its path answers with
+ */
 export async function send(path, body, method = "POST") {
   const response = await fetch(path, {
     method, credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-Bleu-Teach": "1" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  /** @type {{ error?: string }} */
   let answer = {};
   try { answer = await response.json(); } catch { /* no JSON body */ }
   if (!response.ok) throw new Error(answer.error ?? `the server answered ${response.status}`);

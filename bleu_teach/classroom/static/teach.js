@@ -1,12 +1,14 @@
 // The teacher page: create a session; its code and its teacher link are shown once.
 import { send } from "./send.js";
 
-const form = document.getElementById("create");
-const said = document.getElementById("created");
+const form = /** @type {HTMLFormElement} */ (document.getElementById("create"));
+const said = /** @type {HTMLElement} */ (document.getElementById("created"));
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
-    const made = await send("/class/api/sessions", { title: form.elements.title.value });
+    const title = /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).value;
+    const made = /** @type {{ title: string, code: string, teacher_link: string }} */ (
+      await send("/class/api/sessions", { title }));
     said.replaceChildren();
     const line = document.createElement("p");
     line.textContent = `Created “${made.title}”: students join with the code ${made.code}. Your teacher link ` +
@@ -17,6 +19,6 @@ form.addEventListener("submit", async (event) => {
     line.append(link);
     said.append(line);
   } catch (error) {
-    said.textContent = `Not created: ${error.message}`;
+    said.textContent = `Not created: ${/** @type {Error} */ (error).message}`;
   }
 });

@@ -1,0 +1,97 @@
+"""The polls' routes: the presenter opens a question, closes it and asks it again; a student's phone shows the
+question asked now and votes.
+
+The polls themselves (rounds, votes, the split hidden while a round is open)
+are :mod:`~bleu_teach.classroom.polls`; these routes check who is calling
+(:func:`~bleu_teach.classroom.roles.allowed`: a student of the session votes,
+its teacher asks), bound a student's votes per minute, and answer in JSON, a
+student's phone never shown the right answer (:meth:`~bleu_teach.classroom.polls.Poll.public`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bleu_teach.classroom.handling import error, json_body
+from bleu_teach.classroom.polls import own_question, pollable, question_of
+from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, allowed
+from bleu_teach.classroom.room import Room, text_field
+from bleu_teach.classroom.store import Session, Student
+
+
+class PollRoutes:
+    """The polls' routes: the presenter opens, closes and asks again; a student's phone shows and votes."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    @allowed(ANYONE)
+    async def page(self, request: Request, _: Any) -> Response:
+        return self.room.templates.TemplateResponse(request, "poll.html", {})
+
+    @allowed(STUDENT)
+    async def current(self, request: Request, found: tuple[Session, Student]) -> Response:
+        session, student = found
+        poll = await run_in_threadpool(self.room.polls.current, session.id)
+        if poll is None or poll.state != "open":
+            return JSONResponse({"poll": None, "session": session.title})
+        mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
+        return JSONResponse({"poll": poll.public(), "mine": mine, "session": session.title})
+
+    @allowed(STUDENT)
+    async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
+        _, student = found
+        if not self.room.per_student.allow(f"s{student.id}"):
+            return error("Too many votes in a minute: wait a little.", 429, 60)
+        try:
+            body = await json_body(request)
+            poll_id = body.get("poll")
+            if not isinstance(poll_id, int) or isinstance(poll_id, bool):
+                raise TypeError("poll: reload the page.")
+            changed = await run_in_threadpool(
+                self.room.polls.vote, student, poll_id, body.get("id"), body.get("choice")
+            )
+        except (TypeError, ValueError) as problem:
+            return error(str(problem))
+        except LookupError:
+            return error("That question is not asked in your session; reload the page.", 404)
+        return JSONResponse({"counted": True, "changed": changed})
+
+    @allowed(TEACHER)
+    async def open(self, request: Request, session: Session) -> Response:
+        try:
+            body = await json_body(request)
+            if body.get("exercise"):
+                question, options = question_of(text_field(body["exercise"], "exercise"))
+                exercise_id = body["exercise"]
+            else:
+                question, options = own_question(body.get("question"), body.get("options"))
+                exercise_id = ""
+            poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
+        except (TypeError, ValueError) as problem:
+            return error(str(problem))
+        return JSONResponse({"poll": poll.public()})
+
+    @allowed(TEACHER)
+    async def change(self, request: Request, session: Session) -> Response:
+        poll_id, action = request.path_params["poll"], request.path_params["action"]
+        try:
+            if action == "close":
+                poll = await run_in_threadpool(self.room.polls.close, session.id, poll_id)
+            elif action == "again":
+                poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
+            else:
+                return error("Only close or again.", 404)
+        except LookupError:
+            return error("No such poll in this session.", 404)
+        except ValueError as problem:
+            return error(str(problem))
+        return JSONResponse({"poll": poll.public()})
+
+    @allowed(TEACHER)
+    async def questions(self, request: Request, _: Session) -> Response:
+        return JSONResponse({"questions": pollable()})

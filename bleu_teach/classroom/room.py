@@ -1,0 +1,55 @@
+"""The server's state as the routes of each area see it: the cookies that say who is asking, the text fields the
+routes read, and :class:`Room`, what the route classes use of :class:`~bleu_teach.classroom.app.Classroom`.
+
+The routes live in one module per area: the students' beside the server's state
+in :mod:`~bleu_teach.classroom.app`, the teacher's in
+:mod:`~bleu_teach.classroom.teacher_routes`, the polls' in
+:mod:`~bleu_teach.classroom.poll_routes`, the homework's in
+:mod:`~bleu_teach.classroom.homework_pages`, and the course website in
+:mod:`~bleu_teach.classroom.site_files`. Each route class holds the state as
+``self.room``, which :func:`~bleu_teach.classroom.roles.allowed` asks who is
+calling.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from starlette.requests import Request
+from starlette.templating import Jinja2Templates
+
+from bleu_teach.classroom.counts import Latest
+from bleu_teach.classroom.feed import Feed
+from bleu_teach.classroom.guard import Limiter
+from bleu_teach.classroom.polls import Polls
+from bleu_teach.classroom.store import Session, Store, Student
+
+#: The cookie a student's browser gets when it joins (``<session>.<token>``).
+STUDENT_COOKIE = "bleu_teach_student"
+#: The cookie the server's teacher token is kept in after the printed link's first visit.
+ADMIN_COOKIE = "bleu_teach_teacher"
+
+
+def text_field(value: Any, name: str) -> str:
+    """A request's field that must be text, as it is; a ``TypeError`` naming the field otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: give text, not {type(value).__name__}.")
+    return value
+
+
+class Room(Protocol):
+    """What the teacher's and the polls' routes use of the server's state (``app.Classroom``)."""
+
+    store: Store
+    templates: Jinja2Templates
+    polls: Polls
+    feed: Feed
+    per_student: Limiter
+
+    def counts_of(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]: ...
+
+    async def student(self, request: Request) -> tuple[Session, Student] | None: ...
+
+    async def teaching(self, request: Request) -> Session | None: ...
+
+    def is_admin(self, request: Request) -> bool: ...

@@ -1,0 +1,62 @@
+"""What the store's parts share: the engine and its transactions, and the marking of the methods that write.
+
+:class:`~bleu_teach.classroom.store.Store` is made of one part per kind of
+record, each a class it inherits, each a :class:`Records`: the sessions and
+the database itself in :mod:`~bleu_teach.classroom.store`, the students and
+the roster in :mod:`~bleu_teach.classroom.store_students`, the answers in
+:mod:`~bleu_teach.classroom.store_answers`. A method that writes is marked
+with :func:`notifies`, which says which session changed once its transaction
+is committed (the polls' writes too, :mod:`~bleu_teach.classroom.polls`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.engine import Engine
+
+from bleu_teach.classroom.schema import Session, Student
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def notifies(session_of: Callable[..., int]) -> Callable[[Method], Method]:
+    """Mark a method that writes: once it has returned (its transaction committed), the session
+    ``session_of(*args)`` has changed (:meth:`~bleu_teach.classroom.store.Store.changed`; ``self`` is the store,
+    or holds it as ``store``)."""
+
+    def wrap(method: Method) -> Method:
+        @functools.wraps(method)
+        def written(self: Any, *args: Any, **kwargs: Any) -> Any:
+            result = method(self, *args, **kwargs)
+            getattr(self, "store", self).changed(session_of(*args, **kwargs))
+            return result
+
+        return written  # type: ignore[return-value]
+
+    return wrap
+
+
+def session_arg(session_id: int, *_: Any, **__: Any) -> int:
+    return session_id
+
+
+def session_of_arg(session: Session, *_: Any, **__: Any) -> int:
+    return session.id
+
+
+def student_arg(student: Student, *_: Any, **__: Any) -> int:
+    return student.session_id
+
+
+class Records:
+    """A part of the store: the engine it reads and writes and whether that is PostgreSQL (both set by
+    :class:`~bleu_teach.classroom.store.Store`), and a transaction."""
+
+    engine: Engine
+    postgres: bool
+
+    def _begin(self) -> Any:
+        return self.engine.begin()

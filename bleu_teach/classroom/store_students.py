@@ -1,0 +1,233 @@
+"""The store's students and roster: joining a session, the roster a homework is joined from, a student's token
+read back, and a student taken out of the class.
+
+A student's token is kept as its SHA-256 digest only (their browser keeps the
+token). A nickname is unique in its session, read without case or accents
+(:func:`~bleu_teach.classroom.schema.fold`); a homework with a roster is
+joined only under a name of the roster, each name once, unless the teacher
+lets it in again (:meth:`StudentRecords.reopen`). A student the teacher removes
+keeps their answers in the export, renamed so that the name is free again.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import unicodedata
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+
+from bleu_teach.classroom.schema import (
+    MAX_NAME,
+    MAX_NICKNAME,
+    Session,
+    Student,
+    bounded,
+    digest,
+    fold,
+    now,
+    record_id,
+    roster,
+    session_of,
+    sessions,
+    students,
+)
+from bleu_teach.classroom.store_base import Records, notifies, session_arg, session_of_arg
+
+#: How a removed student's nickname ends in the records (no student may join under such a name).
+REMOVED_NAME = re.compile(r"\(removed \d+\)$")
+
+
+class StudentRecords(Records):
+    """The students' and the roster's methods of :class:`~bleu_teach.classroom.store.Store`."""
+
+    @notifies(session_of_arg)
+    def join(self, session: Session, nickname: str) -> tuple[Student, str]:
+        """A new student in an open session, and their token (kept by their browser; only its digest here)."""
+        nickname = unicodedata.normalize("NFC", bounded(nickname, "nickname", MAX_NAME, person=True))
+        if REMOVED_NAME.search(nickname):
+            raise ValueError(
+                'nickname: names ending in "(removed N)" are kept for students the teacher removed; choose another.'
+            )
+        if not session.open:
+            raise ValueError("This session is closed: ask your teacher for a new code.")
+        token = secrets.token_urlsafe(24)
+        try:
+            with self._begin() as connection:
+                named = connection.execute(
+                    select(roster.c.name, roster.c.student_id, roster.c.reopened).where(
+                        roster.c.session_id == session.id, roster.c.folded == fold(nickname)
+                    )
+                ).first()
+                listed = connection.execute(
+                    select(func.count()).select_from(roster).where(roster.c.session_id == session.id)
+                ).scalar()
+                if listed and named is None:
+                    raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+                if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
+                    raise ValueError(
+                        f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); shorten it."
+                    )
+                if named is not None and named.student_id is not None and named.reopened:
+                    # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
+                    connection.execute(
+                        students.update().where(students.c.id == named.student_id).values(token_digest=digest(token))
+                    )
+                    connection.execute(
+                        roster.update()
+                        .where(roster.c.session_id == session.id, roster.c.folded == fold(nickname))
+                        .values(reopened=False)
+                    )
+                    return Student(named.student_id, session.id, named.name), token
+                if named is not None and named.student_id is not None:
+                    raise ValueError(
+                        f"{named.name!r} has already joined; if that was not you, tell your teacher "
+                        "(who can let you join again)."
+                    )
+                if named is not None:
+                    nickname = named.name
+                taken = (
+                    connection.execute(select(students.c.nickname).where(students.c.session_id == session.id))
+                    .scalars()
+                    .all()
+                )
+                if any(fold(other) == fold(nickname) for other in taken):
+                    raise IntegrityError("nickname", {}, Exception("taken"))  # told below, as a duplicate
+                student_id = connection.execute(
+                    students.insert().values(
+                        session_id=session.id, nickname=nickname, token_digest=digest(token), joined=now()
+                    )
+                ).inserted_primary_key[0]
+                if named is not None:
+                    claimed = connection.execute(
+                        roster.update()
+                        .where(
+                            roster.c.session_id == session.id,
+                            roster.c.folded == fold(nickname),
+                            roster.c.student_id.is_(None),
+                        )
+                        .values(student_id=student_id)
+                    ).rowcount
+                    if claimed != 1:  # someone claimed the name meanwhile: undo this join
+                        raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
+        except IntegrityError:
+            raise ValueError(
+                f"Someone in this session is already called {nickname!r}: choose another nickname."
+            ) from None
+        return Student(student_id, session.id, nickname), token
+
+    @notifies(session_arg)
+    def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> None:
+        """The names (with their platform identifiers) that may join this session, each once."""
+        with self._begin() as connection:
+            connection.execute(delete(roster).where(roster.c.session_id == session_id))
+            for position, (name, identifier) in enumerate(names):
+                if len(identifier) > 200:  # cut, it would no longer be the platform's identifiers (JSON)
+                    raise ValueError(
+                        f"roster: the identifiers of {name[:40]!r} are {len(identifier)} characters "
+                        "long, more than the 200 kept; shorten the roster's identifier columns."
+                    )
+                connection.execute(
+                    roster.insert().values(
+                        session_id=session_id,
+                        name=bounded(name, "name", MAX_NAME, person=True),
+                        folded=fold(name),
+                        identifier=identifier,
+                        position=position,
+                    )
+                )
+
+    @notifies(session_arg)
+    def reopen(self, session_id: int, name: str) -> bool:
+        """Let a roster name that has joined join once more (its answers stay its own); whether the name is there.
+        The browser that joined before stops being that student at the next join."""
+        with self._begin() as connection:
+            return bool(
+                connection.execute(
+                    roster.update()
+                    .where(roster.c.session_id == session_id, roster.c.folded == fold(str(name)[:MAX_NAME]))
+                    .values(reopened=True)
+                ).rowcount
+            )
+
+    def roster_names(self, session_id: int) -> list[tuple[str, str, int | None]]:
+        """The session's roster: (name, identifier, the student who joined as it or None), in the roster's order."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(roster.c.name, roster.c.identifier, roster.c.student_id)
+                .where(roster.c.session_id == session_id)
+                .order_by(roster.c.position)
+            ).all()
+        return [(row.name, row.identifier, row.student_id) for row in rows]
+
+    def student(self, session_id: int, token: str) -> Student | None:
+        """The student whose token this is, in this session; None for any other token."""
+        with self.engine.connect() as connection:
+            row = (
+                connection.execute(
+                    select(students).where(
+                        students.c.token_digest == digest(str(token)),
+                        students.c.session_id == session_id,
+                        students.c.removed.is_(None),
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else Student(row["id"], row["session_id"], row["nickname"])
+
+    def roster(self, session_id: int, removed: bool = False) -> list[Student]:
+        """The session's students in the order they joined; with ``removed``, only those the teacher removed."""
+        chosen = students.c.removed.is_not(None) if removed else students.c.removed.is_(None)
+        with self.engine.connect() as connection:
+            rows = (
+                connection.execute(
+                    select(students).where(students.c.session_id == session_id, chosen).order_by(students.c.id)
+                )
+                .mappings()
+                .all()
+            )
+        return [Student(row["id"], row["session_id"], row["nickname"]) for row in rows]
+
+    @notifies(session_arg)
+    def remove_student(self, session_id: int, student_id: int) -> bool:
+        """Take a student out of the class (a fake or a duplicate): their browser is out, their answers leave the
+        counts and stay in the export, marked. Whether there was such a student to remove."""
+        student_id = record_id(student_id, "student")
+        with self._begin() as connection:
+            nickname = connection.execute(
+                select(students.c.nickname).where(
+                    students.c.session_id == session_id, students.c.id == student_id, students.c.removed.is_(None)
+                )
+            ).scalar()
+            if nickname is None:
+                return False
+            # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
+            renamed = f"{nickname[: MAX_NICKNAME - 22]} (removed {student_id})"  # fits: an id has at most 10 digits
+            connection.execute(
+                students.update().where(students.c.id == student_id).values(removed=now(), nickname=renamed)
+            )
+            connection.execute(
+                roster.update()
+                .where(roster.c.session_id == session_id, roster.c.student_id == student_id)
+                .values(student_id=None, reopened=False)
+            )
+        return True
+
+    def student_and_session(self, session_id: int, token: str) -> tuple[Student, Session] | None:
+        """The student whose token this is and their session, in one query; None for any other token."""
+        query = (
+            select(students.c.id.label("student_id"), students.c.nickname, *sessions.c)
+            .join(sessions, sessions.c.id == students.c.session_id)
+            .where(
+                students.c.token_digest == digest(str(token)),
+                students.c.session_id == session_id,
+                students.c.removed.is_(None),
+            )
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).mappings().first()
+        if row is None:
+            return None
+        return Student(row["student_id"], session_id, row["nickname"]), session_of(row)

@@ -1,0 +1,131 @@
+// bleu_teach_site/static/live_data.js: what the lesson pages and the explorer page work out from data alone (the
+// brevity-penalty chart's datasets, an answer's kept record, the explorer's links, an example as text). Every
+// expected value is worked out by hand from the inputs.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { answerRecord, chartData, DASHES, exampleText, explorerHref } from "../../bleu_teach_site/static/live_data.js";
+
+const PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73"];
+
+describe("chartData", () => {
+  const extra = {
+    curve: [[1, 0.1], [2, 0.5], [3, 1]], references: [2, 3], chosen: 3, point: [2, 0.5],
+    title: "Brevity penalty", description: "a curve",
+  };
+
+  test("the curve first, as x, y points, in the palette's first colour", () => {
+    const { datasets } = chartData(extra, PALETTE);
+    assert.deepEqual(datasets[0], {
+      label: "BP = exp(1 - r/c) if c <= r, else 1", data: [{ x: 1, y: 0.1 }, { x: 2, y: 0.5 }, { x: 3, y: 1 }],
+      borderColor: "#000000", backgroundColor: "#000000", borderWidth: 2.5, pointRadius: 3, showLine: true,
+    });
+  });
+
+  test("a vertical line from -0.02 to 1.1 at each reference length; the chosen one is thick and named", () => {
+    const { datasets } = chartData(extra, PALETTE);
+    assert.deepEqual(datasets[1], {
+      label: "reference length 2", data: [{ x: 2, y: -0.02 }, { x: 2, y: 1.1 }], showLine: true, pointRadius: 0,
+      borderColor: "#E69F00", backgroundColor: "#E69F00", borderDash: [8, 4], borderWidth: 2,
+    });
+    assert.deepEqual(datasets[2], {
+      label: "chosen reference length r = 3", data: [{ x: 3, y: -0.02 }, { x: 3, y: 1.1 }], showLine: true,
+      pointRadius: 0, borderColor: "#56B4E9", backgroundColor: "#56B4E9", borderDash: [2, 3], borderWidth: 5,
+    });
+  });
+
+  test("the hypothesis last, a star, its BP to three decimals", () => {
+    const { datasets } = chartData({ ...extra, point: [1, 0.36787944117144233] }, PALETTE);
+    assert.equal(datasets.length, 4); // the curve, two references, the hypothesis
+    assert.deepEqual(datasets[3], {
+      label: "your hypothesis: c = 1, BP = 0.368", data: [{ x: 1, y: 0.36787944117144233 }], pointStyle: "star",
+      pointRadius: 14, pointBorderWidth: 4, borderColor: "#009E73", backgroundColor: "#009E73",
+    });
+  });
+
+  test("top is the curve's last length", () => {
+    assert.equal(chartData(extra, PALETTE).top, 3);
+    assert.equal(chartData({ ...extra, curve: [[1, 0.2]] }, PALETTE).top, 1);
+  });
+
+  test("colours and dashes go round: the fourth reference line is the palette's first colour, solid", () => {
+    const { datasets } = chartData({ ...extra, references: [1, 2, 3, 4], chosen: 4 }, PALETTE);
+    const lines = datasets.slice(1, 5);
+    assert.deepEqual(lines.map((d) => d.borderColor), ["#E69F00", "#56B4E9", "#009E73", "#000000"]);
+    assert.deepEqual(lines.map((d) => d.borderDash), [[8, 4], [2, 3], [8, 3, 2, 3], []]);
+    assert.deepEqual(lines.map((d) => d.borderWidth), [2, 2, 2, 5]);
+  });
+
+  test("DASHES are matplotlib's -, --, : and -. as Chart.js dash patterns", () => {
+    assert.deepEqual(DASHES, [[], [8, 4], [2, 3], [8, 3, 2, 3]]);
+  });
+});
+
+describe("answerRecord", () => {
+  const AT = "2025-01-02T03:04:05.000Z";
+
+  test("a first right answer: solved, no wrong tries", () => {
+    assert.deepEqual(answerRecord(undefined, "2/7", "correct", AT),
+                     { answer: "2/7", verdict: "correct", solved: true, tries: 0, at: AT });
+  });
+
+  test("a first wrong answer: one try, not solved", () => {
+    assert.deepEqual(answerRecord(undefined, "3/7", "wrong", AT),
+                     { answer: "3/7", verdict: "wrong", solved: false, tries: 1, at: AT });
+  });
+
+  test("right once stays right; each wrong answer after it is still counted", () => {
+    const record = answerRecord({ solved: true, verdict: "correct", tries: 2 }, "1/7", "misconception", AT);
+    assert.equal(record.solved, true);
+    assert.equal(record.tries, 3);
+    assert.equal(record.verdict, "misconception");
+  });
+
+  test("an earlier page's record (a right verdict, no solved, no tries) counts as solved", () => {
+    assert.deepEqual(answerRecord({ verdict: "correct" }, "x", "wrong", AT),
+                     { answer: "x", verdict: "wrong", solved: true, tries: 1, at: AT });
+  });
+
+  test("tries kept as text are read as a number; no verdict counts no try", () => {
+    assert.equal(answerRecord({ tries: "2" }, "x", "wrong", AT).tries, 3);
+    assert.equal(answerRecord({ tries: 2 }, "x", "", AT).tries, 2);
+    assert.equal(answerRecord({ tries: 2 }, "x", "", AT).solved, false);
+  });
+});
+
+describe("explorerHref", () => {
+  const example = {
+    hypothesis: "the cat sat", references: ["the cat sat on the mat", "a cat sat"], max_n: 4, weights: "",
+    smoothing: "method1", tokenizer: "13a", lowercase: false,
+  };
+
+  test("hyp, each ref, n, then smoothing, tokenizer and lowercase (0 or 1); no weights when uniform", () => {
+    assert.equal(explorerHref(example), "explorer.html?hyp=the+cat+sat&ref=the+cat+sat+on+the+mat&ref=a+cat+sat" +
+      "&n=4&smoothing=method1&tokenizer=13a&lowercase=0");
+  });
+
+  test("weights trimmed, after n; lowercase 1", () => {
+    assert.equal(explorerHref({ ...example, references: ["x"], weights: " 0.5 0.5 ", lowercase: true }),
+                 "explorer.html?hyp=the+cat+sat&ref=x&n=4&weights=0.5+0.5&smoothing=method1&tokenizer=13a&lowercase=1");
+  });
+
+  test("typed text is escaped for the address: & = ? / and é", () => {
+    assert.equal(explorerHref({ ...example, hypothesis: "a&b=c?/é", references: [] }),
+                 "explorer.html?hyp=a%26b%3Dc%3F%2F%C3%A9&n=4&smoothing=method1&tokenizer=13a&lowercase=0");
+  });
+});
+
+describe("exampleText", () => {
+  test("every line of the example, uniform weights when none, Lowercase yes for 1", () => {
+    const query = new URLSearchParams(
+      "hyp=the+cat&ref=a+cat&ref=the+dog&n=4&smoothing=method1&tokenizer=13a&lowercase=1");
+    assert.equal(exampleText(query), "Hypothesis: the cat\nReference 1: a cat\nReference 2: the dog\nMax n: 4\n" +
+      "Weights: uniform\nSmoothing: method1\nTokenizer: 13a\nLowercase: yes\n");
+  });
+
+  test("the weights as given; Lowercase no for 0; no reference line without a reference", () => {
+    const query = new URLSearchParams("hyp=x&n=2&weights=0.25+0.75&smoothing=method0&tokenizer=none&lowercase=0");
+    assert.equal(exampleText(query), "Hypothesis: x\nMax n: 2\nWeights: 0.25 0.75\nSmoothing: method0\n" +
+      "Tokenizer: none\nLowercase: no\n");
+  });
+});
