@@ -211,6 +211,34 @@ def test_a_wrong_number_is_advised_a_fraction_only_where_the_question_offers_one
     assert "sacreBLEU's 0-100 scale" in check_bank("04.1", "29.1").message  # 04.1's BLEU is 0.291
 
 
+def test_an_answer_check_refuses_in_a_notebook_is_one_line_without_a_traceback():
+    """``answer = "banana"`` on a numeric question: check's own ValueError (or TypeError) is shown as its one line;
+    an error the cell made before calling check, or check called from a function, is shown as IPython shows it."""
+    import subprocess
+    import sys
+
+    script = """
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+shell.run_cell("from bleu_teach.exercises import check\\nimport math", store_history=True)
+for cell in ['answer = "banana"\\ncheck("01.1", answer)', 'answer = [1]\\ncheck("01.1", answer)',
+             'check("01.1", math.sqrt(-1))', 'int("x")',
+             'def f():\\n    return check("01.1", "banana")\\nanswer = f()']:
+    result = shell.run_cell(cell, store_history=True)
+    print("raised:", type(result.error_in_exec).__name__, flush=True)
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env={"NO_COLOR": "1", "PATH": ""}
+    )
+    assert run.stdout.count("raised: ValueError") == 4 and "raised: TypeError" in run.stdout, run.stdout + run.stderr
+    assert run.stderr.splitlines()[:2] == [
+        "ValueError: Write the answer as a number or a fraction such as 2/7, not 'banana'.",
+        "TypeError: Write the answer as a number or a fraction such as 2/7, not [1].",
+    ]
+    assert "math domain error" in run.stdout and "invalid literal for int()" in run.stdout
+    assert run.stdout.count("Traceback") == 3  # sqrt(-1), int("x"), check inside a function: as usual
+
+
 def test_an_unquoted_letter_in_a_notebook_is_told_to_put_it_in_quotes():
     """In IPython (a notebook's kernel), ``answer = B`` in an exercise cell says what to do; any other NameError is
     shown as IPython shows it.  A fresh process: the shell is a process-wide instance."""
