@@ -91,9 +91,9 @@ def _handler(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: 
 
 
 def _is_bank_check(frame: Any) -> bool:
-    from bleu_teach.exercises import bank
+    from bleu_teach.exercises.bank import check
 
-    return frame.f_code is bank.check.__code__
+    return frame.f_code is check.__code__
 
 
 #: The errors the handler looks at; any other is shown as IPython shows it, never through the handler.
