@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from bleu_teach.explorers.saved import saved_explorers
+from bleu_teach.web.names import EXPLORER_PAGE, EXPLORER_PARAMETERS
 from bleu_teach_site import course, markdown, slides
 from bleu_teach_site.paths import NOTEBOOKS, PROJECT, TEMPLATES
 
@@ -111,19 +112,27 @@ class Preset:
     smoothing: str = "method0"
 
     def query(self) -> str:
-        """The explorer's URL query: hyp, ref (once per reference), n, weights, smoothing, tokenizer, lowercase."""
-        pairs = [("hyp", self.hypothesis), *(("ref", r) for r in self.references), ("n", str(self.max_n))]
-        if self.weights:
-            pairs.append(("weights", self.weights))
+        """The explorer's URL query: hyp, ref (once per reference), n, weights (trimmed; left out when blank:
+        uniform weights), smoothing, tokenizer, lowercase (1 or 0), by bleu_teach.web.names's parameter names.
+        The pages' scripts make their links the same way (static/live_data.js explorerQuery;
+        tests/fixtures/explorer_links.json holds both to the same examples)."""
+        names = EXPLORER_PARAMETERS
+        pairs = [
+            (names["hypothesis"], self.hypothesis),
+            *((names["references"], r) for r in self.references),
+            (names["max_n"], str(self.max_n)),
+        ]
+        if self.weights.strip():
+            pairs.append((names["weights"], self.weights.strip()))
         pairs += [
-            ("smoothing", self.smoothing),
-            ("tokenizer", self.tokenizer),
-            ("lowercase", "1" if self.lowercase else "0"),
+            (names["smoothing"], self.smoothing),
+            (names["tokenizer"], self.tokenizer),
+            (names["lowercase"], "1" if self.lowercase else "0"),
         ]
         return urlencode(pairs)
 
     def url(self) -> str:
-        return f"explorer.html?{self.query()}"
+        return f"{EXPLORER_PAGE}?{self.query()}"
 
     def state(self) -> dict[str, Any]:
         """The BLEU explorer's values for this example (the explorer page's own example), report not compact."""

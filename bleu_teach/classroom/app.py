@@ -24,8 +24,12 @@ SameSite=Strict; :class:`~bleu_teach.classroom.guard.Guard` bounds bodies,
 refuses cross-site writes and sets the security headers.
 
 This module holds the server's state (:class:`Classroom`), the students'
-routes and the route table (:func:`create_app`); the other areas' routes are
-each in their own module (:mod:`~bleu_teach.classroom.room` lists them).
+routes and the route table (:func:`create_app`), each route under its name
+(:data:`~bleu_teach.classroom.paths.PATHS`: links are made from the names,
+never spelled out); the other
+areas' routes are each in their own module
+(:mod:`~bleu_teach.classroom.room` lists them), the server's settings in
+:mod:`~bleu_teach.classroom.settings`.
 """
 
 from __future__ import annotations
@@ -34,9 +38,7 @@ import asyncio
 import contextlib
 import hmac
 import json
-import os
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,40 +49,26 @@ from starlette.concurrency import run_in_threadpool
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest, counts, judge
-from bleu_teach.classroom.feed import Feed, Listener, listener_url
+from bleu_teach.classroom.feed import Feed, Listener
 from bleu_teach.classroom.guard import Guard, Limiter
 from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
+from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.poll_routes import PollRoutes
 from bleu_teach.classroom.polls import Polls
 from bleu_teach.classroom.roles import ANYONE, STUDENT, Refused, allowed
-from bleu_teach.classroom.room import ADMIN_COOKIE, STUDENT_COOKIE, text_field
+from bleu_teach.classroom.room import ADMIN_COOKIE, API_PATH, STUDENT_COOKIE, text_field
+from bleu_teach.classroom.settings import DATABASE_VARIABLE, DEFAULTS, TOKEN_VARIABLE, Limits, Settings
 from bleu_teach.classroom.site_files import SiteFiles, check_site
 from bleu_teach.classroom.store import Session, Store, Student, digest
 from bleu_teach.classroom.teacher_routes import TeacherRoutes
 
 HERE = Path(__file__).resolve().parent
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Requests per minute (joins from one address to one session: per 10 minutes). Wrong join codes are counted
-    per address (guessing a code is slow) and never stop a right one; joins with a right code per session, and all
-    join requests per address, are bounded high enough for a class of several hundred behind one address (a
-    school's network)."""
-
-    joins_per_address: int = 120  # wrong codes: a room's typos fit; guessing one of 31^6 codes takes months
-    join_requests_per_address: int = 1200
-    joins_per_session: int = 1200
-    joins_per_address_per_session: int = 1000  # in 10 minutes: a lecture hall behind one address, not a script's crowd
-    answers_per_student: int = 120
-    answers_per_address: int = 2000  # a classroom behind one NAT address
-    answers_per_session: int = 20000
 
 
 def _address(request: Request) -> str:
@@ -92,7 +80,7 @@ class Classroom:
     change feed; who is asking, the students' routes, and what the dashboards show (the other areas' routes hold
     it as their ``room``: :class:`~bleu_teach.classroom.room.Room`)."""
 
-    def __init__(self, store: Store, teacher_token: str, limits: Limits = Limits()) -> None:
+    def __init__(self, store: Store, teacher_token: str, limits: Limits = DEFAULTS.limits) -> None:
         self.store = store
         self.teacher_digest = digest(teacher_token)
         self.wrong_codes = Limiter(limits.joins_per_address)
@@ -112,11 +100,8 @@ class Classroom:
         """The server's teacher token: its cookie; on ``GET /class/teach`` alone, the printed link's ``?token=``
         decides when it is there (the link of a new start works in a browser that kept the last start's cookie,
         and a mistyped token never replaces a good cookie)."""
-        token = (
-            request.query_params.get("token")
-            if (request.method == "GET" and request.url.path == "/class/teach")
-            else None
-        )
+        teach = request.method == "GET" and request.url.path == request.app.url_path_for("teach")
+        token = request.query_params.get("token") if teach else None
         kept = token if token is not None else request.cookies.get(ADMIN_COOKIE, "")
         return hmac.compare_digest(digest(kept[:200]), self.teacher_digest)
 
@@ -293,46 +278,62 @@ class _RecordNumber(Convertor[int]):
 register_url_convertor("id", _RecordNumber())
 
 
-def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = Limits()) -> Guard:
-    """The classroom server as an ASGI application (wrapped in its :class:`Guard`)."""
+def _route(name: str, endpoint: Any, method: str) -> Route:
+    return Route(PATHS[name], endpoint, methods=[method], name=name)
+
+
+def url_path(name: str, **params: Any) -> str:
+    """The path of the route named ``name`` (:data:`~bleu_teach.classroom.paths.PATHS`), for a link made outside a
+    request (the command line's): ``url_path("enter", session=3, secret=...)`` is ``/class/t/3/...``."""
+    return str(Route(PATHS[name], _answers_nothing, name=name).url_path_for(name, **params))
+
+
+async def _answers_nothing(request: Request) -> Response:
+    """The endpoint of :func:`url_path`'s routes, which only make paths (the app's table has the handlers)."""
+    raise LookupError("a route made for its path alone answers no request")
+
+
+def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = DEFAULTS.limits) -> Guard:
+    """The classroom server as an ASGI application (wrapped in its :class:`Guard`); ``limits``: the rate limits
+    (:class:`~bleu_teach.classroom.settings.Limits`)."""
     room = Classroom(store, teacher_token, limits)
     teacher = TeacherRoutes(room)
     asking = PollRoutes(room)
     homework = HomeworkRoutes(room)
-    routes = [
-        Route("/class", room.join_page, methods=["GET"]),
-        Route("/class/api/join", room.join, methods=["POST"]),
-        Route("/class/api/me", room.me, methods=["GET"]),
-        Route("/class/api/answers", room.answer, methods=["POST"]),
-        Route("/class/teach", teacher.teach, methods=["GET"]),
-        Route("/class/api/sessions", teacher.create, methods=["POST"]),
-        Route("/class/t/{session:id}/{secret:str}", teacher.enter, methods=["GET"]),
-        Route("/class/dashboard/{session:id}", teacher.dashboard, methods=["GET"]),
-        Route("/class/projector/{session:id}", teacher.dashboard, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/tally", teacher.tally, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/events", teacher.events, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/close", teacher.close, methods=["POST"]),
-        Route("/class/api/sessions/{session:id}", teacher.delete, methods=["DELETE"]),
-        Route("/class/api/sessions/{session:id}/export.csv", teacher.export, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/students/{student:id}/remove", teacher.remove, methods=["POST"]),
-        Route("/class/poll", asking.page, methods=["GET"]),
-        Route("/class/api/poll", asking.current, methods=["GET"]),
-        Route("/class/api/poll/vote", asking.vote, methods=["POST"]),
-        Route("/class/api/sessions/{session:id}/polls", asking.open, methods=["POST"]),
-        Route("/class/api/sessions/{session:id}/polls/questions", asking.questions, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/polls/{poll:id}/{action:str}", asking.change, methods=["POST"]),
-        Route("/class/homework", homework.page, methods=["GET"]),
-        Route("/class/api/homework", homework.questions, methods=["GET"]),
-        Route("/class/api/homework/answer", homework.answer, methods=["POST"]),
-        Route("/class/api/sessions/{session:id}/grades.csv", homework.grades, methods=["GET"]),
-        Route("/class/api/sessions/{session:id}/roster/reopen", homework.reopen, methods=["POST"]),
+    routes: list[BaseRoute] = [
+        _route("join_page", room.join_page, "GET"),
+        _route("join", room.join, "POST"),
+        _route("me", room.me, "GET"),
+        _route("answer", room.answer, "POST"),
+        _route("teach", teacher.teach, "GET"),
+        _route("create", teacher.create, "POST"),
+        _route("enter", teacher.enter, "GET"),
+        _route("dashboard", teacher.dashboard, "GET"),
+        _route("projector", teacher.projector, "GET"),
+        _route("tally", teacher.tally, "GET"),
+        _route("events", teacher.events, "GET"),
+        _route("close", teacher.close, "POST"),
+        _route("delete", teacher.delete, "DELETE"),
+        _route("export", teacher.export, "GET"),
+        _route("remove", teacher.remove, "POST"),
+        _route("poll_page", asking.page, "GET"),
+        _route("poll", asking.current, "GET"),
+        _route("vote", asking.vote, "POST"),
+        _route("open_poll", asking.open, "POST"),
+        _route("poll_questions", asking.questions, "GET"),
+        _route("change_poll", asking.change, "POST"),
+        _route("homework_page", homework.page, "GET"),
+        _route("homework", homework.questions, "GET"),
+        _route("homework_answer", homework.answer, "POST"),
+        _route("grades", homework.grades, "GET"),
+        _route("reopen", homework.reopen, "POST"),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:
         check_site(store, site)
         routes.append(Mount("/", app=SiteFiles(directory=str(site), html=True), name="site"))
     else:
-        routes.append(Route("/", room.home, methods=["GET"]))
+        routes.append(_route("home", room.home, "GET"))
     outage = outage_of(store.engine)
 
     async def unavailable(request: Request, problem: Exception) -> Response:
@@ -346,7 +347,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
 
     async def refused(request: Request, problem: Exception) -> Response:
         assert isinstance(problem, Refused)
-        if request.url.path.startswith("/class/api/") or problem.status != 401:
+        if request.url.path.startswith(API_PATH) or problem.status != 401:
             return error(problem.message, problem.status)
         return room.templates.TemplateResponse(request, "locked.html", {}, status_code=401)  # a page: say so
 
@@ -358,15 +359,14 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         Refused: refused,
         IntegrityError: conflict,
     }
-    url = listener_url(store)
-    if url is None:  # SQLite: one process, whose writes feed the dashboards directly
+    if not store.postgres:  # SQLite: one process, whose writes feed the dashboards directly
         store.listeners.append(room.feed.changed)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         """On PostgreSQL, this process hears every worker's writes through one LISTEN connection."""
         room.feed.loop = asyncio.get_running_loop()
-        listener = Listener(url, room.feed) if url is not None else None
+        listener = Listener(store, room.feed) if store.postgres else None
         if listener is not None:
             listener.start()
         try:
@@ -378,16 +378,10 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
     return Guard(Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan))
 
 
-#: What :func:`from_environment` reads: the workers ``class serve --workers`` starts each build the app from these.
-DATABASE_VARIABLE = "BLEU_TEACH_DATABASE"
-TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
-SITE_VARIABLE = "BLEU_TEACH_SITE"
-
-
 def from_environment() -> Guard:
-    """The app as each of several uvicorn workers makes it (``class serve --workers N``, PostgreSQL only)."""
-    database, token = os.environ.get(DATABASE_VARIABLE), os.environ.get(TOKEN_VARIABLE)
-    if not database or not token:
+    """The app as each of several uvicorn workers makes it (``class serve --workers N``, PostgreSQL only), from the
+    settings ``class serve`` put in the environment (:meth:`~bleu_teach.classroom.settings.Settings.environment`)."""
+    settings = Settings.from_environment()
+    if not settings.database or not settings.teacher_token:
         raise RuntimeError(f"{DATABASE_VARIABLE} and {TOKEN_VARIABLE} must be set (class serve sets them).")
-    site = os.environ.get(SITE_VARIABLE)
-    return create_app(Store.open(database), token, Path(site) if site else None)
+    return create_app(Store.open(settings.database), settings.teacher_token, settings.site, settings.limits)

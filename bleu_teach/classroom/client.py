@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from typing import Any
 
+from bleu_teach.classroom.paths import PATHS
 from bleu_teach.exercises.feedback import Feedback
 from bleu_teach.exercises.listeners import listen
+from bleu_teach.web import names
 
 #: The environment variables a hub may set: the join address with its code, and the nickname.
 CLASS_VARIABLE = "BLEU_TEACH_CLASS"
@@ -52,7 +54,7 @@ class ClassLink:
         request = urllib.request.Request(
             f"{self.address}{path}",
             data=json.dumps(body).encode("utf-8"),
-            headers={"Content-Type": "application/json", "X-Bleu-Teach": "1"},
+            headers={"Content-Type": "application/json", names.WRITE_HEADER: names.WRITE_HEADER_VALUE},
             method="POST",
         )
         with self.opener.open(request, timeout=TIMEOUT) as response:
@@ -67,7 +69,7 @@ class ClassLink:
                 self.waiting.append({"id": str(uuid.uuid4()), "exercise": exercise_id, "answer": str(answer)[:200]})
             while self.waiting:
                 try:
-                    self._post("/class/api/answers", self.waiting[0])
+                    self._post(PATHS["answer"], self.waiting[0])
                 except urllib.error.HTTPError as refused:
                     if refused.code in (401, 409):  # the session is over, or closed
                         self.waiting.clear()
@@ -111,7 +113,7 @@ def join(address: str, code: str | None = None, nickname: str | None = None) -> 
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     link = ClassLink(base, "", nickname, opener)
     try:
-        joined = link._post("/class/api/join", {"code": code, "nickname": nickname})  # noqa: SLF001 (its own)
+        joined = link._post(PATHS["join"], {"code": code, "nickname": nickname})  # noqa: SLF001 (its own)
     except urllib.error.HTTPError as refused:
         try:
             message = json.loads(refused.read().decode("utf-8")).get("error", "")

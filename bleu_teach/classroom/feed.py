@@ -20,10 +20,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bleu_teach.classroom.counts import Latest
-from bleu_teach.classroom.store import CHANGES_CHANNEL
+from bleu_teach.classroom.store import Store
 
 #: The least time between two counts of one session (a burst of answers is counted once), and between two that
 #: carry the roster (every student's row: the largest part of a big class's text).
@@ -143,11 +142,12 @@ class Feed:
 
 
 class Listener:
-    """On PostgreSQL: one connection per process that ``LISTEN``s for the writes of every worker and feeds them
-    to the process's :class:`Feed` (a thread of its own; reconnects after a failure)."""
+    """On PostgreSQL: one connection per process that ``LISTEN``s for the writes of every worker
+    (:meth:`Store.notices`) and feeds them to the process's :class:`Feed` (a thread of its own; reconnects after a
+    failure)."""
 
-    def __init__(self, url: str, feed: Feed) -> None:
-        self.url = url
+    def __init__(self, store: Store, feed: Feed) -> None:
+        self.store = store
         self.feed = feed
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="bleu-teach-listen", daemon=True)
@@ -160,27 +160,13 @@ class Listener:
         self.thread.join(timeout=5)
 
     def _run(self) -> None:
-        import psycopg
-
         while not self.stop.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANGES_CHANNEL}")
-                    while not self.stop.is_set():
-                        for notice in connection.notifies(timeout=1.0):
-                            if notice.payload.isdigit():
-                                self.feed.changed(int(notice.payload))
+                for session_id in self.store.notices(self.stop):
+                    self.feed.changed(session_id)
             except Exception as problem:  # noqa: BLE001  # the database went away: try again shortly
                 log.warning(
                     "classroom change feed: %s; listening again in 2 s",
                     str(problem).splitlines()[0][:200] if str(problem) else type(problem).__name__,
                 )
                 self.stop.wait(2.0)
-
-
-def listener_url(store: Any) -> str | None:
-    """The plain PostgreSQL URL psycopg connects with (None for SQLite)."""
-    if not store.postgres:
-        return None
-    url = store.engine.url.set(drivername="postgresql")
-    return str(url.render_as_string(hide_password=False))

@@ -25,6 +25,8 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from bleu_teach.web import names
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -34,7 +36,7 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The largest request body accepted (an answer is a few hundred bytes; a roster of 500 names fits).
 MAX_BODY = 64 * 1024
 #: The header every state-changing request carries (the pages' fetch calls add it).
-WRITE_HEADER = b"x-bleu-teach"
+WRITE_HEADER = names.WRITE_HEADER.lower().encode()  # ASGI gives header names in lower case
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 #: The classroom's own pages: only this server's files, no inline script.
@@ -126,7 +128,7 @@ class Guard:
 
     @staticmethod
     def _cross_site(scope: Scope) -> str:
-        if _header(scope, WRITE_HEADER) != "1":
+        if _header(scope, WRITE_HEADER) != names.WRITE_HEADER_VALUE:
             return "This request must come from the classroom's own pages (reload the page)."
         origin = _header(scope, b"origin")
         host = _header(scope, b"host")

@@ -5,7 +5,8 @@ variants of each numeric exercise from streams of its own (the variants
 engine's, with a seed drawn for this session and kept nowhere): never a paper
 sheet's nor a platform quiz's variant in substance, when the teacher gives the
 ``worksheets.quiz.json`` those were made with (:func:`avoided`). They are kept
-in the database; the students get them in turn, as they join.
+in the database (:mod:`~bleu_teach.classroom.store_homework`); the students
+get them in turn, as they join.
 
 A student's page shows their questions (:meth:`Homework.questions`: the
 question and how to give the answer, never the answer) and sends answers,
@@ -22,10 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, func, select
-
 from bleu_teach.classroom.counts import Judged, verdict_of
-from bleu_teach.classroom.schema import homework_variants, students
 from bleu_teach.classroom.store import Session, Store, Student
 from bleu_teach.exercises.bank import Exercise, exercise
 from bleu_teach.exercises.media import answer_label, question_text
@@ -85,63 +83,25 @@ class Homework:
         self.store = store
 
     def save(self, session: Session, variants: Sequence[Exercise]) -> None:
-        numbers: dict[str, int] = {}
-        with self.store.engine.begin() as connection:
-            connection.execute(delete(homework_variants).where(homework_variants.c.session_id == session.id))
-            for variant in variants:
-                numbers[variant.id] = numbers.get(variant.id, 0) + 1
-                connection.execute(
-                    homework_variants.insert().values(
-                        session_id=session.id,
-                        exercise=variant.id,
-                        number=numbers[variant.id],
-                        inputs=json.dumps(dict(variant.inputs)),
-                        question=variant.question,
-                    )
-                )
+        """Keep the homework's variants (drawn by :func:`draw`), when it is made: before anyone can join or watch it,
+        so no change is told."""
+        self.store.save_variants(session.id, [(variant.id, variant.inputs, variant.question) for variant in variants])
 
     def counts(self, session_id: int) -> dict[str, int]:
         """How many variants each exercise of the homework has."""
-        with self.store.engine.connect() as connection:
-            rows = connection.execute(
-                select(homework_variants.c.exercise, func.count())
-                .where(homework_variants.c.session_id == session_id)
-                .group_by(homework_variants.c.exercise)
-            ).all()
-        return {row[0]: int(row[1]) for row in rows}
-
-    def _turn(self, student: Student) -> int:
-        """The student's place in the session (0 for the first to join): which variant they get."""
-        with self.store.engine.connect() as connection:
-            return int(
-                connection.execute(
-                    select(func.count())
-                    .select_from(students)
-                    .where(students.c.session_id == student.session_id, students.c.id < student.id)
-                ).scalar()
-                or 0
-            )
+        return self.store.variant_counts(session_id)
 
     def assignment(self, student: Student) -> list[Exercise]:
-        """The student's variant of each exercise of the homework, in the course's order."""
-        turn = self._turn(student)
-        with self.store.engine.connect() as connection:
-            rows = (
-                connection.execute(
-                    select(homework_variants)
-                    .where(homework_variants.c.session_id == student.session_id)
-                    .order_by(homework_variants.c.exercise, homework_variants.c.number)
-                )
-                .mappings()
-                .all()
-            )
-        pools: dict[str, list[Any]] = {}
-        for row in rows:
-            pools.setdefault(row["exercise"], []).append(row)
+        """The student's variant of each exercise of the homework, in the course's order: the students get an
+        exercise's variants in turn, in the order they joined."""
+        turn = self.store.joined_before(student)
+        pools: dict[str, list[tuple[dict[str, Any], str]]] = {}
+        for exercise_id, inputs, question in self.store.variants(student.session_id):
+            pools.setdefault(exercise_id, []).append((inputs, question))
         chosen = []
         for exercise_id in sorted(pools):
-            row = pools[exercise_id][turn % len(pools[exercise_id])]
-            chosen.append(rebuild(exercise_id, json.loads(row["inputs"]), row["question"]))
+            inputs, question = pools[exercise_id][turn % len(pools[exercise_id])]
+            chosen.append(rebuild(exercise_id, inputs, question))
         return chosen
 
     def questions(self, student: Student) -> list[dict[str, str]]:

@@ -5,7 +5,7 @@ The polls themselves (rounds, votes, the split hidden while a round is open)
 are :mod:`~bleu_teach.classroom.polls`; these routes check who is calling
 (:func:`~bleu_teach.classroom.roles.allowed`: a student of the session votes,
 its teacher asks), bound a student's votes per minute, and answer in JSON, a
-student's phone never shown the right answer (:meth:`~bleu_teach.classroom.polls.Poll.public`).
+student's phone never shown the right answer (:func:`~bleu_teach.classroom.polls.public`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bleu_teach.classroom.handling import error, json_body
-from bleu_teach.classroom.polls import own_question, pollable, question_of
+from bleu_teach.classroom.polls import own_question, pollable, public, question_of
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, allowed
 from bleu_teach.classroom.room import Room, text_field
 from bleu_teach.classroom.store import Session, Student
@@ -40,7 +40,7 @@ class PollRoutes:
         if poll is None or poll.state != "open":
             return JSONResponse({"poll": None, "session": session.title})
         mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
-        return JSONResponse({"poll": poll.public(), "mine": mine, "session": session.title})
+        return JSONResponse({"poll": public(poll), "mine": mine, "session": session.title})
 
     @allowed(STUDENT)
     async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
@@ -74,7 +74,7 @@ class PollRoutes:
             poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
-        return JSONResponse({"poll": poll.public()})
+        return JSONResponse({"poll": public(poll)})
 
     @allowed(TEACHER)
     async def change(self, request: Request, session: Session) -> Response:
@@ -90,7 +90,7 @@ class PollRoutes:
             return error("No such poll in this session.", 404)
         except ValueError as problem:
             return error(str(problem))
-        return JSONResponse({"poll": poll.public()})
+        return JSONResponse({"poll": public(poll)})
 
     @allowed(TEACHER)
     async def questions(self, request: Request, _: Session) -> Response:

@@ -28,6 +28,11 @@ from bleu_teach.classroom.store import Session, Store, Student
 STUDENT_COOKIE = "bleu_teach_student"
 #: The cookie the server's teacher token is kept in after the printed link's first visit.
 ADMIN_COOKIE = "bleu_teach_teacher"
+#: The part of the server that is the classroom's (the rest is the course website): a session's teacher cookie is
+#: sent to these paths only.
+CLASS_PATH = "/class"
+#: Where the routes that answer in JSON are: a request refused there is answered in JSON, a page's with a page.
+API_PATH = "/class/api/"
 
 
 def text_field(value: Any, name: str) -> str:

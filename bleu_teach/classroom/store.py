@@ -16,9 +16,14 @@ What the store promises:
   with it (:meth:`Store.delete_session`).
 
 The store is one class made of parts, one module each: this one opens the
-database and keeps the sessions, :mod:`~bleu_teach.classroom.store_students`
-the students and the roster, :mod:`~bleu_teach.classroom.store_answers` the
-answers (:mod:`~bleu_teach.classroom.store_base` is what they share).
+database, keeps the sessions and carries the notices of what changed,
+:mod:`~bleu_teach.classroom.store_students` the students and the roster,
+:mod:`~bleu_teach.classroom.store_answers` the answers,
+:mod:`~bleu_teach.classroom.store_polls` the polls and their votes,
+:mod:`~bleu_teach.classroom.store_homework` the homework variants
+(:mod:`~bleu_teach.classroom.store_base` is what they share). Every SQL
+statement of the classroom is in these modules: the rest of it calls their
+methods (``tests/test_classroom_structure.py`` holds it so).
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ import contextlib
 import hmac
 import os
 import secrets
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -62,6 +68,8 @@ from bleu_teach.classroom.schema import (
 )
 from bleu_teach.classroom.store_answers import AnswerRecords, TriesUsed
 from bleu_teach.classroom.store_base import notifies, session_arg
+from bleu_teach.classroom.store_homework import HomeworkRecords
+from bleu_teach.classroom.store_polls import Poll, PollRecords
 from bleu_teach.classroom.store_students import StudentRecords
 
 
@@ -99,10 +107,12 @@ def _check_sqlite_file(path: Path) -> None:
         )
 
 
-class Store(StudentRecords, AnswerRecords):
+class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords):
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
     students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
-    :class:`~bleu_teach.classroom.store_answers.AnswerRecords`."""
+    :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls
+    :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants
+    :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -175,6 +185,10 @@ class Store(StudentRecords, AnswerRecords):
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.engine.dispose()
 
+    def url(self, hide_password: bool = True) -> str:
+        """The database's URL (a SQLite file's is ``sqlite:///`` and its path), its password hidden unless asked."""
+        return str(self.engine.url.render_as_string(hide_password=hide_password))
+
     def changed(self, session_id: int) -> None:
         """Say that a session's records changed: on PostgreSQL a NOTIFY that every worker's change feed hears (its
         own too); on SQLite (one process) to this process's listeners."""
@@ -191,6 +205,20 @@ class Store(StudentRecords, AnswerRecords):
             return
         for listener in list(self.listeners):
             listener(session_id)
+
+    def notices(self, stop: threading.Event) -> Iterator[int]:
+        """On PostgreSQL: the sessions that every worker's writes changed (:meth:`changed`), as their notices
+        arrive, heard on a ``LISTEN`` connection of its own, until ``stop`` is set (looked at every second); a
+        failure of the connection is raised."""
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+            while not stop.is_set():
+                for notice in connection.notifies(timeout=1.0):
+                    if notice.payload.isdigit():
+                        yield int(notice.payload)
 
     # --- sessions ---------------------------------------------------------------------------------------------
 
@@ -286,4 +314,4 @@ class Store(StudentRecords, AnswerRecords):
         return secret
 
 
-__all__ = ["Answer", "Session", "Store", "Student", "TriesUsed", "database_url", "digest", "fold"]
+__all__ = ["Answer", "Poll", "Session", "Store", "Student", "TriesUsed", "database_url", "digest", "fold"]

@@ -4,9 +4,11 @@
 record, each a class it inherits, each a :class:`Records`: the sessions and
 the database itself in :mod:`~bleu_teach.classroom.store`, the students and
 the roster in :mod:`~bleu_teach.classroom.store_students`, the answers in
-:mod:`~bleu_teach.classroom.store_answers`. A method that writes is marked
-with :func:`notifies`, which says which session changed once its transaction
-is committed (the polls' writes too, :mod:`~bleu_teach.classroom.polls`).
+:mod:`~bleu_teach.classroom.store_answers`, the polls and votes in
+:mod:`~bleu_teach.classroom.store_polls`, the homework variants in
+:mod:`~bleu_teach.classroom.store_homework`. A method that writes a session's
+records is marked with :func:`notifies`, which says which session changed
+once its transaction is committed.
 """
 
 from __future__ import annotations
@@ -23,15 +25,14 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 def notifies(session_of: Callable[..., int]) -> Callable[[Method], Method]:
-    """Mark a method that writes: once it has returned (its transaction committed), the session
-    ``session_of(*args)`` has changed (:meth:`~bleu_teach.classroom.store.Store.changed`; ``self`` is the store,
-    or holds it as ``store``)."""
+    """Mark a method of the store that writes: once it has returned (its transaction committed), the session
+    ``session_of(*args)`` has changed (:meth:`~bleu_teach.classroom.store.Store.changed`)."""
 
     def wrap(method: Method) -> Method:
         @functools.wraps(method)
         def written(self: Any, *args: Any, **kwargs: Any) -> Any:
             result = method(self, *args, **kwargs)
-            getattr(self, "store", self).changed(session_of(*args, **kwargs))
+            self.changed(session_of(*args, **kwargs))
             return result
 
         return written  # type: ignore[return-value]

@@ -28,7 +28,7 @@ from bleu_teach.classroom.feed import KEEP_ALIVE, SAFETY
 from bleu_teach.classroom.guard import csv_cell
 from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
 from bleu_teach.classroom.roles import ADMIN, TEACHER, allowed
-from bleu_teach.classroom.room import ADMIN_COOKIE, Room, text_field
+from bleu_teach.classroom.room import ADMIN_COOKIE, CLASS_PATH, Room, text_field
 from bleu_teach.classroom.store import Session
 
 
@@ -42,7 +42,7 @@ class TeacherRoutes:
     async def teach(self, request: Request, _: Any) -> Response:
         token = request.query_params.get("token")
         if token is not None:  # the printed link (the role's check found it right): kept as a cookie, dropped from
-            response = RedirectResponse("/class/teach", status_code=303)  # the address
+            response = RedirectResponse(request.app.url_path_for("teach"), status_code=303)  # the address
             response.set_cookie(
                 ADMIN_COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https"
             )
@@ -63,35 +63,42 @@ class TeacherRoutes:
                 "id": session.id,
                 "code": session.code,
                 "title": session.title,
-                "teacher_link": f"/class/t/{session.id}/{secret}",
+                "teacher_link": str(request.app.url_path_for("enter", session=session.id, secret=secret)),
             }
         )
 
     @allowed(TEACHER)
     async def enter(self, request: Request, session: Session) -> Response:
-        response = RedirectResponse(f"/class/dashboard/{session.id}", status_code=303)
+        response = RedirectResponse(request.app.url_path_for("dashboard", session=session.id), status_code=303)
         response.set_cookie(
             f"bleu_teach_session_{session.id}",
             request.path_params["secret"],
             httponly=True,
             samesite="strict",
             secure=request.url.scheme == "https",
-            path="/class",
+            path=CLASS_PATH,
         )
         return response
 
     @allowed(TEACHER)
     async def dashboard(self, request: Request, session: Session) -> Response:
-        projector = request.url.path.startswith("/class/projector/")
+        return self._board(request, session, projector=False)
+
+    @allowed(TEACHER)
+    async def projector(self, request: Request, session: Session) -> Response:
+        """The dashboard for the projector: the same numbers, no student's name."""
+        return self._board(request, session, projector=True)
+
+    def _board(self, request: Request, session: Session, projector: bool) -> Response:
         return self.room.templates.TemplateResponse(
             request,
             "dashboard.html",
             {
                 "session": session,
                 "projector": projector,
-                "join": f"{request.base_url}class?code={session.code}",
-                "poll": f"{request.base_url}class/poll",
-                "homework": f"{request.base_url}class/homework",
+                "join": str(request.url_for("join_page").include_query_params(code=session.code)),
+                "poll": str(request.url_for("poll_page")),
+                "homework": str(request.url_for("homework_page")),
             },
         )
 
@@ -146,7 +153,7 @@ class TeacherRoutes:
     async def delete(self, request: Request, session: Session) -> Response:
         await run_in_threadpool(self.room.store.delete_session, session.id)
         response = JSONResponse({"deleted": True})
-        response.delete_cookie(f"bleu_teach_session_{session.id}", path="/class")
+        response.delete_cookie(f"bleu_teach_session_{session.id}", path=CLASS_PATH)
         return response
 
     @allowed(TEACHER)

@@ -53,12 +53,12 @@ def coinciding(named: Sequence[tuple[str, float]], decimals: int) -> list[tuple[
     """The pairs of names a learner could confuse: one's answer, written to ``decimals`` places or more, fits the
     other (0.3785, from a rule that gives 0.378457, fits a right answer of 0.37898 to three places)."""
     values = [(name, float(value)) for name, value in named]
+    forms = [written_forms(x, decimals) for _, x in values]  # each value's once, not once for each pair it is in
     return [
         (a, b)
         for i, (a, x) in enumerate(values)
-        for (b, y) in values[i + 1 :]
-        if any(fits(form, y, decimals) for form in written_forms(x, decimals))
-        or any(fits(form, x, decimals) for form in written_forms(y, decimals))
+        for j, (b, y) in enumerate(values[i + 1 :], start=i + 1)
+        if any(fits(form, y, decimals) for form in forms[i]) or any(fits(form, x, decimals) for form in forms[j])
     ]
 
 

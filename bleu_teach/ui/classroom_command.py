@@ -14,33 +14,16 @@ import ipaddress
 import os
 import secrets
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-#: The file earlier versions kept the records in, in whatever folder a command ran from.
-OLD_DEFAULT_DATABASE = "bleu-teach-class.sqlite"
-#: The environment variable that may name the database (a file's path or a postgresql:// URL).
-DATABASE_ENVIRONMENT = "BLEU_TEACH_DATABASE"
+from bleu_teach.classroom.settings import DEFAULTS, OLD_DEFAULT_DATABASE, TOKEN_VARIABLE, Settings
+
 #: The commands that may make a new database; the others only open one that is there.
 CREATING = ("serve", "new", "homework")
-
-
-def default_database() -> str:
-    """Where the records are when no --database is given: $BLEU_TEACH_DATABASE, else one file per user in the
-    user's data folder (platformdirs: ~/.local/share/bleu-teach/class.sqlite on Linux), whatever folder a command
-    runs from."""
-    named = os.environ.get(DATABASE_ENVIRONMENT)
-    if named:
-        return named
-    from platformdirs import user_data_path
-
-    return str(user_data_path("bleu-teach") / "class.sqlite")
-
-
 #: The exercises a homework has unless told otherwise: every numeric exercise that has variants.
 HOMEWORK_EXERCISES = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
-#: The environment variable that may hold the teacher token (so that a service manager can set it).
-TOKEN_VARIABLE = "BLEU_TEACH_TEACHER_TOKEN"
 
 
 def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
@@ -58,10 +41,10 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     serve = what.add_parser("serve", help="start the classroom server")
     serve.add_argument(
         "--host",
-        default="127.0.0.1",
-        help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for a classroom network)",
+        default=DEFAULTS.host,
+        help=f"the address to listen on (default {DEFAULTS.host}: this computer only; 0.0.0.0 for a classroom network)",
     )
-    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument("--port", type=int, default=DEFAULTS.port, help=f"the port (default {DEFAULTS.port})")
     serve.add_argument(
         "--site",
         metavar="FOLDER",
@@ -73,17 +56,17 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     serve.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=DEFAULTS.workers,
         metavar="N",
-        help="worker processes (default 1); more than 1 needs PostgreSQL (--database postgresql://...)",
+        help=f"worker processes (default {DEFAULTS.workers}); more than 1 needs PostgreSQL (--database postgresql://...)",
     )
     new = what.add_parser("new", help="create a session")
     new.add_argument("title", help="the session's title, as the students see it")
     new.add_argument(
         "--address",
         metavar="URL",
-        default="http://127.0.0.1:8000",
-        help="the server's address, for the teacher link (default http://127.0.0.1:8000)",
+        default=DEFAULTS.address,
+        help=f"the server's address, for the teacher link (default {DEFAULTS.address})",
     )
     homework = what.add_parser(
         "homework", help="create a homework: each student's own questions, checked on the server"
@@ -131,8 +114,8 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     homework.add_argument(
         "--address",
         metavar="URL",
-        default="http://127.0.0.1:8000",
-        help="the server's address, for the links (default http://127.0.0.1:8000)",
+        default=DEFAULTS.address,
+        help=f"the server's address, for the links (default {DEFAULTS.address})",
     )
     nginx = what.add_parser(
         "nginx",
@@ -152,7 +135,10 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     )
     nginx.add_argument("--key", required=True, metavar="PEM", help="the certificate's private key file")
     nginx.add_argument(
-        "--port", type=int, default=8000, help="the port class serve listens on, on 127.0.0.1 (default 8000)"
+        "--port",
+        type=int,
+        default=DEFAULTS.port,
+        help=f"the port class serve listens on, on 127.0.0.1 (default {DEFAULTS.port})",
     )
     nginx.add_argument("--https-port", type=int, default=443, help="nginx's https port (default 443)")
     nginx.add_argument("--http-port", type=int, default=80, help="nginx's http port, which redirects (default 80)")
@@ -169,8 +155,8 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     link.add_argument(
         "--address",
         metavar="URL",
-        default="http://127.0.0.1:8000",
-        help="the server's address, for the link (default http://127.0.0.1:8000)",
+        default=DEFAULTS.address,
+        help=f"the server's address, for the link (default {DEFAULTS.address})",
     )
     commands_with_database = [serve, new, homework, listing, link]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
@@ -226,7 +212,7 @@ def _store(database: str | None, create: bool) -> Any:
     except ImportError as missing:
         raise ValueError(f"the classroom server needs {missing.name}: pip install 'bleu-teach[classroom]'") from None
     if database is None:
-        database = default_database()
+        database = Settings.from_environment().database_or_default()  # $BLEU_TEACH_DATABASE, else the user's file
         if "://" not in database and create:  # a SQLite file: its folder is made (not for a PostgreSQL URL)
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         if Path(OLD_DEFAULT_DATABASE).is_file() and Path(OLD_DEFAULT_DATABASE).resolve() != Path(database).resolve():
@@ -244,14 +230,14 @@ def _store(database: str | None, create: bool) -> Any:
 
 def _where(store: Any) -> str:
     """Where the records are, as every command prints it: the SQLite file, or the PostgreSQL URL without password."""
-    return store.path and str(store.path) or store.engine.url.render_as_string(hide_password=True)
+    return store.path and str(store.path) or store.url()
 
 
 def nginx_configuration(
     server_name: str,
     certificate: str,
     key: str,
-    upstream_port: int = 8000,
+    upstream_port: int = DEFAULTS.port,
     https_port: int = 443,
     http_port: int = 80,
     connections_per_address: int = 1000,
@@ -318,11 +304,11 @@ def run_classroom(args: argparse.Namespace) -> int:
             return _serve(args, store)
         if args.class_command == "new":
             session, secret = store.create_session(args.title)
-            base = args.address.rstrip("/")
             print(
                 f"Session {session.id}: {session.title}\n"
-                f"  students join at {base}/class with the code {session.code}\n"
-                f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}"
+                f"  students join at {_link(args.address, 'join_page')} with the code {session.code}\n"
+                "  your teacher link (keep it; it is shown only now): "
+                f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
             )
         elif args.class_command == "homework":
             assert plan is not None
@@ -331,7 +317,7 @@ def run_classroom(args: argparse.Namespace) -> int:
             secret = store.new_teacher_secret(args.session)
             print(
                 f"Session {args.session}: your new teacher link (the old one no longer works): "
-                f"{args.address.rstrip('/')}/class/t/{args.session}/{secret}"
+                f"{_link(args.address, 'enter', session=args.session, secret=secret)}"
             )
         elif args.class_command == "list":
             for session in store.sessions():
@@ -439,16 +425,24 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
         raise
     homework = Homework(store)
     homework.save(session, variants)
-    base = args.address.rstrip("/")
     drawn = homework.counts(session.id)
     print(
         f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question), "
         f"{time.perf_counter() - started:.0f} s to draw\n"
         f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
-        f"  students join at {base}/class with the code {session.code}"
-        f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at {base}/class/homework\n"
-        f"  your teacher link (keep it; it is shown only now): {base}/class/t/{session.id}/{secret}"
+        f"  students join at {_link(args.address, 'join_page')} with the code {session.code}"
+        f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at "
+        f"{_link(args.address, 'homework_page')}\n"
+        "  your teacher link (keep it; it is shown only now): "
+        f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
     )
+
+
+def _link(base: str, name: str, **params: Any) -> str:
+    """The address at ``base`` of the server's route ``name`` (the route table's names: classroom.app.PATHS)."""
+    from bleu_teach.classroom.app import url_path
+
+    return base.rstrip("/") + url_path(name, **params)
 
 
 def _serve(args: argparse.Namespace, store: Any) -> int:
@@ -479,59 +473,43 @@ def _serve(args: argparse.Namespace, store: Any) -> int:
                 f"--port: cannot listen on {args.host}:{args.port} ({problem.strerror or problem}); "
                 "is another server using it? Choose another --port."
             ) from None
-    token = os.environ.get(TOKEN_VARIABLE) or secrets.token_urlsafe(24)
+    told = Settings.from_environment()
+    token = told.teacher_token or secrets.token_urlsafe(24)  # $BLEU_TEACH_TEACHER_TOKEN, else a new one
+    settings = replace(
+        told,
+        database=store.url(hide_password=False),
+        teacher_token=token,
+        site=site,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+    )
     shown_host = _network_address() if args.host in ("0.0.0.0", "::") else args.host
-    base = (args.address or f"http://{shown_host}:{args.port}").rstrip("/")
+    base = args.address or f"http://{shown_host}:{args.port}"
     print(
         f"bleu-teach classroom server\n  records: {_where(store)}\n"
         f"  teacher page (keep this link to yourself; a new one at each start, unless "
-        f"{TOKEN_VARIABLE} is set): {base}/class/teach?token={token}\n"
-        f"  students join at: {base}/class",
+        f"{TOKEN_VARIABLE} is set): {_link(base, 'teach')}?token={token}\n"
+        f"  students join at: {_link(base, 'join_page')}",
         flush=True,
     )
     if not _is_loopback(args.host):
         print(
             f"  WARNING: listening on {args.host}: anyone on this network can reach the server. Students "
-            f"type the join address above (or scan this code):\n{_qr(base + '/class')}",
+            f"type the join address above (or scan this code):\n{_qr(_link(base, 'join_page'))}",
             file=sys.stderr,
             flush=True,
         )
     if args.workers > 1:  # each worker makes the app from the environment; they share the database
-        from bleu_teach.classroom.app import DATABASE_VARIABLE, SITE_VARIABLE
-
         store.close()
-        os.environ.update(
-            {
-                DATABASE_VARIABLE: store.engine.url.render_as_string(hide_password=False),
-                TOKEN_VARIABLE: token,
-                **({SITE_VARIABLE: str(site)} if site else {}),
-            }
-        )
+        os.environ.update(settings.environment())
         uvicorn.run(
-            "bleu_teach.classroom.app:from_environment",
-            factory=True,
-            workers=args.workers,
-            host=args.host,
-            port=args.port,
-            log_level="warning",
-            access_log=False,
-            limit_concurrency=4000,
-            timeout_graceful_shutdown=2,
-            timeout_keep_alive=30,
+            "bleu_teach.classroom.app:from_environment", factory=True, workers=settings.workers, **settings.uvicorn()
         )
         return 0
-    app = create_app(store, token, site)
+    app = create_app(store, token, site, settings.limits)
     try:
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level="warning",
-            access_log=False,
-            limit_concurrency=4000,
-            timeout_graceful_shutdown=2,
-            timeout_keep_alive=30,
-        )
+        uvicorn.run(app, **settings.uvicorn())
     finally:
         store.close()  # the SQLite file whole on its own: its log merged back
     return 0

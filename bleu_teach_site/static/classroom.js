@@ -1,13 +1,14 @@
 // Sending a joined student's answers to the classroom server, from the lesson pages (lesson_live.js).
 //
-// Only when this browser joined a session on the server that serves the site (its join page sets CLASS): on a
+// Only when this browser joined a session on the server that serves the site (its join page sets CLASS_KEY): on a
 // static copy of the site nothing is sent anywhere.  Each answer gets an id here and waits in the outbox (local
 // storage) until the server acknowledges it; the server keeps each id once, so sending again after a lost
 // connection, a reload or a closed tab counts nothing twice.
 
-import { CLASS, OUTBOX, readJson } from "./answers.js";
+import { readJson, writeJson } from "./answers.js";
+import { CLASS_KEY, OUTBOX_KEY } from "./names.js";
+import { newId, write } from "./request.js";
 
-const WRITE = { "Content-Type": "application/json", "X-Bleu-Teach": "1" };
 /** @typedef {"sent" | "waiting" | "closed" | "left" | "refused"} Outcome what became of an answer sent */
 /** @typedef {{ id: string, exercise: string, answer: string }} OutboxItem an answer waiting for the server */
 /** @type {Promise<Outcome> | null} */
@@ -18,31 +19,19 @@ let sending = null;
  * @returns {{ session: string, nickname: string } | null}
  */
 export function joinedClass() {
-  const joined = readJson(CLASS, null);
+  const joined = readJson(CLASS_KEY, null);
   return joined && typeof joined.session === "string" ? joined : null;
 }
 
 /** @returns {OutboxItem[]} what waits to be sent, oldest first */
 function outbox() {
-  const kept = readJson(OUTBOX, []);
+  const kept = readJson(OUTBOX_KEY, []);
   return Array.isArray(kept) ? kept : [];
 }
 
 /** @param {OutboxItem[]} list */
 function keep(list) {
-  try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch { /* storage off: sent once, not kept */ }
-}
-
-/**
- * An id for an answer: a version 4 UUID (crypto.randomUUID needs https, a classroom network may be plain http).
- * @returns {string}
- */
-export function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  writeJson(OUTBOX_KEY, list); // storage off: sent once, not kept
 }
 
 /**
@@ -57,14 +46,13 @@ export async function flush() {
     for (const item of outbox()) {
       let response;
       try {
-        response = await fetch("/class/api/answers", { method: "POST", headers: WRITE, credentials: "same-origin",
-                                                       body: JSON.stringify(item) });
+        response = await write("/class/api/answers", item);
       } catch {
         return "waiting"; // offline: kept, sent when the connection is back
       }
       if (response.status === 429 || response.status >= 500) return "waiting";
       if (response.status === 401) { // the session was deleted, or this browser's cookie is gone
-        try { localStorage.removeItem(CLASS); } catch { /* nothing kept */ }
+        try { localStorage.removeItem(CLASS_KEY); } catch { /* nothing kept */ }
         keep([]);
         return "left";
       }

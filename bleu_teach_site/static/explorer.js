@@ -3,25 +3,26 @@
 // &tokenizer=whitespace&lowercase=0), so that a link reopens the same example.
 //
 // No BLEU here and no second controller: lesson_live.js sends the form's values to bleu_teach on Pyodide and
-// shows what it answers.  This file only reads the address into the form and writes the form into the address.
+// shows what it answers.  This file only reads the address into the form and writes the form into the address
+// (live_data.js explorerQuery, as the lesson pages' links; the parameters' names are names.js's).
 //
 // A link past MAX_LINK characters is never made (servers refuse long request lines: Python's http.server at
 // 64 KB, many others at 8 KB): the address then drops its query, and the example lives on in this tab's session
 // storage, from which a reload restores it; it is shared as a downloaded text file instead.
 
-import { setReferences, syncControls } from "./lesson_live.js";
-import { exampleText } from "./live_data.js";
+// The page's live form first (lesson_live.js keeps the form's own example before the address changes it).
+import "./lesson_live.js";
+import { exampleText, explorerQuery } from "./live_data.js";
+import { setReferences, syncControls } from "./live_form.js";
+// The address's names for the form's controls, by the control's name (the explorer's URLs predate the form).
+import { EXPLORER_KEY, EXPLORER_PARAMETERS as PARAMETERS } from "./names.js";
 
 /** @typedef {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} Control one of the form's controls */
 
 const form = /** @type {HTMLFormElement} */ (document.querySelector('form[data-widget="BleuExplorer"]'));
 const MAX_LINK = Number(
   /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="bleu-teach-max-link"]')).content);
-const KEPT = "bleu-teach-explorer"; // this tab's copy of the example (session storage)
 const note = /** @type {HTMLElement} */ (document.getElementById("link-note"));
-/** The address's names for the form's controls (the explorer's URLs predate the form). */
-const PARAMETERS = { hyp: "hypothesis", n: "max_n", weights: "weights", smoothing: "smoothing",
-                     tokenizer: "tokenizer", lowercase: "lowercase" };
 
 /**
  * The form's control of this name (the explorer's form has every name asked for here).
@@ -77,22 +78,22 @@ function setControl(parameter, name, value, said) {
 /** Put the example in the address (or the one this tab kept) into the form, and say what it could not show. */
 function fromAddress() {
   let query = new URLSearchParams(window.location.search);
-  if (!query.has("hyp") && !query.has("ref")) {
+  if (!query.has(PARAMETERS.hypothesis) && !query.has(PARAMETERS.references)) {
     // No example in the address: the one this tab kept (a reload of a long example), or the page's own.
     let kept = null;
-    try { kept = sessionStorage.getItem(KEPT); } catch { /* storage switched off */ }
+    try { kept = sessionStorage.getItem(EXPLORER_KEY); } catch { /* storage switched off */ }
     if (!kept) return;
     query = new URLSearchParams(kept);
   }
   /** @type {string[]} */
   const said = [];
-  control("hypothesis").value = query.get("hyp") ?? "";
-  for (const [parameter, name] of Object.entries(PARAMETERS)) {
-    if (name === "hypothesis") continue;
+  control("hypothesis").value = query.get(PARAMETERS.hypothesis) ?? "";
+  for (const [name, parameter] of Object.entries(PARAMETERS)) {
+    if (name === "hypothesis" || name === "references") continue;
     if (query.has(parameter)) setControl(parameter, name, /** @type {string} */ (query.get(parameter)), said);
     else if (name === "weights") control(name).value = "";
   }
-  const references = query.getAll("ref");
+  const references = query.getAll(PARAMETERS.references);
   const most = Number(/** @type {HTMLElement} */ (form.querySelector(".live-references")).dataset.max);
   if (references.length > most) {
     said.push(`${references.length} references, and the explorer takes at most ${most}: it shows the first ${most}`);
@@ -111,19 +112,15 @@ function fromAddress() {
   }
 }
 
-/** @returns {URLSearchParams} the form's example as the address's query */
+/** @returns {URLSearchParams} the form's example as the address's query (a box just added and empty left out) */
 function exampleQuery() {
-  const query = new URLSearchParams();
-  query.append("hyp", control("hypothesis").value);
-  for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input.reference"))) {
-    if (!box.dataset.fresh) query.append("ref", box.value);
-  }
-  query.append("n", control("max_n").value);
-  if (control("weights").value.trim()) query.append("weights", control("weights").value);
-  query.append("smoothing", control("smoothing").value);
-  query.append("tokenizer", control("tokenizer").value);
-  query.append("lowercase", /** @type {HTMLInputElement} */ (control("lowercase")).checked ? "1" : "0");
-  return query;
+  const boxes = /** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input.reference"));
+  return explorerQuery({
+    hypothesis: control("hypothesis").value,
+    references: [...boxes].filter((box) => !box.dataset.fresh).map((box) => box.value),
+    max_n: control("max_n").value, weights: control("weights").value, smoothing: control("smoothing").value,
+    tokenizer: control("tokenizer").value, lowercase: /** @type {HTMLInputElement} */ (control("lowercase")).checked,
+  });
 }
 
 /**
@@ -132,7 +129,9 @@ function exampleQuery() {
  */
 function toAddress() {
   const query = exampleQuery();
-  try { sessionStorage.setItem(KEPT, String(query)); } catch { /* storage full or off: the address still has it */ }
+  try {
+    sessionStorage.setItem(EXPLORER_KEY, String(query));
+  } catch { /* storage full or off: the address still has it */ }
   const link = `${window.location.origin}${window.location.pathname}?${query}`;
   const fits = link.length <= MAX_LINK;
   history.replaceState(null, "", fits ? `${window.location.pathname}?${query}` : window.location.pathname);

@@ -1,5 +1,7 @@
 // What the live pages work out from data alone: no page, no storage, no network, nothing done on import.
-// lesson_live.js and explorer.js import it; tests/js/live_data.test.mjs checks it with node --test.
+// The lesson pages' modules and explorer.js import it; tests/js/live_data.test.mjs checks it with node --test.
+
+import { EXPLORER_PAGE, EXPLORER_PARAMETERS } from "./names.js";
 
 /**
  * The brevity-penalty explorer's chart, as Python sends it in the widget's extra (bleu_teach.explorers.views
@@ -63,7 +65,7 @@ export function chartData(extra, palette) {
 }
 
 /**
- * An exercise's kept record (local storage, answers.js), as lesson_live.js writes it.
+ * An exercise's kept record (local storage, answers.js), as the lesson pages write it.
  * @typedef {object} AnswerRecord
  * @property {string} answer the last answer checked
  * @property {string} verdict its verdict ("correct", "misconception", "wrong", ...)
@@ -89,30 +91,45 @@ export function answerRecord(earlier, answer, verdict, at) {
 
 /**
  * An example for the live explorer page, as Python sends it for a page's "Open this example in the live explorer"
- * links (bleu_teach.web.page: the explorer's links).
+ * links (bleu_teach.web.page: the explorer's links), or as explorer.js reads it from the explorer's form.
  * @typedef {object} ExplorerExample
  * @property {string} hypothesis
  * @property {string[]} references
- * @property {number} max_n
- * @property {string} weights "" for uniform weights
+ * @property {number | string} max_n a number from Python; the form's text on the explorer page
+ * @property {string} weights "" (or only spaces) for uniform weights
  * @property {string} smoothing
  * @property {string} tokenizer
  * @property {boolean} lowercase
  */
 
 /**
- * The live explorer's address for an example (explorer.js reads it: ?hyp=...&ref=...&n=...).
+ * The live explorer's address's query for an example: hyp, ref (once per reference), n, weights (trimmed; left
+ * out when blank: uniform weights), smoothing, tokenizer, lowercase (1 or 0), by names.js's EXPLORER_PARAMETERS.
+ * The lesson pages' links and the explorer page's own address are made here; bleu_teach_site.lessons.Preset.query
+ * makes the build's links the same way (tests/fixtures/explorer_links.json holds both to the same examples).
+ * @param {ExplorerExample} example
+ * @returns {URLSearchParams}
+ */
+export function explorerQuery(example) {
+  const names = EXPLORER_PARAMETERS;
+  const query = new URLSearchParams([[names.hypothesis, example.hypothesis],
+                                     ...example.references.map((r) => [names.references, r]),
+                                     [names.max_n, String(example.max_n)]]);
+  const weights = example.weights.trim();
+  if (weights) query.append(names.weights, weights);
+  query.append(names.smoothing, example.smoothing);
+  query.append(names.tokenizer, example.tokenizer);
+  query.append(names.lowercase, example.lowercase ? "1" : "0");
+  return query;
+}
+
+/**
+ * The live explorer's address for an example (explorer.js reads it into the form).
  * @param {ExplorerExample} example
  * @returns {string}
  */
 export function explorerHref(example) {
-  const query = new URLSearchParams([["hyp", example.hypothesis], ...example.references.map((r) => ["ref", r]),
-                                     ["n", String(example.max_n)]]);
-  if (example.weights.trim()) query.append("weights", example.weights.trim());
-  query.append("smoothing", example.smoothing);
-  query.append("tokenizer", example.tokenizer);
-  query.append("lowercase", example.lowercase ? "1" : "0");
-  return `explorer.html?${query}`;
+  return `${EXPLORER_PAGE}?${explorerQuery(example)}`;
 }
 
 /**
@@ -122,10 +139,11 @@ export function explorerHref(example) {
  * @returns {string}
  */
 export function exampleText(query) {
-  const lines = [`Hypothesis: ${query.get("hyp")}`];
-  query.getAll("ref").forEach((reference, k) => lines.push(`Reference ${k + 1}: ${reference}`));
-  lines.push(`Max n: ${query.get("n")}`, `Weights: ${query.get("weights") ?? "uniform"}`,
-             `Smoothing: ${query.get("smoothing")}`, `Tokenizer: ${query.get("tokenizer")}`,
-             `Lowercase: ${query.get("lowercase") === "1" ? "yes" : "no"}`);
+  const names = EXPLORER_PARAMETERS;
+  const lines = [`Hypothesis: ${query.get(names.hypothesis)}`];
+  query.getAll(names.references).forEach((reference, k) => lines.push(`Reference ${k + 1}: ${reference}`));
+  lines.push(`Max n: ${query.get(names.max_n)}`, `Weights: ${query.get(names.weights) ?? "uniform"}`,
+             `Smoothing: ${query.get(names.smoothing)}`, `Tokenizer: ${query.get(names.tokenizer)}`,
+             `Lowercase: ${query.get(names.lowercase) === "1" ? "yes" : "no"}`);
   return `${lines.join("\n")}\n`;
 }

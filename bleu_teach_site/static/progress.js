@@ -1,7 +1,8 @@
 // The index page's record of the learner's exercises: read from this browser's local storage, where the lesson
 // pages keep each checked answer (lesson_live.js).  Nothing is sent anywhere; "Clear my answers" forgets them.
 
-import { PRACTICE, practised, stored, STORE, WIDGETS } from "./answers.js";
+import { practised, stored } from "./answers.js";
+import { ANSWERS_KEY, PRACTICE_KEY, WIDGETS_KEY } from "./names.js";
 
 /** @typedef {HTMLLIElement & { dataset: DOMStringMap & { exercises: string } }} LessonItem a lesson on the index */
 
@@ -64,11 +65,11 @@ ask.addEventListener("keydown", (event) => { // Esc keeps them, as "Keep them" d
 /** @type {HTMLButtonElement} */ (document.getElementById("clear-confirm")).addEventListener("click", () => {
   ask.hidden = true;
   try {
-    cleared = { answers: localStorage.getItem(STORE), practice: localStorage.getItem(PRACTICE),
-                widgets: localStorage.getItem(WIDGETS) };
-    localStorage.removeItem(STORE);
-    localStorage.removeItem(PRACTICE);
-    localStorage.removeItem(WIDGETS);
+    cleared = { answers: localStorage.getItem(ANSWERS_KEY), practice: localStorage.getItem(PRACTICE_KEY),
+                widgets: localStorage.getItem(WIDGETS_KEY) };
+    localStorage.removeItem(ANSWERS_KEY);
+    localStorage.removeItem(PRACTICE_KEY);
+    localStorage.removeItem(WIDGETS_KEY);
     status.textContent = "Your answers, practice streaks and widget values are cleared from this browser. Undo brings them back.";
     undo.hidden = false;
     undo.focus();
@@ -81,9 +82,9 @@ ask.addEventListener("keydown", (event) => { // Esc keeps them, as "Keep them" d
 });
 undo.addEventListener("click", () => {
   try {
-    if (cleared?.answers != null) localStorage.setItem(STORE, cleared.answers);
-    if (cleared?.practice != null) localStorage.setItem(PRACTICE, cleared.practice);
-    if (cleared?.widgets != null) localStorage.setItem(WIDGETS, cleared.widgets);
+    if (cleared?.answers != null) localStorage.setItem(ANSWERS_KEY, cleared.answers);
+    if (cleared?.practice != null) localStorage.setItem(PRACTICE_KEY, cleared.practice);
+    if (cleared?.widgets != null) localStorage.setItem(WIDGETS_KEY, cleared.widgets);
     status.textContent = "Your answers, practice streaks and widget values are back.";
   } catch {
     status.textContent = "This browser does not let the page write its storage.";

@@ -1,7 +1,9 @@
 // bleu_teach's Python for a page: it runs in python_worker.js, off the main thread, so that the page answers the
 // learner while Python starts (seconds) and while it computes.  The explorer page, the lesson pages and the deck
 // share it; with SharedWorker the pages of one site share one running Python, and the next page finds it started.
-// The messages both ways: types/python-messages.d.ts.
+// The messages both ways: types/python-messages.d.ts, their kinds names.js's.
+
+import { CALL_MESSAGE, PROGRESS_MESSAGE, START_MESSAGE } from "./names.js";
 
 const WORKER = "python_worker.js";
 
@@ -73,7 +75,7 @@ export function startPython(archives, onProgress = () => {}) {
     port.addEventListener("message", (event) => {
       /** @type {PythonReply} */
       const message = /** @type {MessageEvent} */ (event).data;
-      if (message.kind === "progress") {
+      if (message.kind === PROGRESS_MESSAGE) {
         onProgress(message.step, message.steps, message.text);
         return;
       }
@@ -92,8 +94,8 @@ export function startPython(archives, onProgress = () => {}) {
       reject(error);
     });
     /** @type {PythonCall} */
-    const call = (name, ...args) => request({ kind: "call", name, args });
-    request({ kind: "start", archives }).then((version) => resolve({ call, version }), reject);
+    const call = (name, ...args) => request({ kind: CALL_MESSAGE, name, args });
+    request({ kind: START_MESSAGE, archives }).then((version) => resolve({ call, version }), reject);
   });
 }
 

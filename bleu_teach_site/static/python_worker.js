@@ -6,11 +6,12 @@
 // SharedWorker starts it as a dedicated Worker, once per page).  Starting Python takes seconds of work; here it
 // never blocks the page, which keeps answering the learner and shows the steps below.
 //
-// Messages from a page: {id, kind: "start", archives: [absolute URLs]} (answered once the archives are unpacked,
-// with the Python version) and {id, kind: "call", name, args} (a function of bleu_teach.web.page, JSON strings
-// in and out).  To a page: {id, ok, result | error} and {kind: "progress", step, steps, text}
-// (types/python-messages.d.ts).
+// Messages from a page: {id, kind: START_MESSAGE, archives: [absolute URLs]} (answered once the archives are
+// unpacked, with the Python version) and {id, kind: CALL_MESSAGE, name, args} (a function of bleu_teach.web.page,
+// JSON strings in and out).  To a page: {id, ok, result | error} and {kind: PROGRESS_MESSAGE, step, steps, text}
+// (types/python-messages.d.ts; the kinds are names.js's).
 
+import { CALL_MESSAGE, PROGRESS_MESSAGE, START_MESSAGE } from "./names.js";
 import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
 
 /**
@@ -42,7 +43,7 @@ let stepNow = null;
  * @param {string} text
  */
 function progress(step, text) {
-  stepNow = { kind: "progress", step, steps: STEPS, text };
+  stepNow = { kind: PROGRESS_MESSAGE, step, steps: STEPS, text };
   for (const port of listeners) port.postMessage(stepNow);
 }
 
@@ -142,9 +143,9 @@ async function start(port, archives) {
 async function handle(port, message) {
   const { id, kind } = message;
   try {
-    if (kind === "start") {
+    if (kind === START_MESSAGE) {
       port.postMessage({ id, ok: true, result: await start(port, message.archives) });
-    } else if (kind === "call") {
+    } else if (kind === CALL_MESSAGE) {
       const state = await python;
       if (!state?.page) throw new Error("Python has not started: start it first");
       const answer = state.page[message.name](...message.args);

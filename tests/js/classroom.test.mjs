@@ -1,11 +1,11 @@
-// bleu_teach_site/static/classroom.js: a joined student's answers sent to the classroom server. The ids, the
-// requests' bodies and what the learner is told for each answer of the server, with local storage and fetch
-// stood in for (tests/js/fakes.mjs). The ids' bytes are fixed, so each id is worked out by hand.
+// bleu_teach_site/static/classroom.js: a joined student's answers sent to the classroom server. The requests'
+// bodies and what the learner is told for each answer of the server, with local storage and fetch stood in for
+// (tests/js/fakes.mjs). The ids' bytes are fixed (request.js newId: tests/js/request.test.mjs).
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { CLASS, OUTBOX } from "../../bleu_teach_site/static/answers.js";
-import { flush, joinedClass, newId, sendToClass } from "../../bleu_teach_site/static/classroom.js";
+import { flush, joinedClass, sendToClass } from "../../bleu_teach_site/static/classroom.js";
+import { CLASS_KEY as CLASS, OUTBOX_KEY as OUTBOX } from "../../bleu_teach_site/static/names.js";
 import { FakeStorage, fakeFetch } from "./fakes.mjs";
 
 const JOINED = JSON.stringify({ session: "Week 3", nickname: "ana" });
@@ -23,21 +23,6 @@ afterEach(() => {
   mock.restoreAll();
   delete globalThis.localStorage;
   delete globalThis.fetch;
-});
-
-describe("newId", () => {
-  test("a version 4 UUID: 16 bytes in hex, the version nibble 4, the variant bits 10", () => {
-    randomBytes(() => 0x00);
-    assert.equal(newId(), ZERO_ID);
-    randomBytes(() => 0xff);
-    assert.equal(newId(), "ffffffff-ffff-4fff-bfff-ffffffffffff"); // byte 6: 0x4f, byte 8: 0xbf
-    randomBytes((k) => k);
-    assert.equal(newId(), "00010203-0405-4607-8809-0a0b0c0d0e0f"); // byte 6: 0x46, byte 8: 0x88
-  });
-
-  test("random bytes from the browser: 36 characters in the UUID's shape", () => {
-    assert.match(newId(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  });
 });
 
 describe("joinedClass", () => {

@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { answerRecord, chartData, DASHES, exampleText, explorerHref } from "../../bleu_teach_site/static/live_data.js";
+import { readFileSync } from "node:fs";
+
+import {
+  answerRecord, chartData, DASHES, exampleText, explorerHref, explorerQuery,
+} from "../../bleu_teach_site/static/live_data.js";
+
+/** The examples and their links, worked out by hand; tests/test_shared_names.py holds the build's links to them. */
+const LINKS = JSON.parse(readFileSync(new URL("../fixtures/explorer_links.json", import.meta.url), "utf8")).examples;
 
 const PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73"];
 
@@ -112,6 +119,38 @@ describe("explorerHref", () => {
   test("typed text is escaped for the address: & = ? / and é", () => {
     assert.equal(explorerHref({ ...example, hypothesis: "a&b=c?/é", references: [] }),
                  "explorer.html?hyp=a%26b%3Dc%3F%2F%C3%A9&n=4&smoothing=method1&tokenizer=13a&lowercase=0");
+  });
+
+  for (const { example: shared, href } of LINKS) {
+    test(`the build's link too (tests/fixtures/explorer_links.json): ${href.slice(0, 40)}`, () => {
+      assert.equal(explorerHref(shared), href);
+    });
+  }
+});
+
+describe("explorerQuery", () => {
+  const example = {
+    hypothesis: "the cat", references: ["a cat", ""], max_n: "3", weights: "\t0.5, 0.3, 0.2 ", smoothing: "method0",
+    tokenizer: "none", lowercase: false,
+  };
+
+  test("the parameters in order, an empty reference kept, the form's text for n, the weights trimmed", () => {
+    assert.deepEqual([...explorerQuery(example)], [
+      ["hyp", "the cat"], ["ref", "a cat"], ["ref", ""], ["n", "3"], ["weights", "0.5, 0.3, 0.2"],
+      ["smoothing", "method0"], ["tokenizer", "none"], ["lowercase", "0"],
+    ]);
+  });
+
+  test("blank weights (only spaces, a tab, a line break) are left out: uniform", () => {
+    const query = explorerQuery({ ...example, weights: " \t\n " });
+    assert.equal(query.has("weights"), false);
+    assert.equal(String(query), "hyp=the+cat&ref=a+cat&ref=&n=3&smoothing=method0&tokenizer=none&lowercase=0");
+  });
+
+  test("exampleText reads back what explorerQuery writes", () => {
+    assert.equal(exampleText(explorerQuery({ ...example, lowercase: true })),
+                 "Hypothesis: the cat\nReference 1: a cat\nReference 2: \nMax n: 3\nWeights: 0.5, 0.3, 0.2\n" +
+                 "Smoothing: method0\nTokenizer: none\nLowercase: yes\n");
   });
 });
 

@@ -1,6 +1,7 @@
 // A student's homework: their own questions (drawn on the server), one form each. An answer goes to the server,
 // which checks it with this student's variant and says only whether it is right and which mistake it looks like:
 // the right answer never comes to this page. Everything from the server is put on the page as text.
+import { newId } from "./request.js";
 import { send } from "./send.js";
 import { triesText, verdictText } from "./text.js";
 
@@ -32,12 +33,6 @@ function element(tag, text, className) {
   if (text !== undefined) made.textContent = text;
   if (className) made.className = className;
   return made;
-}
-
-/** @returns {string} an id for an answer (the server keeps each once) */
-function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**

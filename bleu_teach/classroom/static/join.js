@@ -1,4 +1,5 @@
 // The join page: a code and a nickname; the server keeps the student's token as a cookie.
+import { CLASS_KEY, OUTBOX_KEY } from "./names.js";
 import { send } from "./send.js";
 
 const form = /** @type {HTMLFormElement} */ (document.getElementById("join"));
@@ -12,8 +13,8 @@ form.addEventListener("submit", async (event) => {
     const joined = /** @type {{ session: string, nickname: string, kind: string }} */ (
       await send("/class/api/join", { code: typed("code"), nickname: typed("nickname") }));
     try { // the lesson pages read this (the site's classroom.js) and send each checked answer to the session
-      localStorage.setItem("bleu-teach-class", JSON.stringify({ session: joined.session, nickname: joined.nickname }));
-      localStorage.removeItem("bleu-teach-class-outbox"); // answers of an earlier session are not this one's
+      localStorage.setItem(CLASS_KEY, JSON.stringify({ session: joined.session, nickname: joined.nickname }));
+      localStorage.removeItem(OUTBOX_KEY); // answers of an earlier session are not this one's
     } catch { /* storage off: the lesson pages cannot know this browser joined */ }
     said.textContent = `You have joined “${joined.session}” as ${joined.nickname}. Open the lessons: your answers ` +
       "are sent to the class as well as checked.";

@@ -1,6 +1,7 @@
 // A student's phone during a poll: the open question, one vote (changeable until the presenter closes it).
 // The page asks every two seconds whether a question is open; the question and the options are put on the page
 // as text.
+import { newId } from "./request.js";
 import { send } from "./send.js";
 import { closedText } from "./text.js";
 
@@ -20,12 +21,6 @@ const options = /** @type {HTMLElement} */ (document.getElementById("poll-option
 const voted = /** @type {HTMLElement} */ (document.getElementById("voted"));
 /** @type {{ id: number } | null} */
 let shown = null; // the poll on the page: { id, round }
-
-/** @returns {string} an id for a vote (the server counts each once) */
-function newId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 32);
-}
 
 /** @param {PollState} data */
 function show(data) {

@@ -1,4 +1,7 @@
-// One way to write to the classroom server: JSON, with the header the server asks of its own pages.
+// One way to write to the classroom server and read its answer: request.js's write (JSON, with the header the
+// server asks of its own pages), the answer read as JSON.
+import { write } from "./request.js";
+
 /**
  * Send body (as JSON) to path; resolves to the server's JSON answer, rejects with its error's words.
  * @param {string} path
@@ -7,11 +10,7 @@
  * @returns {Promise<unknown>} the answer: the caller knows the shape its path answers with
  */
 export async function send(path, body, method = "POST") {
-  const response = await fetch(path, {
-    method, credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-Bleu-Teach": "1" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const response = await write(path, body, method);
   /** @type {{ error?: string }} */
   let answer = {};
   try { answer = await response.json(); } catch { /* no JSON body */ }

@@ -1,0 +1,45 @@
+"""Every route of the classroom server by its name: the one place where its paths are spelled.
+
+The route table (:func:`~bleu_teach.classroom.app.create_app`) gives each
+route its handler under its name, and a link to a route is made from its
+name: ``request.url_for`` and ``url_path_for`` in the routes, ``url_for`` in
+the templates, :func:`~bleu_teach.classroom.app.url_path` on the command
+line; the notebook's client (:mod:`~bleu_teach.classroom.client`) reads the
+two paths it posts to from here. ``{session:id}`` is a record's number (1 to 9
+digits), ``{secret:str}`` a session's teacher secret.
+
+Standard library only (no Starlette): the notebook's client imports it.
+"""
+
+from __future__ import annotations
+
+#: Every route's name and path.
+PATHS = {
+    "home": "/",
+    "join_page": "/class",
+    "join": "/class/api/join",
+    "me": "/class/api/me",
+    "answer": "/class/api/answers",
+    "teach": "/class/teach",
+    "create": "/class/api/sessions",
+    "enter": "/class/t/{session:id}/{secret:str}",
+    "dashboard": "/class/dashboard/{session:id}",
+    "projector": "/class/projector/{session:id}",
+    "tally": "/class/api/sessions/{session:id}/tally",
+    "events": "/class/api/sessions/{session:id}/events",
+    "close": "/class/api/sessions/{session:id}/close",
+    "delete": "/class/api/sessions/{session:id}",
+    "export": "/class/api/sessions/{session:id}/export.csv",
+    "remove": "/class/api/sessions/{session:id}/students/{student:id}/remove",
+    "poll_page": "/class/poll",
+    "poll": "/class/api/poll",
+    "vote": "/class/api/poll/vote",
+    "open_poll": "/class/api/sessions/{session:id}/polls",
+    "poll_questions": "/class/api/sessions/{session:id}/polls/questions",
+    "change_poll": "/class/api/sessions/{session:id}/polls/{poll:id}/{action:str}",
+    "homework_page": "/class/homework",
+    "homework": "/class/api/homework",
+    "homework_answer": "/class/api/homework/answer",
+    "grades": "/class/api/sessions/{session:id}/grades.csv",
+    "reopen": "/class/api/sessions/{session:id}/roster/reopen",
+}
