@@ -60,6 +60,50 @@ def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callabl
     return folder
 
 
+def computed_once(tmp_path_factory: pytest.TempPathFactory, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, computed once per run even when the run is spread over workers: the first to ask computes it
+    and keeps it pickled in a folder ``made_once`` makes; the others (and later calls) read it back."""
+    import pickle
+
+    def make(folder: Path) -> None:
+        (folder / "value.pickle").write_bytes(pickle.dumps(compute()))
+
+    return pickle.loads((made_once(tmp_path_factory, name, make) / "value.pickle").read_bytes())
+
+
+def _wmt21_once(tmp_path_factory: pytest.TempPathFactory, level: str, make: Callable[..., Any]) -> Callable[..., Any]:
+    """``table(pair, reference=None)``: ``make(wmt21_ted(pair), reference=reference)``, computed once per run
+    (``computed_once``); ``None`` is the pair's default reference, as for ``make`` itself, and the same table as the
+    one named by it."""
+    from bleu_teach.lessons.data import wmt21_ted
+    from bleu_teach.lessons.mqm import default_reference
+
+    def table(pair: str, reference: str | None = None) -> Any:
+        data = wmt21_ted(pair)
+        used = default_reference(data) if reference is None else reference
+        return computed_once(tmp_path_factory, f"wmt21-{level}-{pair}-{used}", lambda: make(data, reference=used))
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def wmt21_system_table(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Any]:
+    """``wmt21_system_table(pair, reference=None)``: ``system_level(wmt21_ted(pair), reference=reference)`` with every
+    metric (BLEU, chrF, TER), computed once per run for the test files that need it (TER takes a second a system)."""
+    from bleu_teach.lessons.metric_tables import system_level
+
+    return _wmt21_once(tmp_path_factory, "system-level", system_level)
+
+
+@pytest.fixture(scope="session")
+def wmt21_segment_table(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Any]:
+    """``wmt21_segment_table(pair, reference=None)``: ``segment_level(wmt21_ted(pair), reference=reference)``
+    (sentence BLEU and chrF of every system's every segment), computed once per run for the test files that need it."""
+    from bleu_teach.lessons.metric_tables import segment_level
+
+    return _wmt21_once(tmp_path_factory, "segment-level", segment_level)
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package's wheel, built once per run by ``python -m build``, as ``make dist`` builds it."""

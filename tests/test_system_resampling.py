@@ -26,13 +26,20 @@ from bleu_teach.lessons.system_resampling import (
     soft_pairwise_accuracy,
 )
 from bleu_teach.metrics import METRICS
+from tests.conftest import computed_once
 
 SIGN = {"BLEU": 1.0, "chrF": 1.0, "TER": -1.0}
 
 
 @pytest.fixture(scope="module")
-def zhen():
-    return segment_statistics(wmt21_ted("zh-en"), reference="ref-B", metrics=("BLEU", "chrF", "TER"))
+def zhen(tmp_path_factory):
+    """Every zh-en segment's statistics against ref-B (TER's take a second a system): computed once per run, also
+    when make check's workers share this module's tests."""
+    return computed_once(
+        tmp_path_factory,
+        "wmt21-segment-statistics-zh-en-ref-B",
+        lambda: segment_statistics(wmt21_ted("zh-en"), reference="ref-B", metrics=("BLEU", "chrF", "TER")),
+    )
 
 
 def small(stats, systems=5, segments=40):

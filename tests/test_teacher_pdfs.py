@@ -95,6 +95,12 @@ def class_of_60(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @cache
+def _roster_sheets() -> list[list[Any]]:
+    """``worksheets(STUDENTS, SEED)``, the roster's sheets: drawn once for the tests that read them."""
+    return worksheets(STUDENTS, SEED)
+
+
+@cache
 def _text(path: Path) -> str:
     return subprocess.run(
         ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
@@ -210,7 +216,7 @@ def test_paper_is_a4_by_default_and_letter_on_request(folder: Path):
 
 
 def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Path):
-    sheets = worksheets(STUDENTS, SEED)
+    sheets = _roster_sheets()
     for sheet in sheets:
         reader = PdfReader(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf")
         fields = [annot.get_object() for page in reader.pages for annot in page.get("/Annots", [])]
@@ -222,7 +228,7 @@ def test_each_answer_space_is_a_form_field_named_for_a_screen_reader(folder: Pat
 
 
 def test_every_script_comes_back_from_the_extracted_text(folder: Path):
-    sheets = worksheets(STUDENTS, SEED)
+    sheets = _roster_sheets()
     chinese = 0
     for sheet, name in zip(sheets, NAMES):
         text = _squashed(_text(folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf"))
@@ -308,7 +314,7 @@ def _elements(reader: PdfReader) -> list[Any]:
 
 
 def test_a_name_in_another_script_carries_its_language_in_the_structure_tree(folder: Path):
-    sheets = worksheets(STUDENTS, SEED)
+    sheets = _roster_sheets()
     for sheet, name in zip(sheets, NAMES):
         path = folder / "sheets-a4" / "sheets" / f"student-{sheet[0].student:02d}.pdf"
         tagged = [(str(e["/S"]), str(e["/Lang"])) for e in _elements(PdfReader(path)) if "/Lang" in e]

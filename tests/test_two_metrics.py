@@ -103,12 +103,11 @@ def test_the_scores_travel_to_the_page_unchanged():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("pair", sorted(REFERENCE_USED))
-def test_the_shipped_scores_are_what_the_package_computes(pair: str):
-    """scripts/system_scores.py's file against a fresh scoring of the WMT21 data (TER takes a minute or so)."""
-    from bleu_teach.lessons.data import wmt21_ted
-    from bleu_teach.lessons.metric_tables import system_level
-
-    table = system_level(wmt21_ted(pair), reference=REFERENCE_USED[pair]).systems_only()
+def test_the_shipped_scores_are_what_the_package_computes(pair: str, wmt21_system_table):
+    """scripts/system_scores.py's file against a fresh scoring of the WMT21 data (TER takes a minute or so):
+    ``system_level(wmt21_ted(pair), reference=REFERENCE_USED[pair])``, computed once per run for the tests that use
+    it (tests/conftest.py)."""
+    table = wmt21_system_table(pair, REFERENCE_USED[pair]).systems_only()
     assert system_scores(table) == SHIPPED[pair]
 
 

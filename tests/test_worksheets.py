@@ -10,6 +10,7 @@ import time
 import zipfile
 from collections import Counter
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
+from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -32,8 +33,19 @@ from tests.view_checks import needs_weasyprint
 pytestmark = pytest.mark.slow
 
 STUDENTS, SEED = 40, 1
-SHEETS = worksheets(STUDENTS, SEED)
-VARIANTS = [ex for sheet in SHEETS for ex in sheet]
+
+
+@cache
+def _sheets() -> list[list[Exercise]]:
+    """The class's sheets, ``worksheets(STUDENTS, SEED)``: drawn once, when a test first asks (not when the module is
+    imported: every worker of make test, and make check, which runs none of these tests, imports it)."""
+    return worksheets(STUDENTS, SEED)
+
+
+@cache
+def _variants() -> list[Exercise]:
+    """Every variant on the class's sheets, sheet by sheet."""
+    return [ex for sheet in _sheets() for ex in sheet]
 
 
 @pytest.fixture(scope="module")
@@ -63,26 +75,26 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert run.returncode == 0, run.stderr
     FIGURES.append(
         f"exercises worksheet --students {STUDENTS}: {seconds:.1f} s for {STUDENTS} PDF worksheets, "
-        f"their key and three quiz files ({len(VARIANTS)} variants)"
+        f"their key and three quiz files ({len(_variants())} variants)"
     )
     return out
 
 
 def test_every_student_gets_a_variant_of_every_numeric_exercise_and_no_two_share_one():
-    assert [[ex.id for ex in sheet] for sheet in SHEETS] == [list(VARIED)] * STUDENTS
-    assert [sheet[0].student for sheet in SHEETS] == list(range(1, STUDENTS + 1))
+    assert [[ex.id for ex in sheet] for sheet in _sheets()] == [list(VARIED)] * STUDENTS
+    assert [sheet[0].student for sheet in _sheets()] == list(range(1, STUDENTS + 1))
     for k, exercise_id in enumerate(VARIED):
-        inputs = [repr(sorted(sheet[k].inputs.items())) for sheet in SHEETS]
+        inputs = [repr(sorted(sheet[k].inputs.items())) for sheet in _sheets()]
         assert len(set(inputs)) == STUDENTS, exercise_id
         assert repr(sorted(exercise(exercise_id).inputs.items())) not in inputs  # not the lesson's own question
     again = worksheets(3, SEED)
-    assert [[ex.inputs for ex in sheet] for sheet in again] == [[ex.inputs for ex in sheet] for sheet in SHEETS[:3]]
-    assert worksheets(1, SEED + 1)[0][0].inputs != SHEETS[0][0].inputs
+    assert [[ex.inputs for ex in sheet] for sheet in again] == [[ex.inputs for ex in sheet] for sheet in _sheets()[:3]]
+    assert worksheets(1, SEED + 1)[0][0].inputs != _sheets()[0][0].inputs
 
 
 @pytest.mark.parametrize("exercise_id", VARIED)
 def test_each_variant_is_right_by_nltk_and_tells_every_misconception_apart(exercise_id: str):
-    for ex in (v for v in VARIANTS if v.id == exercise_id):
+    for ex in (v for v in _variants() if v.id == exercise_id):
         right = nltk_value(ex)
         assert abs(as_float(ex.answer) - right) <= tolerance(ex), (ex.label, ex.answer, right)
         assert ex.check(ex.answer_text).verdict == "correct", ex.label
@@ -90,7 +102,7 @@ def test_each_variant_is_right_by_nltk_and_tells_every_misconception_apart(exerc
 
 
 def test_each_variant_keeps_what_its_exercise_teaches():
-    for ex in VARIANTS:
+    for ex in _variants():
         given = ex.inputs
         if ex.kind == "modified_precision":
             hyp = given["hypothesis"].split()
@@ -118,7 +130,7 @@ def test_each_variant_keeps_what_its_exercise_teaches():
 def test_the_pdfs_read_back_with_each_students_own_question_and_answer_space(folder: Path):
     sheets = sorted((folder / "sheets").glob("student-*.pdf"))
     assert [p.stem for p in sheets] == [f"student-{k:02d}" for k in range(1, STUDENTS + 1)]
-    for path, sheet in zip(sheets, SHEETS):
+    for path, sheet in zip(sheets, _sheets()):
         text = " ".join(
             subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout.split()
         )
@@ -132,7 +144,7 @@ def test_the_pdfs_read_back_with_each_students_own_question_and_answer_space(fol
             ["pdftotext", str(folder / "worksheet-key.pdf"), "-"], capture_output=True, text=True, check=True
         ).stdout.split()
     )
-    for sheet in SHEETS:
+    for sheet in _sheets():
         section = key.split(f"Sheet of student {sheet[0].student:02d}")[1].split("Sheet of student")[0]
         for number, ex in enumerate(sheet, start=1):
             assert f"{number}. {ex.id}: {_both_roundings(ex)}." in section, ex.label
@@ -151,7 +163,7 @@ def _both_roundings(ex: Exercise) -> str:
 
 
 def test_the_worksheet_never_shows_its_answer(folder: Path):
-    for sheet in SHEETS:
+    for sheet in _sheets():
         text = (folder / "sheets" / f"student-{sheet[0].student:02d}.md").read_text(encoding="utf-8")
         for ex in sheet:
             assert ex.working not in text and f"Answer: {ex.answer_text}" not in text, ex.label
@@ -180,10 +192,10 @@ def test_the_quiz_files_are_drawn_apart_from_the_sheets_and_name_no_seed(folder:
     found = _quiz_by_category(folder)
     day = datetime.date.today().isoformat()
     # An exercise whose few good sentences the sheets have all used (02.1, after 40 sheets) has no quiz variant.
-    present = [(i, v) for i, v in zip(VARIED, SHEETS[0]) if f"/{i} " in " ".join(found)]
+    present = [(i, v) for i, v in zip(VARIED, _sheets()[0]) if f"/{i} " in " ".join(found)]
     assert {i for i, _ in present} >= {"01.1", "03.1", "04.2", "07.1", "08.1"}
     assert list(found) == [f"$course$/bleu-teach quiz variants, made {day}/{i} {v.title}" for i, v in present]
-    paper = {question_text(ex, "platform") for ex in VARIANTS}
+    paper = {question_text(ex, "platform") for ex in _variants()}
     quiz_texts = [q.findtext("questiontext/text") for questions in found.values() for q in questions]
     assert len(quiz_texts) >= 5 * len(present) and not paper & set(quiz_texts)
     for questions, (exercise_id, _) in zip(found.values(), present):
@@ -220,7 +232,7 @@ def test_the_gift_and_qti_files_hold_every_quiz_variant(folder: Path):
     sections = [e for e in root.iter() if tag(e) == "section" and e.get("ident") != "root_section"]
     assert len(sections) == len(found)  # one question group per exercise, from which the quiz picks one
     assert [s.get("title") for s in sections] == [
-        f"{i} {v.title}" for i, v in zip(VARIED, SHEETS[0]) if any(f"/{i} " in category for category in found)
+        f"{i} {v.title}" for i, v in zip(VARIED, _sheets()[0]) if any(f"/{i} " in category for category in found)
     ]
     picks = [next(int(x.text) for x in s.iter() if tag(x) == "selection_number") for s in sections]
     assert picks == [1] * len(found)
@@ -281,9 +293,9 @@ def test_a_large_class_gets_worksheets_and_the_key_says_which_variants_are_share
 
 def test_variants_spread_their_answers_and_never_repeat_the_lessons_own_question():
     for k, exercise_id in enumerate(VARIED):
-        answers = {sheet[k].answer_text for sheet in SHEETS}
+        answers = {sheet[k].answer_text for sheet in _sheets()}
         assert len(answers) >= 10, (exercise_id, answers)
-        assert all(sheet[k].inputs != exercise(exercise_id).inputs for sheet in SHEETS)
+        assert all(sheet[k].inputs != exercise(exercise_id).inputs for sheet in _sheets())
 
 
 def test_the_students_sheets_never_print_the_seed_and_the_key_does(folder: Path):
@@ -365,18 +377,18 @@ def test_students_who_share_a_variant_share_one_quiz_question(tmp_path: Path):
 def test_no_quiz_variant_is_a_sheet_with_its_words_moved_or_its_answer_on_the_same_sentences():
     from bleu_teach.exercises.variants import quiz_variants
 
-    quiz = quiz_variants(SEED, SHEETS)
+    quiz = quiz_variants(SEED, _sheets())
 
     def moved(ex: Exercise) -> tuple[str, str, list[str]]:  # the same references and the same words in any order
         return (ex.id, repr(ex.inputs.get("references")), sorted(ex.inputs.get("hypothesis", "").split()))
 
-    paper_moved = [moved(ex) for ex in VARIANTS]
+    paper_moved = [moved(ex) for ex in _variants()]
     paper_echo = {
-        (ex.id, repr(ex.inputs["references"]), ex.answer_text) for ex in VARIANTS if "references" in ex.inputs
+        (ex.id, repr(ex.inputs["references"]), ex.answer_text) for ex in _variants() if "references" in ex.inputs
     }
     paper_lengths = {
         (tuple(sorted(ex.inputs["reference_lengths"])), ex.inputs["hypothesis_length"])
-        for ex in VARIANTS
+        for ex in _variants()
         if ex.kind == "brevity_penalty"
     }
     for ex in quiz:

@@ -343,13 +343,11 @@ def test_side_by_side_explorer(lab: Lab, page):  # noqa: ANN001
     expect_text(verdict, line("the cat is chasing the dog", "the dog is chasing a cat", refs, n=2))
 
 
-def test_disagreement_explorer(lab: Lab, page):  # noqa: ANN001
+def test_disagreement_explorer(lab: Lab, page, wmt21_segment_table):  # noqa: ANN001
     """Lesson 08's explorer: every control changes the segment shown to the one bleu_teach ranks there."""
-    from bleu_teach.lessons.data import wmt21_ted
     from bleu_teach.lessons.disagreement import disagreements
-    from bleu_teach.lessons.metric_tables import segment_level
 
-    table = segment_level(wmt21_ted("zh-en"))
+    table = wmt21_segment_table("zh-en")  # segment_level(wmt21_ted("zh-en")), made once per run (tests/conftest.py)
     ranked = {metric: disagreements(table, metric) for metric in ("BLEU", "chrF")}
     area = run_explorer(page, lab, "08_bleu_and_people.ipynb", "DisagreementExplorer(ted, segments)")
     expect_text(area, ranked["BLEU"][0].to_text())

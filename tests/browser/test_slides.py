@@ -84,6 +84,9 @@ FITS = """() => {
 
 #: Settled: web fonts loaded, MathJax 2 done typesetting the slide on screen (the static decks: deck.js has it set
 #: the slide again once shown, which may start after this is asked, so its glyphs are waited for), two frames drawn.
+#: A slide with no mathematics (no formula, no glyph, no TeX delimiter left in its text once MathJax's queue, its
+#: first typesetting of the page included, has run) has nothing MathJax could still draw (deck.js sets again only a
+#: slide with formulas): it is not watched for 100 ms.
 SETTLED = """async () => {
   await document.fonts.ready;
   const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
@@ -92,9 +95,11 @@ SETTLED = """async () => {
     const s = document.querySelector('.reveal .slides section.present:not(.stack)');
     const formulas = () => s.querySelectorAll('script[type^="math/tex"]').length;
     const drawn = () => s.querySelectorAll('.MathJax_CHTML .mjx-char').length;
+    const tex = () => /\\$|\\\\[([]|\\\\begin\\{/.test(s.textContent);
     for (let tries = 0; tries < 100; tries++) {
       await new Promise(done => hub.Queue(done));
       await frame();
+      if (!formulas() && !drawn() && !tex()) break;
       const before = drawn();
       await new Promise(done => setTimeout(done, 100));
       await new Promise(done => hub.Queue(done));
@@ -432,16 +437,37 @@ def test_a_course_address_that_is_not_an_http_address_is_refused():
 # ---------------------------------------------------------------------------
 
 
-def site_deck(browser: Any, site: Site, width: int = 1280, height: int = 720) -> tuple[Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": height})
+@pytest.fixture(scope="module")
+def site_copy(browser: Any, site: Site) -> Any:
+    """One browser context for the tests of the site's copy, which lets through only the site's requests (and counts
+    the others): each test opens its own page in it, at its own size, and loads the deck afresh. Shared because a
+    context's first start of Python compiles Pyodide (about 3 s), and its later pages start it in half a second, as
+    on a reload (the first test here starts it cold)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
     context.set_default_timeout(60_000)
-    return context, only_local(context, site.url + "/")
+    blocked = only_local(context, site.url + "/")
+    yield context, site.url, blocked
+    context.close()
+
+
+def site_deck(site_copy: Any, width: int = 1280, height: int = 720) -> tuple[Any, list[str]]:
+    """A new page of the site copy's context at ``width`` x ``height``, and the list of the requests blocked from now
+    on (the test closes the page when done). What the earlier tests' pages kept in the site's local storage (the
+    live forms keep what was typed in them) is cleared first: each test starts as in a context of its own."""
+    context, url, blocked = site_copy
+    clean = context.new_page()
+    clean.goto(f"{url}/deck.css")  # a file of the site's with no script: its origin's storage, untouched by it
+    clean.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    clean.close()
+    blocked.clear()  # what is counted from now on is this test's
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    return page, blocked
 
 
 @pytest.mark.parametrize("width,height", SIZES)
-def test_the_site_copys_slides_fit_once_python_has_answered(browser, site: Site, width: int, height: int):
-    context, blocked = site_deck(browser, site, width, height)
-    page = context.new_page()
+def test_the_site_copys_slides_fit_once_python_has_answered(site_copy: Any, site: Site, width: int, height: int):
+    page, blocked = site_deck(site_copy, width, height)
     url = f"{site.url}/{DECK}.slides.html"
     page.goto(url)
     page.wait_for_selector(".reveal.ready")
@@ -461,22 +487,22 @@ def test_the_site_copys_slides_fit_once_python_has_answered(browser, site: Site,
         problems += fit_problems(page, f"#/{index} live")
     assert problems == [], problems
     assert blocked == []
-    context.close()
+    page.close()
 
 
-def test_the_site_copys_widget_computes_what_the_formula_gives(browser, site: Site):
-    context, blocked = site_deck(browser, site)
-    page = context.new_page()
+def test_the_site_copys_widget_computes_what_the_formula_gives(site_copy: Any, site: Site):
+    page, blocked = site_deck(site_copy)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     the_score_slide_computes_what_the_formula_gives(page, site.url)
     assert blocked == [] and errors == [], (blocked, errors)
-    context.close()
+    page.close()
 
 
-def test_clicker_keys_change_slide_unless_a_control_is_being_edited_and_esc_leaves_a_control(browser, site: Site):
-    context, blocked = site_deck(browser, site)
-    page = context.new_page()
+def test_clicker_keys_change_slide_unless_a_control_is_being_edited_and_esc_leaves_a_control(
+    site_copy: Any, site: Site
+):
+    page, blocked = site_deck(site_copy)
     page.goto(f"{site.url}/{DECK}.slides.html")
     page.wait_for_selector(".reveal.ready")
     clip = slide_index(page, "CLIP THEM")
@@ -547,7 +573,7 @@ def test_clicker_keys_change_slide_unless_a_control_is_being_edited_and_esc_leav
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('.reveal').classList.contains('overview')")
     assert blocked == []
-    context.close()
+    page.close()
 
 
 # ---------------------------------------------------------------------------
