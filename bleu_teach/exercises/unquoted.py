@@ -51,16 +51,16 @@ def unquoted_letter(error: BaseException, cell: str) -> str | None:
     return f'NameError: {name} is read as a name. Put the {what} in quotes: answer = "{name}"'
 
 
-def refused_answer(error: BaseException, called: str, cell: str) -> str | None:
-    """The one line for ``error`` when the exercise cell's own call of ``check`` (``called``: the function the cell
-    called) refused the answer, else None.
+def refused_answer(error: BaseException, by_check: bool, cell: str) -> str | None:
+    """The one line for ``error`` when the exercise cell's own call of ``check`` refused the answer (``by_check``:
+    the function the cell called was ``check``), else None.
 
-    >>> refused_answer(ValueError("Write the answer as a number."), "check", 'check("01.1", "banana")')
+    >>> refused_answer(ValueError("Write the answer as a number."), True, 'check("01.1", "banana")')
     'ValueError: Write the answer as a number.'
-    >>> refused_answer(ValueError("math domain error"), "sqrt", 'check("01.1", sqrt(-1))') is None
+    >>> refused_answer(ValueError("math domain error"), False, 'check("01.1", sqrt(-1))') is None
     True
     """
-    if not isinstance(error, (ValueError, TypeError)) or called != "check" or not _EXERCISE_CELL.search(cell):
+    if not isinstance(error, (ValueError, TypeError)) or not by_check or not _EXERCISE_CELL.search(cell):
         return None
     return f"{type(error).__name__}: {error}"
 
@@ -79,11 +79,11 @@ def _handler(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: 
     # the cell's own frame (the first "<module>" one), then the function it called: bank.check refusing the answer
     cell_at = next((i for i, frame in enumerate(frames) if frame.f_code.co_name == "<module>"), len(frames))
     after = frames[cell_at + 1 : cell_at + 2]
-    called = "check" if after and _is_bank_check(after[0]) else ""
+    by_check = bool(after) and _is_bank_check(after[0])
     if isinstance(value, NameError):
         said = unquoted_letter(value, cell) if in_the_cell else None
     else:
-        said = refused_answer(value, called, cell)
+        said = refused_answer(value, by_check, cell)
     if said is None:
         shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
     else:
