@@ -116,9 +116,10 @@ def widget_html(
         )
     )
     chart = ""
-    if "curve" in shown["extra"]:
+    if "chart" in shown["extra"]:
+        described = shown["extra"]["chart"]["description"]
         chart = (
-            f'<div class="live-chart"><canvas role="img" aria-label="{_escape(shown["extra"]["description"])}" '
+            f'<div class="live-chart"><canvas role="img" aria-label="{_escape(described)}" '
             f'data-palette="{_escape(json.dumps(PALETTE))}"></canvas></div>'
         )
     needs = f' data-python-extra="{CONTEXTS_ZIP}"' if explorer.needs else ""

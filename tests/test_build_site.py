@@ -140,6 +140,12 @@ def _weights(query: dict[str, list[str]]) -> tuple[float, ...]:
     return tuple(float(w) for w in typed.split(",")) if typed else (1 / n,) * n
 
 
+def _widget_tree(models: dict, model_id: str) -> list[dict]:
+    """The saved states of a widget and of all its descendants, depth first (the order shown on screen)."""
+    state = models.get(model_id.removeprefix("IPY_MODEL_"), {}).get("state", {})
+    return [state] + [s for child in state.get("children", []) for s in _widget_tree(models, child)]
+
+
 def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
     """(cell index, the widget tree's saved states) for every explorer output with a Hypothesis box."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
@@ -149,7 +155,7 @@ def _saved_explorers(path: Path) -> list[tuple[int, list[dict]]]:
         for output in cell.get("outputs", []):
             view = output.get("data", {}).get(saved.WIDGET_VIEW)
             if view:
-                tree = list(saved.widget_tree(models, view["model_id"]))
+                tree = _widget_tree(models, view["model_id"])
                 if any(
                     s.get("_model_name") in ("TextModel", "TextareaModel")
                     and str(s.get("description", "")).startswith("Hypothesis")
@@ -204,14 +210,23 @@ def test_every_try_it_section_with_a_text_explorer_links_to_the_live_explorer():
 
 
 def test_a_saved_explorer_without_references_is_refused():
-    models = {
-        "root": {
-            "state": {"_dom_classes": [saved.MARK, saved.explorer_class("BleuExplorer")], "children": ["IPY_MODEL_hyp"]}
-        },
-        "hyp": {"state": {"_dom_classes": ["bleu-teach-hypothesis"], "description": "Hypothesis", "value": "the cat"}},
-    }
+    data = {saved.EXPLORER_MIME: {"explorer": "BleuExplorer", "values": {"hypothesis": "the cat"}}}
     with pytest.raises(ValueError, match="The saved BleuExplorer has no 'references', 'tokenizer'"):
-        saved.saved_explorer(models, "root")
+        saved.saved_explorer(data)
+
+
+@pytest.mark.parametrize(
+    ("bundle", "message"),
+    [
+        ({"explorer": "NoSuchExplorer", "values": {}}, "an explorer 'NoSuchExplorer' that bleu_teach does not declare"),
+        ({"explorer": "BleuExplorer"}, "has no explorer name and values"),
+        ("BleuExplorer", "has no explorer name and values"),
+        ({"explorer": "BrevityPenaltyExplorer", "values": {"colour": "red"}}, "values 'colour' it does not declare"),
+    ],
+)
+def test_a_saved_explorer_bundle_that_is_not_one_is_refused_by_name(bundle, message):
+    with pytest.raises(ValueError, match=message):
+        saved.saved_explorer({saved.EXPLORER_MIME: bundle})
 
 
 def test_a_preset_url_carries_every_setting():

@@ -32,13 +32,12 @@ from bleu_teach.bleu.explain import compare_hypotheses, explain
 from bleu_teach.bleu.reports import BleuReport, bp_line
 from bleu_teach.explorers.typed_input import explain_text, parse_weights, text_tokens
 from bleu_teach.inputs.validation import check_length, check_orders
-from bleu_teach.lessons.curves import bp_curve
+from bleu_teach.lessons.curves import brevity_penalty_chart
 from bleu_teach.lessons.disagreement import Disagreement, disagreement_document
 from bleu_teach.lessons.mqm import mqm_segment
 from bleu_teach.lessons.two_metrics import SystemScores, compare_two, ordinal
 from bleu_teach.metrics import METRICS
 from bleu_teach.views.document import Alert, Document, Paragraph, Score
-from bleu_teach.views.figure_text import brevity_penalty_curve
 from bleu_teach.views.html_writer import FRAGMENT_HEADING, write_html
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,8 +70,6 @@ CLIPPING_MAX_ORDER = 4
 #: The brevity-penalty explorer's sliders reach at most this many tokens (its ``max_len``): about what a slider
 #: can still set token by token, and longer than almost every sentence in a test set.
 MAX_BP_LENGTH = 100
-#: The brevity-penalty chart's title (the notebook's matplotlib figure has the same).
-BP_TITLE = "Brevity penalty against hypothesis length"
 ALL_SYSTEMS = "all systems"
 TOO_KIND = "metric too kind"
 TOO_HARSH = "metric too harsh"
@@ -149,11 +146,8 @@ def clipping_view(hypothesis: str, references: Sequence[str], n: int, compact: b
 def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetView:
     """The brevity-penalty explorer: r, the rule and BP (headline: BP), and the curve's points in ``extra``.
 
-    ``extra`` holds ``curve`` (the (c, BP) points for c = 1 to ``max_len``, from
-    :func:`~bleu_teach.lessons.curves.bp_curve`, what the notebook's matplotlib plot draws),
-    ``references`` (the distinct reference lengths, sorted), ``chosen`` (r, the one BLEU uses: the chart draws
-    it thicker), ``point`` (c and BP of the hypothesis) and
-    ``description`` (the chart in words, as :mod:`bleu_teach.views.figure_text` describes the notebook's figure).
+    ``extra`` holds ``chart``: the chart the notebook's matplotlib plot draws, described once
+    (:func:`~bleu_teach.lessons.curves.brevity_penalty_chart`, as JSON), for the website's Chart.js.
     """
 
     def render() -> WidgetView:
@@ -167,23 +161,8 @@ def brevity_view(ref_lens: Sequence[int], hyp_len: int, max_len: int) -> WidgetV
         html = write_html(
             Document((Paragraph((f"closest reference length r = {r}: ", bp_line(hyp_len_checked, r, bp))),))
         )
-        points = [(c, float(value)) for c, _, value in bp_curve(lens, top) if c > 0]
-        xs, ys = [c for c, _ in points], [y for _, y in points]
-        described = brevity_penalty_curve(BP_TITLE, xs, ys, lens, (hyp_len_checked, bp), r)
-        return WidgetView(
-            html,
-            bp,
-            "BP",
-            result=(r, bp),
-            extra={
-                "curve": [list(p) for p in points],
-                "references": sorted(set(lens)),
-                "chosen": r,
-                "point": [hyp_len_checked, bp],
-                "title": BP_TITLE,
-                "description": described,
-            },
-        )
+        chart = brevity_penalty_chart(lens, hyp_len_checked, top)
+        return WidgetView(html, bp, "BP", result=(r, bp), extra={"chart": chart.as_json()})
 
     return guarded(render)
 

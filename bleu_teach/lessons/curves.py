@@ -23,11 +23,15 @@ from bleu_teach.inputs.validation import (
     check_tokens,
     check_weight_tuple,
 )
+from bleu_teach.views.document import Chart, Series
+from bleu_teach.views.figure_text import brevity_penalty_curve
 
 __all__ = [
     "LengthRow",
     "length_sweep",
     "bp_curve",
+    "brevity_penalty_chart",
+    "BP_TITLE",
     "smoothing_comparison",
     "PrecisionRow",
     "corpus_precisions",
@@ -104,6 +108,56 @@ def bp_curve(ref_lens: Sequence[int], max_len: int) -> list[tuple[int, int, Numb
         r = closest_ref_length(lens, c)
         out.append((c, r, brevity_penalty(r, c)))
     return out
+
+
+#: The brevity-penalty chart's title, in the notebook and on the website.
+BP_TITLE = "Brevity penalty against hypothesis length"
+
+
+def brevity_penalty_chart(ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None) -> Chart:
+    """The brevity-penalty chart, described once: BP against the hypothesis length c for c = 1 to ``max_len`` (by
+    default twice the longest reference, and past ``hyp_len``), a vertical line at each reference length (the one
+    BLEU uses for ``hyp_len`` thicker, and named), and ``hyp_len`` marked with a star.
+
+    >>> chart = brevity_penalty_chart([4, 6], hyp_len=5, max_len=8)
+    >>> for series in chart.series[1:]:
+    ...     print(series.kind, series.label, series.width)
+    rule chosen reference length r = 4 5
+    rule reference length 6 2
+    star your hypothesis: c = 5, BP = 1.000 2.0
+    """
+    lens = list(ref_lens) if isinstance(ref_lens, Sequence) and not isinstance(ref_lens, (str, bytes)) else []
+    top = max_len if max_len is not None else max(max(lens or [1]) * 2, (hyp_len or 0) + 1, 2)
+    points = bp_curve(ref_lens, top)
+    if hyp_len is not None and not any(c == hyp_len for c, _, _ in points):
+        raise ValueError(
+            f"hyp_len: {hyp_len} is beyond the curve's last length {top}; give max_len at least {hyp_len}."
+        )
+    drawn = [(c, float(bp)) for c, _, bp in points if c > 0]
+    series = [Series("line", "BP = exp(1 - r/c) if c <= r, else 1", tuple(drawn), colour=0, width=2.5, size=6)]
+    # The reference length BLEU uses for the hypothesis (the closest; of two as close, the shorter) is drawn
+    # thicker and named in the legend, so the tie rule is seen, not only read.
+    chosen = None if hyp_len is None else next(r for c, r, _ in points if c == hyp_len)
+    for i, r in enumerate(sorted(set(lens))):
+        label = f"chosen reference length r = {r}" if r == chosen else f"reference length {r}"
+        series.append(Series("rule", label, ((r, 0.0),), colour=i + 1, dash=(i + 1) % 4, width=5 if r == chosen else 2))
+    marked = None
+    if hyp_len is not None:
+        marked = (hyp_len, next(bp for c, bp in drawn if c == hyp_len))
+        label = f"your hypothesis: c = {hyp_len}, BP = {marked[1]:.3f}"
+        series.append(Series("star", label, (marked,), colour=3, size=24))
+    xs, ys = [c for c, _ in drawn], [bp for _, bp in drawn]
+    return Chart(
+        title=BP_TITLE,
+        x_label="hypothesis length c (tokens)",
+        y_label="brevity penalty",
+        x_range=(0, top + 0.5),
+        y_range=(-0.02, 1.1),
+        series=tuple(series),
+        description=brevity_penalty_curve(BP_TITLE, xs, ys, lens, marked, chosen),
+        whole_x=True,
+        legend="lower right",
+    )
 
 
 def smoothing_comparison(

@@ -10,8 +10,12 @@ and Next buttons and notes where declared, and shows the declared view of
 their values, again whenever one changes.  :func:`label_style` sets the
 width of the controls' labels so that they stay aligned.
 
-It also marks the widget and each control by name for the widget's saved
-copy (:mod:`bleu_teach.explorers.saved`), a ``fixed`` setting in a hidden control.
+Its output carries, beside the widget view, its own MIME bundle: its name and
+values (:func:`bleu_teach.explorers.saved.explorer_bundle`), which a saved
+notebook keeps and the website reads.  The box carries the classes
+``bleu-teach-explorer`` and ``bleu-teach-explorer-<Name>`` and each control
+``bleu-teach-<control name>``, for the deck's style sheet; a ``fixed`` setting
+is held in a hidden control.
 
 >>> references = ReferenceList(["the cat is on the mat", "there is a cat"], lambda: None)
 >>> references.values, references.remove_button.disabled
@@ -30,13 +34,15 @@ import ipywidgets as widgets
 
 from bleu_teach.explorers import arguments
 from bleu_teach.explorers.declaration import NO_CONTEXT, Control, Explorer, enabled
-from bleu_teach.explorers.saved import MARK, control_class, explorer_class
+from bleu_teach.explorers.saved import EXPLORER_MIME, explorer_bundle
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach.explorers.views import WidgetView
 from bleu_teach.ui import controls
 
 __all__ = ["ExplorerWidget", "ReferenceList", "label_style"]
 
+#: The class every explorer's box carries (the deck's style sheet uses it).
+MARK = "bleu-teach-explorer"
 _WIDE = widgets.Layout(width="95%")
 _LABEL = {"description_width": "110px"}
 #: A label up to this many characters sets the width of every label of its explorer (they stay aligned); a longer
@@ -162,14 +168,14 @@ class ExplorerWidget(widgets.VBox):
         self.step_buttons: dict[str, tuple[widgets.Button, widgets.Button]] = {}
         for control in declaration.controls:
             made = self._control(control, values, owner)
-            made.add_class(control_class(control.name))
+            made.add_class(f"bleu-teach-{control.name}")
             self.controls[control.name] = made
             setattr(self, control.name, values[control.name] if control.kind == "fixed" else made)
         self.output = widgets.HTML()
         self.result: Any = None
         super().__init__(self._rows(values) + [self.output, *self._after_output()])
         self.add_class(MARK)
-        self.add_class(explorer_class(declaration.name))
+        self.add_class(f"{MARK}-{declaration.name}")
         self._resetting = False
         for control in declaration.controls:  # before the updates: a new list's rank is 1 when it is shown
             if control.resets:
@@ -300,6 +306,13 @@ class ExplorerWidget(widgets.VBox):
             elif made is not None:
                 found[control.name] = made.value
         return found
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        """The widget view (ipywidgets), and the explorer's own bundle: its name and values (what the site reads)."""
+        bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)
+        if bundle is not None:
+            bundle[EXPLORER_MIME] = explorer_bundle(self.declaration, self.state())
+        return bundle
 
     def __repr__(self) -> str:
         shown = ", ".join(

@@ -26,11 +26,11 @@ from matplotlib.ticker import MaxNLocator
 from matplotlib.typing import RcKeyType
 
 from bleu_teach.bleu.reports import BleuReport
-from bleu_teach.explorers.views import BP_TITLE
-from bleu_teach.lessons.curves import bp_curve, length_sweep
+from bleu_teach.lessons.curves import brevity_penalty_chart, length_sweep
 from bleu_teach.lessons.metric_tables import mqm_bands
 from bleu_teach.metrics import METRICS
 from bleu_teach.views import figure_text
+from bleu_teach.views.document import Chart
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.confidence_intervals import BootstrapDistribution
@@ -45,6 +45,7 @@ __all__ = [
     "plot_precisions",
     "plot_length_sweep",
     "plot_brevity_penalty",
+    "draw_chart",
     "plot_scores",
     "plot_bootstrap",
     "lesson_style",
@@ -193,63 +194,56 @@ def plot_length_sweep(
 
 
 @_styled
+def draw_chart(chart: Chart) -> LessonFigure:
+    """Draw a chart described once (:class:`bleu_teach.views.document.Chart`; the website draws the same description
+    with Chart.js), with the lessons' palette and line styles; its description is the figure's text alternative."""
+    fig, ax = _new()
+    for series in chart.series:
+        colour = PALETTE[series.colour % len(PALETTE)]
+        style = LINESTYLES[series.dash % len(LINESTYLES)]
+        if series.kind == "line":
+            xs, ys = [x for x, _ in series.points], [y for _, y in series.points]
+            ax.plot(
+                xs,
+                ys,
+                marker="o",
+                linestyle=style,
+                color=colour,
+                linewidth=series.width,
+                markersize=series.size,
+                label=series.label,
+            )
+        elif series.kind == "rule":
+            ax.axvline(series.points[0][0], color=colour, linestyle=style, linewidth=series.width, label=series.label)
+        else:
+            ((x, y),) = series.points
+            ax.plot(
+                [x],
+                [y],
+                marker="*",
+                markersize=series.size,
+                color=colour,
+                markeredgecolor="black",
+                linestyle="none",
+                label=series.label,
+            )
+    ax.set_ylim(*chart.y_range)
+    ax.set_xlim(*chart.x_range)
+    if chart.whole_x:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    _style_axes(ax, chart.title, chart.x_label, chart.y_label)
+    ax.legend(loc=chart.legend)
+    fig.description = chart.description
+    return fig
+
+
+@_styled
 def plot_brevity_penalty(
     ref_lens: Sequence[int], hyp_len: int | None = None, max_len: int | None = None
 ) -> LessonFigure:
-    """BP against hypothesis length for the given reference lengths, marking ``hyp_len``."""
-    lens = list(ref_lens)
-    top = max_len if max_len is not None else max(max(lens) * 2, (hyp_len or 0) + 1, 2)
-    points = bp_curve(lens, top)
-    if hyp_len is not None and not any(c == hyp_len for c, _, _ in points):
-        raise ValueError(
-            f"hyp_len: {hyp_len} is beyond the curve's last length {top}; give max_len at least {hyp_len}."
-        )
-    fig, ax = _new()
-    xs = [c for c, _, _ in points if c > 0]
-    ys = [float(bp) for c, _, bp in points if c > 0]
-    ax.plot(
-        xs,
-        ys,
-        marker="o",
-        linestyle="-",
-        color=PALETTE[0],
-        linewidth=2.5,
-        markersize=6,
-        label="BP = exp(1 - r/c) if c <= r, else 1",
-    )
-    # The reference length BLEU uses for the hypothesis (the closest; of two as close, the shorter) is drawn
-    # thicker and named in the legend, so the tie rule is seen, not only read.
-    chosen = None if hyp_len is None else next(r for c, r, _ in points if c == hyp_len)
-    for i, r in enumerate(sorted(set(lens))):
-        ax.axvline(
-            r,
-            color=PALETTE[(i + 1) % len(PALETTE)],
-            linestyle=LINESTYLES[(i + 1) % 4],
-            linewidth=5 if r == chosen else 2,
-            label=f"chosen reference length r = {r}" if r == chosen else f"reference length {r}",
-        )
-    marked = None
-    if hyp_len is not None:
-        current = next(float(bp) for c, _, bp in points if c == hyp_len)
-        ax.plot(
-            [hyp_len],
-            [current],
-            marker="*",
-            markersize=24,
-            color=PALETTE[3],
-            markeredgecolor="black",
-            linestyle="none",
-            label=f"your hypothesis: c = {hyp_len}, BP = {current:.3f}",
-        )
-        marked = (hyp_len, current)
-    ax.set_ylim(-0.02, 1.1)
-    ax.set_xlim(0, top + 0.5)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    title = BP_TITLE
-    _style_axes(ax, title, "hypothesis length c (tokens)", "brevity penalty")
-    ax.legend(loc="lower right")
-    fig.description = figure_text.brevity_penalty_curve(title, xs, ys, lens, marked, chosen)
-    return fig
+    """BP against hypothesis length for the given reference lengths, marking ``hyp_len``
+    (:func:`bleu_teach.lessons.curves.brevity_penalty_chart`, drawn)."""
+    return draw_chart(brevity_penalty_chart(ref_lens, hyp_len, max_len))
 
 
 @_styled

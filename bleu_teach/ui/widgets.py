@@ -28,11 +28,10 @@ The explorers share one base, :class:`ExplorerWidget` (with
 :class:`ReferenceList`), in :mod:`bleu_teach.ui.explorer_widget`; both can
 be imported from here too.
 
-Each widget marks itself by name for its saved copy
-(:mod:`bleu_teach.explorers.saved`): its box carries the classes
-``bleu-teach-explorer`` and ``bleu-teach-explorer-<class name>``, each control
-``bleu-teach-<control name>``; a ``fixed`` setting (the sliders' range, a
-compact layout) is kept in a hidden control.
+Each widget's output carries its own MIME bundle, its name and values by
+control name (:mod:`bleu_teach.explorers.saved`): a saved notebook keeps it and
+the website reads it.  A ``fixed`` setting (the sliders' range, a compact
+layout) is kept in a hidden control.
 """
 
 from __future__ import annotations

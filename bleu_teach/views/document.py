@@ -30,6 +30,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "Foreign",
@@ -339,7 +340,78 @@ class Bars:
         )
 
 
-Block = Heading | Paragraph | Lines | Score | Table | Notes | Section | Details | Alert | AnswerSpace | Bars
+@dataclass(frozen=True)
+class Series:
+    """One thing a :class:`Chart` draws, in the palette's colour ``colour`` (an index) and line style ``dash`` (0
+    solid, 1 dashed, 2 dotted, 3 dash-dot), ``width`` points wide:
+
+    - ``"line"``: ``points`` joined, each marked with a dot ``size`` points across;
+    - ``"rule"``: a vertical line across the whole chart at the x of its one point;
+    - ``"star"``: its one point marked with a star ``size`` points across.
+    """
+
+    kind: str
+    label: str
+    points: tuple[tuple[float, float], ...]
+    colour: int = 0
+    dash: int = 0
+    width: float = 2.0
+    size: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("line", "rule", "star"):
+            raise ValueError(f"Series: kind must be 'line', 'rule' or 'star', not {self.kind!r}.")
+        if self.kind != "line" and len(self.points) != 1:
+            raise ValueError(f"Series: a {self.kind} has one point, not {len(self.points)}.")
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart described once, drawn by matplotlib in a notebook (:func:`bleu_teach.ui.plots.draw_chart`) and by
+    Chart.js on the website (``static/live_data.js``'s ``chartData``), from :meth:`as_json`.
+
+    ``x_range`` and ``y_range`` are the axes' limits, ``whole_x`` puts the x axis's ticks on whole numbers only,
+    and ``description`` is the chart in words (:mod:`bleu_teach.views.figure_text`): the text alternative where
+    it is drawn, and all that a writer with no drawing writes.
+    """
+
+    title: str
+    x_label: str
+    y_label: str
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+    series: tuple[Series, ...]
+    description: str
+    whole_x: bool = False
+    legend: str = "best"
+
+    def as_json(self) -> dict[str, Any]:
+        """The chart as JSON-ready data (what the website's Chart.js drawing takes)."""
+        return {
+            "title": self.title,
+            "x_label": self.x_label,
+            "y_label": self.y_label,
+            "x_range": list(self.x_range),
+            "y_range": list(self.y_range),
+            "whole_x": self.whole_x,
+            "legend": self.legend,
+            "description": self.description,
+            "series": [
+                {
+                    "kind": s.kind,
+                    "label": s.label,
+                    "points": [list(p) for p in s.points],
+                    "colour": s.colour,
+                    "dash": s.dash,
+                    "width": s.width,
+                    "size": s.size,
+                }
+                for s in self.series
+            ],
+        }
+
+
+Block = Heading | Paragraph | Lines | Score | Table | Notes | Section | Details | Alert | AnswerSpace | Bars | Chart
 
 
 @dataclass(frozen=True)

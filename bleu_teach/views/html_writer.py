@@ -19,6 +19,7 @@ from bleu_teach.views.document import (
     AnswerSpace,
     Bars,
     Block,
+    Chart,
     Code,
     Details,
     Document,
@@ -241,6 +242,8 @@ def _block(block: Block, level: int = 4) -> str:
         )
     if isinstance(block, Alert):
         return f'<p role="alert"><b>&#9888; Please check the input:</b> {escape(block.message)}</p>'
+    if isinstance(block, Chart):  # its words: the drawing is a page's own (static/live_chart.js)
+        return _block(Paragraph((block.description,)), level)
     if isinstance(block, Bars):
         return bars_html(block)
     if isinstance(block, AnswerSpace):

@@ -24,6 +24,7 @@ from bleu_teach.views.document import (
     AnswerSpace,
     Bars,
     Block,
+    Chart,
     Code,
     Details,
     Document,
@@ -234,6 +235,8 @@ def _block(block: Block, depth: int) -> str:
         )
     if isinstance(block, Alert):
         return f"\\textbf{{Please check the input:}} {escape_latex(block.message)}"
+    if isinstance(block, Chart):  # a printed sheet has the chart in words
+        return _block(Paragraph((block.description,)), depth)
     if isinstance(block, Bars):
         return _table(block.as_table())
     if isinstance(block, AnswerSpace):  # a minipage: the label and its lines stay on one page

@@ -15,6 +15,7 @@ from bleu_teach.views.document import (
     AnswerSpace,
     Bars,
     Block,
+    Chart,
     Code,
     Details,
     Document,
@@ -141,6 +142,8 @@ def _block(block: Block, level: int) -> list[str]:
         return out
     if isinstance(block, Alert):
         return [f"> **Please check the input:** {escape_markdown(block.message)}"]
+    if isinstance(block, Chart):
+        return _block(Paragraph((block.description,)), level)
     if isinstance(block, Bars):
         return _block(block.as_table(), level)
     if isinstance(block, AnswerSpace):

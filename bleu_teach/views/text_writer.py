@@ -16,6 +16,7 @@ from bleu_teach.views.document import (
     AnswerSpace,
     Bars,
     Block,
+    Chart,
     Code,
     Details,
     Document,
@@ -137,6 +138,8 @@ def _block(block: Block, indent: str) -> list[str]:
         return [f"{indent}Please check the input: {safe(block.message)}"]
     if isinstance(block, AnswerSpace):
         return [f"{indent}{safe(block.label)}:"] + [indent + "_" * 60] * block.lines
+    if isinstance(block, Chart):
+        return _block(Paragraph((block.description,)), indent)
     if isinstance(block, Bars):
         return _block(block.as_table(), indent)
     raise TypeError(f"unknown block {block!r}")

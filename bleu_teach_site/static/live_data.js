@@ -4,15 +4,31 @@
 import { EXPLORER_PAGE, EXPLORER_PARAMETERS } from "./names.js";
 
 /**
- * The brevity-penalty explorer's chart, as Python sends it in the widget's extra (bleu_teach.explorers.views
- * brevity_view).
- * @typedef {object} CurveExtra
- * @property {[number, number][]} curve the (c, BP) points, c = 1 to the longest length shown
- * @property {number[]} references the distinct reference lengths, sorted
- * @property {number} chosen r, the reference length the brevity penalty uses
- * @property {[number, number]} point c and BP of the hypothesis
- * @property {string} title the notebook plot's title
+ * One thing a chart draws (bleu_teach.views.document.Series): points joined by a line, a vertical rule at the x of
+ * its one point, or its one point as a star; colour and dash index the palette and matplotlib's line styles; width
+ * and size are in points, as matplotlib takes them.
+ * @typedef {object} ChartSeries
+ * @property {"line" | "rule" | "star"} kind
+ * @property {string} label
+ * @property {[number, number][]} points
+ * @property {number} colour
+ * @property {number} dash
+ * @property {number} width
+ * @property {number} size
+ */
+
+/**
+ * A chart described once in Python (bleu_teach.views.document.Chart.as_json), which matplotlib draws in the notebook.
+ * @typedef {object} ChartDescription
+ * @property {string} title
+ * @property {string} x_label
+ * @property {string} y_label
+ * @property {[number, number]} x_range
+ * @property {[number, number]} y_range
+ * @property {boolean} whole_x ticks on whole numbers only
+ * @property {string} legend
  * @property {string} description the chart in words (the canvas's label)
+ * @property {ChartSeries[]} series
  */
 
 /**
@@ -34,34 +50,29 @@ import { EXPLORER_PAGE, EXPLORER_PARAMETERS } from "./names.js";
 export const DASHES = [[], [8, 4], [2, 3], [8, 3, 2, 3]];
 
 /**
- * The brevity-penalty chart's datasets: the curve, a vertical line at each reference length (the chosen one thick),
- * and the hypothesis as a star; top is the curve's last length (the x axis ends half a length after it).
- * @param {CurveExtra} extra
+ * A chart's series as Chart.js scatter datasets, in order: a line's points joined (its dots size / 2 in radius), a
+ * rule as a line from the bottom of the y range to its top, a star's point as a star (size / 2 in radius).
+ * @param {ChartDescription} chart
  * @param {string[]} palette the notebook plot's colours (bleu_teach.ui.plots.PALETTE)
- * @returns {{ datasets: ScatterDataset[], top: number }}
+ * @returns {ScatterDataset[]}
  */
-export function chartData(extra, palette) {
-  const top = /** @type {[number, number]} */ (extra.curve.at(-1))[0]; // the curve has a point for c = 1 at least
-  /** @type {ScatterDataset[]} */
-  const datasets = [{
-    label: "BP = exp(1 - r/c) if c <= r, else 1", data: extra.curve.map(([x, y]) => ({ x, y })),
-    borderColor: palette[0], backgroundColor: palette[0], borderWidth: 2.5, pointRadius: 3, showLine: true,
-  }];
-  extra.references.forEach((r, i) => {
-    const chosen = r === extra.chosen; // the length the brevity penalty uses: drawn thick, and said so
-    datasets.push({
-      label: chosen ? `chosen reference length r = ${r}` : `reference length ${r}`,
-      data: [{ x: r, y: -0.02 }, { x: r, y: 1.1 }], showLine: true, pointRadius: 0,
-      borderColor: palette[(i + 1) % palette.length], backgroundColor: palette[(i + 1) % palette.length],
-      borderDash: DASHES[(i + 1) % 4], borderWidth: chosen ? 5 : 2,
-    });
+export function chartData(chart, palette) {
+  return chart.series.map((series) => {
+    const colour = palette[series.colour % palette.length];
+    const common = { label: series.label, borderColor: colour, backgroundColor: colour };
+    if (series.kind === "line") {
+      return { ...common, data: series.points.map(([x, y]) => ({ x, y })), borderWidth: series.width,
+               borderDash: DASHES[series.dash % DASHES.length], pointRadius: series.size / 2, showLine: true };
+    }
+    const [[x, y]] = series.points;
+    if (series.kind === "rule") {
+      const [bottom, top] = chart.y_range;
+      return { ...common, data: [{ x, y: bottom }, { x, y: top }], showLine: true, pointRadius: 0,
+               borderDash: DASHES[series.dash % DASHES.length], borderWidth: series.width };
+    }
+    // Chart.js strokes its star without filling it: a thick stroke, as the notebook's star has a black edge.
+    return { ...common, data: [{ x, y }], pointStyle: "star", pointRadius: series.size / 2, pointBorderWidth: 4 };
   });
-  const [c, bp] = extra.point;
-  datasets.push({
-    label: `your hypothesis: c = ${c}, BP = ${bp.toFixed(3)}`, data: [{ x: c, y: bp }], pointStyle: "star",
-    pointRadius: 14, pointBorderWidth: 4, borderColor: palette[3], backgroundColor: palette[3],
-  });
-  return { datasets, top };
 }
 
 /**

@@ -26,8 +26,9 @@ import { PAGE_FUNCTIONS } from "./names.js";
  * @property {import("./live_data.js").ExplorerExample[]} [links]
  */
 /**
- * @typedef {Partial<import("./live_data.js").CurveExtra> & {
- *   limits?: Record<string, number>, notes?: Record<string, string>, values?: Record<string, unknown>
+ * @typedef {{
+ *   chart?: import("./live_data.js").ChartDescription, limits?: Record<string, number>,
+ *   notes?: Record<string, string>, values?: Record<string, unknown>
  * }} WidgetExtra
  */
 /** @typedef {{ verdict: string, html: string }} CheckResult what check_json answers */

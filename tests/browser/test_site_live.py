@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from bleu_teach.exercises import exercises
+from bleu_teach.lessons.curves import brevity_penalty_chart
 from tests.browser.conftest import ARTIFACTS, PROJECT, SITE_TIMINGS, Site, Visitor, only_to
 
 LESSONS = sorted((PROJECT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -179,7 +180,10 @@ def test_every_widget_shows_the_right_number_saved_and_live(visitor: Visitor, si
             _wait_value(page, k, expected)
             label = widget.locator("canvas").get_attribute("aria-label")  # the chart says what it shows
             assert "your hypothesis: c = 7, BP = " in label and "reference lengths" in label, label
-            assert page.evaluate("() => !!document.querySelector('.live-chart canvas').chart")  # Chart.js drew it
+            drawn = page.evaluate("() => document.querySelector('.live-chart canvas').chart.data.datasets")
+            chart = brevity_penalty_chart([state["ref_len"], state["second_ref_len"]], 7, state["max_len"])
+            assert [d["label"] for d in drawn] == [series.label for series in chart.series]  # Chart.js drew it all
+            assert drawn[-1]["data"] == [{"x": 7, "y": chart.series[-1].points[0][1]}]  # the star, where c = 7 is
         elif kind == "TwoMetricsExplorer":
             widget.locator("[name='pair']").select_option("en-de")
             widget.locator("[name='metric_a']").select_option("chrF")

@@ -16,51 +16,49 @@ const LINKS = JSON.parse(readFileSync(new URL("../fixtures/explorer_links.json",
 const PALETTE = ["#000000", "#E69F00", "#56B4E9", "#009E73"];
 
 describe("chartData", () => {
-  const extra = {
-    curve: [[1, 0.1], [2, 0.5], [3, 1]], references: [2, 3], chosen: 3, point: [2, 0.5],
-    title: "Brevity penalty", description: "a curve",
-  };
+  /** @param {object} series */
+  const chart = (...series) => ({
+    title: "Brevity penalty", x_label: "c", y_label: "BP", x_range: [0, 3.5], y_range: [-0.02, 1.1], whole_x: true,
+    legend: "lower right", description: "a curve", series,
+  });
+  const line = { kind: "line", label: "the curve", points: [[1, 0.1], [2, 0.5], [3, 1]], colour: 0, dash: 0,
+                 width: 2.5, size: 6 };
 
-  test("the curve first, as x, y points, in the palette's first colour", () => {
-    const { datasets } = chartData(extra, PALETTE);
-    assert.deepEqual(datasets[0], {
-      label: "BP = exp(1 - r/c) if c <= r, else 1", data: [{ x: 1, y: 0.1 }, { x: 2, y: 0.5 }, { x: 3, y: 1 }],
-      borderColor: "#000000", backgroundColor: "#000000", borderWidth: 2.5, pointRadius: 3, showLine: true,
-    });
+  test("a line: its points as x, y, joined, dots half its size in radius, in its palette colour", () => {
+    assert.deepEqual(chartData(chart(line), PALETTE), [{
+      label: "the curve", data: [{ x: 1, y: 0.1 }, { x: 2, y: 0.5 }, { x: 3, y: 1 }], borderColor: "#000000",
+      backgroundColor: "#000000", borderWidth: 2.5, borderDash: [], pointRadius: 3, showLine: true,
+    }]);
   });
 
-  test("a vertical line from -0.02 to 1.1 at each reference length; the chosen one is thick and named", () => {
-    const { datasets } = chartData(extra, PALETTE);
-    assert.deepEqual(datasets[1], {
-      label: "reference length 2", data: [{ x: 2, y: -0.02 }, { x: 2, y: 1.1 }], showLine: true, pointRadius: 0,
-      borderColor: "#E69F00", backgroundColor: "#E69F00", borderDash: [8, 4], borderWidth: 2,
-    });
-    assert.deepEqual(datasets[2], {
-      label: "chosen reference length r = 3", data: [{ x: 3, y: -0.02 }, { x: 3, y: 1.1 }], showLine: true,
-      pointRadius: 0, borderColor: "#56B4E9", backgroundColor: "#56B4E9", borderDash: [2, 3], borderWidth: 5,
-    });
+  test("a rule: a line at its x from the bottom of the y range to its top, in its width and dash", () => {
+    const rules = [
+      { kind: "rule", label: "reference length 2", points: [[2, 0]], colour: 1, dash: 1, width: 2, size: 0 },
+      { kind: "rule", label: "chosen r = 3", points: [[3, 0]], colour: 2, dash: 2, width: 5, size: 0 },
+    ];
+    assert.deepEqual(chartData(chart(...rules), PALETTE), [
+      { label: "reference length 2", data: [{ x: 2, y: -0.02 }, { x: 2, y: 1.1 }], showLine: true, pointRadius: 0,
+        borderColor: "#E69F00", backgroundColor: "#E69F00", borderDash: [8, 4], borderWidth: 2 },
+      { label: "chosen r = 3", data: [{ x: 3, y: -0.02 }, { x: 3, y: 1.1 }], showLine: true, pointRadius: 0,
+        borderColor: "#56B4E9", backgroundColor: "#56B4E9", borderDash: [2, 3], borderWidth: 5 },
+    ]);
   });
 
-  test("the hypothesis last, a star, its BP to three decimals", () => {
-    const { datasets } = chartData({ ...extra, point: [1, 0.36787944117144233] }, PALETTE);
-    assert.equal(datasets.length, 4); // the curve, two references, the hypothesis
-    assert.deepEqual(datasets[3], {
-      label: "your hypothesis: c = 1, BP = 0.368", data: [{ x: 1, y: 0.36787944117144233 }], pointStyle: "star",
-      pointRadius: 14, pointBorderWidth: 4, borderColor: "#009E73", backgroundColor: "#009E73",
-    });
+  test("a star: its one point, a star half its size in radius, stroked thick", () => {
+    const star = { kind: "star", label: "c = 1", points: [[1, 0.36787944117144233]], colour: 3, dash: 0, width: 2,
+                   size: 24 };
+    assert.deepEqual(chartData(chart(star), PALETTE), [{
+      label: "c = 1", data: [{ x: 1, y: 0.36787944117144233 }], pointStyle: "star", pointRadius: 12,
+      pointBorderWidth: 4, borderColor: "#009E73", backgroundColor: "#009E73",
+    }]);
   });
 
-  test("top is the curve's last length", () => {
-    assert.equal(chartData(extra, PALETTE).top, 3);
-    assert.equal(chartData({ ...extra, curve: [[1, 0.2]] }, PALETTE).top, 1);
-  });
-
-  test("colours and dashes go round: the fourth reference line is the palette's first colour, solid", () => {
-    const { datasets } = chartData({ ...extra, references: [1, 2, 3, 4], chosen: 4 }, PALETTE);
-    const lines = datasets.slice(1, 5);
-    assert.deepEqual(lines.map((d) => d.borderColor), ["#E69F00", "#56B4E9", "#009E73", "#000000"]);
-    assert.deepEqual(lines.map((d) => d.borderDash), [[8, 4], [2, 3], [8, 3, 2, 3], []]);
-    assert.deepEqual(lines.map((d) => d.borderWidth), [2, 2, 2, 5]);
+  test("the series in order, colours and dashes going round the palette and the four line styles", () => {
+    const many = [4, 5, 6, 7].map((colour) => ({ ...line, colour, dash: colour }));
+    const datasets = chartData(chart(line, ...many), PALETTE);
+    assert.equal(datasets.length, 5);
+    assert.deepEqual(datasets.map((d) => d.borderColor), ["#000000", "#000000", "#E69F00", "#56B4E9", "#009E73"]);
+    assert.deepEqual(datasets.map((d) => d.borderDash), [[], [], [8, 4], [2, 3], [8, 3, 2, 3]]);
   });
 
   test("DASHES are matplotlib's -, --, : and -. as Chart.js dash patterns", () => {
