@@ -112,7 +112,8 @@ class Metric:
     ``sentence_score`` and ``corpus_score`` give sacreBLEU's numbers (0-100)
     with sacreBLEU's defaults (``references[i]`` lists the texts of
     hypothesis i); ``direction`` is ``"higher"`` or ``"lower"`` (is better);
-    ``oracle()`` builds the sacreBLEU metric object the tests compare with.
+    ``oracle(sentence=False)`` builds the sacreBLEU metric object the tests compare with (``sentence=True``: with
+    the settings sacreBLEU uses on one sentence, as ``from_statistics`` takes ``sentence``).
 
     A metric the suite explains has ``settings`` (a dataclass: each field a
     setting with its default, and its :func:`option` metadata for the command
@@ -130,7 +131,7 @@ class Metric:
     statistics: Callable[[str, Sequence[str | None]], tuple[float, ...]]
     #: The score (0-100) of summed statistics; ``sentence`` True for sacreBLEU's settings for one sentence.
     from_statistics: Callable[[Sequence[float], bool], float]
-    oracle: Callable[[], Any]
+    oracle: Callable[..., Any]
     direction: str = "higher"
     scored_by: str = "bleu_teach"
     settings: type | None = None
@@ -188,14 +189,14 @@ class Metric:
         return tuple(found)
 
 
-def _bleu_oracle() -> Any:
+def _bleu_oracle(sentence: bool = False) -> Any:
     needs("sacrebleu", "sacreBLEU's BLEU (the oracle)")
     from sacrebleu.metrics import BLEU as SacreBLEU
 
-    return SacreBLEU()
+    return SacreBLEU(effective_order=sentence)  # what sacrebleu.sentence_bleu sets for one sentence
 
 
-def _chrf_oracle() -> Any:
+def _chrf_oracle(sentence: bool = False) -> Any:
     needs("sacrebleu", "sacreBLEU's chrF (the oracle)")
     from sacrebleu.metrics import CHRF
 
@@ -335,7 +336,7 @@ CHRF = Metric(
 )
 
 
-def _ter_oracle() -> Any:
+def _ter_oracle(sentence: bool = False) -> Any:
     needs("sacrebleu", "TER (scored by sacreBLEU)")
     from sacrebleu.metrics import TER as SacreTER
 

@@ -9,7 +9,7 @@ yourself" code cell is tagged ``exercise`` and reads ``answer = None`` then
 (``bleu_teach/exercises/bank.toml``).  A solution copy is the lesson with that
 first line replaced by the bank's answer and working, links pointing back up
 one folder, and nothing else changed.  The same run writes the teacher's
-guide's table of exercises (between its ``exercises`` markers) from the bank.
+guide's tables of exercises and of homework minutes (each between its markers) from the bank.
 tests/test_solutions.py checks that the stored copies and the table still
 equal what this script makes, and nbval checks that each answer passes its
 checker.  `make solutions` runs this script and executes the copies.
@@ -25,6 +25,7 @@ from pathlib import Path
 import nbformat
 
 from bleu_teach.exercises import Exercise, exercise, exercises
+from bleu_teach.exercises.effort import minutes
 from bleu_teach.exercises.feedback import names
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -34,6 +35,8 @@ PLACEHOLDER = "answer = None"
 CALL = re.compile(r'^check\("(\d\d\.\d+)", answer\)$')
 GUIDE = PROJECT / "TEACHERS_GUIDE.md"
 TABLE_START, TABLE_END = "<!-- exercises: made by scripts/solutions.py -->", "<!-- end of exercises -->"
+MINUTES_START = "<!-- homework minutes: made by scripts/solutions.py from bleu_teach.exercises.effort.minutes -->"
+MINUTES_END = "<!-- end of homework minutes -->"
 BANNER = (
     "> **Teacher's copy, with the worked answers.** The lesson itself is "
     "[{name}](../{name}); this copy is made from it by `make solutions`."
@@ -113,13 +116,26 @@ def guide_table() -> str:
     return "\n".join(rows)
 
 
-def guide_with_table(guide: str) -> str:
-    """The guide's text with the table between its markers replaced by the bank's."""
-    before, start, rest = guide.partition(TABLE_START)
-    _, end, after = rest.partition(TABLE_END)
+def minutes_table() -> str:
+    """The guide's homework-time table: every exercise by id, its title and its estimated minutes by hand."""
+    rows = ["| Exercise | Title | Minutes (estimate) |", "|---|---|---|"]
+    rows += [f"| {ex.id} | {_cell(ex.title)} | {minutes(ex)} |" for ex in exercises()]
+    return "\n".join(rows)
+
+
+def _between(guide: str, start_marker: str, end_marker: str, table: str) -> str:
+    before, start, rest = guide.partition(start_marker)
+    _, end, after = rest.partition(end_marker)
     if not start or not end:
-        raise ValueError(f"{GUIDE.name} needs the markers {TABLE_START} and {TABLE_END}.")
-    return f"{before}{TABLE_START}\n{guide_table()}\n{TABLE_END}{after}"
+        raise ValueError(f"{GUIDE.name} needs the markers {start_marker} and {end_marker}.")
+    return f"{before}{start_marker}\n{table}\n{end_marker}{after}"
+
+
+def guide_with_table(guide: str) -> str:
+    """The guide's text with its two tables made from the bank (between their markers): the exercises and their
+    misconceptions, and the homework minutes."""
+    guide = _between(guide, TABLE_START, TABLE_END, guide_table())
+    return _between(guide, MINUTES_START, MINUTES_END, minutes_table())
 
 
 def with_bank_questions(lesson: Path) -> bool:
@@ -149,7 +165,7 @@ def main() -> None:
         nbformat.write(solution_notebook(lesson), solution_path(lesson))
         print(f"wrote {solution_path(lesson).relative_to(PROJECT)}", file=sys.stderr)
     GUIDE.write_text(guide_with_table(GUIDE.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote the table of exercises in {GUIDE.relative_to(PROJECT)}", file=sys.stderr)
+    print(f"wrote the tables of exercises and of homework minutes in {GUIDE.relative_to(PROJECT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

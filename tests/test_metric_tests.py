@@ -47,17 +47,31 @@ def williams_by_determinant(human, first, second):
 
 
 def permutation_one_by_one(human, first, second, statistic):
-    def z(values):  # in exact arithmetic up to the square root, so that equal z-scores stay equal (Kendall's ties)
+    def z(values):
         mean = Fraction(sum(values), len(values))
         sd = math.sqrt(float(sum((v - mean) ** 2 for v in values) / len(values)))
         return [float(v - mean) / sd for v in values]
+
+    def exact_order(first_values, second_values):
+        """Each z-score as a whole number with its exact order among both columns' (Kendall's ties): z's sign times
+        z squared is rational and has z's order, where two floating-point quotients of different square roots can
+        differ in the last bit though equal (z = 2/7 / sd and 3/7 / (1.5 sd))."""
+
+        def keys(values):
+            mean = Fraction(sum(values), len(values))
+            variance = sum((v - mean) ** 2 for v in values) / len(values)
+            return [(1 if v >= mean else -1) * (v - mean) ** 2 / variance for v in values]
+
+        first_keys, second_keys = keys(first_values), keys(second_values)
+        rank = {key: k for k, key in enumerate(sorted(set(first_keys + second_keys)))}
+        return [rank[key] for key in first_keys], [rank[key] for key in second_keys]
 
     def corr(values):
         if statistic == "pearson":
             return stats.pearsonr(values, human).statistic
         return stats.kendalltau(values, human).statistic
 
-    za, zb = z(first), z(second)
+    za, zb = (z(first), z(second)) if statistic == "pearson" else exact_order(first, second)
     observed = corr(za) - corr(zb)
     at_least = either_way = 0
     for swaps in itertools.product((False, True), repeat=len(human)):
@@ -332,3 +346,12 @@ def test_tie_calibration_equals_trying_every_threshold_one_at_a_time(segments):
     counts = pair_counts(small, "BLEU", "item")
     assert found.at_zero == pytest.approx(counts.accuracy_with_ties, abs=1e-12)
     assert counts.all_tied_accuracy == pytest.approx(accuracy(math.inf), abs=1e-12)
+
+
+def test_a_tie_between_the_two_metrics_z_scores_is_a_tie_for_kendall():
+    """a = -1 and b = 0 have the same z-score exactly (2/7 over a's spread, 3/7 over b's, which is 1.5 times it):
+    after a swap Kendall's tau-b must see them tied, as the exact oracle does (a floating-point one missed it)."""
+    human, a, b = [0, 0, 0, 0, 0, 0, 1], [0, 0, -1, 2, -3, -3, -4], [0, 2, 3, 3, -3, -4, -4]
+    result = permutation_test(human, a, b, statistic="kendall")
+    _, _, at_least, either_way, swaps = permutation_one_by_one(human, a, b, "kendall")
+    assert (result.at_least, result.at_least_either_way, result.swaps) == (at_least, either_way, swaps) == (20, 40, 128)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import fields
-from typing import Any
 
 import pytest
 
@@ -126,12 +125,6 @@ def _wmt21_sample(count: int) -> tuple[list[str], list[list[str]]]:
     )
 
 
-def _oracle(name: str) -> Any:
-    from sacrebleu.metrics import BLEU, CHRF, TER
-
-    return {"BLEU": BLEU, "chrF": CHRF, "TER": TER}[name]
-
-
 @pytest.mark.parametrize("name", list(METRICS))
 def test_any_resample_of_the_segment_statistics_scores_as_sacrebleu_scores_those_segments(name: str):
     """The public oracle for the statistics: whatever segments are drawn (a bootstrap sample, with repeats), the
@@ -147,12 +140,12 @@ def test_any_resample_of_the_segment_statistics_scores_as_sacrebleu_scores_those
     for _ in range(5):
         picked = [draw.randrange(len(hyps)) for _ in range(len(hyps))]
         expected = (
-            _oracle(name)()
+            metric.oracle()
             .corpus_score([hyps[i] for i in picked], [[refs[i][k] for i in picked] for k in range(2)])
             .score
         )
         assert metric.score_statistics([rows[i] for i in picked]) == pytest.approx(expected, abs=1e-9)
-    sentence = _oracle(name)(effective_order=True) if name == "BLEU" else _oracle(name)()
+    sentence = metric.oracle(sentence=True)
     for i in range(0, len(hyps), 5):
         assert metric.score_statistics([rows[i]], sentence=True) == pytest.approx(
             sentence.sentence_score(hyps[i], refs[i]).score, abs=1e-9
@@ -174,3 +167,12 @@ def test_the_protocol_refuses_what_it_cannot_score():
         METRICS["BLEU"].score_statistics([])
     with pytest.raises(ValueError):
         METRICS["chrF"].segment_statistics(["a", "b"], [["a"]])
+
+
+def test_each_registered_oracle_is_sacrebleus_own_metric_with_its_sentence_settings():
+    """The registry names each metric's oracle; the oracle itself is sacreBLEU's public class, never ours."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    assert {name: type(m.oracle()) for name, m in METRICS.items()} == {"BLEU": BLEU, "chrF": CHRF, "TER": TER}
+    assert METRICS["BLEU"].oracle(sentence=True).effective_order is True  # as sacrebleu.sentence_bleu sets it
+    assert METRICS["BLEU"].oracle().effective_order is False

@@ -71,6 +71,7 @@ _COMMON = (
     "options",
     "context",
     "in_lesson",
+    "skill",
 )
 
 
@@ -137,6 +138,8 @@ class Exercise:
     student: int | None = None
     #: For a platform quiz's variant (``variants.quiz_variants``, never a student's sheet): its number.
     variant: int | None = None
+    #: What practising a numeric exercise trains, as the index's progress names it ("the brevity penalty").
+    skill: str = ""
 
     @property
     def label(self) -> str:
@@ -337,6 +340,11 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
         raise ValueError(f"{where}: a {kind} exercise {'needs' if kind in _CHOICE_KINDS else 'takes no'} options.")
     if (kind in _CHOICE_KINDS) == ("decimals" in raw):
         raise ValueError(f"{where}: decimals belongs to numeric exercises only.")
+    if (kind in _CHOICE_KINDS) == bool(raw.get("skill")):
+        raise ValueError(
+            f"{where}: skill (what practising it trains, as the index's progress names it) belongs to "
+            f"{'numeric exercises only' if kind in _CHOICE_KINDS else 'every numeric exercise'}."
+        )
     return Exercise(
         raw["id"],
         raw["title"],
@@ -350,6 +358,7 @@ def _record(raw: Mapping[str, Any]) -> Exercise:
         raw.get("in_lesson", "").strip(),
         options,
         {k: raw[k] for k in KINDS[kind] if k in raw},
+        skill=raw.get("skill", ""),
     )
 
 

@@ -5,8 +5,10 @@ experts' error lists) or from new lengths.
 A drawer keeps what its exercise teaches (a hypothesis that repeats words for a clipping question, a missing 4-gram
 for a smoothed score, references of four different lengths for a brevity penalty); whether a drawn variant can tell
 its mistakes apart is checked by :mod:`bleu_teach.exercises.variants`, which hands the variants out.
-:data:`DRAWERS` draw afresh with a random stream; :data:`POOLS` list every candidate (a finite pool of real
-sentences).
+The drawer comes from the exercise's kind and its record (no table keyed by exercise id): :data:`DRAWN` makes,
+for a kind, a drawer that draws afresh with a random stream; :data:`POOLED` one that lists every candidate (a
+finite pool of real sentences).  A clipping question's drawer takes the order and the number of references of its
+record (exercises 01.1, 02.1 and 07.1 share the kind); a smoothed sentence BLEU's takes the smoothing.
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
 
-__all__ = ["DRAWERS", "POOLS", "Segment", "LONGEST_SENTENCE_BLEU"]
+if TYPE_CHECKING:
+    from bleu_teach.exercises.bank import Exercise
+
+__all__ = ["DRAWN", "POOLED", "gram_name", "Draw", "Pool", "Segment", "LONGEST_SENTENCE_BLEU"]
+
+#: A drawer: inputs and the question that asks about them, from a random stream ({} when a draw is refused).
+Draw = Callable[[random.Random], tuple[dict[str, Any], str]]
+#: A pool: every candidate's inputs and question.
+Pool = Callable[[], list[tuple[dict[str, Any], str]]]
 
 # ---------------------------------------------------------------------------
 # What variants are drawn from
@@ -120,10 +130,9 @@ def _precision(n: int, references: int) -> Callable[[random.Random], tuple[dict[
         repeated = _with_repeats(hyp, refs, n, rng) or list(hyp)
         if references == 2 and _one_reference_suffices(refs, repeated, n):
             return {}, ""  # clipping against one reference alone would give the right answer
-        gram = {1: "unigram", 2: "bigram"}[n]
         question = (
             f"Hypothesis: {_quoted(repeated)}; {_references_text(refs)}. {_TOKENS_NOTE} What is the "
-            f"modified {gram} precision?"
+            f"modified {gram_name(n)} precision?"
         )
         return {"references": [_text(r) for r in refs], "hypothesis": _text(repeated), "n": n}, question
 
@@ -314,16 +323,25 @@ def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     return {"pair": "zh-en", "system": system, "segment": segment}, question
 
 
-DRAWERS: dict[str, Callable[[random.Random], tuple[dict[str, Any], str]]] = {
-    "01.1": _precision(1, 2),
-    "02.1": _precision(2, 2),
-    "03.1": _brevity,
-    "04.2": _corpus,
-    "07.1": _precision(1, 1),
-    "08.1": _mqm,
+def gram_name(n: int) -> str:
+    """An n-gram's name in a question: unigram, bigram, trigram, then "4-gram", "5-gram", ...
+
+    >>> [gram_name(n) for n in (1, 2, 3, 4, 9)]
+    ['unigram', 'bigram', 'trigram', '4-gram', '9-gram']
+    """
+    return {1: "unigram", 2: "bigram", 3: "trigram"}.get(n, f"{n}-gram")
+
+
+#: How each numeric kind's variants are drawn afresh, made from the exercise's record.
+DRAWN: dict[str, Callable[[Exercise], Draw]] = {
+    "modified_precision": lambda ex: _precision(int(ex.inputs["n"]), len(ex.inputs["references"])),
+    "brevity_penalty": lambda ex: _brevity,
+    "corpus_bleu": lambda ex: _corpus,
+    "mqm_score": lambda ex: _mqm,
 }
-#: Exercises whose variants come from a finite pool (every real sentence that fits), handed out in a shuffled
-#: order; past the pool's size, students share variants (the key says how many there are).
-POOLS: dict[str, Callable[[], list[tuple[dict[str, Any], str]]]] = {
-    "04.1": _sentence_bleu(2, "method1"),
+#: The kinds whose variants come from a finite pool (every real sentence that fits), handed out in a shuffled
+#: order; past the pool's size, students share variants (the key says how many there are). A sentence-BLEU
+#: variant has two references (real sentences with four that fit the question are too few).
+POOLED: dict[str, Callable[[Exercise], Pool]] = {
+    "bleu": lambda ex: _sentence_bleu(2, ex.inputs.get("smoothing")),
 }

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bleu_teach.exercises.bank import Exercise
+from bleu_teach.exercises.bank import Exercise, exercises
 from bleu_teach.exercises.feedback import Feedback
 from bleu_teach.exercises.media import question_text
 from bleu_teach.exercises.variants import VARIED, dealt
@@ -41,16 +41,8 @@ __all__ = ["PRACTISED", "SKILLS", "MASTERED_AFTER", "MAX_NUMBER", "another", "qu
 
 #: The exercises that can give another one like them: every numeric exercise with variants.
 PRACTISED: tuple[str, ...] = VARIED
-#: What each one practises, as the index's progress names it.
-SKILLS: dict[str, str] = {
-    "01.1": "clipping against two references",
-    "02.1": "modified bigram precision",
-    "03.1": "the brevity penalty",
-    "04.1": "sentence BLEU with smoothing",
-    "04.2": "corpus BLEU",
-    "07.1": "clipping a stutter",
-    "08.1": "an MQM score",
-}
+#: What each one practises, as the index's progress names it (each record's ``skill`` in bank.toml).
+SKILLS: dict[str, str] = {ex.id: ex.skill for ex in exercises() if ex.id in PRACTISED}
 #: Right answers in a row that mark a skill as mastered.
 MASTERED_AFTER = 3
 #: The highest practice number (a bound on what a page or a link can ask for).

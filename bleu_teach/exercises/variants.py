@@ -36,10 +36,10 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from bleu_teach.exercises.bank import Exercise, exercise
+from bleu_teach.exercises.bank import Exercise, exercise, exercises
 from bleu_teach.exercises.checkers import Feedback
 from bleu_teach.exercises.distinct import IndistinctAnswersWarning, coinciding
-from bleu_teach.exercises.drawers import DRAWERS, POOLS
+from bleu_teach.exercises.drawers import DRAWN, POOLED
 from bleu_teach.exercises.near_copies import apart, sentence_keys
 from bleu_teach.inputs.validation import preview, whole_number_text
 
@@ -63,8 +63,12 @@ __all__ = [
     "near_copy_keys",
 ]
 
-#: The exercises that get a new variant for each student: every numeric one.
-VARIED = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
+#: Each numeric exercise's drawer (drawn afresh) or pool, made from its bank record as its kind says
+#: (drawers.DRAWN, drawers.POOLED): a new numeric exercise in bank.toml gets its variants with nothing added here.
+DRAWERS = {ex.id: DRAWN[ex.kind](ex) for ex in exercises() if ex.kind in DRAWN}
+POOLS = {ex.id: POOLED[ex.kind](ex) for ex in exercises() if ex.kind in POOLED}
+#: The exercises that get a new variant for each student: every numeric one, in lesson order.
+VARIED: tuple[str, ...] = tuple(ex.id for ex in exercises() if ex.id in DRAWERS or ex.id in POOLS)
 #: How many variants of each exercise a platform quiz holds (fewer where a pool runs out).
 QUIZ_VARIANTS = 20
 #: The most worksheets one run makes (a large lecture), and the most draws tried for one variant.

@@ -81,7 +81,7 @@ class WidgetView:
 
     ``result`` is the object the numbers come from (a report, a comparison,
     a disagreement), for the notebook widget to keep; ``extra`` holds what a
-    front end needs besides the HTML (the brevity-penalty curve's points).
+    front end needs besides the HTML (the brevity-penalty chart's description).
     """
 
     html: str

@@ -38,6 +38,7 @@ from typing import Any
 
 from bleu_teach.inputs.validation import preview
 from bleu_teach.lessons.segment_agreement import PairCounts
+from bleu_teach.metrics import METRICS as REGISTERED
 from bleu_teach.views.document import Block, Document, Heading, Paragraph
 from bleu_teach.views.document import Table as TableBlock
 from bleu_teach.views.viewable import Viewable
@@ -55,9 +56,9 @@ __all__ = [
     "ordinal",
 ]
 
-#: The metrics lesson 09 compares, and those of them where lower is better.
-METRICS = ("BLEU", "chrF", "TER")
-LOWER_IS_BETTER = frozenset({"TER"})
+#: The metrics lesson 09 compares (every registered metric), and those of them where lower is better.
+METRICS: tuple[str, ...] = tuple(REGISTERED)
+LOWER_IS_BETTER = frozenset(name for name, metric in REGISTERED.items() if metric.direction == "lower")
 #: The reference each language pair is scored against in lessons 08 and 09 (the one the experts did not rate worst).
 REFERENCE_USED = {"zh-en": "ref-B", "en-de": "ref-A"}
 #: The system scores of both pairs, as scripts/system_scores.py wrote them.

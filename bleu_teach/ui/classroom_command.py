@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from bleu_teach.classroom.settings import DEFAULTS, OLD_DEFAULT_DATABASE, TOKEN_VARIABLE, Settings
+from bleu_teach.exercises.variants import VARIED
 
 #: The commands that may make a new database; the others only open one that is there.
 CREATING = ("serve", "new", "homework")
-#: The exercises a homework has unless told otherwise: every numeric exercise that has variants.
-HOMEWORK_EXERCISES = ("01.1", "02.1", "03.1", "04.1", "04.2", "07.1", "08.1")
+#: The exercises a homework has unless told otherwise: every numeric exercise, each of which has variants.
+HOMEWORK_EXERCISES = VARIED
 
 
 def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:

@@ -34,6 +34,7 @@ import ipywidgets as widgets
 
 from bleu_teach.explorers import arguments
 from bleu_teach.explorers.declaration import NO_CONTEXT, Control, Explorer, enabled
+from bleu_teach.explorers.definitions import EXPLORERS
 from bleu_teach.explorers.saved import EXPLORER_MIME, explorer_bundle
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach.explorers.views import WidgetView
@@ -146,7 +147,8 @@ class ReferenceList(widgets.VBox):
 
 
 class ExplorerWidget(widgets.VBox):
-    """An explorer made from its declaration (``declaration``, set by each subclass).
+    """An explorer made from its declaration: ``declaration``, the one in
+    :data:`~bleu_teach.explorers.definitions.EXPLORERS` under the subclass's name.
 
     Each declared control becomes an attribute holding its ipywidgets control
     (a ``fixed`` one holds its value); ``output`` shows the declared view's
@@ -156,6 +158,23 @@ class ExplorerWidget(widgets.VBox):
     """
 
     declaration: Explorer
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "declaration" not in cls.__dict__:
+            if cls.__name__ not in EXPLORERS:
+                raise TypeError(
+                    f"{cls.__name__}: no explorer of that name is declared; add its declaration to EXPLORERS "
+                    f"(bleu_teach/explorers/definitions.py) under the class's name, or set declaration."
+                )
+            cls.declaration = EXPLORERS[cls.__name__]
+
+    @classmethod
+    def given(cls, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The declared controls' values among a constructor's arguments (its ``locals()``), by control name: the
+        constructor's signature says each control once, and ``tests/test_extensions.py`` checks that its names and
+        defaults are the declaration's."""
+        return {name: arguments[name] for name in cls.declaration.names}
 
     def _build(self, given: Mapping[str, Any], context: Mapping[str, Any] = NO_CONTEXT) -> None:
         owner = type(self).__name__

@@ -51,6 +51,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 __all__ = ["MANIFEST", "ANY_NAME", "STAGING_PREFIX", "KEY_ENVIRONMENT", "OutFolder", "files_key"]
 
@@ -122,6 +123,23 @@ def _new_file(path: Path, data: bytes, secret: bool) -> None:
         os.fsync(file.fileno())
     if secret:
         os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+
+
+#: Ctrl-C presses seen while an OutFolder is open (the main thread's handler records each one).
+_PRESSED: list[int] = []
+
+
+def _remember_and_raise(number: int, frame: object) -> None:
+    _PRESSED.append(number)
+    raise KeyboardInterrupt
+
+
+def stop_if_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed while the folder was open, even where the exception it
+    raised then did not reach the command: a run that printed PDFs carried on to the end after a Ctrl-C that
+    landed while fontTools read a font (so the command checks here before it writes or swaps anything in)."""
+    if _PRESSED:
+        raise KeyboardInterrupt
 
 
 @contextmanager
@@ -412,6 +430,7 @@ class OutFolder:
 
         ``secret=True``: readable by the owner only (the answers, the seed).
         """
+        stop_if_interrupted()
         problem = self._problem(name)
         if problem:  # changed since plan(): still never replaced
             raise ValueError(f"will not replace what is there now: {problem[0]}. Nothing more was written.")
@@ -442,9 +461,19 @@ class OutFolder:
             shutil.rmtree(staging, ignore_errors=True)
 
     def __enter__(self) -> OutFolder:
+        # Ctrl-C still raises KeyboardInterrupt, and is also remembered (stop_if_interrupted), unless it is ignored
+        # (a job started in the background) or not the main thread's to handle.
+        self._handler: Any = None
+        if threading.current_thread() is threading.main_thread():
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                _PRESSED.clear()
+                self._handler = signal.signal(signal.SIGINT, _remember_and_raise)
         return self
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if self._handler is not None:
+            signal.signal(signal.SIGINT, self._handler)
+            _PRESSED.clear()
         self.abandon()  # after finish() there is nothing left to remove; before it, the old set stays whole
 
     def _swap_in(self) -> None:
@@ -453,6 +482,7 @@ class OutFolder:
         problems = [problem[0] for problem in map(self._problem, self._staged) if problem]
         if problems:
             raise ValueError(f"will not replace what is there now: {problems[0]}. Nothing was changed.")
+        stop_if_interrupted()
         with _uninterrupted():
             for name, (staged, digest) in self._staged.items():
                 relative = self._relative(name)

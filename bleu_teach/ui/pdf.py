@@ -281,7 +281,10 @@ def print_pdf(page: str, style: str | None = None) -> bytes:
 
 def print_pdfs(pages: Mapping[str, str]) -> dict[str, bytes]:
     """Each ``NAME: page`` printed, on two processes when there are several: NAME's PDF."""
+    from bleu_teach.ui.out_folder import stop_if_interrupted
+
     style = page_style(pages.values())  # the fonts cut once for all of them
+    stop_if_interrupted()  # a Ctrl-C while fontTools cut the fonts may not have reached this far as an exception
     if len(pages) < 4:
         return {name: print_pdf(page, style) for name, page in pages.items()}
     pool = ProcessPoolExecutor(max_workers=2, initializer=_ignore_interrupt)

@@ -47,16 +47,7 @@ import ipywidgets as widgets
 from bleu_teach.bleu.comparison import HypothesisComparison
 from bleu_teach.bleu.reports import BleuReport
 from bleu_teach.explorers import arguments
-from bleu_teach.explorers.definitions import (
-    BLEU,
-    BREVITY,
-    CLIPPING,
-    DISAGREEMENT,
-    SIDE_BY_SIDE,
-    TWO_METRICS,
-    disagreement_context,
-    pairs_shown,
-)
+from bleu_teach.explorers.definitions import disagreement_context, pairs_shown
 from bleu_teach.explorers.typed_input import MAX_REFERENCES
 from bleu_teach.explorers.views import (
     ALL_SYSTEMS,
@@ -109,8 +100,6 @@ class ClippingExplorer(ExplorerWidget):
     True
     """
 
-    declaration = CLIPPING
-
     def __init__(
         self,
         hypothesis: str = "the the the the the the the",
@@ -118,7 +107,7 @@ class ClippingExplorer(ExplorerWidget):
         n: int = 1,
         compact: bool = False,
     ) -> None:
-        self._build({"hypothesis": hypothesis, "references": references, "n": n, "compact": compact})
+        self._build(self.given(locals()))
 
     @property
     def report(self) -> BleuReport | None:
@@ -139,23 +128,13 @@ class BrevityPenaltyExplorer(ExplorerWidget):
     0.3679
     """
 
-    declaration = BREVITY
-
     def __init__(
         self, ref_len: int = 6, second_ref_len: int = 9, use_second: bool = False, hyp_len: int = 4, max_len: int = 20
     ) -> None:
         self.image = widgets.Image(format="png")
         self.figure: Any = None
         self.brevity_penalty: float = float("nan")
-        self._build(
-            {
-                "ref_len": ref_len,
-                "use_second": use_second,
-                "second_ref_len": second_ref_len,
-                "hyp_len": hyp_len,
-                "max_len": max_len,
-            }
-        )
+        self._build(self.given(locals()))
 
     @property
     def summary(self) -> widgets.HTML:
@@ -212,8 +191,6 @@ class BleuExplorer(ExplorerWidget):
     True
     """
 
-    declaration = BLEU
-
     def __init__(
         self,
         hypothesis: str = "the cat sat on the mat",
@@ -226,19 +203,7 @@ class BleuExplorer(ExplorerWidget):
         compact: bool = False,
         show_settings: bool = True,
     ) -> None:
-        self._build(
-            {
-                "hypothesis": hypothesis,
-                "references": references,
-                "tokenizer": tokenizer,
-                "lowercase": lowercase,
-                "max_n": max_n,
-                "weights": weights,
-                "smoothing": smoothing,
-                "compact": compact,
-                "show_settings": show_settings,
-            }
-        )
+        self._build(self.given(locals()))
         if self.compact:
             self.hypothesis.rows = 1
         self.settings = _Settings(self)
@@ -261,8 +226,6 @@ class SideBySideExplorer(ExplorerWidget):
     'A'
     """
 
-    declaration = SIDE_BY_SIDE
-
     def __init__(
         self,
         hypothesis_a: str = "the cat is chasing the dog",
@@ -274,18 +237,7 @@ class SideBySideExplorer(ExplorerWidget):
         weights: str = "",
         smoothing: str = "method1",
     ) -> None:
-        self._build(
-            {
-                "hypothesis_a": hypothesis_a,
-                "hypothesis_b": hypothesis_b,
-                "references": references,
-                "tokenizer": tokenizer,
-                "lowercase": lowercase,
-                "max_n": max_n,
-                "weights": weights,
-                "smoothing": smoothing,
-            }
-        )
+        self._build(self.given(locals()))
         self.settings = _Settings(self)
 
     @property
@@ -321,8 +273,6 @@ class DisagreementExplorer(ExplorerWidget):
     ('MiSS', 92)
     """
 
-    declaration = DISAGREEMENT
-
     def __init__(
         self,
         data: Wmt21Ted,
@@ -342,10 +292,7 @@ class DisagreementExplorer(ExplorerWidget):
             )
         self.data = data
         self.table = table
-        self._build(
-            {"metric": metric, "system": system, "direction": direction, "rank": rank},
-            disagreement_context(data, table),
-        )
+        self._build(self.given(locals()), disagreement_context(data, table))
 
     @property
     def count(self) -> widgets.HTML:
@@ -376,8 +323,6 @@ class TwoMetricsExplorer(ExplorerWidget):
     accuracy minus B's.
     """
 
-    declaration = TWO_METRICS
-
     def __init__(
         self,
         zh_en: Any,
@@ -397,9 +342,7 @@ class TwoMetricsExplorer(ExplorerWidget):
                     f"not {found.pair}'s against {found.reference}."
                 )
             scores[pair_name] = found
-        self._build(
-            {"pair": pair, "metric_a": metric_a, "metric_b": metric_b, "leave_out": leave_out}, {"scores": scores}
-        )
+        self._build(self.given(locals()), {"scores": scores})
 
     @property
     def comparison(self) -> TwoMetrics | None:

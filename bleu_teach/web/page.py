@@ -85,7 +85,7 @@ def _unoffered(state: dict[str, Any]) -> str | None:
 def widget(kind: str, state: dict[str, Any]) -> dict[str, Any]:
     """What the page shows for an explorer (its declaration's name) with these control values: ``html``, the
     headline (``value`` at full precision and ``headline``, its HTML), ``message`` for bad input, and ``extra``
-    (the curve's points, a control's limit and note)."""
+    (a chart's description, a control's limit and note)."""
     explorer = EXPLORERS.get(kind)
     if explorer is None:
         view = views.WidgetView(
