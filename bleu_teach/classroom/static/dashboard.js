@@ -1,24 +1,10 @@
 // The teacher's dashboard and the projector view: the class's answers per exercise, live (server-sent events).
 // Everything a student typed (nicknames) is put on the page as text, never as HTML.
+import { showPoll, startPolls } from "./dashboard_poll.js";
+import { bar, element } from "./dom.js";
 import { send } from "./send.js";
-import { barWidth, exerciseLine, rosterMark, summaryText } from "./text.js";
+import { exerciseLine, rosterMark, summaryText } from "./text.js";
 
-/**
- * A round of the current poll: how many voted, and each option's votes once it is closed (polls.py view).
- * @typedef {{ id: number, round: number, open: boolean, voted: number, counts: Record<string, number> | null }} Round
- */
-/**
- * The current poll as the presenter sees it (polls.py view): a bank question's right answer once closed.
- * @typedef {object} Poll
- * @property {number} id
- * @property {string} question
- * @property {[string, string][]} options (letter, text)
- * @property {number} round
- * @property {boolean} open
- * @property {string} exercise
- * @property {Round[]} rounds
- * @property {string} [right]
- */
 /**
  * A homework's roster: who has joined (app.py counts_of).
  * @typedef {{ due: string | null, roster: { name: string, joined: boolean }[] }} Homework
@@ -28,7 +14,7 @@ import { barWidth, exerciseLine, rosterMark, summaryText } from "./text.js";
  * What the dashboard's feed sends (app.py counts_of): the answers' counts, the poll, and the roster (not in a
  * quick update, nor on the projector).
  * @typedef {import("./text.js").Summary & {
- *   exercises: import("./text.js").ExerciseCounts[], code: string, poll: Poll | null, tries?: number,
+ *   exercises: import("./text.js").ExerciseCounts[], code: string, poll: import("./dashboard_poll.js").Poll | null, tries?: number,
  *   homework?: Homework, roster?: Student[]
  * }} Counts
  */
@@ -38,141 +24,6 @@ const session = root.dataset.session;
 const names = root.dataset.names === "1";
 /** @type {[keyof import("./text.js").ExerciseCounts["verdicts"], string][]} the verdicts' bars, in order */
 const VERDICTS = [["correct", "right"], ["misconception", "a named mistake"], ["wrong", "another wrong answer"]];
-
-/**
- * A new element, with its text and its class if given.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {string} [text]
- * @param {string} [className]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function element(tag, text, className) {
-  const made = document.createElement(tag);
-  if (text !== undefined) made.textContent = text;
-  if (className) made.className = className;
-  return made;
-}
-
-/**
- * A labelled bar: count of total, and the count.
- * @param {string} label
- * @param {number} count
- * @param {number} total
- * @param {string} className
- * @returns {HTMLElement}
- */
-function bar(label, count, total, className) {
-  const row = element("div", undefined, "bar-row");
-  row.append(element("span", label, "bar-label"));
-  const track = element("span", undefined, "bar-track");
-  const fill = element("span", undefined, `bar-fill ${className}`);
-  fill.style.width = barWidth(count, total);
-  track.append(fill);
-  row.append(track, element("span", `${count}`, "bar-count"));
-  return row;
-}
-
-/** @type {Poll | null} */
-let poll = null; // the current poll, as the server last sent it
-let rightShown = false;
-
-/**
- * The current poll, its rounds' votes, and the presenter's buttons for it (none on the projector).
- * @param {Poll | null} current
- */
-function showPoll(current) {
-  poll = current;
-  const view = /** @type {HTMLElement} */ (document.getElementById("poll-view"));
-  const closeButton = /** @type {HTMLButtonElement | null} */ (document.getElementById("poll-close"));
-  const againButton = /** @type {HTMLButtonElement} */ (document.getElementById("poll-again")); // with poll-close
-  const rightButton = /** @type {HTMLButtonElement} */ (document.getElementById("poll-right"));
-  if (!current) return;
-  const isOpen = /** @type {Round} */ (current.rounds.at(-1)).open;
-  if (closeButton) {
-    closeButton.disabled = !isOpen;
-    againButton.disabled = isOpen || current.round !== 1;
-    rightButton.disabled = isOpen || !current.right;
-  }
-  view.replaceChildren(element("p", current.question, "poll-question"));
-  const list = element("ul", undefined, "poll-options");
-  for (const [letter, text] of current.options) list.append(element("li", `${letter}: ${text}`));
-  view.append(list);
-  const rounds = element("div", undefined, "poll-rounds");
-  for (const round of current.rounds) {
-    const box = element("div", undefined, "poll-round");
-    box.append(element("p", `Round ${round.round}: ${round.voted} voted${round.open ? " so far (open)" : ""}`,
-                       "poll-round-title"));
-    if (round.counts) {
-      for (const [letter] of current.options) box.append(bar(letter, round.counts[letter], round.voted, "poll"));
-    }
-    rounds.append(box);
-  }
-  view.append(rounds);
-  if (current.right && rightShown) {
-    const answer = element("p", `The right answer: ${current.right}`, "poll-right");
-    answer.id = "poll-answer";
-    view.append(answer);
-  }
-}
-
-/**
- * Ask, close or repeat a poll, and say whether it was done.
- * @param {string} path
- * @param {object} body
- */
-async function pollAction(path, body) {
-  const said = /** @type {HTMLElement} */ (document.getElementById("ask-status"));
-  try {
-    await send(path, body);
-    said.textContent = "Done.";
-  } catch (error) {
-    said.textContent = `Not done: ${/** @type {Error} */ (error).message}`;
-  }
-}
-
-const ask = document.getElementById("ask");
-if (ask) {
-  fetch(`/class/api/sessions/${session}/polls/questions`, { credentials: "same-origin" })
-    .then((response) => response.json()).then((/** @type {{ questions: { id: string, title: string }[] }} */ data) => {
-      const menu = /** @type {HTMLSelectElement} */ (document.getElementById("ask-exercise"));
-      for (const question of data.questions) {
-        const option = element("option", `${question.id} ${question.title}`);
-        option.value = question.id;
-        menu.append(option);
-      }
-    });
-  ask.addEventListener("submit", (event) => {
-    event.preventDefault();
-    rightShown = false;
-    const exercise = /** @type {HTMLSelectElement} */ (document.getElementById("ask-exercise")).value;
-    const body = exercise ? { exercise } : {
-      question: /** @type {HTMLInputElement} */ (document.getElementById("ask-question")).value,
-      options: /** @type {HTMLTextAreaElement} */ (document.getElementById("ask-options")).value.split("\n")
-        .map((line) => line.trim()).filter(Boolean),
-    };
-    pollAction(`/class/api/sessions/${session}/polls`, body);
-  });
-  // These buttons are enabled only once a poll is shown (showPoll): poll is set when they are pressed.
-  /** @type {HTMLButtonElement} */ (document.getElementById("poll-close")).addEventListener("click", () =>
-    pollAction(`/class/api/sessions/${session}/polls/${lastRound().id}/close`, {}));
-  /** @type {HTMLButtonElement} */ (document.getElementById("poll-again")).addEventListener("click", () => {
-    rightShown = false;
-    pollAction(`/class/api/sessions/${session}/polls/${lastRound().id}/again`, {});
-  });
-  /** @type {HTMLButtonElement} */ (document.getElementById("poll-right")).addEventListener("click", (event) => {
-    const button = /** @type {HTMLButtonElement} */ (event.target);
-    rightShown = !rightShown;
-    button.setAttribute("aria-expanded", String(rightShown));
-    button.textContent = rightShown ? "Hide the right answer" : "Show the right answer";
-    showPoll(poll);
-  });
-}
-
-/** @returns {Round} the current poll's last round (a poll is shown: see above) */
-function lastRound() {
-  return /** @type {Round} */ (/** @type {Poll} */ (poll).rounds.at(-1));
-}
 
 /**
  * A homework's roster: who has joined, and "Let join again" for a student on a new device (their answers stay).
@@ -291,6 +142,8 @@ function show(data) {
     button?.focus();
   }
 }
+
+startPolls(session);
 
 const query = names ? "" : "?names=0";
 const stream = new EventSource(`/class/api/sessions/${session}/events${query}`);

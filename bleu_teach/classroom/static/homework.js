@@ -2,6 +2,7 @@
 // which checks it with this student's variant and says only whether it is right and which mistake it looks like:
 // the right answer never comes to this page. Everything from the server is put on the page as text.
 import { newId } from "./request.js";
+import { element } from "./dom.js";
 import { send } from "./send.js";
 import { triesText, verdictText } from "./text.js";
 
@@ -19,21 +20,6 @@ import { triesText, verdictText } from "./text.js";
 
 const state = /** @type {HTMLElement} */ (document.getElementById("homework-state"));
 const box = /** @type {HTMLElement} */ (document.getElementById("questions"));
-
-/**
- * A new element, with its text and its class if given.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {string} [text]
- * @param {string} [className]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function element(tag, text, className) {
-  const made = document.createElement(tag);
-  if (text !== undefined) made.textContent = text;
-  if (className) made.className = className;
-  return made;
-}
 
 /**
  * A question's section: its text, the answer box and Check, and the feedback.
