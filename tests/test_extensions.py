@@ -2,26 +2,30 @@
 CONTRIBUTING.md's recipe says (in a temporary copy of the package, the site's build and the scripts), are picked up
 by everything that should offer them, with nothing else edited: the notebook widget and its saved bundle, the
 site's form and the page's answer, practice and a student's variant, the quiz exports, the guide's tables, and
-lesson 09's explorer and the metric's registry entry.
+lesson 09's explorer, with the metric's numbers equal to its sacreBLEU oracle's.
 
-The recipe's edits are made here as text, each one counted: ``PLACES`` is the figure the maintainers' guide quotes
-(places touched per extension)."""
+The recipe's edits are made here as text, each one counted (the places the closing figures quote). A real
+extension needs more than the toys: a lesson cell for an exercise (and ``make notebooks``), a test against its
+oracle, a view of its own module."""
 
 from __future__ import annotations
 
 import inspect
 import json
+import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bleu_teach.exercises import exercises
+from bleu_teach.exercises import exercise, exercises
 from bleu_teach.exercises.bank import KINDS
 from bleu_teach.exercises.drawers import DRAWN, POOLED
 from bleu_teach.explorers.definitions import EXPLORERS
+from bleu_teach.metrics import METRICS
 from bleu_teach.ui import widgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +49,7 @@ TOY = Explorer(
     _toy_view,
 )
 
+
 """
 TOY_WIDGET = '''
 
@@ -54,37 +59,55 @@ class WordCountExplorer(ExplorerWidget):
     def __init__(self, text: str = "the cat sat", times: int = 2) -> None:
         self._build(self.given(locals()))
 '''
-# Hypothesis "the cat sat on the mat the cat sat" against "the cat sat on the mat": 7 trigrams, "the cat sat" twice
-# but once in the reference, "the mat the" and "mat the cat" not at all: 1 + 1 + 1 + 1 = 4 of 7.
-TOY_EXERCISE = """
-[[exercise]]
-id = "07.4"
-title = "Trigram clipping"
-kind = "modified_precision"
-skill = "trigram clipping"
-question = "Hypothesis: *the cat sat on the mat the cat sat*; reference: *the cat sat on the mat*. p<sub>3</sub>?"
-references = ["the cat sat on the mat"]
-hypothesis = "the cat sat on the mat the cat sat"
-n = 3
+# References of 14, 6, 11 and 17 tokens, a hypothesis of 10: the closest is 11 (1 away; 6 and 14 are 4 away), c <= r,
+# so BP = exp(1 - 11/10) = exp(-0.1) = 0.905. The first reference would give exp(1 - 14/10) = 0.670, the shortest 1,
+# the longest exp(1 - 17/10) = 0.497, the mean length (12) exp(-0.2) = 0.819.
+TOY_EXERCISE = """[[exercise]]
+id = "03.3"
+title = "BP with four other references"
+kind = "brevity_penalty"
+skill = "the brevity penalty, again"
+question = "References of 14, 6, 11 and 17 tokens; a hypothesis of 10 tokens. What is BP?"
+reference_lengths = [14, 6, 11, 17]
+hypothesis_length = 10
 decimals = 3
-answer = "4/7"
-working = "7 trigrams; the cat sat twice, once in the reference: 1; cat sat on, sat on the, on the mat: 1 each."
+answer = 0.905
+working = "the closest reference is 11 (1 token away); c = 10 <= r = 11, so BP = exp(1 - 11/10) = exp(-0.1)."
+
 """
 TOY_METRIC = """
-LENGTH = Metric(
-    name="Length",
-    description="hypothesis words per reference word (a toy)",
-    statistics=lambda hypothesis, references: (float(len(hypothesis.split())), float(len(references[0].split()))),
-    from_statistics=lambda sums, sentence: 100 * sums[0] / sums[1] if sums[1] else 0.0,
-    oracle=lambda sentence=False: None,
+def _chrf4_statistics(hypothesis, references):
+    (segment,) = chrf_score([hypothesis], [list(references)], char_order=4).segments
+    return tuple(getattr(order, name) for order in segment.counts for name in _CHRF_FIELDS)
+
+
+def _chrf4_oracle(sentence=False):
+    from sacrebleu.metrics import CHRF as SacreCHRF
+
+    return SacreCHRF(char_order=4)
+
+
+CHRF4 = Metric(
+    name="chrF4",
+    description="chrF with character n-grams up to 4 (a toy)",
+    statistics=_chrf4_statistics,
+    from_statistics=_chrf_from_statistics,
+    oracle=_chrf4_oracle,
 )
+
+
 """
+#: Where the recipes add a name to a registry: the tuple the registry is built from, whatever its layout.
+REGISTRY_TUPLE = r"{name}: dict\[str, {kind}\] = \{{[^}}]*?\((?P<body>[^()]*?)(?P<at>,?\s*)\)\s*\}}"
 
 
-def _edit(path: Path, old: str, new: str) -> int:
+def _edit(path: Path, pattern: str, new: str) -> int:
+    """Put ``new`` at the one match of ``pattern`` (at its group ``at``: an empty group for "just before")."""
     text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, (path.name, old)
-    path.write_text(text.replace(old, new), encoding="utf-8")
+    found = list(re.finditer(pattern, text, re.DOTALL | re.MULTILINE))
+    assert len(found) == 1, f"{path.name}: the recipe's place {pattern!r} is not there once; update this test"
+    start, end = found[0].span("at")
+    path.write_text(text[:start] + new + text[end:], encoding="utf-8")
     return 1
 
 
@@ -96,28 +119,21 @@ def toy_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
     package = copy / "bleu_teach"
     places = {"explorer": 0, "exercise": 0, "metric": 0}
-    # An explorer: its declaration (and its name in EXPLORERS), and its notebook class.
+    # An explorer: its declaration (and its name in EXPLORERS), and its notebook class named as the declaration.
     definitions = package / "explorers" / "definitions.py"
-    places["explorer"] += _edit(
-        definitions, "EXPLORERS: dict[str, Explorer] = ", TOY_EXPLORER + "EXPLORERS: dict[str, Explorer] = "
-    )
-    places["explorer"] += _edit(definitions, "DISAGREEMENT, TWO_METRICS)}", "DISAGREEMENT, TWO_METRICS, TOY)}")
+    places["explorer"] += _edit(definitions, r"(?P<at>)^EXPLORERS: dict", TOY_EXPLORER.lstrip("\n"))
+    places["explorer"] += _edit(definitions, REGISTRY_TUPLE.format(name="EXPLORERS", kind="Explorer"), ", TOY")
     widget_file = package / "ui" / "widgets.py"
     widget_file.write_text(widget_file.read_text(encoding="utf-8") + TOY_WIDGET, encoding="utf-8")
     places["explorer"] += 1
-    # A numeric exercise: its bank record, of a kind that exists (a trigram, which the drawers never asked about).
-    bank = package / "exercises" / "bank.toml"
-    text = bank.read_text(encoding="utf-8")
-    seven_three = text.index('id = "07.3"')
-    after = text.index("[[exercise]]", seven_three)
-    bank.write_text(text[:after] + TOY_EXERCISE.lstrip("\n") + "\n" + text[after:], encoding="utf-8")
-    places["exercise"] += 1
-    # A metric: its registry entry.
-    registry = package / "metrics.py"
-    places["metric"] += _edit(
-        registry, "#: Every registered metric by name", TOY_METRIC + "\n\n#: Every registered metric by name"
+    # A numeric exercise: its bank record (of a kind that exists), after lesson 03's last.
+    places["exercise"] += _edit(
+        package / "exercises" / "bank.toml", r'id = "03\.2".*?\n(?P<at>)\[\[exercise\]\]', TOY_EXERCISE
     )
-    places["metric"] += _edit(registry, "for m in (BLEU, CHRF, TER)}", "for m in (BLEU, CHRF, TER, LENGTH)}")
+    # A metric: its registry entry, and its name in METRICS.
+    registry = package / "metrics.py"
+    places["metric"] += _edit(registry, r"(?P<at>)^#: Every registered metric by name", TOY_METRIC.lstrip("\n"))
+    places["metric"] += _edit(registry, REGISTRY_TUPLE.format(name="METRICS", kind="Metric"), ", CHRF4")
     return copy, places
 
 
@@ -140,40 +156,43 @@ bundle = widget._repr_mimebundle_()
 found["bundle"] = bundle[EXPLORER_MIME]
 found["read back"] = saved_explorer(bundle)[1]
 widget.controls["times"].value = 4
-found["after a change"] = widget.result is None, widget.output.value
+found["after a change"] = widget.output.value
 from bleu_teach.web.page import widget as page_widget
 from bleu_teach_site.live import widget_html
 shown = page_widget("WordCountExplorer", {"text": "a b", "times": 2})
 found["page value"] = shown["value"]
 found["form"] = widget_html(EXPLORERS["WordCountExplorer"], {"text": "a b", "times": 2}, "toy", {}, shown, {})
 
-# The exercise: the bank, practice, a student's variant, the quiz exports, the guide's tables.
+# The exercise: the bank, practice (twenty questions, none the same), a worksheet, the quiz exports, the guide.
 from bleu_teach.exercises import check, exercise
 from bleu_teach.exercises.practice import PRACTISED, SKILLS, another
 from bleu_teach.exercises.variants import VARIED, worksheets
 from bleu_teach.exercises.export import gift, moodle_xml
-found["check"] = check("07.4", "4/7").verdict, check("07.4", "5/7").verdict
-found["practised"] = "07.4" in PRACTISED, "07.4" in VARIED, SKILLS.get("07.4")
-practice = another("07.4", 1)
-found["practice question"] = practice.question
-found["practice answer checks"] = practice.check(practice.answer_text).verdict
-sheet = worksheets(2, 1, which=("07.4",))
-found["worksheet"] = [ex.id for student in sheet for ex in student]
-found["gift"] = "::07.4" in gift([exercise("07.4")])
-found["moodle"] = "07.4" in moodle_xml([exercise("07.4")])
+found["check"] = [check("03.3", answer).verdict for answer in ("0.905", "0.670", "1", "0.497")]
+found["practised"] = "03.3" in PRACTISED, "03.3" in VARIED, SKILLS.get("03.3")
+questions = [another("03.3", number) for number in range(1, 21)]
+found["practice questions"] = [q.question for q in questions]
+found["practice answers check"] = [q.check(q.answer_text).verdict for q in questions]
+found["worksheet"] = [ex.id for student in worksheets(2, 1, which=("03.3",)) for ex in student]
+found["gift"] = "::03.3" in gift([exercise("03.3")])
+found["moodle"] = "03.3" in moodle_xml([exercise("03.3")])
 sys.path.insert(0, str(copy / "scripts"))
 import solutions
-row = "| 07.4 | Trigram clipping |"
+row = "| 03.3 | BP with four other references |"
 found["guide"] = row in solutions.guide_table(), row in solutions.minutes_table()
 
-# The metric: the registry, lesson 09's comparison and its explorer's menus.
+# The metric: the registry, its oracle's numbers, lesson 09's comparison and its explorer's menus.
 from bleu_teach.metrics import METRICS, metric
 from bleu_teach.lessons import two_metrics
-found["registry"] = list(METRICS), metric("length").name
+found["registry"] = list(METRICS), metric("CHRF4").name
+hyps, refs = ["the cat sat on the mat", "a dog barks"], [["the cat is on the mat"], ["there is a dog"]]
+chrf4 = METRICS["chrF4"]
+found["score"] = chrf4.corpus_score(hyps, refs), chrf4.oracle().corpus_score(hyps, [[r[0] for r in refs]]).score
+oracle = chrf4.oracle(sentence=True)
+found["sentence"] = chrf4.sentence_score(hyps[0], refs[0]), oracle.sentence_score(hyps[0], refs[0]).score
 found["lesson 09 metrics"] = list(two_metrics.METRICS)
 two = EXPLORERS["TwoMetricsExplorer"]
 found["lesson 09 menus"] = [[value for value, _ in two.choices(two.control(name))] for name in ("metric_a", "metric_b")]
-found["score"] = METRICS["Length"].corpus_score(["a b c"], [["a b c d"]])
 print(json.dumps(found))
 """
 
@@ -194,25 +213,33 @@ def test_a_toy_explorer_exercise_and_metric_are_picked_up_from_their_one_place(t
     assert "12 words" in found["widget output"]  # "a b c d", three times
     assert found["bundle"] == {"explorer": "WordCountExplorer", "values": {"text": "a b c d", "times": 3}}
     assert found["read back"] == {"text": "a b c d", "times": 3}
-    assert "16 words" in found["after a change"][1]
+    assert "16 words" in found["after a change"]
     assert found["page value"] == repr(4.0)
     form = found["form"]
     assert 'data-widget="WordCountExplorer"' in form and 'name="text"' in form and 'name="times"' in form
     assert "4 words" in form
-    # The exercise
-    assert found["check"][0] == "correct" and found["check"][1] != "correct"
-    assert found["practised"] == [True, True, "trigram clipping"]
-    assert "modified trigram precision" in found["practice question"]
-    assert found["practice answer checks"] == "correct"
-    assert found["worksheet"] == ["07.4", "07.4"]
+    # The exercise: right, then the first reference's, the shortest's and the longest's BP, each not right
+    assert found["check"][0] == "correct" and "correct" not in found["check"][1:]
+    assert found["practised"] == [True, True, "the brevity penalty, again"]
+    assert len(set(found["practice questions"])) == 20 and found["practice answers check"] == ["correct"] * 20
+    assert found["worksheet"] == ["03.3", "03.3"]
     assert found["gift"] and found["moodle"] and found["guide"] == [True, True]
-    # The metric
-    assert found["registry"] == [["BLEU", "chrF", "TER", "Length"], "Length"]
-    assert found["lesson 09 metrics"] == ["BLEU", "chrF", "TER", "Length"]
-    assert found["lesson 09 menus"] == [["BLEU", "chrF", "TER", "Length"]] * 2
-    assert found["score"] == 75.0
+    # The metric: last in every list, after the project's own; its numbers sacreBLEU's
+    assert found["registry"] == [[*METRICS, "chrF4"], "chrF4"]
+    assert found["lesson 09 metrics"] == [*METRICS, "chrF4"]
+    assert found["lesson 09 menus"] == [[*METRICS, "chrF4"]] * 2
+    assert found["score"][0] == pytest.approx(found["score"][1], abs=1e-9)
+    assert found["sentence"][0] == pytest.approx(found["sentence"][1], abs=1e-9)
     # Where each was added: the explorer in 2 files (3 places), the exercise in 1, the metric in 1 (2 places).
     assert places == {"explorer": 3, "exercise": 1, "metric": 2}
+
+
+def test_a_clipping_exercise_the_drawer_cannot_vary_is_refused_by_name():
+    """The WMT21 sentences give unigram and bigram clipping questions for a whole class; a trigram one ran out after
+    three practice questions. A record that asks for one is refused, saying why and what to do."""
+    trigram = replace(exercise("07.1"), id="07.9", inputs={**exercise("07.1").inputs, "n": 3})
+    with pytest.raises(ValueError, match=r"exercise 07\.9: .*n = 1 or 2.*n = 3"):
+        DRAWN["modified_precision"](trigram)
 
 
 def _plain(value: object) -> object:

@@ -28,6 +28,9 @@ from bleu_teach.lessons.system_resampling import (
 from bleu_teach.metrics import METRICS
 from tests.conftest import computed_once
 
+#: Every test here reads the statistics of every zh-en system's every segment (TER's included): make test's tier.
+pytestmark = pytest.mark.slow
+
 SIGN = {"BLEU": 1.0, "chrF": 1.0, "TER": -1.0}
 
 

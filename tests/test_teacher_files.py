@@ -169,6 +169,7 @@ def test_files_with_answers_or_the_seed_are_readable_by_their_owner_only(tmp_pat
     assert stat.S_IMODE((tmp_path / "sheets" / "student-01.md").stat().st_mode) & 0o044  # sheets are handed out
 
 
+@pytest.mark.slow  # prints PDFs
 def test_printing_writes_nothing_outside_out_and_leaves_the_teachers_other_files(tmp_path: Path):
     needs_weasyprint()  # skips (or fails under CI=true) without WeasyPrint and Pango
     home, out = tmp_path / "home", tmp_path / "out"
@@ -529,6 +530,7 @@ def test_the_key_gives_each_named_mistakes_answer_beside_the_right_one():
                 assert ex.check(value).recognised == m.name  # a marker who reads the value off gets that mistake
 
 
+@pytest.mark.slow  # prints PDFs
 def test_ctrl_c_while_the_pdfs_print_leaves_the_earlier_set_whole_and_says_one_line(tmp_path: Path):
     """A teacher presses Ctrl-C (SIGINT to the command's whole process group, as a terminal sends it) while a new
     set's PDFs print: the folder holds the earlier set exactly as it was, nothing of the new one, and the command

@@ -164,3 +164,11 @@ def test_the_widget_refuses_bad_arguments_by_name(change, error, words):
         TwoMetricsExplorer(_table("en-de"), _table("en-de"))
     with pytest.raises(TypeError, match="TwoMetricsExplorer: table must come from system_level"):
         TwoMetricsExplorer(None, _table("en-de"))
+
+
+def test_a_metric_registered_after_the_scores_were_written_asks_for_them_again(monkeypatch: pytest.MonkeyPatch):
+    from bleu_teach.lessons import two_metrics
+
+    monkeypatch.setattr(two_metrics, "METRICS", (*two_metrics.METRICS, "chrF4"))
+    with pytest.raises(ValueError, match=r"has no scores of chrF4: write it again with python scripts/system_scores"):
+        two_metrics.shipped_scores()

@@ -323,6 +323,20 @@ def _mqm(rng: random.Random) -> tuple[dict[str, Any], str]:
     return {"pair": "zh-en", "system": system, "segment": segment}, question
 
 
+def _clipping(ex: Exercise) -> Draw:
+    """The clipping drawer for a record: its order and number of references. Unigrams and bigrams only: the WMT21
+    sentences that can be made to repeat a trigram are too few to give a class, or twenty practice questions,
+    different ones."""
+    n = int(ex.inputs["n"])
+    if n not in (1, 2):
+        raise ValueError(
+            f"exercise {ex.id}: the clipping drawer draws questions with n = 1 or 2 (the WMT21 sentences give too "
+            f"few for a class beyond bigrams), not n = {n}; ask n = 1 or 2, or write a drawer for it in "
+            f"bleu_teach/exercises/drawers.py."
+        )
+    return _precision(n, len(ex.inputs["references"]))
+
+
 def gram_name(n: int) -> str:
     """An n-gram's name in a question: unigram, bigram, trigram, then "4-gram", "5-gram", ...
 
@@ -334,7 +348,7 @@ def gram_name(n: int) -> str:
 
 #: How each numeric kind's variants are drawn afresh, made from the exercise's record.
 DRAWN: dict[str, Callable[[Exercise], Draw]] = {
-    "modified_precision": lambda ex: _precision(int(ex.inputs["n"]), len(ex.inputs["references"])),
+    "modified_precision": lambda ex: _clipping(ex),
     "brevity_penalty": lambda ex: _brevity,
     "corpus_bleu": lambda ex: _corpus,
     "mqm_score": lambda ex: _mqm,

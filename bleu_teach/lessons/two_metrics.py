@@ -122,7 +122,13 @@ def system_scores(table: Any) -> SystemScores:
 def shipped_scores() -> dict[str, SystemScores]:
     """Both pairs' system scores (against :data:`REFERENCE_USED`) as the package ships them, by pair."""
     text = files("bleu_teach.lessons").joinpath(SCORES_FILE).read_text(encoding="utf-8")
-    return {pair: SystemScores.from_json(json.dumps(found)) for pair, found in json.loads(text).items()}
+    found = {pair: SystemScores.from_json(json.dumps(scores)) for pair, scores in json.loads(text).items()}
+    missing = sorted({m for scores in found.values() for m in METRICS if m not in scores.scores})
+    if missing:  # a metric registered since the file was written
+        raise ValueError(
+            f"{SCORES_FILE} has no scores of {', '.join(missing)}: write it again with python scripts/system_scores.py."
+        )
+    return found
 
 
 def ordinal(n: int) -> str:
