@@ -310,6 +310,7 @@ def create_app(store: Store, teacher_token: str, site: Path | None = None, limit
         _route("enter", teacher.enter, "GET"),
         _route("dashboard", teacher.dashboard, "GET"),
         _route("projector", teacher.projector, "GET"),
+        _route("join_qr", teacher.join_qr, "GET"),
         _route("tally", teacher.tally, "GET"),
         _route("events", teacher.events, "GET"),
         _route("close", teacher.close, "POST"),

@@ -25,6 +25,7 @@ PATHS = {
     "enter": "/class/t/{session:id}/{secret:str}",
     "dashboard": "/class/dashboard/{session:id}",
     "projector": "/class/projector/{session:id}",
+    "join_qr": "/class/api/sessions/{session:id}/join.svg",
     "tally": "/class/api/sessions/{session:id}/tally",
     "events": "/class/api/sessions/{session:id}/events",
     "close": "/class/api/sessions/{session:id}/close",

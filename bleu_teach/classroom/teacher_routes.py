@@ -31,6 +31,9 @@ from bleu_teach.classroom.roles import ADMIN, TEACHER, allowed
 from bleu_teach.classroom.room import ADMIN_COOKIE, CLASS_PATH, Room, text_field
 from bleu_teach.classroom.store import Session
 
+#: The talk's deck on the course website (bleu_teach_site's copy of notebooks/slides/bleu_in_10_minutes.ipynb).
+DECK_PAGE = "bleu_in_10_minutes.slides.html"
+
 
 class TeacherRoutes:
     """The teacher page (the server's teacher token) and each session's pages and actions (its teacher secret)."""
@@ -89,6 +92,17 @@ class TeacherRoutes:
         """The dashboard for the projector: the same numbers, no student's name."""
         return self._board(request, session, projector=True)
 
+    @allowed(TEACHER)
+    async def join_qr(self, request: Request, session: Session) -> Response:
+        """The join address with the session's code as a QR code (SVG, segno), for the projector and the deck's poll
+        slide: a phone that reads it opens the join page with the code filled in."""
+        import segno
+
+        address = str(request.url_for("join_page").include_query_params(code=session.code))
+        out = io.BytesIO()
+        segno.make(address, error="m").save(out, kind="svg", scale=8, border=2, title=f"Join at {address}")
+        return Response(out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
     def _board(self, request: Request, session: Session, projector: bool) -> Response:
         return self.room.templates.TemplateResponse(
             request,
@@ -99,6 +113,10 @@ class TeacherRoutes:
                 "join": str(request.url_for("join_page").include_query_params(code=session.code)),
                 "poll": str(request.url_for("poll_page")),
                 "homework": str(request.url_for("homework_page")),
+                # The deck, when the course website is served beside the classroom: its poll slide asks this room.
+                "deck": f"/{DECK_PAGE}?session={session.id}"
+                if any(getattr(route, "name", None) == "site" for route in request.app.routes)
+                else None,
             },
         )
 

@@ -11,6 +11,7 @@ no request leaves the server.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,6 +233,98 @@ def test_the_presenter_polls_the_phones_and_shows_both_rounds(
     for context, _ in audience:
         context.close()
     phones.close()
+    teacher.close()
+
+
+def _poll_slide_index() -> int:
+    """The deck's poll slide, counted in its notebook (0 is the title slide)."""
+    cells = json.loads((PROJECT / "notebooks" / "slides" / "bleu_in_10_minutes.ipynb").read_text(encoding="utf-8"))
+    slides = [c for c in cells["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "slide"]
+    return next(k for k, c in enumerate(slides) if "deck-poll" in "".join(c["source"]))
+
+
+def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """The presenter opens the deck from the dashboard; on the poll slide the join code and a QR code that decodes
+    to the join address, then A, C, G and V: three phones vote in two rounds, and the slide's bars are the votes."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    problems: list[str] = []
+    teacher, desk, code = _new_session(browser, classroom, "Deck poll", problems)
+    deck_link = desk.get_by_role("link", name="Present the deck")
+    deck = teacher.new_page()
+    deck.on("pageerror", lambda error: problems.append(str(error)))
+    deck.goto(f"{classroom.url}{deck_link.get_attribute('href')}#/{_poll_slide_index()}")
+    slide = deck.locator(".reveal .slides section.present .deck-poll")
+    slide.locator(".deck-poll-code").wait_for()
+    assert slide.locator(".deck-poll-code").inner_text() == code
+    qr = slide.locator(".deck-poll-join img")
+    deck.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
+    decoded = [found.text for found in zxingcpp.read_barcodes(Image.open(io.BytesIO(qr.screenshot())))]
+    assert decoded == [f"{classroom.url}/class?code={code}"]
+    slide.get_by_text("Press A to ask the room").wait_for()
+
+    audience = []
+    for k in range(3):  # each phone its own browser: its own cookie
+        context = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.goto(f"{classroom.url}/class?code={code}")
+        page.get_by_label("Nickname").fill(f"phone {k}")
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("link", name="answer the presenter's questions").click()
+        page.get_by_text("No question is open").wait_for()
+        audience.append((context, page))
+
+    def vote(choices: str, wording: str) -> None:
+        for (_, page), choice in zip(audience, choices, strict=True):
+            page.get_by_text(wording).wait_for()
+            page.get_by_label(f"{choice}:", exact=False).check()
+            page.get_by_role("button", name="Vote").click()
+            page.get_by_text(f"Your vote: {choice}.").wait_for()
+
+    def bars(round_: int) -> dict[str, int]:
+        rows = slide.locator(".poll-round").nth(round_).locator(".bar-row")
+        return {row.split()[0]: int(row.split()[-1]) for row in rows.all_inner_texts()}
+
+    deck.keyboard.press("a")  # ask: exercise 03.2, the slide's question
+    slide.get_by_text("Round 1: 0 voted so far (open)").wait_for()
+    assert "Which reference length" in slide.locator(".poll-question").inner_text()
+    vote("AEE", "Which reference length")
+    slide.get_by_text("Round 1: 3 voted so far (open)").wait_for()
+    assert slide.locator(".bar-row").count() == 0  # no split while the vote is open
+    deck.keyboard.press("c")  # close: the votes
+    slide.get_by_text("Round 1: 3 voted", exact=True).wait_for()
+    assert bars(0) == {"A": 1, "B": 0, "C": 0, "D": 0, "E": 2, "F": 0}
+    deck.keyboard.press("g")  # again: round 2 beside round 1
+    slide.get_by_text("Round 2: 0 voted so far (open)").wait_for()
+    vote("EEE", "The same question again")
+    deck.keyboard.press("c")
+    slide.get_by_text("Round 2: 3 voted", exact=True).wait_for()
+    assert slide.locator(".poll-round").count() == 2
+    assert bars(0) == {"A": 1, "B": 0, "C": 0, "D": 0, "E": 2, "F": 0}
+    assert bars(1) == {"A": 0, "B": 0, "C": 0, "D": 0, "E": 3, "F": 0}
+    assert slide.locator(".poll-right").count() == 0
+    deck.keyboard.press("v")  # the right answer, on the slide
+    assert slide.locator(".poll-right").inner_text() == "The right answer: E"
+    below = deck.evaluate(  # nothing of the question, its rounds and the answer below the screen's edge
+        "() => [...document.querySelectorAll('.reveal section.present .deck-poll *')]"
+        ".filter(e => e.getBoundingClientRect().bottom > innerHeight).map(e => e.className + ': ' + e.textContent)"
+    )
+    assert below == []
+    deck.screenshot(path=str(tmp_path / "deck_poll.png"))
+    index = _poll_slide_index()
+    deck.keyboard.press("PageDown")  # the clicker still moves on
+    deck.wait_for_function(f"() => Reveal.getIndices().h === {index + 1}")
+    assert problems == [] and teacher.blocked == [] and all(context.blocked == [] for context, _ in audience)
+    for context, _ in audience:
+        context.close()
     teacher.close()
 
 

@@ -10,6 +10,7 @@ clicker's keys, Esc, slide numbers, speaker notes with minute marks and the clos
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import subprocess
@@ -26,6 +27,12 @@ from scripts import lab as lab_script
 from tests.browser.conftest import ARTIFACTS, PROJECT, Lab, Site, _free_port, stop, wait_until_up
 
 DECK = "bleu_in_10_minutes"
+#: The deck's slides, counted in its notebook.
+SLIDE_COUNT = sum(
+    1
+    for cell in json.loads((PROJECT / "notebooks" / "slides" / f"{DECK}.ipynb").read_text(encoding="utf-8"))["cells"]
+    if cell["metadata"].get("slideshow", {}).get("slide_type") == "slide"
+)
 SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
 #: The address the test deck is built with (not the default), so that the closing slide shows what it was given.
 COURSE_URL = "https://bleu-teach.example.org/course/?from=deck"
@@ -269,7 +276,7 @@ def test_every_slide_lies_inside_the_screen_on_first_load_reload_and_deep_link(
     page.goto(static_deck.as_uri())
     page.wait_for_selector(".reveal.ready")
     count = page.locator(SLIDES).count()
-    assert count == 13
+    assert count == SLIDE_COUNT
     problems: list[Any] = []
     for index in range(count):  # first load, then the clicker's key from slide to slide
         at_slide(page, index)
@@ -381,11 +388,11 @@ def test_slide_numbers_and_speaker_notes_with_minute_marks(browser, static_deck:
     page.wait_for_selector(".reveal.ready")
     number = page.locator(".reveal .slide-number")
     assert number.is_visible()
-    assert re.fullmatch(r"\s*4\s*/\s*13\s*", number.inner_text()), number.inner_text()
+    assert re.fullmatch(rf"\s*4\s*/\s*{SLIDE_COUNT}\s*", number.inner_text()), number.inner_text()
     notes = page.eval_on_selector_all(
         SLIDES, "ss => ss.map(s => (s.querySelector('aside.notes') || {}).textContent || '')"
     )
-    assert len(notes) == 13 and all(n.strip() for n in notes), notes
+    assert len(notes) == SLIDE_COUNT and all(n.strip() for n in notes), notes
     # Each slide's notes start with its minutes; together they cover the ten minutes without a gap.
     marks = [re.search(r"(\d+):(\d\d)\s*–\s*(\d+):(\d\d)", n) for n in notes]
     assert all(marks), notes
@@ -410,7 +417,7 @@ def test_the_closing_slide_shows_the_course_address_and_a_qr_code_that_decodes_t
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     only_local(context, "file://")
     page = context.new_page()
-    page.goto(f"{static_deck.as_uri()}#/12")
+    page.goto(f"{static_deck.as_uri()}#/{SLIDE_COUNT - 1}")
     page.wait_for_selector(".reveal.ready")
     slide = page.locator(PRESENT)
     assert slide.locator(".course-url a").inner_text() == COURSE_URL
@@ -625,7 +632,7 @@ def test_live_voila_deck_loads_nothing_from_outside_and_responds_to_typing(brows
     at_slide(page, score + 1)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "voila_deck.png"))
-    page.goto(f"{voila_deck.url}/#/12")
+    page.goto(f"{voila_deck.url}/#/{SLIDE_COUNT - 1}")
     page.wait_for_selector(".reveal.ready")
     assert page.locator(f"{PRESENT} .course-url a").inner_text() == COURSE_URL
     assert len(blocked) == 0, f"{len(blocked)} requests left the deck: {blocked}"
