@@ -605,10 +605,13 @@ def voila_deck(chromium: str, tmp_path_factory: pytest.TempPathFactory):  # noqa
 
 
 def voila_page(browser: Any, deck: Lab, width: int, height: int, where: str = "") -> tuple[Any, Any, list[str]]:
+    """The Voila deck in a new browser; its page errors are kept in the page's ``errors`` list."""
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(90_000)
     blocked = only_local(context, deck.url + "/")
     page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"{deck.url}/{where}")
     page.wait_for_selector(".reveal.ready")
     page.wait_for_selector(".reveal .bleu-teach-explorer .bleu-teach", state="attached")  # the widgets are drawn
@@ -636,6 +639,7 @@ def test_live_voila_deck_loads_nothing_from_outside_and_responds_to_typing(brows
     page.wait_for_selector(".reveal.ready")
     assert page.locator(f"{PRESENT} .course-url a").inner_text() == COURSE_URL
     assert len(blocked) == 0, f"{len(blocked)} requests left the deck: {blocked}"
+    assert page.errors == []  # no slide change raises (Voila's reveal.js asked for MathJax 2's Hub on each one)
     context.close()
 
 
