@@ -168,6 +168,21 @@ def test_asking_for_another_before_answering_ends_the_run():
     assert Streak("03.1").after("skipped", 1).in_a_row == 0
 
 
+def test_a_page_reloaded_before_its_question_was_answered_asks_the_same_one_with_the_streak_as_it_was():
+    import json
+
+    from bleu_teach.web import page
+
+    answered = {"in_a_row": 2, "best": 2, "last": 4}
+    fifth = json.loads(page.practice_json("03.1", json.dumps({"previous": 4, "streak": answered})))
+    again = json.loads(page.practice_json("03.1", json.dumps({"previous": 5, "streak": answered, "again": True})))
+    assert again["number"] == 5 and again["html"] == fifth["html"]  # the same question, not the sixth
+    assert again["streak"]["in_a_row"] == 2 and again["streak_text"] == fifth["streak_text"]  # no skip counted
+    # "again" must be true itself (a hand-edited store's "yes" is the next question, as before)
+    other = json.loads(page.practice_json("03.1", json.dumps({"previous": 5, "streak": answered, "again": "yes"})))
+    assert other["number"] == 6 and other["streak"]["in_a_row"] == 0
+
+
 @pytest.mark.parametrize("exercise_id", PRACTISED)
 def test_no_practice_question_is_one_of_the_19_before_it_in_substance(exercise_id: str):
     """Not the same inputs, nor the same question with its words moved (a clipping question's references and the

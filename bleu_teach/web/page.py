@@ -204,17 +204,21 @@ def practice_question(exercise_id: str, number: int) -> dict[str, Any]:
     return {"html": views.message_html(refused), "label": "", "number": None, "message": refused}
 
 
-def next_practice(exercise_id: str, previous: Any, kept: Any = None) -> dict[str, Any]:
+def next_practice(exercise_id: str, previous: Any, kept: Any = None, again: bool = False) -> dict[str, Any]:
     """:func:`practice_question` for the question after ``previous`` (the number the page kept; the first
     question when it kept none, or kept something that is not such a number, or the last there is), with the
     skill's ``streak`` after it: asking for another question before answering the one shown ends the run
-    (``kept``: the streak as the page stored it)."""
+    (``kept``: the streak as the page stored it). ``again``: ``previous`` itself, asked again with the streak as
+    it was (a page reloaded while its question was unanswered)."""
     whole = isinstance(previous, int) and not isinstance(previous, bool) and 1 <= previous <= practice.MAX_NUMBER
-    asked = practice_question(exercise_id, previous + 1 if whole and previous < practice.MAX_NUMBER else 1)
+    if again is True and whole:
+        asked = practice_question(exercise_id, previous)
+    else:
+        asked = practice_question(exercise_id, previous + 1 if whole and previous < practice.MAX_NUMBER else 1)
     if asked["number"] is None:
         return asked | {"streak": None, "streak_text": ""}
     streak = practice.Streak.restore(exercise_id, kept)
-    if whole and streak.last != previous:
+    if whole and streak.last != previous and asked["number"] != previous:
         streak = streak.after("skipped", previous)
     return asked | {"streak": streak.to_dict(), "streak_text": streak.message()}
 
@@ -258,11 +262,11 @@ def check_json(exercise_id: str, text: str, attempt: Any = None) -> str:
 
 def practice_json(exercise_id: str, text: str) -> str:
     """:func:`next_practice` between JSON strings: ``text`` holds the number the page kept (``previous``, or
-    ``null``) and the kept ``streak``."""
+    ``null``), the kept ``streak``, and ``again`` (true: ``previous`` itself, unanswered when the page was left)."""
     sent = _loads(text)
     if not isinstance(sent, dict):
         sent = {}
-    return json.dumps(next_practice(exercise_id, sent.get("previous"), sent.get("streak")))
+    return json.dumps(next_practice(exercise_id, sent.get("previous"), sent.get("streak"), sent.get("again") is True))
 
 
 def practice_check_json(exercise_id: str, text: str) -> str:

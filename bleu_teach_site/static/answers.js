@@ -32,6 +32,7 @@ import { ANSWERS_KEY, PRACTICE_KEY, WIDGETS_KEY } from "./names.js";
  * Python returned it.
  * @typedef {object} PracticeRecord
  * @property {number | null} [number]
+ * @property {boolean} [pending] the question number was shown and not yet answered (a reload shows it again)
  * @property {Streak | null} [streak]
  * @property {string} [streakText]
  */

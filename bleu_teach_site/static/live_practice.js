@@ -9,6 +9,8 @@ import { ready, started } from "./live_python.js";
 
 /** @type {Set<PracticeSection>} */
 const asking = new Set(); // practice blocks whose Another one was pressed before Python was ready
+/** @type {Set<PracticeSection>} */
+const restoring = new Set(); // practice blocks whose question was left unanswered: shown again once Python is ready
 
 /**
  * A practice block's parts (bleu_teach_site/live.py).
@@ -39,12 +41,16 @@ function another(section) {
   ask(section);
 }
 
-/** @param {PracticeSection} section */
-async function ask(section) {
+/**
+ * Ask for the next question, or (again) the kept one that was left unanswered, with the streak as it was.
+ * @param {PracticeSection} section
+ * @param {boolean} [again]
+ */
+async function ask(section, again = false) {
   const id = section.dataset.practice;
   const parts = practiceParts(section);
   const kept = keptPractice(id);
-  const sent = { previous: kept.number ?? null, streak: kept.streak ?? null };
+  const sent = { previous: kept.number ?? null, streak: kept.streak ?? null, again };
   /** @type {import("./live_python.js").PracticeResult} */
   let result;
   try {
@@ -61,9 +67,10 @@ async function ask(section) {
   if (!asked) return;
   section.dataset.number = String(result.number);
   parts.streak.textContent = result.streak_text; // a question skipped ends the run (Python says so)
-  keepPractice(id, { ...kept, number: result.number, streak: result.streak, streakText: result.streak_text });
+  keepPractice(id, { ...kept, number: result.number, pending: true, streak: result.streak,
+                     streakText: result.streak_text });
   parts.box.value = "";
-  parts.box.focus();
+  if (!again) parts.box.focus(); // a question shown again on loading the page leaves the focus where it is
 }
 
 /** @param {PracticeSection} section */
@@ -85,7 +92,7 @@ async function checkPractice(section) {
   else delete parts.feedback.dataset.verdict;
   if (result.streak) {
     parts.streak.textContent = result.streak_text;
-    keepPractice(id, { ...kept, streak: result.streak, streakText: result.streak_text });
+    keepPractice(id, { ...kept, pending: false, streak: result.streak, streakText: result.streak_text });
   }
 }
 
@@ -97,6 +104,11 @@ export function startPractice(sections) {
   for (const section of sections) {
     const kept = keptPractice(section.dataset.practice);
     if (typeof kept.streakText === "string") practiceParts(section).streak.textContent = kept.streakText;
+    if (kept.pending === true && typeof kept.number === "number") { // left unanswered: the same question again
+      practiceParts(section).question.textContent = "Your unanswered question comes back as soon as Python is ready.";
+      if (ready()) ask(section, true);
+      else restoring.add(section);
+    }
     /** @type {HTMLElement} */ (section.querySelector('[data-action="another"]'))
       .addEventListener("click", () => another(section));
     /** @type {HTMLFormElement} */ (section.querySelector("form")).addEventListener("submit", (event) => {
@@ -108,6 +120,8 @@ export function startPractice(sections) {
 
 /** Python has started: draw the questions asked for meanwhile. */
 export function practiceReady() {
+  for (const section of restoring) if (!asking.has(section)) ask(section, true);
+  restoring.clear();
   for (const section of asking) another(section);
   asking.clear();
 }
@@ -117,5 +131,5 @@ export function practiceReady() {
  * @param {string} text
  */
 export function practiceFailed(text) {
-  for (const section of asking) practiceParts(section).question.textContent = text;
+  for (const section of [...asking, ...restoring]) practiceParts(section).question.textContent = text;
 }

@@ -90,8 +90,25 @@ def test_practice_gives_another_one_names_a_mistake_and_marks_three_right_master
     assert "mastered" in section.locator(".live-practice-streak").inner_text()
     _another(page, "03.1", 5)
     assert "3 in a row now" in section.locator(".live-practice-streak").inner_text()  # question 4 was answered
-    _another(page, "03.1", 6)  # question 5 skipped: the run ends, mastery stays
-    assert "mastered (3 right in a row); 0 in a row now" in section.locator(".live-practice-streak").inner_text()
+    sixth, _ = _another(page, "03.1", 6)  # question 5 skipped: the run ends, mastery stays
+    streak_text = section.locator(".live-practice-streak").inner_text()
+    assert "mastered (3 right in a row); 0 in a row now" in streak_text
+
+    page.reload()  # question 6 unanswered: the same question comes back, and the streak is as it was
+    page.wait_for_function(READY, timeout=90_000)
+    page.wait_for_function(
+        "() => document.querySelector(`section[data-practice='03.1'] .live-practice-question`)"
+        ".textContent.includes('Practice 6, like')",
+        timeout=60_000,
+    )
+    assert section.locator(QUESTION).inner_text() == sixth
+    assert section.locator(".live-practice-streak").inner_text() == streak_text
+    lengths, c = _brevity(sixth)
+    assert _answer(page, "03.1", f"{_bp(_closest(lengths, c), c):.3f}") == "correct"
+    assert "1 in a row now" in section.locator(".live-practice-streak").inner_text()
+    page.reload()  # answered: nothing comes back by itself
+    page.wait_for_function(READY, timeout=90_000)
+    assert "Practice 6" not in section.locator(".live-practice-question").inner_text()
 
     page.goto(f"{site.url}/index.html")
     progress = page.locator("li[data-lesson='03'] .progress")
