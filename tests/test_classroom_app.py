@@ -263,6 +263,10 @@ def test_the_course_is_served_beside_it_but_never_an_answer_key(store: Store, si
     policy = browser.get("/class").headers["content-security-policy"]
     assert "script-src 'self';" in policy and "unsafe-inline" not in policy.split("style-src")[0]
     assert browser.get("/class").headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in policy
+    # The website's pages are framed by its own pages only (the deck's speaker view), never by another site.
+    assert page.headers["x-frame-options"] == "SAMEORIGIN"
+    assert "frame-ancestors 'self'" in page.headers["content-security-policy"]
 
 
 def test_a_poll_is_asked_voted_on_closed_and_asked_again_beside_the_first_round(store: Store) -> None:
@@ -553,3 +557,19 @@ def test_the_printed_link_of_a_new_start_works_in_a_browser_that_kept_the_last_s
     assert (
         stranger.post(f"/class/api/sessions?token={TOKEN}", headers=WRITE, json={"title": "x"}).status_code == 401
     )  # the token in an address opens only the page
+
+
+def test_a_closed_session_takes_no_vote_and_asks_no_question(store: Store) -> None:
+    teacher, made = teacher_of(store)
+    number = made["id"]
+    phone = student_of(store, made["code"], "phone")
+    poll = teacher.post(f"/class/api/sessions/{number}/polls", headers=WRITE, json={"exercise": "03.2"}).json()["poll"]
+    assert teacher.post(f"/class/api/sessions/{number}/polls/{poll['id']}/close", headers=WRITE, json={}).is_success
+    assert teacher.post(f"/class/api/sessions/{number}/close", headers=WRITE, json={}).is_success
+    vote = phone.post(
+        "/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "E"}
+    )
+    assert vote.status_code == 409 and "closed: your vote was not counted" in vote.json()["error"]
+    for path in (f"/class/api/sessions/{number}/polls", f"/class/api/sessions/{number}/polls/{poll['id']}/again"):
+        asked = teacher.post(path, headers=WRITE, json={"exercise": "03.2"})
+        assert asked.status_code == 409 and "closed: it asks no more questions" in asked.json()["error"], path

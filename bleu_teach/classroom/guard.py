@@ -49,13 +49,16 @@ CLASS_POLICY = (
 SITE_POLICY = (
     b"default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
     b"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
-    b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'"
+    b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'self'; base-uri 'self'"
 )
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
 ]
+#: Framing: never for the classroom's pages; the course website's only by its own pages (the deck's speaker view
+#: shows the slides in frames of the same origin).
+CLASS_FRAMING = (b"x-frame-options", b"DENY")
+SITE_FRAMING = (b"x-frame-options", b"SAMEORIGIN")
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
@@ -69,6 +72,7 @@ async def _refuse(send: Send, status: int, message: str) -> None:
                 (b"content-length", str(len(body)).encode()),
                 (b"content-security-policy", CLASS_POLICY),
                 *SECURITY_HEADERS,
+                CLASS_FRAMING,
             ],
         }
     )
@@ -114,8 +118,9 @@ class Guard:
             await _refuse(send, 413, f"The request is larger than {self.max_body // 1024} KB; send less.")
             return
 
-        policy = CLASS_POLICY if scope["path"].startswith("/class") else SITE_POLICY
-        headers = [(b"content-security-policy", policy), *SECURITY_HEADERS]
+        classroom = scope["path"].startswith("/class")
+        policy, framing = (CLASS_POLICY, CLASS_FRAMING) if classroom else (SITE_POLICY, SITE_FRAMING)
+        headers = [(b"content-security-policy", policy), *SECURITY_HEADERS, framing]
 
         async def secured_send(message: Message) -> None:
             if message["type"] == "http.response.start":

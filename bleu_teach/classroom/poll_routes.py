@@ -44,9 +44,11 @@ class PollRoutes:
 
     @allowed(STUDENT)
     async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
-        _, student = found
+        session, student = found
         if not self.room.per_student.allow(f"s{student.id}"):
             return error("Too many votes in a minute: wait a little.", 429, 60)
+        if not session.open:
+            return error("This session is closed: your vote was not counted.", 409)
         try:
             body = await json_body(request)
             poll_id = body.get("poll")
@@ -63,6 +65,8 @@ class PollRoutes:
 
     @allowed(TEACHER)
     async def open(self, request: Request, session: Session) -> Response:
+        if not session.open:
+            return error("This session is closed: it asks no more questions.", 409)
         try:
             body = await json_body(request)
             if body.get("exercise"):
@@ -83,6 +87,8 @@ class PollRoutes:
             if action == "close":
                 poll = await run_in_threadpool(self.room.polls.close, session.id, poll_id)
             elif action == "again":
+                if not session.open:
+                    return error("This session is closed: it asks no more questions.", 409)
                 poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
             else:
                 return error("Only close or again.", 404)

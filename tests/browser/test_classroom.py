@@ -249,7 +249,8 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     tmp_path: Path,
 ) -> None:
     """The presenter opens the deck from the dashboard; on the poll slide the join code and a QR code that decodes
-    to the join address, then A, C, G and V: three phones vote in two rounds, and the slide's bars are the votes."""
+    to the join address, then A, C, R and E: three phones vote in two rounds, and the slide's bars are the votes; a key
+    out of order is said on the slide, and a second A is asked before it puts the rounds away."""
     import io
 
     import zxingcpp
@@ -269,6 +270,9 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     decoded = [found.text for found in zxingcpp.read_barcodes(Image.open(io.BytesIO(qr.screenshot())))]
     assert decoded == [f"{classroom.url}/class?code={code}"]
     slide.get_by_text("Press A to ask the room").wait_for()
+    status = slide.locator(".deck-poll-status")
+    deck.keyboard.press("c")  # out of order: said, nothing done
+    assert status.inner_text() == "Nothing is asked yet: A asks this slide's question."
 
     audience = []
     for k in range(3):  # each phone its own browser: its own cookie
@@ -295,6 +299,9 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
 
     deck.keyboard.press("a")  # ask: exercise 03.2, the slide's question
     slide.get_by_text("Round 1: 0 voted so far (open)").wait_for()
+    assert status.inner_text().startswith("Asked: the phones can vote now.")
+    deck.keyboard.press("e")  # the right answer while the votes are open: not yet
+    assert status.inner_text().startswith("The votes are not closed yet")
     assert "Which reference length" in slide.locator(".poll-question").inner_text()
     vote("AEE", "Which reference length")
     slide.get_by_text("Round 1: 3 voted so far (open)").wait_for()
@@ -302,7 +309,7 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     deck.keyboard.press("c")  # close: the votes
     slide.get_by_text("Round 1: 3 voted", exact=True).wait_for()
     assert bars(0) == {"A": 1, "B": 0, "C": 0, "D": 0, "E": 2, "F": 0}
-    deck.keyboard.press("g")  # again: round 2 beside round 1
+    deck.keyboard.press("r")  # again: round 2 beside round 1
     slide.get_by_text("Round 2: 0 voted so far (open)").wait_for()
     vote("EEE", "The same question again")
     deck.keyboard.press("c")
@@ -311,7 +318,10 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     assert bars(0) == {"A": 1, "B": 0, "C": 0, "D": 0, "E": 2, "F": 0}
     assert bars(1) == {"A": 0, "B": 0, "C": 0, "D": 0, "E": 3, "F": 0}
     assert slide.locator(".poll-right").count() == 0
-    deck.keyboard.press("v")  # the right answer, on the slide
+    deck.keyboard.press("a")  # a new question would put the rounds away: asked first
+    assert status.inner_text().startswith("Press A again to ask this question anew")
+    assert slide.locator(".poll-round").count() == 2
+    deck.keyboard.press("e")  # the right answer, on the slide
     assert slide.locator(".poll-right").inner_text() == "The right answer: E"
     below = deck.evaluate(  # nothing of the question, its rounds and the answer below the screen's edge
         "() => [...document.querySelectorAll('.reveal section.present .deck-poll *')]"
@@ -319,6 +329,15 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     )
     assert below == []
     deck.screenshot(path=str(tmp_path / "deck_poll.png"))
+    with deck.expect_popup() as opened:  # the speaker view, from the classroom server: its frames show the slides
+        deck.keyboard.press("s")
+    speaker = opened.value
+    speaker.wait_for_selector("#current-slide iframe", state="attached", timeout=15_000)
+    frame = speaker.frame_locator("#current-slide iframe")
+    frame.locator(".reveal.ready").wait_for(state="attached", timeout=30_000)  # refused before (frame-ancestors)
+    assert "**R** asks it again" not in speaker.locator(".speaker-controls-notes").inner_text()  # Markdown drawn
+    assert "R asks it again" in speaker.locator(".speaker-controls-notes").inner_text()
+    speaker.close()
     index = _poll_slide_index()
     deck.keyboard.press("PageDown")  # the clicker still moves on
     deck.wait_for_function(f"() => Reveal.getIndices().h === {index + 1}")
