@@ -4,7 +4,10 @@
 PostgreSQL with ``--database postgresql://...``) and prints where it keeps
 its records, the teacher page's link and, on a classroom network, the address
 and a QR code for the projector. ``class new`` creates a session without the
-teacher page; ``class list``, ``class close`` and ``class delete`` manage them.
+teacher page and ``class homework`` a homework (each student's own questions,
+checked on the server); ``class list``, ``class link`` (a new teacher link),
+``class close`` and ``class delete`` manage them; ``class nginx`` prints the
+configuration of an nginx in front of a department's server.
 """
 
 from __future__ import annotations
