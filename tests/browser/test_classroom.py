@@ -83,6 +83,23 @@ def _new_session(browser, classroom: Server, title: str, problems: list[str] | N
     return teacher, desk, desk.locator(".code").inner_text()
 
 
+def _audience(browser, classroom: Server, code: str, problems: list[str], phones: int = 3) -> list:  # noqa: ANN001
+    """Phones (each its own browser, so its own cookie) that joined with ``code`` and wait on the poll page;
+    (context, page) each. Page errors go into ``problems``."""
+    audience = []
+    for k in range(phones):
+        context = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.goto(f"{classroom.url}/class?code={code}")
+        page.get_by_label("Nickname").fill(f"phone {k}")
+        page.get_by_role("button", name="Join").click()
+        page.get_by_role("link", name="answer the presenter's questions").click()
+        page.get_by_text("No question is open").wait_for()
+        audience.append((context, page))
+    return audience
+
+
 def test_a_class_joins_answers_on_the_lesson_pages_and_the_dashboard_follows(
     browser,
     classroom: Server,  # noqa: ANN001
@@ -181,17 +198,7 @@ def test_the_presenter_polls_the_phones_and_shows_both_rounds(
     teacher, desk, code = _new_session(browser, classroom, "Meetup demo", problems)
 
     phones = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    audience = []
-    for k in range(3):  # each phone its own browser: its own cookie
-        context = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
-        page = context.new_page()
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.goto(f"{classroom.url}/class?code={code}")
-        page.get_by_label("Nickname").fill(f"phone {k}")
-        page.get_by_role("button", name="Join").click()
-        page.get_by_role("link", name="answer the presenter's questions").click()
-        page.get_by_text("No question is open").wait_for()
-        audience.append((context, page))
+    audience = _audience(browser, classroom, code, problems)
 
     desk.get_by_label("A question from the lessons").select_option("03.2")
     desk.get_by_role("button", name="Ask the room").click()
@@ -274,17 +281,7 @@ def test_the_deck_polls_the_room_from_its_slide_with_the_keyboard(
     deck.keyboard.press("c")  # out of order: said, nothing done
     assert status.inner_text() == "Nothing is asked yet: A asks this slide's question."
 
-    audience = []
-    for k in range(3):  # each phone its own browser: its own cookie
-        context = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
-        page = context.new_page()
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        page.goto(f"{classroom.url}/class?code={code}")
-        page.get_by_label("Nickname").fill(f"phone {k}")
-        page.get_by_role("button", name="Join").click()
-        page.get_by_role("link", name="answer the presenter's questions").click()
-        page.get_by_text("No question is open").wait_for()
-        audience.append((context, page))
+    audience = _audience(browser, classroom, code, problems)
 
     def vote(choices: str, wording: str) -> None:
         for (_, page), choice in zip(audience, choices, strict=True):

@@ -24,6 +24,28 @@ let poll = null; // the current poll, as the server last sent it
 let rightShown = false;
 
 /**
+ * A poll as the dashboard and the deck's poll slide show it: its question, its options, and each round (round 2
+ * beside round 1) with its voters, and its bars once closed.
+ * @param {Poll} current
+ * @returns {HTMLElement[]}
+ */
+export function pollView(current) {
+  const list = element("ul", undefined, "poll-options");
+  for (const [letter, text] of current.options) list.append(element("li", `${letter}: ${text}`));
+  const rounds = element("div", undefined, "poll-rounds");
+  for (const round of current.rounds) {
+    const box = element("div", undefined, "poll-round");
+    box.append(element("p", `Round ${round.round}: ${round.voted} voted${round.open ? " so far (open)" : ""}`,
+                       "poll-round-title"));
+    if (round.counts) {
+      for (const [letter] of current.options) box.append(bar(letter, round.counts[letter], round.voted, "poll"));
+    }
+    rounds.append(box);
+  }
+  return [element("p", current.question, "poll-question"), list, rounds];
+}
+
+/**
  * The current poll, its rounds' votes, and the presenter's buttons for it (none on the projector).
  * @param {Poll | null} current
  */
@@ -40,21 +62,7 @@ export function showPoll(current) {
     againButton.disabled = isOpen || current.round !== 1;
     rightButton.disabled = isOpen || !current.right;
   }
-  view.replaceChildren(element("p", current.question, "poll-question"));
-  const list = element("ul", undefined, "poll-options");
-  for (const [letter, text] of current.options) list.append(element("li", `${letter}: ${text}`));
-  view.append(list);
-  const rounds = element("div", undefined, "poll-rounds");
-  for (const round of current.rounds) {
-    const box = element("div", undefined, "poll-round");
-    box.append(element("p", `Round ${round.round}: ${round.voted} voted${round.open ? " so far (open)" : ""}`,
-                       "poll-round-title"));
-    if (round.counts) {
-      for (const [letter] of current.options) box.append(bar(letter, round.counts[letter], round.voted, "poll"));
-    }
-    rounds.append(box);
-  }
-  view.append(rounds);
+  view.replaceChildren(...pollView(current));
   if (current.right && rightShown) {
     const answer = element("p", `The right answer: ${current.right}`, "poll-right");
     answer.id = "poll-answer";

@@ -5,7 +5,8 @@
 // (round 2), E shows or hides the right answer (none of them is one of reveal.js's keys); every other key, PageDown
 // included, is the deck's. Every step, and every key pressed out of order, is said on the slide's status line (a
 // live region). Everything from the server is put on the slide as text.
-import { bar, element } from "./dom.js";
+import { pollView } from "./dashboard_poll.js";
+import { element } from "./dom.js";
 import { send } from "./send.js";
 
 /** @typedef {import("./dashboard_poll.js").Poll} Poll */
@@ -80,19 +81,7 @@ function start(box, session) {
         : "Press A to ask the room this question."));
       return;
     }
-    const rounds = element("div", undefined, "poll-rounds");
-    for (const round of poll.rounds) {
-      const column = element("div", undefined, "poll-round");
-      column.append(element("p", `Round ${round.round}: ${round.voted} voted${round.open ? " so far (open)" : ""}`,
-                            "poll-round-title"));
-      if (round.counts) {
-        for (const [letter] of poll.options) column.append(bar(letter, round.counts[letter], round.voted, "poll"));
-      }
-      rounds.append(column);
-    }
-    const options = element("ul", undefined, "poll-options");
-    for (const [letter, text] of poll.options) options.append(element("li", `${letter}: ${text}`));
-    view.replaceChildren(element("p", poll.question, "poll-question"), options, rounds);
+    view.replaceChildren(...pollView(poll));
     if (rightShown && poll.right) view.append(element("p", `The right answer: ${poll.right}`, "poll-right"));
   }
 
