@@ -6,6 +6,7 @@ import globals from "globals";
 
 const SITE = "bleu_teach_site/static";
 const WORKER = `${SITE}/python_worker.js`;
+const CACHE_WORKER = `${SITE}/python_cache.js`;
 
 export default [
   {
@@ -20,7 +21,7 @@ export default [
   {
     // The pages' scripts: ES modules, except the two classic scripts below.
     files: [`${SITE}/*.js`, "bleu_teach/classroom/static/*.js"],
-    ignores: [WORKER],
+    ignores: [WORKER, CACHE_WORKER],
     languageOptions: { globals: globals.browser },
   },
   {
@@ -32,6 +33,11 @@ export default [
     // Python's module worker: a SharedWorker, or a dedicated Worker where there is none.
     files: [WORKER],
     languageOptions: { globals: { ...globals.worker, ...globals.sharedWorker } },
+  },
+  {
+    // The service worker that keeps Python's files (a classic script).
+    files: [CACHE_WORKER],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
   },
   {
     // The tests (node --test) and this file run in Node.

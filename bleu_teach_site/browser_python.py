@@ -14,16 +14,24 @@ without site-packages, as Pyodide's core is (:func:`browser_tokenizers`).
 
 Lesson 08's explorers also need their contexts (made from the WMT21 data at
 build time): :func:`write_contexts_zip`.
+
+A page names what its Python unpacks, and the build it belongs to, in one meta
+tag (:class:`BrowserPython`): ``static/python_cache.js`` keeps a build's files
+in the browser under that name, so that a page that starts its own Python
+fetches nothing again, and a page of another build never gets them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import json
 import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, TOKENIZERS
@@ -33,6 +41,45 @@ from bleu_teach.web import page
 TOKENIZER_ZIP = "sacrebleu_tokenizers.zip"
 #: The explorers' contexts, for the pages that have an explorer that needs one (lesson 08's).
 CONTEXTS_ZIP = "explorer_contexts.zip"
+
+
+@dataclass(frozen=True)
+class BrowserPython:
+    """What a page's Python unpacks (the package's wheel first), and the build those files belong to: the page's
+    ``<meta name="bleu-teach-python">`` (its content and its ``data-build``), which static/python.js reads."""
+
+    archives: tuple[str, ...] = ()
+    build: str = ""
+
+    @property
+    def content(self) -> str:
+        return " ".join(self.archives)
+
+    @classmethod
+    def of(cls, folder: Path, archives: Sequence[str]) -> BrowserPython:
+        """The archives in ``folder`` (a site or a deck's folder, Pyodide copied into vendor/pyodide/), named by a
+        digest of Pyodide's lock file and the archives: another build's files have another name.
+
+        >>> import tempfile
+        >>> with tempfile.TemporaryDirectory() as name:
+        ...     folder = Path(name)
+        ...     (folder / "vendor" / "pyodide").mkdir(parents=True)
+        ...     _ = (folder / "vendor" / "pyodide" / "pyodide-lock.json").write_text("{}")
+        ...     _ = (folder / "a.whl").write_bytes(b"one")
+        ...     first = BrowserPython.of(folder, ["a.whl"])
+        ...     _ = (folder / "a.whl").write_bytes(b"two")
+        ...     second = BrowserPython.of(folder, ["a.whl"])
+        >>> first.archives, first.content, len(first.build), first.build != second.build
+        (('a.whl',), 'a.whl', 16, True)
+        """
+        digest = hashlib.sha256()
+        for path in [folder / "vendor" / "pyodide" / "pyodide-lock.json", *(folder / name for name in archives)]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        return cls(tuple(archives), digest.hexdigest()[:16])
+
+
+#: A page with no Python (a lesson exported on its own, as the tests do).
+NO_PYTHON = BrowserPython()
 
 
 def _sacrebleu_files() -> tuple[list[importlib.metadata.PackagePath], importlib.metadata.PackagePath | None]:

@@ -42,7 +42,13 @@ from bleu_teach.explorers.definitions import EXPLORERS
 from bleu_teach.inputs.tokenizers import TOKENIZERS
 from bleu_teach.web import page
 from bleu_teach_site import live, slides
-from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, write_contexts_zip, write_tokenizer_zip
+from bleu_teach_site.browser_python import (
+    TOKENIZER_ZIP,
+    BrowserPython,
+    browser_tokenizers,
+    write_contexts_zip,
+    write_tokenizer_zip,
+)
 from bleu_teach_site.lessons import (
     Preset,
     add_explorer_links,
@@ -106,7 +112,7 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
     pages = {lesson.path.name: lesson.page for lesson in found} | {"GLOSSARY.md": "glossary.html"}
     python_files = write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
     tokenizers = browser_tokenizers(out_dir / TOKENIZER_ZIP)
-    python = [wheel.name, TOKENIZER_ZIP]  # what a live page unpacks into Pyodide's site-packages
+    python = BrowserPython.of(out_dir, [wheel.name, TOKENIZER_ZIP])  # what a live page unpacks into site-packages
     unavailable = {"tokenizer": set(TOKENIZERS) - set(tokenizers)}
     contexts: dict[str, Any] = {}
     contexts_json: dict[str, str] = {}
@@ -194,7 +200,8 @@ def build(out_dir: Path, wheel: Path, course_url: str = slides.DEFAULT_COURSE_UR
         "tokenizers": list(tokenizers),
         "python": python_files,
         "wheel": wheel.name,
-        "archives": python + ([live.CONTEXTS_ZIP] if contexts_json else []),
+        "archives": [*python.archives, *([live.CONTEXTS_ZIP] if contexts_json else [])],
+        "build": python.build,
     }
 
 

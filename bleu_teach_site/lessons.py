@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from urllib.parse import urlencode
 from bleu_teach.explorers.saved import saved_explorers
 from bleu_teach.web.names import EXPLORER_PAGE, EXPLORER_PARAMETERS
 from bleu_teach_site import course, markdown, slides
+from bleu_teach_site.browser_python import NO_PYTHON, BrowserPython
 from bleu_teach_site.paths import NOTEBOOKS, PROJECT, TEMPLATES
 
 
@@ -221,13 +221,13 @@ def environment() -> Any:
 
 
 def export_lesson(
-    lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None, python: Sequence[str] = ()
+    lesson: Lesson, out_dir: Path, pages: dict[str, str], live: Any = None, python: BrowserPython = NO_PYTHON
 ) -> int:
     """Write the lesson's page; return the number of live-explorer links in it.
 
     ``live(notebook)`` turns its widgets and exercises into live forms (bleu_teach_site.live.make_live) and returns
     how many of each; the counts are kept in ``lesson.live``. ``python`` names the archives a live page unpacks
-    into Pyodide's site-packages (the package's wheel first).
+    into Pyodide's site-packages (the package's wheel first) and their build.
     """
     import nbformat
     from traitlets.config import Config
@@ -248,7 +248,7 @@ def export_lesson(
             "lesson": lesson,
             "links": links,
             "contents": markdown.contents(notebook["cells"], pages),
-            "python": " ".join(python),
+            "python": python,
         },
         "metadata": {"name": f"{lesson.number} · {lesson.title}"},
     }

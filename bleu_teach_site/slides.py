@@ -34,14 +34,20 @@ import argparse
 import html
 import re
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from bleu_teach.inputs.tokenizers import TOKENIZERS
 from bleu_teach_site import live
-from bleu_teach_site.browser_python import TOKENIZER_ZIP, browser_tokenizers, write_tokenizer_zip
+from bleu_teach_site.browser_python import (
+    NO_PYTHON,
+    TOKENIZER_ZIP,
+    BrowserPython,
+    browser_tokenizers,
+    write_tokenizer_zip,
+)
 from bleu_teach_site.paths import NODE, NOTEBOOKS, PROJECT, STATIC, TEMPLATES
 
 DECKS = NOTEBOOKS / "slides"
@@ -219,14 +225,14 @@ def export(
     out_dir: Path,
     prepare: Callable[[Any], None] | None = None,
     *,
-    python: Sequence[str] = (),
+    python: BrowserPython = NO_PYTHON,
     unavailable: dict[str, set[str]] | None = None,
     course_url: str = DEFAULT_COURSE_URL,
 ) -> Path:
     """Write ``<deck>.slides.html`` into ``out_dir``; ``prepare`` may edit the notebook first (the site adds links).
 
     ``python`` names the archives the live forms unpack into Pyodide (the package's wheel first, as on the lesson
-    pages); ``unavailable`` lists, per menu, the choices the page's Python cannot run.
+    pages) and their build; ``unavailable`` lists, per menu, the choices the page's Python cannot run.
     """
     import nbformat
     from nbconvert import SlidesExporter
@@ -246,7 +252,7 @@ def export(
         prepare(notebook)
     live.make_live(notebook, unavailable or {}, _no_context)
     add_course_address(notebook, course_url)
-    body, _ = exporter.from_notebook_node(notebook, resources={"deck": {"python": " ".join(python)}})
+    body, _ = exporter.from_notebook_node(notebook, resources={"deck": {"python": python}})
     target = out_dir / f"{deck.stem}.slides.html"
     target.write_text(body, encoding="utf-8")
     return target
@@ -270,8 +276,9 @@ def build(out_dir: Path, wheel: Path, decks: Path = DECKS, course_url: str = DEF
     shutil.copy2(wheel, out_dir / wheel.name)
     write_tokenizer_zip(out_dir / TOKENIZER_ZIP)
     unavailable = {"tokenizer": set(TOKENIZERS) - set(browser_tokenizers(out_dir / TOKENIZER_ZIP))}
+    python = BrowserPython.of(out_dir, [wheel.name, TOKENIZER_ZIP])
     return [
-        export(deck, out_dir, python=[wheel.name, TOKENIZER_ZIP], unavailable=unavailable, course_url=course_url)
+        export(deck, out_dir, python=python, unavailable=unavailable, course_url=course_url)
         for deck in sorted(decks.glob("*.ipynb"))
     ]
 

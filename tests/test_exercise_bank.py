@@ -438,3 +438,32 @@ def test_every_exercise_has_its_own_anchor_in_its_lesson():
         text = "".join(c.source for c in nbformat.read(lesson, as_version=4).cells if c.cell_type == "markdown")
         found = re.findall(r'<a id="(ex-[^"]+)"></a>', text)
         assert found == [ex.anchor for ex in exercises(lesson.name[:2])], lesson.name
+
+
+def test_the_shipped_practice_segments_are_sacrebleus_13a_tokens_of_the_data():
+    """segments_13a.json.gz (scripts/practice_segments.py) equals sacreBLEU's 13a tokenizing the shipped WMT21 zh-en
+    texts now, text by text, and the drawers read it in the data's order."""
+    import gzip
+    import json
+    from importlib.resources import files
+
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from bleu_teach.exercises import drawers
+    from bleu_teach.lessons.data import wmt21_ted
+
+    shipped = json.loads(gzip.decompress(files("bleu_teach.exercises").joinpath(drawers.SEGMENTS_FILE).read_bytes()))
+    ted = wmt21_ted("zh-en")
+    sacre = Tokenizer13a()
+    assert list(shipped["systems"]) == list(ted.systems) and list(shipped["references"]) == ["ref-A", "ref-B"]
+    for laid, texts in [
+        *((shipped["references"][name], ted.references[name]) for name in ("ref-A", "ref-B")),
+        *((shipped["systems"][name], ted.systems[name]) for name in ted.systems),
+    ]:
+        assert [tokens.split() for tokens in laid] == [sacre(text).split() for text in texts]
+    expected = tuple(
+        (tuple(sacre(hyp).split()), tuple(sacre(a).split()), tuple(sacre(b).split()))
+        for hyps in ted.systems.values()
+        for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"])
+    )
+    assert drawers._tokenized() == expected

@@ -13,9 +13,12 @@ record (exercises 01.1, 02.1 and 07.1 share the kind); a smoothed sentence BLEU'
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from bleu_teach.bleu.counting import closest_ref_length, order_statistics
@@ -37,18 +40,41 @@ Pool = Callable[[], list[tuple[dict[str, Any], str]]]
 Segment = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # hypothesis, ref-A, ref-B (13a tokens)
 
 
-@lru_cache(maxsize=1)
-def _tokenized() -> tuple[Segment, ...]:
-    """Every (system translation, ref-A, ref-B) of zh-en, tokenized once (13a), in the data's order."""
+#: The segments :func:`_tokenized` reads, tokenized ahead (tokenizing them took most of the first practice
+#: question's time in the browser): written by scripts/practice_segments.py, recomputed by a test.
+SEGMENTS_FILE = "segments_13a.json.gz"
+
+
+def tokenize_segments() -> dict[str, Any]:
+    """Every text of zh-en the drawers use, tokenized by sacreBLEU's 13a and joined by spaces, laid out as the data
+    is (``references`` ref-A and ref-B, ``systems`` by name: lists aligned with the sources)."""
     from bleu_teach.inputs.tokenizers import tokenize
     from bleu_teach.lessons.data import wmt21_ted
 
     ted = wmt21_ted("zh-en")
-    refs = {text: tuple(tokenize(text, "13a")) for text in (*ted.references["ref-A"], *ted.references["ref-B"])}
+    done: dict[str, str] = {}  # many systems give the same translation: each text once
+
+    def tokens(texts: list[str]) -> list[str]:
+        for text in texts:
+            if text not in done:
+                done[text] = " ".join(tokenize(text, "13a"))
+        return [done[text] for text in texts]
+
+    return {
+        "references": {name: tokens(ted.references[name]) for name in ("ref-A", "ref-B")},
+        "systems": {name: tokens(texts) for name, texts in ted.systems.items()},
+    }
+
+
+@lru_cache(maxsize=1)
+def _tokenized() -> tuple[Segment, ...]:
+    """Every (system translation, ref-A, ref-B) of zh-en, tokenized (13a), in the data's order: read from
+    :data:`SEGMENTS_FILE`."""
+    shipped = files(__name__.rpartition(".")[0]).joinpath(SEGMENTS_FILE)
+    laid: dict[str, Any] = json.loads(gzip.decompress(shipped.read_bytes()))
+    refs_a, refs_b = (tuple(tuple(text.split()) for text in laid["references"][name]) for name in ("ref-A", "ref-B"))
     return tuple(
-        (tuple(tokenize(hyp, "13a")), refs[a], refs[b])
-        for hyps in ted.systems.values()
-        for hyp, a, b in zip(hyps, ted.references["ref-A"], ted.references["ref-B"])
+        (tuple(hyp.split()), a, b) for hyps in laid["systems"].values() for hyp, a, b in zip(hyps, refs_a, refs_b)
     )
 
 

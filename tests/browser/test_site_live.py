@@ -9,9 +9,12 @@ feedback is the exercise bank's.  The timings the issue asks for are measured an
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import math
 import statistics
+import threading
 from fractions import Fraction
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -562,6 +565,62 @@ def test_a_browser_without_shared_workers_starts_python_in_a_worker_of_its_own(b
     assert _longest(page, started, ready) < 1000, page.evaluate("() => window.longTasks")  # no freeze
     assert page.problems == [] and visitor.blocked == []
     visitor.context.close()
+
+
+class _CountingHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site and counts what reaches it (the server's view: a request answered by the browser's
+    cache never arrives)."""
+
+    served: list[str]
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.served.append(self.path)
+        super().do_GET()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def _python_files(paths: list[str]) -> list[str]:
+    return [p for p in paths if "/vendor/pyodide/" in p or p.split("?")[0].endswith((".whl", ".zip"))]
+
+
+def test_without_shared_workers_the_next_page_starts_python_from_files_kept_in_the_browser(browser, site: Site):  # noqa: ANN001
+    served: list[str] = []
+    handler = functools.partial(type("Counting", (_CountingHandler,), {"served": served}), directory=str(site.root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    visitor = only_to(browser, url, 90_000, viewport={"width": 1280, "height": 900})
+    visitor.context.add_init_script("delete window.SharedWorker;")
+    try:
+        page = visitor.page()
+        page.goto(f"{url}/04_the_bleu_score.html")
+        page.wait_for_function(READY, timeout=90_000)
+        first = _python_files(served)
+        assert any(p.endswith("pyodide.asm.wasm") for p in first) and any(p.endswith(".whl") for p in first), first
+        build = page.evaluate("() => document.querySelector('meta[name=bleu-teach-python]').dataset.build")
+        controller = page.evaluate("() => navigator.serviceWorker.controller?.scriptURL ?? ''")
+        assert build and controller == f"{url}/python_cache.js?build={build}", (build, controller)
+
+        served.clear()
+        page.goto(f"{url}/03_brevity_penalty.html")  # a Python of its own, started from the kept files
+        page.wait_for_function(READY, timeout=90_000)
+        assert page.evaluate("() => typeof SharedWorker") == "undefined"
+        assert served and _python_files(served) == [], served  # the page was served; Python's files were not
+        widget = page.locator("[data-widget]").first
+        state = json.loads(widget.get_attribute("data-state"))
+        widget.locator("[name='use_second']").check()
+        _wait_value(page, 0, oracle("BrevityPenaltyExplorer", state | {"use_second": True}))
+        second = float(page.evaluate("() => document.documentElement.dataset.pythonCheckedMs"))
+        SITE_TIMINGS["without SharedWorker: the next lesson, its own Python from the kept files, live after"] = (
+            f"{second:.0f} ms"
+        )
+        assert page.problems == [] and visitor.blocked == []
+    finally:
+        visitor.context.close()
+        server.shutdown()
+        server.server_close()
 
 
 #: Whether each widget said it waits for Python when the page's scripts had run (before Python can answer).

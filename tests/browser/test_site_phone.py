@@ -53,6 +53,8 @@ def phone(browser, site: Site) -> Iterator[Any]:  # noqa: ANN001
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     context.set_default_timeout(60_000)
     context.route("**/vendor/pyodide/**", lambda route: route.abort())
+    # Nor the service worker that keeps Python's files: its own fetches would not pass through the route above.
+    context.route("**/python_cache.js*", lambda route: route.abort())
     yield context
     context.close()
 
