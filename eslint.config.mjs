@@ -26,7 +26,7 @@ export default [
   },
   {
     // Classic scripts (module scripts do not run from a page opened from disk).
-    files: [`${SITE}/deck.js`, `${SITE}/offline.js`],
+    files: [`${SITE}/deck.js`, `${SITE}/offline.js`, `${SITE}/speaker_preview.js`],
     languageOptions: { sourceType: "script" },
   },
   {

@@ -58,7 +58,8 @@ VOILA_TEMPLATES = PROJECT / "bleu_teach_site" / "templates" / "voila"
 
 def prepare_deck(folder: Path = LIVE_DECK, course_url: str | None = None) -> Path:
     """The deck to serve, in ``folder``: the stored deck with the course's address and QR code on its closing slide,
-    beside local copies of reveal.js, jQuery, deck.js and deck.css (vendor/); return the notebook's path."""
+    beside local copies of reveal.js, jQuery, deck.js, deck.css and the speaker view's previews (speaker_preview.html
+    and .js) (vendor/); return the notebook's path."""
     import nbformat
 
     from bleu_teach_site import slides
@@ -67,7 +68,7 @@ def prepare_deck(folder: Path = LIVE_DECK, course_url: str | None = None) -> Pat
     folder.mkdir(parents=True, exist_ok=True)
     slides.copy_assets(folder / "vendor", only=("reveal.js", "jquery"))
     (folder / "vendor" / "deck").mkdir(parents=True, exist_ok=True)
-    for name in ("deck.js", "deck.css"):
+    for name in ("deck.js", "deck.css", "speaker_preview.html", "speaker_preview.js"):
         shutil.copy2(slides.STATIC / name, folder / "vendor" / "deck" / name)
     notebook = nbformat.read(DECK, as_version=4)
     slides.add_course_address(notebook, url)

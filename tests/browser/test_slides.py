@@ -673,3 +673,53 @@ def test_live_voila_deck_slides_lie_inside_the_screen(browser, voila_deck: Lab, 
     assert problems == [], problems
     assert blocked == []
     context.close()
+
+
+def test_live_voila_deck_speaker_view_shows_the_slides_at_once_with_what_was_typed(browser, voila_deck: Lab):
+    """S opens reveal.js's speaker view: its two previews draw the current and the next slide from the deck's own
+    window (no Voila page, no kernel of their own) within seconds, and the current one shows what was just typed
+    on the deck; a key pressed in the speaker view moves the deck."""
+    context, page, blocked = voila_page(browser, voila_deck, 1280, 720)
+    score = slide_index(page, "THE SCORE")
+    page.goto(f"{voila_deck.url}/#/{score}")
+    at_slide(page, score)
+    typed = "the cat sat on the mat today"
+    page.locator(f"{PRESENT} .widget-textarea textarea").first.fill(typed)
+    refs = [bt.tokenize("the cat is on the mat"), bt.tokenize("there is a cat on the mat")]
+    expected = format_number(bt.explain(refs, bt.tokenize(typed), weights=(0.5, 0.5)).score)
+    from playwright.sync_api import expect
+
+    expect(page.locator(f"{PRESENT} .bleu-teach .score")).to_contain_text(f"BLEU = {expected}", timeout=15_000)
+    page.locator(f"{PRESENT} h1, {PRESENT} h2").first.click()  # off the box: S opens the speaker view
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    started = time.perf_counter()
+    with page.expect_popup() as opened:
+        page.keyboard.press("s")
+    speaker = opened.value
+    previews = {name: speaker.frame_locator(f"#{name}-slide iframe") for name in ("current", "upcoming")}
+    titles = page.evaluate(
+        f"() => [...document.querySelectorAll('{SLIDES}')].map(s => (s.querySelector('h1, h2') || {{}}).textContent)"
+    )
+    expect(previews["current"].locator("section.present h1, section.present h2").first).to_have_text(
+        titles[score], timeout=10_000
+    )
+    expect(previews["upcoming"].locator("section.present h1, section.present h2").first).to_have_text(
+        titles[score + 1], timeout=10_000
+    )
+    drawn_s = time.perf_counter() - started
+    current = previews["current"]
+    assert current.locator(".widget-textarea textarea").first.input_value() == typed
+    expect(current.locator(".bleu-teach .score").first).to_contain_text(f"BLEU = {expected}")
+    # No Voila page was opened for the previews (each would start a kernel).
+    assert not [url for url in requests if url.split("?")[0].split("#")[0].rstrip("/") == voila_deck.url], requests
+    assert [url for url in requests if "/speaker_preview.html?receiver" in url], requests
+    speaker.keyboard.press("PageDown")  # in the speaker view: the deck moves, and the previews follow
+    at_slide(page, score + 1)
+    expect(current.locator("section.present h1, section.present h2").first).to_have_text(
+        titles[score + 1], timeout=10_000
+    )
+    speaker.screenshot(path=str(ARTIFACTS / "voila_speaker_view.png"))
+    print(f"speaker view: both previews drawn {drawn_s:.1f} s after S")
+    assert drawn_s < 10 and blocked == [] and page.errors == []
+    context.close()
