@@ -573,3 +573,30 @@ def test_a_closed_session_takes_no_vote_and_asks_no_question(store: Store) -> No
     for path in (f"/class/api/sessions/{number}/polls", f"/class/api/sessions/{number}/polls/{poll['id']}/again"):
         asked = teacher.post(path, headers=WRITE, json={"exercise": "03.2"})
         assert asked.status_code == 409 and "closed: it asks no more questions" in asked.json()["error"], path
+
+
+def test_a_nickname_that_reads_like_anothers_or_shows_nothing_is_refused(store: Store) -> None:
+    """The issue's look-alikes of "alice", each joined beside her before: refused with a message naming the rule;
+    names that only look different to a careless eye, or are written in another script, still join."""
+    teacher, made = teacher_of(store)
+    student_of(store, made["code"], "alice")
+    refused = {
+        "\u0430lice": "looks like 'alice'",  # Cyrillic а
+        "alice\u0301": "looks like 'alice'",  # a trailing combining accent
+        "a1ice": "looks like 'alice'",
+        "ALICE": "already called",
+        "alice\u3164": "U+3164 HANGUL FILLER at character 6, which shows nothing",
+        "alice\u115f": "U+115F HANGUL CHOSEONG FILLER",
+        "alice\u2800": "U+2800 BRAILLE PATTERN BLANK",
+        "alice\u034f": "U+034F COMBINING GRAPHEME JOINER",
+        "alice\ufe0f": "U+FE0F VARIATION SELECTOR-16",
+    }
+    for nickname, said in refused.items():
+        reply = client(store).post("/class/api/join", json={"code": made["code"], "nickname": nickname}, headers=WRITE)
+        assert reply.status_code == 400 and said in reply.json()["error"], (nickname, reply.text)
+    for nickname in ("Alicia", "Иван", "Ivan", "李雷", "雷李", "\u2764\ufe0f Ann", "Zoë", "Zoe\u0308 B"):
+        student_of(store, made["code"], nickname)
+    names = [row["nickname"] for row in teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["roster"]]
+    assert sorted(names) == sorted(
+        ["alice", "Alicia", "Иван", "Ivan", "李雷", "雷李", "\u2764\ufe0f Ann", "Zoë", "Zoë B"]
+    )

@@ -11,6 +11,7 @@ import logging
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,39 @@ def fold(name: str) -> str:
 
 
 _UNCOMPARED = dict.fromkeys(map(ord, "\u200e\u200f\u200c"))
+#: The scripts whose accents look like marks on a letter that may go unnoticed (dropped by :func:`look_alike`).
+_ACCENTED = ("LATIN", "GREEK", "CYRILLIC")
+
+
+@lru_cache(maxsize=4096)
+def look_alike(name: str) -> str:
+    """A nickname as the eye reads it on a dashboard: :func:`fold`'s, without the accents and other combining marks
+    of Latin, Greek and Cyrillic letters, and every character that looks like a Latin letter or digit read as it
+    (Cyrillic а, Greek ο, the digit 1 for l: Unicode's confusables, as confusable-homoglyphs lists them). Two
+    nicknames that read the same cannot share a session (UTS #39's idea of a skeleton, kept to what a room sees).
+
+    >>> look_alike("Alice") == look_alike("\u0430lice") == look_alike("alice\u0301") == look_alike("a1ice")
+    True
+    >>> look_alike("Иван") == look_alike("Ivan"), look_alike("李雷") == look_alike("雷李")
+    (False, False)
+    """
+    from confusable_homoglyphs import confusables
+
+    decomposed = unicodedata.normalize("NFD", fold(name))
+    kept: list[str] = []
+    for character in decomposed:
+        if unicodedata.combining(character) and kept and unicodedata.name(kept[-1], "").startswith(_ACCENTED):
+            continue
+        kept.append(character)
+    bare = "".join(kept)
+    found = confusables.is_confusable(bare, greedy=True, preferred_aliases=["latin"]) or []
+    read_as = {
+        item["character"]: latin
+        for item in found
+        for latin in [next((h["c"] for h in item["homoglyphs"] if h["n"].startswith("LATIN ")), None)]
+        if latin is not None
+    }
+    return unicodedata.normalize("NFC", "".join(read_as.get(c, c) for c in bare)).casefold()
 
 
 def digest(secret: str) -> str:

@@ -2,8 +2,11 @@
 read back, and a student taken out of the class.
 
 A student's token is kept as its SHA-256 digest only (their browser keeps the
-token). A nickname is unique in its session, read without case or accents
-(:func:`~bleu_teach.classroom.schema.fold`); a homework with a roster is
+token). A nickname is unique in its session, read without case or how an accent
+is encoded (:func:`~bleu_teach.classroom.schema.fold`), and a nickname of one's
+own may not read like another on the dashboard either
+(:func:`~bleu_teach.classroom.schema.look_alike`: Cyrillic а for a, an accent
+left off); a homework with a roster is
 joined only under a name of the roster, each name once, unless the teacher
 lets it in again (:meth:`StudentRecords.reopen`). A student the teacher removes
 keeps their answers in the export, renamed so that the name is free again.
@@ -26,6 +29,7 @@ from bleu_teach.classroom.schema import (
     bounded,
     digest,
     fold,
+    look_alike,
     now,
     record_id,
     roster,
@@ -94,6 +98,13 @@ class StudentRecords(Records):
                 )
                 if any(fold(other) == fold(nickname) for other in taken):
                     raise IntegrityError("nickname", {}, Exception("taken"))  # told below, as a duplicate
+                if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
+                    alike = next((other for other in taken if look_alike(other) == look_alike(nickname)), None)
+                    if alike is not None:
+                        raise ValueError(
+                            f"nickname: {nickname!r} looks like {alike!r}, who is already in this session: "
+                            "choose another nickname."
+                        )
                 student_id = connection.execute(
                     students.insert().values(
                         session_id=session.id, nickname=nickname, token_digest=digest(token), joined=now()

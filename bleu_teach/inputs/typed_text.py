@@ -6,7 +6,9 @@ a title, an answer): no control character (NUL among them), no half of a surroga
 embedding or isolate, which would show the text around it reordered. A person's name is held to more: no other
 invisible format character, but the ones names are written with: a zero-width non-joiner or joiner between two
 visible characters (Persian words, emoji families, Indic scripts) and a left-to-right or right-to-left mark at the
-start of the name or of one of its words (a name that opens in the other direction).
+start of the name or of one of its words (a name that opens in the other direction). Nor may a name hold a character
+that shows nothing (Unicode's default ignorable code points, the Hangul fillers among them, and the blank Braille
+pattern), but for a variation selector after a symbol (an emoji's) or an ideograph.
 
 >>> character_problem("Zoë Ng") is None, character_problem("\\u200fسارا", name=True) is None
 (True, True)
@@ -24,6 +26,36 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 JOINERS = frozenset("\u200c\u200d")
 #: Left-to-right and right-to-left marks: a name may start with one.
 LEADING_MARKS = frozenset("\u200e\u200f")
+#: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15.1): characters a font draws
+#: as nothing, among them the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the combining grapheme joiner
+#: (U+034F) and the variation selectors (U+180B-U+180D, U+180F, U+FE00-U+FE0F, U+E0100-U+E01EF).
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+#: Shown blank though not ignorable: the Braille pattern with no dots.
+BLANK = frozenset("\u2800")
+#: Variation selectors: allowed after a symbol (an emoji's presentation) or an ideograph (a glyph variant).
+VARIATION_SELECTORS = ((0x180B, 0x180D), (0x180F, 0x180F), (0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+
+
+def _within(character: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= ord(character) <= high for low, high in ranges)
+
+
+def _shows_nothing(text: str, k: int) -> bool:
+    """Whether ``text[k]`` is drawn as nothing where it stands (a variation selector after a symbol or an
+    ideograph changes how that one is drawn)."""
+    character = text[k]
+    if character in BLANK:
+        return True
+    if not _within(character, DEFAULT_IGNORABLE):
+        return False
+    if _within(character, VARIATION_SELECTORS) and k > 0:
+        before = text[k - 1]
+        return not (unicodedata.category(before) == "So" or unicodedata.name(before, "").startswith("CJK"))
+    return True
 
 
 def code_point(character: str) -> str:
@@ -50,6 +82,8 @@ def character_problem(text: str, name: bool = False) -> str | None:
             return f"holds {code_point(character)}, a control character"
         if character in BIDI_CONTROLS:
             return f"holds {code_point(character)}, a direction control that shows the text around it reordered"
+        if name and category != "Cf" and _shows_nothing(text, k):
+            return f"holds {code_point(character)} at character {k + 1}, which shows nothing"
         if not name or category != "Cf":
             continue
         if character in LEADING_MARKS and (k == 0 or text[k - 1].isspace()):
