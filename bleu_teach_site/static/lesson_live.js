@@ -69,9 +69,10 @@ async function begin() {
     root.dataset.pythonReady = "1";
   } catch (error) {
     const failure = /** @type {Error} */ (error); // a worker that could not start, or Python that could not
-    statuses(startFailure(failure, String(window.location.pathname.split("/").pop())), true);
-    exercisesFailed(startFailure(failure, ""));
-    practiceFailed(startFailure(failure, ""));
+    const served = window.location.protocol !== "file:";
+    statuses(startFailure(failure, String(window.location.pathname.split("/").pop()), served), true);
+    exercisesFailed(startFailure(failure, "", served));
+    practiceFailed(startFailure(failure, "", served));
     root.dataset.pythonReady = "failed";
   }
 }

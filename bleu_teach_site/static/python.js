@@ -154,12 +154,19 @@ export async function startPython(archives, onProgress = () => {}) {
 }
 
 /**
- * What to tell a learner when Python could not start (most often: the page was opened from disk).
+ * What to tell a learner when Python could not start: opened from disk, how to serve the site; served, that a
+ * file of Python's did not arrive, and what to do.
  * @param {Error} error
  * @param {string} page the page's file name, for the address to open
+ * @param {boolean} [served] whether the page came over http(s) (not opened from disk)
  * @returns {string}
  */
-export function startFailure(error, page) {
+export function startFailure(error, page, served = false) {
+  if (served) {
+    return `Python could not start in this browser (${error.message}): one of its files could not be loaded ` +
+      "from this site. Reload the page; if it happens again, check the connection, or tell whoever runs the site " +
+      "(its files may be missing).";
+  }
   return `Python could not start in this browser (${error.message}). The live parts need the site served over ` +
     `http(s), not opened from disk: for example, run python -m http.server --bind 127.0.0.1 inside the site's ` +
     `folder and open ` +

@@ -55,20 +55,51 @@
     return { slides, indices };
   }
 
+  /** @type {HTMLStyleElement | null} */
+  let rules = null;
+  let ruleCount = -1;
+
   /**
-   * The deck's style sheets, once, read from the deck's address.
+   * The deck's style sheets, read from the deck's address: its linked sheets once, and the rules of its style
+   * elements as the browser holds them (MathJax adds the rules that draw a formula's characters through the
+   * style sheet's API, never as text), again whenever their number changed.
    * @param {Window} deck
    */
   function style(deck) {
-    if (styled) return;
-    styled = true;
-    const base = document.createElement("base");
-    base.href = deck.document.baseURI;
-    document.head.prepend(base);
-    for (const sheet of deck.document.querySelectorAll('link[rel="stylesheet"], style')) {
-      document.head.append(document.importNode(sheet, true));
+    if (!styled) {
+      styled = true;
+      const base = document.createElement("base");
+      base.href = deck.document.baseURI;
+      document.head.prepend(base);
+      for (const sheet of deck.document.querySelectorAll('link[rel="stylesheet"]')) {
+        document.head.append(document.importNode(sheet, true));
+      }
+      rules = document.createElement("style");
+      document.head.append(rules);
     }
+    /** @type {CSSStyleSheet[]} */
+    const inline = [...deck.document.styleSheets].filter((sheet) => sheet.ownerNode?.nodeName === "STYLE");
+    const count = inline.reduce((sum, sheet) => sum + sheet.cssRules.length, 0);
+    if (count === ruleCount || !rules) return;
+    ruleCount = count;
+    rules.textContent = inline.map((sheet) => [...sheet.cssRules].map((rule) => rule.cssText).join("\n")).join("\n");
   }
+
+  /**
+   * Pass a key to the deck: first off any box the presenter typed into there (the deck leaves keys to a focused
+   * control), then as reveal.js's triggerKey.
+   * @param {number} keyCode
+   */
+  function keyToDeck(keyCode) {
+    const deck = deckWindow();
+    if (!deck) return;
+    const focused = /** @type {HTMLElement | null} */ (deck.document.activeElement);
+    if (focused && focused !== deck.document.body && typeof focused.blur === "function") focused.blur();
+    deck.postMessage(JSON.stringify({ method: "triggerKey", args: [keyCode] }), window.location.origin);
+  }
+
+  /** The keys that move a deck (reveal.js's key codes): a preview that was clicked passes them on. */
+  const MOVES = new Set([32, 33, 34, 35, 36, 37, 38, 39, 40]);
 
   /**
    * The values typed or chosen in the deck's controls, put into their copies (a copy keeps what the page was
@@ -89,6 +120,20 @@
       if (copy.tagName === "TEXTAREA") copy.textContent = copy.value;
     });
     for (const canvas of to.querySelectorAll("canvas")) canvas.remove(); // a copied canvas is blank
+    // An image keeps the size the deck gave it (a size in the viewport's units would follow the frame's).
+    const images = from.querySelectorAll("img, svg");
+    to.querySelectorAll("img, svg").forEach((copy, i) => {
+      const source = images[i];
+      if (!source) return;
+      const box = source.getBoundingClientRect();
+      const scale = from.getBoundingClientRect().width / Math.max(1, /** @type {HTMLElement} */ (from).offsetWidth);
+      if (box.width > 0) {
+        /** @type {HTMLElement} */ (copy).style.width = `${box.width / scale}px`;
+        /** @type {HTMLElement} */ (copy).style.height = `${box.height / scale}px`;
+        /** @type {HTMLElement} */ (copy).style.maxWidth = "none";
+        /** @type {HTMLElement} */ (copy).style.maxHeight = "none";
+      }
+    });
   }
 
   function draw() {
@@ -122,8 +167,10 @@
     reveal.style.cssText = "position:absolute;inset:0;overflow:hidden;";
     const inner = document.createElement("div");
     inner.className = "slides";
-    const scale = Math.min(window.innerWidth / width, window.innerHeight / height);
-    inner.style.cssText = `width:${width}px;height:${height}px;left:0;top:0;inset:auto;margin:0;zoom:1;` +
+    // The speaker view lays its "Upcoming" label and its layout button over the top of the next slide's frame.
+    const top = upcoming ? Math.round(window.innerHeight * 0.1) : 0;
+    const scale = Math.min(window.innerWidth / width, (window.innerHeight - top) / height);
+    inner.style.cssText = `inset:auto;width:${width}px;height:${height}px;left:0;top:${top}px;margin:0;zoom:1;` +
       `transform:scale(${scale});transform-origin:0 0;position:absolute;`;
     inner.append(copy);
     reveal.append(inner);
@@ -142,10 +189,14 @@
       state = /** @type {{ indexh: number, indexv: number }} */ (data.args[0]);
       draw();
     } else if (data.method === "triggerKey" && data.args) {
-      const deck = deckWindow();
-      const message = JSON.stringify({ method: "triggerKey", args: [Number(data.args[0])] });
-      if (deck) deck.postMessage(message, window.location.origin);
+      keyToDeck(Number(data.args[0]));
     }
+  });
+
+  window.addEventListener("keydown", (event) => {
+    if (!MOVES.has(event.keyCode) || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    keyToDeck(event.keyCode);
   });
 
   /** @returns {{ indexh: number, indexv: number }} the slide the deck shows (from its page) */

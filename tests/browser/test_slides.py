@@ -715,11 +715,19 @@ def test_live_voila_deck_speaker_view_shows_the_slides_at_once_with_what_was_typ
     # No Voila page was opened for the previews (each would start a kernel).
     assert not [url for url in requests if url.split("?")[0].split("#")[0].rstrip("/") == voila_deck.url], requests
     assert [url for url in requests if "/speaker_preview.html?receiver" in url], requests
-    speaker.keyboard.press("PageDown")  # in the speaker view: the deck moves, and the previews follow
+    # The formula's characters are drawn there too (MathJax's rules, which it adds through the style sheet's API).
+    drawn = current.locator("mjx-c").first.evaluate("c => getComputedStyle(c, '::before').content")
+    assert drawn not in ("none", "normal", ""), drawn
+    page.locator(f"{PRESENT} .widget-textarea textarea").first.click()  # the presenter's caret back in the box
+    speaker.keyboard.press("PageDown")  # in the speaker view: the deck moves all the same, and the previews follow
     at_slide(page, score + 1)
     expect(current.locator("section.present h1, section.present h2").first).to_have_text(
         titles[score + 1], timeout=10_000
     )
+    speaker.locator("#current-slide iframe").click()  # a click in a preview: its keys still move the deck
+    speaker.keyboard.press("PageUp")
+    at_slide(page, score)
+    expect(current.locator("section.present h1, section.present h2").first).to_have_text(titles[score])
     speaker.screenshot(path=str(ARTIFACTS / "voila_speaker_view.png"))
     print(f"speaker view: both previews drawn {drawn_s:.1f} s after S")
     assert drawn_s < 10 and blocked == [] and page.errors == []

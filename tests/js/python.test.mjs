@@ -15,3 +15,10 @@ test("startFailure says why, and how to serve the site, with the page to open", 
 test("startFailure with no page: the site's address", () => {
   assert.ok(startFailure(new Error("x"), "").endsWith(" and open http://127.0.0.1:8000/."));
 });
+
+test("startFailure on a served page: a file did not arrive, reload; never the advice for a page opened from disk", () => {
+  const said = startFailure(new Error("the Python worker could not be started"), "03_brevity_penalty.html", true);
+  assert.match(said, /^Python could not start in this browser \(the Python worker could not be started\): one of its files/);
+  assert.match(said, /Reload the page/);
+  assert.doesNotMatch(said, /opened from disk|http\.server/);
+});
