@@ -117,6 +117,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords):
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        self.writing = threading.RLock()  # SQLite's writers take turns here (Records._begin)
         #: Called with a session's number after each write of it (the change feed, in this process).
         self.listeners: list[Callable[[int], None]] = []
         database = engine.url.database
