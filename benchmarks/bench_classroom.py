@@ -272,9 +272,10 @@ def run(
             args=(server.url, made["id"], dict(teacher.cookies), dashboards, stop_dashboards, updates_back),
         )
         watchers.start()
+        idle_back = context.Queue()  # kept here until the process has started (it unpickles the queue)
         idle_watchers = context.Process(
             target=_dashboards,
-            args=(server.url, made["id"], dict(teacher.cookies), idle, stop_dashboards, context.Queue(), False),
+            args=(server.url, made["id"], dict(teacher.cookies), idle, stop_dashboards, idle_back, False),
         )
         if idle:
             idle_watchers.start()

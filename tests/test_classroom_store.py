@@ -481,3 +481,42 @@ def test_a_rosters_names_are_kept_as_long_as_the_worksheets_take_them_and_their_
     assert store.join(session, "נועה כהן")[0].nickname == names[2]  # typed without the leading mark
     with pytest.raises(ValueError, match="nickname: at most 40 characters"):  # a nickname of one's own: 40
         store.join(store.create_session("live")[0], long_name)
+
+
+def test_two_workers_on_postgresql_share_their_rate_limits(postgres_base: str) -> None:
+    """Two worker processes are two apps on one database (as ``class serve --workers 2`` makes each,
+    ``from_environment``: shared limits): a student's answers are counted once across both, so ``--workers 2``
+    does not double a limit (one process counts in itself)."""
+    from dataclasses import replace
+
+    from starlette.testclient import TestClient
+
+    from bleu_teach.classroom.app import create_app
+    from bleu_teach.classroom.settings import Limits
+
+    opened = Store.open(_fresh_postgres(postgres_base))
+    try:
+        limits = replace(Limits(), answers_per_student=3)
+        workers = [
+            TestClient(create_app(opened, "t" * 32, None, limits, shared_limits=True), base_url="http://class.test")
+            for _ in "ab"
+        ]
+        write = {"X-Bleu-Teach": "1"}
+        teacher = workers[0]
+        assert teacher.get(f"/class/teach?token={'t' * 32}", follow_redirects=False).status_code == 303
+        made = teacher.post("/class/api/sessions", json={"title": "shared"}, headers=write).json()
+        phone = workers[0]
+        assert phone.post("/class/api/join", json={"code": made["code"], "nickname": "Ann"}, headers=write).is_success
+        for worker in workers:
+            worker.cookies = phone.cookies  # the same phone, its requests shared out between the two workers
+        sent = [
+            workers[k % 2].post(
+                "/class/api/answers", json={"id": f"a{k}", "exercise": "03.2", "answer": "E"}, headers=write
+            )
+            for k in range(5)
+        ]
+        assert [reply.status_code for reply in sent] == [200, 200, 200, 429, 429], [r.text for r in sent]
+        assert sent[3].headers["Retry-After"] == "60"
+        assert len(opened.answers(made["id"])) == 3
+    finally:
+        opened.close()

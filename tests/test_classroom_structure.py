@@ -262,3 +262,47 @@ def test_the_command_lines_defaults_are_the_settings() -> None:
     assert (serve.host, serve.port, serve.workers) == (DEFAULTS.host, DEFAULTS.port, DEFAULTS.workers)
     assert parser.parse_args(["class", "new", "week 3"]).address == DEFAULTS.address
     assert parser.parse_args(["class", "link", "3"]).address == DEFAULTS.address
+
+
+def _body_reads(source: str) -> list[str]:
+    """Where ``source`` reads a request's JSON other than into a typed body (``Kind.of(await json_body(...))``),
+    or looks into a body's dict itself (``body.get(...)``, ``body[...]``)."""
+    found = []
+    tree = ast.parse(source)
+    wrapped = {
+        id(node.args[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "of"
+        and node.args
+        and isinstance(node.args[0], ast.Await)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "json_body":
+            if id(node) not in wrapped:
+                found.append(f"line {node.lineno}: json_body(...) not read into a typed body")
+        elif isinstance(node, ast.Name) and node.id == "body" and isinstance(node.ctx, ast.Load):
+            found.append(f"line {node.lineno}: looks into a request's body itself")
+    return found
+
+
+ROUTE_MODULES = sorted(
+    p for p in CLASSROOM.glob("*.py") if p.stem in {"app", "homework_pages", "poll_routes", "teacher_routes"}
+)
+
+
+@pytest.mark.parametrize("module", ROUTE_MODULES, ids=lambda p: p.stem)
+def test_every_json_request_is_read_into_a_typed_body(module: Path) -> None:
+    """A route reads its JSON with ``bodies.<Kind>.of(await json_body(request))``: named, checked fields, one
+    place per request's shape (the answer's length limit was written in three routes before)."""
+    assert _body_reads(module.read_text(encoding="utf-8")) == []
+
+
+def test_the_body_check_finds_what_a_route_did_before() -> None:
+    before = 'async def f(request):\n    body = await json_body(request)\n    code = body.get("code")\n'
+    assert _body_reads(before) == [
+        "line 2: json_body(...) not read into a typed body",
+        "line 3: looks into a request's body itself",
+    ]
+    assert _body_reads("async def f(request):\n    sent = JoinBody.of(await json_body(request))\n") == []

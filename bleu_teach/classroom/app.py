@@ -53,16 +53,17 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from bleu_teach.classroom.bodies import AnswerBody, JoinBody
 from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.feed import Feed, Listener
-from bleu_teach.classroom.guard import Guard, Limiter
+from bleu_teach.classroom.guard import Guard, Limiter, SharedLimiter, admitted
 from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.poll_routes import PollRoutes
 from bleu_teach.classroom.polls import Polls
 from bleu_teach.classroom.roles import ANYONE, STUDENT, Refused, allowed
-from bleu_teach.classroom.room import ADMIN_COOKIE, API_PATH, STUDENT_COOKIE, text_field
+from bleu_teach.classroom.room import ADMIN_COOKIE, API_PATH, STUDENT_COOKIE
 from bleu_teach.classroom.settings import DATABASE_VARIABLE, DEFAULTS, TOKEN_VARIABLE, Limits, Settings
 from bleu_teach.classroom.site_files import SiteFiles, check_site
 from bleu_teach.classroom.store import Session, Store, Student, digest
@@ -80,16 +81,27 @@ class Classroom:
     change feed; who is asking, the students' routes, and what the dashboards show (the other areas' routes hold
     it as their ``room``: :class:`~bleu_teach.classroom.room.Room`)."""
 
-    def __init__(self, store: Store, teacher_token: str, limits: Limits = DEFAULTS.limits) -> None:
+    def __init__(
+        self, store: Store, teacher_token: str, limits: Limits = DEFAULTS.limits, shared_limits: bool = False
+    ) -> None:
         self.store = store
         self.teacher_digest = digest(teacher_token)
-        self.wrong_codes = Limiter(limits.joins_per_address)
-        self.join_requests = Limiter(limits.join_requests_per_address)
-        self.joins = Limiter(limits.joins_per_session)
-        self.joins_from = Limiter(limits.joins_per_address_per_session, window=600.0)
-        self.per_student = Limiter(limits.answers_per_student)
-        self.per_address = Limiter(limits.answers_per_address)
-        self.per_session = Limiter(limits.answers_per_session)
+
+        # Several worker processes (PostgreSQL) count the limits where all of them see the counts, the database;
+        # one process (SQLite, or PostgreSQL with one worker) counts them itself, exactly and at no cost.
+        if shared_limits and not store.postgres:
+            raise ValueError("shared_limits: the limits are shared through PostgreSQL; SQLite has one process.")
+
+        def limiter(name: str, most: int, window: float = 60.0) -> Limiter | SharedLimiter:
+            return SharedLimiter(store, name, most, window) if shared_limits else Limiter(most, window)
+
+        self.wrong_codes = limiter("wrong codes", limits.joins_per_address)
+        self.join_requests = limiter("join requests", limits.join_requests_per_address)
+        self.joins = limiter("joins", limits.joins_per_session)
+        self.joins_from = limiter("joins from", limits.joins_per_address_per_session, window=600.0)
+        self.per_student = limiter("answers of", limits.answers_per_student)
+        self.per_address = limiter("answers from", limits.answers_per_address)
+        self.per_session = limiter("answers to", limits.answers_per_session)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.polls = Polls(store)
         self.feed = Feed(self.count_text)
@@ -141,28 +153,25 @@ class Classroom:
     @allowed(ANYONE)
     async def join(self, request: Request, _: Any) -> Response:
         address = _address(request)
-        if not self.join_requests.allow(address):
+        if not await self.join_requests.admit(address):
             return error("Too many join requests from this address: wait a minute, then try again.", 429, 60)
         try:
-            body = await json_body(request)
-            code, nickname = body.get("code"), body.get("nickname")
-            if not isinstance(code, str) or not code.strip():
-                raise ValueError("code: type the session's code, as the teacher shows it.")
-            session = await run_in_threadpool(self.store.session_by_code, code)
+            sent = JoinBody.of(await json_body(request))
+            session = await run_in_threadpool(self.store.session_by_code, sent.code)
             if session is None:  # only wrong codes are limited: one script's guesses never lock the room out
-                if not self.wrong_codes.allow(address):
+                if not await self.wrong_codes.admit(address):
                     return error("Too many wrong codes from this address: wait a minute, then try again.", 429, 60)
                 return error("code: no session has that code; check it with your teacher.", 404)
-            if not self.joins.allow(f"c{session.id}"):
+            if not await self.joins.admit(f"c{session.id}"):
                 return error("Too many students joining this session at once: wait a minute, then try again.", 429, 60)
-            if not self.joins_from.allow(f"{address} c{session.id}"):
+            if not await self.joins_from.admit(f"{address} c{session.id}"):
                 return error(
                     "Too many students have joined this session from this address: wait a few minutes, "
                     "or ask your teacher.",
                     429,
                     600,
                 )
-            student, token = await run_in_threadpool(self.store.join, session, text_field(nickname, "nickname"))
+            student, token = await run_in_threadpool(self.store.join, session, sent.nickname)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         response = JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind})
@@ -194,31 +203,26 @@ class Classroom:
     async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
         if not (
-            self.per_student.allow(f"s{student.id}")
-            and self.per_address.allow(_address(request))
-            and self.per_session.allow(f"c{session.id}")
+            await admitted(
+                (self.per_student, f"s{student.id}"),
+                (self.per_address, _address(request)),
+                (self.per_session, f"c{session.id}"),
+            )
         ):
             return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         try:
-            body = await json_body(request)
-            answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
-            if not isinstance(exercise_id, str):
-                raise TypeError('exercise: give the exercise\'s id as text, e.g. "03.1".')
-            if not isinstance(answer, str):
-                raise TypeError("answer: give the answer as text.")
-            if len(answer) > 200:
-                raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
+            sent = AnswerBody.of(await json_body(request))
             if not session.open:
                 return error("This session is closed: your answer was checked but not sent.", 409)
             if session.kind == "homework":
                 return error("This session is a homework: answer its questions on the homework page.", 409)
-            judged = judge(exercise_id, answer)
+            judged = judge(sent.exercise, sent.answer)
             kept, stored = await run_in_threadpool(
                 self.store.record_answer,
                 student,
-                text_field(answer_id, "answer id"),
-                exercise_id,
-                answer,
+                sent.id,
+                sent.exercise,
+                sent.answer,
                 judged.verdict,
                 judged.mistake,
                 None,
@@ -293,10 +297,17 @@ async def _answers_nothing(request: Request) -> Response:
     raise LookupError("a route made for its path alone answers no request")
 
 
-def create_app(store: Store, teacher_token: str, site: Path | None = None, limits: Limits = DEFAULTS.limits) -> Guard:
+def create_app(
+    store: Store,
+    teacher_token: str,
+    site: Path | None = None,
+    limits: Limits = DEFAULTS.limits,
+    shared_limits: bool = False,
+) -> Guard:
     """The classroom server as an ASGI application (wrapped in its :class:`Guard`); ``limits``: the rate limits
-    (:class:`~bleu_teach.classroom.settings.Limits`)."""
-    room = Classroom(store, teacher_token, limits)
+    (:class:`~bleu_teach.classroom.settings.Limits`), counted in this process, or with ``shared_limits`` (one of
+    several workers on PostgreSQL) in the database, where every worker counts."""
+    room = Classroom(store, teacher_token, limits, shared_limits)
     teacher = TeacherRoutes(room)
     asking = PollRoutes(room)
     homework = HomeworkRoutes(room)
@@ -385,4 +396,5 @@ def from_environment() -> Guard:
     settings = Settings.from_environment()
     if not settings.database or not settings.teacher_token:
         raise RuntimeError(f"{DATABASE_VARIABLE} and {TOKEN_VARIABLE} must be set (class serve sets them).")
-    return create_app(Store.open(settings.database), settings.teacher_token, settings.site, settings.limits)
+    store = Store.open(settings.database)
+    return create_app(store, settings.teacher_token, settings.site, settings.limits, shared_limits=store.postgres)

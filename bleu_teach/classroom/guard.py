@@ -144,12 +144,17 @@ class Guard:
 
 
 class Limiter:
-    """At most ``most`` events per key in any ``window`` seconds (a sliding window, kept in this process)."""
+    """At most ``most`` events per key in any ``window`` seconds (a sliding window, kept in this process: the
+    server's one process on SQLite; :class:`SharedLimiter` where several count together)."""
 
     def __init__(self, most: int, window: float = 60.0) -> None:
         self.most = most
         self.window = window
         self.events: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    async def admit(self, key: str) -> bool:
+        """:meth:`allow`, as the routes ask (a :class:`SharedLimiter` asks the database)."""
+        return self.allow(key)
 
     def full(self, key: str, now: float | None = None) -> bool:
         """Whether ``key`` has used its events for now (nothing is counted)."""
@@ -178,3 +183,36 @@ def csv_cell(value: object) -> str:
     if re.fullmatch(r"[+-]?\d+(\.\d+)?", text):  # a plain number (08.1's -6) is no formula
         return text
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class SharedLimiter:
+    """At most ``most`` events per key in each ``window`` seconds, counted in the database, where every worker
+    process of the server counts (PostgreSQL: :meth:`~bleu_teach.classroom.store_limits.LimitRecords.counted`);
+    ``name`` keeps the limits' keys apart."""
+
+    def __init__(self, store: Any, name: str, most: int, window: float = 60.0) -> None:
+        self.store = store
+        self.name = name
+        self.most = most
+        self.window = window
+
+    async def admit(self, key: str) -> bool:
+        """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
+        from starlette.concurrency import run_in_threadpool
+
+        return await run_in_threadpool(self.store.counted, f"{self.name} {key}", self.most, self.window)
+
+
+async def admitted(*checks: tuple[Limiter | SharedLimiter, str]) -> bool:
+    """Whether each limit lets a request's event in (each ``(limiter, key)`` counted in turn until one refuses):
+    the database's limits in one transaction, which the request waits for once."""
+    from starlette.concurrency import run_in_threadpool
+
+    if checks and all(isinstance(limiter, SharedLimiter) for limiter, _ in checks):
+        shared = [(limiter, key) for limiter, key in checks if isinstance(limiter, SharedLimiter)]
+        events = [(f"{limiter.name} {key}", limiter.most, limiter.window) for limiter, key in shared]
+        return bool(await run_in_threadpool(shared[0][0].store.counted_all, events))
+    for limiter, key in checks:
+        if not await limiter.admit(key):
+            return False
+    return True

@@ -23,7 +23,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
-from bleu_teach.classroom.guard import Limiter, csv_cell
+from bleu_teach.classroom.bodies import AnswerBody, NameBody
+from bleu_teach.classroom.guard import Limiter, SharedLimiter, csv_cell
 from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.homework import Homework
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
@@ -37,7 +38,7 @@ class Room(Protocol):
 
     store: Store
     templates: Jinja2Templates
-    per_student: Limiter
+    per_student: Limiter | SharedLimiter
 
     async def student(self, request: Request) -> tuple[Session, Student] | None: ...
 
@@ -100,17 +101,13 @@ class HomeworkRoutes:
     @allowed(STUDENT)
     async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = self._homework(found)
-        if not self.room.per_student.allow(f"s{student.id}"):
+        if not await self.room.per_student.admit(f"s{student.id}"):
             return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
         if not session.open:
             return error("This homework is closed: your answer was not taken.", 409)
         try:
-            body = await json_body(request)
-            answer_id, exercise_id, answer = body.get("id"), body.get("exercise"), body.get("answer")
-            if not isinstance(answer_id, str) or not isinstance(exercise_id, str) or not isinstance(answer, str):
-                raise TypeError("id, exercise and answer: give each as text (reload the page).")
-            if len(answer) > 200:
-                raise ValueError(f"answer: at most 200 characters (this one has {len(answer)}); shorten it.")
+            sent = AnswerBody.of(await json_body(request))
+            answer_id, exercise_id, answer = sent.id, sent.exercise, sent.answer
             store = self.room.store
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
             # A verdict per try would let a script find a number among its candidates: the tries are counted, in
@@ -202,10 +199,10 @@ class HomeworkRoutes:
     async def reopen(self, request: Request, session: Session) -> Response:
         """Let a roster name join again (a new device, lost cookies): the teacher's button on the dashboard."""
         try:
-            name = (await json_body(request)).get("name")
-        except ValueError as problem:
+            name = NameBody.of(await json_body(request)).name
+        except (TypeError, ValueError) as problem:
             return error(str(problem))
-        if not isinstance(name, str) or not await run_in_threadpool(self.room.store.reopen, session.id, name):
+        if not await run_in_threadpool(self.room.store.reopen, session.id, name):
             return error("name: not on this homework's roster.", 404)
         return JSONResponse({"reopened": name})
 

@@ -16,10 +16,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from bleu_teach.classroom.bodies import PollBody, VoteBody
 from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.polls import own_question, pollable, public, question_of
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, allowed
-from bleu_teach.classroom.room import Room, text_field
+from bleu_teach.classroom.room import Room
 from bleu_teach.classroom.store import Session, Student
 
 
@@ -45,18 +46,13 @@ class PollRoutes:
     @allowed(STUDENT)
     async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
-        if not self.room.per_student.allow(f"s{student.id}"):
+        if not await self.room.per_student.admit(f"s{student.id}"):
             return error("Too many votes in a minute: wait a little.", 429, 60)
         if not session.open:
             return error("This session is closed: your vote was not counted.", 409)
         try:
-            body = await json_body(request)
-            poll_id = body.get("poll")
-            if not isinstance(poll_id, int) or isinstance(poll_id, bool):
-                raise TypeError("poll: reload the page.")
-            changed = await run_in_threadpool(
-                self.room.polls.vote, student, poll_id, body.get("id"), body.get("choice")
-            )
+            sent = VoteBody.of(await json_body(request))
+            changed = await run_in_threadpool(self.room.polls.vote, student, sent.poll, sent.id, sent.choice)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         except LookupError:
@@ -68,12 +64,12 @@ class PollRoutes:
         if not session.open:
             return error("This session is closed: it asks no more questions.", 409)
         try:
-            body = await json_body(request)
-            if body.get("exercise"):
-                question, options = question_of(text_field(body["exercise"], "exercise"))
-                exercise_id = body["exercise"]
+            asked = PollBody.of(await json_body(request))
+            if asked.exercise is not None:
+                question, options = question_of(asked.exercise)
+                exercise_id = asked.exercise
             else:
-                question, options = own_question(body.get("question"), body.get("options"))
+                question, options = own_question(asked.question, asked.options)
                 exercise_id = ""
             poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
         except (TypeError, ValueError) as problem:

@@ -20,7 +20,7 @@ from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.counts import Latest
 from bleu_teach.classroom.feed import Feed
-from bleu_teach.classroom.guard import Limiter
+from bleu_teach.classroom.guard import Limiter, SharedLimiter
 from bleu_teach.classroom.polls import Polls
 from bleu_teach.classroom.store import Session, Store, Student
 
@@ -49,7 +49,7 @@ class Room(Protocol):
     templates: Jinja2Templates
     polls: Polls
     feed: Feed
-    per_student: Limiter
+    per_student: Limiter | SharedLimiter
 
     def counts_of(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]: ...
 

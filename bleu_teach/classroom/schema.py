@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -178,6 +180,19 @@ homework_variants = Table(
     Column("inputs", Text, nullable=False),  # JSON
     Column("question", Text, nullable=False),
     PrimaryKeyConstraint("session_id", "exercise", "number"),
+)
+
+#: The rate limits' counters on PostgreSQL, where every worker process counts in the same place: how many events a
+#: key (a limit's name and what it counts: an address, a student, a session) had in one window of its limit
+#: (``slot``: the window's number since the epoch), and when the counter can be forgotten.
+rate_counts = Table(
+    "rate_counts",
+    metadata,
+    Column("key", String(200), nullable=False),
+    Column("slot", BigInteger, nullable=False),
+    Column("count", Integer, nullable=False),
+    Column("expires", Float, nullable=False),  # seconds since the epoch
+    PrimaryKeyConstraint("key", "slot"),
 )
 
 

@@ -69,6 +69,7 @@ from bleu_teach.classroom.schema import (
 from bleu_teach.classroom.store_answers import AnswerRecords, TriesUsed
 from bleu_teach.classroom.store_base import notifies, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
+from bleu_teach.classroom.store_limits import LimitRecords
 from bleu_teach.classroom.store_polls import Poll, PollRecords
 from bleu_teach.classroom.store_students import StudentRecords
 
@@ -107,12 +108,13 @@ def _check_sqlite_file(path: Path) -> None:
         )
 
 
-class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords):
+class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords):
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
     students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
     :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls
     :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants
-    :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`."""
+    :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`, its rate-limit counters (PostgreSQL)
+    :class:`~bleu_teach.classroom.store_limits.LimitRecords`."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -159,7 +161,9 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords):
             if made:  # the file is new and empty: SQLite writes its header now
                 path.chmod(0o600)
         else:
-            engine = create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+            # Enough connections for the threads that use them at once (starlette runs at most 40), so that few are
+            # opened and closed again under load.
+            engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
         try:
             migrate(engine, create)
         except (LookupError, ValueError) as problem:
@@ -184,6 +188,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords):
         if not self.postgres:
             with self.engine.connect() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._close_counters()
         self.engine.dispose()
 
     def url(self, hide_password: bool = True) -> str:

@@ -24,11 +24,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
+from bleu_teach.classroom.bodies import TitleBody
 from bleu_teach.classroom.feed import KEEP_ALIVE, SAFETY
 from bleu_teach.classroom.guard import csv_cell
 from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
 from bleu_teach.classroom.roles import ADMIN, TEACHER, allowed
-from bleu_teach.classroom.room import ADMIN_COOKIE, CLASS_PATH, Room, text_field
+from bleu_teach.classroom.room import ADMIN_COOKIE, CLASS_PATH, Room
 from bleu_teach.classroom.store import Session
 
 #: The talk's deck on the course website (bleu_teach_site's copy of notebooks/slides/bleu_in_10_minutes.ipynb).
@@ -56,8 +57,7 @@ class TeacherRoutes:
     @allowed(ADMIN)
     async def create(self, request: Request, _: Any) -> Response:
         try:
-            body = await json_body(request)
-            title = text_field(body.get("title"), "title")
+            title = TitleBody.of(await json_body(request)).title
             session, secret = await run_in_threadpool(self.room.store.create_session, title, "live")
         except (TypeError, ValueError) as problem:
             return error(str(problem))
