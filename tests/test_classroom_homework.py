@@ -196,6 +196,17 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
     assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
     assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0", "0"]  # never joined; a formula quoted
     assert rows[3][:2] == ["Ada Lovelace", "ada@example.org"]
+    for unreadable in ("", "nan", "1e999", "9" * 191):  # after the right answer: nothing to grade, nothing replaced
+        sent = zoe.post(
+            "/class/api/homework/answer",
+            headers=WRITE,
+            json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": unreadable},
+        )
+        assert sent.status_code in (200, 400), sent.text
+        if sent.status_code == 200:
+            assert sent.json()["stored"] is False and sent.json()["tries_left"] == 8, (unreadable, sent.text)
+    again = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
+    assert again[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
 
 
 def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:

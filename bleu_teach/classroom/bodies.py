@@ -91,8 +91,9 @@ class PollBody:
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> PollBody:
-        if body.get("exercise"):
-            return cls(text_field(body["exercise"], "exercise"), None, None)
+        exercise = body.get("exercise")
+        if exercise is not None and exercise != "":  # a lesson's exercise by its id; anything but text is refused
+            return cls(text_field(exercise, "exercise"), None, None)
         return cls(None, body.get("question"), body.get("options"))  # bounded by polls.own_question
 
 

@@ -110,6 +110,17 @@ class HomeworkRoutes:
             answer_id, exercise_id, answer = sent.id, sent.exercise, sent.answer
             store = self.room.store
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
+            if judged.mistake == NOT_AN_ANSWER:  # no number, no letter: nothing to grade, and nothing replaced
+                used = await run_in_threadpool(store.tries, student, exercise_id)
+                return JSONResponse(
+                    {
+                        "stored": False,
+                        "verdict": judged.verdict,
+                        "mistake": judged.mistake,
+                        "late": False,
+                        "tries_left": max(0, session.tries - used),
+                    }
+                )
             # A verdict per try would let a script find a number among its candidates: the tries are counted, in
             # the same step as the answer is stored.
             kept, stored = await run_in_threadpool(

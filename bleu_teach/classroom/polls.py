@@ -118,7 +118,7 @@ class Polls:
         poll = self.poll(student.session_id, poll_id)
         if poll.state != "open":
             raise ValueError("This question is closed: your vote was not counted.")
-        if choice not in {letter for letter, _ in poll.options}:
+        if not isinstance(choice, str) or choice not in {letter for letter, _ in poll.options}:
             raise ValueError(f"choice: one of {', '.join(letter for letter, _ in poll.options)}.")
         return self.store.record_vote(student, poll_id, vote_id, choice)
 

@@ -37,6 +37,8 @@ API_PATH = "/class/api/"
 
 def text_field(value: Any, name: str) -> str:
     """A request's field that must be text, as it is; a ``TypeError`` naming the field otherwise."""
+    if value is None:
+        raise TypeError(f"{name}: it is missing; give it as text (reload the page if you did not type it).")
     if not isinstance(value, str):
         raise TypeError(f"{name}: give text, not {type(value).__name__}.")
     return value

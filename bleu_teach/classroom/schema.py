@@ -203,39 +203,53 @@ def fold(name: str) -> str:
 
 
 _UNCOMPARED = dict.fromkeys(map(ord, "\u200e\u200f\u200c"))
-#: The scripts whose accents look like marks on a letter that may go unnoticed (dropped by :func:`look_alike`).
-_ACCENTED = ("LATIN", "GREEK", "CYRILLIC")
+
+
+@lru_cache(maxsize=8192)
+def _prototype(character: str) -> str:
+    """What ``character`` reads as, by Unicode's confusables (UTS #39's table, as confusable-homoglyphs lists it):
+    a character the table maps to one other (Cyrillic а to a, I and 1 to l, m to rn) is read as that one, until
+    one that is read as itself; a character many others map to (a, l, o) is itself."""
+    from confusable_homoglyphs import confusables
+
+    seen = {character}
+    while True:
+        found = confusables.is_confusable(character, greedy=True, preferred_aliases=[]) or []
+        targets = [glyph["c"] for item in found for glyph in item["homoglyphs"]]
+        if len(targets) != 1 or targets[0] in seen or not targets[0].strip("\u200e\u200f"):
+            return character
+        character = targets[0].strip("\u200e\u200f")
+        seen.add(character)
 
 
 @lru_cache(maxsize=4096)
 def look_alike(name: str) -> str:
-    """A nickname as the eye reads it on a dashboard: :func:`fold`'s, without the accents and other combining marks
-    of Latin, Greek and Cyrillic letters, and every character that looks like a Latin letter or digit read as it
-    (Cyrillic а, Greek ο, the digit 1 for l: Unicode's confusables, as confusable-homoglyphs lists them). Two
-    nicknames that read the same cannot share a session (UTS #39's idea of a skeleton, kept to what a room sees).
+    """A nickname as the eye reads it on a dashboard (UTS #39's skeleton, kept to what a room sees): width and
+    compatibility forms folded (NFKC: fullwidth and mathematical letters), characters that show nothing dropped,
+    every character read as its prototype in Unicode's confusables (:func:`_prototype`), then case folded. Accents
+    stay: Zoë is not Zoe, Lê is not Le. Two nicknames that read the same cannot share a session.
 
-    >>> look_alike("Alice") == look_alike("\u0430lice") == look_alike("alice\u0301") == look_alike("a1ice")
+    >>> look_alike("alice") == look_alike("\u0430lice") == look_alike("aIice") == look_alike("\uff41lice")
     True
-    >>> look_alike("Иван") == look_alike("Ivan"), look_alike("李雷") == look_alike("雷李")
+    >>> look_alike("marie") == look_alike("rnarie"), look_alike("\u674e\ufe00\u96f7") == look_alike("\u674e\u96f7")
+    (True, True)
+    >>> look_alike("Zo\u00eb") == look_alike("Zoe"), look_alike("Иван") == look_alike("Ivan")
     (False, False)
     """
-    from confusable_homoglyphs import confusables
+    text = unicodedata.normalize("NFKC", name).translate(_UNCOMPARED)
+    shown = "".join(c for c in text if not _shows_nothing(c))
+    read = "".join(_prototype(c) for c in unicodedata.normalize("NFD", " ".join(shown.split())))
+    return unicodedata.normalize("NFC", read.casefold())
 
-    decomposed = unicodedata.normalize("NFD", fold(name))
-    kept: list[str] = []
-    for character in decomposed:
-        if unicodedata.combining(character) and kept and unicodedata.name(kept[-1], "").startswith(_ACCENTED):
-            continue
-        kept.append(character)
-    bare = "".join(kept)
-    found = confusables.is_confusable(bare, greedy=True, preferred_aliases=["latin"]) or []
-    read_as = {
-        item["character"]: latin
-        for item in found
-        for latin in [next((h["c"] for h in item["homoglyphs"] if h["n"].startswith("LATIN ")), None)]
-        if latin is not None
-    }
-    return unicodedata.normalize("NFC", "".join(read_as.get(c, c) for c in bare)).casefold()
+
+def _shows_nothing(character: str) -> bool:
+    """Format characters, variation selectors, the grapheme joiner, the Hangul fillers, the blank Braille pattern."""
+    return unicodedata.category(character) == "Cf" or (
+        character in "\u034f\u115f\u1160\u3164\uffa0\u2800"
+        or 0xFE00 <= ord(character) <= 0xFE0F
+        or 0xE0100 <= ord(character) <= 0xE01EF
+        or 0x180B <= ord(character) <= 0x180F
+    )
 
 
 def digest(secret: str) -> str:

@@ -38,9 +38,17 @@ from bleu_teach.classroom.schema import (
     students,
 )
 from bleu_teach.classroom.store_base import Records, notifies, session_arg, session_of_arg
+from bleu_teach.inputs.typed_text import code_point
 
 #: How a removed student's nickname ends in the records (no student may join under such a name).
 REMOVED_NAME = re.compile(r"\(removed \d+\)$")
+
+
+def _differences(name: str, other: str) -> str:
+    """The characters that make two look-alike names different, said by their code points (at most three)."""
+    odd = [c for c in dict.fromkeys(name + other) if (c in name) != (c in other) and not c.isspace()]
+    named = [code_point(c) for c in odd if not (c.isascii() and c.isalnum())] or [code_point(c) for c in odd]
+    return f" ({', '.join(named[:3])} read as another character)" if named else ""
 
 
 class StudentRecords(Records):
@@ -96,14 +104,18 @@ class StudentRecords(Records):
                     .scalars()
                     .all()
                 )
-                if any(fold(other) == fold(nickname) for other in taken):
-                    raise IntegrityError("nickname", {}, Exception("taken"))  # told below, as a duplicate
+                same = next((other for other in taken if fold(other) == fold(nickname)), None)
+                if same is not None:
+                    raise ValueError(
+                        f"Someone in this session is already called “{same}” (a name is the same whatever its "
+                        "case, width or invisible marks): choose another nickname."
+                    )
                 if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
                     alike = next((other for other in taken if look_alike(other) == look_alike(nickname)), None)
                     if alike is not None:
                         raise ValueError(
-                            f"nickname: {nickname!r} looks like {alike!r}, who is already in this session: "
-                            "choose another nickname."
+                            f"nickname: “{nickname}” reads like “{alike}”, who is already in this session"
+                            f"{_differences(nickname, alike)}: choose another nickname."
                         )
                 student_id = connection.execute(
                     students.insert().values(
@@ -124,7 +136,7 @@ class StudentRecords(Records):
                         raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
         except IntegrityError:
             raise ValueError(
-                f"Someone in this session is already called {nickname!r}: choose another nickname."
+                f"Someone in this session is already called “{nickname}”: choose another nickname."
             ) from None
         return Student(student_id, session.id, nickname), token
 

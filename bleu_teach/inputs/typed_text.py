@@ -64,6 +64,11 @@ def code_point(character: str) -> str:
     return f"U+{ord(character):04X}" + (f" {name}" if name else "")
 
 
+def _alphabetic(character: str) -> bool:
+    """A letter of the Latin, Greek or Cyrillic alphabets, which no joiner changes."""
+    return unicodedata.name(character, "").startswith(("LATIN ", "GREEK ", "CYRILLIC "))
+
+
 def _visible(character: str) -> bool:
     return not character.isspace() and unicodedata.category(character) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
 
@@ -82,16 +87,25 @@ def character_problem(text: str, name: bool = False) -> str | None:
             return f"holds {code_point(character)}, a control character"
         if character in BIDI_CONTROLS:
             return f"holds {code_point(character)}, a direction control that shows the text around it reordered"
+        if name and category in ("Co", "Cn"):
+            what = "a private-use character" if category == "Co" else "no character Unicode has assigned"
+            return f"holds {code_point(character)} at character {k + 1}, {what}"
         if name and category != "Cf" and _shows_nothing(text, k):
             return f"holds {code_point(character)} at character {k + 1}, which shows nothing"
         if not name or category != "Cf":
             continue
         if character in LEADING_MARKS and (k == 0 or text[k - 1].isspace()):
             continue  # the start of the name, or of one of its words (a first name and a surname, joined)
-        if character in JOINERS and 0 < k < len(text) - 1 and _visible(text[k - 1]) and _visible(text[k + 1]):
-            continue
+        if (
+            character in JOINERS
+            and 0 < k < len(text) - 1
+            and _visible(text[k - 1])
+            and _visible(text[k + 1])
+            and not (_alphabetic(text[k - 1]) and _alphabetic(text[k + 1]))
+        ):
+            continue  # a joiner where a script or an emoji needs one; between two Latin letters it only hides
         where = (
-            "a joiner belongs between two visible characters"
+            "a joiner belongs between two visible characters of a script or an emoji that needs one"
             if character in JOINERS
             else "a direction mark belongs only at the start of a name or of a word"
             if character in LEADING_MARKS
