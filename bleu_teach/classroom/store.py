@@ -163,7 +163,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
         else:
             # Enough connections for the threads that use them at once (starlette runs at most 40), so that few are
             # opened and closed again under load.
-            engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+            engine = create_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
         try:
             migrate(engine, create)
         except (LookupError, ValueError) as problem:

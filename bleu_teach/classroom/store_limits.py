@@ -70,8 +70,8 @@ class LimitRecords(Records):
                 return cast(Engine, engine)
             engine = create_engine(
                 self.engine.url,
-                pool_size=4,
-                max_overflow=4,
+                pool_size=2,
+                max_overflow=2,
                 pool_pre_ping=True,
                 isolation_level="AUTOCOMMIT",
                 connect_args={"options": "-c synchronous_commit=off"},
