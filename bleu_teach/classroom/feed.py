@@ -1,14 +1,15 @@
-"""The dashboards' change feed: a session's numbers are counted once per change, and every open dashboard of it is fed
-from that one count. Before, each dashboard's stream read the database every half second on the threads that store
-answers, so 500 open dashboards slowed every answer down. Now a write says which session changed once it is
-committed (:meth:`Store.changed`: on PostgreSQL a ``NOTIFY``, which every worker process hears through one
-``LISTEN`` connection; on SQLite, one process, directly), and :class:`Feed` wakes the streams of that session: the
-first one awake reads what is new (:class:`~bleu_teach.classroom.counts.Latest`, kept once per session) and counts,
-at most :data:`EVERY` seconds apart and never more than a third of the time (with every student's row at most every
-:data:`ROSTER_EVERY` seconds), and the others take the same text. A stream with nothing new says it is still there
-every :data:`KEEP_ALIVE` seconds, looks again every :data:`SAFETY` seconds in case a notice was lost, and every
-:data:`REREAD` seconds the session's answers are read whole again (one stored late, after newer ones, is then
-counted).
+"""The dashboards' change feed: a session's numbers are counted once per change, and every open dashboard of it is
+fed from that one count.
+
+Before, each dashboard's stream read the database every half second on the threads that store answers, so 500
+open dashboards slowed every answer down. Now a write says which session changed once it is committed
+(:meth:`Store.changed`: on PostgreSQL a ``NOTIFY``, which every worker process hears through one ``LISTEN``
+connection; on SQLite, one process, directly), and :class:`Feed` wakes the streams of that session: the first one
+awake reads what is new (:class:`~bleu_teach.classroom.counts.Latest`, kept once per session) and counts, at most
+:data:`EVERY` seconds apart (with every student's row at most every :data:`ROSTER_EVERY` seconds), and the others
+take the same text. A stream with nothing new says it is still there every :data:`KEEP_ALIVE` seconds, looks
+again every :data:`SAFETY` seconds in case a notice was lost, and every :data:`REREAD` seconds the session's
+answers are read whole again (one stored late, after newer ones, is then counted).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ class _Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     counted: dict[bool, tuple[int, str]] = field(default_factory=dict)  # names -> (version, text)
     last_count: float = 0.0
-    cost: float = 0.0  # how long the last count took (a big class's counts are spaced out: Feed.text)
     last_roster: float = 0.0
     roster_due: bool = False
     last_reread: float = field(default_factory=time.monotonic)
@@ -102,9 +102,7 @@ class Feed:
             kept = found.counted.get(names)
             if kept is not None and kept[0] == found.version and time.monotonic() - found.last_count < SAFETY:
                 return kept  # counted since the last change (and recently: a lost notice is made up for)
-            # At most every EVERY seconds, and never more than a third of the time counting: a big class's count
-            # takes longer, and the answers' threads get the rest.
-            wait = found.last_count + max(EVERY, 2 * found.cost) - time.monotonic()
+            wait = found.last_count + EVERY - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             version = found.version
@@ -112,10 +110,8 @@ class Feed:
             if moment - found.last_reread > REREAD:
                 found.latest, found.last_reread = Latest(session_id), moment
             roster = names and moment - found.last_roster >= ROSTER_EVERY
-            began = time.monotonic()
             text = await run_in_threadpool(self.count, session_id, names, found.latest, roster)
             found.last_count = time.monotonic()
-            found.cost = found.last_count - began
             if roster:
                 found.last_roster = found.last_count
             elif names and not found.roster_due:  # the rows follow: a count carries them when their time comes
