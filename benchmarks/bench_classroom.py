@@ -307,6 +307,10 @@ def run(
         watchers.join(timeout=30)
         if idle:
             idle_watchers.join(timeout=30)
+            if idle_watchers.exitcode != 0:  # its streams were not there: the figures would flatter the server
+                raise RuntimeError(f"the idle dashboards' process failed (exit code {idle_watchers.exitcode})")
+        if watchers.exitcode != 0:
+            raise RuntimeError(f"the measured dashboards' process failed (exit code {watchers.exitcode})")
         polls = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["poll"]
         votes_stored = sum(round_["voted"] for round_ in polls["rounds"]) if polls else 0
     finally:
