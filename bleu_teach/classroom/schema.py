@@ -34,7 +34,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.types import TypeDecorator
 
 from bleu_teach.exercises.roster import NAME_CHARACTERS
-from bleu_teach.inputs.typed_text import character_problem
+from bleu_teach.inputs.typed_text import character_problem, draws_nothing
 
 #: Join codes: letters and digits a projector shows and a phone keyboard types without confusion (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -236,20 +236,10 @@ def look_alike(name: str) -> str:
     >>> look_alike("Zo\u00eb") == look_alike("Zoe"), look_alike("Иван") == look_alike("Ivan")
     (False, False)
     """
-    text = unicodedata.normalize("NFKC", name).translate(_UNCOMPARED)
-    shown = "".join(c for c in text if not _shows_nothing(c))
+    text = unicodedata.normalize("NFKC", name)
+    shown = "".join(c for c in text if not draws_nothing(c))  # direction marks and joiners among them
     read = "".join(_prototype(c) for c in unicodedata.normalize("NFD", " ".join(shown.split())))
     return unicodedata.normalize("NFC", read.casefold())
-
-
-def _shows_nothing(character: str) -> bool:
-    """Format characters, variation selectors, the grapheme joiner, the Hangul fillers, the blank Braille pattern."""
-    return unicodedata.category(character) == "Cf" or (
-        character in "\u034f\u115f\u1160\u3164\uffa0\u2800"
-        or 0xFE00 <= ord(character) <= 0xFE0F
-        or 0xE0100 <= ord(character) <= 0xE01EF
-        or 0x180B <= ord(character) <= 0x180F
-    )
 
 
 def digest(secret: str) -> str:

@@ -44,6 +44,12 @@ def _within(character: str, ranges: tuple[tuple[int, int], ...]) -> bool:
     return any(low <= ord(character) <= high for low, high in ranges)
 
 
+def draws_nothing(character: str) -> bool:
+    """Whether a font draws ``character`` as nothing of its own: a format character, a default ignorable code point
+    (a variation selector among them: it only changes the character before it) or the blank Braille pattern."""
+    return unicodedata.category(character) == "Cf" or character in BLANK or _within(character, DEFAULT_IGNORABLE)
+
+
 def _shows_nothing(text: str, k: int) -> bool:
     """Whether ``text[k]`` is drawn as nothing where it stands (a variation selector after a symbol or an
     ideograph changes how that one is drawn)."""
