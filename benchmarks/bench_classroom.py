@@ -60,6 +60,7 @@ class Figures:
     votes_sent: int = 0
     votes_acknowledged: int = 0
     votes_late: int = 0  # sent after the presenter closed the poll: refused as late, as the page says
+    votes_unseen: int = 0  # the poll was closed before the phone first read it: no vote sent
     votes_refused: int = 0  # refused for any other reason (must be 0)
     vote_latencies: list[float] = field(default_factory=list)
     polls: list[int] = field(default_factory=list)  # the polls opened (their ids)
@@ -81,8 +82,9 @@ def _poll_times(window: float) -> list[tuple[float, float]]:
     return [(window / 3, span), (2 * window / 3, span)]
 
 
-async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
-    """What a phone does when a poll is open: read it, then vote."""
+async def _vote_at(client: httpx.AsyncClient, moment: float, figures: Figures) -> None:
+    """What a phone does when a poll is open, from ``moment`` (on ``time.perf_counter``'s clock): read it, then vote."""
+    await asyncio.sleep(max(0.0, moment - time.perf_counter()))
     shown: dict[str, Any] = {}
     for _ in range(20):  # a phone asks every couple of seconds until the presenter's question is open
         try:
@@ -94,6 +96,7 @@ async def _vote(client: httpx.AsyncClient, figures: Figures) -> None:
             break
         await asyncio.sleep(0.5)
     else:
+        figures.votes_unseen += 1
         return
     choice = random.choice(shown["poll"]["options"])[0]
     figures.votes_sent += 1
@@ -167,12 +170,14 @@ async def _student(
         plan: list[tuple[float, str, str]] = [
             (random.uniform(0, window), exercise, answer) for exercise, answer in _answers()
         ]
-        plan += [(opened + random.uniform(0.2, 0.6) * span, "", "") for opened, span in _poll_times(window)]
+        # The phone shows the poll whatever its student is doing: each vote is its own task, never behind an answer
+        # still being sent (behind one, a vote could come after the presenter had closed the poll).
+        votes = [
+            asyncio.create_task(_vote_at(client, start + opened + random.uniform(0.2, 0.6) * span, figures))
+            for opened, span in _poll_times(window)
+        ]
         for moment, exercise, answer in sorted(plan):
             await asyncio.sleep(max(0.0, start + moment - time.perf_counter()))
-            if not exercise:
-                await _vote(client, figures)
-                continue
             answer_id = str(uuid.uuid4())
             body = {"id": answer_id, "exercise": exercise, "answer": answer}
             figures.sent += 1
@@ -188,6 +193,7 @@ async def _student(
             if random.random() < 0.1:  # sent again, as after a lost connection
                 again = await _post_as_a_page_does(client, "/class/api/answers", body, figures)
                 figures.stored_again += bool(again.status_code == 200 and again.json()["stored"])
+        await asyncio.gather(*votes)
 
 
 def _listen(url: str, session: int, cookies: httpx.Cookies, figures: Figures | None, stop: threading.Event) -> None:
@@ -350,6 +356,7 @@ def run(
         "votes sent": figures.votes_sent,
         "votes acknowledged": figures.votes_acknowledged,
         "votes late": figures.votes_late,
+        "votes never shown": figures.votes_unseen,
         "votes refused": figures.votes_refused,
         "votes counted": votes_stored,
         "vote p95 ms": round(1000 * _percentile(figures.vote_latencies, 0.95), 1)
