@@ -98,10 +98,14 @@ class Feed:
         from starlette.concurrency import run_in_threadpool
 
         found = self._session(session_id)
+        wanted = found.version  # the text must show every change heard before this call
         async with found.lock:
             kept = found.counted.get(names)
-            if kept is not None and kept[0] == found.version and time.monotonic() - found.last_count < SAFETY:
-                return kept  # counted since the last change (and recently: a lost notice is made up for)
+            if kept is not None and kept[0] >= wanted and time.monotonic() - found.last_count < SAFETY:
+                # Counted since the caller asked (by another stream while this one waited for the lock), and
+                # recently (a lost notice is made up for). Without this, while a class answers, every waiting
+                # stream counted again in turn: the 50th dashboard's text was 50 counts old.
+                return kept
             wait = found.last_count + EVERY - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -118,7 +122,6 @@ class Feed:
                 found.roster_due = True
                 delay = found.last_roster + ROSTER_EVERY - time.monotonic()
                 asyncio.get_running_loop().call_later(max(0.0, delay), self._roster_due, session_id)
-            found.counted = {k: v for k, v in found.counted.items() if v[0] == version}
             found.counted[names] = (version, text)
             return version, text
 
