@@ -22,6 +22,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -110,7 +111,14 @@ students = Table(
     Column("token_digest", String(64), nullable=False, unique=True),
     Column("joined", UtcDateTime(), nullable=False),
     Column("removed", UtcDateTime()),  # when the teacher removed them: out of the counts, kept in the export
+    # The nickname as compared (fold) and as the eye reads it (look_alike), kept so that a join finds a clash with
+    # one indexed read: comparing with every name in Python held the writer 4 ms per join at 1,000 students.
+    # (Their default is there for the upgrade, which adds them in place: every join writes both.)
+    Column("folded", Text, nullable=False, server_default=""),
+    Column("alike", Text, nullable=False, server_default=""),
     UniqueConstraint("session_id", "nickname"),
+    Index("students_folded", "session_id", "folded"),
+    Index("students_alike", "session_id", "alike"),
 )
 
 answers = Table(

@@ -99,27 +99,36 @@ class StudentRecords(Records):
                     )
                 if named is not None:
                     nickname = named.name
-                taken = (
-                    connection.execute(select(students.c.nickname).where(students.c.session_id == session.id))
-                    .scalars()
-                    .all()
-                )
-                same = next((other for other in taken if fold(other) == fold(nickname)), None)
+                folded, alike = fold(nickname), look_alike(nickname)
+                same = connection.execute(
+                    select(students.c.nickname)
+                    .where(students.c.session_id == session.id, students.c.folded == folded)
+                    .limit(1)
+                ).scalar()
                 if same is not None:
                     raise ValueError(
                         f"Someone in this session is already called “{same}” (a name is the same whatever its "
                         "case, width or invisible marks): choose another nickname."
                     )
                 if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
-                    alike = next((other for other in taken if look_alike(other) == look_alike(nickname)), None)
-                    if alike is not None:
+                    other = connection.execute(
+                        select(students.c.nickname)
+                        .where(students.c.session_id == session.id, students.c.alike == alike)
+                        .limit(1)
+                    ).scalar()
+                    if other is not None:
                         raise ValueError(
-                            f"nickname: “{nickname}” reads like “{alike}”, who is already in this session"
-                            f"{_differences(nickname, alike)}: choose another nickname."
+                            f"nickname: “{nickname}” reads like “{other}”, who is already in this session"
+                            f"{_differences(nickname, other)}: choose another nickname."
                         )
                 student_id = connection.execute(
                     students.insert().values(
-                        session_id=session.id, nickname=nickname, token_digest=digest(token), joined=now()
+                        session_id=session.id,
+                        nickname=nickname,
+                        folded=folded,
+                        alike=alike,
+                        token_digest=digest(token),
+                        joined=now(),
                     )
                 ).inserted_primary_key[0]
                 if named is not None:
@@ -229,7 +238,9 @@ class StudentRecords(Records):
             # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
             renamed = f"{nickname[: MAX_NICKNAME - 22]} (removed {student_id})"  # fits: an id has at most 10 digits
             connection.execute(
-                students.update().where(students.c.id == student_id).values(removed=now(), nickname=renamed)
+                students.update()
+                .where(students.c.id == student_id)
+                .values(removed=now(), nickname=renamed, folded=fold(renamed), alike=look_alike(renamed))
             )
             connection.execute(
                 roster.update()
