@@ -59,6 +59,8 @@ from bleu_teach.classroom.feed import Feed, Listener
 from bleu_teach.classroom.guard import Guard, Limiter, SharedLimiter, admitted
 from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
+from bleu_teach.classroom.lti_routes import LtiRoutes
+from bleu_teach.classroom.lti_services import PlatformClient
 from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.poll_routes import PollRoutes
 from bleu_teach.classroom.polls import Polls
@@ -303,14 +305,17 @@ def create_app(
     site: Path | None = None,
     limits: Limits = DEFAULTS.limits,
     shared_limits: bool = False,
+    platforms: PlatformClient | None = None,
 ) -> Guard:
     """The classroom server as an ASGI application (wrapped in its :class:`Guard`); ``limits``: the rate limits
     (:class:`~bleu_teach.classroom.settings.Limits`), counted in this process, or with ``shared_limits`` (one of
-    several workers on PostgreSQL) in the database, where every worker counts."""
+    several workers on PostgreSQL) in the database, where every worker counts; ``platforms``: the client that asks
+    the LTI platforms over HTTP (the tests give one that reaches the platform they run)."""
     room = Classroom(store, teacher_token, limits, shared_limits)
     teacher = TeacherRoutes(room)
     asking = PollRoutes(room)
     homework = HomeworkRoutes(room)
+    lti = LtiRoutes(store, room.templates, platforms or PlatformClient(), site)
     routes: list[BaseRoute] = [
         _route("join_page", room.join_page, "GET"),
         _route("join", room.join, "POST"),
@@ -339,6 +344,11 @@ def create_app(
         _route("homework_answer", homework.answer, "POST"),
         _route("grades", homework.grades, "GET"),
         _route("reopen", homework.reopen, "POST"),
+        _route("lti_jwks", lti.jwks, "GET"),
+        _route("lti_login", lti.login, "GET"),
+        _route("lti_login_form", lti.login, "POST"),
+        _route("lti_launch", lti.launch, "POST"),
+        _route("lti_deep_link", lti.deep_link, "POST"),
         Mount("/class/static", app=StaticFiles(directory=str(HERE / "static")), name="class-static"),
     ]
     if site is not None:

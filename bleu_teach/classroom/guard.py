@@ -25,6 +25,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from bleu_teach.classroom.paths import PATHS
 from bleu_teach.web import names
 
 Scope = MutableMapping[str, Any]
@@ -51,6 +52,11 @@ SITE_POLICY = (
     b"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
     b"connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'self'; base-uri 'self'"
 )
+#: The routes a learning platform's page posts a form to (LTI 1.3's login and launch): from another site, without
+#: this server's header; each checks what it is sent (the state it made, the platform's signature).
+PLATFORM_FORMS = frozenset({PATHS["lti_login"], PATHS["lti_launch"]})
+#: The forms of this server's own pages that post without script (a teacher's deep-linking choice): same origin.
+OWN_FORMS = frozenset({PATHS["lti_deep_link"]})
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -124,19 +130,29 @@ class Guard:
 
         async def secured_send(message: Message) -> None:
             if message["type"] == "http.response.start":
-                ours = {name for name, _ in headers}
-                kept = [(k, v) for k, v in message.get("headers", []) if bytes(k).lower() not in ours]
-                message = {**message, "headers": kept + headers}
+                given = message.get("headers", [])
+                # A route's own policy stands (a deep-linking page posts its forms to the platform); else ours.
+                own_policy = any(bytes(k).lower() == b"content-security-policy" for k, _ in given)
+                added = [(k, v) for k, v in headers if not (own_policy and k == b"content-security-policy")]
+                ours = {name for name, _ in added}
+                kept = [(k, v) for k, v in given if bytes(k).lower() not in ours]
+                message = {**message, "headers": kept + added}
             await send(message)
 
         await self.app(scope, receive, secured_send)
 
     @staticmethod
     def _cross_site(scope: Scope) -> str:
-        if _header(scope, WRITE_HEADER) != names.WRITE_HEADER_VALUE:
-            return "This request must come from the classroom's own pages (reload the page)."
+        if scope["path"] in PLATFORM_FORMS:
+            return ""  # a learning platform's form: it proves itself (a login's state, a signed id_token)
         origin = _header(scope, b"origin")
         host = _header(scope, b"host")
+        if scope["path"] in OWN_FORMS:  # a form of this server's own pages, sent without script: same origin only
+            if origin is not None and (host is None or origin.split("://", 1)[-1] != host):
+                return "This request comes from another site: refused."
+            return ""
+        if _header(scope, WRITE_HEADER) != names.WRITE_HEADER_VALUE:
+            return "This request must come from the classroom's own pages (reload the page)."
         if origin is not None and origin != "null" and host is not None:
             if origin.split("://", 1)[-1] != host:
                 return "This request comes from another site: refused."

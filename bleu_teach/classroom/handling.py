@@ -109,3 +109,22 @@ def outage_of(engine: Engine) -> Outage:
         found = _OUTAGES[engine] = Outage()
         event.listen(engine, "after_cursor_execute", lambda *_: found.worked())
     return found
+
+
+async def form_body(request: Request) -> dict[str, str]:
+    """A form a page posted (``application/x-www-form-urlencoded``: a learning platform's launch, a page's form
+    sent without script), as its fields' first values; a ``ValueError`` naming what is wrong otherwise. The body
+    is already bounded by the :class:`~bleu_teach.classroom.guard.Guard`."""
+    from urllib.parse import parse_qs
+
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        raise ValueError("Send the form as application/x-www-form-urlencoded.")
+    try:
+        text = (await request.body()).decode("utf-8")
+        found = parse_qs(text, keep_blank_values=True, max_num_fields=100, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        raise ValueError("The form is not URL-encoded UTF-8 text with at most 100 fields.") from None
+    fields = {name: values[0] for name, values in found.items()}
+    _check_text(fields)
+    return fields

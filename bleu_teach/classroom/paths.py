@@ -43,4 +43,10 @@ PATHS = {
     "homework_answer": "/class/api/homework/answer",
     "grades": "/class/api/sessions/{session:id}/grades.csv",
     "reopen": "/class/api/sessions/{session:id}/roster/reopen",
+    # LTI 1.3: the tool's keys, the platform's login (sent as a link or a form), the launch, and a teacher's choice
+    "lti_jwks": "/class/lti/jwks",
+    "lti_login": "/class/lti/login",
+    "lti_login_form": "/class/lti/login",
+    "lti_launch": "/class/lti/launch",
+    "lti_deep_link": "/class/lti/deep-link",
 }

@@ -204,6 +204,109 @@ rate_counts = Table(
 )
 
 
+# --- LTI 1.3: the learning platforms that launch this tool, and what their launches left (classroom.lti) --------
+
+#: A platform as its administrator registered it (class lti add): its issuer and this tool's client id there, and
+#: its endpoints.
+lti_platforms = Table(
+    "lti_platforms",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("issuer", String(255), nullable=False),
+    Column("client_id", String(255), nullable=False),
+    Column("login_url", String(1000), nullable=False),
+    Column("token_url", String(1000), nullable=False),
+    Column("jwks_url", String(1000), nullable=False),
+    Column("created", UtcDateTime(), nullable=False),
+    UniqueConstraint("issuer", "client_id"),
+)
+
+#: The deployments of this tool on a platform that may launch it.
+lti_deployments = Table(
+    "lti_deployments",
+    metadata,
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("deployment_id", String(255), nullable=False),
+    PrimaryKeyConstraint("platform_id", "deployment_id"),
+)
+
+#: The tool's own RSA keys (a private JWK each): the newest signs; one retired stays published for a while, so
+#: that a platform holding an assertion it signed can still check it.
+lti_keys = Table(
+    "lti_keys",
+    metadata,
+    Column("kid", String(64), primary_key=True),
+    Column("private_jwk", Text, nullable=False),
+    Column("created", UtcDateTime(), nullable=False),
+    Column("retired", UtcDateTime()),
+)
+
+#: Logins waiting for their launch (OIDC third-party login): each state once, with the nonce it gave.
+lti_states = Table(
+    "lti_states",
+    metadata,
+    Column("state", String(64), primary_key=True),  # its digest
+    Column("nonce", String(64), nullable=False),
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("created", UtcDateTime(), nullable=False),
+)
+
+#: The nonces of the launches taken (a replayed id_token is refused), kept until their token could not be used.
+lti_nonces = Table(
+    "lti_nonces",
+    metadata,
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("nonce", String(255), nullable=False),
+    Column("expires", UtcDateTime(), nullable=False),
+    PrimaryKeyConstraint("platform_id", "nonce"),
+)
+
+#: A platform's link (a resource link in a course) and the session it opens, with its grade column (AGS).
+lti_links = Table(
+    "lti_links",
+    metadata,
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("resource_link_id", String(255), nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("context_id", String(255), nullable=False),
+    Column("line_item_url", String(1000), nullable=False),  # "" until known
+    PrimaryKeyConstraint("platform_id", "resource_link_id"),
+)
+
+#: Sessions a course's teacher chose for their course through deep linking: a link that names one of them (its
+#: custom ``session`` parameter) opens it; a link that names any other session is refused.
+lti_offers = Table(
+    "lti_offers",
+    metadata,
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("context_id", String(255), nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    PrimaryKeyConstraint("platform_id", "context_id", "session_id"),
+)
+
+#: Who a session's student is on the platform (its stable "sub"): their launches find the same student again.
+lti_users = Table(
+    "lti_users",
+    metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("subject", String(255), nullable=False),
+    Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    PrimaryKeyConstraint("session_id", "platform_id", "subject"),
+)
+
+#: Teachers let in by a platform's launch: a secret of their own per launch (its digest), which opens the session's
+#: dashboard as its teacher link does.
+lti_teachers = Table(
+    "lti_teachers",
+    metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("created", UtcDateTime(), nullable=False),
+    PrimaryKeyConstraint("session_id", "digest"),
+)
+
+
 def fold(name: str) -> str:
     """A name as names are compared: case, runs of spaces, how an accent is encoded, direction marks and
     zero-width non-joiners (which a phone's keyboard may or may not type) do not matter."""

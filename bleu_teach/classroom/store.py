@@ -57,6 +57,10 @@ from bleu_teach.classroom.schema import (
     digest,
     fold,
     homework_variants,
+    lti_links,
+    lti_offers,
+    lti_teachers,
+    lti_users,
     migrate,
     now,
     polls,
@@ -70,6 +74,7 @@ from bleu_teach.classroom.store_answers import AnswerRecords, TriesUsed
 from bleu_teach.classroom.store_base import notifies, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
 from bleu_teach.classroom.store_limits import LimitRecords
+from bleu_teach.classroom.store_lti import LtiRecords
 from bleu_teach.classroom.store_polls import Poll, PollRecords
 from bleu_teach.classroom.store_students import StudentRecords
 
@@ -108,18 +113,21 @@ def _check_sqlite_file(path: Path) -> None:
         )
 
 
-class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords):
+class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords, LtiRecords):
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
     students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
     :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls
     :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants
     :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`, its rate-limit counters (PostgreSQL)
-    :class:`~bleu_teach.classroom.store_limits.LimitRecords`."""
+    :class:`~bleu_teach.classroom.store_limits.LimitRecords`, the learning platforms that launch it (LTI 1.3)
+    :class:`~bleu_teach.classroom.store_lti.LtiRecords`."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
         self.writing = threading.RLock()  # SQLite's writers take turns here (Records._begin)
+        self.waiting = []  # and the writes waiting for a group commit queue here (Records._write)
+        self.queue_lock = threading.Lock()
         #: Called with a session's number after each write of it (the change feed, in this process).
         self.listeners: list[Callable[[int], None]] = []
         database = engine.url.database
@@ -156,7 +164,10 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
                         "away or give another --database."
                     )
                 _check_sqlite_file(path)  # read only: nothing is changed in a file that is not a classroom's
-            engine = create_engine(url)
+            # A connection for each thread that may use one at once (starlette runs at most 40): with SQLAlchemy's
+            # default of 5 (+10 made and closed again as needed), a class's burst (1,000 phones voting) made the
+            # threads wait for connections and open and close them, each with its pragmas: seconds per answer.
+            engine = create_engine(url, pool_size=40, max_overflow=10)
             event.listen(engine, "connect", _sqlite_pragmas)
             if made:  # the file is new and empty: SQLite writes its header now
                 path.chmod(0o600)
@@ -284,7 +295,9 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
         """Whether ``secret`` is this session's teacher's (compared in constant time)."""
         with self.engine.connect() as connection:
             kept = connection.execute(select(sessions.c.teacher_digest).where(sessions.c.id == session_id)).scalar()
-        return kept is not None and hmac.compare_digest(kept, digest(str(secret)))
+        if kept is not None and hmac.compare_digest(kept, digest(str(secret))):
+            return True
+        return kept is not None and self.is_launched_teacher(session_id, secret)  # let in by a platform's launch
 
     @notifies(session_arg)
     def close_session(self, session_id: int) -> None:
@@ -302,6 +315,8 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
             connection.execute(delete(polls).where(polls.c.session_id == session_id))
             connection.execute(delete(roster).where(roster.c.session_id == session_id))
             connection.execute(delete(homework_variants).where(homework_variants.c.session_id == session_id))
+            for table in (lti_teachers, lti_users, lti_offers, lti_links):
+                connection.execute(delete(table).where(table.c.session_id == session_id))
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
             connection.execute(delete(students).where(students.c.session_id == session_id))
             connection.execute(delete(sessions).where(sessions.c.id == session_id))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, literal, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -133,7 +133,8 @@ class AnswerRecords(Records):
             values = select(*(literal(value, answers.c[name].type).label(name) for name, value in row.items()))
             statement = dialect.insert(answers).from_select(list(row), values.where(used < max_tries))
         statement = statement.on_conflict_do_nothing().returning(answers.c.answer_id)
-        with self._begin() as connection:
+
+        def write(connection: Any) -> tuple[Answer, bool]:
             if max_tries is not None and self.postgres:  # one of the student's answers at a time: then count
                 connection.execute(select(students.c.id).where(students.c.id == student.id).with_for_update())
             if connection.execute(statement).first() is not None:
@@ -151,7 +152,9 @@ class AnswerRecords(Records):
             )
             if kept is None:
                 raise TriesUsed(max_tries or 0)
-        return answer_of(kept), False
+            return answer_of(kept), False
+
+        return self._write(write)  # committed with the answers that arrived meanwhile (a group commit)
 
     def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
         """The session's answers made at or after ``since``, oldest first (the dashboard reads only what is new)."""

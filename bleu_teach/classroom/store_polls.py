@@ -133,8 +133,7 @@ class PollRecords(Records):
             },
             where=votes.c.vote_id != statement.excluded.vote_id,
         ).returning(votes.c.vote_id)
-        with self._begin() as connection:
-            return connection.execute(statement).first() is not None
+        return self._write(lambda connection: connection.execute(statement).first() is not None)
 
     def vote_of(self, student: Student, poll_id: int) -> str | None:
         """The student's vote on the poll (its letter), or None."""

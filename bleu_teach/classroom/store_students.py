@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
+from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -65,89 +66,93 @@ class StudentRecords(Records):
         if not session.open:
             raise ValueError("This session is closed: ask your teacher for a new code.")
         token = secrets.token_urlsafe(24)
-        try:
-            with self._begin() as connection:
-                named = connection.execute(
-                    select(roster.c.name, roster.c.student_id, roster.c.reopened).where(
-                        roster.c.session_id == session.id, roster.c.folded == fold(nickname)
-                    )
-                ).first()
-                listed = connection.execute(
-                    select(func.count()).select_from(roster).where(roster.c.session_id == session.id)
-                ).scalar()
-                if listed and named is None:
-                    raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
-                if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
-                    raise ValueError(
-                        f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); shorten it."
-                    )
-                if named is not None and named.student_id is not None and named.reopened:
-                    # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
-                    connection.execute(
-                        students.update().where(students.c.id == named.student_id).values(token_digest=digest(token))
-                    )
-                    connection.execute(
-                        roster.update()
-                        .where(roster.c.session_id == session.id, roster.c.folded == fold(nickname))
-                        .values(reopened=False)
-                    )
-                    return Student(named.student_id, session.id, named.name), token
-                if named is not None and named.student_id is not None:
-                    raise ValueError(
-                        f"{named.name!r} has already joined; if that was not you, tell your teacher "
-                        "(who can let you join again)."
-                    )
-                if named is not None:
-                    nickname = named.name
-                folded, alike = fold(nickname), look_alike(nickname)
-                same = connection.execute(
+
+        def write(connection: Any) -> tuple[Student, str]:
+            nonlocal nickname
+            named = connection.execute(
+                select(roster.c.name, roster.c.student_id, roster.c.reopened).where(
+                    roster.c.session_id == session.id, roster.c.folded == fold(nickname)
+                )
+            ).first()
+            listed = connection.execute(
+                select(func.count()).select_from(roster).where(roster.c.session_id == session.id)
+            ).scalar()
+            if listed and named is None:
+                raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+            if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
+                raise ValueError(
+                    f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); shorten it."
+                )
+            if named is not None and named.student_id is not None and named.reopened:
+                # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
+                connection.execute(
+                    students.update().where(students.c.id == named.student_id).values(token_digest=digest(token))
+                )
+                connection.execute(
+                    roster.update()
+                    .where(roster.c.session_id == session.id, roster.c.folded == fold(nickname))
+                    .values(reopened=False)
+                )
+                return Student(named.student_id, session.id, named.name), token
+            if named is not None and named.student_id is not None:
+                raise ValueError(
+                    f"{named.name!r} has already joined; if that was not you, tell your teacher "
+                    "(who can let you join again)."
+                )
+            if named is not None:
+                nickname = named.name
+            folded, alike = fold(nickname), look_alike(nickname)
+            same = connection.execute(
+                select(students.c.nickname)
+                .where(students.c.session_id == session.id, students.c.folded == folded)
+                .limit(1)
+            ).scalar()
+            if same is not None:
+                raise ValueError(
+                    f"Someone in this session is already called “{same}” (a name is the same whatever its "
+                    "case, width or invisible marks): choose another nickname."
+                )
+            if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
+                other = connection.execute(
                     select(students.c.nickname)
-                    .where(students.c.session_id == session.id, students.c.folded == folded)
+                    .where(students.c.session_id == session.id, students.c.alike == alike)
                     .limit(1)
                 ).scalar()
-                if same is not None:
+                if other is not None:
                     raise ValueError(
-                        f"Someone in this session is already called “{same}” (a name is the same whatever its "
-                        "case, width or invisible marks): choose another nickname."
+                        f"nickname: “{nickname}” reads like “{other}”, who is already in this session"
+                        f"{_differences(nickname, other)}: choose another nickname."
                     )
-                if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
-                    other = connection.execute(
-                        select(students.c.nickname)
-                        .where(students.c.session_id == session.id, students.c.alike == alike)
-                        .limit(1)
-                    ).scalar()
-                    if other is not None:
-                        raise ValueError(
-                            f"nickname: “{nickname}” reads like “{other}”, who is already in this session"
-                            f"{_differences(nickname, other)}: choose another nickname."
-                        )
-                student_id = connection.execute(
-                    students.insert().values(
-                        session_id=session.id,
-                        nickname=nickname,
-                        folded=folded,
-                        alike=alike,
-                        token_digest=digest(token),
-                        joined=now(),
+            student_id = connection.execute(
+                students.insert().values(
+                    session_id=session.id,
+                    nickname=nickname,
+                    folded=folded,
+                    alike=alike,
+                    token_digest=digest(token),
+                    joined=now(),
+                )
+            ).inserted_primary_key[0]
+            if named is not None:
+                claimed = connection.execute(
+                    roster.update()
+                    .where(
+                        roster.c.session_id == session.id,
+                        roster.c.folded == fold(nickname),
+                        roster.c.student_id.is_(None),
                     )
-                ).inserted_primary_key[0]
-                if named is not None:
-                    claimed = connection.execute(
-                        roster.update()
-                        .where(
-                            roster.c.session_id == session.id,
-                            roster.c.folded == fold(nickname),
-                            roster.c.student_id.is_(None),
-                        )
-                        .values(student_id=student_id)
-                    ).rowcount
-                    if claimed != 1:  # someone claimed the name meanwhile: undo this join
-                        raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
+                    .values(student_id=student_id)
+                ).rowcount
+                if claimed != 1:  # someone claimed the name meanwhile: undo this join
+                    raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
+            return Student(student_id, session.id, nickname), token
+
+        try:
+            return self._write(write)  # committed with the joins that arrived meanwhile
         except IntegrityError:
             raise ValueError(
                 f"Someone in this session is already called “{nickname}”: choose another nickname."
             ) from None
-        return Student(student_id, session.id, nickname), token
 
     @notifies(session_arg)
     def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> None:

@@ -28,9 +28,7 @@ def upgrade() -> None:
     bind = op.get_bind()
     for row in bind.execute(sa.select(table.c.id, table.c.nickname)).all():
         bind.execute(
-            table.update()
-            .where(table.c.id == row.id)
-            .values(folded=fold(row.nickname), alike=look_alike(row.nickname))
+            table.update().where(table.c.id == row.id).values(folded=fold(row.nickname), alike=look_alike(row.nickname))
         )
     op.create_index("students_folded", "students", ["session_id", "folded"])
     op.create_index("students_alike", "students", ["session_id", "alike"])

@@ -1,0 +1,166 @@
+"""What the tool asks of a learning platform over HTTP: its public keys (to check a launch), an access token (OAuth 2
+client credentials with the tool's signed assertion, Security Framework §4.1), the course's members (Names and
+Role Provisioning Services 2.0) and its grade columns and scores (Assignment and Grade Services 2.0).
+
+Every address asked is one the platform's registration or a checked launch gave, on the platform's own host
+(:meth:`~bleu_teach.classroom.lti.Platform.owns`); every answer is read as untrusted: a clear
+:class:`~bleu_teach.classroom.lti.LaunchRefused` (or :class:`ServiceFailed`) instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from joserfc.errors import JoseError
+from joserfc.jwk import KeySet
+
+from bleu_teach.classroom.lti import (
+    SCOPE_MEMBERSHIP,
+    LaunchRefused,
+    Platform,
+    client_assertion,
+)
+
+#: How long a platform's public keys are kept before they are read again (a key the platform has just added is
+#: read at once: an unknown key id reads them again, at most once a :data:`KEYS_AGAIN_AFTER`).
+KEYS_KEPT = 3600.0
+KEYS_AGAIN_AFTER = 10.0
+TIMEOUT = httpx.Timeout(10.0)
+#: The most pages of members read (NRPS pages with ``Link: rel="next"``): a course of 100,000 at 100 a page.
+MOST_PAGES = 1000
+MEMBERS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
+SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
+LINE_ITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
+LINE_ITEMS_TYPE = "application/vnd.ims.lis.v2.lineitemcontainer+json"
+
+
+class ServiceFailed(RuntimeError):
+    """A platform's service did not do what was asked (it was down, refused, or answered nonsense)."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """A course member as the platform's roster gives them (NRPS 2.0 §3.6.2.1)."""
+
+    subject: str  # their "user_id": the same "sub" their launches carry
+    name: str
+    email: str
+    learner: bool
+    active: bool
+
+
+class PlatformClient:
+    """The tool's HTTP client for the platforms (one per server process): keys kept for an hour, tokens until they
+    expire. ``transport`` lets the tests put a platform built from the specifications behind it."""
+
+    def __init__(self, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.transport = transport
+        self.keys_kept: dict[int, tuple[float, KeySet]] = {}
+        self.tokens: dict[tuple[int, str], tuple[float, str]] = {}
+
+    def _client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(timeout=TIMEOUT, transport=self.transport, follow_redirects=False)
+
+    async def keys(self, platform: Platform, kid: str | None) -> KeySet:
+        """The platform's public keys (kept; read again when ``kid`` is not among them, or after an hour)."""
+        kept = self.keys_kept.get(platform.id)
+        moment = time.monotonic()
+        if kept is not None and moment - kept[0] < KEYS_KEPT:
+            if any(key.kid == kid for key in kept[1].keys) or moment - kept[0] < KEYS_AGAIN_AFTER:
+                return kept[1]
+        try:
+            async with self._client() as client:
+                reply = await client.get(platform.jwks_url, headers={"Accept": "application/json"})
+            reply.raise_for_status()
+            found = reply.json()
+            if not isinstance(found, dict) or not isinstance(found.get("keys"), list):
+                raise ValueError("not a JSON Web Key Set")
+            usable = [
+                key
+                for key in found["keys"]
+                if isinstance(key, dict) and key.get("kty") == "RSA" and key.get("use", "sig") == "sig"
+            ]
+            keys: KeySet = KeySet.import_key_set({"keys": usable})
+        except (httpx.HTTPError, ValueError, JoseError) as problem:
+            raise LaunchRefused(
+                f"The platform's public keys could not be read from {platform.jwks_url[:200]} ({_said(problem)}); "
+                "try again, or ask its administrator to check the keyset URL."
+            ) from None
+        self.keys_kept[platform.id] = (moment, keys)
+        return keys
+
+    async def token(self, platform: Platform, scopes: list[str], key: Any) -> str:
+        """An access token for ``scopes`` (Security Framework §4.1: client credentials with the tool's signed
+        assertion), kept until a minute before it expires."""
+        wanted = " ".join(sorted(scopes))
+        kept = self.tokens.get((platform.id, wanted))
+        if kept is not None and kept[0] > time.monotonic():
+            return kept[1]
+        body = {
+            "grant_type": "client_credentials",
+            "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "client_assertion": client_assertion(platform, key),
+            "scope": wanted,
+        }
+        try:
+            async with self._client() as client:
+                reply = await client.post(platform.token_url, data=body, headers={"Accept": "application/json"})
+            reply.raise_for_status()
+            found = reply.json()
+            token = found["access_token"]
+            lasts = float(found.get("expires_in", 3600))
+            if not isinstance(token, str) or not token or str(found.get("token_type", "")).lower() != "bearer":
+                raise ValueError("no bearer token in the answer")
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as problem:
+            raise ServiceFailed(f"the platform gave no access token ({_said(problem)})") from None
+        self.tokens[(platform.id, wanted)] = (time.monotonic() + max(0.0, lasts - 60), token)
+        return token
+
+    async def members(self, platform: Platform, url: str, key: Any) -> list[Member]:
+        """Every member of the course at ``url`` (the launch's NRPS address), following the platform's pages."""
+        if not platform.owns(url):
+            raise ServiceFailed("the members' address is not on the platform's host")
+        token = await self.token(platform, [SCOPE_MEMBERSHIP], key)
+        found: list[Member] = []
+        async with self._client() as client:
+            for _ in range(MOST_PAGES):
+                try:
+                    reply = await client.get(url, headers={"Accept": MEMBERS_TYPE, "Authorization": f"Bearer {token}"})
+                    reply.raise_for_status()
+                    page = reply.json()
+                    for member in page["members"]:
+                        roles = member.get("roles") or []
+                        found.append(
+                            Member(
+                                subject=str(member["user_id"])[:255],
+                                name=" ".join(
+                                    str(
+                                        member.get("name")
+                                        or f"{member.get('given_name') or ''} {member.get('family_name') or ''}"
+                                    ).split()
+                                )[:200],
+                                email=str(member.get("email") or "")[:200],
+                                learner=any(str(role).endswith("#Learner") for role in roles),
+                                active=member.get("status", "Active") == "Active",
+                            )
+                        )
+                except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as problem:
+                    raise ServiceFailed(f"the course's members could not be read ({_said(problem)})") from None
+                following = reply.links.get("next", {}).get("url")
+                if not following:
+                    return found
+                if not platform.owns(following):
+                    raise ServiceFailed("the members' next page is not on the platform's host")
+                url = following
+        raise ServiceFailed(f"the course's members run to more than {MOST_PAGES} pages")
+
+
+def _said(problem: BaseException) -> str:
+    if isinstance(problem, httpx.HTTPStatusError):
+        return f"HTTP {problem.response.status_code}"
+    if isinstance(problem, httpx.HTTPError):
+        return type(problem).__name__
+    return str(problem)[:120] or type(problem).__name__

@@ -1,0 +1,357 @@
+"""LTI 1.3: the classroom server as a tool that a learning platform launches, tested against the platform in
+``tests/lti_platform.py`` (built from the IMS specifications): the login and launch, a student's and a teacher's
+launch, deep linking, the tool's keys and its client assertion, and every launch the specifications say a tool
+must refuse."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("joserfc")
+
+import httpx  # noqa: E402
+from joserfc.jwk import RSAKey  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from bleu_teach.classroom.app import create_app  # noqa: E402
+from bleu_teach.classroom.lti import LaunchRefused  # noqa: E402
+from bleu_teach.classroom.lti import Platform as Registered
+from bleu_teach.classroom.lti_services import PlatformClient  # noqa: E402
+from bleu_teach.classroom.store import Store  # noqa: E402
+from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
+from tests.lti_platform import (  # noqa: E402
+    CLIENT_ID,
+    DEPLOYMENT,
+    INSTRUCTOR,
+    ISSUER,
+    LEARNER,
+    LTI,
+    Platform,
+    form_fields,
+)
+
+TOOL = "http://testserver"
+WRITE = {WRITE_HEADER: WRITE_HEADER_VALUE}
+
+
+class World:
+    """The tool (its app, a browser per person) and the platform, registered with each other."""
+
+    def __init__(self, folder: Path) -> None:
+        self.store = Store.open(folder / "class.sqlite")
+        self.platform = Platform(tool_keys=self._tool_keys, redirect_uri=f"{TOOL}/class/lti/launch")
+        self.client = PlatformClient(httpx.ASGITransport(app=self.platform.app()))
+        self.app = create_app(self.store, "the-admin-token", platforms=self.client)
+        self.registered = self.store.add_platform(
+            ISSUER, CLIENT_ID, f"{ISSUER}/auth", f"{ISSUER}/token", f"{ISSUER}/jwks", [DEPLOYMENT]
+        )
+        self.teacher = self.platform.add_user("t-1", "Ada Teacher", INSTRUCTOR)
+        self.ann = self.platform.add_user("s-1", "Ann O’Neill", LEARNER)
+        self.li = self.platform.add_user("s-2", "李 雷", LEARNER)
+
+    def _tool_keys(self) -> Any:
+        return TestClient(self.app).get("/class/lti/jwks").json()  # read as the platform reads it: from its URL
+
+    def browser(self) -> TestClient:
+        return TestClient(self.app, base_url=TOOL)
+
+    def launch(self, browser: TestClient, user: Any, **claims: Any) -> Any:
+        """The whole flow as a browser walks it: the platform's login link, the tool's redirect to the platform's
+        authentication endpoint, and the platform's form posted back to the tool."""
+        started = browser.get(
+            "/class/lti/login", params=self.platform.login_for(user, **claims), follow_redirects=False
+        )
+        assert started.status_code == 302, started.text
+        answered = asyncio.run(_platform_get(self.platform, started.headers["location"]))
+        assert answered.status_code == 200, answered.text
+        action, fields = form_fields(answered.text)
+        assert action == f"{TOOL}/class/lti/launch"
+        return browser.post("/class/lti/launch", data=fields)
+
+
+async def _platform_get(platform: Platform, url: str) -> httpx.Response:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=platform.app()), base_url=ISSUER) as client:
+        return await client.get(url)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    made = World(tmp_path)
+    yield made
+    made.store.close()
+
+
+def test_the_tool_publishes_its_public_key_and_never_its_private_parts(world: World) -> None:
+    keys = world.browser().get("/class/lti/jwks").json()["keys"]
+    assert len(keys) == 1 and keys[0]["kty"] == "RSA" and keys[0]["alg"] == "RS256" and keys[0]["use"] == "sig"
+    assert not {"d", "p", "q", "dp", "dq", "qi"} & set(keys[0])
+    again = world.browser().get("/class/lti/jwks").json()["keys"]
+    assert again == keys  # made at the first start, then kept
+
+
+def test_a_rotated_key_signs_from_then_on_and_the_old_one_stays_published(world: World) -> None:
+    first = world.store.signing_key()
+    second = world.store.rotate_key()
+    published = [key["kid"] for key in world.browser().get("/class/lti/jwks").json()["keys"]]
+    assert published == [second.kid, first.kid] and world.store.signing_key().kid == second.kid
+
+
+def test_a_teachers_launch_opens_a_new_live_session_and_its_dashboard(world: World) -> None:
+    browser = world.browser()
+    page = world.launch(browser, world.teacher)
+    assert page.status_code == 200 and "Opening the dashboard" in page.text
+    session = world.store.sessions()[-1]
+    assert session.title == "Week 3: BLEU" and session.kind == "live"
+    assert f'url=/class/dashboard/{session.id}"' in page.text  # the page's own navigation (SameSite=Strict)
+    assert browser.get(f"/class/dashboard/{session.id}").status_code == 200
+    assert browser.get(f"/class/api/sessions/{session.id}/tally").status_code == 200
+    # a browser without the launch's cookie is not let in
+    assert world.browser().get(f"/class/dashboard/{session.id}").status_code == 401
+
+
+def test_a_students_launch_puts_them_in_the_session_under_their_platform_name_every_time(world: World) -> None:
+    world.launch(world.browser(), world.teacher)
+    session = world.store.sessions()[-1]
+    phone = world.browser()
+    page = world.launch(phone, world.ann)
+    assert page.status_code == 200 and "as Ann O’Neill" in page.text
+    me = phone.get("/class/api/me").json()
+    assert me["nickname"] == "Ann O’Neill" and me["session"] == session.title
+    sent = phone.post("/class/api/answers", json={"id": "a-1", "exercise": "03.2", "answer": "E"}, headers=WRITE).json()
+    assert sent["stored"] is True
+    laptop = world.browser()  # another device, the next week: the same student, their answers still theirs
+    world.launch(laptop, world.ann)
+    assert laptop.get("/class/api/me").json() == me | {"answers": 1}
+    chinese = world.browser()
+    world.launch(chinese, world.li)
+    assert chinese.get("/class/api/me").json()["nickname"] == "李 雷"
+    # a student's cookie opens no dashboard
+    assert phone.get(f"/class/dashboard/{session.id}").status_code == 401
+
+
+def test_a_student_who_launches_before_the_teacher_has_opened_the_link_is_told_so(world: World) -> None:
+    page = world.launch(world.browser(), world.ann)
+    assert page.status_code == 400 and "not open yet" in page.text
+    assert world.store.sessions() == []
+
+
+def test_a_student_whose_launch_claims_the_instructor_role_elsewhere_is_still_a_student(world: World) -> None:
+    world.launch(world.browser(), world.teacher)
+    session = world.store.sessions()[-1]
+    phone = world.browser()
+    page = world.launch(phone, world.ann, extra={LTI + "custom": {"role": "Instructor", "roles": INSTRUCTOR}})
+    assert page.status_code == 200 and "Opening the dashboard" not in page.text
+    assert phone.get(f"/class/dashboard/{session.id}").status_code == 401
+
+
+def _refused(world: World, **claims: Any) -> str:
+    world.launch(world.browser(), world.teacher)  # the link is open: only the launch's own fault refuses it
+    page = world.launch(world.browser(), world.ann, **claims)
+    assert page.status_code in (400, 403), page.text
+    assert "The launch was refused" in page.text
+    return html.unescape(page.text)
+
+
+@pytest.mark.parametrize(
+    ("claims", "said"),
+    [
+        ({"extra": {"exp": int(time.time()) - 120}}, "it has expired"),
+        ({"extra": {"aud": "another-tool"}}, "meant for another tool"),
+        ({"extra": {"aud": [CLIENT_ID, "another-tool"]}}, "several audiences"),
+        ({"extra": {"iss": "https://other-lms.example.org"}}, "issued by another platform"),
+        ({"extra": {LTI + "deployment_id": "deployment-9"}}, "not registered"),
+        ({"extra": {LTI + "version": "1.1"}}, "not 1.3.0"),
+        ({"extra": {LTI + "message_type": "LtiSubmissionReviewRequest"}}, "resource-link and deep-linking"),
+        ({"extra": {LTI + "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"]}}, "neither"),
+        ({"without": [LTI + "roles"]}, "roles claim"),
+        ({"without": ["nonce"]}, "nonce"),
+        ({"extra": {"iat": int(time.time()) + 3600}}, "issued in the future"),
+        (
+            {
+                "extra": {
+                    "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
+                        "context_memberships_url": "https://attacker.example.net/members"
+                    }
+                }
+            },
+            "not on the platform's host",
+        ),
+        (
+            {
+                "extra": {
+                    "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {"lineitem": "https://x.example.net/s"}
+                }
+            },
+            "not on the platform's host",
+        ),
+    ],
+)
+def test_a_launch_the_specifications_forbid_is_refused_with_what_was_wrong(
+    world: World, claims: dict[str, Any], said: str
+) -> None:
+    assert said in _refused(world, **claims)
+
+
+def test_an_unsigned_token_is_refused(world: World) -> None:
+    def unsigned(claims: dict[str, Any]) -> str:
+        import base64
+        import json
+
+        part = lambda value: base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()  # noqa: E731
+        return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
+
+    assert "signed with 'none'" in _refused(world, token=unsigned)
+
+
+def test_a_token_signed_with_a_key_the_platform_does_not_publish_is_refused(world: World) -> None:
+    stranger = RSAKey.generate_key(2048, {"kid": "not-the-platforms", "alg": "RS256"})
+    assert "a key ('not-the-platforms')" in _refused(world, key=stranger)
+    impostor = RSAKey.generate_key(2048, {"kid": "platform-key-1", "alg": "RS256"})  # the platform's key id
+    assert "signature is not the platform's" in _refused(world, key=impostor)
+
+
+def test_a_replayed_launch_is_refused_whether_its_state_or_a_new_login_comes_with_it(world: World) -> None:
+    world.launch(world.browser(), world.teacher)
+    browser = world.browser()
+    started = browser.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
+    _, fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    assert browser.post("/class/lti/launch", data=fields).status_code == 200
+    again = world.browser().post("/class/lti/launch", data=fields)  # the same form posted again
+    assert again.status_code == 400 and "used already" in again.text
+    # a new login's state with the old token: its nonce is not the new login's
+    fresh = world.browser()
+    started = fresh.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
+    _, new_fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    replay = fresh.post("/class/lti/launch", data={"id_token": fields["id_token"], "state": new_fields["state"]})
+    assert replay.status_code == 400 and "nonce" in replay.text
+
+
+def test_a_login_from_an_unknown_platform_or_for_another_tool_is_refused(world: World) -> None:
+    params = world.platform.login_for(world.ann)
+    unknown = world.browser().get("/class/lti/login", params=params | {"iss": "https://unknown.example.org"})
+    assert unknown.status_code == 400 and "not registered with this tool" in unknown.text
+    elsewhere = world.browser().get(
+        "/class/lti/login", params=params | {"target_link_uri": "https://evil.example.org/launch"}
+    )
+    assert elsewhere.status_code == 400 and "another tool" in elsewhere.text
+    deployment = world.browser().get("/class/lti/login", params=params | {"lti_deployment_id": "other"})
+    assert deployment.status_code == 400 and "not registered" in deployment.text
+
+
+def test_the_platforms_form_posts_are_let_in_and_the_tools_own_form_only_from_its_own_pages(world: World) -> None:
+    world.launch(world.browser(), world.teacher)  # no header of the server's: a platform's form
+    foreign = world.browser().post(
+        "/class/lti/deep-link", data={"ticket": "x", "teacher_link": "y"}, headers={"Origin": "https://evil.example"}
+    )
+    assert foreign.status_code == 403
+    headerless = world.browser().post("/class/api/answers", json={})
+    assert headerless.status_code == 403  # every other write still needs the pages' header
+
+
+def _deep_linking_claims() -> dict[str, Any]:
+    return {
+        "extra": {
+            LTI + "message_type": "LtiDeepLinkingRequest",
+            "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+                "deep_link_return_url": f"{ISSUER}/deep-link-return",
+                "accept_types": ["ltiResourceLink", "link"],
+                "accept_presentation_document_targets": ["window"],
+                "data": "platform-data-42",
+            },
+        },
+        "without": [LTI + "resource_link"],
+    }
+
+
+def test_a_teacher_chooses_a_session_for_a_link_and_the_platform_accepts_the_tools_signed_answer(
+    world: World,
+) -> None:
+    homework, secret = world.store.create_session("Homework 1", "homework")
+    teacher = world.browser()
+    page = world.launch(teacher, world.teacher, **_deep_linking_claims())
+    assert page.status_code == 200 and "A new live session" in page.text
+    assert f"form-action 'self' {ISSUER}" in page.headers["content-security-policy"]
+    # the homework is not offered yet: the teacher pastes its teacher link
+    _, fields = form_fields(_ticket_form(page.text))
+    chosen = teacher.post(
+        "/class/lti/deep-link",
+        data={"ticket": fields["ticket"], "teacher_link": f"{TOOL}/class/t/{homework.id}/{secret}"},
+        headers={"Origin": TOOL},
+    )
+    assert chosen.status_code == 200, chosen.text
+    action, answer = form_fields(chosen.text)
+    assert action == f"{ISSUER}/deep-link-return"
+    accepted = asyncio.run(_platform_post(world.platform, action, answer))
+    assert accepted.status_code == 200, world.platform.refused
+    item = world.platform.deep_link_returns[-1]["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"][0]
+    assert item["custom"] == {"session": str(homework.id)}
+    # the platform's link to it now opens the homework for a student
+    phone = world.browser()
+    page = world.launch(phone, world.ann, extra={LTI + "custom": item["custom"], LTI + "resource_link": {"id": "hw-1"}})
+    assert "Opening your homework" in page.text and phone.get("/class/api/me").json()["session"] == "Homework 1"
+
+
+def test_a_link_that_names_a_session_not_chosen_for_the_course_is_refused(world: World) -> None:
+    other, _ = world.store.create_session("Someone else's class")
+    page = world.launch(world.browser(), world.teacher, extra={LTI + "custom": {"session": str(other.id)}})
+    assert page.status_code == 400 and "not chosen for this course" in page.text
+    assert not world.browser().get(f"/class/dashboard/{other.id}").is_success
+
+
+def test_a_wrong_teacher_link_or_an_old_choice_page_chooses_nothing(world: World) -> None:
+    homework, _ = world.store.create_session("Homework 1", "homework")
+    page = world.launch(world.browser(), world.teacher, **_deep_linking_claims())
+    _, fields = form_fields(_ticket_form(page.text))
+    wrong = world.browser().post(
+        "/class/lti/deep-link",
+        data={"ticket": fields["ticket"], "teacher_link": f"{TOOL}/class/t/{homework.id}/not-the-secret-at-all"},
+        headers={"Origin": TOOL},
+    )
+    assert wrong.status_code == 400 and "paste the whole teacher link" in wrong.text
+    forged = world.browser().post(
+        "/class/lti/deep-link", data={"ticket": "a.b.c", "teacher_link": "x"}, headers={"Origin": TOOL}
+    )
+    assert forged.status_code == 400 and "ticket" in forged.text
+
+
+def _ticket_form(page: str) -> str:
+    start = page.index('<form method="post" action="/class/lti/deep-link">')
+    return page[start:]
+
+
+async def _platform_post(platform: Platform, url: str, data: dict[str, str]) -> httpx.Response:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=platform.app()), base_url=ISSUER) as client:
+        return await client.post(url, data=data)
+
+
+def test_the_course_members_are_read_page_by_page_with_a_token_the_tool_asked_for_with_its_signed_assertion(
+    world: World,
+) -> None:
+    key = world.store.signing_key()
+    members = asyncio.run(world.client.members(world.registered, f"{ISSUER}/courses/7/members", key))
+    assert [(m.subject, m.name, m.learner) for m in members] == [
+        ("t-1", "Ada Teacher", False),
+        ("s-1", "Ann O’Neill", True),
+        ("s-2", "李 雷", True),
+    ]
+    assert world.platform.refused == []
+    assert len(world.platform.used_jti) == 1  # one token, kept for the next pages
+    with pytest.raises(Exception, match="not on the platform's host"):
+        asyncio.run(world.client.members(world.registered, "https://attacker.example.net/members", key))
+
+
+def test_a_platform_registered_with_an_address_that_is_not_https_is_refused(world: World) -> None:
+    with pytest.raises(ValueError, match="login_url: an https:// address"):
+        world.store.add_platform(ISSUER, "x", "http://lms.example.edu/auth", f"{ISSUER}/t", f"{ISSUER}/k", ["d"])
+    with pytest.raises(ValueError, match="deployment"):
+        world.store.add_platform(ISSUER, "x", f"{ISSUER}/a", f"{ISSUER}/t", f"{ISSUER}/k", [])
+    assert isinstance(world.registered, Registered) and world.registered.deployments == (DEPLOYMENT,)
+    assert issubclass(LaunchRefused, ValueError)
