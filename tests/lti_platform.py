@@ -10,6 +10,10 @@ since no Moodle or Canvas runs here:
 * LTI Core 1.3: the id_token's claims (§5.3: message type, version, deployment id, target link URI, resource
   link, roles; §5.4: context, custom);
 * Names and Role Provisioning Services 2.0: the membership container (§3.6), paged with ``Link: rel="next"``;
+* Assignment and Grade Services 2.0: the line items container and a new line item (§3.2: ``scoreMaximum`` above
+  0, a ``label``, the media types), the score (§3.4: posted to the line item's URL with ``/scores``, its media
+  type, ``userId`` a member, ``scoreGiven`` from 0 with ``scoreMaximum`` above 0, the two progress values from
+  their lists, a ``timestamp`` with its zone, never older than the last one taken for that user);
 * Deep Linking 2.0: the request's settings (§4.4) and the tool's response posted back as ``JWT`` (§4.5),
   checked against the tool's keys.
 
@@ -20,11 +24,13 @@ so a tool that passes these tests speaks the specifications, not this file's len
 from __future__ import annotations
 
 import html
+import json
 import re
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -76,6 +82,9 @@ class Platform:
     deep_link_returns: list[dict[str, Any]] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # every refusal's message, for the tests to read
     page_size: int = 2
+    line_items: dict[str, dict[str, Any]] = field(default_factory=dict)  # id (its URL) -> the line item
+    scores: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # (line item, score) as taken
+    down: int = 0  # the next this many score posts answer 503 (the platform is down)
 
     # --- what a test sets up ----------------------------------------------------------------------------------
 
@@ -105,6 +114,10 @@ class Platform:
             "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
                 "context_memberships_url": f"{ISSUER}/courses/7/members",
                 "service_versions": ["2.0"],
+            },
+            "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
+                "scope": sorted(KNOWN_SCOPES - {MEMBERSHIP_SCOPE}),
+                "lineitems": f"{ISSUER}/courses/7/lineitems",
             },
             **more,
         }
@@ -250,6 +263,72 @@ class Platform:
             response.headers["link"] = f'<{ISSUER}/courses/7/members?page={page + 1}>; rel="next"'
         return response
 
+    async def line_items_container(self, request: Request) -> Response:
+        """The course's line items (AGS 2.0 §3.2): listed (filtered by resource link), or a new one made."""
+        problem = self._authorized(request, "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem")
+        if problem:
+            return self._refuse(problem, 401)
+        if request.method == "GET":
+            if request.headers.get("accept") != "application/vnd.ims.lis.v2.lineitemcontainer+json":
+                return self._refuse("Accept must be the line item container's media type", 406)
+            wanted = request.query_params.get("resource_link_id")
+            shown = [item for item in self.line_items.values() if wanted in (None, item.get("resourceLinkId"))]
+            return JSONResponse(shown, media_type="application/vnd.ims.lis.v2.lineitemcontainer+json")
+        if request.headers.get("content-type") != "application/vnd.ims.lis.v2.lineitem+json":
+            return self._refuse("a new line item must be sent as application/vnd.ims.lis.v2.lineitem+json", 415)
+        item = json.loads(await request.body())
+        maximum = item.get("scoreMaximum")
+        if isinstance(maximum, bool) or not isinstance(maximum, (int, float)) or maximum <= 0:
+            return self._refuse("scoreMaximum must be a number above 0")
+        if not isinstance(item.get("label"), str) or not item["label"].strip():
+            return self._refuse("label is required")
+        made = f"{ISSUER}/courses/7/lineitems/{len(self.line_items) + 1}"
+        self.line_items[made] = {**item, "id": made}
+        return JSONResponse(
+            self.line_items[made], status_code=201, media_type="application/vnd.ims.lis.v2.lineitem+json"
+        )
+
+    async def score(self, request: Request) -> Response:
+        """A score posted to a line item (AGS 2.0 §3.4, §3.4.1)."""
+        if self.down:
+            self.down -= 1
+            return JSONResponse({"error": "unavailable"}, status_code=503)
+        problem = self._authorized(request, "https://purl.imsglobal.org/spec/lti-ags/scope/score")
+        if problem:
+            return self._refuse(problem, 401)
+        if request.headers.get("content-type") != "application/vnd.ims.lis.v1.score+json":
+            return self._refuse("a score must be sent as application/vnd.ims.lis.v1.score+json", 415)
+        item = f"{ISSUER}/courses/7/lineitems/{request.path_params['item']}"
+        if item not in self.line_items:
+            return self._refuse("no such line item", 404)
+        try:
+            score = json.loads(await request.body())
+        except ValueError:
+            return self._refuse("the score is not JSON")
+        if score.get("userId") not in self.users:
+            return self._refuse("userId must be a member of the course")
+        given, maximum = score.get("scoreGiven"), score.get("scoreMaximum")
+        if given is not None:
+            if isinstance(given, bool) or not isinstance(given, (int, float)) or given < 0:
+                return self._refuse("scoreGiven must be a number from 0")
+            if isinstance(maximum, bool) or not isinstance(maximum, (int, float)) or maximum <= 0:
+                return self._refuse("scoreMaximum must be a number above 0 when scoreGiven is given")
+        if score.get("activityProgress") not in ("Initialized", "Started", "InProgress", "Submitted", "Completed"):
+            return self._refuse("activityProgress must be one of the five the specification lists")
+        if score.get("gradingProgress") not in ("FullyGraded", "Pending", "PendingManual", "Failed", "NotReady"):
+            return self._refuse("gradingProgress must be one of the five the specification lists")
+        try:
+            moment = datetime.fromisoformat(str(score.get("timestamp")))
+        except ValueError:
+            return self._refuse("timestamp must be an ISO 8601 date and time")
+        if moment.tzinfo is None or "." not in str(score["timestamp"]):
+            return self._refuse("timestamp must carry sub-second precision and its time zone")
+        earlier = [s for i, s in self.scores if i == item and s["userId"] == score["userId"]]
+        if earlier and datetime.fromisoformat(earlier[-1]["timestamp"]) > moment:
+            return self._refuse("timestamp is older than the last score taken for this user", 409)
+        self.scores.append((item, score))
+        return Response(status_code=204)
+
     async def deep_link_return(self, request: Request) -> Response:
         """Where the tool's deep-linking response is posted (Deep Linking 2.0 §4.5)."""
         form = {name: values[0] for name, values in parse_qs((await request.body()).decode()).items()}
@@ -297,6 +376,8 @@ class Platform:
                 Route("/token", self.token, methods=["POST"]),
                 Route("/courses/7/members", self.members),
                 Route("/deep-link-return", self.deep_link_return, methods=["POST"]),
+                Route("/courses/7/lineitems", self.line_items_container, methods=["GET", "POST"]),
+                Route("/courses/7/lineitems/{item:int}/scores", self.score, methods=["POST"]),
             ]
         )
 

@@ -67,3 +67,30 @@ def test_a_dashboard_never_gets_a_count_older_than_a_change_it_heard(monkeypatch
     first, second = asyncio.run(scenario())
     assert first[1] == "count 1" and second[1] == "count 2" and second[0] > first[0]
     assert len(calls) == 2
+
+
+def test_a_burst_of_one_sessions_writes_is_told_at_once_and_then_once_more_for_the_rest() -> None:
+    import time
+
+    from bleu_teach.classroom.store import Coalescer
+
+    sent: list[tuple[int, float]] = []
+    told = threading.Event()
+
+    def send(session_id: int) -> None:
+        sent.append((session_id, time.monotonic()))
+        if len(sent) == 3:
+            told.set()
+
+    notices = Coalescer(send, spacing=0.2)
+    began = time.monotonic()
+    for _ in range(50):  # fifty answers of session 1 at once
+        notices.tell(1)
+    notices.tell(2)  # another session's first change is told at once too
+    assert [session for session, _ in sent] == [1, 2]
+    assert told.wait(5)
+    assert [session for session, _ in sent] == [1, 2, 1]  # the other 49 in one notice, after the spacing
+    assert sent[2][1] - began >= 0.19
+    time.sleep(0.3)
+    notices.tell(1)  # quiet since: at once again
+    assert len(sent) == 4

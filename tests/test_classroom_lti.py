@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
+import os
 import time
+import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +26,12 @@ from joserfc.jwk import RSAKey  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from bleu_teach.classroom.app import create_app  # noqa: E402
+from bleu_teach.classroom.homework import Homework, draw  # noqa: E402
 from bleu_teach.classroom.lti import LaunchRefused  # noqa: E402
 from bleu_teach.classroom.lti import Platform as Registered
-from bleu_teach.classroom.lti_services import PlatformClient  # noqa: E402
+from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender  # noqa: E402
+from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
+from bleu_teach.classroom.schema import lti_scores, sessions  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
 from tests.lti_platform import (  # noqa: E402
@@ -355,3 +362,184 @@ def test_a_platform_registered_with_an_address_that_is_not_https_is_refused(worl
         world.store.add_platform(ISSUER, "x", f"{ISSUER}/a", f"{ISSUER}/t", f"{ISSUER}/k", [])
     assert isinstance(world.registered, Registered) and world.registered.deployments == (DEPLOYMENT,)
     assert issubclass(LaunchRefused, ValueError)
+
+
+def _homework_link(world: World, due: datetime | None = None) -> tuple[Any, str]:
+    """A homework of two questions, chosen for the course and opened once by its teacher through a link."""
+    homework, _ = world.store.create_session(
+        "Homework 2", "homework", due or datetime.now(timezone.utc) + timedelta(days=7)
+    )
+    Homework(world.store).save(homework, draw(["02.1", "03.1"], count=2, seed=21))
+    world.store.offer(world.registered, "course-7", homework.id)
+    opened = world.launch(
+        world.browser(),
+        world.teacher,
+        extra={LTI + "custom": {"session": str(homework.id)}, LTI + "resource_link": {"id": "hw-link"}},
+    )
+    assert opened.status_code == 200, opened.text
+    return homework, "hw-link"
+
+
+def _answer(world: World, browser: Any, right: bool) -> None:
+    found = world.store.student_and_session(*_cookie(browser))
+    assert found is not None
+    student = found[0]
+    variant = Homework(world.store).assignment(student)[0]  # 02.1, the first in the course's order
+    answer = f"{float(variant.answer):.3f}" if right else "0.001"
+    sent = browser.post(
+        "/class/api/homework/answer",
+        headers=WRITE,
+        json={"id": str(uuid.uuid4()), "exercise": variant.id, "answer": answer},
+    )
+    assert sent.status_code == 200 and sent.json()["verdict"] == ("correct" if right else "wrong"), sent.text
+
+
+def _cookie(browser: Any) -> tuple[int, str]:
+    number, _, token = browser.cookies[STUDENT_COOKIE].strip('"').partition(".")
+    return int(number), token
+
+
+def test_a_homework_score_reaches_the_platforms_grade_column_and_waits_out_an_outage(world: World) -> None:
+    homework, link = _homework_link(world)
+    # the tool made the link's grade column through the platform's line items service: two questions, two points
+    (column,) = world.platform.line_items.values()
+    assert column["scoreMaximum"] == 2 and column["resourceLinkId"] == link and column["label"] == "Homework 2"
+    assert world.store.line_item_of(world.registered, link) == column["id"]
+    sender = ScoreSender(world.store, world.client)
+    phone = world.browser()
+    assert "Opening your homework" in world.launch(phone, world.ann, extra=_link_claims(homework, link)).text
+    assert asyncio.run(sender.send_due()) == 0  # nothing answered: the column stays blank
+    _answer(world, phone, right=False)
+    assert asyncio.run(sender.send_due()) == 1
+    ((_, first),) = world.platform.scores
+    assert first["userId"] == "s-1" and first["scoreGiven"] == 0 and first["scoreMaximum"] == 2
+    assert first["activityProgress"] == "InProgress" and first["gradingProgress"] == "FullyGraded"
+    # the platform is down: the score waits in the outbox, tried again later, never lost
+    world.platform.down = 1
+    _answer(world, phone, right=True)
+    assert asyncio.run(sender.send_due()) == 0
+    waiting = [row for row in world.store.scores(homework.id) if row.sent is None]
+    assert len(waiting) == 1 and waiting[0].tries == 1 and "503" in waiting[0].problem
+    assert asyncio.run(sender.send_due()) == 0  # not before its time
+    _later(world, waiting[0].id)
+    assert asyncio.run(sender.send_due()) == 1
+    assert world.platform.scores[-1][1]["scoreGiven"] == 1 and world.platform.refused == []
+
+
+def test_at_the_due_time_the_final_scores_are_posted_once_as_completed(world: World) -> None:
+    homework, link = _homework_link(world)
+    sender = ScoreSender(world.store, world.client)
+    phone = world.browser()
+    world.launch(phone, world.ann, extra=_link_claims(homework, link))
+    world.launch(world.browser(), world.li, extra=_link_claims(homework, link))  # never answers: stays blank
+    _answer(world, phone, right=True)
+    asyncio.run(sender.send_due())
+    with world.store.engine.begin() as connection:
+        connection.execute(
+            sessions.update()
+            .where(sessions.c.id == homework.id)
+            .values(due=datetime.now(timezone.utc) - timedelta(minutes=1))
+        )
+    assert asyncio.run(sender.send_due()) == 1 and asyncio.run(sender.send_due()) == 0
+    final = world.platform.scores[-1][1]
+    assert final["userId"] == "s-1" and final["scoreGiven"] == 1 and final["activityProgress"] == "Completed"
+    assert {score["userId"] for _, score in world.platform.scores} == {"s-1"}
+
+
+def _link_claims(homework: Any, link: str) -> dict[str, Any]:
+    return {LTI + "custom": {"session": str(homework.id)}, LTI + "resource_link": {"id": link}}
+
+
+def _later(world: World, score_id: int) -> None:
+    """Time passes for one queued score: its next try is now."""
+    with world.store.engine.begin() as connection:
+        connection.execute(
+            lti_scores.update().where(lti_scores.c.id == score_id).values(next_try=datetime.now(timezone.utc))
+        )
+
+
+def _cli(*args: str, cwd: Path) -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "class", "lti", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env=os.environ | {"PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+def test_the_commands_print_what_to_enter_register_a_platform_and_rotate_the_key(tmp_path: Path) -> None:
+    setup = _cli("setup", "--address", "https://class.cs.example.edu", cwd=tmp_path)
+    assert setup.returncode == 0, setup.stderr
+    assert "Initiate login URL:       https://class.cs.example.edu/class/lti/login" in setup.stdout
+    canvas = json.loads(setup.stdout[setup.stdout.index("{") : setup.stdout.rindex("}") + 1])
+    assert canvas["oidc_initiation_url"] == "https://class.cs.example.edu/class/lti/login"
+    assert canvas["target_link_uri"] == canvas["extensions"][0]["settings"]["placements"][0]["target_link_uri"]
+    assert canvas["public_jwk_url"] == "https://class.cs.example.edu/class/lti/jwks"
+    assert list(tmp_path.iterdir()) == []  # it opened no database
+    refused = _cli("setup", "--address", "http://class.cs.example.edu", cwd=tmp_path)
+    assert refused.returncode == 2 and "--address: the server's https address" in refused.stderr
+    database = str(tmp_path / "class.sqlite")
+    moodle = "https://moodle.example.edu"
+    added = _cli(
+        "add",
+        "--database",
+        database,
+        "--issuer",
+        moodle,
+        "--client-id",
+        "Xy12",
+        "--login-url",
+        f"{moodle}/mod/lti/auth.php",
+        "--token-url",
+        f"{moodle}/mod/lti/token.php",
+        "--jwks-url",
+        f"{moodle}/mod/lti/certs.php",
+        "--deployment",
+        "3",
+        cwd=tmp_path,
+    )
+    assert added.returncode == 0 and "Platform 1: https://moodle.example.edu (client id Xy12" in added.stdout
+    listed = _cli("list", "--database", database, cwd=tmp_path)
+    assert listed.stdout.split() == ["1", moodle, "client", "id", "Xy12", "deployments", "3"]
+    store = Store.open(database)
+    before = store.signing_key().kid
+    store.close()
+    rotated = _cli("rotate-key", "--database", database, cwd=tmp_path)
+    assert rotated.returncode == 0 and before not in rotated.stdout
+    store = Store.open(database)
+    assert [key.kid for key in store.published_keys()][1] == before
+    store.close()
+    missing = _cli("remove", "9", "--database", database, cwd=tmp_path)
+    assert missing.returncode == 2 and "there is no platform 9" in missing.stderr
+    assert _cli("remove", "1", "--database", database, cwd=tmp_path).returncode == 0
+    assert _cli("list", "--database", database, cwd=tmp_path).stdout == ""
+
+
+def test_a_teachers_launch_fills_the_homeworks_roster_from_the_course_and_the_gradebook_lists_everyone(
+    world: World,
+) -> None:
+    world.platform.add_user("s-3", "Ann O’Neill", LEARNER)  # two learners of one name
+    homework, link = _homework_link(world)
+    names = world.store.roster_names(homework.id)
+    assert [name for name, _, _ in names] == ["Ann O’Neill", "李 雷", "Ann O’Neill (2)"]  # learners only
+    assert json.loads(names[0][1]) == {"Email address": "s-1@example.edu", "LMS user id": "s-1"}
+    phone = world.browser()
+    world.launch(phone, world.ann, extra=_link_claims(homework, link))
+    assert phone.get("/class/api/me").json()["nickname"] == "Ann O’Neill"
+    second = world.browser()
+    world.launch(second, world.platform.users["s-3"], extra=_link_claims(homework, link))
+    assert second.get("/class/api/me").json()["nickname"] == "Ann O’Neill (2)"
+    _answer(world, phone, right=True)
+    teacher = world.browser()
+    world.launch(teacher, world.teacher, extra=_link_claims(homework, link))
+    grades = teacher.get(f"/class/api/sessions/{homework.id}/grades.csv").text.splitlines()
+    rows = {line.split(",")[0]: line.split(",") for line in grades[1:]}
+    assert set(rows) == {"Ann O’Neill", "李 雷", "Ann O’Neill (2)"}
+    assert rows["Ann O’Neill"][3] == "1" and rows["李 雷"][3] == ""  # the one who never started: blank
+    # the roster is filled once: a later launch leaves it as it is
+    assert world.store.roster_names(homework.id)[0][2] is not None

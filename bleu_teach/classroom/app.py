@@ -60,7 +60,7 @@ from bleu_teach.classroom.guard import Guard, Limiter, SharedLimiter, admitted
 from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.lti_routes import LtiRoutes
-from bleu_teach.classroom.lti_services import PlatformClient
+from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender
 from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.poll_routes import PollRoutes
 from bleu_teach.classroom.polls import Polls
@@ -314,8 +314,10 @@ def create_app(
     room = Classroom(store, teacher_token, limits, shared_limits)
     teacher = TeacherRoutes(room)
     asking = PollRoutes(room)
-    homework = HomeworkRoutes(room)
-    lti = LtiRoutes(store, room.templates, platforms or PlatformClient(), site)
+    client = platforms or PlatformClient()
+    sender = ScoreSender(store, client)
+    homework = HomeworkRoutes(room, graded=sender.graded)
+    lti = LtiRoutes(store, room.templates, client, site)
     routes: list[BaseRoute] = [
         _route("join_page", room.join_page, "GET"),
         _route("join", room.join, "POST"),
@@ -386,14 +388,17 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        """On PostgreSQL, this process hears every worker's writes through one LISTEN connection."""
+        """On PostgreSQL, this process hears every worker's writes through one LISTEN connection; every process
+        sends the scores queued for the learning platforms."""
         room.feed.loop = asyncio.get_running_loop()
         listener = Listener(store, room.feed) if store.postgres else None
         if listener is not None:
             listener.start()
+        sender.start()  # the scores queued for the learning platforms (LTI), sent from this process too
         try:
             yield
         finally:
+            await sender.stop()
             if listener is not None:
                 listener.close()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
@@ -48,9 +49,13 @@ class Room(Protocol):
 
 
 class HomeworkRoutes:
-    def __init__(self, room: Room) -> None:
+    """``graded(session_id, student_id)``: called once a student's answer is stored (their score for the learning
+    platform that launched them is queued: LTI's grades)."""
+
+    def __init__(self, room: Room, graded: Callable[[int, int], Awaitable[None]] | None = None) -> None:
         self.room = room
         self.homework = Homework(room.store)
+        self.graded = graded
 
     @staticmethod
     def _homework(found: tuple[Session, Student]) -> tuple[Session, Student]:
@@ -136,6 +141,8 @@ class HomeworkRoutes:
                 session.tries,
             )
             used = await run_in_threadpool(store.tries, student, exercise_id)
+            if stored and self.graded is not None:
+                await self.graded(session.id, student.id)
         except TriesUsed as problem:
             return error(str(problem), 409)
         except (TypeError, ValueError) as problem:

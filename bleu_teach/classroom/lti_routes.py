@@ -19,6 +19,7 @@ sends a ``SameSite=Strict`` cookie only on a navigation this site's own page sta
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from datetime import timedelta
@@ -39,6 +40,7 @@ from bleu_teach.classroom.lti import (
     ALGORITHM,
     DEEP_LINKING_REQUEST,
     LEEWAY,
+    SCOPE_LINE_ITEM,
     STATE_SECONDS,
     Launch,
     LaunchRefused,
@@ -49,13 +51,15 @@ from bleu_teach.classroom.lti import (
     read_launch,
     unverified_header,
 )
-from bleu_teach.classroom.lti_services import PlatformClient
+from bleu_teach.classroom.lti_services import PlatformClient, ServiceFailed
 from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.roles import ANYONE, allowed
 from bleu_teach.classroom.room import CLASS_PATH, STUDENT_COOKIE
 from bleu_teach.classroom.schema import now
 from bleu_teach.classroom.store import Session, Store
+from bleu_teach.classroom.store_lti import roster_of
 
+log = logging.getLogger("bleu_teach.classroom")
 #: The longest text a login or launch field may be (an id_token is a few kilobytes).
 MOST = 20_000
 #: What a deep-linking ticket (the tool's own signed note of the request, carried by its page's form) is meant for.
@@ -179,6 +183,8 @@ class LtiRoutes:
                 "This activity is not open yet: your teacher opens it once from the course first. Try again later."
             )
         session = await run_in_threadpool(self.store.session, session_id)
+        await self._grade_column(launch, session)
+        await self._roster(launch, session)
         secure = request.url.scheme == "https"
         if launch.teaching:
             secret = await run_in_threadpool(self.store.launched_teacher, session.id)
@@ -225,6 +231,45 @@ class LtiRoutes:
         )
         return response
 
+    async def _grade_column(self, launch: Launch, session: Session) -> None:
+        """A homework link's grade column (AGS 2.0): the one the launch names, else one the tool makes (or finds)
+        through the platform's line items service. A platform that fails here leaves the launch working: the
+        scores wait until a later launch finds the column."""
+        if session.kind != "homework":
+            return
+        platform, link = launch.platform, launch.resource_link_id
+        known = await run_in_threadpool(self.store.line_item_of, platform, link)
+        if launch.line_item_url:
+            if known != launch.line_item_url:
+                await run_in_threadpool(self.store.set_line_item, platform, link, launch.line_item_url)
+            return
+        if known or not launch.line_items_url or SCOPE_LINE_ITEM not in launch.scopes:
+            return
+        key = await run_in_threadpool(self.store.signing_key)
+        questions = len(await run_in_threadpool(self.store.variant_counts, session.id))
+        try:
+            made = await self.client.line_item(
+                platform, launch.line_items_url, key, session.title, questions, link, f"bleu-teach-{session.id}"
+            )
+        except ServiceFailed as problem:
+            log.warning("LTI: no grade column for %s: %s", session.title[:60], problem)
+            return
+        await run_in_threadpool(self.store.set_line_item, platform, link, made)
+
+    async def _roster(self, launch: Launch, session: Session) -> None:
+        """A homework's roster from the course's members (NRPS 2.0), at its teacher's launch when it has none yet:
+        the gradebook then lists every learner, a blank for one who never started."""
+        if not (launch.teaching and session.kind == "homework" and launch.memberships_url):
+            return
+        if await run_in_threadpool(self.store.roster_names, session.id):
+            return
+        key = await run_in_threadpool(self.store.signing_key)
+        try:
+            members = await self.client.members(launch.platform, launch.memberships_url, key)
+            await run_in_threadpool(self.store.set_roster, session.id, roster_of(members))
+        except (ServiceFailed, ValueError) as problem:
+            log.warning("LTI: no roster from the course's members for %s: %s", session.title[:60], problem)
+
     # --- deep linking -----------------------------------------------------------------------------------------
 
     async def _choices(self, request: Request, launch: Launch) -> Response:
@@ -241,7 +286,9 @@ class LtiRoutes:
                 {"type": "ltiResourceLink", "title": "Live class (bleu-teach)", "url": url},
             )
         ]
-        items += [(session.title, _kind(session), self._item(session, url)) for session in sessions]
+        for session in sessions:
+            questions = len(await run_in_threadpool(self.store.variant_counts, session.id))
+            items.append((session.title, _kind(session), self._item(session, url, questions)))
         for page in self._lessons():
             address = str(request.url_for("site", path=page.name)) if self.site is not None else ""
             items.append(
@@ -324,7 +371,8 @@ class LtiRoutes:
             deep_linking={"deep_link_return_url": claims["return"]}
             | ({"data": claims["data"]} if claims.get("data") is not None else {}),
         )
-        item = self._item(session, str(request.url_for("lti_launch")))
+        questions = len(await run_in_threadpool(self.store.variant_counts, session.id))
+        item = self._item(session, str(request.url_for("lti_launch")), questions)
         response = self._page(
             request,
             "Choose what this link opens",
@@ -338,13 +386,17 @@ class LtiRoutes:
         return response
 
     @staticmethod
-    def _item(session: Session, url: str) -> dict[str, Any]:
+    def _item(session: Session, url: str, questions: int) -> dict[str, Any]:
+        """A session as a deep-linking item (Deep Linking 2.0 §3.1); a homework's with the grade column the
+        platform makes for it (its ``lineItem``: the questions are its points)."""
         item: dict[str, Any] = {
             "type": "ltiResourceLink",
             "title": session.title,
             "url": url,
             "custom": {"session": str(session.id)},
         }
+        if session.kind == "homework" and questions:
+            item["lineItem"] = {"scoreMaximum": questions, "label": session.title, "tag": f"bleu-teach-{session.id}"}
         return item
 
     def _lessons(self) -> list[Path]:

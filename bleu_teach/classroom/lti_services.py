@@ -9,16 +9,23 @@ Every address asked is one the platform's registration or a checked launch gave,
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
 from bleu_teach.classroom.lti import (
+    SCOPE_LINE_ITEM,
     SCOPE_MEMBERSHIP,
+    SCOPE_SCORE,
     LaunchRefused,
     Platform,
     client_assertion,
@@ -35,6 +42,11 @@ MEMBERS_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
 SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
 LINE_ITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
 LINE_ITEMS_TYPE = "application/vnd.ims.lis.v2.lineitemcontainer+json"
+
+
+#: How often the score sender looks for scores to send besides those queued in its own process.
+SEND_EVERY = 5.0
+log = logging.getLogger("bleu_teach.classroom")
 
 
 class ServiceFailed(RuntimeError):
@@ -157,6 +169,72 @@ class PlatformClient:
                 url = following
         raise ServiceFailed(f"the course's members run to more than {MOST_PAGES} pages")
 
+    async def line_item(
+        self,
+        platform: Platform,
+        line_items_url: str,
+        key: Any,
+        label: str,
+        maximum: int,
+        resource_link_id: str,
+        tag: str,
+    ) -> str:
+        """The grade column of a link (AGS 2.0 §3.2): the one the platform lists for the link, else a new one;
+        its URL."""
+        if not platform.owns(line_items_url):
+            raise ServiceFailed("the line items' address is not on the platform's host")
+        token = await self.token(platform, [SCOPE_LINE_ITEM], key)
+        headers = {"Authorization": f"Bearer {token}"}
+        try:
+            async with self._client() as client:
+                listed = await client.get(
+                    line_items_url,
+                    params={"resource_link_id": resource_link_id},
+                    headers=headers | {"Accept": LINE_ITEMS_TYPE},
+                )
+                listed.raise_for_status()
+                for item in listed.json():
+                    if item.get("resourceLinkId") == resource_link_id and item.get("tag") == tag:
+                        found = str(item["id"])
+                        break
+                else:
+                    made = await client.post(
+                        line_items_url,
+                        json={
+                            "scoreMaximum": maximum,
+                            "label": label,
+                            "resourceLinkId": resource_link_id,
+                            "tag": tag,
+                        },
+                        headers=headers | {"Content-Type": LINE_ITEM_TYPE, "Accept": LINE_ITEM_TYPE},
+                    )
+                    made.raise_for_status()
+                    found = str(made.json()["id"])
+        except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError) as problem:
+            raise ServiceFailed(f"the grade column could not be made ({_said(problem)})") from None
+        if not platform.owns(found):
+            raise ServiceFailed("the platform named a grade column that is not on its host")
+        return found
+
+    async def post_score(self, platform: Platform, line_item_url: str, body: dict[str, Any], key: Any) -> None:
+        """Post a score to a grade column (AGS 2.0 §3.4: to the line item's URL with ``/scores`` added to its path);
+        :class:`ServiceFailed` if the platform did not take it."""
+        if not platform.owns(line_item_url):
+            raise ServiceFailed("the grade column is not on the platform's host")
+        token = await self.token(platform, [SCOPE_SCORE], key)
+        parts = urlsplit(line_item_url)
+        scores = urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/scores"))
+        try:
+            async with self._client() as client:
+                reply = await client.post(
+                    scores,
+                    content=json.dumps(body),
+                    headers={"Authorization": f"Bearer {token}", "Content-Type": SCORE_TYPE},
+                )
+            reply.raise_for_status()
+        except httpx.HTTPError as problem:
+            raise ServiceFailed(f"the platform did not take the score ({_said(problem)})") from None
+
 
 def _said(problem: BaseException) -> str:
     if isinstance(problem, httpx.HTTPStatusError):
@@ -164,3 +242,66 @@ def _said(problem: BaseException) -> str:
     if isinstance(problem, httpx.HTTPError):
         return type(problem).__name__
     return str(problem)[:120] or type(problem).__name__
+
+
+class ScoreSender:
+    """Sends the queued scores to the platforms (the outbox of :meth:`~bleu_teach.classroom.store.Store.queue_scores`)
+    as a task of the server's loop: at once when a score is queued in this process (:meth:`graded`), and every
+    :data:`SEND_EVERY` seconds for those of other workers, those whose platform failed before, and the homeworks
+    whose due time has come (their final scores). A score is marked sent only once the platform took it."""
+
+    def __init__(self, store: Any, client: PlatformClient) -> None:
+        self.store = store
+        self.client = client
+        self.wake: asyncio.Event | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.wake = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def graded(self, session_id: int, student_id: int) -> None:
+        """A student's homework answer was judged: their score is queued, and sent soon."""
+        from starlette.concurrency import run_in_threadpool
+
+        if await run_in_threadpool(self.store.queue_scores, session_id, student_id) and self.wake is not None:
+            self.wake.set()
+
+    async def _run(self) -> None:
+        assert self.wake is not None
+        while True:
+            try:
+                await self.send_due()
+            except Exception as problem:  # noqa: BLE001 (the database is down: the next round tries again)
+                log.warning("LTI scores: %s", str(problem).splitlines()[0][:200] if str(problem) else problem)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), SEND_EVERY)
+            self.wake.clear()
+
+    async def send_due(self) -> int:
+        """Queue the final scores of homeworks now due, then send what is due; how many were taken."""
+        from starlette.concurrency import run_in_threadpool
+
+        for session_id in await run_in_threadpool(self.store.finish_due):
+            await run_in_threadpool(self.store.queue_scores, session_id, None, True)
+        claimed = await run_in_threadpool(self.store.claim_scores)
+        if not claimed:
+            return 0
+        key = await run_in_threadpool(self.store.signing_key)
+        taken = 0
+        for row in claimed:
+            try:
+                platform = await run_in_threadpool(self.store.platform, row.platform_id)
+                await self.client.post_score(platform, row.line_item_url, json.loads(row.body), key)
+            except (ServiceFailed, LaunchRefused, LookupError) as problem:
+                await run_in_threadpool(self.store.score_failed, row.id, row.tries, str(problem))
+                continue
+            await run_in_threadpool(self.store.score_sent, row.id)
+            taken += 1
+        return taken

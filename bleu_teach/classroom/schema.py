@@ -270,6 +270,7 @@ lti_links = Table(
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
     Column("context_id", String(255), nullable=False),
     Column("line_item_url", String(1000), nullable=False),  # "" until known
+    Column("finished", Boolean, nullable=False),  # the homework's final scores were queued at its due time
     PrimaryKeyConstraint("platform_id", "resource_link_id"),
 )
 
@@ -293,6 +294,26 @@ lti_users = Table(
     Column("subject", String(255), nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
     PrimaryKeyConstraint("session_id", "platform_id", "subject"),
+)
+
+#: Scores waiting to be posted to a platform's grade column (AGS 2.0 §3.4), and those posted: an outbox, so that a
+#: platform that is down or refuses gets the score later and nothing is lost. ``next_try`` is also how one worker
+#: claims a score to send (several workers on PostgreSQL).
+lti_scores = Table(
+    "lti_scores",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("line_item_url", String(1000), nullable=False),
+    Column("subject", String(255), nullable=False),
+    Column("body", Text, nullable=False),  # the score as JSON (AGS 2.0 §3.4.1)
+    Column("created", UtcDateTime(), nullable=False),
+    Column("next_try", UtcDateTime(), nullable=False),
+    Column("tries", Integer, nullable=False),
+    Column("sent", UtcDateTime()),
+    Column("problem", String(300), nullable=False),  # the last failure, "" when none
+    Index("lti_scores_waiting", "sent", "next_try"),
 )
 
 #: Teachers let in by a platform's launch: a secret of their own per launch (its digest), which opens the session's

@@ -9,6 +9,7 @@ import ipaddress
 import json
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from joserfc.jwk import RSAKey
@@ -29,10 +30,12 @@ from bleu_teach.classroom.schema import (
     lti_nonces,
     lti_offers,
     lti_platforms,
+    lti_scores,
     lti_states,
     lti_teachers,
     lti_users,
     now,
+    roster,
     students,
 )
 from bleu_teach.classroom.store_base import Records, notifies, session_of_arg
@@ -53,6 +56,40 @@ def endpoint(url: str, what: str) -> str:
     if not parts.hostname:
         raise ValueError(f"{what}: {url[:80]!r} names no host.")
     return url
+
+
+#: The roster's identifier column that holds a platform member's id (filled from the platform's members).
+MEMBER_ID = "LMS user id"
+
+
+def _roster_subject(identifier: str) -> str | None:
+    try:
+        found = json.loads(identifier or "{}")
+    except ValueError:
+        return None
+    return found.get(MEMBER_ID) if isinstance(found, dict) else None
+
+
+def roster_of(members: list[Any]) -> list[tuple[str, str]]:
+    """A homework's roster from a course's members (NRPS): the active learners, in the platform's order, each with
+    their e-mail address and platform id for the gradebook; two of one name told apart as "Name (2)"."""
+    names: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for member in members:
+        if not member.learner or not member.active:
+            continue
+        base = member.name or member.email or member.subject
+        name, count = base, 1
+        while fold(name) in seen:
+            count += 1
+            name = f"{base} ({count})"
+        seen.add(fold(name))
+        ids = {"Email address": member.email, MEMBER_ID: member.subject}
+        identifier = json.dumps(ids, ensure_ascii=False)
+        if len(identifier) > 200:  # the roster keeps 200 characters: the platform's id first
+            identifier = json.dumps({MEMBER_ID: member.subject}, ensure_ascii=False)[:200]
+        names.append((name, identifier))
+    return names
 
 
 def _private_key(kept: str) -> RSAKey:
@@ -162,10 +199,10 @@ class LtiRecords(Records):
 
     def remove_platform(self, platform_id: int) -> None:
         with self._begin() as connection:
-            for table in (lti_states, lti_nonces, lti_users, lti_offers, lti_links, lti_deployments):
+            for table in (lti_states, lti_nonces, lti_users, lti_offers, lti_scores, lti_links, lti_deployments):
                 connection.execute(delete(table).where(table.c.platform_id == platform_id))
             if not connection.execute(delete(lti_platforms).where(lti_platforms.c.id == platform_id)).rowcount:
-                raise LookupError(f"no platform {platform_id}")
+                raise ValueError(f"platform: there is no platform {platform_id} (class lti list shows them).")
 
     # --- the tool's keys ------------------------------------------------------------------------------------
 
@@ -267,6 +304,7 @@ class LtiRecords(Records):
                     session_id=session_id,
                     context_id=context_id,
                     line_item_url="",
+                    finished=False,
                 )
             )
 
@@ -326,7 +364,13 @@ class LtiRecords(Records):
                     students.update().where(students.c.id == known.student_id).values(token_digest=digest(token))
                 )
                 return Student(known.student_id, session.id, known.nickname), token
-            base = " ".join(name.split())[: MAX_NICKNAME - 5] or "student"
+            listed = connection.execute(
+                select(roster.c.name, roster.c.folded, roster.c.identifier).where(
+                    roster.c.session_id == session.id, roster.c.student_id.is_(None)
+                )
+            ).all()
+            mine = next((row for row in listed if _roster_subject(row.identifier) == subject), None)
+            base = mine.name if mine is not None else " ".join(name.split())[: MAX_NICKNAME - 5] or "student"
             nickname, count = base, 1
             while connection.execute(
                 select(func.count())
@@ -350,6 +394,12 @@ class LtiRecords(Records):
                     session_id=session.id, platform_id=platform.id, subject=subject, student_id=student_id
                 )
             )
+            if mine is not None:  # their roster row (from the platform's members): the gradebook's row is theirs
+                connection.execute(
+                    roster.update()
+                    .where(roster.c.session_id == session.id, roster.c.folded == mine.folded)
+                    .values(student_id=student_id)
+                )
         return Student(student_id, session.id, nickname), token
 
     def launched_teacher(self, session_id: int) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from bleu_teach.classroom.settings import DEFAULTS, OLD_DEFAULT_DATABASE, TOKEN_VARIABLE, Settings
 from bleu_teach.exercises.variants import VARIED
+from bleu_teach.ui.lti_command import LTI_CREATING, add_lti_command, run_lti
 
 #: The commands that may make a new database; the others only open one that is there.
 CREATING = ("serve", "new", "homework")
@@ -162,7 +163,7 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         default=DEFAULTS.address,
         help=f"the server's address, for the link (default {DEFAULTS.address})",
     )
-    commands_with_database = [serve, new, homework, listing, link]
+    commands_with_database = [serve, new, homework, listing, link, *add_lti_command(what)]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
         one = what.add_parser(name, help=text)
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
@@ -282,7 +283,7 @@ def nginx_configuration(
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
-        raise ValueError("choose what to do: class serve, new, homework, list, link, nginx, close or delete")
+        raise ValueError("choose what to do: class serve, new, homework, list, link, nginx, lti, close or delete")
     if args.class_command == "nginx":  # no database: a file for the department's web server
         print(
             nginx_configuration(
@@ -297,10 +298,14 @@ def run_classroom(args: argparse.Namespace) -> int:
             end="",
         )
         return 0
+    if args.class_command == "lti" and args.lti_command in ("setup", None):  # no database: what to enter where
+        run_lti(args, None)
+        return 0
     # A homework's options, roster and variants are checked and drawn before the records are opened: a refused
     # roster leaves no database behind.
     plan = _homework_plan(args) if args.class_command == "homework" else None
-    store = _store(args.database, args.class_command in CREATING)
+    creating = args.class_command in CREATING or (args.class_command == "lti" and args.lti_command in LTI_CREATING)
+    store = _store(args.database, creating)
     if args.class_command != "serve":  # serve says it in its banner
         print(f"records: {_where(store)}", file=sys.stderr, flush=True)
     try:
@@ -314,6 +319,8 @@ def run_classroom(args: argparse.Namespace) -> int:
                 "  your teacher link (keep it; it is shown only now): "
                 f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
             )
+        elif args.class_command == "lti":
+            run_lti(args, store)
         elif args.class_command == "homework":
             assert plan is not None
             _homework(args, store, plan)

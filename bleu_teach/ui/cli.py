@@ -305,6 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissingLibrary as missing:  # a library this command needs (--tokenizer 13a: sacreBLEU) is not installed
         _error(str(missing))
         return EXIT_MISSING_LIBRARY
+    except BrokenPipeError:  # a command that prints as it goes (class ...), its reader gone ("| head"): not an error
+        _silence_stdout()
+        return EXIT_OK
     except Exception as problem:  # a bug: still one line, never a traceback for a learner
         _error(
             f"unexpected {type(problem).__name__} inside bleu_teach: {problem} "

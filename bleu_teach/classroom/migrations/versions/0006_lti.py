@@ -65,8 +65,24 @@ def upgrade() -> None:
         sa.Column("session_id", sa.Integer, sa.ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
         sa.Column("context_id", sa.String(255), nullable=False),
         sa.Column("line_item_url", sa.String(1000), nullable=False),
+        sa.Column("finished", sa.Boolean, nullable=False),
         sa.PrimaryKeyConstraint("platform_id", "resource_link_id"),
     )
+    op.create_table(
+        "lti_scores",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("platform_id", sa.Integer, sa.ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("session_id", sa.Integer, sa.ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("line_item_url", sa.String(1000), nullable=False),
+        sa.Column("subject", sa.String(255), nullable=False),
+        sa.Column("body", sa.Text, nullable=False),
+        sa.Column("created", WHEN, nullable=False),
+        sa.Column("next_try", WHEN, nullable=False),
+        sa.Column("tries", sa.Integer, nullable=False),
+        sa.Column("sent", WHEN),
+        sa.Column("problem", sa.String(300), nullable=False),
+    )
+    op.create_index("lti_scores_waiting", "lti_scores", ["sent", "next_try"])
     op.create_table(
         "lti_offers",
         sa.Column("platform_id", sa.Integer, sa.ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
@@ -94,6 +110,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     for name in (
         "lti_teachers",
+        "lti_scores",
         "lti_users",
         "lti_offers",
         "lti_links",

@@ -1,0 +1,212 @@
+"""The store's LTI grades (Assignment and Grade Services 2.0): the grade column (line item) of each platform link,
+and the scores' outbox: a score queued when an answer is judged or a homework falls due, claimed by one worker,
+sent, and kept queued (tried again later and later) while the platform does not take it."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, select
+
+from bleu_teach.classroom.lti import Platform
+from bleu_teach.classroom.schema import (
+    NOT_AN_ANSWER,
+    answers,
+    homework_variants,
+    lti_links,
+    lti_scores,
+    lti_users,
+    now,
+    sessions,
+)
+from bleu_teach.classroom.store_base import Records
+
+
+class ScoreRecords(Records):
+    """The grades' part of :class:`~bleu_teach.classroom.store.Store`."""
+
+    # --- grades (AGS 2.0): the line item of each link, the scores' outbox ----------------------------------------
+
+    def set_line_item(self, platform: Platform, resource_link_id: str, url: str) -> None:
+        """The grade column (line item) the platform's link ``resource_link_id`` posts its scores to."""
+        with self._begin() as connection:
+            connection.execute(
+                lti_links.update()
+                .where(lti_links.c.platform_id == platform.id, lti_links.c.resource_link_id == resource_link_id)
+                .values(line_item_url=url)
+            )
+
+    def line_item_of(self, platform: Platform, resource_link_id: str) -> str:
+        with self.engine.connect() as connection:
+            return str(
+                connection.execute(
+                    select(lti_links.c.line_item_url).where(
+                        lti_links.c.platform_id == platform.id, lti_links.c.resource_link_id == resource_link_id
+                    )
+                ).scalar()
+                or ""
+            )
+
+    def score_of(self, session_id: int, student_id: int) -> tuple[int, int, int]:
+        """A homework student's (right, questions, answered): each question's last answer counts."""
+        with self.engine.connect() as connection:
+            questions = connection.execute(
+                select(func.count(func.distinct(homework_variants.c.exercise))).where(
+                    homework_variants.c.session_id == session_id
+                )
+            ).scalar()
+            rows = connection.execute(
+                select(answers.c.exercise, answers.c.verdict)
+                .where(
+                    answers.c.session_id == session_id,
+                    answers.c.student_id == student_id,
+                    answers.c.mistake != NOT_AN_ANSWER,
+                )
+                .order_by(answers.c.at, answers.c.answer_id)
+            ).all()
+        last = {row.exercise: row.verdict for row in rows}
+        return sum(verdict == "correct" for verdict in last.values()), int(questions or 0), len(last)
+
+    def queue_scores(self, session_id: int, student_id: int | None = None, final: bool = False) -> int:
+        """Queue the score of one student (``student_id``) or of every launched student who answered, for each
+        platform link of the session that has a grade column; a score not yet sent for the same column and
+        student is replaced. How many were queued."""
+        with self.engine.connect() as connection:
+            targets = connection.execute(
+                select(lti_links.c.platform_id, lti_links.c.line_item_url, lti_users.c.subject, lti_users.c.student_id)
+                .join(
+                    lti_users,
+                    and_(
+                        lti_users.c.session_id == lti_links.c.session_id,
+                        lti_users.c.platform_id == lti_links.c.platform_id,
+                    ),
+                )
+                .where(
+                    lti_links.c.session_id == session_id,
+                    lti_links.c.line_item_url != "",
+                    *([lti_users.c.student_id == student_id] if student_id is not None else []),
+                )
+            ).all()
+        queued = 0
+        for target in dict.fromkeys(targets):
+            right, questions, answered = self.score_of(session_id, target.student_id)
+            if questions == 0 or answered == 0:  # nothing answered: the column stays blank, not 0
+                continue
+            body = {
+                "userId": target.subject,
+                "scoreGiven": right,
+                "scoreMaximum": questions,
+                "activityProgress": "Completed" if final or answered == questions else "InProgress",
+                "gradingProgress": "FullyGraded",
+                "timestamp": now().isoformat(timespec="milliseconds"),
+            }
+            moment = now()
+            with self._begin() as connection:
+                connection.execute(
+                    lti_scores.update()
+                    .where(
+                        lti_scores.c.line_item_url == target.line_item_url,
+                        lti_scores.c.subject == target.subject,
+                        lti_scores.c.sent.is_(None),
+                    )
+                    .values(sent=moment, problem="replaced by a newer score")
+                )
+                connection.execute(
+                    lti_scores.insert().values(
+                        platform_id=target.platform_id,
+                        session_id=session_id,
+                        line_item_url=target.line_item_url,
+                        subject=target.subject,
+                        body=json.dumps(body),
+                        created=moment,
+                        next_try=moment,
+                        tries=0,
+                        sent=None,
+                        problem="",
+                    )
+                )
+            queued += 1
+        return queued
+
+    def claim_scores(self, most: int = 20, hold: timedelta = timedelta(seconds=60)) -> list[Any]:
+        """Scores due to be sent, claimed for ``hold`` (another worker takes none of them meanwhile)."""
+        moment = now()
+        with self._begin() as connection:
+            due = list(
+                connection.execute(
+                    select(lti_scores.c.id)
+                    .where(lti_scores.c.sent.is_(None), lti_scores.c.next_try <= moment)
+                    .order_by(lti_scores.c.id)
+                    .limit(most)
+                ).scalars()
+            )
+            if not due:
+                return []
+            return list(
+                connection.execute(
+                    lti_scores.update()
+                    .where(lti_scores.c.id.in_(due), lti_scores.c.sent.is_(None), lti_scores.c.next_try <= moment)
+                    .values(next_try=moment + hold)
+                    .returning(
+                        lti_scores.c.id,
+                        lti_scores.c.platform_id,
+                        lti_scores.c.line_item_url,
+                        lti_scores.c.body,
+                        lti_scores.c.tries,
+                    )
+                ).all()
+            )
+
+    def score_sent(self, score_id: int) -> None:
+        with self._begin() as connection:
+            connection.execute(lti_scores.update().where(lti_scores.c.id == score_id).values(sent=now(), problem=""))
+
+    def score_failed(self, score_id: int, tries: int, problem: str) -> None:
+        """The score stays queued; it is tried again later and later (a minute, doubling, at most an hour)."""
+        wait = timedelta(seconds=min(3600, 30 * 2 ** min(tries, 7)))
+        with self._begin() as connection:
+            connection.execute(
+                lti_scores.update()
+                .where(lti_scores.c.id == score_id)
+                .values(tries=tries + 1, next_try=now() + wait, problem=problem[:300])
+            )
+
+    def scores(self, session_id: int) -> list[Any]:
+        """The session's scores, queued and sent (for the teacher, and the tests)."""
+        with self.engine.connect() as connection:
+            return list(
+                connection.execute(
+                    select(lti_scores).where(lti_scores.c.session_id == session_id).order_by(lti_scores.c.id)
+                ).all()
+            )
+
+    def finish_due(self) -> list[int]:
+        """The homeworks whose due time has passed and whose final scores were not queued yet: marked, and their
+        sessions' numbers given (the caller queues the final scores)."""
+        moment = now()
+        with self._begin() as connection:
+            due = list(
+                connection.execute(
+                    select(lti_links.c.platform_id, lti_links.c.resource_link_id, lti_links.c.session_id)
+                    .join(sessions, sessions.c.id == lti_links.c.session_id)
+                    .where(
+                        lti_links.c.finished.is_(False),
+                        lti_links.c.line_item_url != "",
+                        sessions.c.kind == "homework",
+                        sessions.c.due.is_not(None),
+                        sessions.c.due <= moment,
+                    )
+                ).all()
+            )
+            for row in due:
+                connection.execute(
+                    lti_links.update()
+                    .where(
+                        lti_links.c.platform_id == row.platform_id,
+                        lti_links.c.resource_link_id == row.resource_link_id,
+                    )
+                    .values(finished=True)
+                )
+        return sorted({row.session_id for row in due})
