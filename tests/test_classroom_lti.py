@@ -31,7 +31,7 @@ from bleu_teach.classroom.lti import LaunchRefused  # noqa: E402
 from bleu_teach.classroom.lti import Platform as Registered
 from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender  # noqa: E402
 from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
-from bleu_teach.classroom.schema import lti_scores, sessions  # noqa: E402
+from bleu_teach.classroom.schema import lti_scores, lti_teachers, sessions  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
 from tests.lti_platform import (  # noqa: E402
@@ -45,7 +45,7 @@ from tests.lti_platform import (  # noqa: E402
     form_fields,
 )
 
-TOOL = "http://testserver"
+TOOL = "https://testserver"  # https: the login leaves its browser-binding cookie (Secure, SameSite=None)
 WRITE = {WRITE_HEADER: WRITE_HEADER_VALUE}
 
 
@@ -65,7 +65,9 @@ class World:
         self.li = self.platform.add_user("s-2", "李 雷", LEARNER)
 
     def _tool_keys(self) -> Any:
-        return TestClient(self.app).get("/class/lti/jwks").json()  # read as the platform reads it: from its URL
+        return (
+            TestClient(self.app, base_url=TOOL).get("/class/lti/jwks").json()
+        )  # read as the platform reads it: from its URL
 
     def browser(self) -> TestClient:
         return TestClient(self.app, base_url=TOOL)
@@ -181,6 +183,10 @@ def _refused(world: World, **claims: Any) -> str:
         ({"without": [LTI + "roles"]}, "roles claim"),
         ({"without": ["nonce"]}, "nonce"),
         ({"extra": {"iat": int(time.time()) + 3600}}, "issued in the future"),
+        ({"extra": {"iat": int(time.time()) - 3600}}, "issued too long ago"),
+        ({"extra": {"azp": "another-tool"}}, "azp"),
+        ({"without": [LTI + "context"]}, "outside a course"),
+        ({"extra": {LTI + "context": {"title": "no id"}}}, "outside a course"),
         (
             {
                 "extra": {
@@ -254,7 +260,8 @@ def test_a_login_from_an_unknown_platform_or_for_another_tool_is_refused(world: 
 
 
 def test_the_platforms_form_posts_are_let_in_and_the_tools_own_form_only_from_its_own_pages(world: World) -> None:
-    world.launch(world.browser(), world.teacher)  # no header of the server's: a platform's form
+    launched = world.launch(world.browser(), world.teacher)  # no header of the server's: a platform's form
+    assert launched.status_code == 200 and "Opening the dashboard" in launched.text
     foreign = world.browser().post(
         "/class/lti/deep-link", data={"ticket": "x", "teacher_link": "y"}, headers={"Origin": "https://evil.example"}
     )
@@ -308,9 +315,10 @@ def test_a_teacher_chooses_a_session_for_a_link_and_the_platform_accepts_the_too
 
 def test_a_link_that_names_a_session_not_chosen_for_the_course_is_refused(world: World) -> None:
     other, _ = world.store.create_session("Someone else's class")
-    page = world.launch(world.browser(), world.teacher, extra={LTI + "custom": {"session": str(other.id)}})
+    browser = world.browser()
+    page = world.launch(browser, world.teacher, extra={LTI + "custom": {"session": str(other.id)}})
     assert page.status_code == 400 and "not chosen for this course" in page.text
-    assert not world.browser().get(f"/class/dashboard/{other.id}").is_success
+    assert browser.get(f"/class/dashboard/{other.id}").status_code == 401
 
 
 def test_a_wrong_teacher_link_or_an_old_choice_page_chooses_nothing(world: World) -> None:
@@ -543,3 +551,67 @@ def test_a_teachers_launch_fills_the_homeworks_roster_from_the_course_and_the_gr
     assert rows["Ann O’Neill"][3] == "1" and rows["李 雷"][3] == ""  # the one who never started: blank
     # the roster is filled once: a later launch leaves it as it is
     assert world.store.roster_names(homework.id)[0][2] is not None
+
+
+def test_a_launch_form_sent_on_to_another_browser_is_refused(world: World) -> None:
+    """Login CSRF: a student's own launch form, posted from a victim's browser, would sign the victim in as the
+    student; the launch must come back to the browser its login started in."""
+    world.launch(world.browser(), world.teacher)
+    attacker = world.browser()
+    started = attacker.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
+    _, fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    victim = world.browser()
+    page = victim.post("/class/lti/launch", data=fields, headers={"Origin": "https://evil.example"})
+    assert page.status_code == 400 and "another browser than its login" in html.unescape(page.text)
+    assert victim.get("/class/api/me").status_code == 401
+
+
+def test_a_teachers_launch_opens_the_dashboard_for_hours_not_for_ever_and_a_new_teacher_link_ends_it(
+    world: World,
+) -> None:
+    browser = world.browser()
+    world.launch(browser, world.teacher)
+    session = world.store.sessions()[-1]
+    assert browser.get(f"/class/dashboard/{session.id}").status_code == 200
+    world.store.new_teacher_secret(session.id)  # the teacher made a new link: every other way in ends
+    assert browser.get(f"/class/dashboard/{session.id}").status_code == 401
+    world.launch(browser, world.teacher)
+    assert browser.get(f"/class/dashboard/{session.id}").status_code == 200
+    with world.store.engine.begin() as connection:  # thirteen hours later
+        connection.execute(lti_teachers.update().values(created=datetime.now(timezone.utc) - timedelta(hours=13)))
+    assert browser.get(f"/class/dashboard/{session.id}").status_code == 401
+
+
+def test_a_nonce_is_taken_once_even_in_a_token_a_platform_signed_twice(world: World) -> None:
+    expires = datetime.now(timezone.utc) + timedelta(minutes=10)
+    world.store.use_nonce(world.registered, "n-1", expires)
+    with pytest.raises(LaunchRefused, match="used already"):
+        world.store.use_nonce(world.registered, "n-1", expires)
+
+
+def test_only_a_teacher_asks_for_a_choice_and_only_to_the_platforms_own_return_address(world: World) -> None:
+    learner = world.launch(world.browser(), world.ann, **_deep_linking_claims())
+    assert learner.status_code == 403 and "Only the course's teachers" in html.unescape(learner.text)
+    claims = _deep_linking_claims()
+    settings = claims["extra"]["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]
+    settings["deep_link_return_url"] = "https://attacker.example.net/collect"
+    elsewhere = world.launch(world.browser(), world.teacher, **claims)
+    assert elsewhere.status_code == 400 and "not on the platform's host" in html.unescape(elsewhere.text)
+    settings["deep_link_return_url"] = f"{ISSUER}/deep-link-return"
+    settings["accept_types"] = ["link"]  # the platform takes plain links here: no session is offered
+    page = world.launch(world.browser(), world.teacher, **claims)
+    assert page.status_code == 200 and "A new live session" not in page.text
+
+
+def test_a_score_the_platform_refuses_is_kept_with_its_reason_and_not_sent_again(world: World) -> None:
+    homework, link = _homework_link(world)
+    sender = ScoreSender(world.store, world.client)
+    phone = world.browser()
+    world.launch(phone, world.ann, extra=_link_claims(homework, link))
+    del world.platform.users["s-1"]  # the platform no longer has the student: it refuses their score
+    _answer(world, phone, right=True)
+    assert asyncio.run(sender.send_due()) == 0
+    (row,) = world.store.scores(homework.id)
+    assert row.sent is not None and row.problem.startswith("refused: ") and "400" in row.problem
+    _later(world, row.id)
+    assert asyncio.run(sender.send_due()) == 0 and world.platform.scores == []

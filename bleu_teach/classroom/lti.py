@@ -72,7 +72,12 @@ ALGORITHM = "RS256"  # the one algorithm LTI 1.3 requires (Security Framework §
 
 
 class LaunchRefused(ValueError):
-    """A login, launch or service message this tool will not act on; the message says why."""
+    """A login, launch or service message this tool will not act on; the message says why; ``status``: 403 where
+    the user may not do what the launch asks, 400 where the launch itself is wrong."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -88,10 +93,9 @@ class Platform:
     deployments: tuple[str, ...]  # the deployment ids it may launch from
 
     def owns(self, url: str) -> bool:
-        """Whether ``url`` is on one of this platform's own hosts (where its service endpoints may be)."""
-        hosts = {urlsplit(u).hostname for u in (self.issuer, self.login_url, self.token_url, self.jwks_url)}
-        parts = urlsplit(url)
-        return parts.scheme in ("https", "http") and parts.hostname in hosts
+        """Whether ``url`` is on one of this platform's own origins (scheme, host and port of its issuer or of an
+        endpoint its administrator registered): where its service endpoints may be."""
+        return _origin(url) in {_origin(u) for u in (self.issuer, self.login_url, self.token_url, self.jwks_url)}
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,17 @@ class Launch:
     line_item_url: str  # AGS: the link's own line item, "" if none
     scopes: tuple[str, ...]  # AGS scopes the platform grants
     deep_linking: Mapping[str, Any] = field(default_factory=dict)  # the request's settings (deep linking only)
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"https": 443, "http": 80}.get(parts.scheme, 0)
+    except ValueError:
+        return None
+    if parts.scheme not in ("https", "http") or not parts.hostname or parts.username or parts.password:
+        return None
+    return parts.scheme, parts.hostname, port
 
 
 def new_state() -> tuple[str, str]:
@@ -239,18 +254,24 @@ def read_launch(token: str, platform: Platform, keys: KeySet, nonce: str, now: f
         raise LaunchRefused("id_token: its roles claim is missing or not a list of roles.")
     teaching = bool(TEACHING_ROLES.intersection(roles))
     if not teaching and not LEARNING_ROLES.intersection(roles):
-        raise LaunchRefused("id_token: the platform gave this user neither a learner's nor an instructor's role here.")
+        raise LaunchRefused(
+            "id_token: the platform gave this user neither a learner's nor an instructor's role here.", 403
+        )
     context = claims.get(CONTEXT) or {}
     link = claims.get(RESOURCE_LINK) or {}
     custom = claims.get(CUSTOM) or {}
     if not isinstance(context, dict) or not isinstance(link, dict) or not isinstance(custom, dict):
         raise LaunchRefused("id_token: its context, resource link or custom claim is not an object.")
+    if not (isinstance(context.get("id"), str) and context["id"]):
+        # LTI Core §5.4.1 leaves the context out of launches from outside a course; the sessions chosen for a
+        # course are kept by its id, so such a launch could reach another place's sessions.
+        raise LaunchRefused("id_token: a launch from outside a course (no context); open the link from a course.")
     if message_type == RESOURCE_LINK_REQUEST and not (isinstance(link.get("id"), str) and link["id"]):
         raise LaunchRefused("id_token: a resource-link launch without its resource link's id.")
     settings: dict[str, Any] = {}
     if message_type == DEEP_LINKING_REQUEST:
         if not teaching:
-            raise LaunchRefused("Only the course's teachers choose what a link opens (deep linking).")
+            raise LaunchRefused("Only the course's teachers choose what a link opens (deep linking).", 403)
         settings = claims.get(DEEP_LINKING_SETTINGS) or {}
         if not isinstance(settings, dict) or not isinstance(settings.get("deep_link_return_url"), str):
             raise LaunchRefused("id_token: a deep-linking request without its return address.")

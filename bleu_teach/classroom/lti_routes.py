@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -35,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
+from bleu_teach.classroom.guard import Limiter, SharedLimiter
 from bleu_teach.classroom.handling import form_body
 from bleu_teach.classroom.lti import (
     ALGORITHM,
@@ -55,13 +57,17 @@ from bleu_teach.classroom.lti_services import PlatformClient, ServiceFailed
 from bleu_teach.classroom.paths import PATHS
 from bleu_teach.classroom.roles import ANYONE, allowed
 from bleu_teach.classroom.room import CLASS_PATH, STUDENT_COOKIE
-from bleu_teach.classroom.schema import now
+from bleu_teach.classroom.schema import digest, now
 from bleu_teach.classroom.store import Session, Store
 from bleu_teach.classroom.store_lti import roster_of
 
 log = logging.getLogger("bleu_teach.classroom")
-#: The longest text a login or launch field may be (an id_token is a few kilobytes).
+#: Logins one address may start in a minute (each keeps a state for ten minutes): a lecture hall behind one
+#: address launching at once, not a script filling the table.
+LOGINS_PER_MINUTE = 600
+#: The longest text a launch's id_token may be (it is a few kilobytes), and a login's hints.
 MOST = 20_000
+HINT = 2_000
 #: What a deep-linking ticket (the tool's own signed note of the request, carried by its page's form) is meant for.
 TICKET_AUDIENCE = "bleu-teach deep linking"
 #: A teacher link, as pasted: the route table's path with the session's number and the secret taken out.
@@ -72,17 +78,25 @@ TEACHER_LINK = re.compile(
 )
 
 
-def _field(found: Any, name: str, required: bool = True) -> str:
+def _field(found: Any, name: str, required: bool = True, most: int = MOST) -> str:
     value = found.get(name)
     if value is None and not required:
         return ""
-    if not isinstance(value, str) or not value or len(value) > MOST:
+    if not isinstance(value, str) or not value or len(value) > most:
         raise LaunchRefused(f"{name}: the platform sent no {name.replace('_', ' ')} (or one that is not short text).")
     return value
 
 
 class LtiRoutes:
-    def __init__(self, store: Store, templates: Jinja2Templates, client: PlatformClient, site: Path | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        templates: Jinja2Templates,
+        client: PlatformClient,
+        site: Path | None,
+        logins: Limiter | SharedLimiter | None = None,
+    ) -> None:
+        self.logins = logins or Limiter(LOGINS_PER_MINUTE)
         self.store = store
         self.templates = templates
         self.client = client
@@ -111,10 +125,14 @@ class LtiRoutes:
         try:
             found: Any = await _form(request) if request.method == "POST" else request.query_params
             issuer = _field(found, "iss")
-            hint = _field(found, "login_hint")
-            target = _field(found, "target_link_uri")
-            message_hint = _field(found, "lti_message_hint", required=False) or None
-            client_id = _field(found, "client_id", required=False) or None
+            if not await self.logins.admit(_address(request)):
+                return self._page(
+                    request, "Too many launches", "Too many launches from this address: wait a minute.", 429
+                )
+            hint = _field(found, "login_hint", most=HINT)
+            target = _field(found, "target_link_uri", most=HINT)
+            message_hint = _field(found, "lti_message_hint", required=False, most=HINT) or None
+            client_id = _field(found, "client_id", required=False, most=255) or None
             if urlsplit(target).netloc != request.url.netloc:
                 raise LaunchRefused("target_link_uri: the platform asks for a launch of another tool than this one.")
             platform = await run_in_threadpool(self.store.platform_for, issuer, client_id)
@@ -125,11 +143,26 @@ class LtiRoutes:
                     "administrator adds it with class lti add."
                 )
             state, nonce = new_state()
-            await run_in_threadpool(self.store.remember_login, platform, state, nonce)
+            browser = secrets.token_urlsafe(32)
+            await run_in_threadpool(self.store.remember_login, platform, state, nonce, browser)
         except LaunchRefused as problem:
             return self._refused(request, problem)
         where = login_redirect(platform, str(request.url_for("lti_launch")), hint, message_hint, state, nonce)
-        return Response(status_code=302, headers={"Location": where, "Cache-Control": "no-store"})
+        response = Response(status_code=302, headers={"Location": where, "Cache-Control": "no-store"})
+        if request.url.scheme == "https":
+            # The launch must come back to this browser (no login CSRF: a launch form someone else got, sent on
+            # from another browser, is refused). The platform's form posts the launch from its site: the cookie
+            # goes with it only as SameSite=None, which browsers take only as Secure (over https).
+            response.set_cookie(
+                _browser_cookie(state),
+                browser,
+                max_age=STATE_SECONDS,
+                path=str(request.url_for("lti_launch").path),
+                secure=True,
+                httponly=True,
+                samesite="none",
+            )
+        return response
 
     @allowed(ANYONE)
     async def launch(self, request: Request, _: Any) -> Response:
@@ -142,7 +175,11 @@ class LtiRoutes:
                     + (f" ({str(form.get('error_description'))[:200]})" if form.get("error_description") else "")
                 )
             token = _field(form, "id_token")
-            platform, nonce = await run_in_threadpool(self.store.take_login, _field(form, "state"))
+            state = _field(form, "state", most=200)
+            # Over https the launch's browser must be the login's; plain http (this computer, for a test platform)
+            # cannot carry the cookie across sites, and is not asked for it.
+            browser = request.cookies.get(_browser_cookie(state), "") if request.url.scheme == "https" else None
+            platform, nonce = await run_in_threadpool(self.store.take_login, state, browser)
             keys = await self.client.keys(platform, unverified_header(token).get("kid"))
             launch = read_launch(token, platform, keys, nonce)
             await run_in_threadpool(
@@ -152,7 +189,7 @@ class LtiRoutes:
                 return await self._choices(request, launch)
             return await self._open(request, launch)
         except LaunchRefused as problem:
-            return self._refused(request, problem, 403 if "role" in str(problem) else 400)
+            return self._refused(request, problem, problem.status)
 
     async def _open(self, request: Request, launch: Launch) -> Response:
         """A resource-link launch: the link's session for its teacher (a new live one if it has none) or student."""
@@ -204,7 +241,7 @@ class LtiRoutes:
         if not session.open:
             raise LaunchRefused(f"{session.title}: this session is closed; ask your teacher.")
         student, token = await run_in_threadpool(
-            self.store.launched_student, session, platform, launch.subject, launch.name
+            self.store.launched_student, session, platform, launch.subject, launch.name, launch.context_id
         )
         if session.kind == "homework":
             target = str(request.url_for("homework_page").path)
@@ -294,6 +331,9 @@ class LtiRoutes:
             items.append(
                 (_lesson_title(page), "a lesson page", {"type": "link", "title": _lesson_title(page), "url": address})
             )
+        accepted = launch.deep_linking.get("accept_types")
+        if isinstance(accepted, list):  # only what the platform takes here (Deep Linking 2.0 §4.4.1)
+            items = [item for item in items if item[2]["type"] in accepted]
         return_url = launch.deep_linking["deep_link_return_url"]
         choices = [
             {"title": title, "about": about, "jwt": deep_linking_response(launch, key, [item])}
@@ -405,6 +445,15 @@ class LtiRoutes:
         return sorted(self.site.glob("[0-9][0-9]_*.html"))
 
 
+def _browser_cookie(state: str) -> str:
+    """The name of the cookie a login leaves in its browser (one per login: two tabs may launch at once)."""
+    return "bleu_teach_lti_" + digest(state)[:16]
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
 async def _form(request: Request) -> dict[str, str]:
     try:
         return await form_body(request)
@@ -427,7 +476,7 @@ def _lesson_title(page: Path) -> str:
 def _policy_posting_to(url: str) -> str:
     """The classroom's page policy, with forms allowed to post to ``url``'s origin (the platform's return address)."""
     parts = urlsplit(url)
-    origin = f"{parts.scheme}://{parts.netloc}"
+    origin = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
     return (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         f"frame-ancestors 'none'; base-uri 'none'; form-action 'self' {origin}"

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from joserfc.errors import JoseError
-from joserfc.jwk import KeySet
+from joserfc.jwk import KeySet, RSAKey
 
 from bleu_teach.classroom.lti import (
     SCOPE_LINE_ITEM,
@@ -50,7 +50,12 @@ log = logging.getLogger("bleu_teach.classroom")
 
 
 class ServiceFailed(RuntimeError):
-    """A platform's service did not do what was asked (it was down, refused, or answered nonsense)."""
+    """A platform's service did not do what was asked (it was down, refused, or answered nonsense); ``permanent``:
+    it refused what was sent (trying again would be refused again)."""
+
+    def __init__(self, message: str, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
 
 
 @dataclass(frozen=True)
@@ -90,12 +95,14 @@ class PlatformClient:
             found = reply.json()
             if not isinstance(found, dict) or not isinstance(found.get("keys"), list):
                 raise ValueError("not a JSON Web Key Set")
-            usable = [
-                key
-                for key in found["keys"]
-                if isinstance(key, dict) and key.get("kty") == "RSA" and key.get("use", "sig") == "sig"
-            ]
-            keys: KeySet = KeySet.import_key_set({"keys": usable})
+            usable = []
+            for key in found["keys"]:  # one key the platform lists that cannot be read leaves the others usable
+                if isinstance(key, dict) and key.get("kty") == "RSA" and key.get("use", "sig") == "sig":
+                    try:
+                        usable.append(RSAKey.import_key(key))
+                    except (JoseError, ValueError, TypeError):
+                        continue
+            keys: KeySet = KeySet(usable)
         except (httpx.HTTPError, ValueError, JoseError) as problem:
             raise LaunchRefused(
                 f"The platform's public keys could not be read from {platform.jwks_url[:200]} ({_said(problem)}); "
@@ -123,10 +130,12 @@ class PlatformClient:
             reply.raise_for_status()
             found = reply.json()
             token = found["access_token"]
-            lasts = float(found.get("expires_in", 3600))
+            lasts = min(86_400.0, max(60.0, float(found.get("expires_in", 3600))))
             if not isinstance(token, str) or not token or str(found.get("token_type", "")).lower() != "bearer":
                 raise ValueError("no bearer token in the answer")
-        except (httpx.HTTPError, ValueError, KeyError, TypeError) as problem:
+            if lasts != lasts:  # NaN
+                raise ValueError("its expires_in is not a number")
+        except (httpx.HTTPError, ValueError, KeyError, TypeError, OverflowError) as problem:
             raise ServiceFailed(f"the platform gave no access token ({_said(problem)})") from None
         self.tokens[(platform.id, wanted)] = (time.monotonic() + max(0.0, lasts - 60), token)
         return token
@@ -231,7 +240,13 @@ class PlatformClient:
                     content=json.dumps(body),
                     headers={"Authorization": f"Bearer {token}", "Content-Type": SCORE_TYPE},
                 )
+            if reply.status_code == 401:  # the token is no longer good: the next try asks for a new one
+                self.tokens.pop((platform.id, SCOPE_SCORE), None)
             reply.raise_for_status()
+        except httpx.HTTPStatusError as problem:
+            status = problem.response.status_code
+            refused = 400 <= status < 500 and status not in (401, 408, 429)
+            raise ServiceFailed(f"the platform did not take the score ({_said(problem)})", permanent=refused) from None
         except httpx.HTTPError as problem:
             raise ServiceFailed(f"the platform did not take the score ({_said(problem)})") from None
 
@@ -300,7 +315,8 @@ class ScoreSender:
                 platform = await run_in_threadpool(self.store.platform, row.platform_id)
                 await self.client.post_score(platform, row.line_item_url, json.loads(row.body), key)
             except (ServiceFailed, LaunchRefused, LookupError) as problem:
-                await run_in_threadpool(self.store.score_failed, row.id, row.tries, str(problem))
+                permanent = isinstance(problem, ServiceFailed) and problem.permanent
+                await run_in_threadpool(self.store.score_failed, row.id, row.tries, str(problem), permanent)
                 continue
             await run_in_threadpool(self.store.score_sent, row.id)
             taken += 1

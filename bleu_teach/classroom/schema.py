@@ -247,6 +247,7 @@ lti_states = Table(
     metadata,
     Column("state", String(64), primary_key=True),  # its digest
     Column("nonce", String(64), nullable=False),
+    Column("browser", String(64), nullable=False),  # the digest of the cookie the login left in its browser
     Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
     Column("created", UtcDateTime(), nullable=False),
 )
@@ -293,6 +294,7 @@ lti_users = Table(
     Column("platform_id", Integer, ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
     Column("subject", String(255), nullable=False),
     Column("student_id", Integer, ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+    Column("context_id", String(255), nullable=False),  # the course they launched from (its grade column's)
     PrimaryKeyConstraint("session_id", "platform_id", "subject"),
 )
 

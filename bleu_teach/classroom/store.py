@@ -380,6 +380,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
             connection.execute(
                 sessions.update().where(sessions.c.id == session_id).values(teacher_digest=digest(secret))
             )
+            connection.execute(delete(lti_teachers).where(lti_teachers.c.session_id == session_id))  # launches too
         return secret
 
 

@@ -43,6 +43,9 @@ from bleu_teach.classroom.store_base import Records, notifies, session_of_arg
 #: How long a retired key stays published (a platform may hold an assertion it signed for a few minutes; a day is
 #: far more than any of them needs).
 RETIRED_KEYS_PUBLISHED = timedelta(days=1)
+#: How long a teacher's launch opens the dashboard (the teacher launches again from the course after that): a
+#: teacher the course no longer has keeps no access.
+TEACHER_LAUNCH = timedelta(hours=12)
 
 
 def endpoint(url: str, what: str) -> str:
@@ -245,20 +248,25 @@ class LtiRecords(Records):
 
     # --- logins and launches --------------------------------------------------------------------------------
 
-    def remember_login(self, platform: Platform, state: str, nonce: str) -> None:
-        """A login sent on to the platform: its state (kept as a digest) and nonce wait for the launch."""
+    def remember_login(self, platform: Platform, state: str, nonce: str, browser: str) -> None:
+        """A login sent on to the platform: its state (kept as a digest), nonce and the digest of the cookie its
+        browser got (``browser``) wait for the launch."""
         moment = now()
         with self._begin() as connection:
             connection.execute(
                 delete(lti_states).where(lti_states.c.created < moment - timedelta(seconds=STATE_SECONDS))
             )
             connection.execute(
-                lti_states.insert().values(state=digest(state), nonce=nonce, platform_id=platform.id, created=moment)
+                lti_states.insert().values(
+                    state=digest(state), nonce=nonce, browser=digest(browser), platform_id=platform.id, created=moment
+                )
             )
 
-    def take_login(self, state: str) -> tuple[Platform, str]:
+    def take_login(self, state: str, browser: str | None) -> tuple[Platform, str]:
         """The platform and nonce of the login ``state`` answers; the state is used up. :class:`LaunchRefused` if
-        there was no such login, it was used, or it is older than :data:`STATE_SECONDS`."""
+        there was no such login, it was used, it is older than :data:`STATE_SECONDS`, or (``browser``: the
+        login's cookie as the launch's browser sent it; None where no cookie can be asked for) the launch comes
+        from another browser than the login's."""
         if not isinstance(state, str) or not 10 <= len(state) <= 200:
             raise LaunchRefused("state: the launch does not answer a login of this tool; launch again from the course.")
         with self._begin() as connection:
@@ -272,6 +280,11 @@ class LtiRecords(Records):
             )
         if now() - row.created > timedelta(seconds=STATE_SECONDS):
             raise LaunchRefused("state: the login was too long ago; launch again from the course.")
+        if browser is not None and not hmac.compare_digest(row.browser, digest(browser)):
+            raise LaunchRefused(
+                "state: the launch comes from another browser than its login (a launch form sent on by someone "
+                "else); launch again from the course."
+            )
         return self.platform(row.platform_id), row.nonce
 
     def use_nonce(self, platform: Platform, nonce: str, expires: datetime) -> None:
@@ -345,7 +358,9 @@ class LtiRecords(Records):
             ).scalar()
 
     @notifies(session_of_arg)
-    def launched_student(self, session: Session, platform: Platform, subject: str, name: str) -> tuple[Student, str]:
+    def launched_student(
+        self, session: Session, platform: Platform, subject: str, name: str, context_id: str = ""
+    ) -> tuple[Student, str]:
         """The student the platform's user ``subject`` is in ``session`` (made at their first launch, named as the
         platform names them), and a new token for this browser."""
         token = secrets.token_urlsafe(24)
@@ -391,7 +406,11 @@ class LtiRecords(Records):
             ).inserted_primary_key[0]
             connection.execute(
                 lti_users.insert().values(
-                    session_id=session.id, platform_id=platform.id, subject=subject, student_id=student_id
+                    session_id=session.id,
+                    platform_id=platform.id,
+                    subject=subject,
+                    student_id=student_id,
+                    context_id=context_id,
                 )
             )
             if mine is not None:  # their roster row (from the platform's members): the gradebook's row is theirs
@@ -406,17 +425,22 @@ class LtiRecords(Records):
         """A teacher secret of this launch's own for the session (its digest kept): it opens the dashboard as the
         teacher link does, and leaves the teacher link working."""
         secret = secrets.token_urlsafe(24)
+        moment = now()
         with self._begin() as connection:
+            connection.execute(delete(lti_teachers).where(lti_teachers.c.created <= moment - TEACHER_LAUNCH))
             connection.execute(
-                lti_teachers.insert().values(session_id=session_id, digest=digest(secret), created=now())
+                lti_teachers.insert().values(session_id=session_id, digest=digest(secret), created=moment)
             )
         return secret
 
     def is_launched_teacher(self, session_id: int, secret: str) -> bool:
+        """Whether ``secret`` is one a teacher's launch got for the session in the last :data:`TEACHER_LAUNCH`."""
         with self.engine.connect() as connection:
             kept = connection.execute(
                 select(lti_teachers.c.digest).where(
-                    lti_teachers.c.session_id == session_id, lti_teachers.c.digest == digest(str(secret))
+                    lti_teachers.c.session_id == session_id,
+                    lti_teachers.c.digest == digest(str(secret)),
+                    lti_teachers.c.created > now() - TEACHER_LAUNCH,
                 )
             ).scalar()
         return kept is not None and hmac.compare_digest(kept, digest(str(secret)))

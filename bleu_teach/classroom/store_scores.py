@@ -81,6 +81,7 @@ class ScoreRecords(Records):
                     and_(
                         lti_users.c.session_id == lti_links.c.session_id,
                         lti_users.c.platform_id == lti_links.c.platform_id,
+                        lti_users.c.context_id == lti_links.c.context_id,  # their own course's column only
                     ),
                 )
                 .where(
@@ -163,14 +164,20 @@ class ScoreRecords(Records):
         with self._begin() as connection:
             connection.execute(lti_scores.update().where(lti_scores.c.id == score_id).values(sent=now(), problem=""))
 
-    def score_failed(self, score_id: int, tries: int, problem: str) -> None:
-        """The score stays queued; it is tried again later and later (a minute, doubling, at most an hour)."""
+    def score_failed(self, score_id: int, tries: int, problem: str, permanent: bool = False) -> None:
+        """The score stays queued; it is tried again later and later (half a minute, doubling, at most an hour);
+        ``permanent``: the platform refused it (a 4xx): kept with what it said, not tried again."""
         wait = timedelta(seconds=min(3600, 30 * 2 ** min(tries, 7)))
         with self._begin() as connection:
             connection.execute(
                 lti_scores.update()
                 .where(lti_scores.c.id == score_id)
-                .values(tries=tries + 1, next_try=now() + wait, problem=problem[:300])
+                .values(
+                    tries=tries + 1,
+                    next_try=now() + wait,
+                    problem=("refused: " if permanent else "") + problem[:290],
+                    **({"sent": now()} if permanent else {}),
+                )
             )
 
     def scores(self, session_id: int) -> list[Any]:

@@ -48,6 +48,7 @@ def upgrade() -> None:
         "lti_states",
         sa.Column("state", sa.String(64), primary_key=True),
         sa.Column("nonce", sa.String(64), nullable=False),
+        sa.Column("browser", sa.String(64), nullable=False),
         sa.Column("platform_id", sa.Integer, sa.ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
         sa.Column("created", WHEN, nullable=False),
     )
@@ -96,6 +97,7 @@ def upgrade() -> None:
         sa.Column("platform_id", sa.Integer, sa.ForeignKey("lti_platforms.id", ondelete="CASCADE"), nullable=False),
         sa.Column("subject", sa.String(255), nullable=False),
         sa.Column("student_id", sa.Integer, sa.ForeignKey("students.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("context_id", sa.String(255), nullable=False),
         sa.PrimaryKeyConstraint("session_id", "platform_id", "subject"),
     )
     op.create_table(
