@@ -82,16 +82,14 @@ class Records:
         """Run ``work(connection)`` in a transaction and return what it returns (or raise what it raises), once
         the transaction is committed.
 
-        On SQLite, with ``synchronous=FULL``, each commit waits for the disk, and a class's answers and votes
-        took turns for it: at 1,000 students the commits, not the statements, were most of the writer's time,
-        and answers waited seconds in line. So the writes that arrive while one commits are committed together
-        (a group commit): the first to get the writer's turn runs every write waiting then, each in a savepoint
-        of its own (one that fails is undone alone and raises in its own caller), and commits them once; each
-        caller returns after that commit, so an acknowledged write is on disk as before. On PostgreSQL, which
-        groups its commits itself, each write is its own transaction."""
-        if self.postgres:
-            with self._begin() as connection:
-                return work(connection)
+        Each commit waits for the disk (SQLite with ``synchronous=FULL``; PostgreSQL's WAL flush), and a class's
+        answers and votes took turns for it: at 1,000 students the commits, not the statements, were most of the
+        writers' time, and answers waited seconds in line. So the writes that arrive while one commits are
+        committed together (a group commit): the first to get the process's writer's turn runs every write
+        waiting then, each in a savepoint of its own (one that fails is undone alone and raises in its own
+        caller), and commits them once; each caller returns after that commit, so an acknowledged write is on
+        disk as before. (On PostgreSQL each worker process groups its own writes; 1,000 students, two workers:
+        answer p50 1.56 s -> 69 ms.)"""
         mine = _Write(work)
         with self.queue_lock:
             self.waiting.append(mine)
@@ -102,9 +100,10 @@ class Records:
                 group, self.waiting[:] = list(self.waiting), []
             try:
                 with self.engine.begin() as connection:
-                    # SQLite's own BEGIN first: without it the first savepoint would open the transaction, and
-                    # releasing that savepoint would commit it (and wait for the disk) alone.
-                    connection.exec_driver_sql("BEGIN IMMEDIATE")
+                    if not self.postgres:
+                        # SQLite's own BEGIN first: without it the first savepoint would open the transaction, and
+                        # releasing that savepoint would commit it (and wait for the disk) alone.
+                        connection.exec_driver_sql("BEGIN IMMEDIATE")
                     for each in group:
                         try:
                             with connection.begin_nested():
