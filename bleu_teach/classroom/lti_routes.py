@@ -124,7 +124,7 @@ class LtiRoutes:
         the tool makes a state and a nonce and sends the browser to the platform to authenticate."""
         try:
             found: Any = await _form(request) if request.method == "POST" else request.query_params
-            issuer = _field(found, "iss")
+            issuer = _field(found, "iss", most=1000)
             if not await self.logins.admit(_address(request)):
                 return self._page(
                     request, "Too many launches", "Too many launches from this address: wait a minute.", 429
