@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 from joserfc import jwt
 from joserfc.errors import JoseError
@@ -71,6 +71,7 @@ class Platform:
 
     tool_keys: Callable[[], Any]  # the tool's JWKS, as the platform reads it from the tool's URL
     redirect_uri: str  # the tool's launch URL, as registered
+    issuer: str = ISSUER  # its address (a browser test runs it on 127.0.0.1)
     key: RSAKey = field(
         default_factory=lambda: RSAKey.generate_key(2048, {"kid": "platform-key-1", "use": "sig", "alg": "RS256"})
     )
@@ -97,7 +98,7 @@ class Platform:
         """The id_token's claims for ``user`` launching the course link ``link`` (LTI Core §5.3, §5.4)."""
         moment = int(time.time())
         return {
-            "iss": ISSUER,
+            "iss": self.issuer,
             "aud": CLIENT_ID,
             "sub": user.sub,
             "exp": moment + 300,
@@ -112,12 +113,12 @@ class Platform:
             LTI + "roles": user.roles,
             LTI + "context": dict(self.course),
             "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
-                "context_memberships_url": f"{ISSUER}/courses/7/members",
+                "context_memberships_url": f"{self.issuer}/courses/7/members",
                 "service_versions": ["2.0"],
             },
             "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
                 "scope": sorted(KNOWN_SCOPES - {MEMBERSHIP_SCOPE}),
-                "lineitems": f"{ISSUER}/courses/7/lineitems",
+                "lineitems": f"{self.issuer}/courses/7/lineitems",
             },
             **more,
         }
@@ -128,7 +129,7 @@ class Platform:
         hint = secrets.token_urlsafe(8)
         self.logins[hint] = {"user": user, "claims": claims}
         return {
-            "iss": ISSUER,
+            "iss": self.issuer,
             "login_hint": hint,
             "target_link_uri": self.redirect_uri,
             "lti_message_hint": "resource-link",
@@ -184,7 +185,20 @@ class Platform:
             f'<form method="post" action="{html.escape(self.redirect_uri)}">'
             f'<input type="hidden" name="id_token" value="{html.escape(token)}">'
             f'<input type="hidden" name="state" value="{html.escape(query["state"])}"></form>'
+            "<script>document.forms[0].submit()</script>"  # as a platform's page posts it in a browser
         )
+
+    async def course_link(self, request: Request) -> Response:
+        """A course page's link, as a browser follows it: the platform starts the tool's login (§5.1.1.1) for the
+        user ``?user=`` with the link's claims (``?session=`` the custom parameter, ``?link=`` its id)."""
+        user = self.users[request.query_params["user"]]
+        extra = {LTI + "resource_link": {"id": request.query_params.get("link", "link-1"), "title": "Homework"}}
+        if request.query_params.get("session"):
+            extra[LTI + "custom"] = {"session": request.query_params["session"]}
+        login = self.login_for(user, extra=extra)
+        query = "&".join(f"{name}={quote(value, safe='')}" for name, value in login.items())
+        target = self.redirect_uri.replace("/launch", "/login")
+        return Response(status_code=302, headers={"Location": f"{target}?{query}"})
 
     def _check_assertion(self, assertion: str) -> str:
         """The tool's client assertion (Security Framework §4.1.1, RFC 7523 §3): a problem, or ""."""
@@ -198,7 +212,9 @@ class Platform:
         if claims.get("iss") != CLIENT_ID or claims.get("sub") != CLIENT_ID:
             return "client_assertion: iss and sub must be the client id"
         audience = claims.get("aud")
-        if audience != f"{ISSUER}/token" and not (isinstance(audience, list) and f"{ISSUER}/token" in audience):
+        if audience != f"{self.issuer}/token" and not (
+            isinstance(audience, list) and f"{self.issuer}/token" in audience
+        ):
             return "client_assertion: aud must be the token endpoint"
         if not isinstance(claims.get("exp"), int) or claims["exp"] <= moment or claims["exp"] > moment + 3600:
             return "client_assertion: exp must be a near future time"
@@ -260,7 +276,7 @@ class Platform:
             media_type="application/vnd.ims.lti-nrps.v2.membershipcontainer+json",
         )
         if page * self.page_size < len(everyone):
-            response.headers["link"] = f'<{ISSUER}/courses/7/members?page={page + 1}>; rel="next"'
+            response.headers["link"] = f'<{self.issuer}/courses/7/members?page={page + 1}>; rel="next"'
         return response
 
     async def line_items_container(self, request: Request) -> Response:
@@ -282,7 +298,7 @@ class Platform:
             return self._refuse("scoreMaximum must be a number above 0")
         if not isinstance(item.get("label"), str) or not item["label"].strip():
             return self._refuse("label is required")
-        made = f"{ISSUER}/courses/7/lineitems/{len(self.line_items) + 1}"
+        made = f"{self.issuer}/courses/7/lineitems/{len(self.line_items) + 1}"
         self.line_items[made] = {**item, "id": made}
         return JSONResponse(
             self.line_items[made], status_code=201, media_type="application/vnd.ims.lis.v2.lineitem+json"
@@ -298,7 +314,7 @@ class Platform:
             return self._refuse(problem, 401)
         if request.headers.get("content-type") != "application/vnd.ims.lis.v1.score+json":
             return self._refuse("a score must be sent as application/vnd.ims.lis.v1.score+json", 415)
-        item = f"{ISSUER}/courses/7/lineitems/{request.path_params['item']}"
+        item = f"{self.issuer}/courses/7/lineitems/{request.path_params['item']}"
         if item not in self.line_items:
             return self._refuse("no such line item", 404)
         try:
@@ -341,7 +357,7 @@ class Platform:
             return self._refuse(f"JWT: not signed by the tool's published key ({type(problem).__name__})")
         expected = {
             "iss": CLIENT_ID,
-            "aud": ISSUER,
+            "aud": self.issuer,
             LTI + "deployment_id": DEPLOYMENT,
             LTI + "message_type": "LtiDeepLinkingResponse",
             LTI + "version": "1.3.0",
@@ -372,6 +388,7 @@ class Platform:
         return Starlette(
             routes=[
                 Route("/jwks", self.jwks),
+                Route("/course/link", self.course_link),
                 Route("/auth", self.authorize),
                 Route("/token", self.token, methods=["POST"]),
                 Route("/courses/7/members", self.members),

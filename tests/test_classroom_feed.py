@@ -10,6 +10,7 @@ import pytest
 from bleu_teach.classroom import feed as feed_module
 from bleu_teach.classroom.counts import Latest
 from bleu_teach.classroom.feed import Feed
+from tests.own_loop import run_alone
 
 
 def _counting_feed() -> tuple[Feed, list[int]]:
@@ -46,7 +47,7 @@ def test_fifty_dashboards_waiting_while_a_class_answers_share_one_count(monkeypa
         await writer
         return texts
 
-    texts = asyncio.run(scenario())
+    texts = run_alone(scenario())
     # One count for all fifty (each asked after the same changes); before, each counted again in turn, and the
     # last one's text was fifty counts old.
     assert len(calls) == 2
@@ -64,7 +65,7 @@ def test_a_dashboard_never_gets_a_count_older_than_a_change_it_heard(monkeypatch
         second = await feed.text(1, False)
         return first, second
 
-    first, second = asyncio.run(scenario())
+    first, second = run_alone(scenario())
     assert first[1] == "count 1" and second[1] == "count 2" and second[0] > first[0]
     assert len(calls) == 2
 

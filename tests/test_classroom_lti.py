@@ -5,7 +5,6 @@ must refuse."""
 
 from __future__ import annotations
 
-import asyncio
 import html
 import json
 import os
@@ -44,6 +43,7 @@ from tests.lti_platform import (  # noqa: E402
     Platform,
     form_fields,
 )
+from tests.own_loop import run_alone  # noqa: E402
 
 TOOL = "https://testserver"  # https: the login leaves its browser-binding cookie (Secure, SameSite=None)
 WRITE = {WRITE_HEADER: WRITE_HEADER_VALUE}
@@ -79,7 +79,7 @@ class World:
             "/class/lti/login", params=self.platform.login_for(user, **claims), follow_redirects=False
         )
         assert started.status_code == 302, started.text
-        answered = asyncio.run(_platform_get(self.platform, started.headers["location"]))
+        answered = run_alone(_platform_get(self.platform, started.headers["location"]))
         assert answered.status_code == 200, answered.text
         action, fields = form_fields(answered.text)
         assert action == f"{TOOL}/class/lti/launch"
@@ -235,14 +235,14 @@ def test_a_replayed_launch_is_refused_whether_its_state_or_a_new_login_comes_wit
     world.launch(world.browser(), world.teacher)
     browser = world.browser()
     started = browser.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
-    _, fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    _, fields = form_fields(run_alone(_platform_get(world.platform, started.headers["location"])).text)
     assert browser.post("/class/lti/launch", data=fields).status_code == 200
     again = world.browser().post("/class/lti/launch", data=fields)  # the same form posted again
     assert again.status_code == 400 and "used already" in again.text
     # a new login's state with the old token: its nonce is not the new login's
     fresh = world.browser()
     started = fresh.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
-    _, new_fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    _, new_fields = form_fields(run_alone(_platform_get(world.platform, started.headers["location"])).text)
     replay = fresh.post("/class/lti/launch", data={"id_token": fields["id_token"], "state": new_fields["state"]})
     assert replay.status_code == 400 and "nonce" in replay.text
 
@@ -303,7 +303,7 @@ def test_a_teacher_chooses_a_session_for_a_link_and_the_platform_accepts_the_too
     assert chosen.status_code == 200, chosen.text
     action, answer = form_fields(chosen.text)
     assert action == f"{ISSUER}/deep-link-return"
-    accepted = asyncio.run(_platform_post(world.platform, action, answer))
+    accepted = run_alone(_platform_post(world.platform, action, answer))
     assert accepted.status_code == 200, world.platform.refused
     item = world.platform.deep_link_returns[-1]["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"][0]
     assert item["custom"] == {"session": str(homework.id)}
@@ -351,7 +351,7 @@ def test_the_course_members_are_read_page_by_page_with_a_token_the_tool_asked_fo
     world: World,
 ) -> None:
     key = world.store.signing_key()
-    members = asyncio.run(world.client.members(world.registered, f"{ISSUER}/courses/7/members", key))
+    members = run_alone(world.client.members(world.registered, f"{ISSUER}/courses/7/members", key))
     assert [(m.subject, m.name, m.learner) for m in members] == [
         ("t-1", "Ada Teacher", False),
         ("s-1", "Ann O’Neill", True),
@@ -360,7 +360,7 @@ def test_the_course_members_are_read_page_by_page_with_a_token_the_tool_asked_fo
     assert world.platform.refused == []
     assert len(world.platform.used_jti) == 1  # one token, kept for the next pages
     with pytest.raises(Exception, match="not on the platform's host"):
-        asyncio.run(world.client.members(world.registered, "https://attacker.example.net/members", key))
+        run_alone(world.client.members(world.registered, "https://attacker.example.net/members", key))
 
 
 def test_a_platform_registered_with_an_address_that_is_not_https_is_refused(world: World) -> None:
@@ -416,21 +416,21 @@ def test_a_homework_score_reaches_the_platforms_grade_column_and_waits_out_an_ou
     sender = ScoreSender(world.store, world.client)
     phone = world.browser()
     assert "Opening your homework" in world.launch(phone, world.ann, extra=_link_claims(homework, link)).text
-    assert asyncio.run(sender.send_due()) == 0  # nothing answered: the column stays blank
+    assert run_alone(sender.send_due()) == 0  # nothing answered: the column stays blank
     _answer(world, phone, right=False)
-    assert asyncio.run(sender.send_due()) == 1
+    assert run_alone(sender.send_due()) == 1
     ((_, first),) = world.platform.scores
     assert first["userId"] == "s-1" and first["scoreGiven"] == 0 and first["scoreMaximum"] == 2
     assert first["activityProgress"] == "InProgress" and first["gradingProgress"] == "FullyGraded"
     # the platform is down: the score waits in the outbox, tried again later, never lost
     world.platform.down = 1
     _answer(world, phone, right=True)
-    assert asyncio.run(sender.send_due()) == 0
+    assert run_alone(sender.send_due()) == 0
     waiting = [row for row in world.store.scores(homework.id) if row.sent is None]
     assert len(waiting) == 1 and waiting[0].tries == 1 and "503" in waiting[0].problem
-    assert asyncio.run(sender.send_due()) == 0  # not before its time
+    assert run_alone(sender.send_due()) == 0  # not before its time
     _later(world, waiting[0].id)
-    assert asyncio.run(sender.send_due()) == 1
+    assert run_alone(sender.send_due()) == 1
     assert world.platform.scores[-1][1]["scoreGiven"] == 1 and world.platform.refused == []
 
 
@@ -441,14 +441,14 @@ def test_at_the_due_time_the_final_scores_are_posted_once_as_completed(world: Wo
     world.launch(phone, world.ann, extra=_link_claims(homework, link))
     world.launch(world.browser(), world.li, extra=_link_claims(homework, link))  # never answers: stays blank
     _answer(world, phone, right=True)
-    asyncio.run(sender.send_due())
+    run_alone(sender.send_due())
     with world.store.engine.begin() as connection:
         connection.execute(
             sessions.update()
             .where(sessions.c.id == homework.id)
             .values(due=datetime.now(timezone.utc) - timedelta(minutes=1))
         )
-    assert asyncio.run(sender.send_due()) == 1 and asyncio.run(sender.send_due()) == 0
+    assert run_alone(sender.send_due()) == 1 and run_alone(sender.send_due()) == 0
     final = world.platform.scores[-1][1]
     assert final["userId"] == "s-1" and final["scoreGiven"] == 1 and final["activityProgress"] == "Completed"
     assert {score["userId"] for _, score in world.platform.scores} == {"s-1"}
@@ -559,7 +559,7 @@ def test_a_launch_form_sent_on_to_another_browser_is_refused(world: World) -> No
     world.launch(world.browser(), world.teacher)
     attacker = world.browser()
     started = attacker.get("/class/lti/login", params=world.platform.login_for(world.ann), follow_redirects=False)
-    _, fields = form_fields(asyncio.run(_platform_get(world.platform, started.headers["location"])).text)
+    _, fields = form_fields(run_alone(_platform_get(world.platform, started.headers["location"])).text)
     victim = world.browser()
     page = victim.post("/class/lti/launch", data=fields, headers={"Origin": "https://evil.example"})
     assert page.status_code == 400 and "another browser than its login" in html.unescape(page.text)
@@ -610,8 +610,8 @@ def test_a_score_the_platform_refuses_is_kept_with_its_reason_and_not_sent_again
     world.launch(phone, world.ann, extra=_link_claims(homework, link))
     del world.platform.users["s-1"]  # the platform no longer has the student: it refuses their score
     _answer(world, phone, right=True)
-    assert asyncio.run(sender.send_due()) == 0
+    assert run_alone(sender.send_due()) == 0
     (row,) = world.store.scores(homework.id)
     assert row.sent is not None and row.problem.startswith("refused: ") and "400" in row.problem
     _later(world, row.id)
-    assert asyncio.run(sender.send_due()) == 0 and world.platform.scores == []
+    assert run_alone(sender.send_due()) == 0 and world.platform.scores == []
