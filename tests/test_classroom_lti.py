@@ -293,6 +293,9 @@ def test_a_teacher_chooses_a_session_for_a_link_and_the_platform_accepts_the_too
     page = world.launch(teacher, world.teacher, **_deep_linking_claims())
     assert page.status_code == 200 and "A new live session" in page.text
     assert f"form-action 'self' {ISSUER}" in page.headers["content-security-policy"]
+    # Moodle's and Canvas's content selection show this page in a frame of their own page
+    assert f"frame-ancestors 'self' {ISSUER};" in page.headers["content-security-policy"]
+    assert "x-frame-options" not in page.headers
     # the homework is not offered yet: the teacher pastes its teacher link
     _, fields = form_fields(_ticket_form(page.text))
     chosen = teacher.post(

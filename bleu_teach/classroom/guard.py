@@ -133,7 +133,12 @@ class Guard:
                 given = message.get("headers", [])
                 # A route's own policy stands (a deep-linking page posts its forms to the platform); else ours.
                 own_policy = any(bytes(k).lower() == b"content-security-policy" for k, _ in given)
-                added = [(k, v) for k, v in headers if not (own_policy and k == b"content-security-policy")]
+                # (with its own framing rule: a platform shows the deep-linking page in a frame of its page)
+                added = [
+                    (k, v)
+                    for k, v in headers
+                    if not (own_policy and k in (b"content-security-policy", b"x-frame-options"))
+                ]
                 ours = {name for name, _ in added}
                 kept = [(k, v) for k, v in given if bytes(k).lower() not in ours]
                 message = {**message, "headers": kept + added}

@@ -46,6 +46,7 @@ from bleu_teach.classroom.lti import (
     STATE_SECONDS,
     Launch,
     LaunchRefused,
+    Platform,
     deep_linking_response,
     login_redirect,
     new_state,
@@ -361,7 +362,7 @@ class LtiRoutes:
             return_url=return_url,
             ticket=ticket,
         )
-        response.headers["content-security-policy"] = _policy_posting_to(return_url)
+        response.headers["content-security-policy"] = _policy_for(launch.platform, return_url)
         return response
 
     @allowed(ANYONE)
@@ -422,7 +423,7 @@ class LtiRoutes:
             ],
             return_url=claims["return"],
         )
-        response.headers["content-security-policy"] = _policy_posting_to(str(claims["return"]))
+        response.headers["content-security-policy"] = _policy_for(platform, str(claims["return"]))
         return response
 
     @staticmethod
@@ -473,11 +474,18 @@ def _lesson_title(page: Path) -> str:
     return f"Lesson {number}: {rest.replace('_', ' ')}"
 
 
-def _policy_posting_to(url: str) -> str:
-    """The classroom's page policy, with forms allowed to post to ``url``'s origin (the platform's return address)."""
+def _origin_of(url: str) -> str:
     parts = urlsplit(url)
-    origin = f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+
+
+def _policy_for(platform: Platform, posting_to: str | None = None) -> str:
+    """The classroom's page policy for a page a platform shows: in a frame of the platform's own pages (Moodle's
+    and Canvas's content selection frame the tool), its forms allowed to post to ``posting_to``'s origin (the
+    platform's return address)."""
+    framers = " ".join(sorted({_origin_of(u) for u in (platform.issuer, platform.login_url)}))
+    posting = f" {_origin_of(posting_to)}" if posting_to else ""
     return (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        f"frame-ancestors 'none'; base-uri 'none'; form-action 'self' {origin}"
+        f"frame-ancestors 'self' {framers}; base-uri 'none'; form-action 'self'{posting}"
     )

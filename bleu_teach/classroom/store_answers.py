@@ -154,7 +154,9 @@ class AnswerRecords(Records):
                 raise TriesUsed(max_tries or 0)
             return answer_of(kept), False
 
-        return self._write(write)  # committed with the answers that arrived meanwhile (a group commit)
+        # Committed with the answers that arrived meanwhile (a group commit); a homework's answer, which locks its
+        # student's row to count the tries (PostgreSQL), alone.
+        return self._write(write, alone=max_tries is not None)
 
     def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
         """The session's answers made at or after ``since``, oldest first (the dashboard reads only what is new)."""
