@@ -66,7 +66,7 @@ class Records:
     engine: Engine
     postgres: bool
     writing: threading.RLock
-    waiting: list[_Write[Any]]  # the writes queued for the next group commit (SQLite)
+    waiting: list[_Write[Any]]  # the writes queued for the next group commit
     queue_lock: threading.Lock
 
     @contextmanager
