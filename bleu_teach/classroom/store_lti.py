@@ -23,7 +23,6 @@ from bleu_teach.classroom.schema import (
     Student,
     digest,
     fold,
-    look_alike,
     lti_deployments,
     lti_keys,
     lti_links,
@@ -39,6 +38,7 @@ from bleu_teach.classroom.schema import (
     students,
 )
 from bleu_teach.classroom.store_base import Records, notifies, session_of_arg
+from bleu_teach.classroom.store_students import add_student, named_by
 
 #: How long a retired key stays published (a platform may hold an assertion it signed for a few minutes; a day is
 #: far more than any of them needs).
@@ -387,23 +387,10 @@ class LtiRecords(Records):
             mine = next((row for row in listed if _roster_subject(row.identifier) == subject), None)
             base = mine.name if mine is not None else " ".join(name.split())[: MAX_NICKNAME - 5] or "student"
             nickname, count = base, 1
-            while connection.execute(
-                select(func.count())
-                .select_from(students)
-                .where(students.c.session_id == session.id, students.c.folded == fold(nickname))
-            ).scalar():
+            while named_by(connection, session.id, students.c.folded, fold(nickname)) is not None:
                 count += 1  # two people of one name in a course: the second is "Name (2)"
                 nickname = f"{base} ({count})"
-            student_id = connection.execute(
-                students.insert().values(
-                    session_id=session.id,
-                    nickname=nickname,
-                    folded=fold(nickname),
-                    alike=look_alike(nickname),
-                    token_digest=digest(token),
-                    joined=now(),
-                )
-            ).inserted_primary_key[0]
+            student_id = add_student(connection, session.id, nickname, token)
             connection.execute(
                 lti_users.insert().values(
                     session_id=session.id,

@@ -41,6 +41,32 @@ from bleu_teach.classroom.schema import (
 from bleu_teach.classroom.store_base import Records, notifies, session_arg, session_of_arg
 from bleu_teach.inputs.typed_text import code_point
 
+
+def named_by(connection: Any, session_id: int, column: Any, value: str) -> str | None:
+    """The nickname of a student of the session whose ``column`` (``students.c.folded`` or ``.alike``) is
+    ``value`` (one indexed read), or None."""
+    found = connection.execute(
+        select(students.c.nickname).where(students.c.session_id == session_id, column == value).limit(1)
+    ).scalar()
+    return None if found is None else str(found)
+
+
+def add_student(connection: Any, session_id: int, nickname: str, token: str) -> int:
+    """A new student row (its name as compared and as read kept beside it, its token as a digest); its number."""
+    return int(
+        connection.execute(
+            students.insert().values(
+                session_id=session_id,
+                nickname=nickname,
+                folded=fold(nickname),
+                alike=look_alike(nickname),
+                token_digest=digest(token),
+                joined=now(),
+            )
+        ).inserted_primary_key[0]
+    )
+
+
 #: How a removed student's nickname ends in the records (no student may join under such a name).
 REMOVED_NAME = re.compile(r"\(removed \d+\)$")
 
@@ -101,38 +127,20 @@ class StudentRecords(Records):
                 )
             if named is not None:
                 nickname = named.name
-            folded, alike = fold(nickname), look_alike(nickname)
-            same = connection.execute(
-                select(students.c.nickname)
-                .where(students.c.session_id == session.id, students.c.folded == folded)
-                .limit(1)
-            ).scalar()
+            same = named_by(connection, session.id, students.c.folded, fold(nickname))
             if same is not None:
                 raise ValueError(
                     f"Someone in this session is already called “{same}” (a name is the same whatever its "
                     "case, width or invisible marks): choose another nickname."
                 )
             if not listed:  # a nickname of one's own: none that reads like another's on the dashboard
-                other = connection.execute(
-                    select(students.c.nickname)
-                    .where(students.c.session_id == session.id, students.c.alike == alike)
-                    .limit(1)
-                ).scalar()
+                other = named_by(connection, session.id, students.c.alike, look_alike(nickname))
                 if other is not None:
                     raise ValueError(
                         f"nickname: “{nickname}” reads like “{other}”, who is already in this session"
                         f"{_differences(nickname, other)}: choose another nickname."
                     )
-            student_id = connection.execute(
-                students.insert().values(
-                    session_id=session.id,
-                    nickname=nickname,
-                    folded=folded,
-                    alike=alike,
-                    token_digest=digest(token),
-                    joined=now(),
-                )
-            ).inserted_primary_key[0]
+            student_id = add_student(connection, session.id, nickname, token)
             if named is not None:
                 claimed = connection.execute(
                     roster.update()
