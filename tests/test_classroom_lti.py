@@ -556,6 +556,34 @@ def test_a_teachers_launch_fills_the_homeworks_roster_from_the_course_and_the_gr
     assert world.store.roster_names(homework.id)[0][2] is not None
 
 
+def test_a_course_whose_names_one_key_would_merge_fills_the_roster_and_those_names_join_only_as_listed(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Names from the platform are not checked as a teacher's file is: two learners whose names differ only in the
+    order of the names and the apostrophe still make the roster (the log says how many such groups, naming no
+    one); on the join page each is then taken only as listed, while a name no other shares is found as students
+    type it."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="bleu_teach.classroom")
+    world.platform.add_user("s-4", "O'Neill Ann", LEARNER)
+    homework, _ = _homework_link(world)
+    assert [name for name, _, _ in world.store.roster_names(homework.id)] == ["Ann O’Neill", "李 雷", "O'Neill Ann"]
+    said = [r.getMessage() for r in caplog.records if "differ only in" in r.getMessage()]
+    assert (
+        len(said) == 1 and said[0].startswith("LTI: 1 group(s) of the roster of Homework 2") and "Neill" not in said[0]
+    )
+
+    def join(name: str) -> Any:
+        return world.browser().post("/class/api/join", json={"code": homework.code, "nickname": name}, headers=WRITE)
+
+    refused = join("Ann ONeill")
+    assert refused.status_code == 400 and "exactly as your teacher's list has it" in refused.json()["error"]
+    assert "Neill" not in refused.json()["error"]
+    assert join("李雷").json()["nickname"] == "李 雷"
+    assert join("o'neill ann").json()["nickname"] == "O'Neill Ann"
+
+
 def test_a_launch_form_sent_on_to_another_browser_is_refused(world: World) -> None:
     """Login CSRF: a student's own launch form, posted from a victim's browser, would sign the victim in as the
     student; the launch must come back to the browser its login started in."""

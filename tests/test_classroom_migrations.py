@@ -4,7 +4,7 @@ The database is made by the store of release 9d3fdb5 (``tests/fixtures/store_9d3
 unchanged), with a live session, a homework with its roster and due time, students, answers and a poll, on SQLite
 and on PostgreSQL; then the current :class:`~bleu_teach.classroom.store.Store` opens it, finds every record, and a
 student joins, answers and votes. A database made before ``roster.reopened`` existed (which made ``join`` fail
-with "no such column") is upgraded too.
+with "no such column") is upgraded too, and the roster's names kept before their matching key existed get it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ pytest.importorskip("alembic")
 
 from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
+from bleu_teach.classroom.name_keys import name_key  # noqa: E402
 from bleu_teach.classroom.polls import Polls  # noqa: E402
 from bleu_teach.classroom.schema import VERSION_TABLE  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
@@ -121,6 +122,13 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         assert polls.counts(polls.poll(live.id, made["poll"])) == {"A": 0, "B": 1}
         li, _ = store.join(store.session(made["homework"]), "li lei")
         assert li.nickname == "Li Lei"
+        # the roster's names kept before the upgrade have their matching key, as the live rule makes it: a name typed
+        # with its names in the other order is found
+        with store.engine.connect() as connection:
+            kept = connection.execute(text("SELECT name, matched FROM roster ORDER BY position")).all()
+        assert [tuple(row) for row in kept] == [("Li Lei", "lei li"), ("Ann Smith", "ann smith")]
+        assert all(matched == name_key(name) for name, matched in kept)
+        assert store.join(store.session(made["homework"]), "Smith Ann")[0].nickname == "Ann Smith"
         late, _ = store.record_answer(li, "l-1", "01.1", "0.5", "wrong", at=made["due"] + timedelta(minutes=30))
         assert late.late
     finally:

@@ -304,9 +304,17 @@ class LtiRoutes:
         key = await run_in_threadpool(self.store.signing_key)
         try:
             members = await self.client.members(launch.platform, launch.memberships_url, key)
-            await run_in_threadpool(self.store.set_roster, session.id, roster_of(members))
+            alike = await run_in_threadpool(self.store.set_roster, session.id, roster_of(members))
         except (ServiceFailed, ValueError) as problem:
             log.warning("LTI: no roster from the course's members for %s: %s", session.title[:60], problem)
+            return
+        if alike:  # launched students are known by the platform: only a name typed on the join page is held to it
+            log.info(
+                "LTI: %d group(s) of the roster of %s differ only in accents, apostrophes or the order of the "
+                "names: those students are found only by their name as listed when they type it",
+                len(alike),
+                session.title[:60],
+            )
 
     # --- deep linking -----------------------------------------------------------------------------------------
 

@@ -8,8 +8,12 @@ own may not read like another on the dashboard either
 (:func:`~bleu_teach.classroom.schema.look_alike`: Cyrillic а for a, an accent
 left off); a homework with a roster is
 joined only under a name of the roster, each name once, unless the teacher
-lets it in again (:meth:`StudentRecords.reopen`). A student the teacher removes
-keeps their answers in the export, renamed so that the name is free again.
+lets it in again (:meth:`StudentRecords.reopen`). A roster name is found by
+its fold, or else by its matching key
+(:func:`~bleu_teach.classroom.name_keys.name_key`: an accent left off, another
+apostrophe, the names in another order) when no other roster name of the
+homework has that key. A student the teacher removes keeps their answers in the
+export, renamed so that the name is free again.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
+from bleu_teach.classroom.name_keys import alike_names, name_key
 from bleu_teach.classroom.schema import (
     MAX_NAME,
     MAX_NICKNAME,
@@ -67,6 +72,25 @@ def add_student(connection: Any, session_id: int, nickname: str, token: str) -> 
     )
 
 
+def listed_as(connection: Any, session_id: int, typed: str) -> tuple[Any, bool]:
+    """The session's roster row (its name, folded, student_id and reopened) that the typed name ``typed`` names,
+    or None; and whether ``typed`` was written like several roster names (then it names none of them).
+
+    The row whose name folds as ``typed`` does (:func:`~bleu_teach.classroom.schema.fold`); else the row whose
+    matching key (:func:`~bleu_teach.classroom.name_keys.name_key`) is ``typed``'s, if it is the only one of the
+    session with that key: names that share a key are matched only as listed."""
+    columns = (roster.c.name, roster.c.folded, roster.c.student_id, roster.c.reopened)
+    exact = connection.execute(
+        select(*columns).where(roster.c.session_id == session_id, roster.c.folded == fold(typed))
+    ).first()
+    if exact is not None:
+        return exact, False
+    alike = connection.execute(
+        select(*columns).where(roster.c.session_id == session_id, roster.c.matched == name_key(typed)).limit(2)
+    ).all()
+    return (alike[0], False) if len(alike) == 1 else (None, len(alike) > 1)
+
+
 #: How a removed student's nickname ends in the records (no student may join under such a name).
 REMOVED_NAME = re.compile(r"\(removed \d+\)$")
 
@@ -95,16 +119,21 @@ class StudentRecords(Records):
 
         def write(connection: Any) -> tuple[Student, str]:
             nonlocal nickname
-            named = connection.execute(
-                select(roster.c.name, roster.c.student_id, roster.c.reopened).where(
-                    roster.c.session_id == session.id, roster.c.folded == fold(nickname)
-                )
-            ).first()
             listed = connection.execute(
                 select(func.count()).select_from(roster).where(roster.c.session_id == session.id)
             ).scalar()
-            if listed and named is None:
-                raise ValueError("nickname: for this homework, type your name as your teacher's list has it.")
+            named, alike = listed_as(connection, session.id, nickname) if listed else (None, False)
+            if listed and named is None and alike:  # written like two names of the list: neither is guessed
+                raise ValueError(
+                    "nickname: for this homework, type your name exactly as your teacher's list has it: its "
+                    "accents, its apostrophes and its names in the list's order."
+                )
+            if listed and named is None:  # the names of the list are not said to someone who is not on it
+                raise ValueError(
+                    "nickname: for this homework, type your name as your teacher's list has it (accents, "
+                    "apostrophes and the order of your names may differ); if it is still not found, ask your "
+                    "teacher how the list spells it."
+                )
             if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
                 raise ValueError(
                     f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); shorten it."
@@ -116,7 +145,7 @@ class StudentRecords(Records):
                 )
                 connection.execute(
                     roster.update()
-                    .where(roster.c.session_id == session.id, roster.c.folded == fold(nickname))
+                    .where(roster.c.session_id == session.id, roster.c.folded == named.folded)
                     .values(reopened=False)
                 )
                 return Student(named.student_id, session.id, named.name), token
@@ -146,7 +175,7 @@ class StudentRecords(Records):
                     roster.update()
                     .where(
                         roster.c.session_id == session.id,
-                        roster.c.folded == fold(nickname),
+                        roster.c.folded == named.folded,
                         roster.c.student_id.is_(None),
                     )
                     .values(student_id=student_id)
@@ -163,8 +192,11 @@ class StudentRecords(Records):
             ) from None
 
     @notifies(session_arg)
-    def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> None:
-        """The names (with their platform identifiers) that may join this session, each once."""
+    def set_roster(self, session_id: int, names: list[tuple[str, str]]) -> list[list[str]]:
+        """The names (with their platform identifiers) that may join this session, each once; the groups of names
+        written alike (:func:`~bleu_teach.classroom.name_keys.alike_names`), whose students are found only by their
+        name as listed (the caller says so to the teacher)."""
+        kept = []
         with self._begin() as connection:
             connection.execute(delete(roster).where(roster.c.session_id == session_id))
             for position, (name, identifier) in enumerate(names):
@@ -173,25 +205,32 @@ class StudentRecords(Records):
                         f"roster: the identifiers of {name[:40]!r} are {len(identifier)} characters "
                         "long, more than the 200 kept; shorten the roster's identifier columns."
                     )
+                kept.append(bounded(name, "name", MAX_NAME, person=True))
                 connection.execute(
                     roster.insert().values(
                         session_id=session_id,
-                        name=bounded(name, "name", MAX_NAME, person=True),
+                        name=kept[-1],
                         folded=fold(name),
+                        matched=name_key(name),
                         identifier=identifier,
                         position=position,
                     )
                 )
+        return alike_names(kept)
 
     @notifies(session_arg)
     def reopen(self, session_id: int, name: str) -> bool:
-        """Let a roster name that has joined join once more (its answers stay its own); whether the name is there.
-        The browser that joined before stops being that student at the next join."""
+        """Let a roster name that has joined join once more (its answers stay its own); whether the name is there
+        (found as a join finds it, :func:`listed_as`). The browser that joined before stops being that student at
+        the next join."""
         with self._begin() as connection:
+            named, _ = listed_as(connection, session_id, str(name)[:MAX_NAME])
+            if named is None:
+                return False
             return bool(
                 connection.execute(
                     roster.update()
-                    .where(roster.c.session_id == session_id, roster.c.folded == fold(str(name)[:MAX_NAME]))
+                    .where(roster.c.session_id == session_id, roster.c.folded == named.folded)
                     .values(reopened=True)
                 ).rowcount
             )

@@ -429,11 +429,17 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
     due, names, variants, started = plan["due"], plan["names"], plan["variants"], plan["started"]
     session, secret = store.create_session(args.title, "homework", due, args.tries)
     try:
-        if names:
-            store.set_roster(session.id, names)
+        alike = store.set_roster(session.id, names) if names else []
     except BaseException:  # no half-made homework (open to anyone, without its roster) is left behind
         store.delete_session(session.id)
         raise
+    for group in alike:  # found by a loose spelling, one of them could take another's name: each types it exactly
+        print(
+            f"note: {_listed(group)} on the roster differ only in accents, apostrophes, hyphens or the order of the "
+            "names: these students must type their name exactly as the roster has it (no other spelling is taken "
+            "for them)",
+            file=sys.stderr,
+        )
     homework = Homework(store)
     homework.save(session, variants)
     drawn = homework.counts(session.id)
@@ -447,6 +453,12 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
         "  your teacher link (keep it; it is shown only now): "
         f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
     )
+
+
+def _listed(names: list[str]) -> str:
+    """Names said in a sentence: 'A' and 'B', or 'A', 'B' and 'C'."""
+    quoted = [repr(name) for name in names]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _link(base: str, name: str, **params: Any) -> str:
