@@ -125,7 +125,7 @@ def main() -> None:
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
     from bleu_teach import chrf_score, corpus_bleu, corpus_score, tokenize
-    from bleu_teach.inputs.tokenizers import sacrebleu_tokenizer
+    from bleu_teach.inputs.tokenizers import forget_tokens, sacrebleu_tokenizer
 
     report = Report()
     repeats = args.repeats
@@ -157,7 +157,7 @@ def main() -> None:
     )
 
     per_segment = [[x, y] for x, y in zip(ref_a, ref_b)]
-    for label, before in (("first call", sacrebleu_tokenizer.cache_clear), ("again", lambda: None)):
+    for label, before in (("first call", forget_tokens), ("again", lambda: None)):
         ours, peer, a, b = median_times(
             lambda: corpus_score(texts, per_segment),
             lambda: sacrebleu.corpus_bleu(texts, [ref_a, ref_b]),
@@ -176,7 +176,7 @@ def main() -> None:
     # What no counting can go below on a first call: sacreBLEU's own 13a tokenizer, new (as each side's first
     # call has it), over every text once, against sacreBLEU's whole corpus_bleu.
     def tokenize_only() -> None:
-        sacrebleu_tokenizer.cache_clear()
+        forget_tokens()
         tokenizer = sacrebleu_tokenizer("13a")
         for text in texts + ref_a + ref_b:
             tokenizer(text.rstrip())

@@ -28,10 +28,10 @@ applied.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from numbers import Integral, Rational
 from typing import Any
 
@@ -191,15 +191,6 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter[Ngram]:
     return Counter(zip(*(tokens[i:] for i in range(n))))
 
 
-def _all_orders(tokens: Sequence[Hashable], max_n: int) -> Iterator[Ngram]:
-    # Every n-gram of orders 1..max_n, order by order: n-grams of different orders differ in length, so one
-    # set or Counter can hold them all.  Orders longer than the token list have none, so the work stops at its
-    # length; the shifted copies are made once and shared by every order.
-    top = min(max_n, len(tokens))
-    shifted = [tokens[i:] for i in range(top)]
-    return chain.from_iterable(zip(*shifted[:n]) for n in range(1, top + 1))
-
-
 #: The most n-gram tokens counting one sentence may build (the hypothesis and its references, over every
 #: order asked for): about a second's work.  Counting order n of a sentence of L tokens builds L - n + 1
 #: n-grams of n tokens each, so orders up to L cost about L**3 / 6: a few thousand tokens with as many
@@ -282,46 +273,72 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
     Count_clip = min(Count, Max_Ref_Count), the maximum taken over the
     references one at a time, never their sum (Papineni et al. 2002, 2.1).
 
-    Most hypothesis n-grams occur once, and an n-gram that occurs once is
-    clipped to 1 if some reference has it and to 0 otherwise: for those, the
-    matches are the size of a set intersection.  Only an n-gram that occurs
-    more than once in the hypothesis and is found in a reference has its
-    counts compared, one reference at a time.
+    Order by order: most hypothesis n-grams occur once, and an n-gram that
+    occurs once is clipped to 1 if some reference has it and to 0 otherwise.
+    So the matches start as the hypothesis's distinct n-grams less those no
+    reference has: one set difference against the references laid end to
+    end, with a gap between them that no n-gram crosses.  Only an
+    n-gram that occurs more than once in the hypothesis and is found in a
+    reference has its counts compared, one reference at a time.  Order 1
+    compares the tokens themselves (no 1-tuples are made), and an order
+    without a match ends the counting: an (n+1)-gram found in a reference
+    has its first n tokens found there too.
 
     >>> # "the" 3 times (the second reference has it 3 times) and "cat"; "the the" twice (the second has it twice),
     >>> # "the cat" once (the first has it)
     >>> count_matches((("the", "cat", "the", "mat"), ("a", "the", "the", "the")), ("the",) * 3 + ("cat",), 2)
     [4, 3]
     """
-    check_counting_work(references, hypothesis, max_n)
+    if (len(hypothesis) + sum(map(len, references))) * max_n * (max_n + 1) > 2 * MAX_COUNTING_WORK:
+        check_counting_work(references, hypothesis, max_n)  # (the bound it starts from, without a call)
     matched = [0] * max_n
-    top = min(max_n, len(hypothesis))  # no hypothesis n-gram of a longer order exists
+    length = len(hypothesis)
+    top = min(max_n, length)  # no hypothesis n-gram of a longer order exists
     if top == 0:
         return matched
-    grams = list(_all_orders(hypothesis, top))
-    distinct = set(grams)
     if len(references) == 1:
-        found = distinct.intersection(_all_orders(references[0], top))
-    else:
-        found = distinct.intersection(chain.from_iterable(_all_orders(ref, top) for ref in references))
-    lengths = list(map(len, found))
-    for n in range(1, top + 1):
-        matched[n - 1] = lengths.count(n)  # each distinct n-gram found, once
-    if len(distinct) < len(grams):  # some n-gram occurs more than once: credit its other occurrences
-        counts = Counter(grams)
-        repeated = found.intersection(compress(counts, map((1).__lt__, counts.values())))
-        for gram in repeated:
-            most = max([_occurrences(ref, gram) for ref in references])
-            c = counts[gram]
-            matched[len(gram) - 1] += (c if c < most else most) - 1
+        joined: Sequence[Any] = references[0]
+    else:  # the references one after another, a gap between them: no n-gram spans two of them
+        joined = list(references[0])
+        for ref in references[1:]:
+            joined.append(_GAP)
+            joined += ref
+    distinct: set[Any] = set(hypothesis)
+    missing = distinct.difference(joined)
+    found = len(distinct) - len(missing)
+    if found and len(distinct) < length:  # some token occurs more than once: credit its other occurrences
+        tokens = Counter(hypothesis)
+        for token in compress(tokens, map((1).__lt__, tokens.values())):
+            if token not in missing:
+                count = tokens[token]
+                most = max([ref.count(token) for ref in references])
+                found += (count if count < most else most) - 1
+    matched[0] = found
+    hyp_shifted = [hypothesis]  # hyp_shifted[i] is the hypothesis from token i on: zip(*its first n) is order n
+    ref_shifted = [joined]
+    for n in range(2, top + 1):
+        if not found:
+            break
+        hyp_shifted.append(hypothesis[n - 1 :])
+        ref_shifted.append(joined[n - 1 :])
+        distinct = set(zip(*hyp_shifted))
+        missing = distinct.difference(zip(*ref_shifted))
+        found = len(distinct) - len(missing)
+        if found and len(distinct) <= length - n:  # fewer distinct n-grams than n-grams: some occur again
+            counts = Counter(zip(*hyp_shifted))
+            repeated = [gram for gram in compress(counts, map((1).__lt__, counts.values())) if gram not in missing]
+            if repeated:
+                in_refs = [ngram_counts(ref, n) for ref in references]
+                for gram in repeated:
+                    count = counts[gram]
+                    most = max([ref_counts[gram] for ref_counts in in_refs])
+                    found += (count if count < most else most) - 1
+        matched[n - 1] = found
     return matched
 
 
-def _occurrences(tokens: Tokens, gram: Ngram) -> int:
-    # How often one n-gram occurs in a token list.
-    if len(gram) == 1:
-        return tokens.count(gram[0])
-    return list(zip(*(tokens[i:] for i in range(len(gram))))).count(gram)
+#: What stands between two references laid end to end: equal to no token, so no n-gram across it is found.
+_GAP = object()
 
 
 def max_reference_counts(references: Sequence[Tokens], n: int) -> Counter[Ngram]:
@@ -547,23 +564,24 @@ def pooled_counts(
 ) -> PooledCounts:
     """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
     max_n = check_counted_orders(max_n)
-    matches = [0] * max_n
+    per_sentence = []
+    hyp_lengths = []
+    ref_length = 0
+    for refs, hyp in zip(list_of_references, hypotheses):
+        per_sentence.append(count_matches(refs, hyp, max_n))
+        hyp_len = len(hyp)
+        hyp_lengths.append(hyp_len)
+        ref_length += len(refs[0]) if len(refs) == 1 else closest_ref_length([len(r) for r in refs], hyp_len)
+    matches = [sum(column) for column in zip(*per_sentence)] if per_sentence else [0] * max_n
     ngrams = [0] * max_n
     totals = [0] * max_n
-    hyp_lengths = ref_lengths = 0
-    for refs, hyp in zip(list_of_references, hypotheses):
-        hyp_len = len(hyp)
-        for i, m in enumerate(count_matches(refs, hyp, max_n)):
-            matches[i] += m
-            count = hyp_len - i
-            if count > 0:
-                ngrams[i] += count
-                totals[i] += count
-            else:
-                totals[i] += 1
-        hyp_lengths += hyp_len
-        ref_lengths += closest_ref_length([len(r) for r in refs], hyp_len)
-    return PooledCounts(tuple(matches), tuple(totals), tuple(ngrams), hyp_lengths, ref_lengths)
+    for hyp_len, sentences in Counter(hyp_lengths).items():  # by length: each length's n-grams once
+        for i in range(min(hyp_len, max_n)):
+            ngrams[i] += (hyp_len - i) * sentences
+            totals[i] += (hyp_len - i) * sentences
+        for i in range(hyp_len, max_n):
+            totals[i] += sentences  # an order the sentence has no n-grams of counts as 0/1 (NLTK's rule)
+    return PooledCounts(tuple(matches), tuple(totals), tuple(ngrams), sum(hyp_lengths), ref_length)
 
 
 def pool(sentences: Sequence[SentenceStatistics]) -> PooledCounts:

@@ -38,7 +38,7 @@ from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_coun
 from bleu_teach.bleu.counting import closest_ref_length, count_matches
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.optional import needs
-from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, sacrebleu_tokenizer, tokenize
+from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, sacrebleu_tokens, tokenize
 from bleu_teach.inputs.validation import check_orders
 from bleu_teach.views.document import Code, Document, Heading, Paragraph, Score
 from bleu_teach.views.document import Table as TableBlock
@@ -232,14 +232,12 @@ def segment_statistics(
 def _tokenizer(tokenize_name: str, lowercase: bool) -> Callable[[str], tuple[str, ...]]:
     """sacreBLEU's steps for one text: lowercase if asked, strip the end, tokenize, split on spaces.
 
-    The same tokens as :func:`~bleu_teach.inputs.tokenizers.tokenize`, with the tokenizer looked up once.
+    The same tokens as :func:`~bleu_teach.inputs.tokenizers.tokenize`; a text tokenized before is looked up
+    (:func:`~bleu_teach.inputs.tokenizers.sacrebleu_tokens`).
     """
     if tokenize_name not in SACREBLEU_TOKENIZERS:  # another name tokenize() takes ("13A", "whitespace")
         return lambda text: tuple(tokenize(text, tokenize_name, lowercase))
-    tokenizer = sacrebleu_tokenizer(tokenize_name)
-    if lowercase:
-        return lambda text: tuple(tokenizer(text.lower().rstrip()).split())
-    return lambda text: tuple(tokenizer(text.rstrip()).split())
+    return sacrebleu_tokens(tokenize_name, lowercase)
 
 
 def _statistics(
@@ -248,9 +246,10 @@ def _statistics(
     # segment_statistics once the options are checked: the corpus loop calls this for every segment.
     hyp = tok(hypothesis)
     refs = [tok(r) for r in references if r is not None]
-    matches = count_matches(refs, hyp, max_order)
-    ngrams = [len(hyp) - n + 1 if len(hyp) >= n else 0 for n in range(1, max_order + 1)]
-    return (len(hyp), closest_ref_length(map(len, refs), len(hyp)), *matches, *ngrams)
+    length = len(hyp)
+    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_length([len(r) for r in refs], length)
+    ngrams = [length - n if length > n else 0 for n in range(max_order)]
+    return (length, ref_len, *count_matches(refs, hyp, max_order), *ngrams)
 
 
 def _score(

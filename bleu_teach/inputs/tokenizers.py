@@ -15,13 +15,22 @@ tokenizer needs them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from importlib import import_module
 
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.validation import check_tokens
 
-__all__ = ["TOKENIZERS", "SACREBLEU_TOKENIZERS", "tokenize", "lowercase", "sacrebleu_tokenizer"]
+__all__ = [
+    "TOKENIZERS",
+    "SACREBLEU_TOKENIZERS",
+    "TOKENS_KEPT",
+    "tokenize",
+    "lowercase",
+    "sacrebleu_tokenizer",
+    "sacrebleu_tokens",
+    "forget_tokens",
+]
 
 #: sacreBLEU tokenizer names and where sacreBLEU keeps them.
 SACREBLEU_TOKENIZERS: dict[str, tuple[str, str]] = {
@@ -64,6 +73,41 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     needs(module, f"The {name} tokenizer (sacreBLEU's)")
     tokenizer: Callable[[str], str] = getattr(import_module(module), cls)()
     return tokenizer
+
+
+#: How many texts' tokens :func:`sacrebleu_tokens` remembers per tokenizer (the most recently used).
+TOKENS_KEPT = 16_384
+
+
+@cache
+def sacrebleu_tokens(name: str, lowercase: bool = False) -> Callable[[str], tuple[str, ...]]:
+    """sacreBLEU's steps for one text (lowercase if asked, strip the end, tokenize, split on spaces) as one
+    function that remembers the tokens of the last :data:`TOKENS_KEPT` texts: a test set's references, scored
+    against one system after another, are tokenized once.
+
+    >>> sacrebleu_tokens("13a")("The cat isn't here. ")
+    ('The', 'cat', "isn't", 'here', '.')
+    """
+    tokenizer = sacrebleu_tokenizer(name)
+    if lowercase:
+
+        @lru_cache(maxsize=TOKENS_KEPT)
+        def lowered(text: str) -> tuple[str, ...]:
+            return tuple(tokenizer(text.lower().rstrip()).split())
+
+        return lowered
+
+    @lru_cache(maxsize=TOKENS_KEPT)
+    def tokens(text: str) -> tuple[str, ...]:
+        return tuple(tokenizer(text.rstrip()).split())
+
+    return tokens
+
+
+def forget_tokens() -> None:
+    """Forget the tokenizers and every text's tokens they remember (the next call tokenizes as a first call does)."""
+    sacrebleu_tokens.cache_clear()
+    sacrebleu_tokenizer.cache_clear()
 
 
 def _nltk_tokenize(text: str) -> list[str]:

@@ -110,6 +110,14 @@ def check_tokens(value: Any, what: str) -> Tokens:
 
 def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]:
     """Return a tuple of references (each a tuple of tokens), or raise."""
+    if type(value) is list or type(value) is tuple:  # the common case: lists of token lists, checked in one go
+        fast = tuple([tuple(ref) for ref in value if type(ref) is list or type(ref) is tuple])
+        if fast and len(fast) == len(value):
+            try:
+                hash(fast)
+                return fast
+            except TypeError:
+                pass
     if value is None:
         raise TypeError(
             f"{what} is None; pass a list of references, each a list of tokens, for example [['the', 'cat', 'sat']]."
@@ -122,14 +130,6 @@ def check_references(value: Any, what: str = "references") -> tuple[Tokens, ...]
         )
     if isinstance(value, (Mapping, Set)) or not isinstance(value, Iterable):
         raise TypeError(f"{what} must be a list of references (each a list of tokens), not {type(value).__name__}.")
-    if type(value) is list or type(value) is tuple:  # the common case: lists of token lists, checked in one go
-        fast = tuple(tuple(ref) for ref in value if type(ref) is list or type(ref) is tuple)
-        if fast and len(fast) == len(value):
-            try:
-                hash(fast)
-                return fast
-            except TypeError:
-                pass
     refs = list(value)
     if not refs:
         raise ValueError(
