@@ -27,12 +27,14 @@ applied.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import compress, repeat
+from itertools import compress, repeat, starmap
 from numbers import Integral, Rational
+from operator import lt, ne
 from typing import Any
 
 from bleu_teach.inputs.validation import whole_number_text
@@ -466,16 +468,25 @@ class SentenceStatistics:
         return tuple(o.ngrams for o in self.orders)
 
 
+#: Up to this many credited places of n-grams clipped below their count, :func:`_marks` finds them one by one.
+_FEW_PLACES = 32
+
+
 def _marks(sequence: list[Ngram], n: int, counts: Counter[Ngram], clipped: dict[Ngram, int]) -> tuple[bool, ...]:
     # For each hypothesis token, whether it lies in a clipped match.  ``sequence`` is the hypothesis's n-grams
     # in order.  Matches are credited left to right, up to each n-gram's clipped count: an n-gram whose every
     # occurrence is credited marks all its places; one clipped below its count, only its first places.
-    whole = {gram for gram, clip in clipped.items() if clip == counts[gram]}
-    starts = list(map(whole.__contains__, sequence))
-    for gram, clip in clipped.items():
-        if gram not in whole:
+    partial = list(compress(clipped, map(ne, clipped.values(), map(counts.__getitem__, clipped))))
+    if sum(map(clipped.__getitem__, partial)) > _FEW_PLACES:  # many places to find: number each n-gram's places
+        numbering = dict(zip(counts, starmap(itertools.count, repeat((), len(counts)))))
+        ranks = map(next, map(numbering.__getitem__, sequence))  # 0, 1, 2, ... for each n-gram's places in turn
+        starts = list(map(lt, ranks, map(clipped.get, sequence, repeat(0))))
+    else:  # every place of a wholly credited n-gram, then the few credited places of the others one by one
+        whole = clipped.keys() - partial
+        starts = list(map(whole.__contains__, sequence))
+        for gram in partial:
             place = -1
-            for _ in range(clip):
+            for _ in range(clipped[gram]):
                 place = sequence.index(gram, place + 1)
                 starts[place] = True
     if n == 1:
