@@ -107,8 +107,8 @@ def test_the_worksheet_commands_file_is_read_back_whole(tmp_path: Path) -> None:
         avoided(tmp_path / "missing.json")
 
 
-def _homework(store: Store, due: datetime, tries: int | None = None) -> tuple[TestClient, dict]:
-    session, secret = store.create_session("Week 4", "homework", due, tries)
+def _homework(store: Store, due: datetime, tries: int | None = None, late: str = "accept") -> tuple[TestClient, dict]:
+    session, secret = store.create_session("Week 4", "homework", due, tries, late)
     store.set_roster(
         session.id,
         [
@@ -189,12 +189,16 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
         "Name",
         "Email address",
         "03.1",
-        "Week 4 (total, out of 1)",
-        "Late answers",
+        "Week 4",
+        "Maximum points",
+        "Week 4 (%)",
+        "Late",
+        "Extended until",
         "03.1 tries (of 10)",
     ]
-    assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
-    assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "0", "0", "0"]  # never joined; a formula quoted
+    assert rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "1", "100.0", "no", "", "2"]
+    # never joined: blanks, not 0 (the maximum is the homework's); a formula quoted
+    assert rows[2] == ["'=cmd|' /C calc'!A0", "x@example.org", "", "", "1", "", "", "", ""]
     assert rows[3][:2] == ["Ada Lovelace", "ada@example.org"]
     for unreadable in ("", "nan", "1e999", "9" * 191):  # after the right answer: nothing to grade, nothing replaced
         sent = zoe.post(
@@ -206,7 +210,7 @@ def test_a_student_answers_their_own_questions_and_no_answer_reaches_the_page(st
         if sent.status_code == 200:
             assert sent.json()["stored"] is False and sent.json()["tries_left"] == 8, (unreadable, sent.text)
     again = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{made['id']}/grades.csv").text)))
-    assert again[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "0", "2"]
+    assert again[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "1", "100.0", "no", "", "2"]
 
 
 def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:
@@ -216,6 +220,217 @@ def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:
         "/class/api/homework/answer", headers=WRITE, json={"id": str(uuid.uuid4()), "exercise": "03.1", "answer": "0.5"}
     )
     assert late.json()["late"] is True
+
+
+def _send(browser: TestClient, exercise: str, answer: str):  # noqa: ANN202
+    return browser.post(
+        "/class/api/homework/answer",
+        headers=WRITE,
+        json={"id": str(uuid.uuid4()), "exercise": exercise, "answer": answer},
+    )
+
+
+def _grades(teacher: TestClient, session_id: int) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{session_id}/grades.csv").text)))
+
+
+def _right(store: Store, session_id: int, position: int) -> str:
+    """The right answer to 03.1 of the roster's student who joined ``position``-th (from 0), by the formula."""
+    variant = Homework(store).assignment(store.roster(session_id)[position])[0]
+    return f"{_bp(dict(variant.inputs)):.3f}"
+
+
+# The row of grades.csv from the exercise's points to the late flag: 03.1, points, maximum, percentage, late.
+@pytest.mark.parametrize(
+    "late, status, cells",
+    [
+        ("accept", 200, ["1", "1", "1", "100.0", "yes"]),  # counted in full, marked late
+        ("penalty:25", 200, ["0.75", "0.75", "1", "75.0", "yes"]),  # a quarter off
+        ("refuse", 409, ["", "", "1", "", ""]),  # not taken: she never started
+    ],
+)
+def test_a_right_answer_after_the_due_time_under_each_late_policy(
+    store: Store, late: str, status: int, cells: list[str]
+) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) - timedelta(minutes=1), late=late)
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    sent = _send(zoe, "03.1", _right(store, made["id"], 0))
+    assert sent.status_code == status, sent.text
+    if status == 200:
+        assert sent.json()["verdict"] == "correct" and sent.json()["late"] is True
+    else:
+        assert "This homework closed for you at" in sent.json()["error"] and "not taken" in sent.json()["error"]
+        unreadable = _send(zoe, "03.1", "<b>1</b>")  # an answer in the wrong form is told the same
+        assert unreadable.status_code == 409 and "closed for you" in unreadable.json()["error"]
+    shown = zoe.get("/class/api/homework").json()
+    assert shown["late"] == late and shown["open"] is (late != "refuse") and shown["extended"] is False
+    assert _grades(teacher, made["id"])[1][2:7] == cells
+
+
+def test_an_extension_lets_one_student_answer_after_the_due_time_while_another_is_refused(store: Store) -> None:
+    due = datetime.now(timezone.utc) - timedelta(minutes=5)
+    teacher, made = _homework(store, due, late="refuse")
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    ada, _ = _join(store, made["code"], "Ada Lovelace")
+    until = datetime.now(timezone.utc).replace(second=0, microsecond=0) + timedelta(days=2)
+    assert store.extend(made["id"], "zoe ng", until) == "Zoë Ng"  # the name found as the join finds it
+    taken = _send(zoe, "03.1", _right(store, made["id"], 0))
+    assert taken.status_code == 200 and taken.json()["verdict"] == "correct" and taken.json()["late"] is False
+    refused = _send(ada, "03.1", "0.5")
+    assert refused.status_code == 409 and "closed for you" in refused.json()["error"]
+    hers, his = zoe.get("/class/api/homework").json(), ada.get("/class/api/homework").json()
+    assert (hers["open"], hers["extended"], datetime.fromisoformat(hers["due"])) == (True, True, until)
+    assert (his["open"], his["extended"], datetime.fromisoformat(his["due"])) == (False, False, due)
+    rows = _grades(teacher, made["id"])
+    assert rows[1] == [
+        "Zoë Ng",
+        "zoe@example.org",
+        "1",
+        "1",
+        "1",
+        "100.0",
+        "no",
+        until.isoformat()[:16] + "+00:00",
+        "1",
+    ]
+    assert rows[3] == ["Ada Lovelace", "ada@example.org", "", "", "1", "", "", "", ""]
+    with pytest.raises(ValueError, match="not after the homework's due time"):
+        store.extend(made["id"], "Ada Lovelace", due - timedelta(hours=1))
+    with pytest.raises(ValueError, match="'Nobody' is not on the roster of homework"):
+        store.extend(made["id"], "Nobody", until)
+    with pytest.raises(ValueError, match="until: give a time with its time zone"):
+        store.extend(made["id"], "Ada Lovelace", datetime(2030, 1, 1, 9))
+
+
+def test_an_extension_given_after_a_late_answer_makes_it_on_time(store: Store) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) - timedelta(minutes=10), late="penalty:50")
+    zoe, _ = _join(store, made["code"], "Zoë Ng")
+    assert _send(zoe, "03.1", _right(store, made["id"], 0)).json()["late"] is True
+    assert _grades(teacher, made["id"])[1][2:8] == ["0.5", "0.5", "1", "50.0", "yes", ""]
+    until = datetime(2031, 1, 6, 17, 30, tzinfo=timezone(timedelta(hours=1)))  # 16:30 UTC
+    store.extend(made["id"], "Zoë Ng", until)
+    assert [answer.late for answer in store.answers(made["id"])] == [False]
+    assert _grades(teacher, made["id"])[1][2:8] == ["1", "1", "1", "100.0", "no", "2031-01-06T16:30+00:00"]
+
+
+def test_the_grades_file_gives_points_with_the_penalty_the_maximum_the_percentage_and_each_questions_tries(
+    store: Store,
+) -> None:
+    due = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
+    session, secret = store.create_session("Week 5", "homework", due, 3, "penalty:20")
+    store.set_roster(
+        session.id,
+        [
+            (name, json.dumps({"Email address": mail}))
+            for name, mail in (("Ann Lee", "ann@x.org"), ("Bo Li", "bo@x.org"))
+        ]
+        + [("Cy Ng", json.dumps({"Email address": "cy@x.org"}))],
+    )
+    Homework(store).save(session, draw(["01.1", "03.1", "04.1"], count=2, seed=21))
+    ann, _ = store.join(session, "Ann Lee")
+    bo, _ = store.join(session, "Bo Li")  # Cy never joins
+    before, after = due - timedelta(hours=1), due + timedelta(hours=1)
+    for student, exercise, verdict, at in (
+        (ann, "01.1", "wrong", before),
+        (ann, "01.1", "correct", before + timedelta(minutes=1)),  # her last answer counts: right, on time
+        (ann, "03.1", "correct", after),  # right, late: 0.8 of a point
+        (ann, "04.1", "wrong", before),
+        (bo, "01.1", "correct", before),
+        (bo, "03.1", "correct", before),  # 04.1 not answered: its cell is empty, it counts 0
+    ):
+        store.record_answer(student, str(uuid.uuid4()), exercise, "0.5", verdict, at=at, max_tries=3)
+    teacher = TestClient(create_app(store, TOKEN), base_url="http://class.test")
+    teacher.get(f"/class/t/{session.id}/{secret}")
+    rows = _grades(teacher, session.id)
+    assert rows[0] == [
+        "Name",
+        "Email address",
+        "01.1",
+        "03.1",
+        "04.1",
+        "Week 5",
+        "Maximum points",
+        "Week 5 (%)",
+        "Late",
+        "Extended until",
+        "01.1 tries (of 3)",
+        "03.1 tries (of 3)",
+        "04.1 tries (of 3)",
+    ]
+    # Ann: 1 + 0.8 + 0 = 1.8 of 3, 60.0%; Bo: 2 of 3, 66.7% (66.66..., rounded to one decimal); Cy: blanks
+    assert rows[1] == ["Ann Lee", "ann@x.org", "1", "0.8", "0", "1.8", "3", "60.0", "yes", "", "2", "1", "1"]
+    assert rows[2] == ["Bo Li", "bo@x.org", "1", "1", "", "2", "3", "66.7", "no", "", "1", "1", "0"]
+    assert rows[3] == ["Cy Ng", "cy@x.org", "", "", "", "", "3", "", "", "", "", "", ""]
+
+
+@pytest.mark.parametrize("late", ["penalty:150", "penalty:0", "sometimes", "penalty"])
+def test_a_late_policy_the_server_does_not_know_is_refused_with_its_syntax(late: str) -> None:
+    from bleu_teach.classroom.grading import LatePolicy
+
+    with pytest.raises(ValueError, match=f"--late: accept, refuse or penalty:N .*, not '{late}'"):
+        LatePolicy.parse(late, "--late")
+
+
+def test_the_homework_command_refuses_a_bad_late_policy_before_anything_is_made(tmp_path: Path) -> None:
+    database = tmp_path / "c.sqlite"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bleu_teach",
+            "class",
+            "homework",
+            "W",
+            "--due",
+            "2026-12-01T09:00+01:00",
+            "--late",
+            "penalty:150",
+            "--database",
+            str(database),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT,
+        timeout=120,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "--late: accept, refuse or penalty:N (N: the percent taken off a late answer's points" in run.stderr
+    assert "not 'penalty:150'" in run.stderr and "Traceback" not in run.stderr
+    assert not database.exists()
+
+
+def test_the_extend_command_gives_a_roster_name_its_own_due_time(tmp_path: Path) -> None:
+    database = str(tmp_path / "c.sqlite")
+    store = Store.open(database)
+    session, _ = store.create_session("Week 4", "homework", datetime(2026, 12, 1, 8, tzinfo=timezone.utc))
+    store.set_roster(session.id, [("Zoë Ng", "{}")])
+    store.close()
+
+    def extend(name: str, until: str):  # noqa: ANN202
+        return subprocess.run(
+            [sys.executable, "-m", "bleu_teach", "class", "extend", str(session.id), name, "--until", until]
+            + ["--database", database],
+            capture_output=True,
+            text=True,
+            cwd=PROJECT,
+            timeout=120,
+        )
+
+    done = extend("zoe ng", "2026-12-03T09:00+01:00")
+    assert done.returncode == 0, done.stderr
+    assert "Zoë Ng may answer until 2026-12-03T09:00+01:00 (2026-12-03 08:00 UTC)" in done.stdout
+    early = extend("Zoë Ng", "2026-12-01T08:30+01:00")  # 07:30 UTC, before the due time
+    assert early.returncode == 2 and "--until: 2026-12-01T08:30+01:00 is not after the homework's due" in early.stderr
+    unknown = extend("Nobody", "2026-12-03T09:00+01:00")
+    assert unknown.returncode == 2 and "name: 'Nobody' is not on the roster of homework" in unknown.stderr
+    zoneless = extend("Zoë Ng", "2026-12-03T09:00")
+    assert zoneless.returncode == 2 and "--until: give the time zone too" in zoneless.stderr
+    store = Store.open(database)
+    try:
+        (name, until) = store.extensions(session.id)["zoë ng"]
+        assert name == "Zoë Ng" and until == datetime(2026, 12, 3, 8, tzinfo=timezone.utc)
+    finally:
+        store.close()
 
 
 def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> None:
@@ -236,6 +451,8 @@ def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> Non
             "03.1",
             "--variants",
             "4",
+            "--late",
+            "penalty:20",
             "--database",
             str(tmp_path / "c.sqlite"),
         ],
@@ -246,6 +463,10 @@ def test_the_homework_command_draws_and_makes_the_session(tmp_path: Path) -> Non
     )
     assert run.returncode == 0, run.stderr
     assert "variants: 03.1 4" in run.stdout and "only the 1 names of the roster" in run.stdout
+    assert "10 tries per question, a late answer's points less 20%)" in run.stdout
+    made = Store.open(tmp_path / "c.sqlite")
+    assert made.sessions()[-1].late == "penalty:20"
+    made.close()
     bad = subprocess.run(
         [
             sys.executable,

@@ -5,7 +5,9 @@ must refuse."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import os
 import time
@@ -30,7 +32,7 @@ from bleu_teach.classroom.lti import LaunchRefused  # noqa: E402
 from bleu_teach.classroom.lti import Platform as Registered
 from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender  # noqa: E402
 from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
-from bleu_teach.classroom.schema import lti_scores, lti_teachers, sessions  # noqa: E402
+from bleu_teach.classroom.schema import extensions, lti_scores, lti_teachers, sessions  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
 from tests.lti_platform import (  # noqa: E402
@@ -375,10 +377,10 @@ def test_a_platform_registered_with_an_address_that_is_not_https_is_refused(worl
     assert issubclass(LaunchRefused, ValueError)
 
 
-def _homework_link(world: World, due: datetime | None = None) -> tuple[Any, str]:
+def _homework_link(world: World, due: datetime | None = None, late: str = "accept") -> tuple[Any, str]:
     """A homework of two questions, chosen for the course and opened once by its teacher through a link."""
     homework, _ = world.store.create_session(
-        "Homework 2", "homework", due or datetime.now(timezone.utc) + timedelta(days=7)
+        "Homework 2", "homework", due or datetime.now(timezone.utc) + timedelta(days=7), late=late
     )
     Homework(world.store).save(homework, draw(["02.1", "03.1"], count=2, seed=21))
     world.store.offer(world.registered, "course-7", homework.id)
@@ -455,6 +457,73 @@ def test_at_the_due_time_the_final_scores_are_posted_once_as_completed(world: Wo
     final = world.platform.scores[-1][1]
     assert final["userId"] == "s-1" and final["scoreGiven"] == 1 and final["activityProgress"] == "Completed"
     assert {score["userId"] for _, score in world.platform.scores} == {"s-1"}
+
+
+def _due_now(world: World, homework: Any, minutes: int = 1) -> None:
+    """The homework's due time is now a few minutes past."""
+    with world.store.engine.begin() as connection:
+        connection.execute(
+            sessions.update()
+            .where(sessions.c.id == homework.id)
+            .values(due=datetime.now(timezone.utc) - timedelta(minutes=minutes))
+        )
+
+
+def test_a_late_answers_penalty_is_in_the_score_sent_and_in_the_grades_file_alike(world: World) -> None:
+    homework, link = _homework_link(world, late="penalty:30")
+    sender = ScoreSender(world.store, world.client)
+    phone = world.browser()
+    world.launch(phone, world.ann, extra=_link_claims(homework, link))
+    _due_now(world, homework)
+    _answer(world, phone, right=True)  # 02.1 right, after the due time: 0.7 of its point
+    assert run_alone(sender.send_due()) == 1  # the final score replaced the one queued when she answered
+    ((_, score),) = world.platform.scores
+    assert score | {"timestamp": ""} == {
+        "userId": "s-1",
+        "scoreGiven": 0.7,
+        "scoreMaximum": 2,
+        "activityProgress": "Completed",
+        "gradingProgress": "FullyGraded",
+        "timestamp": "",
+    }
+    assert world.platform.refused == []
+    teacher = world.browser()
+    world.launch(teacher, world.teacher, extra=_link_claims(homework, link))
+    rows = list(csv.reader(io.StringIO(teacher.get(f"/class/api/sessions/{homework.id}/grades.csv").text)))
+    assert rows[0][3:8] == ["02.1", "03.1", "Homework 2", "Maximum points", "Homework 2 (%)"]
+    assert rows[1][:9] == ["Ann O’Neill", "s-1@example.edu", "s-1", "0.7", "", "0.7", "2", "35.0", "yes"]
+    assert rows[2][3:9] == ["", "", "", "2", "", ""]  # 李 雷 never started: blanks, and no score was sent
+
+
+def test_a_student_with_an_extension_gets_their_final_score_when_it_ends_not_at_the_due_time(world: World) -> None:
+    homework, link = _homework_link(world)
+    sender = ScoreSender(world.store, world.client)
+    ann, li = world.browser(), world.browser()
+    world.launch(ann, world.ann, extra=_link_claims(homework, link))
+    world.launch(li, world.li, extra=_link_claims(homework, link))
+    _answer(world, ann, right=True)
+    _answer(world, li, right=False)
+    assert run_alone(sender.send_due()) == 2  # each one's score so far
+    world.store.extend(homework.id, "李 雷", datetime.now(timezone.utc) + timedelta(days=8))  # after the due time
+    _due_now(world, homework)
+    assert run_alone(sender.send_due()) == 1  # Ann's final score; Li's waits for the end of his extension
+    assert [(s["userId"], s["activityProgress"]) for _, s in world.platform.scores[2:]] == [("s-1", "Completed")]
+    _answer(world, li, right=True)  # after the due time, within his extension: not late, counted in full
+    assert run_alone(sender.send_due()) == 1
+    assert world.platform.scores[-1][1] | {"timestamp": ""} == {
+        "userId": "s-2",
+        "scoreGiven": 1,
+        "scoreMaximum": 2,
+        "activityProgress": "InProgress",
+        "gradingProgress": "FullyGraded",
+        "timestamp": "",
+    }
+    with world.store.engine.begin() as connection:  # time passes: his extension ends
+        connection.execute(extensions.update().values(until=datetime.now(timezone.utc) - timedelta(seconds=1)))
+    assert run_alone(sender.send_due()) == 1 and run_alone(sender.send_due()) == 0  # once
+    final = world.platform.scores[-1][1]
+    assert (final["userId"], final["scoreGiven"], final["activityProgress"]) == ("s-2", 1, "Completed")
+    assert world.platform.refused == []
 
 
 def _link_claims(homework: Any, link: str) -> dict[str, Any]:

@@ -4,7 +4,8 @@ The database is made by the store of release 9d3fdb5 (``tests/fixtures/store_9d3
 unchanged), with a live session, a homework with its roster and due time, students, answers and a poll, on SQLite
 and on PostgreSQL; then the current :class:`~bleu_teach.classroom.store.Store` opens it, finds every record, and a
 student joins, answers and votes. A database made before ``roster.reopened`` existed (which made ``join`` fail
-with "no such column") is upgraded too, and the roster's names kept before their matching key existed get it.
+with "no such column") is upgraded too, the roster's names kept before their matching key existed get it, and a
+homework made before late policies keeps taking late answers.
 """
 
 from __future__ import annotations
@@ -131,6 +132,10 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         assert store.join(store.session(made["homework"]), "Smith Ann")[0].nickname == "Ann Smith"
         late, _ = store.record_answer(li, "l-1", "01.1", "0.5", "wrong", at=made["due"] + timedelta(minutes=30))
         assert late.late
+        # a homework made before late policies takes late answers, as it did; its students can be given more time
+        assert store.session(made["homework"]).late == "accept"
+        assert store.extend(made["homework"], "Li Lei", made["due"] + timedelta(hours=1)) == "Li Lei"
+        assert [a.late for a in store.answers(made["homework"])] == [False]
     finally:
         store.close()
     again = Store.open(where)  # opening an up-to-date database changes nothing

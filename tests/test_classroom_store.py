@@ -146,6 +146,88 @@ def test_answers_after_the_due_time_are_marked_late(store: Store) -> None:
     assert store.session(session.id).due == due
 
 
+def test_a_homework_keeps_its_late_policy_and_a_policy_it_does_not_know_is_refused(store: Store) -> None:
+    due = datetime(2026, 12, 1, 8, tzinfo=timezone.utc)
+    for late, kept in (
+        ("accept", "accept"),
+        (" Refuse", "refuse"),
+        ("penalty:20", "penalty:20"),
+        ("PENALTY:5%", "penalty:5"),
+    ):
+        session, _ = store.create_session("week 4", "homework", due, late=late)
+        assert store.session(session.id).late == kept
+    assert store.create_session("week 3")[0].late == "accept"  # a live session: never late
+    for late in ("penalty:101", "penalty:-5", "penalty:2.5", "late", ""):
+        with pytest.raises(ValueError, match=f"late: accept, refuse or penalty:N .*, not '{late}'"):
+            store.create_session("week 4", "homework", due, late=late)
+
+
+def test_a_homework_that_refuses_late_answers_takes_none_after_a_students_due_time_but_their_extension(
+    store: Store,
+) -> None:
+    from bleu_teach.classroom.store import PastDue
+
+    due = datetime(2026, 12, 1, 8, tzinfo=timezone.utc)
+    session, _ = store.create_session("week 4", "homework", due, late="refuse")
+    ann, _ = store.join(session, "Ann")
+    bob, _ = store.join(session, "Bob")
+    sent_early = str(uuid.uuid4())
+    store.record_answer(ann, sent_early, "03.1", "0.5", "wrong", at=due - timedelta(minutes=1))
+    with pytest.raises(PastDue, match="closed for you at 2026-12-01 08:00 UTC"):
+        store.record_answer(ann, str(uuid.uuid4()), "03.1", "0.6", "correct", at=due + timedelta(seconds=1))
+    again, stored = store.record_answer(ann, sent_early, "03.1", "0.5", "wrong", at=due + timedelta(minutes=5))
+    assert not stored and again.answer == "0.5" and not again.late  # sent again after the due time: the first
+    assert store.extend(session.id, "BOB", due + timedelta(days=2)) == "Bob"  # no roster: a joined nickname
+    kept, stored = store.record_answer(bob, str(uuid.uuid4()), "03.1", "0.6", "correct", at=due + timedelta(days=1))
+    assert stored and not kept.late
+    with pytest.raises(PastDue, match="closed for you at 2026-12-03 08:00 UTC"):
+        store.record_answer(bob, str(uuid.uuid4()), "03.1", "0.7", "correct", at=due + timedelta(days=2, seconds=1))
+    assert [a.answer for a in store.answers(session.id)] == ["0.5", "0.6"]
+    with pytest.raises(ValueError, match="'Cy' is not the name of a student who joined homework"):
+        store.extend(session.id, "Cy", due + timedelta(days=2))
+    live, _ = store.create_session("week 3")
+    with pytest.raises(ValueError, match=f"session {live.id} is not a homework"):
+        store.extend(live.id, "Ann", due + timedelta(days=2))
+
+
+def test_an_extension_marks_a_students_answers_again_and_their_points_lose_the_penalty(store: Store) -> None:
+    from fractions import Fraction
+
+    from bleu_teach.classroom.homework import Homework, draw
+
+    due = datetime(2026, 12, 1, 8, tzinfo=timezone.utc)
+    session, _ = store.create_session("week 4", "homework", due, late="penalty:30")
+    Homework(store).save(session, draw(["01.1", "03.1"], count=1, seed=3))
+    ann, _ = store.join(session, "Ann")
+    store.record_answer(ann, str(uuid.uuid4()), "01.1", "2/7", "correct", at=due - timedelta(hours=1))
+    store.record_answer(ann, str(uuid.uuid4()), "03.1", "0.5", "correct", at=due + timedelta(hours=1))
+    marked = store.mark_of(store.session(session.id), ann.id)
+    assert (marked.points, marked.maximum, marked.late) == (Fraction(17, 10), 2, True)  # 1 + 0.7
+    store.extend(session.id, "Ann", due + timedelta(hours=2))
+    assert [a.late for a in store.answers(session.id)] == [False, False]
+    marked = store.mark_of(store.session(session.id), ann.id)
+    assert (marked.points, marked.late) == (Fraction(2), False)
+    store.extend(session.id, "Ann", due + timedelta(minutes=30))  # replaced: shorter again, the answer late again
+    assert [a.late for a in store.answers(session.id)] == [False, True]
+    assert list(store.extensions(session.id)) == ["ann"]
+    store.delete_session(session.id)
+    assert store.extensions(session.id) == {}
+
+
+def test_an_ended_extension_is_given_once_for_its_final_score(store: Store) -> None:
+    due = datetime.now(timezone.utc) - timedelta(days=2)
+    session, _ = store.create_session("week 4", "homework", due)
+    store.set_roster(session.id, [("Ann Lee", "{}"), ("Bo Li", "{}"), ("Cy Ng", "{}")])
+    ann, _ = store.join(session, "Ann Lee")
+    bo, _ = store.join(session, "Bo Li")
+    store.extend(session.id, "Ann Lee", due + timedelta(days=1))  # ended yesterday
+    store.extend(session.id, "Bo Li", due + timedelta(days=3))  # ends tomorrow
+    store.extend(session.id, "Cy Ng", due + timedelta(days=1))  # ended, but Cy never joined: no score to send
+    assert store.extensions_due() == [(session.id, ann.id)]
+    assert store.extensions_due() == []  # once
+    assert store.queue_scores(session.id, None, True) == 0  # no platform link: nothing to send, on both databases
+
+
 def test_a_deleted_session_leaves_nothing(store: Store) -> None:
     kept, _ = store.create_session("kept")
     gone, _ = store.create_session("gone")

@@ -1,28 +1,24 @@
 """Counting: the one place where bleu_teach counts n-grams.
 
-Everything BLEU needs from the text, and everything a report shows about
-it, comes from here: for each n-gram order, the clipped matches and the
-number of hypothesis n-grams exactly as they enter the score, and (when a
-report asks for them) the n-gram rows behind those counts and which
-hypothesis tokens they match; the lengths, the closest reference length and
-why it was chosen.
+Everything BLEU needs from the text, and everything a report shows about it, comes from here: for each n-gram
+order, the clipped matches and the number of hypothesis n-grams exactly as they enter the score, and (when a
+report asks for them) the n-gram rows behind those counts and which hypothesis tokens they match; the lengths,
+the closest reference length and why it was chosen.
 
 Two paths, one set of rules:
 
 * :func:`sentence_statistics` keeps the rows (a report needs them);
-* :func:`count_matches` and :func:`pooled_counts` keep only the numbers
-  (``corpus_bleu`` needs speed).  The test suite holds the two equal.
+* :func:`count_matches` and :func:`pooled_counts` keep only the numbers (``corpus_bleu`` needs speed). The test
+  suite holds the two equal.
 
-Reference: Papineni, Roukos, Ward and Zhu (2002), "BLEU: a method for
-automatic evaluation of machine translation", ACL, Sections 2.1 (modified
-precision, clipping) and 2.2.2 (brevity penalty, closest reference length).
+Reference: Papineni, Roukos, Ward and Zhu (2002), "BLEU: a method for automatic evaluation of machine
+translation", ACL, Sections 2.1 (modified precision, clipping) and 2.2.2 (brevity penalty, closest reference
+length).
 
-Quirk kept from NLTK, on purpose: a hypothesis shorter than n has no
-n-grams, and NLTK counts that order as 0/1 (no match out of one n-gram)
-rather than leaving it undefined.  :attr:`OrderCounts.total` is that
-denominator as it enters the score; :attr:`OrderCounts.ngrams` is the real
-number of n-grams (0); :attr:`OrderCounts.counted_as_one` says which rule
-applied.
+Quirk kept from NLTK, on purpose: a hypothesis shorter than n has no n-grams, and NLTK counts that order as 0/1
+(no match out of one n-gram) rather than leaving it undefined. :attr:`OrderCounts.total` is that denominator as
+it enters the score; :attr:`OrderCounts.ngrams` is the real number of n-grams (0);
+:attr:`OrderCounts.counted_as_one` says which rule applied.
 """
 
 from __future__ import annotations
@@ -70,12 +66,10 @@ Tokens = tuple[Hashable, ...]
 class CountFraction(Fraction):
     """An exact fraction that remembers the counts it was made from.
 
-    ``numerator`` is the clipped n-gram count and ``denominator`` the number of
-    n-grams in the hypothesis, unreduced: 2/4 stays 2/4.  NLTK's smoothing
-    methods read those counts (method 1 adds epsilon to a zero numerator and
-    divides by the original denominator), so keeping them is needed for
-    parity.  Comparison, hashing and arithmetic use the fraction's value, and
-    equality is symmetric with any other number, reduced or not.
+    ``numerator`` is the clipped n-gram count and ``denominator`` the number of n-grams in the hypothesis,
+    unreduced: 2/4 stays 2/4. NLTK's smoothing methods read those counts (method 1 adds epsilon to a zero
+    numerator and divides by the original denominator), so keeping them is needed for parity. Comparison,
+    hashing and arithmetic use the fraction's value, and equality is symmetric with any other number.
 
     >>> p = CountFraction(2, 4)
     >>> p.numerator, p.denominator, p == Fraction(1, 2), Fraction(1, 2) == p, p * 2 == 1
@@ -272,19 +266,16 @@ def check_counting_work(references: Sequence[Tokens], hypothesis: Tokens, max_n:
 def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) -> list[int]:
     """Clipped matches of orders 1..``max_n`` for one sentence (the lean path).
 
-    Count_clip = min(Count, Max_Ref_Count), the maximum taken over the
-    references one at a time, never their sum (Papineni et al. 2002, 2.1).
+    Count_clip = min(Count, Max_Ref_Count), the maximum taken over the references one at a time, never their
+    sum (Papineni et al. 2002, 2.1).
 
-    Order by order: most hypothesis n-grams occur once, and an n-gram that
-    occurs once is clipped to 1 if some reference has it and to 0 otherwise.
-    So the matches start as the hypothesis's distinct n-grams less those no
-    reference has: one set difference against the references laid end to
-    end, with a gap between them that no n-gram crosses.  Only an
-    n-gram that occurs more than once in the hypothesis and is found in a
-    reference has its counts compared, one reference at a time.  Order 1
-    compares the tokens themselves (no 1-tuples are made), and an order
-    without a match ends the counting: an (n+1)-gram found in a reference
-    has its first n tokens found there too.
+    Order by order: most hypothesis n-grams occur once, and an n-gram that occurs once is clipped to 1 if some
+    reference has it and to 0 otherwise. So the matches start as the hypothesis's distinct n-grams less those no
+    reference has: one set difference against the references laid end to end, with a gap between them that no
+    n-gram crosses. Only an n-gram that occurs more than once in the hypothesis and is found in a reference has
+    its counts compared, one reference at a time. Order 1 compares the tokens themselves (no 1-tuples are made),
+    and an order without a match ends the counting: an (n+1)-gram found in a reference has its first n tokens
+    found there too.
 
     >>> # "the" 3 times (the second reference has it 3 times) and "cat"; "the the" twice (the second has it twice),
     >>> # "the cat" once (the first has it)

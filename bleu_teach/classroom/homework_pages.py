@@ -1,13 +1,17 @@
 """The homework's routes: the student's page and answers, and the teacher's gradebook export.
 
 The student's page asks ``/class/api/homework`` for their questions (text and
-how to answer, never the answers) and sends each answer to
+how to answer, never the answers), their own due time and whether the homework
+is still open for them, and sends each answer to
 ``/class/api/homework/answer``, which checks it with their own variant and
 answers with the verdict and the named mistake only. The teacher's
 ``grades.csv`` has a row per student (per roster name, with the platform's
-identifiers the roster gave) and a column per exercise (1 for a right last
-answer, 0 for a wrong one, empty for none), the total and the late answers, in
-the form Moodle's and Canvas's gradebook imports read (TEACHERS_GUIDE.md).
+identifiers the roster gave) and, graded by :mod:`~bleu_teach.classroom.grading`,
+a column per exercise (its points: 1 for a right last answer, less a late
+one's penalty, 0 for a wrong one, empty for none), the points, the maximum, the
+percentage, whether a counted answer was late, the student's extension and the
+tries used per question, in the form Moodle's and Canvas's gradebook imports
+read (TEACHERS_GUIDE.md). A student who never answered gets empty cells, not 0.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.bodies import AnswerBody, NameBody
+from bleu_teach.classroom.grading import LatePolicy, counted, due_for, mark, past_due, percentage_text, points_text
 from bleu_teach.classroom.guard import Limiter, SharedLimiter, csv_cell
 from bleu_teach.classroom.handling import error, json_body
 from bleu_teach.classroom.homework import Homework
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, Refused, allowed
-from bleu_teach.classroom.schema import NOT_AN_ANSWER
-from bleu_teach.classroom.store import Session, Store, Student
+from bleu_teach.classroom.schema import NOT_AN_ANSWER, now
+from bleu_teach.classroom.store import PastDue, Session, Store, Student, fold
 from bleu_teach.classroom.store_answers import TriesUsed
 
 
@@ -72,6 +77,10 @@ class HomeworkRoutes:
         session, student = self._homework(found)
         asked = await run_in_threadpool(self.homework.questions, student)
         given = await run_in_threadpool(self.room.store.answers, session.id, student.id)
+        until = await run_in_threadpool(self.room.store.extension, student)
+        due = due_for(session, until)
+        policy = LatePolicy.of(session)
+        closed = policy.rule == "refuse" and past_due(session, until, now())  # closed for this student
         last = {
             answer.exercise: {
                 "answer": answer.answer,
@@ -89,8 +98,10 @@ class HomeworkRoutes:
             {
                 "title": session.title,
                 "nickname": student.nickname,
-                "open": session.open,
-                "due": session.due.isoformat() if session.due else None,
+                "open": session.open and not closed,
+                "due": due.isoformat() if due else None,
+                "extended": until is not None,
+                "late": str(policy),
                 "tries": session.tries,
                 "questions": [
                     question
@@ -116,6 +127,11 @@ class HomeworkRoutes:
             store = self.room.store
             judged = await run_in_threadpool(self.homework.judge, student, exercise_id, answer)
             if judged.mistake == NOT_AN_ANSWER:  # no number, no letter: nothing to grade, and nothing replaced
+                if LatePolicy.of(session).rule == "refuse":  # closed for them: said before the form is
+                    until = await run_in_threadpool(store.extension, student)
+                    due = due_for(session, until)
+                    if due is not None and past_due(session, until, now()):
+                        raise PastDue(due)
                 used = await run_in_threadpool(store.tries, student, exercise_id)
                 return JSONResponse(
                     {
@@ -143,7 +159,7 @@ class HomeworkRoutes:
             used = await run_in_threadpool(store.tries, student, exercise_id)
             if stored and self.graded is not None:
                 await self.graded(session.id, student.id)
-        except TriesUsed as problem:
+        except (TriesUsed, PastDue) as problem:
             return error(str(problem), 409)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
@@ -158,58 +174,66 @@ class HomeworkRoutes:
         )
 
     def _grades(self, session: Session) -> str:
+        """The gradebook file: a row per roster name (or per student, without a roster), graded as the platform's
+        scores are (:func:`~bleu_teach.classroom.grading.mark`)."""
         store = self.room.store
-        people = store.roster(session.id)
         listed = store.roster_names(session.id)
         exercises = sorted(self.homework.counts(session.id))
-        last: dict[tuple[int, str], Any] = {}
-        late: dict[int, int] = {}
+        policy = LatePolicy.of(session)
+        given = store.answers(session.id)
+        last: dict[int, dict[str, Any]] = {}  # each student's counted answer to each question
+        for (who, exercise_id), answer in counted(given).items():
+            last.setdefault(who, {})[exercise_id] = answer
         tries: dict[tuple[int, str], int] = {}
-        for answer in store.answers(session.id):
-            last[(answer.student_id, answer.exercise)] = answer
-            late[answer.student_id] = late.get(answer.student_id, 0) + answer.late
+        for answer in given:
             if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
                 tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
+        extended = store.extensions(session.id)
         rows: list[tuple[str, dict[str, str], int | None]] = []
         if listed:  # every name on the roster, joined or not, in the roster's order
             rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]
         else:
-            rows = [(student.nickname, {}, student.id) for student in people]
+            rows = [(student.nickname, {}, student.id) for student in store.roster(session.id)]
         identifier_columns = list(dict.fromkeys(key for _, identifiers, _ in rows for key in identifiers))
         out = io.StringIO()
         writer = csv.writer(out)
         name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
         writer.writerow(
             [
-                name_column,
-                *identifier_columns,
-                *exercises,
-                f"{session.title} (total, out of {len(exercises)})",
-                "Late answers",
-                *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
+                csv_cell(cell)
+                for cell in (
+                    name_column,
+                    *identifier_columns,
+                    *exercises,
+                    session.title,  # the points: a Canvas assignment of the homework's name takes them
+                    "Maximum points",
+                    f"{session.title} (%)",
+                    "Late",
+                    "Extended until",
+                    *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
+                )
             ]
         )
         for name, identifiers, student_id in rows:
-            marks = []
-            for exercise_id in exercises:
-                given = last.get((student_id, exercise_id)) if student_id is not None else None
-                marks.append("" if given is None else "1" if given.verdict == "correct" else "0")
-            total = sum(mark == "1" for mark in marks)
-            used = [
-                tries.get((student_id, exercise_id), 0) if student_id is not None else 0 for exercise_id in exercises
-            ]
-            writer.writerow(
-                [
-                    csv_cell(cell)
-                    for cell in (
-                        name,
-                        *(identifiers.get(c, "") for c in identifier_columns),
-                        *marks,
-                        total,
-                        late.get(student_id or -1, 0),
-                        *used,
-                    )
+            got = mark(last.get(student_id or 0, {}), exercises, policy)
+            until = extended.get(fold(name), ("", None))[1]
+            extension = until.isoformat(timespec="minutes") if until else ""
+            cells: list[Any]
+            if got.started:
+                cells = [
+                    *("" if value is None else points_text(value) for value in got.per_question.values()),
+                    points_text(got.points),
+                    got.maximum,
+                    percentage_text(got.points, got.maximum),
+                    "yes" if got.late else "no",
+                    extension,
+                    *(tries.get((student_id or 0, exercise_id), 0) for exercise_id in exercises),
                 ]
+            else:  # never started: blanks, not 0 (an import must not write a 0 over an extension)
+                blank = [""] * len(exercises)
+                cells = [*blank, "", got.maximum, "", "", extension, *blank]
+            writer.writerow(
+                [csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns), *cells)]
             )
         return out.getvalue()
 

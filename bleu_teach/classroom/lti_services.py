@@ -263,7 +263,8 @@ class ScoreSender:
     """Sends the queued scores to the platforms (the outbox of :meth:`~bleu_teach.classroom.store.Store.queue_scores`)
     as a task of the server's loop: at once when a score is queued in this process (:meth:`graded`), and every
     :data:`SEND_EVERY` seconds for those of other workers, those whose platform failed before, and the homeworks
-    whose due time has come (their final scores). A score is marked sent only once the platform took it."""
+    whose due time has come and the extensions that have ended (their final scores). A score is marked sent only
+    once the platform took it."""
 
     def __init__(self, store: Any, client: PlatformClient) -> None:
         self.store = store
@@ -300,11 +301,14 @@ class ScoreSender:
             self.wake.clear()
 
     async def send_due(self) -> int:
-        """Queue the final scores of homeworks now due, then send what is due; how many were taken."""
+        """Queue the final scores of homeworks now due (and of students whose extension has ended), then send what
+        is due; how many were taken."""
         from starlette.concurrency import run_in_threadpool
 
         for session_id in await run_in_threadpool(self.store.finish_due):
             await run_in_threadpool(self.store.queue_scores, session_id, None, True)
+        for session_id, student_id in await run_in_threadpool(self.store.extensions_due):
+            await run_in_threadpool(self.store.queue_scores, session_id, student_id, True)
         claimed = await run_in_threadpool(self.store.claim_scores)
         if not claimed:
             return 0

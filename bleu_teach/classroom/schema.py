@@ -30,6 +30,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.types import TypeDecorator
@@ -100,6 +101,9 @@ sessions = Table(
     Column("due", UtcDateTime()),
     Column("closed", UtcDateTime()),
     Column("tries", Integer),  # a homework's tries per question (None: DEFAULT_TRIES)
+    # A homework's late policy (classroom.grading): "accept", "refuse" or "penalty:N" (N percent off a late answer).
+    Column("late", String(12), nullable=False, server_default="accept"),
+    Column("projector_digest", String(64)),  # the projector link's token, as a digest (None: no link)
 )
 
 students = Table(
@@ -136,19 +140,21 @@ answers = Table(
     PrimaryKeyConstraint("session_id", "student_id", "answer_id"),
 )
 
-#: Polls: a question put to the room (a bank exercise with options, or the presenter's own), round by round.
+#: Polls: a question put to the room (a bank exercise, a new variant of one, or the presenter's own), round by round.
 polls = Table(
     "polls",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-    Column("question", String(400), nullable=False),
+    Column("question", Text, nullable=False),  # a variant's, with its sentences, may pass 400 characters
     Column("options", String(2000), nullable=False),  # JSON: [[letter, text], ...]
     Column("exercise", String(16), nullable=False),  # the bank exercise asked, "" for the presenter's own
     Column("round", Integer, nullable=False),  # 1, then 2 after discussion (peer instruction)
     Column("first_round", Integer),  # round 2's round 1
     Column("state", String(10), nullable=False),  # "open", "closed" (votes counted, histogram shown)
     Column("opened", UtcDateTime(), nullable=False),
+    Column("answer", String(8), nullable=False, server_default=""),  # a variant's right letter ("": the bank's)
+    Column("revealed", Boolean, nullable=False, server_default=false()),  # the teacher shows the right answer
 )
 
 votes = Table(
@@ -179,6 +185,19 @@ roster = Table(
     Column("matched", Text, nullable=False, server_default=""),
     PrimaryKeyConstraint("session_id", "folded"),
     Index("roster_matched", "session_id", "matched"),
+)
+
+#: A homework's extensions: a student (their roster name, or the nickname they joined under) may answer until
+#: ``until`` instead of the due time; ``finished``: their final score was queued for the platform (AGS) at that time.
+extensions = Table(
+    "extensions",
+    metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("folded", Text, nullable=False),  # the name as compared (fold), as students.folded and roster.folded
+    Column("name", String(MAX_NAME), nullable=False),
+    Column("until", UtcDateTime(), nullable=False),
+    Column("finished", Boolean, nullable=False),
+    PrimaryKeyConstraint("session_id", "folded"),
 )
 
 #: A homework session's variants, drawn on the server when it is made: the students get them in turn. The right
@@ -399,6 +418,7 @@ class Session:
     due: datetime | None
     closed: datetime | None
     tries: int = DEFAULT_TRIES
+    late: str = "accept"  # a homework's late policy: "accept", "refuse" or "penalty:N" (classroom.grading)
 
     @property
     def open(self) -> bool:
@@ -546,6 +566,7 @@ def session_of(row: Any) -> Session:
         row["due"],
         row["closed"],
         row["tries"] or DEFAULT_TRIES,
+        row["late"] or "accept",
     )
 
 

@@ -10,8 +10,9 @@ What the store promises:
 * **No answer counted twice.** Each answer carries the id its page gave it
   (a UUID); storing the same id again for the same student stores nothing and
   answers what was stored the first time (:meth:`Store.record_answer`).
-* **No secret kept in clear.** The teacher's secret and each student's token
-  are kept as SHA-256 digests and compared in constant time.
+* **No secret kept in clear.** The teacher's secret, the projector link's
+  token and each student's token are kept as SHA-256 digests and compared in
+  constant time.
 * **Nothing kept after a session is deleted**: its students and answers go
   with it (:meth:`Store.delete_session`).
 
@@ -20,8 +21,8 @@ database, keeps the sessions and carries the notices of what changed,
 :mod:`~bleu_teach.classroom.store_students` the students and the roster,
 :mod:`~bleu_teach.classroom.store_answers` the answers,
 :mod:`~bleu_teach.classroom.store_polls` the polls and their votes,
-:mod:`~bleu_teach.classroom.store_homework` the homework variants
-(:mod:`~bleu_teach.classroom.store_base` is what they share). Every SQL
+:mod:`~bleu_teach.classroom.store_homework` the homework variants and
+extensions (:mod:`~bleu_teach.classroom.store_base` is what they share). Every SQL
 statement of the classroom is in these modules: the rest of it calls their
 methods (``tests/test_classroom_structure.py`` holds it so).
 """
@@ -43,6 +44,7 @@ from sqlalchemy import create_engine, delete, event, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError
 
+from bleu_teach.classroom.grading import LatePolicy
 from bleu_teach.classroom.schema import (
     CLASSROOM_TABLES,
     CODE_ALPHABET,
@@ -56,6 +58,7 @@ from bleu_teach.classroom.schema import (
     bounded,
     database_url,
     digest,
+    extensions,
     fold,
     homework_variants,
     lti_links,
@@ -71,7 +74,7 @@ from bleu_teach.classroom.schema import (
     students,
     votes,
 )
-from bleu_teach.classroom.store_answers import AnswerRecords, TriesUsed
+from bleu_teach.classroom.store_answers import AnswerRecords, PastDue, TriesUsed
 from bleu_teach.classroom.store_base import notifies, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
 from bleu_teach.classroom.store_limits import LimitRecords
@@ -90,6 +93,12 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA secure_delete=ON")  # what is deleted is overwritten, not left readable in the file
     cursor.close()
 
+
+#: A projector link's token: letters and digits a teacher can type on the room's computer (the join codes'), 20 of
+#: them (31^20, about 99 bits: never guessed); a longer one is refused unread.
+PROJECTOR_ALPHABET = CODE_ALPHABET
+PROJECTOR_LENGTH = 20
+MAX_PROJECTOR_TOKEN = 64
 
 #: The PostgreSQL channel the writes notify (classroom.feed listens to it).
 CHANGES_CHANNEL = "bleu_teach_changes"
@@ -157,7 +166,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
     students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
     :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls
-    :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants
+    :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants and extensions
     :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`, its rate-limit counters (PostgreSQL)
     :class:`~bleu_teach.classroom.store_limits.LimitRecords`, the learning platforms that launch it (LTI 1.3)
     :class:`~bleu_teach.classroom.store_lti.LtiRecords` and their grades
@@ -288,11 +297,18 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
     # --- sessions ---------------------------------------------------------------------------------------------
 
     def create_session(
-        self, title: str, kind: str = "live", due: datetime | None = None, tries: int | None = None
+        self,
+        title: str,
+        kind: str = "live",
+        due: datetime | None = None,
+        tries: int | None = None,
+        late: str = "accept",
     ) -> tuple[Session, str]:
         """A new session and its teacher's secret (shown once: only its digest is kept). ``tries``: a homework's
-        tries per question (default :data:`DEFAULT_TRIES`)."""
+        tries per question (default :data:`DEFAULT_TRIES`); ``late``: its late policy
+        (:class:`~bleu_teach.classroom.grading.LatePolicy`: accept, refuse or penalty:N)."""
         title = bounded(title, "title", MAX_TITLE)
+        policy = LatePolicy.parse(late)
         if tries is not None and (isinstance(tries, bool) or not isinstance(tries, int) or not 1 <= tries <= MAX_TRIES):
             raise ValueError(f"tries: a whole number from 1 to {MAX_TRIES}, not {str(tries)[:20]!r}.")
         if kind not in ("live", "homework"):
@@ -311,6 +327,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
                 "due": due,
                 "closed": None,
                 "tries": tries,
+                "late": str(policy),
             }
             try:
                 with self._begin() as connection:
@@ -363,6 +380,7 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
             connection.execute(delete(polls).where(polls.c.session_id == session_id))
             connection.execute(delete(roster).where(roster.c.session_id == session_id))
             connection.execute(delete(homework_variants).where(homework_variants.c.session_id == session_id))
+            connection.execute(delete(extensions).where(extensions.c.session_id == session_id))
             for table in (lti_teachers, lti_users, lti_offers, lti_links):
                 connection.execute(delete(table).where(table.c.session_id == session_id))
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
@@ -371,6 +389,41 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
         if not self.postgres:  # the log still holds the pages as they were before: merge it and empty it
             with self.engine.connect() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # --- the projector link ------------------------------------------------------------------------------------
+
+    @notifies(session_arg)
+    def new_projector_token(self, session_id: int) -> str:
+        """A new projector link's token for the session (shown once: only its digest is kept); the old link, and
+        every projector still open on it, stops at once (the change is told, and each projector's stream looks)."""
+        self.session(session_id)
+        token = "".join(secrets.choice(PROJECTOR_ALPHABET) for _ in range(PROJECTOR_LENGTH))
+        with self._begin() as connection:
+            connection.execute(
+                sessions.update().where(sessions.c.id == session_id).values(projector_digest=digest(token))
+            )
+        return token
+
+    @notifies(session_arg)
+    def stop_projector(self, session_id: int) -> None:
+        """The session's projector link stops working (no new one is made)."""
+        with self._begin() as connection:
+            connection.execute(sessions.update().where(sessions.c.id == session_id).values(projector_digest=None))
+
+    def is_projector(self, session_id: int, token: str) -> bool:
+        """Whether ``token`` is the session's projector link's (compared in constant time); False for a session with
+        no link, or none at all."""
+        if not isinstance(token, str) or not 0 < len(token) <= MAX_PROJECTOR_TOKEN:
+            return False
+        with self.engine.connect() as connection:
+            kept = connection.execute(select(sessions.c.projector_digest).where(sessions.c.id == session_id)).scalar()
+        return hmac.compare_digest(kept or "", digest(token))
+
+    def has_projector(self, session_id: int) -> bool:
+        """Whether the session has a projector link that works."""
+        with self.engine.connect() as connection:
+            kept = connection.execute(select(sessions.c.projector_digest).where(sessions.c.id == session_id)).scalar()
+        return kept is not None
 
     def new_teacher_secret(self, session_id: int) -> str:
         """A new teacher secret for the session (the old link stops working): for a teacher link that was lost."""
@@ -384,4 +437,15 @@ class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRe
         return secret
 
 
-__all__ = ["Answer", "Poll", "Session", "Store", "Student", "TriesUsed", "database_url", "digest", "fold"]
+__all__ = [
+    "Answer",
+    "PastDue",
+    "Poll",
+    "Session",
+    "Store",
+    "Student",
+    "TriesUsed",
+    "database_url",
+    "digest",
+    "fold",
+]

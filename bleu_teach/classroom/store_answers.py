@@ -4,19 +4,22 @@ a moment.
 Each answer carries the id its page gave it (a UUID); storing the same id
 again for the same student stores nothing and answers what was stored the
 first time (:meth:`AnswerRecords.record_answer`). An answer after the
-session's due time is kept, marked late; one past a homework question's tries
-is refused (:class:`TriesUsed`), counted and stored in one statement.
+session's due time (a homework student's own, with their extension) is kept,
+marked late, unless the homework refuses late answers (:class:`PastDue`); one
+past a homework question's tries is refused (:class:`TriesUsed`), counted and
+stored in one statement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, literal, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from bleu_teach.classroom.grading import LatePolicy, due_for
 from bleu_teach.classroom.schema import (
     ANSWER_ID_LENGTH,
     MAX_ANSWER,
@@ -43,12 +46,30 @@ class TriesUsed(ValueError):
         self.tries = tries
 
 
+class PastDue(ValueError):
+    """A homework answer after the student's due time (their extension's, if they have one) to a homework that
+    refuses late answers: nothing stored."""
+
+    def __init__(self, due: datetime) -> None:
+        super().__init__(
+            f"This homework closed for you at {due.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC (your due time): "
+            "your answer was not taken."
+        )
+        self.due = due
+
+
 class AnswerRecords(Records):
     """The answers' methods of :class:`~bleu_teach.classroom.store.Store`."""
 
     if TYPE_CHECKING:
 
         def session(self, session_id: int) -> Session: ...  # the store's: store.Store.session
+
+        def extension(self, student: Student) -> datetime | None: ...  # store_homework's
+
+    def due_of(self, student: Student, session: Session) -> datetime | None:
+        """The student's own due time: their extension's if they have one (a homework's), else the session's."""
+        return due_for(session, self.extension(student)) if session.kind == "homework" else session.due
 
     def tries(self, student: Student, exercise: str) -> int:
         """How many tries the student has used on an exercise: answers stored (each once, whatever was sent again)
@@ -94,9 +115,10 @@ class AnswerRecords(Records):
     ) -> tuple[Answer, bool]:
         """Keep an answer once: (what is stored, whether this call stored it). The same ``answer_id`` sent again
         (a page that lost its connection sends again) stores nothing and answers the first one. ``session`` is
-        the student's, if the caller has it (its due time marks late answers). With ``max_tries``, a new answer
-        to an exercise the student has answered that often already is refused (:class:`TriesUsed`): counted and
-        stored in one step, so answers sent at once cannot get past the count."""
+        the student's, if the caller has it (its due time, or the student's extension's, marks late answers; a
+        homework that refuses late answers refuses one, :class:`PastDue`, unless it was stored before). With
+        ``max_tries``, a new answer to an exercise the student has answered that often already is refused
+        (:class:`TriesUsed`): counted and stored in one step, so answers sent at once cannot get past the count."""
         answer_id = bounded(answer_id, "answer id", ANSWER_ID_LENGTH)
         answer = bounded(answer, "answer", MAX_ANSWER, empty=True)
         if verdict not in VERDICTS:
@@ -104,6 +126,9 @@ class AnswerRecords(Records):
         if session is None or session.id != student.session_id:
             session = self.session(student.session_id)
         moment = at or now()
+        due = self.due_of(student, session)
+        late = due is not None and moment > due
+        refused = late and LatePolicy.of(session).rule == "refuse"
         row = {
             "session_id": student.session_id,
             "student_id": student.id,
@@ -113,7 +138,7 @@ class AnswerRecords(Records):
             "verdict": verdict,
             "mistake": str(mistake)[:MAX_MISTAKE],
             "at": moment,
-            "late": session.due is not None and moment > session.due,
+            "late": late,
         }
         dialect = postgresql if self.postgres else sqlite
         if max_tries is None:
@@ -137,7 +162,7 @@ class AnswerRecords(Records):
         def write(connection: Any) -> tuple[Answer, bool]:
             if max_tries is not None and self.postgres:  # one of the student's answers at a time: then count
                 connection.execute(select(students.c.id).where(students.c.id == student.id).with_for_update())
-            if connection.execute(statement).first() is not None:
+            if not refused and connection.execute(statement).first() is not None:
                 return answer_of(row), True
             kept = (
                 connection.execute(
@@ -150,6 +175,8 @@ class AnswerRecords(Records):
                 .mappings()
                 .first()
             )
+            if kept is None and refused:
+                raise PastDue(due or moment)
             if kept is None:
                 raise TriesUsed(max_tries or 0)
             return answer_of(kept), False

@@ -1,31 +1,41 @@
 """The store's LTI grades (Assignment and Grade Services 2.0): the grade column (line item) of each platform link,
-and the scores' outbox: a score queued when an answer is judged or a homework falls due, claimed by one worker,
-sent, and kept queued (tried again later and later) while the platform does not take it."""
+and the scores' outbox: a score queued when an answer is judged or a homework falls due (a student with an
+extension: when it ends), claimed by one worker, sent, and kept queued (tried again later and later) while the
+platform does not take it. A score is the student's points as :func:`~bleu_teach.classroom.grading.mark` gives
+them (a late answer's penalty applied) out of the homework's questions, as in the gradebook file."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, func, select
 
+from bleu_teach.classroom.grading import LatePolicy, Mark, counted, mark, score_number
 from bleu_teach.classroom.lti import Platform
 from bleu_teach.classroom.schema import (
-    NOT_AN_ANSWER,
+    Session,
+    answer_of,
     answers,
+    extensions,
     homework_variants,
     lti_links,
     lti_scores,
     lti_users,
     now,
     sessions,
+    students,
 )
 from bleu_teach.classroom.store_base import Records
 
 
 class ScoreRecords(Records):
     """The grades' part of :class:`~bleu_teach.classroom.store.Store`."""
+
+    if TYPE_CHECKING:
+
+        def session(self, session_id: int) -> Session: ...  # the store's: store.Store.session
 
     # --- grades (AGS 2.0): the line item of each link, the scores' outbox ----------------------------------------
 
@@ -49,33 +59,52 @@ class ScoreRecords(Records):
                 or ""
             )
 
-    def score_of(self, session_id: int, student_id: int) -> tuple[int, int, int]:
-        """A homework student's (right, questions, answered): each question's last answer counts."""
+    def questions(self, session_id: int) -> list[str]:
+        """A homework's questions: the exercises it drew variants of, in the course's order (one point each)."""
         with self.engine.connect() as connection:
-            questions = connection.execute(
-                select(func.count(func.distinct(homework_variants.c.exercise))).where(
-                    homework_variants.c.session_id == session_id
+            return sorted(
+                connection.execute(
+                    select(func.distinct(homework_variants.c.exercise)).where(
+                        homework_variants.c.session_id == session_id
+                    )
+                ).scalars()
+            )
+
+    def mark_of(self, session: Session, student_id: int) -> Mark:
+        """A homework student's mark (:func:`~bleu_teach.classroom.grading.mark`): each question's last answer
+        the checker could read counts, a late one with the homework's penalty."""
+        with self.engine.connect() as connection:
+            rows = (
+                connection.execute(
+                    select(answers)
+                    .where(answers.c.session_id == session.id, answers.c.student_id == student_id)
+                    .order_by(answers.c.at, answers.c.answer_id)
                 )
-            ).scalar()
-            rows = connection.execute(
-                select(answers.c.exercise, answers.c.verdict)
-                .where(
-                    answers.c.session_id == session_id,
-                    answers.c.student_id == student_id,
-                    answers.c.mistake != NOT_AN_ANSWER,
-                )
-                .order_by(answers.c.at, answers.c.answer_id)
-            ).all()
-        last = {row.exercise: row.verdict for row in rows}
-        return sum(verdict == "correct" for verdict in last.values()), int(questions or 0), len(last)
+                .mappings()
+                .all()
+            )
+        last = {exercise: answer for (_, exercise), answer in counted(answer_of(row) for row in rows).items()}
+        return mark(last, self.questions(session.id), LatePolicy.of(session))
 
     def queue_scores(self, session_id: int, student_id: int | None = None, final: bool = False) -> int:
         """Queue the score of one student (``student_id``) or of every launched student who answered, for each
         platform link of the session that has a grade column; a score not yet sent for the same column and
-        student is replaced. How many were queued."""
+        student is replaced. ``final``: the due time has come (``Completed``); a student whose extension has
+        not ended yet is left for its end (:meth:`extensions_due`), when ``student_id`` is not given. How many
+        were queued."""
+        session = self.session(session_id)
+        moment = now()
+        extended = {folded: until for folded, until in self._extension_times(session_id)}
         with self.engine.connect() as connection:
             targets = connection.execute(
-                select(lti_links.c.platform_id, lti_links.c.line_item_url, lti_users.c.subject, lti_users.c.student_id)
+                select(
+                    lti_links.c.platform_id,
+                    lti_links.c.line_item_url,
+                    lti_users.c.subject,
+                    lti_users.c.student_id,
+                    students.c.folded,
+                )
+                .select_from(lti_links)
                 .join(
                     lti_users,
                     and_(
@@ -84,6 +113,7 @@ class ScoreRecords(Records):
                         lti_users.c.context_id == lti_links.c.context_id,  # their own course's column only
                     ),
                 )
+                .join(students, students.c.id == lti_users.c.student_id)
                 .where(
                     lti_links.c.session_id == session_id,
                     lti_links.c.line_item_url != "",
@@ -92,14 +122,17 @@ class ScoreRecords(Records):
             ).all()
         queued = 0
         for target in dict.fromkeys(targets):
-            right, questions, answered = self.score_of(session_id, target.student_id)
-            if questions == 0 or answered == 0:  # nothing answered: the column stays blank, not 0
+            until = extended.get(target.folded)
+            if final and student_id is None and until is not None and until > moment:
+                continue  # their final score is sent when their extension ends
+            got = self.mark_of(session, target.student_id)
+            if got.maximum == 0 or not got.started:  # nothing answered: the column stays blank, not 0
                 continue
             body = {
                 "userId": target.subject,
-                "scoreGiven": right,
-                "scoreMaximum": questions,
-                "activityProgress": "Completed" if final or answered == questions else "InProgress",
+                "scoreGiven": score_number(got.points),
+                "scoreMaximum": got.maximum,
+                "activityProgress": "Completed" if final or got.answered == got.maximum else "InProgress",
                 "gradingProgress": "FullyGraded",
                 "timestamp": now().isoformat(timespec="milliseconds"),
             }
@@ -217,3 +250,39 @@ class ScoreRecords(Records):
                     .values(finished=True)
                 )
         return sorted({row.session_id for row in due})
+
+    def _extension_times(self, session_id: int) -> list[Any]:
+        with self.engine.connect() as connection:
+            return list(
+                connection.execute(
+                    select(extensions.c.folded, extensions.c.until).where(extensions.c.session_id == session_id)
+                ).all()
+            )
+
+    def extensions_due(self) -> list[tuple[int, int]]:
+        """The extensions that have ended since their final score was queued: marked, and (session, student) given
+        for each whose student has joined (the caller queues their final score)."""
+        moment = now()
+        with self._begin() as connection:
+            ended = list(
+                connection.execute(
+                    select(extensions.c.session_id, extensions.c.folded, students.c.id)
+                    .select_from(extensions)
+                    .outerjoin(
+                        students,
+                        and_(
+                            students.c.session_id == extensions.c.session_id,
+                            students.c.folded == extensions.c.folded,
+                            students.c.removed.is_(None),
+                        ),
+                    )
+                    .where(extensions.c.finished.is_(False), extensions.c.until <= moment)
+                ).all()
+            )
+            for row in ended:
+                connection.execute(
+                    extensions.update()
+                    .where(extensions.c.session_id == row.session_id, extensions.c.folded == row.folded)
+                    .values(finished=True)
+                )
+        return sorted({(row.session_id, row.id) for row in ended if row.id is not None})

@@ -5,9 +5,10 @@ PostgreSQL with ``--database postgresql://...``) and prints where it keeps
 its records, the teacher page's link and, on a classroom network, the address
 and a QR code for the projector. ``class new`` creates a session without the
 teacher page and ``class homework`` a homework (each student's own questions,
-checked on the server); ``class list``, ``class link`` (a new teacher link),
-``class close`` and ``class delete`` manage them; ``class nginx`` prints the
-configuration of an nginx in front of a department's server.
+checked on the server, with its late policy: ``--late``); ``class list``,
+``class link`` (a new teacher link), ``class extend`` (a homework student's own
+due time), ``class close`` and ``class delete`` manage them; ``class nginx``
+prints the configuration of an nginx in front of a department's server.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import secrets
 import sys
 from dataclasses import replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +83,14 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         "--due",
         required=True,
         metavar="TIME",
-        help="when it is due, with its time zone: 2026-12-01T09:00+01:00 (later answers are marked late)",
+        help="when it is due, with its time zone: 2026-12-01T09:00+01:00 (later answers: --late)",
+    )
+    homework.add_argument(
+        "--late",
+        default="accept",
+        metavar="POLICY",
+        help="an answer after the due time (or a student's extension): accept (counted in full, marked late; the "
+        "default), refuse (the homework closes for the student), or penalty:N (N percent off its points)",
     )
     homework.add_argument(
         "--roster",
@@ -163,7 +172,13 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         default=DEFAULTS.address,
         help=f"the server's address, for the link (default {DEFAULTS.address})",
     )
-    commands_with_database = [serve, new, homework, listing, link, *add_lti_command(what)]
+    extend = what.add_parser("extend", help="give a homework's student more time: a due time of their own")
+    extend.add_argument("session", type=int, help="the homework's number (class list shows them)")
+    extend.add_argument("name", help="the student's name as the roster has it (or the nickname they joined under)")
+    extend.add_argument(
+        "--until", required=True, metavar="TIME", help="their due time, with its time zone: 2026-12-03T09:00+01:00"
+    )
+    commands_with_database = [serve, new, homework, listing, link, extend, *add_lti_command(what)]
     for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
         one = what.add_parser(name, help=text)
         one.add_argument("session", type=int, help="the session's number (class list shows them)")
@@ -283,7 +298,9 @@ def nginx_configuration(
 def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
-        raise ValueError("choose what to do: class serve, new, homework, list, link, nginx, lti, close or delete")
+        raise ValueError(
+            "choose what to do: class serve, new, homework, list, link, extend, nginx, lti, close or delete"
+        )
     if args.class_command == "nginx":  # no database: a file for the department's web server
         print(
             nginx_configuration(
@@ -330,6 +347,8 @@ def run_classroom(args: argparse.Namespace) -> int:
                 f"Session {args.session}: your new teacher link (the old one no longer works): "
                 f"{_link(args.address, 'enter', session=args.session, secret=secret)}"
             )
+        elif args.class_command == "extend":
+            _extend(args, store)
         elif args.class_command == "list":
             for session in store.sessions():
                 state = "open" if session.open else "closed"
@@ -350,19 +369,16 @@ def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
     """A homework's due time, roster and variants, checked and drawn (a minute or so) before anything is made."""
     import json
     import time
-    from datetime import datetime
 
+    from bleu_teach.classroom.grading import LatePolicy
     from bleu_teach.classroom.homework import avoided, draw
     from bleu_teach.exercises.roster import load_roster
 
-    try:
-        due = datetime.fromisoformat(args.due)
-    except ValueError:
-        raise ValueError(f"--due: {args.due[:40]!r} is not a time such as 2026-12-01T09:00+01:00") from None
-    if due.tzinfo is None:
-        raise ValueError("--due: give the time zone too, e.g. 2026-12-01T09:00+01:00 or 2026-12-01T08:00Z")
+    due = _moment(args.due, "--due")
+    late = LatePolicy.parse(args.late, "--late")
     if due < datetime.now(due.tzinfo):
-        print(f"note: --due {args.due} is already past: every answer will be marked late", file=sys.stderr)
+        told = "no answer will be taken" if late.rule == "refuse" else "every answer will be marked late"
+        print(f"note: --due {args.due} is already past: {told}", file=sys.stderr)
     if not 1 <= args.variants <= 200:
         raise ValueError(f"--variants: 1 to 200, not {args.variants}")
     if not 1 <= args.tries <= 100:
@@ -417,7 +433,7 @@ def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
                 f"for: students share {'them' if count > 1 else 'it'} in turn",
                 file=sys.stderr,
             )
-    return {"due": due, "names": names, "variants": variants, "started": started}
+    return {"due": due, "late": late, "names": names, "variants": variants, "started": started}
 
 
 def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> None:
@@ -426,8 +442,8 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
 
     from bleu_teach.classroom.homework import Homework
 
-    due, names, variants, started = plan["due"], plan["names"], plan["variants"], plan["started"]
-    session, secret = store.create_session(args.title, "homework", due, args.tries)
+    due, late, names, variants, started = (plan[key] for key in ("due", "late", "names", "variants", "started"))
+    session, secret = store.create_session(args.title, "homework", due, args.tries, str(late))
     try:
         alike = store.set_roster(session.id, names) if names else []
     except BaseException:  # no half-made homework (open to anyone, without its roster) is left behind
@@ -444,7 +460,8 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
     homework.save(session, variants)
     drawn = homework.counts(session.id)
     print(
-        f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question), "
+        f"Homework {session.id}: {session.title} (due {due.isoformat()}, {args.tries} tries per question, "
+        f"{late.said()}), "
         f"{time.perf_counter() - started:.0f} s to draw\n"
         f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
         f"  students join at {_link(args.address, 'join_page')} with the code {session.code}"
@@ -452,6 +469,34 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
         f"{_link(args.address, 'homework_page')}\n"
         "  your teacher link (keep it; it is shown only now): "
         f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
+    )
+
+
+def _moment(text: str, option: str) -> datetime:
+    """A time given on the command line, with its zone (compared in UTC)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{option}: {text[:40]!r} is not a time such as 2026-12-01T09:00+01:00") from None
+    if moment.tzinfo is None:
+        raise ValueError(f"{option}: give the time zone too, e.g. 2026-12-01T09:00+01:00 or 2026-12-01T08:00Z")
+    return moment
+
+
+def _extend(args: argparse.Namespace, store: Any) -> None:
+    """A homework's student may answer until their own time (``class extend``)."""
+    until = _moment(args.until, "--until")
+    session = store.session(args.session)  # says so if there is none
+    if session.kind == "homework" and session.due is not None and until <= session.due:
+        raise ValueError(
+            f"--until: {args.until} is not after the homework's due time, {session.due.isoformat(timespec='minutes')}"
+            "; an extension gives more time"
+        )
+    name = store.extend(session.id, args.name, until)
+    print(
+        f"Homework {session.id}: {name} may answer until {until.isoformat(timespec='minutes')} "
+        f"({until.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC); the homework is due "
+        f"{session.due:%Y-%m-%d %H:%M} UTC for the others."
     )
 
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  barWidth, closedText, exerciseLine, rosterMark, summaryText, triesText, verdictText,
+  barWidth, closedText, exerciseLine, lateText, rosterMark, summaryText, triesText, verdictText,
 } from "../../bleu_teach/classroom/static/text.js";
 
 describe("barWidth", () => {
@@ -73,6 +73,20 @@ describe("triesText", () => {
     assert.equal(triesText(1), " 1 try left (an answer in the wrong form uses none).");
     assert.equal(triesText(2), " 2 tries left (an answer in the wrong form uses none).");
     assert.equal(triesText(0), " No tries left: your last answer stands.");
+  });
+});
+
+describe("lateText", () => {
+  test("each late policy in the student's words", () => {
+    assert.equal(lateText("accept", true), "An answer after your due time still counts, marked late.");
+    assert.equal(lateText("refuse", true), "After your due time, no answer is taken.");
+    assert.equal(lateText("penalty:20", true), "A right answer after your due time earns 80% of its point.");
+    assert.equal(lateText("penalty:100", true), "A right answer after your due time earns 0% of its point.");
+  });
+
+  test("closed for this student: that, whatever the policy; an older server's page: as accept", () => {
+    assert.equal(lateText("refuse", false), "This homework is closed: no answer is taken now.");
+    assert.equal(lateText(undefined, true), "An answer after your due time still counts, marked late.");
   });
 });
 

@@ -4,7 +4,7 @@
 import { newId } from "./request.js";
 import { element } from "./dom.js";
 import { send } from "./send.js";
-import { triesText, verdictText } from "./text.js";
+import { lateText, triesText, verdictText } from "./text.js";
 
 /**
  * One of the student's questions (homework_pages.py questions): its text, how to give the answer, the last answer
@@ -25,9 +25,10 @@ const box = /** @type {HTMLElement} */ (document.getElementById("questions"));
  * A question's section: its text, the answer box and Check, and the feedback.
  * @param {Question} item
  * @param {number} number
+ * @param {boolean} open whether the homework still takes this student's answers
  * @returns {HTMLElement}
  */
-function question(item, number) {
+function question(item, number, open) {
   const section = element("section", undefined, "homework-question");
   const heading = element("h2", `Question ${number}`);
   heading.id = `q${number}`;
@@ -62,12 +63,13 @@ function question(item, number) {
       feedback.textContent = `Not taken: ${/** @type {Error} */ (error).message}`;
     }
   });
-  // No tries left: the answer box and Check stay on the page, read-only, with the last answer in it.
+  // No tries left, or the homework closed for this student: the answer box and Check stay on the page, read-only,
+  // with the last answer in it.
   function usedUp() {
     input.readOnly = true;
     button.disabled = true;
   }
-  if (item.tries_left === 0) usedUp();
+  if (item.tries_left === 0 || !open) usedUp();
   section.append(form, feedback);
   return section;
 }
@@ -83,12 +85,14 @@ async function load() {
   /** @type {Intl.DateTimeFormatOptions} */
   const shown = { weekday: "long", year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit",
     timeZoneName: "short" };  // the due time with its zone
-  const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, shown)}.` : "";
+  const due = data.due ? ` Due ${new Date(data.due).toLocaleString(undefined, shown)}` +
+    `${data.extended ? " (your extension)" : ""}.` : "";
   state.textContent = `${data.nickname}, these questions are yours (other students have other sentences).${due} ` +
-    `Check tells you whether an answer is right; each question has ${data.tries} tries.`;
+    `Check tells you whether an answer is right; each question has ${data.tries} tries. ` +
+    lateText(data.late, data.open);
   /** @type {Question[]} */
   const questions = data.questions;
-  box.replaceChildren(...questions.map((item, k) => question(item, k + 1)));
+  box.replaceChildren(...questions.map((item, k) => question(item, k + 1, data.open)));
 }
 
 load();

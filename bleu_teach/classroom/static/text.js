@@ -79,6 +79,22 @@ export function triesText(left) {
 }
 
 /**
+ * What a student is told of their homework's late policy (homework_pages.py questions: "accept", "refuse" or
+ * "penalty:N"), or, once it is closed for them (refused after their due time, or closed by the teacher), that no
+ * answer is taken.
+ * @param {string | undefined} policy
+ * @param {boolean} open
+ * @returns {string}
+ */
+export function lateText(policy, open) {
+  if (!open) return "This homework is closed: no answer is taken now.";
+  if (policy === "refuse") return "After your due time, no answer is taken.";
+  const penalty = /^penalty:(\d+)$/.exec(policy ?? "");
+  if (penalty) return `A right answer after your due time earns ${100 - Number(penalty[1])}% of its point.`;
+  return "An answer after your due time still counts, marked late.";
+}
+
+/**
  * A homework answer's verdict as the server gives it (never the right answer).
  * @typedef {object} HomeworkVerdict
  * @property {string} verdict "correct", "misconception", "wrong", ...
