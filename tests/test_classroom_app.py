@@ -333,7 +333,7 @@ def test_the_presenters_own_question_is_bounded(store: Store) -> None:
         ({"question": "", "options": ["a", "b"]}, "question: it is empty"),
         ({"question": "q" * 401, "options": ["a", "b"]}, "question: at most 400"),
         ({"question": "Which?", "options": ["a", "  "]}, "option B: it is empty"),
-        ({"exercise": "03.1"}, "no options to vote on"),
+        ({"exercise": "99.9"}, "there is no exercise"),
     ):
         refused = teacher.post(path, headers=WRITE, json=body)
         assert refused.status_code == 400 and message in refused.json()["error"], (body, refused.text)

@@ -2,9 +2,10 @@
 
 The routes are read from the app's own route table (nothing listed by hand), so a route added without a role
 fails here. Each route is then called as each role: anyone (no cookie), a student of the session (their join
-cookie), the session's teacher (the teacher link's cookie), the server's admin (the teacher token's cookie), and
-the teacher of another session. The role a route declares gets through (anything but 401/403); every other gets
-401 or 403.
+cookie), the session's teacher (the teacher link's cookie), the room's projector (no cookie: the projector link's
+token in the path), the server's admin (the teacher token's cookie), and the teacher of another session. The role
+a route declares gets through (anything but 401/403); every other gets 401 or 403. A credential carried in the path
+(the teacher link, the projector link) is the right one for its own role only: every other caller holds a wrong one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from starlette.routing import Mount, Route  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from bleu_teach.classroom.app import create_app  # noqa: E402
-from bleu_teach.classroom.roles import ADMIN, ANYONE, ROLES, STUDENT, TEACHER, role_of  # noqa: E402
+from bleu_teach.classroom.roles import ADMIN, ANYONE, PROJECTOR, ROLES, STUDENT, TEACHER, role_of  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
@@ -71,16 +72,28 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
     ).json()["poll"]["id"]
     student_id = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["roster"][0]["id"]
     secret = made["teacher_link"].rsplit("/", 1)[1]
+    link = teacher.post(f"/class/api/sessions/{made['id']}/projector-link", headers=WRITE, json={}).json()["link"]
+    token = link.rsplit("/", 1)[1]
+    room = _browser(store)  # the room's computer: no cookie, the projector link's token alone
     callers = {
         ANYONE: lambda: _browser(store),
         STUDENT: lambda: student,
         TEACHER: lambda: teacher,
+        PROJECTOR: lambda: room,
         ADMIN: lambda: admin,
         "another session's teacher": lambda: other_teacher,
     }
-    values = {"session": made["id"], "poll": poll, "student": student_id, "action": "close", "secret": secret}
+    values = {
+        "session": made["id"],
+        "poll": poll,
+        "student": student_id,
+        "action": "close",
+        "secret": secret,
+        "token": token,
+    }
     app = create_app(store, TOKEN).app
-    last = {"remove": 1, "close": 2, "delete": 3}  # what ends the student's or the session's part comes last
+    # What ends the projector link, the student's or the session's part comes last.
+    last = {"new_projector_link": 1, "stop_projector_link": 1, "remove": 1, "close": 2, "delete": 3}
     routes = sorted((r for r in app.routes if isinstance(r, Route)), key=lambda r: last.get(r.name, 0))
     checked = 0
     for route in routes:
@@ -94,11 +107,13 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
                 continue
             for caller_role, caller in callers.items():
                 browser = caller()
-                if route.name == "events" and caller_role == declared:
-                    continue  # a live stream that never ends: its teacher's view is tested in test_classroom_server
+                if route.name in ("events", "room_events") and caller_role == declared:
+                    continue  # a live stream that never ends: tested in test_classroom_server, test_classroom_projector
                 if route.name == "enter" and caller_role != TEACHER:
                     # the teacher link itself is the teacher's credential: anyone else holds a wrong one
                     path = path.rsplit("/", 1)[0] + "/not-the-secret"
+                if declared == PROJECTOR and caller_role != PROJECTOR:  # so is the projector link's token
+                    path = path.replace(f"/{token}", "/NOTTHETOKEN")
                 reply = (
                     browser.request(method, path, headers=WRITE, json={}, follow_redirects=False)
                     if method != "GET"
@@ -116,7 +131,8 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
                 )
                 if route.name == "enter":
                     path = path.rsplit("/", 1)[0] + "/" + secret
+                path = path.replace("/NOTTHETOKEN", f"/{token}")
                 checked += 1
             if method == "DELETE":  # the session is gone after its teacher deletes it: nothing more to call
                 break
-    assert checked >= 5 * 25  # every role against every route
+    assert checked >= 6 * 30  # every role against every route

@@ -16,6 +16,10 @@ Who may do what:
 * a **session's teacher secret** (in the teacher link, ``/class/t/<id>/<secret>``,
   a cookie after the first visit) opens that session's dashboard, projector
   view, export, closing and deletion;
+* a **session's projector link** (``/class/projector/<id>/<token>``, made on
+  the dashboard, which can replace or stop it at once) opens the projector
+  view alone, for the room's computer: no teacher secret, no name, nothing
+  writable;
 * a **student's token** (a cookie set when they join) sends that student's
   answers and reads only their own.
 
@@ -129,6 +133,16 @@ class Classroom:
             return None
         student, session = found
         return session, student
+
+    async def projecting(self, request: Request) -> Session | None:
+        """The session in the path, if the path carries its projector link's token (no cookie is read)."""
+        number, token = request.path_params["session"], request.path_params.get("token", "")
+        if not await run_in_threadpool(self.store.is_projector, number, token):
+            return None
+        try:
+            return await run_in_threadpool(self.store.session, number)
+        except LookupError:  # deleted between the two reads
+            return None
 
     async def teaching(self, request: Request) -> Session | None:
         """The session in the path, if the request carries its teacher's secret (the link's, or its cookie)."""
@@ -328,6 +342,11 @@ def create_app(
         _route("enter", teacher.enter, "GET"),
         _route("dashboard", teacher.dashboard, "GET"),
         _route("projector", teacher.projector, "GET"),
+        _route("room_projector", teacher.room_projector, "GET"),
+        _route("room_events", teacher.room_events, "GET"),
+        _route("room_join_qr", teacher.room_join_qr, "GET"),
+        _route("new_projector_link", teacher.new_projector_link, "POST"),
+        _route("stop_projector_link", teacher.stop_projector_link, "DELETE"),
         _route("join_qr", teacher.join_qr, "GET"),
         _route("tally", teacher.tally, "GET"),
         _route("events", teacher.events, "GET"),
@@ -371,8 +390,11 @@ def create_app(
 
     async def refused(request: Request, problem: Exception) -> Response:
         assert isinstance(problem, Refused)
-        if request.url.path.startswith(API_PATH) or problem.status != 401:
+        if request.url.path.startswith(API_PATH):
             return error(problem.message, problem.status)
+        if problem.status != 401:  # a page refused for another reason (a projector link that no longer works)
+            shown = {"message": problem.message}
+            return room.templates.TemplateResponse(request, "refused.html", shown, status_code=problem.status)
         return room.templates.TemplateResponse(request, "locked.html", {}, status_code=401)  # a page: say so
 
     handlers: dict[Any, Any] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from bleu_teach.classroom.schema import NOT_AN_ANSWER  # the mistake named for an unreadable answer
@@ -29,8 +30,12 @@ class Judged:
     mistake: str  # the named misconception, in words; "" when there is none
 
 
+@lru_cache(maxsize=4096)
 def judge(exercise_id: str, answer: str) -> Judged:
-    """The bank's verdict on ``answer`` (the text a student typed or the letter chosen), without hints or state."""
+    """The bank's verdict on ``answer`` (the text a student typed or the letter chosen), without hints or state.
+
+    Kept for the last 4,096 (exercise, answer) pairs: a class types the same few answers to a question, and each
+    verdict works out every named mistake of the question (milliseconds), the same every time."""
     try:
         ex = exercise(exercise_id)
     except (KeyError, ValueError):

@@ -6,7 +6,8 @@ name: ``request.url_for`` and ``url_path_for`` in the routes, ``url_for`` in
 the templates, :func:`~bleu_teach.classroom.app.url_path` on the command
 line; the notebook's client (:mod:`~bleu_teach.classroom.client`) reads the
 two paths it posts to from here. ``{session:id}`` is a record's number (1 to 9
-digits), ``{secret:str}`` a session's teacher secret.
+digits), ``{secret:str}`` a session's teacher secret, ``{token:str}`` its
+projector link's token.
 
 Standard library only (no Starlette): the notebook's client imports it.
 """
@@ -25,6 +26,13 @@ PATHS = {
     "enter": "/class/t/{session:id}/{secret:str}",
     "dashboard": "/class/dashboard/{session:id}",
     "projector": "/class/projector/{session:id}",
+    # The projector link, for the room's computer: its token in the path, no teacher secret; made and stopped by the
+    # teacher.
+    "room_projector": "/class/projector/{session:id}/{token:str}",
+    "room_events": "/class/api/projector/{session:id}/{token:str}/events",
+    "room_join_qr": "/class/api/projector/{session:id}/{token:str}/join.svg",
+    "new_projector_link": "/class/api/sessions/{session:id}/projector-link",
+    "stop_projector_link": "/class/api/sessions/{session:id}/projector-link",
     "join_qr": "/class/api/sessions/{session:id}/join.svg",
     "tally": "/class/api/sessions/{session:id}/tally",
     "events": "/class/api/sessions/{session:id}/events",

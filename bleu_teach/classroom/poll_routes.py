@@ -1,5 +1,5 @@
-"""The polls' routes: the presenter opens a question, closes it and asks it again; a student's phone shows the
-question asked now and votes.
+"""The polls' routes: the presenter opens a question, closes it, asks it again and shows its right answer; a
+student's phone shows the question asked now and votes.
 
 The polls themselves (rounds, votes, the split hidden while a round is open)
 are :mod:`~bleu_teach.classroom.polls`; these routes check who is calling
@@ -18,14 +18,14 @@ from starlette.responses import JSONResponse, Response
 
 from bleu_teach.classroom.bodies import PollBody, VoteBody
 from bleu_teach.classroom.handling import error, json_body
-from bleu_teach.classroom.polls import own_question, pollable, public, question_of
+from bleu_teach.classroom.polls import own_question, pollable, public
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, allowed
 from bleu_teach.classroom.room import Room
 from bleu_teach.classroom.store import Session, Student
 
 
 class PollRoutes:
-    """The polls' routes: the presenter opens, closes and asks again; a student's phone shows and votes."""
+    """The polls' routes: the presenter opens, closes, asks again and reveals; a student's phone shows and votes."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
@@ -65,16 +65,14 @@ class PollRoutes:
             return error("This session is closed: it asks no more questions.", 409)
         try:
             asked = PollBody.of(await json_body(request))
-            if asked.exercise is not None:
-                question, options = question_of(asked.exercise)
-                exercise_id = asked.exercise
+            if asked.exercise is not None:  # a numeric one as a new variant; a choice question said to be the page's
+                poll, note = await run_in_threadpool(self.room.polls.ask_exercise, session.id, asked.exercise)
             else:
                 question, options = own_question(asked.question, asked.options)
-                exercise_id = ""
-            poll = await run_in_threadpool(self.room.polls.open, session.id, question, options, exercise_id)
+                poll, note = await run_in_threadpool(self.room.polls.open, session.id, question, options), ""
         except (TypeError, ValueError) as problem:
             return error(str(problem))
-        return JSONResponse({"poll": public(poll)})
+        return JSONResponse({"poll": public(poll), "note": note})
 
     @allowed(TEACHER)
     async def change(self, request: Request, session: Session) -> Response:
@@ -86,8 +84,10 @@ class PollRoutes:
                 if not session.open:
                     return error("This session is closed: it asks no more questions.", 409)
                 poll = await run_in_threadpool(self.room.polls.again, session.id, poll_id)
+            elif action in ("reveal", "hide"):  # the right answer, on the dashboard and the projector
+                poll = await run_in_threadpool(self.room.polls.reveal, session.id, poll_id, action == "reveal")
             else:
-                return error("Only close or again.", 404)
+                return error("Only close, again, reveal or hide.", 404)
         except LookupError:
             return error("No such poll in this session.", 404)
         except ValueError as problem:

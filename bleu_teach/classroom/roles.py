@@ -10,6 +10,9 @@ route as every role.
 * ``student``: the cookie a student's browser got when it joined (its session must still hold the student);
 * ``teacher``: the teacher of the session in the path: the session's teacher secret, from the teacher link
   (``/class/t/<id>/<secret>``) or the cookie that link leaves;
+* ``projector``: the room's screen: the token of the session's projector link, in the path (no cookie); it reads
+  what the projector shows and nothing else, and the teacher can replace or stop it at any moment (a refusal says
+  nothing of whether the session exists: 403 for every link that does not work);
 * ``admin``: the server's teacher token (printed at start; ``/class/teach?token=...``, then a cookie), which
   makes sessions.
 """
@@ -25,13 +28,14 @@ from starlette.responses import Response
 
 from bleu_teach.classroom.store import Session, Student
 
-ANYONE, STUDENT, TEACHER, ADMIN = "anyone", "student", "teacher", "admin"
-ROLES = (ANYONE, STUDENT, TEACHER, ADMIN)
+ANYONE, STUDENT, TEACHER, PROJECTOR, ADMIN = "anyone", "student", "teacher", "projector", "admin"
+ROLES = (ANYONE, STUDENT, TEACHER, PROJECTOR, ADMIN)
 
 #: What each role is told when it is missing.
 MISSING = {
     STUDENT: "You have not joined a session in this browser; join with its code first.",
     TEACHER: "Open this session with its teacher link.",
+    PROJECTOR: "This projector link does not work (any more): ask the teacher for the session's projector link.",
     ADMIN: "Open the teacher page with the link the server printed.",
 }
 
@@ -52,6 +56,8 @@ class Room(Protocol):
 
     async def teaching(self, request: Request) -> Session | None: ...
 
+    async def projecting(self, request: Request) -> Session | None: ...
+
     def is_admin(self, request: Request) -> bool: ...
 
 
@@ -64,12 +70,14 @@ async def identify(room: Room, role: str, request: Request) -> Any:
         found = await room.student(request)
     elif role == TEACHER:
         found = await room.teaching(request)
+    elif role == PROJECTOR:
+        found = await room.projecting(request)
     elif role == ADMIN:
         found = True if room.is_admin(request) else None
     else:
         raise ValueError(f"unknown role {role!r}")
     if found is None:
-        raise Refused(MISSING[role])
+        raise Refused(MISSING[role], 403 if role == PROJECTOR else 401)
     return None if role == ADMIN else found
 
 

@@ -1,5 +1,5 @@
 """The store's polls and votes: a poll opened (the session's other open poll closed in the same transaction),
-read back, closed, and each student's vote kept once per round.
+read back, closed, its right answer shown or hidden, and each student's vote kept once per round.
 
 What a round is, what a phone is shown and when a vote is taken are the
 rules of :mod:`~bleu_teach.classroom.polls`; this module keeps what they
@@ -25,7 +25,9 @@ from bleu_teach.classroom.store_base import Records, notifies, session_arg, stud
 @dataclass(frozen=True)
 class Poll:
     """A question put to the room, one round of it: its options as (letter, text), the bank exercise it asks
-    ("" for the presenter's own), round 1 or 2 (``first_round``: round 2's round 1), "open" or "closed"."""
+    ("" for the presenter's own), round 1 or 2 (``first_round``: round 2's round 1), "open" or "closed"; for a new
+    variant of a lesson's question its right letter (``answer``; "" when the bank's question gives it), and whether
+    the teacher shows the right answer (``revealed``)."""
 
     id: int
     session_id: int
@@ -36,6 +38,8 @@ class Poll:
     first_round: int | None
     state: str
     opened: datetime
+    answer: str = ""
+    revealed: bool = False
 
 
 def poll_of(row: Any) -> Poll:
@@ -50,6 +54,8 @@ def poll_of(row: Any) -> Poll:
         row["first_round"],
         row["state"],
         opened,
+        row["answer"] or "",
+        bool(row["revealed"]),
     )
 
 
@@ -65,8 +71,10 @@ class PollRecords(Records):
         exercise_id: str = "",
         first_round: int | None = None,
         round_: int = 1,
+        answer: str = "",
     ) -> int:
-        """Open a poll, closing the session's other open poll in the same transaction; the new poll's number."""
+        """Open a poll, closing the session's other open poll in the same transaction; the new poll's number
+        (``answer``: a variant's right letter)."""
         with self._begin() as connection:
             connection.execute(
                 polls.update().where(polls.c.session_id == session_id, polls.c.state == "open").values(state="closed")
@@ -81,6 +89,8 @@ class PollRecords(Records):
                     first_round=first_round,
                     state="open",
                     opened=now(),
+                    answer=answer,
+                    revealed=False,
                 )
             ).inserted_primary_key
         if key is None:
@@ -116,6 +126,13 @@ class PollRecords(Records):
         """Close a poll (the caller has read it in this session)."""
         with self._begin() as connection:
             connection.execute(polls.update().where(polls.c.id == poll_id).values(state="closed"))
+
+    @notifies(session_arg)
+    def reveal_poll(self, session_id: int, poll_id: int, shown: bool) -> None:
+        """Show (or hide again) a poll's right answer, on the dashboard and the projector (the caller has read it in
+        this session)."""
+        with self._begin() as connection:
+            connection.execute(polls.update().where(polls.c.id == poll_id).values(revealed=shown))
 
     @notifies(student_arg)
     def record_vote(self, student: Student, poll_id: int, vote_id: str, choice: str) -> bool:

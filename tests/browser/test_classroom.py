@@ -243,6 +243,103 @@ def test_the_presenter_polls_the_phones_and_shows_both_rounds(
     teacher.close()
 
 
+#: Where each of these is on the page: (selector, left, top, right, bottom), one row per element found.
+BOXES = """(selectors) => selectors.flatMap((selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const box = e.getBoundingClientRect();
+  return [selector, box.left, box.top, box.right, box.bottom];
+}))"""
+#: What the projector must show on its first screen: the question, the join code, its QR code, the votes' bars.
+FIRST_SCREEN = [".poll-question", ".projector-join .code", ".projector-join .join-qr", ".poll-round .bar-row"]
+
+
+def _on_first_screen(page, selectors: list[str]) -> list:  # noqa: ANN001
+    """The elements of ``selectors`` not wholly inside the viewport without scrolling (and any selector not found)."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    found = page.evaluate(BOXES, selectors)
+    missing = [selector for selector in selectors if not any(row[0] == selector for row in found)]
+    outside = [row for row in found if row[1] < 0 or row[2] < 0 or row[3] > width or row[4] > height]
+    return missing + outside + ([] if page.evaluate("scrollY") == 0 else ["scrolled"])
+
+
+def test_the_projector_link_shows_the_question_the_code_and_the_votes_on_the_first_screen(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """The teacher makes a projector link on the dashboard and asks a long question (a new variant of 02.1: its
+    sentences) in two rounds; the link opens in browsers with no cookie at all, at 1280 x 720 and 1024 x 768: the
+    question, the join code, its QR code and both rounds' bars are on the first screen, and the right answer joins
+    them there once the teacher shows it on the dashboard."""
+    problems: list[str] = []
+    teacher, desk, code = _new_session(browser, classroom, "Projector room", problems)
+    desk.get_by_role("button", name="New projector link").click()
+    address = desk.get_by_label("The new projector link")
+    address.wait_for()
+    link = address.input_value()
+    assert link.startswith(f"{classroom.url}/class/projector/") and desk.evaluate("document.activeElement.id") == (
+        "projector-address"
+    )
+    audience = _audience(browser, classroom, code, problems)
+    desk.get_by_label("A question from the lessons").select_option("02.1")
+    desk.get_by_role("button", name="Ask the room").click()
+    desk.get_by_text("A new variant of 02.1").wait_for()
+
+    def vote(choices: str, wording: str) -> None:
+        for (_, page), choice in zip(audience, choices, strict=True):
+            page.get_by_text(wording).wait_for()
+            page.get_by_label(f"{choice}:", exact=False).check()
+            page.get_by_role("button", name="Vote").click()
+            page.get_by_text(f"Your vote: {choice}.").wait_for()
+
+    vote("ABB", "modified bigram precision")
+    desk.get_by_role("button", name="Close the question and show the votes").click()
+    desk.get_by_text("Round 1: 3 voted", exact=True).wait_for()
+    desk.get_by_role("button", name="Ask it again (round 2)").click()
+    vote("BBC", "The same question again")
+    desk.get_by_role("button", name="Close the question and show the votes").click()
+    desk.get_by_text("Round 2: 3 voted", exact=True).wait_for()
+
+    rooms = []
+    for width, height in ((1280, 720), (1024, 768)):
+        room = _context(browser, classroom, viewport={"width": width, "height": height})
+        screen = room.new_page()
+        screen.on("pageerror", lambda error: problems.append(str(error)))
+        screen.goto(link)
+        screen.get_by_text("Round 2: 3 voted", exact=True).wait_for()
+        qr = screen.locator(".projector-join .join-qr")
+        screen.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
+        assert screen.locator(".projector-join .code").inner_text() == code
+        options = screen.locator(".poll-options li").count()
+        assert options >= 3 and screen.locator(".poll-round .bar-row").count() == 2 * options  # both rounds
+        assert screen.locator(".poll-right").count() == 0  # not shown yet
+        assert _on_first_screen(screen, FIRST_SCREEN) == [], (width, height)
+        text = screen.inner_text("body")
+        assert all(f"phone {k}" not in text for k in range(3)) and screen.get_by_role("button").count() == 0
+        assert room.cookies() == []
+        rooms.append((room, screen))
+
+    desk.get_by_role("button", name="Show the right answer").click()
+    right = desk.locator("#poll-answer").inner_text()
+    assert right.startswith("The right answer: ")
+    for room, screen in rooms:
+        screen.locator(".poll-right").wait_for()
+        assert screen.locator(".poll-right").inner_text() == right
+        assert _on_first_screen(screen, [*FIRST_SCREEN, ".poll-right"]) == [], screen.viewport_size
+        screen.screenshot(path=str(tmp_path / f"projector_{screen.viewport_size['width']}.png"))
+        assert room.blocked == []
+    assert _axe(browser, link, []) == []
+
+    desk.get_by_role("button", name="Stop the projector link").click()  # the room's screen stops at once
+    for room, screen in rooms:
+        screen.get_by_text("This projector link no longer works").wait_for(timeout=5_000)
+        assert screen.locator(".poll-round").count() == 0
+        room.close()
+    assert problems == [] and teacher.blocked == [] and all(context.blocked == [] for context, _ in audience)
+    for context, _ in audience:
+        context.close()
+    teacher.close()
+
+
 def _poll_slide_index() -> int:
     """The deck's poll slide, counted in its notebook (0 is the title slide)."""
     cells = json.loads((PROJECT / "notebooks" / "slides" / "bleu_in_10_minutes.ipynb").read_text(encoding="utf-8"))

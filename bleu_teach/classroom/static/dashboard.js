@@ -1,9 +1,10 @@
-// The teacher's dashboard and the projector view: the class's answers per exercise, live (server-sent events).
-// Everything a student typed (nicknames) is put on the page as text, never as HTML.
+// The teacher's dashboard: the class's answers per exercise, live (server-sent events), the students, the polls
+// and the projector link. Everything a student typed (nicknames) is put on the page as text, never as HTML.
 import { showPoll, startPolls } from "./dashboard_poll.js";
-import { bar, element } from "./dom.js";
+import { element, exerciseSection } from "./dom.js";
+import { startProjectorLink } from "./projector_link.js";
 import { send } from "./send.js";
-import { exerciseLine, rosterMark, summaryText } from "./text.js";
+import { rosterMark, summaryText } from "./text.js";
 
 /**
  * A homework's roster: who has joined (app.py counts_of).
@@ -12,7 +13,7 @@ import { exerciseLine, rosterMark, summaryText } from "./text.js";
 /** @typedef {{ id: number, nickname: string, verdicts: string }} Student a roster row: a letter per exercise */
 /**
  * What the dashboard's feed sends (app.py counts_of): the answers' counts, the poll, and the roster (not in a
- * quick update, nor on the projector).
+ * quick update, nor on the projector: projector.js).
  * @typedef {import("./text.js").Summary & {
  *   exercises: import("./text.js").ExerciseCounts[], code: string, poll: import("./dashboard_poll.js").Poll | null, tries?: number,
  *   homework?: Homework, roster?: Student[]
@@ -21,9 +22,6 @@ import { exerciseLine, rosterMark, summaryText } from "./text.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("dashboard"));
 const session = root.dataset.session;
-const names = root.dataset.names === "1";
-/** @type {[keyof import("./text.js").ExerciseCounts["verdicts"], string][]} the verdicts' bars, in order */
-const VERDICTS = [["correct", "right"], ["misconception", "a named mistake"], ["wrong", "another wrong answer"]];
 
 /**
  * A homework's roster: who has joined, and "Let join again" for a student on a new device (their answers stay).
@@ -95,19 +93,7 @@ function show(data) {
   showHomework(data.homework);
   /** @type {HTMLElement} */ (document.getElementById("summary")).textContent = summaryText(data);
   const box = /** @type {HTMLElement} */ (document.getElementById("exercises"));
-  box.replaceChildren();
-  for (const ex of data.exercises) {
-    const section = element("section", undefined, "exercise");
-    section.append(element("h3", `${ex.id} ${ex.title}`));
-    section.append(element("p", exerciseLine(ex, data.tries)));
-    for (const [verdict, label] of VERDICTS) section.append(bar(label, ex.verdicts[verdict], ex.answered, verdict));
-    if (ex.mistakes.length) {
-      section.append(element("h4", "The mistakes named"));
-      for (const mistake of ex.mistakes) section.append(bar(mistake.name, mistake.count, ex.answered, "misconception"));
-    }
-    box.append(section);
-  }
-  if (!names) return;
+  box.replaceChildren(...data.exercises.map((ex) => exerciseSection(ex, data.tries)));
   if (data.roster === undefined) return;  // a quick update: the roster comes with the next full one (every 2 s)
   const roster = /** @type {HTMLElement} */ (document.getElementById("roster"));
   // The table is drawn again: a Remove button that had the keyboard's focus gets it back on its new row.
@@ -144,9 +130,9 @@ function show(data) {
 }
 
 startPolls(session);
+startProjectorLink();
 
-const query = names ? "" : "?names=0";
-const stream = new EventSource(`/class/api/sessions/${session}/events${query}`);
+const stream = new EventSource(`/class/api/sessions/${session}/events`);
 stream.addEventListener("message", (event) => {
   show(JSON.parse(event.data));
   root.dataset.updated = String(Date.now());

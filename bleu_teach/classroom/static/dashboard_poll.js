@@ -1,5 +1,6 @@
 // The dashboard's poll: the current question, each round's votes (round 2 beside round 1), and the presenter's
-// buttons to ask, close, ask again and show the right answer. Everything typed is put on the page as text.
+// buttons to ask, close, ask again and show the right answer (on the projector too: the server keeps whether it is
+// shown). Everything typed is put on the page as text.
 import { bar, element } from "./dom.js";
 import { send } from "./send.js";
 
@@ -8,7 +9,8 @@ import { send } from "./send.js";
  * @typedef {{ id: number, round: number, open: boolean, voted: number, counts: Record<string, number> | null }} Round
  */
 /**
- * The current poll as the presenter sees it (polls.py view): a bank question's right answer once closed.
+ * The current poll as the presenter sees it (polls.py view): a bank question's (or a variant's) right answer once
+ * closed, and whether the presenter shows it (revealed); the projector link gets the right answer only then.
  * @typedef {object} Poll
  * @property {number} id
  * @property {string} question
@@ -18,10 +20,11 @@ import { send } from "./send.js";
  * @property {string} exercise
  * @property {Round[]} rounds
  * @property {string} [right]
+ * @property {boolean} [revealed]
+ * @property {boolean} [variant] a new variant of a lesson's question (its options are numbers)
  */
 /** @type {Poll | null} */
 let poll = null; // the current poll, as the server last sent it
-let rightShown = false;
 
 /**
  * A poll as the dashboard and the deck's poll slide show it: its question, its options, and each round (round 2
@@ -46,6 +49,16 @@ export function pollView(current) {
 }
 
 /**
+ * The right answer as the dashboard and the projector say it: its letter, and a variant's number beside it.
+ * @param {Poll} current
+ * @returns {string}
+ */
+export function rightText(current) {
+  const option = current.options.find(([letter]) => letter === current.right);
+  return `The right answer: ${current.right}${current.variant && option ? ` (${option[1]})` : ""}`;
+}
+
+/**
  * The current poll, its rounds' votes, and the presenter's buttons for it (none on the projector).
  * @param {Poll | null} current
  */
@@ -57,54 +70,62 @@ export function showPoll(current) {
   const rightButton = /** @type {HTMLButtonElement} */ (document.getElementById("poll-right"));
   if (!current) return;
   const isOpen = /** @type {Round} */ (current.rounds.at(-1)).open;
+  const shown = Boolean(current.right && current.revealed);
   if (closeButton) {
     closeButton.disabled = !isOpen;
     againButton.disabled = isOpen || current.round !== 1;
     rightButton.disabled = isOpen || !current.right;
+    rightButton.setAttribute("aria-expanded", String(shown));
+    rightButton.textContent = shown ? "Hide the right answer" : "Show the right answer";
   }
   view.replaceChildren(...pollView(current));
-  if (current.right && rightShown) {
-    const answer = element("p", `The right answer: ${current.right}`, "poll-right");
+  if (shown) {
+    const answer = element("p", rightText(current), "poll-right");
     answer.id = "poll-answer";
     view.append(answer);
   }
 }
 
 /**
- * Ask, close or repeat a poll, and say whether it was done.
+ * Ask, close, repeat a poll or show its right answer, and say whether it was done (and what the server adds: a
+ * lesson's question asked with new numbers, or one the lesson page answers).
  * @param {string} path
  * @param {object} body
+ * @returns {Promise<boolean>} whether it was done
  */
 async function pollAction(path, body) {
   const said = /** @type {HTMLElement} */ (document.getElementById("ask-status"));
   try {
-    await send(path, body);
-    said.textContent = "Done.";
+    const answer = /** @type {{ note?: string }} */ (await send(path, body));
+    said.textContent = answer.note ? `Done. ${answer.note}` : "Done.";
+    return true;
   } catch (error) {
     said.textContent = `Not done: ${/** @type {Error} */ (error).message}`;
+    return false;
   }
 }
 
 /**
- * The presenter's poll form and buttons (none on the projector): ask a bank question or one typed, close the round,
- * ask again, show or hide the right answer.
+ * The presenter's poll form and buttons: ask a lesson's question (a numeric one with new numbers) or one typed,
+ * close the round, ask again, show or hide the right answer (on the projector too).
  * @param {string | undefined} session
  */
 export function startPolls(session) {
   const ask = document.getElementById("ask");
   if (!ask) return;
   fetch(`/class/api/sessions/${session}/polls/questions`, { credentials: "same-origin" })
-    .then((response) => response.json()).then((/** @type {{ questions: { id: string, title: string }[] }} */ data) => {
+    .then((response) => response.json()).then((
+      /** @type {{ questions: { id: string, title: string, varied: boolean }[] }} */ data) => {
       const menu = /** @type {HTMLSelectElement} */ (document.getElementById("ask-exercise"));
       for (const question of data.questions) {
-        const option = element("option", `${question.id} ${question.title}`);
+        const how = question.varied ? "new numbers" : "the lesson page's own";
+        const option = element("option", `${question.id} ${question.title} (${how})`);
         option.value = question.id;
         menu.append(option);
       }
     });
   ask.addEventListener("submit", (event) => {
     event.preventDefault();
-    rightShown = false;
     const exercise = /** @type {HTMLSelectElement} */ (document.getElementById("ask-exercise")).value;
     const body = exercise ? { exercise } : {
       question: /** @type {HTMLInputElement} */ (document.getElementById("ask-question")).value,
@@ -116,16 +137,15 @@ export function startPolls(session) {
   // These buttons are enabled only once a poll is shown (showPoll): poll is set when they are pressed.
   /** @type {HTMLButtonElement} */ (document.getElementById("poll-close")).addEventListener("click", () =>
     pollAction(`/class/api/sessions/${session}/polls/${lastRound().id}/close`, {}));
-  /** @type {HTMLButtonElement} */ (document.getElementById("poll-again")).addEventListener("click", () => {
-    rightShown = false;
-    pollAction(`/class/api/sessions/${session}/polls/${lastRound().id}/again`, {});
-  });
-  /** @type {HTMLButtonElement} */ (document.getElementById("poll-right")).addEventListener("click", (event) => {
-    const button = /** @type {HTMLButtonElement} */ (event.target);
-    rightShown = !rightShown;
-    button.setAttribute("aria-expanded", String(rightShown));
-    button.textContent = rightShown ? "Hide the right answer" : "Show the right answer";
-    showPoll(poll);
+  /** @type {HTMLButtonElement} */ (document.getElementById("poll-again")).addEventListener("click", () =>
+    pollAction(`/class/api/sessions/${session}/polls/${lastRound().id}/again`, {}));
+  // Shown or hidden on the server, so the projector follows; the dashboard shows it as soon as the server has it.
+  /** @type {HTMLButtonElement} */ (document.getElementById("poll-right")).addEventListener("click", async () => {
+    const current = /** @type {Poll} */ (poll);
+    const reveal = !current.revealed;
+    const done = await pollAction(
+      `/class/api/sessions/${session}/polls/${lastRound().id}/${reveal ? "reveal" : "hide"}`, {});
+    if (done && poll === current) showPoll({ ...current, revealed: reveal });
   });
 }
 
