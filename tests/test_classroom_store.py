@@ -302,6 +302,41 @@ def test_writes_arriving_together_are_committed_together_and_one_that_fails_fail
     store.close()
 
 
+def test_a_group_with_a_write_that_fails_is_written_again_write_by_write(store: Store) -> None:
+    # A group runs its writes one after the other without savepoints; one that fails (a nickname taken within the
+    # same group) undoes the group, which runs again with a savepoint each: the others are stored, once, and the
+    # one that failed raises in its own caller.
+    session, _ = store.create_session("grouped again")
+    ann = store.join(session, "Ann")[0]
+    outcomes: dict[str, object] = {}
+
+    def send(key: str, action: object) -> None:
+        try:
+            outcomes[key] = action()
+        except Exception as problem:  # noqa: BLE001
+            outcomes[key] = type(problem).__name__
+
+    jobs = [(f"a{k}", lambda k=k: store.record_answer(ann, f"a{k}", "03.1", "0.5", "wrong")[1]) for k in range(4)]
+    jobs.append(("bob", lambda: store.join(session, "Bob")[0].nickname))
+    jobs.append(("bob again", lambda: store.join(session, "bob")[0].nickname))  # the same name, folded
+    store.writing.acquire()  # a write committing: the next ones queue meanwhile, and go in one group
+    threads = [threading.Thread(target=send, args=job) for job in jobs]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while len(store.waiting) < len(threads) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(store.waiting) == len(threads)
+    store.writing.release()
+    for thread in threads:
+        thread.join()
+    bobs = sorted(str(outcomes.pop(key)) for key in ("bob", "bob again"))
+    assert bobs == ["Bob", "ValueError"] or bobs == ["ValueError", "bob"]
+    assert outcomes == {f"a{k}": True for k in range(4)}
+    assert sorted(a.answer_id for a in store.answers(session.id)) == ["a0", "a1", "a2", "a3"]
+    assert sorted(s.nickname.lower() for s in store.roster(session.id)) == ["ann", "bob"]
+
+
 #: Writers (threads: their writes are committed in groups on SQLite) that print each answer id once the store has
 #: acknowledged it, as fast as they can, until killed.
 WRITER = """

@@ -103,23 +103,48 @@ class Records:
             with self.queue_lock:
                 group, self.waiting[:] = list(self.waiting), []
             try:
-                with self.engine.begin() as connection:
-                    if not self.postgres:
-                        # SQLite's own BEGIN first: without it the first savepoint would open the transaction, and
-                        # releasing that savepoint would commit it (and wait for the disk) alone.
-                        connection.exec_driver_sql("BEGIN IMMEDIATE")
+                self._commit(group, alone=False)
+            except _Undone:  # one of the group failed: again, each in a savepoint of its own
+                try:
+                    self._commit(group, alone=True)
+                except Exception as problem:  # noqa: BLE001 (the commit failed: none of the group is written)
                     for each in group:
-                        try:
-                            with connection.begin_nested():
-                                each.value = each.work(connection)
-                        except Exception as problem:  # noqa: BLE001 (raised again in its own caller)
-                            each.problem = problem
+                        each.problem, each.value = problem, None
             except Exception as problem:  # noqa: BLE001 (the commit failed: none of the group is written)
                 for each in group:
                     each.problem, each.value = problem, None
             for each in group:
                 each.done = True
         return mine.result()
+
+    def _commit(self, group: list[_Write[Any]], alone: bool) -> None:
+        """Run a group's writes in one transaction and commit it. Not ``alone``: one after the other, as they
+        nearly always succeed (a savepoint each would cost two more round trips to PostgreSQL per write, which
+        under a class's load were most of the writer's turn); the first that fails undoes the whole transaction
+        (:class:`_Undone`), and the caller runs the group again ``alone``: each write in a savepoint of its own, so
+        that one that fails is undone alone and raises in its own caller."""
+        with self.engine.begin() as connection:
+            if not self.postgres:
+                # SQLite's own BEGIN first: without it the first savepoint would open the transaction, and
+                # releasing that savepoint would commit it (and wait for the disk) alone.
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            for each in group:
+                each.problem = None
+                if not alone:
+                    try:
+                        each.value = each.work(connection)
+                    except Exception as problem:  # noqa: BLE001 (the group runs again, each write alone)
+                        raise _Undone from problem
+                    continue
+                try:
+                    with connection.begin_nested():
+                        each.value = each.work(connection)
+                except Exception as problem:  # noqa: BLE001 (raised again in its own caller)
+                    each.problem = problem
+
+
+class _Undone(Exception):
+    """A write of a group failed: the group's transaction is undone, to be run again write by write."""
 
 
 Result = TypeVar("Result")
