@@ -293,9 +293,16 @@ def test_a_poll_is_asked_voted_on_closed_and_asked_again_beside_the_first_round(
             ).status_code
             == 200
         )
+    assert phones[3].get("/class/api/poll").json()["mine"] == "C"  # the phone shows the student's own vote
     vote_id = str(uuid.uuid4())  # phone 4 changes its mind (C to A), and its page sends that twice
-    for _ in range(2):
-        phones[4].post("/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": vote_id, "choice": "A"})
+    sent = [
+        phones[4]
+        .post("/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": vote_id, "choice": "A"})
+        .json()
+        for _ in range(2)
+    ]
+    assert sent == [{"counted": True, "changed": True}, {"counted": True, "changed": False}]
+    assert phones[4].get("/class/api/poll").json()["mine"] == "A"
     bad = phones[0].post(
         "/class/api/poll/vote", headers=WRITE, json={"poll": poll["id"], "id": str(uuid.uuid4()), "choice": "Z"}
     )

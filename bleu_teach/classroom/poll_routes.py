@@ -37,10 +37,9 @@ class PollRoutes:
     @allowed(STUDENT)
     async def current(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
-        poll = await run_in_threadpool(self.room.polls.current, session.id)
+        poll, mine = await run_in_threadpool(self.room.polls.current_for, student)
         if poll is None or poll.state != "open":
             return JSONResponse({"poll": None, "session": session.title})
-        mine = await run_in_threadpool(self.room.polls.my_vote, student, poll.id)
         return JSONResponse({"poll": public(poll), "mine": mine, "session": session.title})
 
     @allowed(STUDENT)

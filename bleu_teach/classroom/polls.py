@@ -37,6 +37,8 @@ from bleu_teach.exercises.variants import VARIED, quiz_variants
 MAX_QUESTION = 400
 MAX_OPTION = 200
 LETTERS = "ABCDEF"
+#: How many polls' option letters a process keeps (:meth:`Polls.letters`).
+POLLS_KEPT = 256
 #: A variant is asked with its right answer and this many named mistakes' answers as the options.
 VARIANT_MISTAKES = 3
 #: What the presenter is told when a poll asks a choice question: its options are the lesson page's own.
@@ -152,6 +154,7 @@ class Polls:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._letters: dict[tuple[int, int], tuple[str, ...]] = {}
 
     def open(
         self,
@@ -165,6 +168,9 @@ class Polls:
     ) -> Poll:
         """Open a poll (closing any other open poll of the session); ``answer``: a variant's right letter."""
         poll_id = self.store.open_poll(session_id, question, options, exercise_id, first_round, round_, answer)
+        # On SQLite a deleted session's numbers may come back (its one process opens every poll, so forgetting the
+        # kept letters here is enough); PostgreSQL never gives a number twice.
+        self._letters.clear()
         return self.poll(session_id, poll_id)
 
     def ask_exercise(self, session_id: int, exercise_id: str, seed: int | None = None) -> tuple[Poll, str]:
@@ -208,18 +214,36 @@ class Polls:
         return self.poll(session_id, poll_id)
 
     def vote(self, student: Student, poll_id: int, vote_id: Any, choice: Any) -> bool:
-        """Record (or change) a student's vote; whether it changed anything. A resend of the same vote counts once."""
+        """Record (or change) a student's vote; whether it changed anything. A resend of the same vote counts once.
+
+        A poll's options never change, so they are read once per poll (:meth:`letters`); whether it is open is
+        part of the vote's own statement, and the poll is read again only when that wrote nothing."""
         vote_id = bounded(vote_id, "vote id", ANSWER_ID_LENGTH)
         poll_id = record_id(poll_id, "poll")
-        poll = self.poll(student.session_id, poll_id)
-        if poll.state != "open":
+        letters = self.letters(student.session_id, poll_id)
+        if not isinstance(choice, str) or choice not in letters:
+            raise ValueError(f"choice: one of {', '.join(letters)}.")
+        if self.store.record_vote(student, poll_id, vote_id, choice):
+            return True
+        if self.poll(student.session_id, poll_id).state != "open":
             raise ValueError("This question is closed: your vote was not counted.")
-        if not isinstance(choice, str) or choice not in {letter for letter, _ in poll.options}:
-            raise ValueError(f"choice: one of {', '.join(letter for letter, _ in poll.options)}.")
-        return self.store.record_vote(student, poll_id, vote_id, choice)
+        return False  # the same vote sent again
 
-    def my_vote(self, student: Student, poll_id: int) -> str | None:
-        return self.store.vote_of(student, poll_id)
+    def letters(self, session_id: int, poll_id: int) -> tuple[str, ...]:
+        """The letters of a poll's options (a ``LookupError`` if the session has no such poll), kept for the last
+        :data:`POLLS_KEPT` polls asked of this process: a room's votes read them at once."""
+        key = (session_id, poll_id)
+        found = self._letters.get(key)
+        if found is None:
+            found = tuple(letter for letter, _ in self.poll(session_id, poll_id).options)
+            if len(self._letters) >= POLLS_KEPT:
+                self._letters.clear()
+            self._letters[key] = found
+        return found
+
+    def current_for(self, student: Student) -> tuple[Poll | None, str | None]:
+        """What a student's phone shows: the session's current poll (:meth:`current`) and their vote on it."""
+        return self.store.latest_poll_and_vote(student)
 
     def counts(self, poll: Poll) -> dict[str, int]:
         """How many chose each option (every option listed, in order)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import literal, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bleu_teach.classroom.schema import Student, now, polls, students, votes
@@ -134,13 +134,35 @@ class PollRecords(Records):
         with self._begin() as connection:
             connection.execute(polls.update().where(polls.c.id == poll_id).values(revealed=shown))
 
+    def latest_poll_and_vote(self, student: Student) -> tuple[Poll | None, str | None]:
+        """The student's session's newest poll (as :meth:`latest_poll`) and the student's vote on it (its letter, or
+        None), in one query: what a phone asks for every few seconds."""
+        query = (
+            select(polls, votes.c.choice.label("mine"))
+            .outerjoin(votes, (votes.c.poll_id == polls.c.id) & (votes.c.student_id == student.id))
+            .where(polls.c.session_id == student.session_id)
+            .order_by(polls.c.id.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as connection:
+            row = connection.execute(query).mappings().first()
+        return (None, None) if row is None else (poll_of(row), row["mine"])
+
     @notifies(student_arg)
-    def record_vote(self, student: Student, poll_id: int, vote_id: str, choice: str) -> bool:
-        """Keep (or change) the student's vote on the poll in one statement; whether it changed anything (the
-        same ``vote_id`` sent again changes nothing)."""
+    def record_vote(self, student: Student, poll_id: int, vote_id: str, choice: str) -> bool | None:
+        """Keep (or change) the student's vote on the poll in one statement, only while the poll is open in the
+        student's session: whether it changed anything (the same ``vote_id`` sent again changes nothing), or None
+        when nothing was written (the poll is not open then, or the vote was this one already: the caller reads the
+        poll to tell which)."""
         row = {"poll_id": poll_id, "student_id": student.id, "vote_id": vote_id, "choice": choice, "at": now()}
         dialect = postgresql if self.postgres else sqlite
-        statement = dialect.insert(votes).values(**row)
+        asked = (
+            select(polls.c.id)
+            .where(polls.c.id == poll_id, polls.c.session_id == student.session_id, polls.c.state == "open")
+            .exists()
+        )
+        values = select(*(literal(value, votes.c[name].type).label(name) for name, value in row.items())).where(asked)
+        statement = dialect.insert(votes).from_select(list(row), values)
         statement = statement.on_conflict_do_update(
             index_elements=[votes.c.poll_id, votes.c.student_id],
             set_={
@@ -150,14 +172,7 @@ class PollRecords(Records):
             },
             where=votes.c.vote_id != statement.excluded.vote_id,
         ).returning(votes.c.vote_id)
-        return self._write(lambda connection: connection.execute(statement).first() is not None)
-
-    def vote_of(self, student: Student, poll_id: int) -> str | None:
-        """The student's vote on the poll (its letter), or None."""
-        with self.engine.connect() as connection:
-            return connection.execute(
-                select(votes.c.choice).where(votes.c.poll_id == poll_id, votes.c.student_id == student.id)
-            ).scalar()
+        return self._write(lambda connection: True if connection.execute(statement).first() is not None else None)
 
     def choices(self, poll_id: int) -> list[str]:
         """The letters the poll's voters chose, one per voter; a removed student's vote counts no more."""
