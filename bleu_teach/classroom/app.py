@@ -353,6 +353,7 @@ def create_app(
         _route("close", teacher.close, "POST"),
         _route("delete", teacher.delete, "DELETE"),
         _route("export", teacher.export, "GET"),
+        _route("polls_export", teacher.polls_export, "GET"),
         _route("remove", teacher.remove, "POST"),
         _route("poll_page", asking.page, "GET"),
         _route("poll", asking.current, "GET"),

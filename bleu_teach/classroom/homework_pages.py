@@ -173,70 +173,6 @@ class HomeworkRoutes:
             }
         )
 
-    def _grades(self, session: Session) -> str:
-        """The gradebook file: a row per roster name (or per student, without a roster), graded as the platform's
-        scores are (:func:`~bleu_teach.classroom.grading.mark`)."""
-        store = self.room.store
-        listed = store.roster_names(session.id)
-        exercises = sorted(self.homework.counts(session.id))
-        policy = LatePolicy.of(session)
-        given = store.answers(session.id)
-        last: dict[int, dict[str, Any]] = {}  # each student's counted answer to each question
-        for (who, exercise_id), answer in counted(given).items():
-            last.setdefault(who, {})[exercise_id] = answer
-        tries: dict[tuple[int, str], int] = {}
-        for answer in given:
-            if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
-                tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
-        extended = store.extensions(session.id)
-        rows: list[tuple[str, dict[str, str], int | None]] = []
-        if listed:  # every name on the roster, joined or not, in the roster's order
-            rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]
-        else:
-            rows = [(student.nickname, {}, student.id) for student in store.roster(session.id)]
-        identifier_columns = list(dict.fromkeys(key for _, identifiers, _ in rows for key in identifiers))
-        out = io.StringIO()
-        writer = csv.writer(out)
-        name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
-        writer.writerow(
-            [
-                csv_cell(cell)
-                for cell in (
-                    name_column,
-                    *identifier_columns,
-                    *exercises,
-                    session.title,  # the points: a Canvas assignment of the homework's name takes them
-                    "Maximum points",
-                    f"{session.title} (%)",
-                    "Late",
-                    "Extended until",
-                    *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
-                )
-            ]
-        )
-        for name, identifiers, student_id in rows:
-            got = mark(last.get(student_id or 0, {}), exercises, policy)
-            until = extended.get(fold(name), ("", None))[1]
-            extension = until.isoformat(timespec="minutes") if until else ""
-            cells: list[Any]
-            if got.started:
-                cells = [
-                    *("" if value is None else points_text(value) for value in got.per_question.values()),
-                    points_text(got.points),
-                    got.maximum,
-                    percentage_text(got.points, got.maximum),
-                    "yes" if got.late else "no",
-                    extension,
-                    *(tries.get((student_id or 0, exercise_id), 0) for exercise_id in exercises),
-                ]
-            else:  # never started: blanks, not 0 (an import must not write a 0 over an extension)
-                blank = [""] * len(exercises)
-                cells = [*blank, "", got.maximum, "", "", extension, *blank]
-            writer.writerow(
-                [csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns), *cells)]
-            )
-        return out.getvalue()
-
     @allowed(TEACHER)
     async def reopen(self, request: Request, session: Session) -> Response:
         """Let a roster name join again (a new device, lost cookies): the teacher's button on the dashboard."""
@@ -250,10 +186,74 @@ class HomeworkRoutes:
 
     @allowed(TEACHER)
     async def grades(self, request: Request, session: Session) -> Response:
-        text = await run_in_threadpool(self._grades, session)
+        text = await run_in_threadpool(grades_text, self.room.store, session)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d")
         return Response(
             text,
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="bleu-teach-grades-{session.id}-{stamp}.csv"'},
         )
+
+
+def grades_text(store: Store, session: Session) -> str:
+    """A homework's gradebook file (its route's, and ``class archive``'s): a row per roster name (or per student,
+    without a roster), graded as the platform's scores are (:func:`~bleu_teach.classroom.grading.mark`)."""
+    listed = store.roster_names(session.id)
+    exercises = sorted(Homework(store).counts(session.id))
+    policy = LatePolicy.of(session)
+    given = store.answers(session.id)
+    last: dict[int, dict[str, Any]] = {}  # each student's counted answer to each question
+    for (who, exercise_id), answer in counted(given).items():
+        last.setdefault(who, {})[exercise_id] = answer
+    tries: dict[tuple[int, str], int] = {}
+    for answer in given:
+        if answer.mistake != NOT_AN_ANSWER:  # an answer in the wrong form uses no try
+            tries[(answer.student_id, answer.exercise)] = tries.get((answer.student_id, answer.exercise), 0) + 1
+    extended = store.extensions(session.id)
+    rows: list[tuple[str, dict[str, str], int | None]] = []
+    if listed:  # every name on the roster, joined or not, in the roster's order
+        rows = [(name, json.loads(identifiers or "{}"), student_id) for name, identifiers, student_id in listed]
+    else:
+        rows = [(student.nickname, {}, student.id) for student in store.roster(session.id)]
+    identifier_columns = list(dict.fromkeys(key for _, identifiers, _ in rows for key in identifiers))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
+    writer.writerow(
+        [
+            csv_cell(cell)
+            for cell in (
+                name_column,
+                *identifier_columns,
+                *exercises,
+                session.title,  # the points: a Canvas assignment of the homework's name takes them
+                "Maximum points",
+                f"{session.title} (%)",
+                "Late",
+                "Extended until",
+                *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
+            )
+        ]
+    )
+    for name, identifiers, student_id in rows:
+        got = mark(last.get(student_id or 0, {}), exercises, policy)
+        until = extended.get(fold(name), ("", None))[1]
+        extension = until.isoformat(timespec="minutes") if until else ""
+        cells: list[Any]
+        if got.started:
+            cells = [
+                *("" if value is None else points_text(value) for value in got.per_question.values()),
+                points_text(got.points),
+                got.maximum,
+                percentage_text(got.points, got.maximum),
+                "yes" if got.late else "no",
+                extension,
+                *(tries.get((student_id or 0, exercise_id), 0) for exercise_id in exercises),
+            ]
+        else:  # never started: blanks, not 0 (an import must not write a 0 over an extension)
+            blank = [""] * len(exercises)
+            cells = [*blank, "", got.maximum, "", "", extension, *blank]
+        writer.writerow(
+            [csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns), *cells)]
+        )
+    return out.getvalue()

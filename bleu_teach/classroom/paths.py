@@ -39,6 +39,7 @@ PATHS = {
     "close": "/class/api/sessions/{session:id}/close",
     "delete": "/class/api/sessions/{session:id}",
     "export": "/class/api/sessions/{session:id}/export.csv",
+    "polls_export": "/class/api/sessions/{session:id}/polls.csv",
     "remove": "/class/api/sessions/{session:id}/students/{student:id}/remove",
     "poll_page": "/class/poll",
     "poll": "/class/api/poll",

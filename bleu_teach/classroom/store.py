@@ -75,6 +75,7 @@ from bleu_teach.classroom.schema import (
     votes,
 )
 from bleu_teach.classroom.store_answers import AnswerRecords, PastDue, TriesUsed
+from bleu_teach.classroom.store_archive import ArchiveRecords
 from bleu_teach.classroom.store_base import notifies, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
 from bleu_teach.classroom.store_limits import LimitRecords
@@ -162,7 +163,9 @@ class Coalescer:
         self.send(session_id)
 
 
-class Store(StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords, LtiRecords, ScoreRecords):
+class Store(
+    StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords, LtiRecords, ScoreRecords, ArchiveRecords
+):
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
     students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
     :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls

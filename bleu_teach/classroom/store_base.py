@@ -26,15 +26,17 @@ from bleu_teach.classroom.schema import Session, Student
 Method = TypeVar("Method", bound=Callable[..., Any])
 
 
-def notifies(session_of: Callable[..., int]) -> Callable[[Method], Method]:
+def notifies(session_of: Callable[..., int], none_is_no_change: bool = False) -> Callable[[Method], Method]:
     """Mark a method of the store that writes: once it has returned (its transaction committed), the session
-    ``session_of(*args)`` has changed (:meth:`~bleu_teach.classroom.store.Store.changed`)."""
+    ``session_of(*args)`` has changed (:meth:`~bleu_teach.classroom.store.Store.changed`); with
+    ``none_is_no_change``, a method that returns None wrote nothing, and nothing is said."""
 
     def wrap(method: Method) -> Method:
         @functools.wraps(method)
         def written(self: Any, *args: Any, **kwargs: Any) -> Any:
             result = method(self, *args, **kwargs)
-            self.changed(session_of(*args, **kwargs))
+            if result is not None or not none_is_no_change:
+                self.changed(session_of(*args, **kwargs))
             return result
 
         return written  # type: ignore[return-value]

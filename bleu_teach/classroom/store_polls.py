@@ -148,7 +148,7 @@ class PollRecords(Records):
             row = connection.execute(query).mappings().first()
         return (None, None) if row is None else (poll_of(row), row["mine"])
 
-    @notifies(student_arg)
+    @notifies(student_arg, none_is_no_change=True)
     def record_vote(self, student: Student, poll_id: int, vote_id: str, choice: str) -> bool | None:
         """Keep (or change) the student's vote on the poll in one statement, only while the poll is open in the
         student's session: whether it changed anything (the same ``vote_id`` sent again changes nothing), or None

@@ -1,5 +1,5 @@
 """The teacher's routes: the teacher page that makes sessions, and each session's dashboard and projector view,
-their live numbers, the projector link, the export, closing, deleting, and taking a student out.
+their live numbers, the projector link, the exports (answers and polls), closing, deleting, and taking a student out.
 
 Three credentials open them (:mod:`~bleu_teach.classroom.roles`): the server's
 teacher token (``admin``: the teacher page and making a session; the printed
@@ -13,14 +13,14 @@ once). The projector link reads only what the projector shows: the question,
 the join code, the counts and the votes, no student's name, the right answer
 only once the teacher has revealed it (:func:`room_text`). The numbers are sent
 as server-sent events, fed by the change feed
-(:mod:`~bleu_teach.classroom.feed`); the export is a CSV whose every cell is
-safe to open in a spreadsheet (:func:`~bleu_teach.classroom.guard.csv_cell`).
+(:mod:`~bleu_teach.classroom.feed`); the exports, the answers and the polls, are
+CSV files whose every cell is safe to open in a spreadsheet
+(:mod:`~bleu_teach.classroom.exports`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import csv
 import io
 import json
 from collections.abc import Callable
@@ -33,8 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from bleu_teach.classroom.bodies import TitleBody
+from bleu_teach.classroom.exports import answers_csv, polls_csv
 from bleu_teach.classroom.feed import KEEP_ALIVE, SAFETY
-from bleu_teach.classroom.guard import csv_cell
 from bleu_teach.classroom.handling import RETRY_SECONDS, error, json_body, outage_of
 from bleu_teach.classroom.polls import for_the_room
 from bleu_teach.classroom.roles import ADMIN, PROJECTOR, TEACHER, allowed
@@ -282,34 +282,24 @@ class TeacherRoutes:
 
     @allowed(TEACHER)
     async def export(self, request: Request, session: Session) -> Response:
-        roster = {s.id: s.nickname for s in await run_in_threadpool(self.room.store.roster, session.id)}
-        removed = {s.id: s.nickname for s in await run_in_threadpool(self.room.store.roster, session.id, True)}
-        answers = await run_in_threadpool(self.room.store.answers, session.id)
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["nickname", "exercise", "answer", "verdict", "mistake", "late", "at", "removed"])
-        for answer in answers:
-            writer.writerow(
-                [
-                    csv_cell(cell)
-                    for cell in (
-                        roster.get(answer.student_id) or removed.get(answer.student_id, ""),
-                        answer.exercise,
-                        answer.answer,
-                        answer.verdict,
-                        answer.mistake,
-                        "yes" if answer.late else "no",
-                        answer.at.isoformat(),
-                        "yes" if answer.student_id in removed else "no",
-                    )
-                ]
-            )
-        name = f"bleu-teach-session-{session.id}.csv"
-        return Response(
-            out.getvalue(),
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
+        """The session's answers (CSV): a row per answer, a removed student's kept and marked."""
+        text = await run_in_threadpool(answers_csv, self.room.store, session)
+        return _download(text, f"bleu-teach-session-{session.id}.csv")
+
+    @allowed(TEACHER)
+    async def polls_export(self, request: Request, session: Session) -> Response:
+        """The session's polls (CSV): a row per round and option, its votes and whether it is the right answer."""
+        text = await run_in_threadpool(polls_csv, self.room.store, session)
+        return _download(text, f"bleu-teach-polls-{session.id}.csv")
+
+
+def _download(text: str, name: str) -> Response:
+    """A CSV file to download under ``name``."""
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 def _join_qr(request: Request, session: Session) -> Response:

@@ -7,7 +7,8 @@ and a QR code for the projector. ``class new`` creates a session without the
 teacher page and ``class homework`` a homework (each student's own questions,
 checked on the server, with its late policy: ``--late``); ``class list``,
 ``class link`` (a new teacher link), ``class extend`` (a homework student's own
-due time), ``class close`` and ``class delete`` manage them; ``class nginx``
+due time), ``class close``, ``class archive`` (one zip of the course) and
+``class delete`` manage them; ``class nginx``
 prints the configuration of an nginx in front of a department's server.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from bleu_teach.classroom.settings import DEFAULTS, OLD_DEFAULT_DATABASE, TOKEN_VARIABLE, Settings
 from bleu_teach.exercises.variants import VARIED
+from bleu_teach.ui.archive_command import add_archive_commands, run_archive
 from bleu_teach.ui.lti_command import LTI_CREATING, add_lti_command, run_lti
 
 #: The commands that may make a new database; the others only open one that is there.
@@ -178,11 +180,10 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     extend.add_argument(
         "--until", required=True, metavar="TIME", help="their due time, with its time zone: 2026-12-03T09:00+01:00"
     )
-    commands_with_database = [serve, new, homework, listing, link, extend, *add_lti_command(what)]
-    for name, text in (("close", "stop a session taking answers"), ("delete", "forget a session and its answers")):
-        one = what.add_parser(name, help=text)
-        one.add_argument("session", type=int, help="the session's number (class list shows them)")
-        commands_with_database.append(one)
+    close = what.add_parser("close", help="stop a session taking answers")
+    close.add_argument("session", type=int, help="the session's number (class list shows them)")
+    commands_with_database = [serve, new, homework, listing, link, extend, close, *add_archive_commands(what)]
+    commands_with_database += add_lti_command(what)
     for command in commands_with_database:
         command.add_argument(
             "--database",
@@ -299,7 +300,7 @@ def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
         raise ValueError(
-            "choose what to do: class serve, new, homework, list, link, extend, nginx, lti, close or delete"
+            "choose what to do: class serve, new, homework, list, link, extend, nginx, lti, close, archive or delete"
         )
     if args.class_command == "nginx":  # no database: a file for the department's web server
         print(
@@ -353,10 +354,12 @@ def run_classroom(args: argparse.Namespace) -> int:
             for session in store.sessions():
                 state = "open" if session.open else "closed"
                 print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M}  {session.title}")
-        elif args.class_command in ("close", "delete"):
+        elif args.class_command == "close":
             store.session(args.session)  # says so if there is none
-            (store.close_session if args.class_command == "close" else store.delete_session)(args.session)
-            print(f"Session {args.session} {'closed' if args.class_command == 'close' else 'deleted'}.")
+            store.close_session(args.session)
+            print(f"Session {args.session} closed.")
+        elif args.class_command in ("archive", "delete"):
+            run_archive(args, store)
     except LookupError as missing:
         raise ValueError(str(missing).strip("'\"") + " (class list shows the sessions)") from None
     finally:
