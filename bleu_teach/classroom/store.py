@@ -180,6 +180,8 @@ class Store(
         self.postgres = engine.dialect.name == "postgresql"
         #: The notices this process sends (PostgreSQL), a burst of one session's writes told once.
         self.notices_out = Coalescer(self._notify)
+        self.notifying = threading.Lock()  # a notice being sent, which closing waits for
+        self.closed = False
         self.writing = threading.RLock()  # SQLite's writers take turns here (Records._begin)
         self.waiting = []  # and the writes waiting for a group commit queue here (Records._write)
         self.queue_lock = threading.Lock()
@@ -255,6 +257,8 @@ class Store(
             with self.engine.connect() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         self.notices_out.send = lambda _: None  # a notice still waiting goes nowhere once closed
+        with self.notifying:  # a notice being sent now finishes first; none is sent after (no connection left open)
+            self.closed = True
         self._close_counters()
         self.engine.dispose()
 
@@ -274,14 +278,17 @@ class Store(
     def _notify(self, session_id: int) -> None:
         """One NOTIFY, on the counters' connections: committed at once, without waiting for the disk (a notice
         lost in a crash costs a dashboard one of its 5 s looks, nothing more)."""
-        try:
-            with self._counters().connect() as connection:
-                connection.execute(
-                    text("SELECT pg_notify(:channel, :session)"),
-                    {"channel": CHANGES_CHANNEL, "session": str(session_id)},
-                )
-        except DatabaseError:  # the write is stored; the dashboards' 5 s look finds it without the notice
-            pass
+        with self.notifying:
+            if self.closed:
+                return
+            try:
+                with self._counters().connect() as connection:
+                    connection.execute(
+                        text("SELECT pg_notify(:channel, :session)"),
+                        {"channel": CHANGES_CHANNEL, "session": str(session_id)},
+                    )
+            except DatabaseError:  # the write is stored; the dashboards' 5 s look finds it without the notice
+                pass
 
     def notices(self, stop: threading.Event) -> Iterator[int]:
         """On PostgreSQL: the sessions that every worker's writes changed (:meth:`changed`), as their notices
