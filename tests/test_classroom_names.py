@@ -276,11 +276,11 @@ def test_the_homework_command_names_each_group_of_names_written_alike(tmp_path: 
     notes = [line for line in run.stderr.splitlines() if "on the roster differ only" in line]
     assert notes == [
         "note: 'Anna Smith' and 'Smith Anna' on the roster differ only in accents, apostrophes, hyphens or the order "
-        "of the names: these students must type their name exactly as the roster has it (no other spelling is taken "
-        "for them)",
+        "of the names: these students must type their name as the roster has it (only its case and spaces may "
+        "differ)",
         "note: 'Zoë Li', 'Zoe Li' and 'Li Zoe' on the roster differ only in accents, apostrophes, hyphens or the "
-        "order of the names: these students must type their name exactly as the roster has it (no other spelling is "
-        "taken for them)",
+        "order of the names: these students must type their name as the roster has it (only its case and spaces may "
+        "differ)",
     ]
     assert "only the 7 names of the roster" in run.stdout
     opened = Store.open(tmp_path / "c.sqlite")

@@ -455,8 +455,8 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
     for group in alike:  # found by a loose spelling, one of them could take another's name: each types it exactly
         print(
             f"note: {_listed(group)} on the roster differ only in accents, apostrophes, hyphens or the order of the "
-            "names: these students must type their name exactly as the roster has it (no other spelling is taken "
-            "for them)",
+            "names: these students must type their name as the roster has it (only its case and spaces may "
+            "differ)",
             file=sys.stderr,
         )
     homework = Homework(store)

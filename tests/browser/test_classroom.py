@@ -333,6 +333,8 @@ def test_the_projector_link_shows_the_question_the_code_and_the_votes_on_the_fir
     for room, screen in rooms:
         screen.get_by_text("This projector link no longer works").wait_for(timeout=5_000)
         assert screen.locator(".poll-round").count() == 0
+        shown = screen.locator("main").inner_text()  # nothing of the session: its title, votes or join code
+        assert code not in shown and "lesson pages" not in shown and screen.locator(".join-qr").count() == 0
         room.close()
     assert problems == [] and teacher.blocked == [] and all(context.blocked == [] for context, _ in audience)
     for context, _ in audience:

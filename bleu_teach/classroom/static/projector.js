@@ -49,12 +49,15 @@ function show(data) {
   root.dataset.updated = String(Date.now());
 }
 
-/** The link no longer works (the teacher made a new one, or stopped it): nothing of the session is shown. */
+/**
+ * The link no longer works (the teacher made a new one, or stopped it): nothing of the session is shown, not its
+ * title, its votes, nor its join code.
+ */
 function stopped() {
-  view.replaceChildren(element("p", "This projector link no longer works: ask the teacher for the new one."));
-  summary.textContent = "";
-  exercises.replaceChildren();
-  fit();
+  window.removeEventListener("resize", fit);
+  root.replaceChildren(
+    element("p", "This projector link no longer works: ask the teacher for the new one.", "projector-stopped"),
+  );
 }
 
 const stream = new EventSource(String(root.dataset.events));
