@@ -116,3 +116,15 @@ def cluster() -> Iterator[str]:
             )
         time.sleep(0.1)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def fresh_database(base: str) -> str:
+    """A new, empty database in the cluster at ``base`` (one per test, so that tests share one cluster); its URL."""
+    import uuid
+
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return base.rsplit("/", 1)[0] + "/" + name

@@ -29,7 +29,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from bleu_teach.classroom.app import create_app  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
-from tests.postgres import cluster  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-archive-tests"
@@ -46,13 +46,7 @@ def postgres_base() -> Iterator[str]:
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "classroom.sqlite")
-    import psycopg
-
-    base = request.getfixturevalue("postgres_base")
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return base.rsplit("/", 1)[0] + "/" + name
+    return fresh_database(request.getfixturevalue("postgres_base"))
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -29,7 +28,7 @@ from bleu_teach.classroom.name_keys import name_key  # noqa: E402
 from bleu_teach.classroom.polls import Polls  # noqa: E402
 from bleu_teach.classroom.schema import VERSION_TABLE  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
-from tests.postgres import cluster  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store_9d3fdb5.py"
 
@@ -54,13 +53,7 @@ def postgres_base() -> Iterator[str]:
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "made-by-the-release.sqlite")
-    import psycopg
-
-    base = request.getfixturevalue("postgres_base")
-    name = f"r_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return base.rsplit("/", 1)[0] + "/" + name
+    return fresh_database(request.getfixturevalue("postgres_base"))
 
 
 def made_by_the_release(where: str) -> dict:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -23,7 +22,7 @@ pytest.importorskip("sqlalchemy")
 from bleu_teach.classroom.name_keys import alike_names, name_key  # noqa: E402
 from bleu_teach.classroom.schema import roster  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
-from tests.postgres import cluster  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
 WRITE = {"X-Bleu-Teach": "1"}
@@ -105,13 +104,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "sqlite":
         where = str(tmp_path / "classroom.sqlite")
     else:
-        import psycopg
-
-        base = request.getfixturevalue("postgres_base")
-        name = f"n_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(f"CREATE DATABASE {name}")
-        where = base.rsplit("/", 1)[0] + "/" + name
+        where = fresh_database(request.getfixturevalue("postgres_base"))
     opened = Store.open(where)
     yield opened
     opened.close()

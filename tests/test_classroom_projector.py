@@ -25,7 +25,7 @@ from bleu_teach.classroom import polls as polls_module  # noqa: E402
 from bleu_teach.classroom.app import create_app  # noqa: E402
 from bleu_teach.classroom.polls import Polls  # noqa: E402
 from bleu_teach.classroom.store import Store, digest  # noqa: E402
-from tests.postgres import cluster  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-projector-tests"
@@ -50,13 +50,7 @@ def either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "sqlite":
         where = str(tmp_path / "class.sqlite")
     else:
-        import psycopg
-
-        base = request.getfixturevalue("postgres_base")
-        name = f"t_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(f"CREATE DATABASE {name}")
-        where = base.rsplit("/", 1)[0] + "/" + name
+        where = fresh_database(request.getfixturevalue("postgres_base"))
     opened = Store.open(where)
     yield opened
     opened.close()

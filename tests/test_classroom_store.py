@@ -27,7 +27,7 @@ sqlalchemy = pytest.importorskip("sqlalchemy")
 
 from bleu_teach.classroom.schema import CODE_ALPHABET, CODE_LENGTH, answers, sessions, students  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
-from tests.postgres import cluster  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -38,20 +38,11 @@ def postgres_base() -> Iterator[str]:
         yield url
 
 
-def _fresh_postgres(base: str) -> str:
-    import psycopg
-
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base.replace("postgresql://", "postgresql://", 1), autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    return base.rsplit("/", 1)[0] + "/" + name
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "classroom.sqlite")
-    return _fresh_postgres(request.getfixturevalue("postgres_base"))
+    return fresh_database(request.getfixturevalue("postgres_base"))
 
 
 @pytest.fixture
@@ -659,7 +650,7 @@ def test_two_workers_on_postgresql_share_their_rate_limits(postgres_base: str) -
     from bleu_teach.classroom.app import create_app
     from bleu_teach.classroom.settings import Limits
 
-    opened = Store.open(_fresh_postgres(postgres_base))
+    opened = Store.open(fresh_database(postgres_base))
     try:
         limits = replace(Limits(), answers_per_student=3)
         workers = [
