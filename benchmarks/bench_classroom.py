@@ -1,23 +1,24 @@
 """Benchmark: a department's class on the classroom server, on SQLite and on PostgreSQL with two workers.
 
-Starts ``python -m bleu_teach class serve`` on 127.0.0.1 (PostgreSQL: ``--workers 2``), creates a session,
-and lets the simulated students (each an httpx client with its own cookie, all on one asyncio loop, spread over
-``--addresses`` source addresses as a few school networks would be) join and answer every exercise of the course
-at random moments within the window; one in ten answers is sent twice with the same id, as a page that lost its
-connection would. ``--dashboards`` teachers' dashboards listen to the live stream (the first is measured) and
-``--idle-dashboards`` more stay open without being read much (projectors, forgotten tabs). Then it prints:
-answers sent, acknowledged, stored (read from the database itself), lost (acknowledged but not stored: must be
-0), duplicated (stored more than once or stored again on a resend: must be 0), refused (must be 0: every request
+Starts ``python -m bleu_teach class serve`` on 127.0.0.1 (PostgreSQL: ``--workers 2``), creates a session, and lets
+the simulated students (each an httpx client with its own cookie, on the asyncio loops of ``--generators``
+processes, spread over ``--addresses`` source addresses as a few school networks would be) join and answer every
+exercise of the course at random moments within the window; one in ten answers is sent twice with the same id, as a
+page that lost its connection would. ``--dashboards`` teachers' dashboards listen to the live stream (the first is
+measured) and ``--idle-dashboards`` more stay open without being read much (projectors, forgotten tabs). Then it
+prints: answers sent, acknowledged, stored (read from the database itself), lost (acknowledged but not stored: must
+be 0), duplicated (stored more than once or stored again on a resend: must be 0), refused (must be 0: every request
 here is an honest student's), server errors (5xx), and the p50/p95 latency of an answer and of the dashboard's
-update after it. Two polls are asked meanwhile (a third and two thirds into the class; the second is the first's
-round 2): every phone reads the open question and votes; the votes acknowledged must all be counted.
+update after it, and how late the students' loops woke (a busy generator is measured as a slow server). Two polls
+are asked meanwhile (a third and two thirds into the class; the second is the first's round 2): every phone reads
+the open question and votes; the votes acknowledged must all be counted.
 
 Targets (issue "The classroom server, built to last"), load generator on the same 2 cores: 500 students answering
 the course's exercises within 3 minutes from 25 addresses, 2 dashboards and 50 idle ones: answer p95 <= 250 ms,
 dashboard update p95 <= 1 s, 0 lost, 0 duplicated, 0 refused; 1,000 students: no 5xx and answer p95 <= 1 s.
 
     python -m benchmarks.bench_classroom [--students 500] [--minutes 3] [--database sqlite|postgresql|both]
-        [--addresses 25] [--dashboards 2] [--idle-dashboards 50] [--workers 2]
+        [--addresses 25] [--dashboards 2] [--idle-dashboards 50] [--workers 2] [--generators 2]
 """
 
 from __future__ import annotations
@@ -64,6 +65,17 @@ class Figures:
     votes_refused: int = 0  # refused for any other reason (must be 0)
     vote_latencies: list[float] = field(default_factory=list)
     polls: list[int] = field(default_factory=list)  # the polls opened (their ids)
+    lags: list[float] = field(default_factory=list)  # how late the students' loop woke from a 50 ms sleep (s)
+
+    def add(self, other: Figures) -> None:
+        """Add another process's students' figures to these."""
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if isinstance(value, dict):
+                for key, count in value.items():
+                    mine[key] = mine.get(key, 0) + count
+            else:
+                setattr(self, name, mine + value)
 
 
 def _answers() -> list[tuple[str, str]]:
@@ -196,6 +208,38 @@ async def _student(
         await asyncio.gather(*votes)
 
 
+async def _loop_lag(figures: Figures, until: asyncio.Future[Any]) -> None:
+    """How late this loop wakes from a 50 ms sleep, until ``until`` is done: a busy loop measures the server late."""
+    while not until.done():
+        began = time.perf_counter()
+        await asyncio.sleep(0.05)
+        figures.lags.append(time.perf_counter() - began - 0.05)
+
+
+def _students(
+    url: str, code: str, ks: list[int], window: float, starting: Any, addresses: int, seed: int, back: Any
+) -> None:
+    """Students ``ks`` on this (child) process's own loop, from the moment the parent puts in ``starting`` (a
+    shared number, with its event) once every such process is ready; their figures sent back at the end."""
+    random.seed(seed)
+    figures = Figures()
+    moment, go = starting
+    back.put(("ready", None))
+    go.wait()
+    start = moment.value
+
+    async def the_class() -> None:
+        everyone = asyncio.gather(*(_student(url, code, k, window, start, figures, addresses) for k in ks))
+        await asyncio.gather(everyone, _loop_lag(figures, everyone))
+
+    try:
+        asyncio.run(the_class())
+    except BaseException as problem:  # noqa: BLE001 (given back to the parent, which raises it)
+        back.put(("failed", repr(problem)))
+        return
+    back.put(("figures", figures))
+
+
 def _listen(url: str, session: int, cookies: httpx.Cookies, figures: Figures | None, stop: threading.Event) -> None:
     """A dashboard's stream; ``figures`` None: an idle dashboard, whose updates are read and dropped."""
     try:
@@ -255,6 +299,7 @@ def run(
     dashboards: int = 1,
     idle: int = 0,
     workers: int = 1,
+    generators: int = 2,
 ) -> dict[str, float | int | str]:
     """Run the class against a server on ``database``; return the figures (and print them)."""
     server = Server(database, folder, extra=("--workers", str(workers)) if workers > 1 else ())
@@ -285,23 +330,53 @@ def run(
         )
         if idle:
             idle_watchers.start()
-        start = time.perf_counter()
-
-        async def the_class() -> None:
-            await asyncio.gather(
-                _presenter(server.url, teacher.cookies, made["id"], minutes * 60, start, figures),
-                *(
-                    _student(server.url, made["code"], k, minutes * 60, start, figures, addresses)
-                    for k in range(students)
+        # The students on loops of their own, ``generators`` processes: one loop for 1,000 students fell a second
+        # behind in a poll's vote storm, and that second was measured as the server's.
+        students_back = context.Queue()
+        starting = (context.Value("d", 0.0), context.Event())
+        makers = [
+            context.Process(
+                target=_students,
+                args=(
+                    server.url,
+                    made["code"],
+                    list(range(g, students, generators)),
+                    minutes * 60,
+                    starting,
+                    addresses,
+                    random.randrange(2**32),
+                    students_back,
                 ),
             )
+            for g in range(generators)
+        ]
+        for maker in makers:
+            maker.start()
+        for _ in makers:  # each has imported what it needs: the class starts for all at once
+            kind, found = students_back.get(timeout=120)
+            if kind != "ready":
+                raise RuntimeError(f"a students' process failed: {found}")
+        start = time.perf_counter()
+        starting[0].value = start
+        starting[1].set()
+
+        async def the_presenter() -> None:
+            await _presenter(server.url, teacher.cookies, made["id"], minutes * 60, start, figures)
 
         # A loop of its own, in a thread of its own: the caller may be running one already (a test process that
         # drives a browser with Playwright's synchronous API).
         failed: list[BaseException] = []
-        runner = threading.Thread(target=lambda: _run_catching(the_class, failed))
+        runner = threading.Thread(target=lambda: _run_catching(the_presenter, failed))
         runner.start()
+        for _ in makers:
+            kind, found = students_back.get(timeout=minutes * 60 + 600)
+            if kind == "failed":
+                failed.append(RuntimeError(f"a students' process failed: {found}"))
+            else:
+                figures.add(found)
         runner.join()
+        for maker in makers:
+            maker.join(timeout=30)
         if failed:
             raise failed[0]
         took = time.perf_counter() - start
@@ -362,6 +437,10 @@ def run(
         "vote p95 ms": round(1000 * _percentile(figures.vote_latencies, 0.95), 1)
         if figures.vote_latencies
         else float("nan"),
+        # Late wake-ups of the students' loops are in every latency above: large ones flatter nothing, but say the
+        # load generator, not only the server, was slow.
+        "students' loops late p95 ms": round(1000 * _percentile(figures.lags, 0.95), 1),
+        "students' loops late max ms": round(1000 * max(figures.lags, default=float("nan")), 1),
     }
     print("  ".join(f"{key}: {value}" for key, value in result.items()), flush=True)
     return result
@@ -383,6 +462,7 @@ def main() -> int:
     parser.add_argument("--idle-dashboards", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2, help="workers on PostgreSQL (SQLite takes one)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--generators", type=int, default=2, help="processes the students are spread over")
     args = parser.parse_args()
     random.seed(args.seed)
     print(
@@ -412,6 +492,7 @@ def main() -> int:
                     args.dashboards,
                     args.idle_dashboards,
                     workers,
+                    args.generators,
                 )
                 rows.append(figures)
                 name = f"{students} students, {figures['database']}"

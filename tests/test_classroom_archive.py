@@ -196,6 +196,7 @@ def test_class_archive_writes_one_zip_of_every_session_readable_by_its_owner_onl
                 f"session-{homework}/polls.csv",
                 f"session-{homework}/grades.csv",
                 "course.json",
+                "term.json",
             ]
         )
         answers = _rows(zipped.read(f"session-{live}/answers.csv").decode("utf-8"))
@@ -248,6 +249,7 @@ def test_class_archive_keeps_an_existing_file_unless_forced_and_archives_only_th
             f"session-{homework}/answers.csv",
             f"session-{homework}/grades.csv",
             f"session-{homework}/polls.csv",
+            "term.json",
         ]
 
 

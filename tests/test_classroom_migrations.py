@@ -5,7 +5,7 @@ unchanged), with a live session, a homework with its roster and due time, studen
 and on PostgreSQL; then the current :class:`~bleu_teach.classroom.store.Store` opens it, finds every record, and a
 student joins, answers and votes. A database made before ``roster.reopened`` existed (which made ``join`` fail
 with "no such column") is upgraded too, the roster's names kept before their matching key existed get it, and a
-homework made before late policies keeps taking late answers.
+homework made before late policies keeps taking late answers, and a roster kept before personal links gets them.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
 from bleu_teach.classroom.name_keys import name_key  # noqa: E402
 from bleu_teach.classroom.polls import Polls  # noqa: E402
-from bleu_teach.classroom.schema import VERSION_TABLE  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
+from bleu_teach.classroom.store_migrate import VERSION_TABLE  # noqa: E402
 from tests.postgres import cluster, fresh_database  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store_9d3fdb5.py"
@@ -114,7 +114,7 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         polls = Polls(store)
         assert polls.vote(cy, made["poll"], "v-1", "B") is True
         assert polls.counts(polls.poll(live.id, made["poll"])) == {"A": 0, "B": 1}
-        li, _ = store.join(store.session(made["homework"]), "li lei")
+        li, li_token = store.join(store.session(made["homework"]), "li lei")
         assert li.nickname == "Li Lei"
         # the roster's names kept before the upgrade have their matching key, as the live rule makes it: a name typed
         # with its names in the other order is found
@@ -129,6 +129,15 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
         assert store.session(made["homework"]).late == "accept"
         assert store.extend(made["homework"], "Li Lei", made["due"] + timedelta(hours=1)) == "Li Lei"
         assert [a.late for a in store.answers(made["homework"])] == [False]
+        # personal links (revision 0010) on the roster kept before the upgrade: Ann Smith, who joined above by her
+        # typed name, opens her link on a second device and is the same student there; Li Lei's first device stays in
+        indexes = {index["name"]: index for index in inspect(store.engine).get_indexes("roster")}
+        assert indexes["roster_link"]["column_names"] == ["link_digest"] and indexes["roster_link"]["unique"]
+        links = {link.name: link.token for link in store.issue_links(made["homework"])}
+        assert sorted(links) == ["Ann Smith", "Li Lei"]
+        ann, device, _ = store.join_by_link(made["homework"], links["Ann Smith"])
+        assert ann.nickname == "Ann Smith" and store.student(made["homework"], device) == ann
+        assert store.student(made["homework"], li_token) == li
     finally:
         store.close()
     again = Store.open(where)  # opening an up-to-date database changes nothing

@@ -75,6 +75,8 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
     link = teacher.post(f"/class/api/sessions/{made['id']}/projector-link", headers=WRITE, json={}).json()["link"]
     token = link.rsplit("/", 1)[1]
     room = _browser(store)  # the room's computer: no cookie, the projector link's token alone
+    store.set_roster(made["id"], [("Bea Ruiz", "{}")])  # a personal link (anyone holding it may open its page)
+    personal = store.issue_links(made["id"])[0].token
     callers = {
         ANYONE: lambda: _browser(store),
         STUDENT: lambda: student,
@@ -90,6 +92,7 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
         "action": "close",
         "secret": secret,
         "token": token,
+        "link": personal,
     }
     app = create_app(store, TOKEN).app
     # What ends the projector link, the student's or the session's part comes last.

@@ -165,11 +165,13 @@ def test_every_route_has_a_name_and_url_path_makes_the_apps_own_paths(tmp_path: 
         assert {r.name: r.path for r in routes} == PATHS  # each route under its name, each name a route
         assert [r.name for r in app.routes if isinstance(r, Mount)] == ["class-static"]
         values = {"session": 12, "poll": 7, "student": 345, "action": "close", "secret": "Ab_-9", "token": "K7QM2"}
+        values["link"] = "Xy-_8"
         for route in routes:
             params = {name: values[name] for name in route.param_convertors}
             assert url_path(route.name, **params) == app.url_path_for(route.name, **params)
         assert url_path("enter", session=3, secret="s3cr_t") == "/class/t/3/s3cr_t"
         assert url_path("remove", session=3, student=4) == "/class/api/sessions/3/students/4/remove"
+        assert url_path("personal_link", session=3, link="Xy-_8") == "/class/me/3/Xy-_8"
         assert app.url_path_for("class-static", path="dashboard.js") == "/class/static/dashboard.js"
     finally:
         store.close()

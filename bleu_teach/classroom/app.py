@@ -63,6 +63,7 @@ from bleu_teach.classroom.feed import Feed, Listener
 from bleu_teach.classroom.guard import Guard, Limiter, SharedLimiter, admitted
 from bleu_teach.classroom.handling import error, json_body, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
+from bleu_teach.classroom.link_routes import LinkRoutes
 from bleu_teach.classroom.lti_routes import LtiRoutes
 from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender
 from bleu_teach.classroom.paths import PATHS
@@ -331,10 +332,13 @@ def create_app(
     client = platforms or PlatformClient()
     sender = ScoreSender(store, client)
     homework = HomeworkRoutes(room, graded=sender.graded)
+    links = LinkRoutes(room)
     lti = LtiRoutes(store, room.templates, client, site)
     routes: list[BaseRoute] = [
         _route("join_page", room.join_page, "GET"),
         _route("join", room.join, "POST"),
+        _route("personal_link", links.page, "GET"),
+        _route("join_by_link", links.join, "POST"),
         _route("me", room.me, "GET"),
         _route("answer", room.answer, "POST"),
         _route("teach", teacher.teach, "GET"),

@@ -1,5 +1,6 @@
 """What a teacher takes away of a session, as text: its answers (the dashboard's export), its polls round by round
-and option by option, and the whole course as one JSON document, the members of ``class archive``'s zip.
+and option by option, the whole course as one JSON document and the class over its sessions (``term.json``), the
+members of ``class archive``'s zip.
 
 Every CSV cell goes through :func:`~bleu_teach.classroom.guard.csv_cell`: what a student or the presenter typed
 never runs as a formula in a spreadsheet. A poll's votes are counted as the dashboard counts them
@@ -21,6 +22,7 @@ from bleu_teach.classroom.homework_pages import grades_text
 from bleu_teach.classroom.polls import Polls, right_answer
 from bleu_teach.classroom.store import Session, Store
 from bleu_teach.classroom.store_polls import Poll
+from bleu_teach.classroom.term import term_report
 
 #: The polls file's columns: one row per round of a poll and per option.
 POLL_COLUMNS = ("poll", "round", "question", "option", "option text", "votes", "right answer", "opened (UTC)")
@@ -168,7 +170,8 @@ def session_data(store: Store, session: Session) -> dict[str, Any]:
 
 def archive_members(store: Store, sessions: list[Session]) -> list[tuple[str, str]]:
     """The files of a course's archive, (name, text): per session its answers and its polls (and a homework's
-    grades) in a folder ``session-N``, then ``course.json`` with every session."""
+    grades) in a folder ``session-N``, then ``course.json`` with every session and ``term.json``, the class over
+    these sessions (:func:`~bleu_teach.classroom.term.term_report`: what ``class term --format json`` prints)."""
     members: list[tuple[str, str]] = []
     for session in sessions:
         folder = f"session-{session.id}"
@@ -183,4 +186,6 @@ def archive_members(store: Store, sessions: list[Session]) -> list[tuple[str, st
         "sessions": [session_data(store, session) for session in sessions],
     }
     members.append(("course.json", json.dumps(course, ensure_ascii=False, indent=1) + "\n"))
+    term = term_report(store.term_rows([session.id for session in sessions]))  # no sessions: an empty database
+    members.append(("term.json", term.to_json(indent=1) + "\n"))
     return members

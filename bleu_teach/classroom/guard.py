@@ -55,8 +55,9 @@ SITE_POLICY = (
 #: The routes a learning platform's page posts a form to (LTI 1.3's login and launch): from another site, without
 #: this server's header; each checks what it is sent (the state it made, the platform's signature).
 PLATFORM_FORMS = frozenset({PATHS["lti_login"], PATHS["lti_launch"]})
-#: The forms of this server's own pages that post without script (a teacher's deep-linking choice): same origin.
-OWN_FORMS = frozenset({PATHS["lti_deep_link"]})
+#: The forms of this server's own pages that post without script (a teacher's deep-linking choice, a personal link's
+#: button, which works on a phone whatever its scripts): same origin.
+OWN_FORMS = frozenset({PATHS["lti_deep_link"], PATHS["join_by_link"]})
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),

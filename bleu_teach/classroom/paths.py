@@ -7,7 +7,7 @@ the templates, :func:`~bleu_teach.classroom.app.url_path` on the command
 line; the notebook's client (:mod:`~bleu_teach.classroom.client`) reads the
 two paths it posts to from here. ``{session:id}`` is a record's number (1 to 9
 digits), ``{secret:str}`` a session's teacher secret, ``{token:str}`` its
-projector link's token.
+projector link's token, ``{link:str}`` a student's personal link's token.
 
 Standard library only (no Starlette): the notebook's client imports it.
 """
@@ -20,6 +20,9 @@ PATHS = {
     "join_page": "/class",
     "join": "/class/api/join",
     "me": "/class/api/me",
+    # A student's personal join link (class links): its token in the path; its page's button posts the token here.
+    "personal_link": "/class/me/{session:id}/{link:str}",
+    "join_by_link": "/class/me",
     "answer": "/class/api/answers",
     "teach": "/class/teach",
     "create": "/class/api/sessions",

@@ -5,7 +5,8 @@ The routes live in one module per area: the students' beside the server's state
 in :mod:`~bleu_teach.classroom.app`, the teacher's in
 :mod:`~bleu_teach.classroom.teacher_routes`, the polls' in
 :mod:`~bleu_teach.classroom.poll_routes`, the homework's in
-:mod:`~bleu_teach.classroom.homework_pages`, and the course website in
+:mod:`~bleu_teach.classroom.homework_pages`, the personal join links' in
+:mod:`~bleu_teach.classroom.link_routes`, and the course website in
 :mod:`~bleu_teach.classroom.site_files`. Each route class holds the state as
 ``self.room``, which :func:`~bleu_teach.classroom.roles.allowed` asks who is
 calling.

@@ -11,14 +11,16 @@ What the store promises:
   (a UUID); storing the same id again for the same student stores nothing and
   answers what was stored the first time (:meth:`Store.record_answer`).
 * **No secret kept in clear.** The teacher's secret, the projector link's
-  token and each student's token are kept as SHA-256 digests and compared in
-  constant time.
+  token, each student's token (each device's) and each personal link's token
+  are kept as SHA-256 digests (the teacher's and the projector's compared in
+  constant time).
 * **Nothing kept after a session is deleted**: its students and answers go
   with it (:meth:`Store.delete_session`).
 
 The store is one class made of parts, one module each: this one opens the
 database, keeps the sessions and carries the notices of what changed,
 :mod:`~bleu_teach.classroom.store_students` the students and the roster,
+:mod:`~bleu_teach.classroom.store_links` the roster's personal links,
 :mod:`~bleu_teach.classroom.store_answers` the answers,
 :mod:`~bleu_teach.classroom.store_polls` the polls and their votes,
 :mod:`~bleu_teach.classroom.store_homework` the homework variants and
@@ -46,7 +48,6 @@ from sqlalchemy.exc import DatabaseError, IntegrityError
 
 from bleu_teach.classroom.grading import LatePolicy
 from bleu_teach.classroom.schema import (
-    CLASSROOM_TABLES,
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_TITLE,
@@ -57,6 +58,7 @@ from bleu_teach.classroom.schema import (
     answers,
     bounded,
     database_url,
+    devices,
     digest,
     extensions,
     fold,
@@ -65,7 +67,6 @@ from bleu_teach.classroom.schema import (
     lti_offers,
     lti_teachers,
     lti_users,
-    migrate,
     now,
     polls,
     roster,
@@ -79,10 +80,13 @@ from bleu_teach.classroom.store_archive import ArchiveRecords
 from bleu_teach.classroom.store_base import notifies, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
 from bleu_teach.classroom.store_limits import LimitRecords
+from bleu_teach.classroom.store_links import LinkRecords
 from bleu_teach.classroom.store_lti import LtiRecords
+from bleu_teach.classroom.store_migrate import CLASSROOM_TABLES, migrate
 from bleu_teach.classroom.store_polls import Poll, PollRecords
 from bleu_teach.classroom.store_scores import ScoreRecords
 from bleu_teach.classroom.store_students import StudentRecords
+from bleu_teach.classroom.store_term import TermRecords
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -164,16 +168,28 @@ class Coalescer:
 
 
 class Store(
-    StudentRecords, AnswerRecords, PollRecords, HomeworkRecords, LimitRecords, LtiRecords, ScoreRecords, ArchiveRecords
+    StudentRecords,
+    LinkRecords,
+    AnswerRecords,
+    PollRecords,
+    HomeworkRecords,
+    LimitRecords,
+    LtiRecords,
+    ScoreRecords,
+    ArchiveRecords,
+    TermRecords,
 ):
     """The classroom's database: :meth:`open` it with a SQLite path or a PostgreSQL URL. Its sessions are here; its
-    students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, its answers
+    students and roster are :class:`~bleu_teach.classroom.store_students.StudentRecords`, the roster's personal
+    links :class:`~bleu_teach.classroom.store_links.LinkRecords`, its answers
     :class:`~bleu_teach.classroom.store_answers.AnswerRecords`, its polls
     :class:`~bleu_teach.classroom.store_polls.PollRecords`, its homework variants and extensions
     :class:`~bleu_teach.classroom.store_homework.HomeworkRecords`, its rate-limit counters (PostgreSQL)
     :class:`~bleu_teach.classroom.store_limits.LimitRecords`, the learning platforms that launch it (LTI 1.3)
     :class:`~bleu_teach.classroom.store_lti.LtiRecords` and their grades
-    :class:`~bleu_teach.classroom.store_scores.ScoreRecords`."""
+    :class:`~bleu_teach.classroom.store_scores.ScoreRecords`; what a teacher takes away
+    :class:`~bleu_teach.classroom.store_archive.ArchiveRecords`, and the term's rows
+    :class:`~bleu_teach.classroom.store_term.TermRecords`."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -185,6 +201,7 @@ class Store(
         self.writing = threading.RLock()  # SQLite's writers take turns here (Records._begin)
         self.waiting = []  # and the writes waiting for a group commit queue here (Records._write)
         self.queue_lock = threading.Lock()
+        self.leading = False
         #: Called with a session's number after each write of it (the change feed, in this process).
         self.listeners: list[Callable[[int], None]] = []
         database = engine.url.database
@@ -394,6 +411,7 @@ class Store(
             for table in (lti_teachers, lti_users, lti_offers, lti_links):
                 connection.execute(delete(table).where(table.c.session_id == session_id))
             connection.execute(delete(answers).where(answers.c.session_id == session_id))
+            connection.execute(delete(devices).where(devices.c.session_id == session_id))
             connection.execute(delete(students).where(students.c.session_id == session_id))
             connection.execute(delete(sessions).where(sessions.c.id == session_id))
         if not self.postgres:  # the log still holds the pages as they were before: merge it and empty it

@@ -14,6 +14,12 @@ its fold, or else by its matching key
 apostrophe, the names in another order) when no other roster name of the
 homework has that key. A student the teacher removes keeps their answers in the
 export, renamed so that the name is free again.
+
+A roster name with a personal link (:mod:`~bleu_teach.classroom.store_links`)
+joins by its link, not by its name typed, unless the teacher lets it in again.
+A student may be in on several devices: the first one's token is kept in
+``students``, the others' in ``devices``, which is read only for a token that
+``students`` does not hold (every answer's lookup stays one indexed read).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from bleu_teach.classroom.schema import (
     Session,
     Student,
     bounded,
+    devices,
     digest,
     fold,
     look_alike,
@@ -79,7 +86,7 @@ def listed_as(connection: Any, session_id: int, typed: str) -> tuple[Any, bool]:
     The row whose name folds as ``typed`` does (:func:`~bleu_teach.classroom.schema.fold`); else the row whose
     matching key (:func:`~bleu_teach.classroom.name_keys.name_key`) is ``typed``'s, if it is the only one of the
     session with that key: names that share a key are matched only as listed."""
-    columns = (roster.c.name, roster.c.folded, roster.c.student_id, roster.c.reopened)
+    columns = (roster.c.name, roster.c.folded, roster.c.student_id, roster.c.reopened, roster.c.link_digest)
     exact = connection.execute(
         select(*columns).where(roster.c.session_id == session_id, roster.c.folded == fold(typed))
     ).first()
@@ -138,11 +145,19 @@ class StudentRecords(Records):
                 raise ValueError(
                     f"nickname: at most {MAX_NICKNAME} characters (this one has {len(nickname)}); shorten it."
                 )
+            if named is not None and named.link_digest is not None and not named.reopened:
+                # The link is the name's: a classmate who types the name does not become its student.
+                raise ValueError(
+                    f"{named.name!r} joins with their personal link (on their worksheet, or from the teacher); if it "
+                    "is lost, ask your teacher for a new one."
+                )
             if named is not None and named.student_id is not None and named.reopened:
-                # Let in again by the teacher (a new device, a lost cookie): the same student, a new token.
+                # Let in again by the teacher (a new device, a lost cookie): the same student, a new token; the
+                # devices it was in on before are out.
                 connection.execute(
                     students.update().where(students.c.id == named.student_id).values(token_digest=digest(token))
                 )
+                connection.execute(delete(devices).where(devices.c.student_id == named.student_id))
                 connection.execute(
                     roster.update()
                     .where(roster.c.session_id == session.id, roster.c.folded == named.folded)
@@ -246,20 +261,9 @@ class StudentRecords(Records):
         return [(row.name, row.identifier, row.student_id) for row in rows]
 
     def student(self, session_id: int, token: str) -> Student | None:
-        """The student whose token this is, in this session; None for any other token."""
-        with self.engine.connect() as connection:
-            row = (
-                connection.execute(
-                    select(students).where(
-                        students.c.token_digest == digest(str(token)),
-                        students.c.session_id == session_id,
-                        students.c.removed.is_(None),
-                    )
-                )
-                .mappings()
-                .first()
-            )
-        return None if row is None else Student(row["id"], row["session_id"], row["nickname"])
+        """The student whose token this is (of any of their devices), in this session; None for any other token."""
+        found = self.student_and_session(session_id, token)
+        return None if found is None else found[0]
 
     def roster(self, session_id: int, removed: bool = False) -> list[Student]:
         """The session's students in the order they joined; with ``removed``, only those the teacher removed."""
@@ -276,7 +280,8 @@ class StudentRecords(Records):
 
     @notifies(session_arg)
     def remove_student(self, session_id: int, student_id: int) -> bool:
-        """Take a student out of the class (a fake or a duplicate): their browser is out, their answers leave the
+        """Take a student out of the class (a fake or a duplicate): they are out on every device, the personal link
+        they joined by (if any) lets no one in again until the teacher makes a new one, and their answers leave the
         counts and stay in the export, marked. Whether there was such a student to remove."""
         student_id = record_id(student_id, "student")
         with self._begin() as connection:
@@ -287,6 +292,7 @@ class StudentRecords(Records):
             ).scalar()
             if nickname is None:
                 return False
+            connection.execute(delete(devices).where(devices.c.student_id == student_id))  # out on every device
             # The name is free again (the student a fake pretended to be can join under it); the export keeps it.
             renamed = f"{nickname[: MAX_NICKNAME - 22]} (removed {student_id})"  # fits: an id has at most 10 digits
             connection.execute(
@@ -297,23 +303,29 @@ class StudentRecords(Records):
             connection.execute(
                 roster.update()
                 .where(roster.c.session_id == session_id, roster.c.student_id == student_id)
-                .values(student_id=None, reopened=False)
+                .values(student_id=None, reopened=False, link_removed=True)  # its link lets no one in again
             )
         return True
 
     def student_and_session(self, session_id: int, token: str) -> tuple[Student, Session] | None:
-        """The student whose token this is and their session, in one query; None for any other token."""
-        query = (
-            select(students.c.id.label("student_id"), students.c.nickname, *sessions.c)
+        """The student whose token this is and their session, in one query (two for a token of a device other
+        than their first, ``devices``); None for any other token, and for a student the teacher removed."""
+        kept = digest(str(token))
+        columns = (students.c.id.label("student_id"), students.c.nickname, *sessions.c)
+        first = (
+            select(*columns)
             .join(sessions, sessions.c.id == students.c.session_id)
-            .where(
-                students.c.token_digest == digest(str(token)),
-                students.c.session_id == session_id,
-                students.c.removed.is_(None),
-            )
+            .where(students.c.token_digest == kept, students.c.session_id == session_id, students.c.removed.is_(None))
+        )
+        other = (
+            select(*columns)
+            .select_from(devices)
+            .join(students, students.c.id == devices.c.student_id)
+            .join(sessions, sessions.c.id == students.c.session_id)
+            .where(devices.c.token_digest == kept, students.c.session_id == session_id, students.c.removed.is_(None))
         )
         with self.engine.connect() as connection:
-            row = connection.execute(query).mappings().first()
+            row = connection.execute(first).mappings().first() or connection.execute(other).mappings().first()
         if row is None:
             return None
         return Student(row["student_id"], session_id, row["nickname"]), session_of(row)

@@ -7,6 +7,8 @@ participants export, French ``Nom;Prénom``), or else the first column; the
 identifiers a platform's gradebook import matches students by are kept when
 the roster has them: Moodle's e-mail address, Canvas's ``ID``, ``SIS User ID``,
 ``SIS Login ID`` and ``Section`` (its gradebook export, used as the roster).
+A ``link`` column (the file ``class links`` writes) gives each student their
+personal join link to the classroom server, which their worksheet prints.
 
 >>> [(entry.name, entry.identifiers) for entry in read_roster("Name,Email address\\nZoë Ng,zoe@example.org\\n")]
 [('Zoë Ng', {'Email address': 'zoe@example.org'})]
@@ -38,6 +40,9 @@ IDENTIFIER_HEADERS = {
 }
 #: The longest name kept (on the sheets, in the key and in the classroom's database alike).
 NAME_CHARACTERS = 100
+#: The header of a student's personal join link (``class links``), and the longest link read.
+LINK_HEADER = "link"
+LINK_CHARACTERS = 500
 #: The most names a roster lists (one worksheet or one homework place each), and the largest roster file read.
 MAX_NAMES = MAX_STUDENTS
 ROSTER_BYTES = 1_000_000
@@ -48,6 +53,7 @@ class Entry:
     line: int
     name: str
     identifiers: dict[str, str] = field(default_factory=dict)
+    link: str = ""  # the student's personal join link, "" when the roster has no link column
 
 
 def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry]:
@@ -63,10 +69,11 @@ def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry
     last = [k for k, cell in enumerate(header) if cell in LAST_NAME_HEADERS]
     columns = (first[:1] + last[:1]) if first and last else whole[:1]  # French "Nom" beside "Prénom" is a surname
     identifiers = {k: IDENTIFIER_HEADERS[cell] for k, cell in enumerate(header) if cell in IDENTIFIER_HEADERS}
+    links = [k for k, cell in enumerate(header) if cell == LINK_HEADER][:1]
     if columns:
         rows = rows[1:]
     else:
-        columns, identifiers = [0], {}
+        columns, identifiers, links = [0], {}, []
     entries = []
     where = f" of {source}" if source else ""
     for line, row in rows:
@@ -83,10 +90,28 @@ def read_roster(text: str, what: str = "roster", source: str = "") -> list[Entry
         problem = character_problem(name, name=True)
         if problem:
             raise ValueError(f"{what}: the name on line {line}{where} {problem}; delete it from the name")
-        entries.append(
-            Entry(line, name, {header_name: row[k].strip() for k, header_name in identifiers.items() if k < len(row)})
-        )
+        found = {header_name: row[k].strip() for k, header_name in identifiers.items() if k < len(row)}
+        link = _link(row[links[0]] if links[0] < len(row) else "", what, line, where) if links else ""
+        entries.append(Entry(line, name, found, link))
     return entries
+
+
+def _link(cell: str, what: str, line: int, where: str) -> str:
+    """A row's personal join link: an http(s) address of printable ASCII without spaces (as ``class links`` writes
+    it), at most :data:`LINK_CHARACTERS` long; ``ValueError`` naming the line otherwise.
+
+    >>> _link(" https://class.example.org/class/me/3/Ab-9 ", "--roster", 2, "")
+    'https://class.example.org/class/me/3/Ab-9'
+    """
+    link = cell.strip()
+    if not link.startswith(("https://", "http://")) or len(link) > LINK_CHARACTERS or not link.isascii():
+        raise ValueError(
+            f"{what}: line {line}{where} has no link in its link column (an http or https address of at most "
+            f"{LINK_CHARACTERS} characters, as class links writes it); write the links again with class links"
+        )
+    if not link.isprintable() or " " in link:
+        raise ValueError(f"{what}: the link on line {line}{where} holds spaces or control characters; write it again")
+    return link
 
 
 def read_text_file(path: str, limit: int, what: str) -> str:

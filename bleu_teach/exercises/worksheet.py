@@ -29,6 +29,7 @@ from bleu_teach.views.document import (
     Label,
     Notes,
     Paragraph,
+    QrCode,
     Section,
     Strong,
     Table,
@@ -65,17 +66,32 @@ def _mistakes(ex: Exercise) -> str:
     return "; ".join(f"{' or '.join(values)} ({name})" for name, values in found.items()) or "none named"
 
 
-def worksheet(sheet: Sequence[Exercise], name: str | None = None) -> View:
+def worksheet(sheet: Sequence[Exercise], name: str | None = None, link: QrCode | None = None) -> View:
     """One student's worksheet: each question on their variant, with blank lines for the working and the answer;
-    ``name`` (from a roster) printed on it, or a space for the student to write it.
+    ``name`` (from a roster) printed on it, or a space for the student to write it; ``link``: the student's personal
+    join link to the classroom server (``class links``) as a QR code, printed under the name with the link itself.
 
     The sheet does not print the seed it was made with: with the seed, anyone with the package could make the key.
     """
     student = _student(sheet)
     who: Block = Paragraph((Strong("Name:"), " ", Foreign.of(name))) if name else AnswerSpace("Name", 1)
+    joining: tuple[Block, ...] = (
+        (
+            Paragraph(
+                (
+                    "Join the class with your phone or a computer: scan this code, or type the link under it. It is "
+                    "yours alone: keep it to yourself.",
+                )
+            ),
+            link,
+        )
+        if link is not None
+        else ()
+    )
     blocks: list[Block] = [
         Heading(f"bleu-teach worksheet, student {student:02d}"),
         who,
+        *joining,
         Paragraph(
             (
                 f"Sheet {student:02d}: your sentences are your own. Give each number as the question "

@@ -18,9 +18,10 @@ import os
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 
 def add_archive_commands(what: Any) -> list[argparse.ArgumentParser]:
@@ -49,24 +50,43 @@ def write_archive(store: Any, session_ids: list[int], out: str | Path, force: bo
     there already (unless ``force``); a ``LookupError`` for a session that does not exist."""
     from bleu_teach.classroom.exports import archive_members
 
+    path = private_path(out, force, "the zip file's")
+    sessions = [store.session(number) for number in dict.fromkeys(session_ids)] or store.sessions()
+    members = archive_members(store, sessions)  # everything read before a file is made
+    stamp = datetime.now(timezone.utc).timetuple()[:6]
+
+    def fill(file: BinaryIO) -> None:
+        with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as zipped:
+            for name, text in members:
+                member = zipfile.ZipInfo(name, stamp)
+                member.external_attr = 0o100600 << 16  # a regular file, its owner's only, once unpacked
+                zipped.writestr(member, text.encode("utf-8"), zipfile.ZIP_DEFLATED)
+
+    write_private(path, fill, force)
+    return path, len(sessions)
+
+
+def private_path(out: str | Path, force: bool, what: str = "the file's") -> Path:
+    """``--out``'s file, checked before anything is read or written: not a folder, in a folder that exists, not
+    there already unless ``force`` (a ``ValueError`` that says what to do)."""
     path = Path(out).expanduser()
     if path.is_dir():
-        raise ValueError(f"--out: {str(path)!r} is a folder; give the zip file's name.")
+        raise ValueError(f"--out: {str(path)!r} is a folder; give {what} name.")
     if not path.parent.is_dir():
         raise ValueError(f"--out: the folder {str(path.parent)!r} does not exist; create it first.")
     if (path.exists() or path.is_symlink()) and not force:
         raise ValueError(f"--out: {str(path)!r} exists; give another name, or --force to replace it.")
-    sessions = [store.session(number) for number in dict.fromkeys(session_ids)] or store.sessions()
-    members = archive_members(store, sessions)  # everything read before a file is made
-    stamp = datetime.now(timezone.utc).timetuple()[:6]
+    return path
+
+
+def write_private(path: Path, fill: Callable[[BinaryIO], None], force: bool = False) -> None:
+    """Write a file readable by its owner only (0600: it holds the class's names): ``fill`` writes it beside its
+    name first, and it is moved into place once whole (a failed write leaves no file behind), never over a file
+    unless ``force``."""
     handle, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)  # mode 0600
     try:
         with os.fdopen(handle, "wb") as file:
-            with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as zipped:
-                for name, text in members:
-                    member = zipfile.ZipInfo(name, stamp)
-                    member.external_attr = 0o100600 << 16  # a regular file, its owner's only, once unpacked
-                    zipped.writestr(member, text.encode("utf-8"), zipfile.ZIP_DEFLATED)
+            fill(file)
             file.flush()
             os.fsync(file.fileno())
         if force:
@@ -83,7 +103,6 @@ def write_archive(store: Any, session_ids: list[int], out: str | Path, force: bo
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
-    return path, len(sessions)
 
 
 def run_archive(args: argparse.Namespace, store: Any) -> None:

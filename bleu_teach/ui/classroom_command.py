@@ -8,8 +8,9 @@ teacher page and ``class homework`` a homework (each student's own questions,
 checked on the server, with its late policy: ``--late``); ``class list``,
 ``class link`` (a new teacher link), ``class extend`` (a homework student's own
 due time), ``class close``, ``class archive`` (one zip of the course) and
-``class delete`` manage them; ``class nginx``
-prints the configuration of an nginx in front of a department's server.
+``class delete`` manage them; ``class links`` makes each roster name's personal join link (``links_command``:
+also how ``new`` and ``homework`` read their ``--roster``); ``class term`` shows the class over a term;
+``class nginx`` prints the configuration of an nginx in front of a department's server.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from typing import Any
 from bleu_teach.classroom.settings import DEFAULTS, OLD_DEFAULT_DATABASE, TOKEN_VARIABLE, Settings
 from bleu_teach.exercises.variants import VARIED
 from bleu_teach.ui.archive_command import add_archive_commands, run_archive
+from bleu_teach.ui.links_command import ROSTER_HELP, add_links_command, keep_roster, roster_names, run_links
 from bleu_teach.ui.lti_command import LTI_CREATING, add_lti_command, run_lti
+from bleu_teach.ui.term_command import add_term_command, run_term
 
 #: The commands that may make a new database; the others only open one that is there.
 CREATING = ("serve", "new", "homework")
@@ -77,6 +80,7 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         default=DEFAULTS.address,
         help=f"the server's address, for the teacher link (default {DEFAULTS.address})",
     )
+    new.add_argument("--roster", metavar="CSV", help=ROSTER_HELP)
     homework = what.add_parser(
         "homework", help="create a homework: each student's own questions, checked on the server"
     )
@@ -94,12 +98,7 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
         help="an answer after the due time (or a student's extension): accept (counted in full, marked late; the "
         "default), refuse (the homework closes for the student), or penalty:N (N percent off its points)",
     )
-    homework.add_argument(
-        "--roster",
-        metavar="CSV",
-        help="the class's names (only they may join, each once); a Moodle participants export "
-        "or Canvas's gradebook export keeps the columns its gradebook import needs",
-    )
+    homework.add_argument("--roster", metavar="CSV", help=ROSTER_HELP)
     homework.add_argument(
         "--exercises",
         metavar="IDS",
@@ -183,7 +182,7 @@ def add_classroom_commands(commands: Any, formatter: type[argparse.HelpFormatter
     close = what.add_parser("close", help="stop a session taking answers")
     close.add_argument("session", type=int, help="the session's number (class list shows them)")
     commands_with_database = [serve, new, homework, listing, link, extend, close, *add_archive_commands(what)]
-    commands_with_database += add_lti_command(what)
+    commands_with_database += [*add_lti_command(what), add_term_command(what), add_links_command(what)]
     for command in commands_with_database:
         command.add_argument(
             "--database",
@@ -300,7 +299,8 @@ def run_classroom(args: argparse.Namespace) -> int:
     """Run ``class ...``; return the exit code."""
     if args.class_command is None:
         raise ValueError(
-            "choose what to do: class serve, new, homework, list, link, extend, nginx, lti, close, archive or delete"
+            "choose one: class serve, new, homework, list, term, link, links, extend, nginx, lti, close, archive or "
+            "delete"
         )
     if args.class_command == "nginx":  # no database: a file for the department's web server
         print(
@@ -322,6 +322,7 @@ def run_classroom(args: argparse.Namespace) -> int:
     # A homework's options, roster and variants are checked and drawn before the records are opened: a refused
     # roster leaves no database behind.
     plan = _homework_plan(args) if args.class_command == "homework" else None
+    names = roster_names(args.roster) if args.class_command == "new" and args.roster else []  # a live one's
     creating = args.class_command in CREATING or (args.class_command == "lti" and args.lti_command in LTI_CREATING)
     store = _store(args.database, creating)
     if args.class_command != "serve":  # serve says it in its banner
@@ -331,9 +332,12 @@ def run_classroom(args: argparse.Namespace) -> int:
             return _serve(args, store)
         if args.class_command == "new":
             session, secret = store.create_session(args.title)
+            keep_roster(store, session.id, names)
+            listed = f" (only the {len(names)} names of the roster: class links makes their own links)"
             print(
                 f"Session {session.id}: {session.title}\n"
-                f"  students join at {_link(args.address, 'join_page')} with the code {session.code}\n"
+                f"  students join at {_link(args.address, 'join_page')} with the code {session.code}"
+                f"{listed if names else ''}\n"
                 "  your teacher link (keep it; it is shown only now): "
                 f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
             )
@@ -360,6 +364,10 @@ def run_classroom(args: argparse.Namespace) -> int:
             print(f"Session {args.session} closed.")
         elif args.class_command in ("archive", "delete"):
             run_archive(args, store)
+        elif args.class_command == "term":
+            run_term(args, store)
+        elif args.class_command == "links":
+            run_links(args, store)
     except LookupError as missing:
         raise ValueError(str(missing).strip("'\"") + " (class list shows the sessions)") from None
     finally:
@@ -370,12 +378,10 @@ def run_classroom(args: argparse.Namespace) -> int:
 
 def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
     """A homework's due time, roster and variants, checked and drawn (a minute or so) before anything is made."""
-    import json
     import time
 
     from bleu_teach.classroom.grading import LatePolicy
     from bleu_teach.classroom.homework import avoided, draw
-    from bleu_teach.exercises.roster import load_roster
 
     due = _moment(args.due, "--due")
     late = LatePolicy.parse(args.late, "--late")
@@ -386,22 +392,7 @@ def _homework_plan(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError(f"--variants: 1 to 200, not {args.variants}")
     if not 1 <= args.tries <= 100:
         raise ValueError(f"--tries: 1 to 100, not {args.tries}")
-    names = []
-    if args.roster:  # read as the worksheets read it, with the same limits, before anything is drawn
-        entries = load_roster(args.roster)
-        names = [(entry.name, json.dumps(entry.identifiers)) for entry in entries]
-        from bleu_teach.classroom.store import fold
-
-        first: dict[str, tuple[str, int]] = {}
-        for entry in entries:  # checked before anything is drawn or made: a name once, as the join compares names
-            if fold(entry.name) in first:
-                name, line = first[fold(entry.name)]
-                raise ValueError(
-                    f"--roster: {name!r} (line {line}) and {entry.name!r} (line {entry.line}) are the "
-                    "same name to the join page; each student needs a name of their own (add a middle "
-                    "initial, or the student number), then run the command again"
-                )
-            first[fold(entry.name)] = (entry.name, entry.line)
+    names = roster_names(args.roster) if args.roster else []  # read as the worksheets read it, before drawing
     which = [part.strip() for part in args.exercises.split(",") if part.strip()]
     avoid = avoided(args.avoid) if args.avoid else []
     started = time.perf_counter()
@@ -447,18 +438,7 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
 
     due, late, names, variants, started = (plan[key] for key in ("due", "late", "names", "variants", "started"))
     session, secret = store.create_session(args.title, "homework", due, args.tries, str(late))
-    try:
-        alike = store.set_roster(session.id, names) if names else []
-    except BaseException:  # no half-made homework (open to anyone, without its roster) is left behind
-        store.delete_session(session.id)
-        raise
-    for group in alike:  # found by a loose spelling, one of them could take another's name: each types it exactly
-        print(
-            f"note: {_listed(group)} on the roster differ only in accents, apostrophes, hyphens or the order of the "
-            "names: these students must type their name as the roster has it (only its case and spaces may "
-            "differ)",
-            file=sys.stderr,
-        )
+    keep_roster(store, session.id, names)
     homework = Homework(store)
     homework.save(session, variants)
     drawn = homework.counts(session.id)
@@ -468,7 +448,8 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
         f"{time.perf_counter() - started:.0f} s to draw\n"
         f"  variants: {', '.join(f'{k} {v}' for k, v in sorted(drawn.items()))}\n"
         f"  students join at {_link(args.address, 'join_page')} with the code {session.code}"
-        f"{f' (only the {len(names)} names of the roster)' if names else ''}, then answer at "
+        f"{f' (only the {len(names)} names of the roster: class links makes their own links)' if names else ''}, "
+        "then answer at "
         f"{_link(args.address, 'homework_page')}\n"
         "  your teacher link (keep it; it is shown only now): "
         f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
@@ -501,12 +482,6 @@ def _extend(args: argparse.Namespace, store: Any) -> None:
         f"({until.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC); the homework is due "
         f"{session.due:%Y-%m-%d %H:%M} UTC for the others."
     )
-
-
-def _listed(names: list[str]) -> str:
-    """Names said in a sentence: 'A' and 'B', or 'A', 'B' and 'C'."""
-    quoted = [repr(name) for name in names]
-    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def _link(base: str, name: str, **params: Any) -> str:

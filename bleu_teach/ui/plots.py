@@ -11,8 +11,10 @@ notebook stores it as the image's ``alt``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
+import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -31,6 +33,7 @@ from bleu_teach.lessons.metric_tables import mqm_bands
 from bleu_teach.metrics import METRICS
 from bleu_teach.views import figure_text
 from bleu_teach.views.document import Chart
+from bleu_teach.views.text_writer import safe
 
 if TYPE_CHECKING:  # pragma: no cover
     from bleu_teach.lessons.confidence_intervals import BootstrapDistribution
@@ -46,6 +49,7 @@ __all__ = [
     "plot_length_sweep",
     "plot_brevity_penalty",
     "draw_chart",
+    "chart_svg",
     "plot_scores",
     "plot_bootstrap",
     "lesson_style",
@@ -235,6 +239,44 @@ def draw_chart(chart: Chart) -> LessonFigure:
     ax.legend(loc=chart.legend)
     fig.description = chart.description
     return fig
+
+
+#: How :func:`chart_svg` writes a chart. ``svg.fonttype`` "none": the text stays text (``<text>`` elements, the
+#: browser's fonts draw it), so that a reader can select, search and zoom it, and a name in any script is drawn by
+#: the browser's font fallback, where "path" would draw each glyph from matplotlib's one font (DejaVu Sans: a box
+#: for a Chinese name) and keep the words only in a comment. ``svg.hashsalt``: the clip paths' ids from a fixed salt,
+#: not a random one, so that the same chart is the same bytes. ``text.parse_math`` off: a ``$`` in a typed name is
+#: a dollar, never mathtext.
+_SVG_RC: dict[RcKeyType, Any] = {"svg.fonttype": "none", "svg.hashsalt": "bleu-teach", "text.parse_math": False}
+
+
+def _as_typed(text: str) -> str:
+    """Typed text as the SVG draws it: control characters and direction overrides as escapes (the text view's
+    :func:`~bleu_teach.views.text_writer.safe`), a line break or tab too (a legend's entry is one line)."""
+    return safe(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
+def chart_svg(chart: Chart) -> str:
+    """The chart drawn by :func:`draw_chart` as an SVG document, its every text as typed (no mathtext; control
+    characters shown as escapes; matplotlib's SVG writer escapes ``<``, ``>`` and ``&``), the same text for the same
+    chart (no date, a fixed hash salt: :data:`_SVG_RC`). Drawn in memory by matplotlib's SVG backend, no pyplot:
+    nothing is shown or kept open."""
+    typed = dataclasses.replace(
+        chart,
+        title=_as_typed(chart.title),
+        x_label=_as_typed(chart.x_label),
+        y_label=_as_typed(chart.y_label),
+        series=tuple(dataclasses.replace(s, label=_as_typed(s.label)) for s in chart.series),
+    )
+    buffer = io.StringIO()
+    with matplotlib.rc_context(_SVG_RC), warnings.catch_warnings():
+        # The font only measures the text here: a glyph DejaVu Sans lacks is the browser's to draw.
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        figure = draw_chart(typed)
+        for axes in figure.axes:  # a title wider than the figure goes on two lines, not past its edge
+            axes.title.set_wrap(True)
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
 
 
 @_styled

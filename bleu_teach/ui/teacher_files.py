@@ -6,7 +6,9 @@
   student (a tagged PDF whose answer spaces are fields to fill in, and Markdown), one key with every student's
   answers, and the variants as Moodle XML, GIFT and (with text2qti) QTI
   quiz files in which the platform gives each student one variant of each
-  question.
+  question. A roster with a ``link`` column (the file ``class links`` writes) prints each student's personal join
+  link on their sheet, with its QR code (segno); those sheets are then readable by their owner only, and the key
+  and the quiz files never hold a link.
 
 Bad arguments raise ``ValueError``: the command line prints them as one
 ``error:`` line.
@@ -212,13 +214,12 @@ def exercise_files(args: argparse.Namespace) -> list[str]:
             f"--format moodle --out DIR, or {_PROG} exercises worksheet --students 40 --out DIR"
         )
     if args.exercise_command == "worksheet":
-        names = _roster(args.roster, args.students) if args.roster is not None else None
+        names, links = _roster(args.roster, args.students) if args.roster is not None else (None, None)
         if names is None and args.students is None:
             raise ValueError("say how many sheets: --students N, or --roster names.csv with one name a line")
         chosen = _exercise_ids(args.exercises) if args.exercises is not None else None
-        return _worksheets(
-            len(names) if names else args.students, args.seed, args.out, args.force, _paper(args), names, chosen
-        )
+        count = len(names) if names else args.students
+        return _worksheets(count, args.seed, args.out, args.force, _paper(args), names, chosen, links)
     force = getattr(args, "force", False)
     if args.exercise_command == "export":
         name = {
@@ -268,11 +269,13 @@ def _paper(args: argparse.Namespace) -> str | None:
     return None if args.no_pdf or not _can_print() else str(args.paper)
 
 
-def _roster(path: str, students: int | None) -> list[str]:
-    """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order."""
+def _roster(path: str, students: int | None) -> tuple[list[str], list[str] | None]:
+    """The names in a roster CSV (a name column, first name + surname columns, or else the first column), in order,
+    and the students' personal join links (its ``link`` column, which ``class links`` writes), None without one."""
     from bleu_teach.exercises.roster import load_roster
 
-    names = [entry.name for entry in load_roster(path)]
+    entries = load_roster(path)
+    names = [entry.name for entry in entries]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         _note(
@@ -281,7 +284,33 @@ def _roster(path: str, students: int | None) -> list[str]:
         )
     if students is not None and students != len(names):
         raise ValueError(f"--students {students} and the {len(names)} names of --roster disagree; give one of them")
-    return names
+    return names, ([entry.link for entry in entries] if entries[0].link else None)
+
+
+#: A personal join link's QR code on a sheet, as a screen reader and the tagged PDF name it.
+JOIN_CODE_TEXT = "QR code: your personal link to join the class"
+
+
+def _join_codes(links: list[str]) -> list[Any]:
+    """Each student's personal join link as the QR code their sheet prints (segno: the classroom's library, as
+    ``class links``, which wrote the links, needs it too)."""
+    from bleu_teach.inputs.optional import MissingLibrary
+    from bleu_teach.views.document import QrCode
+
+    try:
+        import segno
+    except ImportError:
+        raise MissingLibrary(
+            "The personal links' QR codes on the worksheets need segno, which is not installed. Install the "
+            'classroom\'s libraries with: pip install "bleu-teach[classroom]"',
+            name="segno",
+        ) from None
+    codes = []
+    for link in links:
+        made = segno.make(link, error="m")
+        rows = made.matrix_iter(scale=1, border=4)  # the quiet zone a phone's camera needs around it
+        codes.append(QrCode(link, tuple("".join("1" if dark else "0" for dark in row) for row in rows), JOIN_CODE_TEXT))
+    return codes
 
 
 def _exercise_ids(text: str) -> list[str]:
@@ -327,6 +356,7 @@ def _worksheets(
     paper: str | None = "A4",
     roster: list[str] | None = None,
     chosen: list[str] | None = None,
+    links: list[str] | None = None,
 ) -> list[str]:
     import datetime
     import secrets
@@ -341,6 +371,7 @@ def _worksheets(
     if not isinstance(students, int) or isinstance(students, bool):
         raise ValueError("say how many sheets: --students N, or --roster names.csv")
     sheets = _sheets(students, seed, chosen)  # checks students and seed before anything is written
+    codes = _join_codes(links) if links else None  # a sheet with its student's link is theirs alone
     varied = [i for i in (chosen or VARIED) if i in VARIED]
     quiz = quiz_variants(seed, sheets, which=varied)  # a question the same on every sheet is not a quiz variant
     empty = [i for i in varied if not any(q.id == i for q in quiz)]
@@ -365,12 +396,12 @@ def _worksheets(
         pages = {}
         markdown = []
         for k, (name, sheet) in enumerate(zip(names, sheets)):
-            view = worksheet(sheet, roster[k] if roster else None)
-            markdown.append(out.write(f"{name}.md", view.to_markdown()))
+            view = worksheet(sheet, roster[k] if roster else None, codes[k] if codes else None)
+            markdown.append(out.write(f"{name}.md", view.to_markdown(), secret=codes is not None))
             pages[name] = (view, f"bleu-teach worksheet, student {sheet[0].student:02d}")
         if paper and roster:
             _warn_unprintable(roster)
-        written = _print(out, pages, False, paper) or markdown
+        written = _print(out, pages, codes is not None, paper) or markdown
         key = worksheet_key(sheets, seed, roster, quiz)
         written.append(out.write("worksheet-key.md", key.to_markdown(), secret=True))
         written += _print(out, {"worksheet-key": (key, "bleu-teach worksheets: the key")}, True, paper)

@@ -17,7 +17,7 @@ document's (a roster's name in another script), a ``str`` that knows its
 language.  Blocks: :class:`Heading`, :class:`Paragraph`,
 :class:`Score` (the headline number, with its full-precision value),
 :class:`Table`, :class:`Notes`, :class:`Section`, :class:`Details`,
-:class:`Alert`, all held by a :class:`Document`.
+:class:`Alert`, :class:`QrCode`, all held by a :class:`Document`.
 
 >>> doc = Document((Heading("BLEU"), Paragraph((Label("p_1 = 3/4"),))))
 >>> [type(b).__name__ for b in doc.blocks]
@@ -51,6 +51,7 @@ __all__ = [
     "Section",
     "Details",
     "Alert",
+    "QrCode",
     "Block",
     "Document",
     "inlines",
@@ -411,7 +412,38 @@ class Chart:
         }
 
 
-Block = Heading | Paragraph | Lines | Score | Table | Notes | Section | Details | Alert | AnswerSpace | Bars | Chart
+@dataclass(frozen=True)
+class QrCode:
+    """A QR code of ``text`` (a link), with ``text`` written under it: its modules row by row, ``"1"`` dark and
+    ``"0"`` light, the quiet zone around it included, as an encoder outside the views made them (segno, in the
+    teacher's command); ``description`` is its text alternative. HTML draws it (an image whose alternative text is
+    ``description``); the other writers write the description and the text."""
+
+    text: str
+    modules: tuple[str, ...]
+    description: str
+
+    def __post_init__(self) -> None:
+        size = len(self.modules)
+        if not size or any(len(row) != size or row.strip("01") for row in self.modules):
+            raise ValueError("QrCode: modules must be a square of rows of '0' and '1', as the encoder made them.")
+
+
+Block = (
+    Heading
+    | Paragraph
+    | Lines
+    | Score
+    | Table
+    | Notes
+    | Section
+    | Details
+    | Alert
+    | AnswerSpace
+    | Bars
+    | Chart
+    | QrCode
+)
 
 
 @dataclass(frozen=True)

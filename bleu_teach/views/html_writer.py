@@ -9,6 +9,7 @@ precision in a ``data-`` attribute.
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Sequence
 from html import escape as _escape_html
@@ -31,6 +32,7 @@ from bleu_teach.views.document import (
     Lines,
     Notes,
     Paragraph,
+    QrCode,
     Score,
     Section,
     Strong,
@@ -69,6 +71,7 @@ __all__ = [
     "highlight_html",
     "table_html",
     "inline_html",
+    "qr_html",
 ]
 
 STYLE = (
@@ -249,7 +252,35 @@ def _block(block: Block, level: int = 4) -> str:
     if isinstance(block, AnswerSpace):
         rules = "".join('<div class="answer-line"></div>' for _ in range(block.lines))
         return f'<div class="answer-space"><p><b>{escape(block.label)}:</b></p>{rules}</div>'
+    if isinstance(block, QrCode):
+        return qr_html(block)
     raise TypeError(f"unknown block {block!r}")
+
+
+def qr_html(code: QrCode) -> str:
+    """A QR code as an image (an SVG of its dark modules, in a data: address: one element, which a tagged PDF
+    makes a figure with ``description`` as its alternative text), 34 mm across, and its text under it.
+
+    >>> page = qr_html(QrCode("https://a.example/x", ("000", "010", "000"), "QR code: your link"))
+    >>> page.startswith('<div class="qr-code"><img alt="QR code: your link" src="data:image/svg+xml;base64,')
+    True
+    >>> page.endswith('<p>https://a.example/x</p></div>')
+    True
+    """
+    size = len(code.modules)
+    runs = []
+    for y, row in enumerate(code.modules):
+        for match in re.finditer("1+", row):
+            runs.append(f"M{match.start()} {y}h{match.end() - match.start()}v1h-{match.end() - match.start()}z")
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" shape-rendering="crispEdges">'
+        f'<rect width="{size}" height="{size}" fill="#fff"/><path fill="#000" d="{"".join(runs)}"/></svg>'
+    )
+    data = base64.b64encode(svg.encode("ascii")).decode("ascii")
+    return (
+        f'<div class="qr-code"><img alt="{escape(code.description)}" src="data:image/svg+xml;base64,{data}" '
+        f'style="width:34mm;height:34mm;display:block"><p>{escape(code.text)}</p></div>'
+    )
 
 
 #: The heading level a fragment's title takes unless told: a result shown under a lesson's numbered section
@@ -297,6 +328,7 @@ _PRINT_STYLE = (
     "text-align:left;vertical-align:top}}"
     "li{{margin:0.15em 0;overflow-wrap:anywhere}}p{{overflow-wrap:anywhere}}"
     ".match{{font-weight:bold;text-decoration:underline}}.score{{font-weight:bold}}"
+    ".qr-code{{break-inside:avoid}}"  # a link's QR code on the same page as the link written under it
     ".answer-space{{margin:0.4em 0 0.9em;break-inside:avoid}}.answer-space label{{display:block;font-weight:bold}}"
     ".answer-space input,.answer-space textarea{{display:block;width:100%;box-sizing:border-box;border:1px solid #555;"
     "font:inherit;padding:2px 4px;background:#fff}}.answer-space input{{height:2em}}"

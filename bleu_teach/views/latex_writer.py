@@ -35,6 +35,7 @@ from bleu_teach.views.document import (
     Lines,
     Notes,
     Paragraph,
+    QrCode,
     Score,
     Section,
     Strong,
@@ -246,6 +247,8 @@ def _block(block: Block, depth: int) -> str:
             + "".join("\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines))
             + "\\end{minipage}"
         )
+    if isinstance(block, QrCode):  # no drawing: what it is, and its text
+        return f"\\textbf{{{escape_latex(block.description)}:}} {escape_latex(block.text)}"
     raise TypeError(f"unknown block {block!r}")
 
 

@@ -26,6 +26,7 @@ from bleu_teach.views.document import (
     Lines,
     Notes,
     Paragraph,
+    QrCode,
     Score,
     Section,
     Strong,
@@ -149,6 +150,8 @@ def _block(block: Block, level: int) -> list[str]:
     if isinstance(block, AnswerSpace):
         room = "your answer" if block.lines <= 1 else f"your {block.label.lower()} (about {block.lines} lines)"
         return [f"**{escape_markdown(block.label)}:** *({escape_markdown(room)} here)*"]
+    if isinstance(block, QrCode):  # no drawing: what it is, and its text
+        return [f"**{escape_markdown(block.description)}:** {escape_markdown(block.text)}"]
     raise TypeError(f"unknown block {block!r}")
 
 

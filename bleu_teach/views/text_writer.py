@@ -27,6 +27,7 @@ from bleu_teach.views.document import (
     Lines,
     Notes,
     Paragraph,
+    QrCode,
     Score,
     Section,
     Strong,
@@ -142,6 +143,8 @@ def _block(block: Block, indent: str) -> list[str]:
         return _block(Paragraph((block.description,)), indent)
     if isinstance(block, Bars):
         return _block(block.as_table(), indent)
+    if isinstance(block, QrCode):  # no drawing: what it is, and its text
+        return [f"{indent}{safe(block.description)}: {safe(block.text)}"]
     raise TypeError(f"unknown block {block!r}")
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from bleu_teach.classroom.schema import VERSION_TABLE, metadata
+from bleu_teach.classroom.schema import metadata
+from bleu_teach.classroom.store_migrate import VERSION_TABLE
 
 config = context.config
 connection = config.attributes.get("connection")
