@@ -95,3 +95,62 @@ def test_a_burst_of_one_sessions_writes_is_told_at_once_and_then_once_more_for_t
     time.sleep(0.3)
     notices.tell(1)  # quiet since: at once again
     assert len(sent) == 4
+
+
+def test_the_counts_kept_answer_by_answer_are_the_counts_of_the_last_answers_less_removed_students() -> None:
+    # Answers arrive in a random order, many replacing a student's earlier answer, some judged as named mistakes;
+    # the dashboard's numbers kept as they arrive must be what counting the last answers afresh gives, here
+    # counted in the test by hand, less the students the teacher removed (their answers leave the counts).
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    from bleu_teach.classroom.counts import LETTER, counts
+    from bleu_teach.classroom.schema import Answer, Student
+
+    draw = random.Random(7)
+    start = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
+    mistakes = ["no clipping", "no penalty", "strings"]
+    latest = Latest(1)
+    sent: list[Answer] = []
+    for k in range(600):
+        verdict = draw.choice(["correct", "wrong", "misconception"])
+        mistake = draw.choice(mistakes) if verdict == "misconception" else ""
+        at = start + timedelta(seconds=draw.randrange(120))
+        answer = Answer(
+            answer_id=f"id{k:03d}",
+            student_id=draw.randrange(1, 21),
+            exercise=draw.choice(["01.1", "03.1", "03.2"]),
+            answer="0.5",
+            verdict=verdict,
+            mistake=mistake,
+            at=at,
+            late=draw.random() < 0.2,
+        )
+        sent.append(answer)
+        kept = latest.latest.get((answer.student_id, answer.exercise))
+        if kept is None or (answer.at, answer.answer_id) >= (kept.at, kept.answer_id):
+            latest.put(answer)
+    removed = {3, 11}
+    roster = [Student(i, 1, f"s{i}") for i in range(1, 21) if i not in removed]
+    last: dict[tuple[int, str], Answer] = {}
+    for answer in sorted(sent, key=lambda a: (a.at, a.answer_id)):
+        last[(answer.student_id, answer.exercise)] = answer
+    found = counts(latest, roster, names=True)
+    by_id = {shown["id"]: shown for shown in found["exercises"]}
+    assert sorted(by_id) == ["01.1", "03.1", "03.2"] and found["students"] == 18
+    for exercise_id, shown in by_id.items():
+        mine = [a for (student, ex), a in last.items() if ex == exercise_id and student not in removed]
+        assert shown["answered"] == len(mine)
+        assert shown["verdicts"] == {
+            v: sum(a.verdict == v for a in mine) for v in ("correct", "misconception", "wrong")
+        }
+        assert shown["late"] == sum(a.late for a in mine)
+        made = {m: sum(a.verdict == "misconception" and a.mistake == m for a in mine) for m in mistakes}
+        expected = sorted(((m, n) for m, n in made.items() if n), key=lambda pair: (-pair[1], pair[0]))
+        assert [(m["name"], m["count"]) for m in shown["mistakes"]] == expected
+    order = [shown["id"] for shown in found["exercises"]]
+    for row in found["roster"]:
+        assert row["verdicts"] == "".join(
+            LETTER[last[(row["id"], ex)].verdict] if (row["id"], ex) in last else "-" for ex in order
+        )
+    assert counts(list(latest.latest.values()), roster, names=True) == found  # the same from the answers as read

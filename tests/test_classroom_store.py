@@ -405,6 +405,27 @@ def test_the_dashboards_reading_follows_new_answers_without_rereading_old_ones(s
     assert len(latest.seen) == 3
 
 
+def test_a_dashboard_reads_in_full_only_the_answers_it_has_not_seen(store: Store) -> None:
+    from bleu_teach.classroom import store_answers
+
+    session, _ = store.create_session("live")
+    ann = store.join(session, "Ann")[0]
+    bo = store.join(session, "Bo")[0]
+    now = datetime.now(timezone.utc)
+    for k, (student, moment) in enumerate([(ann, 0), (bo, 1), (ann, 2), (bo, 3)]):
+        store.record_answer(student, f"a{k}", "03.1", "0.5", "wrong", at=now + timedelta(seconds=moment))
+    since = now + timedelta(seconds=1)
+    assert [a.answer_id for a in store.answers_unseen(session.id, since, set())] == ["a1", "a2", "a3"]
+    assert [a.answer_id for a in store.answers_unseen(session.id, since, {(bo.id, "a1"), (ann.id, "a2")})] == ["a3"]
+    assert store.answers_unseen(session.id, since, {(bo.id, "a1"), (ann.id, "a2"), (bo.id, "a3")}) == []
+    assert store.answers_unseen(session.id, since, {(ann.id, "a1")}) != []  # a1 is Bo's, not Ann's: not seen
+    store_answers.UNSEEN_BY_KEY, before = 1, store_answers.UNSEEN_BY_KEY  # more new than that: read by time alone
+    try:
+        assert [a.answer_id for a in store.answers_unseen(session.id, since, {(bo.id, "a3")})] == ["a1", "a2"]
+    finally:
+        store_answers.UNSEEN_BY_KEY = before
+
+
 # ---------------------------------------------------------------------------
 # Data that survives time zones, copies, deletes and damaged files
 # ---------------------------------------------------------------------------
@@ -537,6 +558,23 @@ def test_every_class_command_uses_one_database_per_user_whatever_folder_it_runs_
     (other / "bleu-teach-class.sqlite").write_bytes(expected.read_bytes())  # an earlier version's file here
     noted = _class(other, data, "list")
     assert "--database bleu-teach-class.sqlite" in noted.stderr
+
+
+def test_class_list_shows_a_homeworks_due_time_tries_and_late_policy(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "bleu-teach").mkdir(parents=True)
+    store = Store.open(data / "bleu-teach" / "class.sqlite")
+    live, _ = store.create_session("Week 3")
+    due = datetime(2026, 12, 1, 9, 0, tzinfo=timezone(timedelta(hours=1)))  # 08:00 UTC
+    homework, _ = store.create_session("Homework 2", "homework", due, 3, "penalty:20")
+    store.close()
+    lines = _class(tmp_path, data, "list").stdout.splitlines()
+    assert lines[0].split()[0] == str(live.id) and lines[0].endswith("UTC  Week 3")
+    assert lines[1].split()[0] == str(homework.id) and lines[1].endswith("UTC  Homework 2")
+    assert lines[2].strip() == (
+        "homework: due 2026-12-01T08:00+00:00, 3 tries per question, a late answer's points less 20%"
+    )
+    assert len(lines) == 3  # a live session has no second line
 
 
 def test_class_serve_refuses_a_database_inside_the_site_before_printing_any_link(tmp_path: Path) -> None:

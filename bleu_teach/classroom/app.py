@@ -253,7 +253,7 @@ class Classroom:
 
     def counts_of(self, session: Session, names: bool, latest: Latest | None = None) -> dict[str, Any]:
         """The dashboard's data: the answers' counts (``latest``'s, else read whole), the session, the poll."""
-        answers = latest.latest.values() if latest is not None else self.store.latest(session.id)
+        answers = latest if latest is not None else self.store.latest(session.id)
         found = counts(answers, self.store.roster(session.id), names) | {
             "open": session.open,
             "code": session.code,
@@ -278,10 +278,9 @@ class Classroom:
         """A dashboard's JSON text for the change feed: what is new read into ``latest``, then counted; without
         ``roster``, the students' rows are left out (the page keeps the last ones)."""
         latest.update(self.store)
-        found = self.counts_of(self.store.session(session_id), names, latest)
-        if not roster:
-            found.pop("roster", None)
-        return json.dumps(found)
+        # Without the rows (the students' and a homework's roster), none is made: the page keeps the last ones. At
+        # 1,000 students making them and dropping them was a third of a count's time.
+        return json.dumps(self.counts_of(self.store.session(session_id), names and roster, latest))
 
 
 class _RecordNumber(Convertor[int]):

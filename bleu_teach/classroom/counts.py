@@ -54,57 +54,89 @@ def verdict_of(check: Callable[[Any], Feedback], answer: str) -> Judged:
     return Judged(feedback.verdict, (feedback.recognised or "").replace("_", " "))
 
 
-def _tally(values: Iterable[str]) -> dict[str, int]:
-    """How many times each value comes, in the order first seen (the dashboard's bars; not n-grams)."""
-    found: dict[str, int] = {}
-    for value in values:
-        found[value] = found.get(value, 0) + 1
-    return found
+@dataclass
+class Tally:
+    """One exercise's last answers, counted: how many, per verdict and per named mistake, and how many were late.
+    Kept up to date answer by answer (:meth:`add`), so that a dashboard's count does not go through every answer
+    of the session again (at 1,000 students, 26,000 answers four times a second)."""
+
+    answered: int = 0
+    verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("correct", "misconception", "wrong"), 0))
+    mistakes: dict[str, int] = field(default_factory=dict)
+    late: int = 0
+
+    def add(self, answer: Answer, sign: int = 1) -> None:
+        """Count ``answer`` in (``sign`` 1) or out (-1)."""
+        self.answered += sign
+        self.verdicts[answer.verdict] = self.verdicts.get(answer.verdict, 0) + sign
+        if answer.mistake and answer.verdict == "misconception":
+            left = self.mistakes.get(answer.mistake, 0) + sign
+            if left:
+                self.mistakes[answer.mistake] = left
+            else:
+                del self.mistakes[answer.mistake]
+        self.late += sign * bool(answer.late)
+
+    def less(self, answers: Iterable[Answer]) -> Tally:
+        """A copy without ``answers`` (those of students the teacher removed)."""
+        kept = Tally(self.answered, dict(self.verdicts), dict(self.mistakes), self.late)
+        for answer in answers:
+            kept.add(answer, -1)
+        return kept
 
 
-def counts(latest: Iterable[Answer], roster: Iterable[Student], names: bool) -> dict[str, Any]:
+def counts(latest: Latest | Iterable[Answer], roster: Iterable[Student], names: bool) -> dict[str, Any]:
     """The dashboard's numbers, as JSON: ``exercises`` (in the course's order, those answered) and, with
     ``names``, each student's verdict per exercise, one letter per exercise in the order of ``exercises``
-    (:data:`LETTER`; the projector's view has no names). Only the students in ``roster`` count: the answers of one
-    the teacher removed are left out."""
+    (:data:`LETTER`; the projector's view has no names). ``latest``: each student's last answer per exercise, kept
+    counted (:class:`Latest`) or as read. Only the students in ``roster`` count: the answers of one the teacher
+    removed are left out. A question's mistakes come most made first, those made as often by name."""
+    if not isinstance(latest, Latest):
+        given = latest
+        latest = Latest(0)
+        for answer in given:
+            latest.put(answer)
     people = list(roster)
     present = {student.id for student in people}  # a student the teacher removed counts no more
-    per_exercise: dict[str, list[Answer]] = {}
-    for answer in latest:
-        if answer.student_id in present:
-            per_exercise.setdefault(answer.exercise, []).append(answer)
+    gone: dict[str, list[Answer]] = {}
+    for student_id, theirs in latest.by_student.items():
+        if student_id not in present:
+            for exercise_id, answer in theirs.items():
+                gone.setdefault(exercise_id, []).append(answer)
     shown = []
+    order = []
     for ex in exercises():
-        given = per_exercise.get(ex.id)
-        if not given:
+        tally = latest.tallies.get(ex.id)
+        if tally is not None and ex.id in gone:
+            tally = tally.less(gone[ex.id])
+        if tally is None or not tally.answered:
             continue
-        verdicts = _tally(answer.verdict for answer in given)
-        mistakes = _tally(answer.mistake for answer in given if answer.mistake and answer.verdict == "misconception")
+        order.append(ex.id)
         shown.append(
             {
                 "id": ex.id,
                 "title": ex.title,
-                "answered": len(given),
-                "verdicts": {verdict: verdicts.get(verdict, 0) for verdict in ("correct", "misconception", "wrong")},
+                "answered": tally.answered,
+                "verdicts": {
+                    verdict: tally.verdicts.get(verdict, 0) for verdict in ("correct", "misconception", "wrong")
+                },
                 "mistakes": [
                     {"name": name, "count": count}
-                    for name, count in sorted(mistakes.items(), key=lambda item: -item[1])
+                    for name, count in sorted(tally.mistakes.items(), key=lambda item: (-item[1], item[0]))
                 ],
-                "late": sum(answer.late for answer in given),
+                "late": tally.late,
             }
         )
     result: dict[str, Any] = {"exercises": shown, "students": len(people)}
     if names:
-        by_student: dict[int, dict[str, str]] = {}
-        for ex_answers in per_exercise.values():
-            for answer in ex_answers:
-                by_student.setdefault(answer.student_id, {})[answer.exercise] = answer.verdict
-        order = [ex.id for ex in exercises() if ex.id in per_exercise]  # the order of "exercises" above
         result["roster"] = [
             {
                 "id": student.id,
                 "nickname": student.nickname,
-                "verdicts": "".join(LETTER[by_student.get(student.id, {}).get(ex_id, "")] for ex_id in order),
+                "verdicts": "".join(
+                    LETTER[answer.verdict if answer is not None else ""]
+                    for answer in map(latest.by_student.get(student.id, {}).get, order)
+                ),
             }
             for student in people
         ]
@@ -125,13 +157,28 @@ class Latest:
     latest: dict[tuple[int, str], Answer] = field(default_factory=dict)
     seen: set[tuple[int, str]] = field(default_factory=set)
     newest: datetime | None = None
+    by_student: dict[int, dict[str, Answer]] = field(default_factory=dict)  # the same answers, by student
+    tallies: dict[str, Tally] = field(default_factory=dict)  # and counted per exercise
+
+    def put(self, answer: Answer) -> None:
+        """``answer`` is its student's last to its exercise now: kept, and counted instead of the one before."""
+        key = (answer.student_id, answer.exercise)
+        tally = self.tallies.get(answer.exercise)
+        if tally is None:
+            tally = self.tallies[answer.exercise] = Tally()
+        kept = self.latest.get(key)
+        if kept is not None:
+            tally.add(kept, -1)
+        tally.add(answer)
+        self.latest[key] = answer
+        self.by_student.setdefault(answer.student_id, {})[answer.exercise] = answer
 
     def update(self, store: Store) -> bool:
         """Read what is new; whether anything was."""
         found = (
             store.answers(self.session_id)
             if self.newest is None
-            else store.answers_since(self.session_id, self.newest - self.margin)
+            else store.answers_unseen(self.session_id, self.newest - self.margin, self.seen)
         )
         changed = False
         for answer in found:
@@ -142,7 +189,7 @@ class Latest:
             changed = True
             kept = self.latest.get((answer.student_id, answer.exercise))
             if kept is None or (answer.at, answer.answer_id) >= (kept.at, kept.answer_id):
-                self.latest[(answer.student_id, answer.exercise)] = answer
+                self.put(answer)
             if self.newest is None or answer.at > self.newest:
                 self.newest = answer.at
         return changed

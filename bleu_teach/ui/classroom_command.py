@@ -355,9 +355,7 @@ def run_classroom(args: argparse.Namespace) -> int:
         elif args.class_command == "extend":
             _extend(args, store)
         elif args.class_command == "list":
-            for session in store.sessions():
-                state = "open" if session.open else "closed"
-                print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M}  {session.title}")
+            _list_sessions(store)
         elif args.class_command == "close":
             store.session(args.session)  # says so if there is none
             store.close_session(args.session)
@@ -454,6 +452,19 @@ def _homework(args: argparse.Namespace, store: Any, plan: dict[str, Any]) -> Non
         "  your teacher link (keep it; it is shown only now): "
         f"{_link(args.address, 'enter', session=session.id, secret=secret)}"
     )
+
+
+def _list_sessions(store: Any) -> None:
+    """``class list``: each session on a line (its number, join code, state, when it was made in UTC, its title);
+    under a homework, its due time, tries and late policy, as ``class homework`` set them."""
+    from bleu_teach.classroom.grading import LatePolicy
+
+    for session in store.sessions():
+        state = "open" if session.open else "closed"
+        print(f"{session.id:>4}  {session.code}  {state:<6}  {session.created:%Y-%m-%d %H:%M} UTC  {session.title}")
+        if session.kind == "homework":
+            due = session.due.isoformat(timespec="minutes") if session.due is not None else "no due time"
+            print(f"{'':6}homework: due {due}, {session.tries} tries per question, {LatePolicy.of(session).said()}")
 
 
 def _moment(text: str, option: str) -> datetime:
