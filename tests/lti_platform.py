@@ -48,6 +48,7 @@ DEPLOYMENT = "deployment-1"
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+DEEP_LINKING_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
 MEMBERSHIP_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 KNOWN_SCOPES = {
     MEMBERSHIP_SCOPE,
@@ -190,12 +191,28 @@ class Platform:
 
     async def course_link(self, request: Request) -> Response:
         """A course page's link, as a browser follows it: the platform starts the tool's login (§5.1.1.1) for the
-        user ``?user=`` with the link's claims (``?session=`` the custom parameter, ``?link=`` its id)."""
+        user ``?user=`` with the link's claims (``?session=`` the custom parameter, ``?link=`` its id); with
+        ``?select=1``, the course editor's button that asks the tool what a new link opens (a deep-linking request,
+        Deep Linking 2.0 §4.4, answered at ``/deep-link-return``)."""
         user = self.users[request.query_params["user"]]
-        extra = {LTI + "resource_link": {"id": request.query_params.get("link", "link-1"), "title": "Homework"}}
+        extra: dict[str, Any] = {
+            LTI + "resource_link": {"id": request.query_params.get("link", "link-1"), "title": "Homework"}
+        }
         if request.query_params.get("session"):
             extra[LTI + "custom"] = {"session": request.query_params["session"]}
-        login = self.login_for(user, extra=extra)
+        without: list[str] = []
+        if request.query_params.get("select"):
+            extra = {
+                LTI + "message_type": "LtiDeepLinkingRequest",
+                DEEP_LINKING_SETTINGS: {
+                    "deep_link_return_url": f"{self.issuer}/deep-link-return",
+                    "accept_types": ["ltiResourceLink", "link"],
+                    "accept_presentation_document_targets": ["window", "iframe"],
+                    "data": "platform-data-42",
+                },
+            }
+            without = [LTI + "resource_link"]
+        login = self.login_for(user, extra=extra, without=without)
         query = "&".join(f"{name}={quote(value, safe='')}" for name, value in login.items())
         target = self.redirect_uri.replace("/launch", "/login")
         return Response(status_code=302, headers={"Location": f"{target}?{query}"})

@@ -274,5 +274,54 @@ def test_class_delete_says_how_to_keep_a_copy_and_with_archive_writes_it_then_de
     assert [s["id"] for s in course["sessions"]] == [live] and len(polls) == 15
     assert [s.id for s in store.sessions()] == [homework]
     code, printed, err = _cli(capsys, "class", "delete", str(homework), "--database", where)
-    assert code == 0 and f"class archive {homework} --out" in err and f"Session {homework} deleted." in printed
+    assert (
+        code == 0 and f"class delete {homework} --archive FILE.zip" in err and f"Session {homework} deleted." in printed
+    )
     assert store.sessions() == []
+
+
+def test_class_delete_says_what_it_deletes_and_whether_an_archive_was_written_before_it_deletes(
+    store: Store, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, made, _, _ = _class_with_polls(store)
+    live = made["id"]
+    homework = _homework(store)
+    said_before: list[tuple[str, str]] = []
+    delete = Store.delete_session
+
+    def deleting(self: Store, session_id: int) -> None:
+        said_before.append(capsys.readouterr())  # what the command said before anything was deleted
+        assert self.session(session_id)
+        delete(self, session_id)
+
+    monkeypatch.setattr(Store, "delete_session", deleting)
+    out = tmp_path / "week5.zip"
+    code, after, _ = _cli(capsys, "class", "delete", str(live), "--database", where, "--archive", str(out))
+    printed, _ = said_before.pop()
+    assert code == 0 and printed.splitlines() == [
+        f"Session {live} (“week 5”): its archive is written to {out} (readable by you only).",
+        f"Deleting session {live}: its 4 students, 3 poll rounds and 9 votes.",  # Dee, taken out, and her 2 votes
+    ]
+    assert after == f"Session {live} deleted.\n" and out.is_file()
+    code, after, _ = _cli(capsys, "class", "delete", str(homework), "--database", where)
+    _, warned = said_before.pop()
+    assert code == 0 and warned.splitlines()[-1] == (
+        f"warning: no archive of session {homework} (“Homework 1”) is written: deleting it loses its 1 student and "
+        f"1 extension for good (class delete {homework} --archive FILE.zip writes its archive first)."
+    )
+    assert after == f"Session {homework} deleted.\n" and store.sessions() == []
+
+
+def test_class_delete_names_its_archive_option_when_the_file_is_there_and_never_replaces_it(
+    store: Store, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    homework = _homework(store)
+    out = tmp_path / "course.zip"
+    out.write_text("last term's archive")
+    code, printed, err = _cli(capsys, "class", "delete", str(homework), "--database", where, "--archive", str(out))
+    assert code == 2 and printed == ""
+    assert err.splitlines()[-1] == (
+        f"error: --archive: {str(out)!r} exists; give another name (this command never replaces a file)."
+    )  # not --out, which class delete has not, nor --force, which it has not either
+    assert out.read_text() == "last term's archive" and store.session(homework).title == "Homework 1"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".course")] == []  # nothing half-written left

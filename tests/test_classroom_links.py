@@ -272,8 +272,9 @@ def test_opening_a_link_shows_whose_it_is_and_joins_no_one(sqlite_store: Store) 
         reply = browser.get(f"/class/me/{session_id}/{token}")
         assert reply.status_code == 200
     shown = _page(reply)
-    assert "<h1>Your link to the class</h1>" in shown and "Session: <strong>Week 3: <b>BLEU</b></strong>" in shown
-    assert "&lt;b&gt;BLEU&lt;/b&gt;" in reply.text  # the title escaped
+    assert "<h1>Join “Week 3: <b>BLEU</b>” as Zoë Ng</h1>" in shown  # whose link, to which session
+    assert "<title>Join “Week 3: <b>BLEU</b>” as Zoë Ng · bleu-teach class</title>" in shown
+    assert "&lt;b&gt;BLEU&lt;/b&gt;" in reply.text and "<b>" not in reply.text  # the title escaped
     assert "This link is Zoë Ng's." in shown and '<button type="submit">Join as Zoë Ng</button>' in shown
     assert '<form method="post" action="/class/me">' in reply.text
     assert STUDENT_COOKIE not in reply.headers.get("set-cookie", "")
@@ -289,7 +290,8 @@ def test_the_button_joins_and_each_device_is_the_same_student_who_can_answer(sql
     cookie = joined.headers["set-cookie"]  # type: ignore[attr-defined]
     assert cookie.startswith(f"{STUDENT_COOKIE}={session_id}.") and "HttpOnly" in cookie and "SameSite=strict" in cookie
     shown = _page(joined)
-    assert "You are in as Zoë Ng." in shown and 'href="/class/poll"' in shown and 'href="/index.html"' in shown
+    assert "<h1>You are in “Week 3”</h1>" in shown and "You joined as Zoë Ng." in shown
+    assert 'href="/class/poll"' in shown and 'href="/index.html"' in shown
     assert 'data-session="Week 3" data-nickname="Zoë Ng"' in shown and "linked.js" in shown  # kept for the lessons
     assert _join(laptop, session_id, token).status_code == 200  # type: ignore[attr-defined]
     for device, answer_id in ((phone, "p-1"), (laptop, "l-1")):

@@ -10,6 +10,7 @@ import html
 import io
 import json
 import os
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -32,8 +33,9 @@ from bleu_teach.classroom.lti import LaunchRefused  # noqa: E402
 from bleu_teach.classroom.lti import Platform as Registered
 from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender  # noqa: E402
 from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
-from bleu_teach.classroom.schema import extensions, lti_scores, lti_teachers, sessions  # noqa: E402
+from bleu_teach.classroom.schema import devices, extensions, lti_scores, lti_teachers, sessions, students  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
+from bleu_teach.classroom.store_students import MORE_DEVICES  # noqa: E402
 from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
 from tests.lti_platform import (  # noqa: E402
     CLIENT_ID,
@@ -46,6 +48,7 @@ from tests.lti_platform import (  # noqa: E402
     form_fields,
 )
 from tests.own_loop import run_alone  # noqa: E402
+from tests.postgres import cluster, fresh_database  # noqa: E402
 
 TOOL = "https://testserver"  # https: the login leaves its browser-binding cookie (Secure, SameSite=None)
 WRITE = {WRITE_HEADER: WRITE_HEADER_VALUE}
@@ -146,6 +149,87 @@ def test_a_students_launch_puts_them_in_the_session_under_their_platform_name_ev
     assert chinese.get("/class/api/me").json()["nickname"] == "李 雷"
     # a student's cookie opens no dashboard
     assert phone.get(f"/class/dashboard/{session.id}").status_code == 401
+
+
+def test_a_students_second_device_launches_in_beside_the_first_which_stays_in(world: World) -> None:
+    """Each launch of the same platform user is one more device of the same student: the phone is not logged out
+    by the laptop's launch, and both answer as that one student."""
+    world.launch(world.browser(), world.teacher)
+    session = world.store.sessions()[-1]
+    phone, laptop = world.browser(), world.browser()
+    world.launch(phone, world.ann)
+    world.launch(laptop, world.ann)
+    for device, answer_id in ((phone, "p-1"), (laptop, "l-1")):
+        assert device.get("/class/api/me").json()["nickname"] == "Ann O’Neill"
+        sent = device.post(
+            "/class/api/answers", json={"id": answer_id, "exercise": "03.2", "answer": "E"}, headers=WRITE
+        )
+        assert sent.status_code == 200 and sent.json()["stored"] is True
+    (ann,) = world.store.roster(session.id)
+    assert sorted((a.answer_id, a.student_id) for a in world.store.answers(session.id)) == [
+        ("l-1", ann.id),
+        ("p-1", ann.id),
+    ]
+    assert world.store.remove_student(session.id, ann.id)  # taken out: out on every device
+    assert phone.get("/class/api/me").status_code == 401 and laptop.get("/class/api/me").status_code == 401
+
+
+@pytest.fixture(scope="module")
+def postgres_base() -> Iterator[str]:
+    with cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A store on SQLite and on PostgreSQL (a throwaway cluster, tests/postgres.py), for the launches' records."""
+    where = str(tmp_path / "class.sqlite") if request.param == "sqlite" else None
+    opened = Store.open(where or fresh_database(request.getfixturevalue("postgres_base")))
+    yield opened
+    while opened.notices_out.pending:  # a change told late (PostgreSQL's NOTIFY, coalesced) is sent before closing
+        time.sleep(0.01)
+    opened.close()
+
+
+def test_launches_of_one_user_are_one_student_on_the_first_device_and_the_newest_others(any_store: Store) -> None:
+    store = any_store
+    platform = store.add_platform(
+        ISSUER, CLIENT_ID, f"{ISSUER}/auth", f"{ISSUER}/token", f"{ISSUER}/jwks", [DEPLOYMENT]
+    )
+    session, _ = store.create_session("Week 3")
+    first, phone = store.launched_student(session, platform, "s-1", "Ann O’Neill", "course-7")
+    second, laptop = store.launched_student(session, platform, "s-1", "Ann O’Neill", "course-7")
+    assert second == first and laptop != phone
+    assert store.student(session.id, phone) == first and store.student(session.id, laptop) == first
+    later = [store.launched_student(session, platform, "s-1", "Ann O’Neill", "course-7")[1] for _ in range(7)]
+    assert store.student(session.id, phone) == first  # the first device stays in
+    kept = [store.student(session.id, device) is not None for device in [laptop, *later]]
+    assert kept == [False] * (8 - MORE_DEVICES) + [True] * MORE_DEVICES  # and the newest others
+    # Six launches at once (a lecture hall's Wi-Fi resending): one student, the table still bounded.
+    other, _ = store.launched_student(session, platform, "s-2", "李 雷", "course-7")
+    start = threading.Barrier(6)
+    made: list[tuple[int, str]] = []
+    failed: list[BaseException] = []
+
+    def launch() -> None:
+        start.wait()
+        try:
+            student, token = store.launched_student(session, platform, "s-2", "李 雷", "course-7")
+            made.append((student.id, token))
+        except BaseException as problem:  # noqa: BLE001 (reported below)
+            failed.append(problem)
+
+    threads = [threading.Thread(target=launch) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == [] and {student for student, _ in made} == {other.id}
+    with store.engine.connect() as connection:
+        rows = connection.execute(devices.select()).mappings().all()
+        assert len(connection.execute(students.select()).all()) == 2
+    assert sorted(row["student_id"] for row in rows) == [first.id] * MORE_DEVICES + [other.id] * MORE_DEVICES
+    assert sum(store.student(session.id, token) is not None for _, token in made) == MORE_DEVICES
 
 
 def test_a_student_who_launches_before_the_teacher_has_opened_the_link_is_told_so(world: World) -> None:
@@ -270,6 +354,27 @@ def test_the_platforms_form_posts_are_let_in_and_the_tools_own_form_only_from_it
     assert foreign.status_code == 403
     headerless = world.browser().post("/class/api/answers", json={})
     assert headerless.status_code == 403  # every other write still needs the pages' header
+
+
+def test_the_choice_pages_own_form_is_sent_with_the_origin_a_browser_gives_it(world: World) -> None:
+    """The deep-linking page's form to this server (a teacher link pasted) posts without script, like a personal
+    link's button: from a page whose policy is the server's no-referrer, Chromium sends ``Origin: null``, which the
+    guard refuses. The page says to send its origin instead, as the link's page does; null is still refused."""
+    homework, secret = world.store.create_session("Homework 1", "homework")
+    teacher = world.browser()
+    page = world.launch(teacher, world.teacher, **_deep_linking_claims())
+    assert page.status_code == 200 and page.headers["referrer-policy"] == "no-referrer"
+    assert '<meta name="referrer" content="origin">' in page.text  # the document's policy: its form sends the origin
+    _, fields = form_fields(_ticket_form(page.text))
+    sent = {"ticket": fields["ticket"], "teacher_link": f"{TOOL}/class/t/{homework.id}/{secret}"}
+    as_if_no_referrer = teacher.post("/class/lti/deep-link", data=sent, headers={"Origin": "null"})
+    assert as_if_no_referrer.status_code == 403  # what the page without its meta tag got, in Chromium
+    chromium = teacher.post(  # what Chromium sends from the page: its origin, and the origin alone as the referrer
+        "/class/lti/deep-link",
+        data=sent,
+        headers={"Origin": TOOL, "Referer": f"{TOOL}/", "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert chromium.status_code == 200 and "Homework 1: send it to the course page." in html.unescape(chromium.text)
 
 
 def _deep_linking_claims() -> dict[str, Any]:

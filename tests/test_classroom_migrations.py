@@ -26,6 +26,7 @@ from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
 from bleu_teach.classroom.name_keys import name_key  # noqa: E402
 from bleu_teach.classroom.polls import Polls  # noqa: E402
+from bleu_teach.classroom.schema import database_url  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.classroom.store_migrate import VERSION_TABLE  # noqa: E402
 from tests.postgres import cluster, fresh_database  # noqa: E402
@@ -143,6 +144,160 @@ def test_a_database_of_the_last_release_is_upgraded_and_the_class_goes_on(where:
     again = Store.open(where)  # opening an up-to-date database changes nothing
     assert len(again.answers(made["live"])) == 3
     again.close()
+
+
+def kept_rows(where: str, columns: dict[str, list[str]] | None = None) -> dict[str, tuple[list[str], list[tuple]]]:
+    """Each classroom table's columns and rows, read without the store (``columns``: these tables' columns only)."""
+    engine = create_engine(database_url(where))
+    try:
+        with engine.connect() as connection:
+            if columns is None:
+                found = inspect(connection)
+                tables = sorted(set(found.get_table_names()) - {VERSION_TABLE})
+                columns = {table: [c["name"] for c in found.get_columns(table)] for table in tables}
+            return {
+                table: (names, sorted(map(tuple, connection.execute(text(f"SELECT {', '.join(names)} FROM {table}")))))
+                for table, names in columns.items()
+            }
+    finally:
+        engine.dispose()
+
+
+def foreign_keys(engine: sqlalchemy.Engine) -> dict[str, set[tuple]]:
+    """Each table's foreign keys: its columns, the table and columns they refer to, what a delete there does."""
+    found = inspect(engine)
+    return {
+        table: {
+            (
+                tuple(k["constrained_columns"]),
+                k["referred_table"],
+                tuple(k["referred_columns"]),
+                k["options"]["ondelete"],
+            )
+            for k in found.get_foreign_keys(table)
+        }
+        for table in found.get_table_names()
+    }
+
+
+def test_after_the_upgrade_a_deleted_sessions_number_is_never_given_again_and_every_row_is_kept(where: str) -> None:
+    """The trial's class delete 3, class delete 2, class new gave Session 2 again on SQLite: revision 0011 rebuilds
+    sessions, polls and lti_platforms as AUTOINCREMENT there, every row and every reference to them kept."""
+    from bleu_teach.classroom.schema import metadata
+
+    made = made_by_the_release(where)  # sessions 1 and 2, students, answers, a poll, a roster
+    release = release_store()
+    old = release.Store.open(where)
+    third, _ = old.create_session("week 5")
+    cy, _ = old.join(third, "Cy")
+    old.record_answer(cy, "c-1", "03.2", "E", "correct")
+    moment = datetime.now(timezone.utc)
+    with old.engine.begin() as connection:
+        poll = connection.execute(
+            release.polls.insert().values(
+                session_id=third.id,
+                question="Which?",
+                options='[["A", "one"]]',
+                exercise="",
+                round=1,
+                state="closed",
+                opened=moment,
+            )
+        ).inserted_primary_key[0]
+        connection.execute(
+            release.votes.insert().values(poll_id=poll, student_id=cy.id, vote_id="v-1", choice="A", at=moment)
+        )
+    old.close()
+    before = kept_rows(where)
+    assert third.id == 3 and poll == made["poll"] + 1
+    assert {table: len(rows) for table, (_, rows) in before.items()} == {
+        "answers": 3,
+        "homework_variants": 0,
+        "polls": 2,
+        "roster": 2,
+        "sessions": 3,
+        "students": 3,
+        "votes": 1,
+    }
+    store = Store.open(where)
+    try:
+        # every row kept, as it was (the columns later revisions added aside)
+        assert kept_rows(where, {table: names for table, (names, _) in before.items()}) == before
+        # every foreign key the code declares is there, sessions' and polls' referrers among them
+        declared = {
+            table.name: {
+                (
+                    tuple(c.name for c in k.columns),
+                    k.referred_table.name,
+                    tuple(e.column.name for e in k.elements),
+                    k.ondelete,
+                )
+                for k in table.foreign_key_constraints
+            }
+            for table in metadata.sorted_tables
+        }
+        assert {t: keys for t, keys in foreign_keys(store.engine).items() if t != VERSION_TABLE} == declared
+        assert (("session_id",), "sessions", ("id",), "CASCADE") in declared["students"]
+        if not store.postgres:
+            with store.engine.connect() as connection:
+                assert connection.exec_driver_sql("PRAGMA foreign_key_check").all() == []  # no reference broken
+                assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1  # on again after the upgrade
+        # class delete 3, class delete 2, class new: Session 4; a poll's number is not given again either. Session 3
+        # is deleted by SQL alone: the database's own cascade still reaches its student, answer, poll and vote.
+        with store.engine.begin() as connection:
+            connection.execute(text("DELETE FROM sessions WHERE id = 3"))
+        store.delete_session(2)
+        after = kept_rows(where, {table: ["count(*)"] for table in ("students", "answers", "polls", "votes", "roster")})
+        assert {table: rows[0][0] for table, (_, rows) in after.items()} == {
+            "students": 2,
+            "answers": 2,
+            "polls": 1,
+            "votes": 0,
+            "roster": 0,
+        }
+        assert store.create_session("No roster")[0].id == 4
+        assert store.open_poll(4, "Which?", (("A", "one"),)) == poll + 1
+    finally:
+        store.close()
+
+
+def test_revision_0011_is_refused_with_sqlites_foreign_keys_on_and_undone_by_its_downgrade(tmp_path: Path) -> None:
+    """With the foreign keys on, dropping the old sessions table would first delete every row that refers to it:
+    the revision refuses rather than lose the class (Store.open runs it with them off)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from bleu_teach.classroom.store_migrate import MIGRATIONS
+
+    where = tmp_path / "release.sqlite"
+    made_by_the_release(str(where))
+    Store.open(where).close()
+    before = kept_rows(str(where))
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    engine = create_engine(f"sqlite:///{where}")  # SQLite's foreign keys are off unless turned on
+
+    def sessions_table() -> str:
+        with engine.connect() as connection:
+            return str(connection.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'sessions'").scalar())
+
+    try:
+        assert "AUTOINCREMENT" in sessions_table()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0010")
+        assert "AUTOINCREMENT" not in sessions_table() and kept_rows(str(where)) == before
+        with engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+            config.attributes["connection"] = connection
+            with pytest.raises(RuntimeError, match="with SQLite's foreign keys off"), connection.begin():
+                command.upgrade(config, "head")
+        assert "AUTOINCREMENT" not in sessions_table() and kept_rows(str(where)) == before
+    finally:
+        engine.dispose()
+    Store.open(where).close()  # the store turns them off for the upgrade
+    assert "AUTOINCREMENT" in sessions_table() and kept_rows(str(where)) == before
 
 
 def test_a_database_made_before_the_roster_could_let_a_student_in_again_is_upgraded(tmp_path: Path) -> None:

@@ -189,6 +189,19 @@ def test_a_name_on_no_list_or_written_like_two_is_refused_naming_no_one(store: S
     assert store.roster(session.id) == []
 
 
+def test_a_refusal_names_the_kind_of_session_the_roster_is_for(store: Store) -> None:
+    homework, _ = _homework(store)
+    live, _ = store.create_session("Week 6 in the room", "live")  # class new --roster: a live session's roster
+    store.set_roster(live.id, [(name, "{}") for name in ROSTER])
+    for session, this in ((homework, "for this homework,"), (live, "for this class,")):
+        for typed in ("Anna Smit", "Li Zoe"):  # on no one's list; written like two names of it
+            with pytest.raises(ValueError) as refused:
+                store.join(session, typed)
+            said = str(refused.value)
+            assert said.startswith(f"nickname: {this} type your name") and "as your teacher's list has it" in said
+            assert ("homework" in said) == (session is homework)
+
+
 def test_a_name_found_by_its_key_is_taken_once_and_let_in_again_by_its_key(store: Store) -> None:
     session, _ = _homework(store)
     li, _ = store.join(session, "李雷")

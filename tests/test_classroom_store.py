@@ -231,6 +231,26 @@ def test_a_deleted_session_leaves_nothing(store: Store) -> None:
     assert [session.id for session in store.sessions()] == [kept.id]
 
 
+def test_a_deleted_sessions_number_is_never_given_again(store: Store) -> None:
+    """class delete 3, class delete 2, class new: Session 4, not 2 again (the archives, the notes, class term and
+    the platforms' links name sessions by their number); a deleted poll's and a removed platform's number alike."""
+    numbers = [store.create_session(f"week {k}")[0].id for k in (5, 6, 7)]
+    assert numbers == [1, 2, 3]  # a new database
+    polls = [store.open_poll(number, "Which?", (("A", "one"), ("B", "two"))) for number in numbers]
+    for number in reversed(numbers[1:]):
+        store.delete_session(number)
+    assert store.create_session("No roster")[0].id == 4
+    assert store.open_poll(4, "Which?", (("A", "one"),)) == polls[-1] + 1
+    lms = "https://lms.example.edu"
+
+    def platform(issuer: str) -> int:
+        return store.add_platform(issuer, "tool", f"{lms}/auth", f"{lms}/token", f"{lms}/jwks", ["d"]).id
+
+    first, second = platform(f"{lms}/1"), platform(f"{lms}/2")
+    store.remove_platform(second)  # class lti remove: its number was the newest
+    assert platform(f"{lms}/3") == second + 1 > first
+
+
 def test_concurrent_writers_store_every_answer_once(store: Store) -> None:
     session, _ = store.create_session("busy")
     class_ = [store.join(session, f"student {k}")[0] for k in range(8)]

@@ -1,7 +1,8 @@
 """The class over a term (``class term``): who is the same student across sessions, the numbers per named mistake
 and per student, and the view in its four formats.
 
-The course is ``tests/fixtures/term_course.py``'s four weeks, on SQLite and on PostgreSQL (a throwaway cluster,
+The course is ``tests/fixtures/term_course.py``'s four weeks (and its three weeks of names typed otherwise), on
+SQLite and on PostgreSQL (a throwaway cluster,
 tests/postgres.py). Every expected number below is worked out by hand from that file's description of the weeks,
 never by the code under test; the exercises that can show each mistake are the bank's own lists
 (``bleu_teach/exercises/bank.toml``, read by hand: 01.1, 02.1 and 07.1 are clipped precisions, which name "no
@@ -25,14 +26,15 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from bleu_teach.classroom.people import match_people  # noqa: E402
+from bleu_teach.classroom.people import ALIKE, TWO_NAMES, TWO_USERS, Apart, match_people  # noqa: E402
 from bleu_teach.classroom.schema import Answer, Session  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.classroom.store_term import TermRows, TermStudent  # noqa: E402
 from bleu_teach.classroom.term import DEFINITIONS, term_report  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
+from bleu_teach.ui.plots import draw_chart  # noqa: E402
 from bleu_teach.ui.term_command import term_page  # noqa: E402
-from tests.fixtures.term_course import make_term_course  # noqa: E402
+from tests.fixtures.term_course import make_term_course, make_typed_names_course  # noqa: E402
 from tests.postgres import cluster, fresh_database  # noqa: E402
 
 LABELS = [
@@ -53,7 +55,7 @@ MISTAKES = [
 STUDENTS = [
     (
         "Anna Smith",
-        "nickname",
+        "roster name, nickname",  # her roster name in weeks 2 and 4, her nickname in weeks 1 and 3
         [(1, 1, ()), (1, 2, ("no clipping",)), (0, 1, ("no clipping",)), (0, 1, ("no clipping",))],
         ("no clipping",),
         (),
@@ -67,7 +69,7 @@ STUDENTS = [
 ]
 #: The students' table as the text view writes it: the M numbers are the mistakes' order above.
 STUDENT_CELLS = [
-    ["Anna Smith", "nickname", "1/1", "1/2 M1", "0/1 M1", "0/1 M1", "M1"],
+    ["Anna Smith", "roster name, nickname", "1/1", "1/2 M1", "0/1 M1", "0/1 M1", "M1"],
     ["Ben Okafor", "roster name", "-", "1/2 M2", "-", "1/1", "M2"],
     ["Dana Lee", "platform user", "1/1", "-", "0/1 M3", "-"],
     ["Dana Lee", "one session only", "-", "-", "-", "1/1"],
@@ -146,6 +148,15 @@ def test_the_store_reads_the_sessions_in_time_order_their_students_not_removed_a
     ]
     users = sorted((s.session_id, s.platform_user[1]) for s in rows.students if s.platform_user)
     assert users == [(1, "dana-1"), (2, "dana-1"), (4, "dana-2")]
+    assert rows.rosters == (  # every name of the rosters, joined or not, in the roster's order
+        (3, "Anna Smith"),
+        (3, "Ben Okafor"),
+        (3, "Zoë Lefèvre"),
+        (4, "Anna Smith"),
+        (4, "Ben Okafor"),
+        (4, "Lefevre Zoe"),
+        (4, "Farid Haddad"),
+    )
     some = store.term_rows([weeks[4], weeks[2], weeks[4]])  # named in any order, once or twice: still in time order
     assert [s.id for s in some.sessions] == [weeks[2], weeks[4]] and len(some.students) == 8
     for missing in ([99], [weeks[1], 0], [2**40]):
@@ -170,8 +181,10 @@ def test_the_term_of_the_four_weeks_has_the_numbers_worked_out_by_hand(store: St
         for s in report.students
     ]
     assert students == STUDENTS
-    assert dict(report.matched) == {"platform user": 1, "roster name": 2, "nickname": 3, "one session only": 1}
-    assert report.apart == (("nickname", "Dana Lee"),)  # two platform users of one name: never one person
+    # Anna counts under two rules: roster name (Ben, Zoë, Anna) and nickname (Anna, Farid, Kit)
+    assert dict(report.matched) == {"platform user": 1, "roster name": 3, "nickname": 3, "one session only": 1}
+    # two platform users of one name: never one person
+    assert report.apart == (Apart("nickname", ("Dana Lee",), "two platform users have it"),)
     kit = report.students[5].sessions
     assert kit[0] is not None and kit[0].nickname == "Kit"
 
@@ -200,7 +213,9 @@ def test_two_roster_names_of_one_session_are_two_people_and_a_name_written_like_
     ]
     matching = match_people(rows, [10, 11, 12, 13])
     assert sorted(sorted(s.id for s in p.students) for p in matching.people) == [[1, 2], [3, 4], [5]]
-    assert ("roster name", "Anna Smith") in matching.apart
+    # their key is not used: each is matched as listed, and the name written otherwise is said to match neither
+    assert matching.apart == (Apart("roster name", ("Anna Smith", "Smith Anna", "Anna Smíth"), ALIKE),)
+    assert [p.matched_by for p in matching.people] == ["roster name", "one session only", "roster name"]
 
 
 def test_two_platform_users_are_never_one_person_whatever_their_names() -> None:
@@ -218,7 +233,153 @@ def test_two_platform_users_are_never_one_person_whatever_their_names() -> None:
 def test_one_platform_user_under_two_roster_names_is_left_apart() -> None:
     rows = [_student(1, 10, "Ann Lee", "Ann Lee", "u-1"), _student(2, 11, "Anna Lee", "Anna Lee", "u-1")]
     matching = match_people(rows, [10, 11])
-    assert len(matching.people) == 2 and matching.apart == (("platform user", "Ann Lee"),)
+    assert len(matching.people) == 2 and matching.apart == (Apart("platform user", ("Ann Lee", "Anna Lee"), TWO_NAMES),)
+
+
+def _people(rows: list[TermStudent], order: list[int], rosters: tuple[tuple[int, str], ...] = ()) -> list[tuple]:
+    return [(p.name, [s.id for s in p.students], p.matched_by) for p in match_people(rows, order, rosters).people]
+
+
+def test_a_nickname_is_found_as_a_roster_name_by_the_join_pages_rule_but_two_nicknames_only_as_they_fold() -> None:
+    rows = [
+        _student(1, 10, "雷 李", "雷 李"),  # a homework's roster
+        _student(2, 10, "Siobhán O’Neill", "Siobhán O’Neill"),
+        _student(3, 10, "Jean-Luc Dupont", "Jean-Luc Dupont"),
+        _student(4, 11, "李雷"),  # a live session without one: the trial's nicknames
+        _student(5, 11, "Siobhan O'Neill"),
+        _student(6, 11, "jean luc dupont"),
+        _student(7, 12, "Zoe"),  # two nicknames with no roster name between them: as they fold only
+        _student(8, 13, "Zoë"),
+        _student(9, 12, "kit  moreau"),
+        _student(10, 13, "Kit Moreau"),
+    ]
+    assert _people(rows, [10, 11, 12, 13]) == [
+        ("Jean-Luc Dupont", [3, 6], "nickname"),
+        ("Kit Moreau", [9, 10], "nickname"),
+        ("Siobhán O’Neill", [2, 5], "nickname"),
+        ("Zoe", [7], "one session only"),
+        ("Zoë", [8], "one session only"),
+        ("雷 李", [1, 4], "nickname"),
+    ]
+
+
+def test_a_nickname_found_by_the_key_never_joins_two_platform_users_two_of_a_session_or_names_written_alike() -> None:
+    two_users = [
+        _student(1, 10, "Siobhán O’Neill", "Siobhán O’Neill", "u-1"),
+        _student(2, 11, "Siobhán O’Neill", "Siobhán O’Neill", "u-2"),
+        _student(3, 12, "Siobhan O'Neill"),
+    ]
+    matching = match_people(two_users, [10, 11, 12])
+    assert len(matching.people) == 3
+    assert Apart("nickname", ("Siobhán O’Neill", "Siobhan O'Neill"), TWO_USERS) in matching.apart
+    one_session = [
+        _student(1, 10, "Jean-Luc Dupont", "Jean-Luc Dupont"),
+        _student(2, 11, "jean luc dupont"),
+        _student(3, 11, "Dupont Jean Luc"),  # the same key, in the same session: it could be either
+    ]
+    matching = match_people(one_session, [10, 11])
+    assert len(matching.people) == 3
+    assert matching.apart == (
+        Apart(
+            "nickname", ("Jean-Luc Dupont", "jean luc dupont", "Dupont Jean Luc"), "two students of one session have it"
+        ),
+    )
+    # the roster lists Anna Smith and Smith Anna; only Anna Smith joined: "smith, anna" could be either
+    alike = [_student(1, 10, "Anna Smith", "Anna Smith"), _student(2, 11, "smith, anna")]
+    assert _people(alike, [10, 11]) == [  # without the roster's other name, the key finds her
+        ("Anna Smith", [1, 2], "nickname")
+    ]
+    listed = ((10, "Anna Smith"), (10, "Smith Anna"))
+    matching = match_people(alike, [10, 11], listed)
+    assert len(matching.people) == 2
+    assert matching.apart == (Apart("roster name", ("Anna Smith", "Smith Anna", "smith, anna"), ALIKE),)
+
+
+def test_a_name_matched_as_listed_is_not_said_to_be_left_apart() -> None:
+    """The trial's note named Zoë Lefèvre as matched by nobody while her row was matched across her three sessions:
+    her roster also listed a Zoe Lefevre, so their shared key was left apart, and the note named the key's first
+    student. Now the key is set aside from the start and said only when it would have found someone."""
+    rows = [
+        _student(1, 10, "Zoë Lefèvre", "Zoë Lefèvre"),
+        _student(2, 10, "Zoe Lefevre", "Zoe Lefevre"),
+        _student(3, 11, "Zoë Lefèvre", "Zoë Lefèvre"),
+        _student(4, 12, "Zoë Lefèvre"),
+    ]
+    matching = match_people(rows, [10, 11, 12])
+    assert _people(rows, [10, 11, 12]) == [
+        ("Zoe Lefevre", [2], "one session only"),
+        ("Zoë Lefèvre", [1, 3, 4], "roster name, nickname"),
+    ]
+    assert matching.apart == ()
+    report = term_report(
+        TermRows(
+            tuple(_session(k, f"s{k}", k) for k in (10, 11, 12)), tuple(rows), (_answer("1", 1, "03.1", "correct"),)
+        )
+    )
+    assert "left apart" not in report.to_text() and "may be two people" not in report.to_text()
+    rows.append(_student(5, 13, "Lefevre Zoe"))  # a third spelling, which only the key would find: it finds neither
+    matching = match_people(rows, [10, 11, 12, 13])
+    assert len(matching.people) == 3
+    assert matching.apart == (Apart("roster name", ("Zoë Lefèvre", "Zoe Lefevre", "Lefevre Zoe"), ALIKE),)
+
+
+def test_the_trials_three_names_typed_otherwise_in_a_live_session_are_the_rosters_students(store: Store) -> None:
+    weeks = make_typed_names_course(store)
+    report = term_report(store.term_rows())
+    students = [
+        (
+            s.name,
+            s.matched_by,
+            [None if t is None else (t.nickname, t.right, t.answered, t.mistakes) for t in s.sessions],
+            s.persists,
+            s.improved,
+        )
+        for s in report.students
+    ]
+    assert students == [
+        (
+            "Jean-Luc Dupont",
+            "roster name, nickname",
+            [
+                ("Jean-Luc Dupont", 0, 1, ("no clipping",)),
+                ("Jean-Luc Dupont", 1, 1, ()),
+                ("jean luc dupont", 0, 1, ("no clipping",)),
+            ],
+            ("no clipping",),  # made again in week 3: it persists, he did not improve
+            (),
+        ),
+        (
+            "Siobhán O’Neill",
+            "roster name, nickname",
+            [
+                ("Siobhán O’Neill", 0, 1, ("no penalty",)),
+                ("Siobhán O’Neill", 1, 1, ()),
+                ("Siobhan O'Neill", 0, 1, ("no penalty",)),
+            ],
+            ("no penalty",),
+            (),
+        ),
+        (
+            "雷 李",
+            "roster name, nickname",
+            [("雷 李", 1, 1, ()), ("雷 李", 0, 1, ("no penalty",)), ("李雷", 1, 1, ())],
+            (),
+            ("no penalty",),
+        ),
+    ]
+    assert [(m.number, m.name, m.exercises, m.sessions, m.persists, m.improved) for m in report.mistakes] == [
+        (1, "no penalty", ("03.1",), ((1, 2), (1, 2), (1, 2)), 1, 1),
+        (2, "no clipping", ("01.1", "02.1"), ((1, 1), (0, 1), (1, 1)), 1, 0),
+    ]
+    assert dict(report.matched) == {"platform user": 0, "roster name": 3, "nickname": 3, "one session only": 0}
+    assert report.apart == ()
+    # a roster session and the session without roster alone: the same three people
+    two = term_report(store.term_rows([weeks[1], weeks[3]]))
+    assert [(s.name, s.matched_by, s.persists, s.improved) for s in two.students] == [
+        ("Jean-Luc Dupont", "nickname", ("no clipping",), ()),
+        ("Siobhán O’Neill", "nickname", ("no penalty",), ()),
+        ("雷 李", "nickname", (), ()),
+    ]
 
 
 # --- the numbers, from rows made by hand ---------------------------------------------------------------------------
@@ -294,8 +455,9 @@ def test_class_term_shows_the_four_weeks_as_text(course: tuple[str, dict[int, in
     assert f"records: {path}" in err
     lines = out.splitlines()
     assert lines[0] == "The class over the term"
-    assert lines[2].startswith("4 sessions, from 2026-10-05 to 2026-10-26, 7 students. The same student")
-    assert "for 1, their roster name" in lines[2] and "1 was in one session only." in lines[2]
+    assert lines[2].startswith("4 sessions, from 2026-10-05 to 2026-10-26, 7 students. 6 were found in more than")
+    assert "(LTI) for 1, their roster name" in lines[2] and "1 was in one session only." in lines[2]
+    assert "M1, M2, ... are this view's own numbers" in lines[5]  # the table's caption
     assert " ".join(LABELS) in " ".join(lines[6].split())  # the sessions head the columns, oldest first
     shares = {line.split()[0]: line.split()[-6:] for line in lines[7:11]}  # made/answered each week, persists, improved
     assert shares == {
@@ -308,7 +470,7 @@ def test_class_term_shows_the_four_weeks_as_text(course: tuple[str, dict[int, in
     start = lines.index("Students") + 3
     cells = [line.split("  ") for line in lines[start : start + 7]]
     assert [[c.strip() for c in row if c.strip()] for row in cells] == STUDENT_CELLS
-    assert "  - “Dana Lee” (nickname)" in lines
+    assert "  - “Dana Lee” (nickname): two platform users have it" in lines
 
 
 def test_class_term_in_markdown_html_and_json(course: tuple[str, dict[int, int]], capsys) -> None:
@@ -443,6 +605,67 @@ def test_the_term_page_draws_typed_names_as_text_and_runs_nothing() -> None:
     nothing = TermRows(rows.sessions, rows.students, (_answer("1", 1, "03.1", "correct"),))
     plain = term_page(term_report(nothing))  # no named mistake: no chart to draw
     assert "<svg" not in plain and "No named mistake was made in these sessions." in plain
+
+
+def _many_mistakes() -> TermRows:
+    """Two sessions a week apart. In the first, Ada answers exercises E01 to E21 each with its own named mistake
+    ("mistake 01" to "mistake 21"), and Bo answers E15 to E21 with theirs; in the second, Ada answers E01 right.
+    So mistakes 15 to 21 were made by two students (M1 to M7, by name), the others by one (M8 "mistake 01" to M21
+    "mistake 14")."""
+    answers = [_answer(f"a{k}", 1, f"E{k:02d}", "misconception", f"mistake {k:02d}", k) for k in range(1, 22)]
+    answers += [_answer(f"b{k}", 2, f"E{k:02d}", "misconception", f"mistake {k:02d}", k) for k in range(15, 22)]
+    answers.append(_answer("c", 3, "E01", "correct", minutes=60 * 24 * 7))
+    students = (_student(1, 1, "Ada"), _student(2, 1, "Bo"), _student(3, 2, "Ada"))
+    return TermRows((_session(1, "Week 1", 0), _session(2, "Week 2", 7)), students, tuple(answers))
+
+
+def test_the_chart_of_21_mistakes_draws_the_8_most_made_with_its_legend_beside_the_plot() -> None:
+    report = term_report(_many_mistakes(), known=lambda _: frozenset())
+    shown = [f"M{k} mistake {n:02d}" for k, n in enumerate([15, 16, 17, 18, 19, 20, 21, 1], start=1)]
+    assert [f"M{m.number} {m.name}" for m in report.mistakes][:8] == shown and len(report.mistakes) == 21
+    chart = report.chart()
+    assert chart is not None
+    assert [series.label for series in chart.series] == shown  # the 8 most made, not the first 8 by name
+    assert chart.title == "The 8 mistakes most students made (of 21): the share who made each, session by session"
+    assert "Drawn: M1 to M8, the 8 mistakes most students made; the table lists all 21." in chart.description
+    assert chart.y_label == "% of students who could make it"
+    assert report.chart_ticks() == ((1.0, "1\n5 Jan"), (2.0, "2\n12 Jan"))
+    figure = draw_chart(chart, report.chart_ticks())
+    figure.draw_without_rendering()
+    (legend,) = figure.legends
+    (axes,) = figure.axes
+    assert [text.get_text() for text in legend.get_texts()] == shown
+    box, plot, whole = legend.get_window_extent(), axes.get_window_extent(), figure.bbox
+    assert box.y1 <= plot.y0 and not box.overlaps(plot)  # below the plot, not over its lines
+    assert box.y1 <= axes.xaxis.label.get_window_extent().y0  # and below the axis's label
+    assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0  # within the figure
+    assert plot.height >= 200  # the plot keeps its size: the figure grew by the legend's
+    assert axes.yaxis.label.get_window_extent().x0 >= whole.x0  # the vertical axis's label not cut off
+    assert axes.title.get_window_extent().y1 <= whole.y1 and axes.title.get_window_extent().y0 >= plot.y1
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["1\n5 Jan", "2\n12 Jan"]
+    page = term_page(report)
+    _, texts, lines = _drawn(page)
+    assert [t for t in texts if t.startswith("M")] == shown and len(lines) == 8
+    caption = page[page.index("<figcaption>") : page.index("</figcaption>")]
+    assert "Drawn: M1 to M8, the 8 mistakes most students made; the table lists all 21." in caption
+    assert '<th scope="row" class="gram">M21 mistake 14</th>' in page  # the table keeps every mistake
+
+
+def test_the_term_page_fits_a_phone_its_tables_scrolling_in_their_own_boxes(course: tuple[str, dict[int, int]]) -> None:
+    path, _ = course
+    for opened in _opened(path):
+        page = term_page(term_report(opened.term_rows()))
+    head = page[: page.index("</head>")]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in head
+    assert ".table-box{max-width:100%;overflow-x:auto}" in head
+    boxes = re.findall(r'<div class="table-box"[^>]*>', page)
+    assert boxes == [
+        '<div class="table-box" role="region" tabindex="0" aria-labelledby="table-1">',
+        '<div class="table-box" role="region" tabindex="0" aria-labelledby="table-2">',
+    ]
+    assert '<p id="table-1"><b>Each session: students who made the mistake' in page
+    assert '<p id="table-2"><b>Each session: right / answered' in page
+    assert 'style="display:block;width:100%;max-width:48em;height:auto"' in page  # the drawing scales
 
 
 def test_class_term_writes_a_file_for_its_owner_only_and_never_over_one(

@@ -41,6 +41,15 @@ def test_the_guide_lists_every_exercise_as_the_bank_says():
     assert solutions.guide_with_table(guide) == guide, "the guide's table of exercises is stale: run `make solutions`"
 
 
+def test_nothing_of_a_made_table_is_left_after_its_end_marker():
+    """A row after a table's end marker is no row of the table (make solutions leaves it there): the site showed a
+    stray copy of the minutes' last row as a line of pipes."""
+    guide = solutions.GUIDE.read_text(encoding="utf-8")
+    for marker in (solutions.TABLE_END, solutions.MINUTES_END):
+        after = [line for line in guide.split(marker, 1)[1].splitlines() if line.strip()]
+        assert not after[0].lstrip().startswith("|"), f"a table row after {marker}: {after[0]}"
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_every_worked_answer_passes_its_checker(lesson: Path):
     stored = nbformat.read(solutions.solution_path(lesson), as_version=4)

@@ -56,7 +56,9 @@ SITE_POLICY = (
 #: this server's header; each checks what it is sent (the state it made, the platform's signature).
 PLATFORM_FORMS = frozenset({PATHS["lti_login"], PATHS["lti_launch"]})
 #: The forms of this server's own pages that post without script (a teacher's deep-linking choice, a personal link's
-#: button, which works on a phone whatever its scripts): same origin.
+#: button, which works on a phone whatever its scripts): same origin. Under this server's no-referrer policy a browser
+#: sends such a form's Origin as "null" (Chromium does), which is refused: their pages set their own referrer policy,
+#: ``<meta name="referrer" content="origin">``, so that the browser names this server.
 OWN_FORMS = frozenset({PATHS["lti_deep_link"], PATHS["join_by_link"]})
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),

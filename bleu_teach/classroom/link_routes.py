@@ -102,9 +102,8 @@ class LinkRoutes:
         if linked.removed:
             message = f"Your teacher took you out of “{title}”. If that is a mistake, ask them for a new link."
             return self._page(request, 403, heading="You were taken out of this class", title=title, message=message)
-        return self._page(
-            request, heading="Your link to the class", title=title, name=linked.name, session=number, link=token
-        )
+        heading = f"Join “{title}” as {linked.name}"  # whose link, to which class: said first
+        return self._page(request, heading=heading, name=linked.name, session=number, link=token)
 
     @allowed(ANYONE)
     async def join(self, request: Request, _: Any) -> Response:
@@ -149,7 +148,12 @@ class LinkRoutes:
         opens a homework's questions), with the student's cookie for a new ``device``."""
         homework = session.kind == "homework"
         response = self._page(
-            request, heading="You are in", title=session.title, name=student.nickname, joined=True, homework=homework
+            request,
+            heading=f"You are in “{session.title}”",
+            title=session.title,
+            name=student.nickname,
+            joined=True,
+            homework=homework,
         )
         if device is not None:
             response.set_cookie(

@@ -33,7 +33,9 @@ ROLES = (ANYONE, STUDENT, TEACHER, PROJECTOR, ADMIN)
 
 #: What each role is told when it is missing.
 MISSING = {
-    STUDENT: "You have not joined a session in this browser; join with its code first.",
+    # (never joined here, or put out: taken out, or their personal link made again)
+    STUDENT: "You are not in a session in this browser: join with its code, or open your personal link if your "
+    "teacher gave you one.",
     TEACHER: "Open this session with its teacher link.",
     PROJECTOR: "This projector link does not work (any more): ask the teacher for the session's projector link.",
     ADMIN: "Open the teacher page with the link the server printed.",

@@ -103,6 +103,7 @@ sessions = Table(
     # A homework's late policy (classroom.grading): "accept", "refuse" or "penalty:N" (N percent off a late answer).
     Column("late", String(12), nullable=False, server_default="accept"),
     Column("projector_digest", String(64)),  # the projector link's token, as a digest (None: no link)
+    sqlite_autoincrement=True,  # a deleted session's number is never given again (PostgreSQL: its sequence)
 )
 
 students = Table(
@@ -154,6 +155,7 @@ polls = Table(
     Column("opened", UtcDateTime(), nullable=False),
     Column("answer", String(8), nullable=False, server_default=""),  # a variant's right letter ("": the bank's)
     Column("revealed", Boolean, nullable=False, server_default=false()),  # the teacher shows the right answer
+    sqlite_autoincrement=True,  # a poll's number (polls.csv, course.json) is never given again
 )
 
 votes = Table(
@@ -258,6 +260,7 @@ lti_platforms = Table(
     Column("jwks_url", String(1000), nullable=False),
     Column("created", UtcDateTime(), nullable=False),
     UniqueConstraint("issuer", "client_id"),
+    sqlite_autoincrement=True,  # a removed platform's number (class lti list, remove) is never given again
 )
 
 #: The deployments of this tool on a platform that may launch it.

@@ -6,9 +6,9 @@ name's link again (:meth:`LinkRecords.issue_links`) makes the old one stop worki
 roster name when the name has not joined (:meth:`LinkRecords.join_by_link`, under the same rules as a join by a
 typed name: an open session, a name no one else in the session has), and otherwise lets the same student in on
 one more device: a token of its own in ``devices``, so that the devices already in stay in. A student is in on
-their first device and on at most :data:`MORE_DEVICES` others, the oldest forgotten, so that a link that leaked
-cannot grow the table. A student the teacher removes is out on every device, and their link says so
-(``roster.link_removed``) until the teacher makes a new one.
+their first device and on at most :data:`~bleu_teach.classroom.store_students.MORE_DEVICES` others, the oldest
+forgotten, so that a link that leaked cannot grow the table. A student the teacher removes is out on every device,
+and their link says so (``roster.link_removed``) until the teacher makes a new one.
 """
 
 from __future__ import annotations
@@ -27,18 +27,14 @@ from bleu_teach.classroom.schema import (
     devices,
     digest,
     fold,
-    now,
     roster,
     session_of,
     sessions,
     students,
 )
 from bleu_teach.classroom.store_base import Records, notifies, session_arg
-from bleu_teach.classroom.store_students import add_student, listed_as, named_by
+from bleu_teach.classroom.store_students import add_device, add_student, listed_as, named_by
 
-#: The devices a student is in on besides their first: the newest this many (an older one is forgotten when a newer
-#: one joins by the link).
-MORE_DEVICES = 4
 #: The longest link token read (those made are 32 characters); a longer one names no link and is not looked up.
 MAX_LINK_TOKEN = 64
 #: The characters of a link's token (``secrets.token_urlsafe``'s): anything else names no link.
@@ -216,27 +212,10 @@ class LinkRecords(Records):
             ).scalar()
             if nickname is None:  # a removed student frees the row (link_removed): not reached
                 raise LinkRefused("no such link")
-            _add_device(connection, joined, session_id, device)
+            add_device(connection, joined, session_id, device)
             return Student(joined, session_id, str(nickname)), device, session
 
         try:
             return self._write(write, alone=True)  # alone on PostgreSQL: it locks the link's row
         except IntegrityError:  # a typed join took the name at this same moment (PostgreSQL's unique nickname)
             raise ValueError("Someone joined under this name at this same moment; tell your teacher.") from None
-
-
-def _add_device(connection: Any, student_id: int, session_id: int, token: str) -> None:
-    """One more device of the student (its token's digest); of the others, the newest :data:`MORE_DEVICES` - 1
-    stay in and the older ones are forgotten."""
-    mine = digest(token)
-    connection.execute(
-        devices.insert().values(token_digest=mine, student_id=student_id, session_id=session_id, added=now())
-    )
-    others = connection.execute(
-        select(devices.c.token_digest)
-        .where(devices.c.student_id == student_id, devices.c.token_digest != mine)
-        .order_by(devices.c.added.desc(), devices.c.token_digest)
-    ).all()
-    forgotten = [row.token_digest for row in others[MORE_DEVICES - 1 :]]
-    if forgotten:
-        connection.execute(delete(devices).where(devices.c.token_digest.in_(forgotten)))

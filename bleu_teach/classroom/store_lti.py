@@ -38,7 +38,7 @@ from bleu_teach.classroom.schema import (
     students,
 )
 from bleu_teach.classroom.store_base import Records, notifies, session_of_arg
-from bleu_teach.classroom.store_students import add_student, named_by
+from bleu_teach.classroom.store_students import add_device, add_student, named_by
 
 #: How long a retired key stays published (a platform may hold an assertion it signed for a few minutes; a day is
 #: far more than any of them needs).
@@ -362,7 +362,12 @@ class LtiRecords(Records):
         self, session: Session, platform: Platform, subject: str, name: str, context_id: str = ""
     ) -> tuple[Student, str]:
         """The student the platform's user ``subject`` is in ``session`` (made at their first launch, named as the
-        platform names them), and a new token for this browser."""
+        platform names them), and a new token for this browser.
+
+        A later launch (another device, or the same one again: its cross-site form carries no cookie of this
+        server, so the tool cannot tell) lets the same student in on one more device, as a personal link does
+        (:func:`~bleu_teach.classroom.store_students.add_device`): the devices already in stay in, the first one
+        and the newest others."""
         token = secrets.token_urlsafe(24)
         with self._begin() as connection:
             known = connection.execute(
@@ -373,11 +378,10 @@ class LtiRecords(Records):
                     lti_users.c.platform_id == platform.id,
                     lti_users.c.subject == subject,
                 )
+                .with_for_update(of=lti_users)  # PostgreSQL: two launches at once add their devices in turn
             ).first()
             if known is not None:
-                connection.execute(
-                    students.update().where(students.c.id == known.student_id).values(token_digest=digest(token))
-                )
+                add_device(connection, known.student_id, session.id, token)
                 return Student(known.student_id, session.id, known.nickname), token
             listed = connection.execute(
                 select(roster.c.name, roster.c.folded, roster.c.identifier).where(

@@ -36,41 +36,72 @@ def migrate(engine: Engine, create: bool = True) -> None:
     (one made before ``roster.reopened`` existed gets that column first) and goes on from there; a database that
     holds tables but not the classroom's is refused, never changed. On PostgreSQL an advisory lock lets one
     process of several starting together do it. ``LookupError`` or ``ValueError`` say what was refused.
+
+    On SQLite the upgrade runs with the foreign keys off (a pragma that a transaction ignores: set before it, set
+    back after): a revision that rebuilds a table in batch mode drops the old one, and with them on, the drop would
+    first delete every row that refers to it (ON DELETE CASCADE). Such a revision checks the references it keeps
+    (``PRAGMA foreign_key_check``), as revision 0011 does.
     """
-    from alembic import command
     from alembic.config import Config
-    from alembic.util import CommandError
-    from sqlalchemy import inspect, text
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(4242017)"))
-        else:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")  # DDL inside the transaction; one writer at a time
-        found = inspect(connection)
-        tables = set(found.get_table_names())
-        recorded = (
-            VERSION_TABLE in tables and connection.execute(text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar()
-        )
-        if not CLASSROOM_TABLES <= tables:
-            if tables - {VERSION_TABLE}:
-                raise ValueError("it holds other tables than a classroom's: it is another application's database")
-            if not create:
-                raise LookupError("it holds no classroom yet (class serve, new or homework makes one)")
-        config.attributes["connection"] = connection
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         try:
-            if CLASSROOM_TABLES <= tables and not recorded:  # made by the first release
-                if "reopened" not in {c["name"] for c in found.get_columns("roster")}:
-                    connection.execute(text("ALTER TABLE roster ADD COLUMN reopened BOOLEAN NOT NULL DEFAULT false"))
-                _warn_about_due_times(connection)
-                command.stamp(config, FIRST_RELEASE)
-            command.upgrade(config, "head")
-        except CommandError as problem:
-            raise ValueError(
-                f"its schema cannot be brought up to date ({str(problem).splitlines()[0][:200]})"
-            ) from None
+            with connection.begin():
+                _upgrade(connection, config, create)
+        finally:
+            if sqlite:
+                _foreign_keys_on(connection)
+
+
+def _upgrade(connection: Any, config: Any, create: bool) -> None:
+    """:func:`migrate`'s one transaction, begun on ``connection``."""
+    from alembic import command
+    from alembic.util import CommandError
+    from sqlalchemy import inspect, text
+
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(4242017)"))
+    else:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")  # DDL inside the transaction; one writer at a time
+    found = inspect(connection)
+    tables = set(found.get_table_names())
+    recorded = VERSION_TABLE in tables and connection.execute(text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar()
+    if not CLASSROOM_TABLES <= tables:
+        if tables - {VERSION_TABLE}:
+            raise ValueError("it holds other tables than a classroom's: it is another application's database")
+        if not create:
+            raise LookupError("it holds no classroom yet (class serve, new or homework makes one)")
+    config.attributes["connection"] = connection
+    try:
+        if CLASSROOM_TABLES <= tables and not recorded:  # made by the first release
+            if "reopened" not in {c["name"] for c in found.get_columns("roster")}:
+                connection.execute(text("ALTER TABLE roster ADD COLUMN reopened BOOLEAN NOT NULL DEFAULT false"))
+            _warn_about_due_times(connection)
+            command.stamp(config, FIRST_RELEASE)
+        command.upgrade(config, "head")
+    except CommandError as problem:
+        raise ValueError(f"its schema cannot be brought up to date ({str(problem).splitlines()[0][:200]})") from None
+
+
+def _foreign_keys_on(connection: Any) -> None:
+    """SQLite's foreign keys on again on the upgrade's connection; a connection on which they cannot be turned on
+    is closed, never handed out by the pool without them (deleting a session would leave its students)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        on = connection.exec_driver_sql("PRAGMA foreign_keys").scalar()
+        connection.commit()
+    except SQLAlchemyError:  # a connection the failed upgrade left unusable
+        on = False
+    if not on:
+        connection.invalidate()
 
 
 def _warn_about_due_times(connection: Any) -> None:

@@ -1,4 +1,4 @@
-"""The store's students and roster: joining a session, the roster a homework is joined from, a student's token
+"""The store's students and roster: joining a session, the roster a session is joined from, a student's token
 read back, and a student taken out of the class.
 
 A student's token is kept as its SHA-256 digest only (their browser keeps the
@@ -6,18 +6,20 @@ token). A nickname is unique in its session, read without case or how an accent
 is encoded (:func:`~bleu_teach.classroom.schema.fold`), and a nickname of one's
 own may not read like another on the dashboard either
 (:func:`~bleu_teach.classroom.schema.look_alike`: Cyrillic а for a, an accent
-left off); a homework with a roster is
-joined only under a name of the roster, each name once, unless the teacher
-lets it in again (:meth:`StudentRecords.reopen`). A roster name is found by
-its fold, or else by its matching key
+left off); a session with a roster (a homework's, or a live session's made
+with ``class new --roster``) is joined only under a name of the roster, each
+name once, unless the teacher lets it in again
+(:meth:`StudentRecords.reopen`). A roster name is found by its fold, or
+else by its matching key
 (:func:`~bleu_teach.classroom.name_keys.name_key`: an accent left off, another
 apostrophe, the names in another order) when no other roster name of the
-homework has that key. A student the teacher removes keeps their answers in the
+session has that key. A student the teacher removes keeps their answers in the
 export, renamed so that the name is free again.
 
 A roster name with a personal link (:mod:`~bleu_teach.classroom.store_links`)
 joins by its link, not by its name typed, unless the teacher lets it in again.
-A student may be in on several devices: the first one's token is kept in
+A student may be in on several devices (by a personal link, or a platform's
+launch: :func:`add_device`): the first one's token is kept in
 ``students``, the others' in ``devices``, which is read only for a token that
 ``students`` does not hold (every answer's lookup stays one indexed read).
 """
@@ -79,6 +81,28 @@ def add_student(connection: Any, session_id: int, nickname: str, token: str) -> 
     )
 
 
+#: The devices a student is in on besides their first: the newest this many (an older one is forgotten when a newer
+#: one joins, by a personal link or a platform's launch), so that a link that leaked cannot grow the table.
+MORE_DEVICES = 4
+
+
+def add_device(connection: Any, student_id: int, session_id: int, token: str) -> None:
+    """One more device of the student (its token's digest), beside their first (``students``); of the others, the
+    newest :data:`MORE_DEVICES` - 1 stay in and the older ones are forgotten."""
+    mine = digest(token)
+    connection.execute(
+        devices.insert().values(token_digest=mine, student_id=student_id, session_id=session_id, added=now())
+    )
+    others = connection.execute(
+        select(devices.c.token_digest)
+        .where(devices.c.student_id == student_id, devices.c.token_digest != mine)
+        .order_by(devices.c.added.desc(), devices.c.token_digest)
+    ).all()
+    forgotten = [row.token_digest for row in others[MORE_DEVICES - 1 :]]
+    if forgotten:
+        connection.execute(delete(devices).where(devices.c.token_digest.in_(forgotten)))
+
+
 def listed_as(connection: Any, session_id: int, typed: str) -> tuple[Any, bool]:
     """The session's roster row (its name, folded, student_id and reopened) that the typed name ``typed`` names,
     or None; and whether ``typed`` was written like several roster names (then it names none of them).
@@ -130,16 +154,17 @@ class StudentRecords(Records):
                 select(func.count()).select_from(roster).where(roster.c.session_id == session.id)
             ).scalar()
             named, alike = listed_as(connection, session.id, nickname) if listed else (None, False)
+            this = "this homework" if session.kind == "homework" else "this class"  # a live session's roster too
             if listed and named is None and alike:  # written like two names of the list: neither is guessed
                 raise ValueError(
-                    "nickname: for this homework, type your name exactly as your teacher's list has it: its "
-                    "accents, its apostrophes and its names in the list's order."
+                    f"nickname: for {this}, type your name exactly as your teacher's list has it: its accents, its "
+                    "apostrophes and its names in the list's order."
                 )
             if listed and named is None:  # the names of the list are not said to someone who is not on it
                 raise ValueError(
-                    "nickname: for this homework, type your name as your teacher's list has it (accents, "
-                    "apostrophes and the order of your names may differ); if it is still not found, ask your "
-                    "teacher how the list spells it."
+                    f"nickname: for {this}, type your name as your teacher's list has it (accents, apostrophes and "
+                    "the order of your names may differ); if it is still not found, ask your teacher how the list "
+                    "spells it."
                 )
             if not listed and len(nickname) > MAX_NICKNAME:  # a roster's name may be longer (MAX_NAME)
                 raise ValueError(

@@ -1,6 +1,6 @@
 """The store's read for the class over a term (:mod:`~bleu_teach.classroom.term`): the sessions asked for, in the
 order they were made, their students (removed ones left out) with the roster name and the platform user each
-joined as, and their answers.
+joined as, their answers, and every name of their rosters (to know which names one key would merge).
 
 What is read is rows, not conclusions: who is the same person in two sessions
 (:mod:`~bleu_teach.classroom.people`) and what the numbers are (:mod:`~bleu_teach.classroom.term`) are worked
@@ -43,11 +43,13 @@ class TermStudent:
 @dataclass(frozen=True)
 class TermRows:
     """Sessions in the order they were made (their ``created``, then their number), their students who were not
-    removed, and those students' answers, oldest first."""
+    removed, those students' answers, oldest first, and every name of the sessions' rosters, joined or not, as
+    (session, name) in the roster's order."""
 
     sessions: tuple[Session, ...]
     students: tuple[TermStudent, ...]
     answers: tuple[Answer, ...]
+    rosters: tuple[tuple[int, str], ...] = ()
 
 
 class TermRecords(Records):
@@ -77,9 +79,9 @@ class TermRecords(Records):
                 .order_by(students.c.id)
             ).all()
             listed = connection.execute(
-                select(roster.c.student_id, roster.c.name).where(
-                    roster.c.session_id.in_(ids), roster.c.student_id.is_not(None)
-                )
+                select(roster.c.session_id, roster.c.name, roster.c.student_id)
+                .where(roster.c.session_id.in_(ids))
+                .order_by(roster.c.session_id, roster.c.position)
             ).all()
             launched = connection.execute(
                 select(lti_users.c.student_id, lti_users.c.platform_id, lti_users.c.subject)
@@ -93,7 +95,7 @@ class TermRecords(Records):
                 .mappings()
                 .all()
             )
-        names = {row.student_id: row.name for row in listed}
+        names = {row.student_id: row.name for row in listed if row.student_id is not None}
         users: dict[int, tuple[int, str]] = {}
         for row in launched:  # a student is one platform user (a second launch finds the same student)
             users.setdefault(row.student_id, (int(row.platform_id), row.subject))
@@ -102,4 +104,5 @@ class TermRecords(Records):
             for row in people
         )
         present = {student.id for student in kept}  # a removed student's answers are left out with them
-        return TermRows(found, kept, tuple(answer_of(row) for row in given if row["student_id"] in present))
+        rosters = tuple((int(row.session_id), row.name) for row in listed)
+        return TermRows(found, kept, tuple(answer_of(row) for row in given if row["student_id"] in present), rosters)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bleu_teach.classroom.people import ALONE, NICKNAME, PLATFORM, ROSTER, match_people, matched_counts
+from bleu_teach.classroom.people import ALONE, NICKNAME, PLATFORM, ROSTER, Apart, match_people, matched_counts
 from bleu_teach.classroom.schema import Answer, Session
 from bleu_teach.classroom.store_term import TermRows
 from bleu_teach.exercises.bank import exercise
@@ -24,7 +24,17 @@ from bleu_teach.views.document import Block, Chart, Document, Heading, Notes, Pa
 from bleu_teach.views.figure_text import series_text
 from bleu_teach.views.viewable import Viewable
 
-__all__ = ["DEFINITIONS", "TITLE", "MistakeLine", "StudentLine", "TermReport", "Tried", "bank_mistakes", "term_report"]
+__all__ = [
+    "CHARTED",
+    "DEFINITIONS",
+    "TITLE",
+    "MistakeLine",
+    "StudentLine",
+    "TermReport",
+    "Tried",
+    "bank_mistakes",
+    "term_report",
+]
 
 TITLE = "The class over the term"
 #: The measures, in the words the view says them (one paragraph, and the JSON's ``definitions``).
@@ -42,8 +52,12 @@ DEFINITIONS = (
 _RULE_WORDS = {
     PLATFORM: "their learning platform's user (LTI)",
     ROSTER: "their roster name (accents, apostrophes, hyphens and the order of the names aside)",
-    NICKNAME: "their nickname (case and spaces aside)",
+    NICKNAME: "their nickname (case and spaces aside; taken as a roster name by the join page's rule)",
 }
+#: The chart draws this many mistakes at most, those most students made (the table lists them all).
+CHARTED = 8
+#: The months as the chart's axis writes a session's day (not the locale's: the same page everywhere).
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 @lru_cache(maxsize=256)
@@ -89,8 +103,9 @@ class MistakeLine:
 
 @dataclass(frozen=True)
 class StudentLine:
-    """A student over the sessions: their name, the rule that matched them, their session in each column (None
-    where they were not there), and the mistakes that persist with them and those they improved on."""
+    """A student over the sessions: their name, the rules that matched them ("roster name, nickname"; "one session
+    only"), their session in each column (None where they were not there), and the mistakes that persist with them
+    and those they improved on."""
 
     name: str
     matched_by: str
@@ -104,30 +119,54 @@ def session_label(session: Session) -> str:
     return f"{session.title} ({session.created:%Y-%m-%d})"
 
 
+def session_tick(number: int, session: Session) -> str:
+    """A session as the chart's axis writes it: its place in the view and the day it was made (UTC), on two lines.
+
+    >>> from datetime import datetime, timezone
+    >>> session_tick(2, Session(7, "CODE", "Week 2", "live", datetime(2026, 10, 5, tzinfo=timezone.utc), None, None))
+    '2\\n5 Oct'
+    """
+    return f"{number}\n{session.created.day} {_MONTHS[session.created.month - 1]}"
+
+
 @dataclass(frozen=True, repr=False)
 class TermReport(Viewable):
     """The class over the sessions, oldest first: the named mistakes (most students first), the students (by name),
-    how many students each rule matched, and the names left apart as two people's."""
+    how many students each rule matched (a student matched by two rules counts under each), and the names left apart
+    as maybe two people's, with why (:class:`~bleu_teach.classroom.people.Apart`)."""
 
     sessions: tuple[Session, ...]
     mistakes: tuple[MistakeLine, ...]
     students: tuple[StudentLine, ...]
     matched: tuple[tuple[str, int], ...]
-    apart: tuple[tuple[str, str], ...]
+    apart: tuple[Apart, ...]
 
     def chart(self) -> Chart | None:
         """Each mistake's share over the sessions, in percent of the students who answered an exercise that can
-        show it (a session where nobody did has no point); None when no mistake was named."""
+        show it (a session where nobody did has no point), for the :data:`CHARTED` mistakes most students made
+        (the title and the words say so when there are more); None when no mistake was named. Its legend goes
+        below the plot (``"outside lower center"``), where any number of lines leaves the plot its size."""
         if not self.mistakes:
             return None
         labels = [session_label(s) for s in self.sessions]
-        title = "Share of the students who made each mistake, session by session"
+        drawn = self.mistakes[:CHARTED]
+        if len(drawn) < len(self.mistakes):
+            title = (
+                f"The {len(drawn)} mistakes most students made (of {len(self.mistakes)}): the share who made each, "
+                "session by session"
+            )
+            which = (
+                f"Drawn: M1 to M{len(drawn)}, the {len(drawn)} mistakes most students made; the table lists all "
+                f"{len(self.mistakes)}"
+            )
+        else:
+            title, which = "Share of the students who made each mistake, session by session", ""
         series, told = [], []
 
         def at(k: object) -> str:
             return labels[k - 1] if isinstance(k, int) else str(k)
 
-        for line in self.mistakes:
+        for line in drawn:
             points = tuple(
                 (float(k + 1), 100 * made / answered) for k, (made, answered) in enumerate(line.sessions) if answered
             )
@@ -142,25 +181,38 @@ class TermReport(Viewable):
                 f"Horizontal axis: session, 1 to {len(labels)} ({sessions})",
                 "Vertical axis: percent of the students who answered an exercise that can show the mistake, 0 to 100",
                 f"{len(series)} line{'s' if len(series) != 1 else ''}, one per mistake",
+                which,
                 *told,
             )
+            if part
         )
         return Chart(
             title,
-            "session, oldest first",
-            "% of those who could show it",
+            "session (its number and the day it was made)",
+            "% of students who could make it",
             (0.5, len(labels) + 0.5),
             (-2.0, 102.0),
             tuple(series),
             description,
             whole_x=True,
+            legend="outside lower center",
         )
+
+    def chart_ticks(self) -> tuple[tuple[float, str], ...]:
+        """The chart's sessions as its horizontal axis names them (:func:`session_tick`), at their x."""
+        return tuple((float(k), session_tick(k, s)) for k, s in enumerate(self.sessions, start=1))
 
     def _matched_text(self) -> str:
         counts = dict(self.matched)
         found = [f"{_RULE_WORDS[rule]} for {counts[rule]}" for rule in _RULE_WORDS if counts.get(rule)]
         alone = counts.get(ALONE, 0)
-        said = f"The same student across sessions was found by {_listed(found)}" if found else ""
+        again = len(self.students) - alone
+        said = (
+            f"{again} {'was' if again == 1 else 'were'} found in more than one session, by {_listed(found)}"
+            + (" (a student found by two rules counts under each)" if len(found) > 1 else "")
+            if found
+            else ""
+        )
         if alone:
             told = f"{alone} {'was' if alone == 1 else 'were'} in one session only"
             said = f"{said}; {told}" if said else told[:1].upper() + told[1:]
@@ -194,7 +246,11 @@ class TermReport(Viewable):
                 for line in self.mistakes
             )
             header = ("Mistake", "Can show in", *labels, "Persists", "Improved")
-            caption = "Each session: students who made the mistake / students who answered an exercise that can show it"
+            caption = (
+                "Each session: students who made the mistake / students who answered an exercise that can show it. "
+                "M1, M2, ... are this view's own numbers, the mistake most students made first: another choice of "
+                "sessions may number them otherwise"
+            )
             chart = self.chart()
             assert chart is not None  # there are mistakes
             blocks.append(
@@ -220,8 +276,9 @@ class TermReport(Viewable):
         if self.apart:
             blocks.append(
                 Notes(
-                    tuple((f"“{name}” ({rule})",) for rule, name in self.apart),
-                    "Names left apart: each may be two people's, so nobody was matched by it",
+                    tuple((f"{', '.join(f'“{name}”' for name in a.names)} ({a.rule}): {a.why}",) for a in self.apart),
+                    "Names that may be two people's, not used by the rule in brackets (a more trusted rule may still "
+                    "have matched their students)",
                 )
             )
         return Document(tuple(blocks))
@@ -245,7 +302,7 @@ class TermReport(Viewable):
             ],
             "students_count": len(self.students),
             "matched": dict(self.matched),
-            "apart": [{"rule": rule, "name": name} for rule, name in self.apart],
+            "apart": [{"rule": a.rule, "names": list(a.names), "why": a.why} for a in self.apart],
             "mistakes": [
                 {
                     "number": line.number,
@@ -315,7 +372,7 @@ def term_report(rows: TermRows, known: Callable[[str], frozenset[str]] = bank_mi
     says otherwise)."""
     order = [s.id for s in rows.sessions]
     column = {number: k for k, number in enumerate(order)}
-    matching = match_people(rows.students, order)
+    matching = match_people(rows.students, order, rows.rosters)
     latest: dict[int, dict[str, Answer]] = {}
     for answer in rows.answers:  # the last answer per student and exercise, as counts.Latest keeps it
         mine = latest.setdefault(answer.student_id, {})

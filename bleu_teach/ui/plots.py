@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import textwrap
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -197,12 +198,38 @@ def plot_length_sweep(
     return fig
 
 
+#: A legend wider than this many characters a line is written on more lines (the figure is 8 inches wide).
+_LEGEND_WIDTH = 60
+#: At most this many ticks are named on a chart's horizontal axis; of more, one in every few is named.
+_MOST_TICKS = 10
+
+
+def _legend_layout(labels: Sequence[str]) -> tuple[int, float]:
+    """A legend outside the plot: its columns (two when every entry is short) and how many inches it adds to the
+    figure's height (a line of 13 pt text and its spacing each, and the legend's margins)."""
+    columns = 2 if labels and max(len(label) for label in labels) <= _LEGEND_WIDTH // 2 - 4 else 1
+    lines = 0
+    for start in range(0, len(labels), columns):
+        lines += max(label.count("\n") + 1 for label in labels[start : start + columns])
+    return columns, 0.3 + lines * _RC["legend.fontsize"] * 1.55 / 72
+
+
 @_styled
-def draw_chart(chart: Chart) -> LessonFigure:
+def draw_chart(chart: Chart, ticks: Sequence[tuple[float, str]] = ()) -> LessonFigure:
     """Draw a chart described once (:class:`bleu_teach.views.document.Chart`; the website draws the same description
-    with Chart.js), with the lessons' palette and line styles; its description is the figure's text alternative."""
-    fig, ax = _new()
-    for series in chart.series:
+    with Chart.js), with the lessons' palette and line styles; its description is the figure's text alternative.
+
+    A ``legend`` of matplotlib's ``"outside ..."`` places (``"outside lower center"``) is the figure's, beside the
+    plot rather than over it, and the figure grows by the legend's height, so that the plot keeps its size whatever
+    the number of lines; a long entry is written on more lines. ``ticks`` (x, label) name the horizontal axis's
+    ticks (at most :data:`_MOST_TICKS` named, one in every few when there are more)."""
+    outside = chart.legend.startswith("outside ")
+    labels = [
+        textwrap.fill(s.label, _LEGEND_WIDTH, break_long_words=True) if outside else s.label for s in chart.series
+    ]
+    columns, extra = _legend_layout([label for label in labels if label]) if outside else (1, 0.0)
+    fig, ax = _new((8, 4.8 + extra))
+    for series, label in zip(chart.series, labels):
         colour = PALETTE[series.colour % len(PALETTE)]
         style = LINESTYLES[series.dash % len(LINESTYLES)]
         if series.kind == "line":
@@ -215,10 +242,10 @@ def draw_chart(chart: Chart) -> LessonFigure:
                 color=colour,
                 linewidth=series.width,
                 markersize=series.size,
-                label=series.label,
+                label=label,
             )
         elif series.kind == "rule":
-            ax.axvline(series.points[0][0], color=colour, linestyle=style, linewidth=series.width, label=series.label)
+            ax.axvline(series.points[0][0], color=colour, linestyle=style, linewidth=series.width, label=label)
         else:
             ((x, y),) = series.points
             ax.plot(
@@ -229,14 +256,23 @@ def draw_chart(chart: Chart) -> LessonFigure:
                 color=colour,
                 markeredgecolor="black",
                 linestyle="none",
-                label=series.label,
+                label=label,
             )
     ax.set_ylim(*chart.y_range)
     ax.set_xlim(*chart.x_range)
-    if chart.whole_x:
+    if ticks:
+        every = -(-len(ticks) // _MOST_TICKS)
+        named = list(ticks)[::every]
+        ax.set_xticks([x for x, _ in named], [label for _, label in named])
+    elif chart.whole_x:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     _style_axes(ax, chart.title, chart.x_label, chart.y_label)
-    ax.legend(loc=chart.legend)
+    ax.title.set_wrap(True)  # a title wider than the figure goes on two lines, not past its edge
+    if outside:
+        beside: dict[str, Any] = {"loc": chart.legend, "ncols": columns, "frameon": False}  # loc: any "outside ..."
+        fig.legend(**beside)
+    else:
+        ax.legend(loc=chart.legend)
     fig.description = chart.description
     return fig
 
@@ -256,11 +292,11 @@ def _as_typed(text: str) -> str:
     return safe(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
-def chart_svg(chart: Chart) -> str:
-    """The chart drawn by :func:`draw_chart` as an SVG document, its every text as typed (no mathtext; control
-    characters shown as escapes; matplotlib's SVG writer escapes ``<``, ``>`` and ``&``), the same text for the same
-    chart (no date, a fixed hash salt: :data:`_SVG_RC`). Drawn in memory by matplotlib's SVG backend, no pyplot:
-    nothing is shown or kept open."""
+def chart_svg(chart: Chart, ticks: Sequence[tuple[float, str]] = ()) -> str:
+    """The chart drawn by :func:`draw_chart` (its horizontal axis's ticks named by ``ticks``, if any) as an SVG
+    document, its every text as typed (no mathtext; control characters shown as escapes; matplotlib's SVG writer
+    escapes ``<``, ``>`` and ``&``), the same text for the same chart (no date, a fixed hash salt: :data:`_SVG_RC`).
+    Drawn in memory by matplotlib's SVG backend, no pyplot: nothing is shown or kept open."""
     typed = dataclasses.replace(
         chart,
         title=_as_typed(chart.title),
@@ -272,9 +308,7 @@ def chart_svg(chart: Chart) -> str:
     with matplotlib.rc_context(_SVG_RC), warnings.catch_warnings():
         # The font only measures the text here: a glyph DejaVu Sans lacks is the browser's to draw.
         warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
-        figure = draw_chart(typed)
-        for axes in figure.axes:  # a title wider than the figure goes on two lines, not past its edge
-            axes.title.set_wrap(True)
+        figure = draw_chart(typed, tuple((x, "\n".join(map(_as_typed, label.split("\n")))) for x, label in ticks))
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 

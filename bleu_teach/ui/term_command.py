@@ -58,19 +58,21 @@ def term_text(store: Any, session_ids: list[int], form: str) -> str:
 
 def term_page(report: TermReport) -> str:
     """The term as a whole HTML page, its chart drawn: the HTML writer's page (which says the chart in words), with
-    the chart drawn by matplotlib as an SVG in their place and those words as its caption
-    (:func:`~bleu_teach.views.figure_html.with_figure`). One file: no script, nothing from the network."""
+    the chart drawn by matplotlib as an SVG in their place, its axis naming the sessions
+    (:meth:`~bleu_teach.classroom.term.TermReport.chart_ticks`), and those words as its caption
+    (:func:`~bleu_teach.views.figure_html.with_figure`); it fits a phone's screen, its tables scrolling in their
+    own boxes (:func:`~bleu_teach.views.figure_html.fit_phone`). One file: no script, nothing from the network."""
     from bleu_teach.classroom.term import TITLE
+    from bleu_teach.views.figure_html import fit_phone, with_figure
     from bleu_teach.views.html_writer import write_html_page
 
-    page = write_html_page(report.to_document(), TITLE)
+    page = fit_phone(write_html_page(report.to_document(), TITLE))
     chart = report.chart()
     if chart is None:  # no named mistake: nothing to draw
         return page
     from bleu_teach.ui.plots import chart_svg
-    from bleu_teach.views.figure_html import with_figure
 
-    return with_figure(page, chart, chart_svg(chart))
+    return with_figure(page, chart, chart_svg(chart, report.chart_ticks()))
 
 
 def run_term(args: argparse.Namespace, store: Any) -> None:

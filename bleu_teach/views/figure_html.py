@@ -5,7 +5,8 @@
 drawn as an SVG (``ui.plots.chart_svg``, matplotlib's) puts the drawing in the page the writer made:
 :func:`with_figure` finds the writer's words for the chart, once, and puts in their place a ``<figure>`` of the SVG
 (an image named by the chart's title) and those same words as its ``<figcaption>``, the text alternative a screen
-reader reads. No script, no network: the page stays one file that opens offline.
+reader reads. No script, no network: the page stays one file that opens offline. :func:`fit_phone` makes such a
+page, which the writer makes for print, read on a phone too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from bleu_teach.views.document import Chart, Document
 from bleu_teach.views.html_writer import escape, write_html
 
-__all__ = ["chart_words_html", "figure_html", "with_figure"]
+__all__ = ["PHONE_STYLE", "chart_words_html", "figure_html", "fit_phone", "with_figure"]
 
 #: An element that would run or pull in something: never in a drawing put in a page.
 _LIVE = re.compile(r"<\s*(script|foreignobject|iframe|object|embed)\b", re.IGNORECASE)
@@ -23,6 +24,15 @@ _LIVE = re.compile(r"<\s*(script|foreignobject|iframe|object|embed)\b", re.IGNOR
 _OPENING = re.compile(r"<svg\b[^>]*>")
 #: The root's size in points: replaced, so that the drawing fits the page's width and keeps its proportions.
 _SIZE = re.compile(r'\s(width|height)="[^"]*"')
+#: What :func:`fit_phone` adds to a whole page's head: the page as wide as the screen, and each table in its box
+#: (the writer's ``table-box``), scrolled sideways there rather than widening the page.
+PHONE_STYLE = (
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<style>body{margin:0.5em}main{max-width:60em;margin:0 auto}"
+    ".table-box{max-width:100%;overflow-x:auto}.table-box:focus{outline:2px solid #0072b2}</style>"
+)
+#: A table's caption and its box as the HTML writer writes them (:func:`~bleu_teach.views.html_writer.table_html`).
+_CAPTIONED = re.compile(r'<p><b>((?:(?!</b>).)*)</b></p><div class="table-box">', re.DOTALL)
 
 
 def chart_words_html(chart: Chart) -> str:
@@ -87,3 +97,34 @@ def with_figure(page: str, chart: Chart, svg: str) -> str:
     if found != 1:
         raise ValueError(f"the page holds the chart's words {found} times, not once: the drawing has no one place")
     return page.replace(words, figure_html(chart, svg), 1)
+
+
+def fit_phone(page: str) -> str:
+    """``page`` (the HTML writer's whole page, made for print) made to fit a phone's screen: :data:`PHONE_STYLE` in
+    its head, and each table's box one that the keyboard can scroll (a tab stop), a region named by the table's
+    caption when it has one.
+
+    >>> page = fit_phone('<html><head></head><body><p><b>Marks</b></p><div class="table-box"><table></table></div>'
+    ...                  '<div class="table-box"><table></table></div></body></html>')
+    >>> '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    True
+    >>> print("\\n".join(re.findall(r"<p[^>]*>|<div[^>]*>", page)))
+    <p id="table-1">
+    <div class="table-box" role="region" tabindex="0" aria-labelledby="table-1">
+    <div class="table-box" tabindex="0">
+    """
+    count = [0]
+
+    def boxed(found: re.Match[str]) -> str:
+        count[0] += 1
+        name = f"table-{count[0]}"
+        return (
+            f'<p id="{name}"><b>{found.group(1)}</b></p>'
+            f'<div class="table-box" role="region" tabindex="0" aria-labelledby="{name}">'
+        )
+
+    page = _CAPTIONED.sub(boxed, page)
+    page = page.replace('<div class="table-box">', '<div class="table-box" tabindex="0">')
+    if "</head>" not in page:
+        raise ValueError("the page has no </head>: fit_phone takes a whole page (write_html_page's)")
+    return page.replace("</head>", PHONE_STYLE + "</head>", 1)

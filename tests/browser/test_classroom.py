@@ -11,7 +11,13 @@ no request leaves the server.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -534,4 +540,207 @@ def test_remove_keeps_the_keyboards_focus_while_answers_arrive_and_enter_removes
     assert problems == []
     for student in students:
         student.close()
+    teacher.close()
+
+
+def _command(classroom: Server, *args: str) -> str:
+    """A teacher's command on the server's database, typed as a teacher types it (``python -m bleu_teach class ...``
+    in the folder the server runs in); what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bleu_teach", "class", *args, "--database", classroom.database],
+        cwd=classroom.folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"PYTHONPATH": str(PROJECT)},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _made(classroom: Server, printed: str) -> tuple[int, str]:
+    """The session a ``class new`` or ``class homework`` made (its number) and the teacher link it printed."""
+    number = re.search(r"^(?:Session|Homework) (\d+):", printed, re.MULTILINE)
+    link = re.search(r"your teacher link \(.*?\): (\S+)", printed)
+    assert number is not None and link is not None, printed
+    assert link[1].startswith(f"{classroom.url}/class/t/{number[1]}/")
+    return int(number[1]), link[1]
+
+
+def _personal_links(classroom: Server, session: int, roster: Path) -> dict[str, str]:
+    """``class links SESSION --out FILE.csv`` beside the roster: each name's link, as the file has it."""
+    out = roster.with_name(roster.stem + "-links.csv")
+    printed = _command(classroom, "links", str(session), "--out", str(out), "--address", classroom.url)
+    assert f"personal links to session {session}" in printed
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    return {row["Name"]: row["link"] for row in rows}
+
+
+def _roster(classroom: Server, name: str) -> Path:
+    """A class's roster, as a teacher exports it from Moodle (names and e-mail addresses)."""
+    made = classroom.folder / name
+    made.write_text("Name,Email address\nZoë Ng,zoe@example.org\nLi Lei,li@example.org\n", "utf-8")
+    return made
+
+
+def _press_by_keyboard(page, name: str) -> int:  # noqa: ANN001
+    """Tab from the top of the page to the button called ``name``, then Enter: how many Tabs it took."""
+    for tabs in range(1, 11):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => [document.activeElement.tagName, document.activeElement.textContent.trim()]")
+        if focused == ["BUTTON", name]:
+            page.keyboard.press("Enter")
+            return tabs
+    raise AssertionError(f"Tab never reached the button {name!r}")
+
+
+def _main_text(page) -> str:  # noqa: ANN001
+    return " ".join(page.locator("main").inner_text().split())
+
+
+def test_a_homeworks_personal_link_lets_its_student_in_on_two_devices_until_it_is_made_again(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """The teacher makes a homework with a roster and its links on the command line; a student opens their link on a
+    phone (the page names them and the homework, axe finds nothing), joins from the keyboard, lands on their
+    questions and answers one; their laptop opens the same link and is the same student; the link made again with
+    --name is refused as any wrong link is, and both devices are out until the new one is opened."""
+    roster = _roster(classroom, "homework-roster.csv")
+    printed = _command(
+        classroom,
+        "homework",
+        "Week 5 <i>homework</i>",
+        "--due",
+        "2031-01-06T09:00+00:00",
+        "--roster",
+        str(roster),
+        "--exercises",
+        "03.1",
+        "--variants",
+        "2",
+        "--address",
+        classroom.url,
+    )
+    session, teacher_link = _made(classroom, printed)
+    links = _personal_links(classroom, session, roster)
+    assert set(links) == {"Zoë Ng", "Li Lei"}
+    zoe = links["Zoë Ng"]
+    assert zoe.startswith(f"{classroom.url}/class/me/{session}/")
+
+    problems: list[str] = []
+    phone = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = phone.new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    sent: list[dict[str, str]] = []
+    page.on("request", lambda request: sent.append(request.headers) if request.method == "POST" else None)
+    page.goto(zoe)
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert "Zoë Ng" in heading and "Week 5 <i>homework</i>" in heading, heading
+    assert page.locator("main i").count() == 0  # the title typed is shown as text
+    assert _axe(browser, zoe, []) == []
+    page.screenshot(path=str(tmp_path / "personal_link.png"), full_page=True)
+    assert _press_by_keyboard(page, "Join as Zoë Ng") <= 2  # the page's link to the site, then the button
+    page.wait_for_url(f"{classroom.url}/class/homework")
+    assert sent and sent[0].get("origin") == classroom.url  # the browser said where the form came from
+    page.get_by_text("Zoë Ng, these questions are yours").wait_for()
+    assert page.locator("#homework-title").inner_text() == "Homework: Week 5 <i>homework</i>"
+    while page.evaluate("document.activeElement.id") != "a1":  # keyboard only: on to the answer box
+        page.keyboard.press("Tab")
+    page.keyboard.type("0.001")
+    page.keyboard.press("Enter")
+    feedback = page.locator(".homework-feedback")
+    feedback.get_by_text("Not yet").wait_for()
+    page.screenshot(path=str(tmp_path / "linked_homework.png"), full_page=True)
+
+    laptop = _context(browser, classroom, viewport={"width": 1280, "height": 800})
+    second = laptop.new_page()
+    second.on("pageerror", lambda error: problems.append(str(error)))
+    second.goto(zoe)
+    second.get_by_role("button", name="Join as Zoë Ng").click()
+    second.get_by_text("Zoë Ng, these questions are yours").wait_for()
+    assert second.get_by_label("Your answer", exact=False).input_value() == "0.001"  # her answer from the phone
+
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 800})
+    desk = teacher.new_page()
+    desk.on("pageerror", lambda error: problems.append(str(error)))
+    desk.goto(teacher_link)
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/{session}")
+    desk.locator("#summary").get_by_text("1 joined").wait_for()
+    grades = teacher.request.get(f"{classroom.url}/class/api/sessions/{session}/grades.csv")
+    assert grades.status == 200
+    rows = {row[0]: row for row in csv.reader(io.StringIO(grades.text()))}
+    assert rows["Zoë Ng"][-1] == "1" and rows["Li Lei"][-1] == ""  # one try, hers; Li has not started
+
+    wrong = phone.new_page()  # any link that opens nothing, for the refusal's words
+    wrong.goto(f"{classroom.url}/class/me/{session}/{'A' * 32}")
+    refusal = _main_text(wrong)
+    wrong.close()
+    printed = _command(classroom, "links", str(session), "--name", "Zoë Ng", "--address", classroom.url)
+    new = re.search(r"new link to session \d+ \(.*?\): (\S+)", printed)
+    assert new is not None and new[1] != zoe, printed
+    for device in (page, second):
+        device.goto(zoe)
+        assert _main_text(device) == refusal and "This link does not work" in refusal
+        assert device.get_by_role("button").count() == 0
+        device.goto(f"{classroom.url}/class/homework")  # out on both devices
+        device.locator("#homework-state").get_by_text("You are not in a session in this browser").wait_for()
+    page.goto(new[1])
+    _press_by_keyboard(page, "Join as Zoë Ng")
+    page.get_by_text("Zoë Ng, these questions are yours").wait_for()
+    assert page.get_by_label("Your answer", exact=False).input_value() == "0.001"  # the same student, her answer kept
+    desk.locator("#summary").get_by_text("1 joined").wait_for()
+    assert problems == [] and phone.blocked == [] and laptop.blocked == [] and teacher.blocked == []
+    for context in (phone, laptop, teacher):
+        context.close()
+
+
+def test_a_live_sessions_personal_link_lets_its_student_answer_on_the_lesson_pages(
+    browser,
+    classroom: Server,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    """A live session made with a roster (class new --roster) and its links: a student joins by theirs from the
+    keyboard, is told where to go, and an answer checked on a lesson page of the site reaches the dashboard."""
+    roster = _roster(classroom, "live-roster.csv")
+    session, teacher_link = _made(
+        classroom, _command(classroom, "new", "Week 6", "--roster", str(roster), "--address", classroom.url)
+    )
+    li = _personal_links(classroom, session, roster)["Li Lei"]
+    problems: list[str] = []
+    teacher = _context(browser, classroom, viewport={"width": 1280, "height": 900})
+    desk = teacher.new_page()
+    desk.on("pageerror", lambda error: problems.append(str(error)))
+    desk.goto(teacher_link)
+    desk.wait_for_url(f"{classroom.url}/class/dashboard/{session}")
+
+    phone = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(li)
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert "Li Lei" in heading and "Week 6" in heading, heading
+    _press_by_keyboard(page, "Join as Li Lei")
+    page.get_by_role("link", name="Go to the lessons").wait_for()
+    said = _main_text(page)
+    assert "You are in" in said and "Li Lei" in said and "Week 6" in said, said
+    kept = page.wait_for_function("() => localStorage.getItem('bleu-teach-class')").json_value()  # linked.js ran
+    assert json.loads(kept) == {"session": "Week 6", "nickname": "Li Lei"}
+    page.screenshot(path=str(tmp_path / "linked_live.png"), full_page=True)
+    desk.locator("#summary").get_by_text("1 joined").wait_for()
+
+    page.get_by_role("link", name="Go to the lessons").click()
+    page.wait_for_url(f"{classroom.url}/index.html")
+    page.goto(f"{classroom.url}/03_brevity_penalty.html")
+    page.wait_for_function(READY, timeout=90_000)
+    form = page.locator("form[data-exercise='03.2']")
+    form.locator("input[value='E']").check()
+    form.get_by_role("button", name="Check").click()
+    form.locator(".live-class").wait_for()
+    assert form.locator(".live-class").inner_text() == "Sent to your class (Week 6)."
+    desk.wait_for_function(COUNTS, arg=["03.2", ["1", "0", "0"]])
+    assert "Li Lei" in desk.locator("#roster").inner_text()
+    assert problems == [] and phone.blocked == [] and teacher.blocked == []
+    phone.close()
     teacher.close()

@@ -111,3 +111,44 @@ def test_a_student_follows_the_course_link_answers_and_the_score_reaches_the_pla
     assert problems == [] and platform.refused == []
     teacher.close()
     student.close()
+
+
+def test_a_teacher_chooses_a_session_they_teach_for_a_course_link_by_pasting_its_teacher_link(
+    browser: Any, world: tuple[Server, Platform, int]
+) -> None:
+    """The course editor's "select content" opens the tool's choices; the teacher pastes the teacher link of a
+    session not offered to the course yet and sends it from the keyboard (a form of the tool's own page, posted
+    without script, which Chromium sends with the page's origin), then sends the choice back to the platform,
+    which takes the tool's signed answer."""
+    server, platform, _ = world
+    store = Store.open(server.database)
+    chosen, secret = store.create_session("Week 9 quiz", "homework", datetime.now(timezone.utc) + timedelta(days=3))
+    store.close()
+    teacher = browser.new_context(viewport={"width": 1280, "height": 720})
+    desk = teacher.new_page()
+    problems: list[str] = []
+    desk.on("pageerror", lambda error: problems.append(str(error)))
+    origins: list[str | None] = []
+    desk.on(
+        "request",
+        lambda request: (
+            origins.append(request.headers.get("origin"))
+            if request.method == "POST" and request.url == f"{server.url}/class/lti/deep-link"
+            else None
+        ),
+    )
+    desk.goto(f"{platform.issuer}/course/link?user=t-1&select=1")
+    desk.get_by_role("heading", name="Choose what this link opens").wait_for(timeout=30_000)
+    pasted = desk.get_by_label("Or a session you already teach here: paste its teacher link")
+    pasted.focus()
+    desk.keyboard.type(f"{server.url}/class/t/{chosen.id}/{secret}")
+    desk.keyboard.press("Enter")
+    desk.get_by_text("Week 9 quiz: send it to the course page.").wait_for()
+    assert origins == [server.url]  # the page's own origin, never "null"
+    desk.get_by_role("button", name="Week 9 quiz").click()
+    desk.wait_for_url(f"{platform.issuer}/deep-link-return")
+    assert platform.refused == [] and len(platform.deep_link_returns) == 1
+    (item,) = platform.deep_link_returns[0]["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["title"] == "Week 9 quiz" and item["custom"] == {"session": str(chosen.id)}
+    assert problems == []
+    teacher.close()
