@@ -119,6 +119,7 @@ class: $(STAMP)
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/bench_core.py
 	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python -m benchmarks.bench_dashboard_count
 	$(BIN)/python -m benchmarks.bench_classroom
 	$(MAKE) site
 	$(BIN)/python benchmarks/bench_pages.py --site build/site
