@@ -363,6 +363,32 @@ def test_the_grades_file_gives_points_with_the_penalty_the_maximum_the_percentag
     assert rows[3] == ["Cy Ng", "cy@x.org", "", "", "", "", "3", "", "", "", "", "", ""]
 
 
+def test_a_removed_student_reads_removed_on_the_roster_and_in_the_grades_until_someone_joins_as_the_name(
+    store: Store,
+) -> None:
+    teacher, made = _homework(store, datetime.now(timezone.utc) + timedelta(days=1))
+    fake, _ = _join(store, made["code"], "Zoë Ng")  # not Zoë: the teacher takes them out
+    assert _send(fake, "03.1", "0.5").status_code == 200
+    (joined,) = store.roster(made["id"])
+    taken_out = teacher.post(f"/class/api/sessions/{made['id']}/students/{joined.id}/remove", headers=WRITE, json={})
+    assert taken_out.status_code == 200, taken_out.text
+
+    def roster() -> list[tuple[str, bool, bool]]:
+        shown = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["homework"]["roster"]
+        return [(entry["name"], entry["joined"], entry["removed"]) for entry in shown]
+
+    assert roster() == [("Zoë Ng", False, True), ("=cmd|' /C calc'!A0", False, False), ("Ada Lovelace", False, False)]
+    rows = _grades(teacher, made["id"])
+    assert rows[0][6:] == ["Late", "Extended until", "Removed", "03.1 tries (of 10)"]  # the LMS's columns as they were
+    assert rows[1] == ["Zoë Ng", "zoe@example.org", "", "", "1", "", "", "", "yes", ""]  # blank, not 0, and marked
+    assert rows[3] == ["Ada Lovelace", "ada@example.org", "", "", "1", "", "", "", "no", ""]
+    real, _ = _join(store, made["code"], "Zoë Ng")  # the real Zoë: joined, and the mark goes
+    assert _send(real, "03.1", _right(store, made["id"], 0)).json()["verdict"] == "correct"
+    assert roster()[0] == ("Zoë Ng", True, False)
+    rows = _grades(teacher, made["id"])
+    assert "Removed" not in rows[0] and rows[1] == ["Zoë Ng", "zoe@example.org", "1", "1", "1", "100.0", "no", "", "1"]
+
+
 @pytest.mark.parametrize("late", ["penalty:150", "penalty:0", "sometimes", "penalty"])
 def test_a_late_policy_the_server_does_not_know_is_refused_with_its_syntax(late: str) -> None:
     from bleu_teach.classroom.grading import LatePolicy
@@ -515,7 +541,7 @@ def test_the_teacher_lets_a_student_join_again_from_a_new_device(store: Store) -
     _, again = _join(store, made["code"], "Zoë Ng")  # once only
     assert again.status_code == 400
     view = teacher.get(f"/class/api/sessions/{made['id']}/tally").json()["homework"]
-    assert view["roster"][0] == {"name": "Zoë Ng", "joined": True} and view["roster"][2]["joined"] is False
+    assert view["roster"][0] == {"name": "Zoë Ng", "joined": True, "removed": False} and not view["roster"][2]["joined"]
 
 
 def test_a_lost_teacher_link_is_replaced_from_the_command_line(tmp_path: Path) -> None:

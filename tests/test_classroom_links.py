@@ -4,18 +4,23 @@ code on its student's worksheet.
 
 What is checked, each against values worked out by hand: a link is kept as a digest only and made again ends the old
 one; a GET shows whose link it is and joins no one; the button joins as the roster's name, then as the same student
-on each new device (a few kept, the oldest forgotten), two devices at once making one student; a link made again, of
-another session or of a removed student opens nothing, the same refusal every time and counted against the address's
-limit; odd tokens get a 4xx, never a 500; the command's file is its owner's alone, never written over unless forced;
-the sheets print each student's own link and its QR code, the key never.
+on each new device (five in all, the oldest forgotten, the first one too), two devices at once making one student; a
+token has no look-alike characters and is read whatever its case and hyphens, an older link exactly; a link made
+again, of another session or of a removed student opens nothing, the same refusal every time and counted against the
+address's limit, as does any other address under the links'; odd tokens get a 4xx, never a 500; the command's file
+is its owner's alone, never written over unless forced, and all or nothing with the links it holds; made again, the
+links leave the devices in unless everyone is put out; the sheets print each student's own link, in a monospace
+font, and its QR code, the key never.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import html
 import io
+import os
 import re
 import stat
 import subprocess
@@ -38,12 +43,15 @@ from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
 from bleu_teach.classroom.schema import devices, roster, students  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.classroom.store_links import LinkRefused  # noqa: E402
+from bleu_teach.classroom.store_students import DEVICES  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
 from tests.postgres import cluster, fresh_database  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-link-tests"
 ZOE, LI = "Zoë Ng", "Li Lei"
+#: A new link's token: 25 symbols of lower-case Crockford base 32 (no i, l, o, u), in five groups of five.
+TOKEN = r"[0-9a-hjkmnp-tv-z]{5}(?:-[0-9a-hjkmnp-tv-z]{5}){4}"
 #: What every link that opens nothing is told (link_routes.NO_SUCH_LINK), as a student reads it.
 NO_SUCH_LINK = "This link does not work"
 
@@ -104,11 +112,11 @@ def test_a_link_is_kept_as_a_digest_and_making_it_again_ends_the_old_one(store: 
         (ZOE, '{"Email address": "zoe@example.org"}'),
         (LI, "{}"),
     ]
-    assert all(re.fullmatch(r"[A-Za-z0-9_-]{32}", link.token) for link in made)  # 24 random bytes, URL-safe
-    kept = {row["name"]: row["link_digest"] for row in _rows(store, roster)}
-    assert kept == {link.name: hashlib.sha256(link.token.encode()).hexdigest() for link in made}
+    assert all(re.fullmatch(TOKEN, link.token) for link in made)
+    kept = {row["name"]: row["link_digest"] for row in _rows(store, roster)}  # the digest of its 25 symbols
+    assert kept == {link.name: hashlib.sha256(link.token.replace("-", "").encode()).hexdigest() for link in made}
     everything = repr(_rows(store, roster))
-    assert not any(link.token in everything for link in made)  # the token itself is nowhere
+    assert not any(link.token.replace("-", "")[:10] in everything for link in made)  # the token itself is nowhere
     zoe, li = made[0].token, made[1].token
     found = store.linked(session_id, zoe)
     assert found is not None and (found.name, found.student_id, found.removed) == (ZOE, None, False)
@@ -119,6 +127,37 @@ def test_a_link_is_kept_as_a_digest_and_making_it_again_ends_the_old_one(store: 
     assert one.name == ZOE and store.linked(session_id, again[ZOE]) is None
     assert store.linked(session_id, one.token).name == ZOE  # type: ignore[union-attr]
     assert store.linked(session_id, again[LI]).name == LI  # type: ignore[union-attr]  # the others' stay
+
+
+def test_a_links_token_has_no_look_alikes_and_is_read_whatever_its_case_and_hyphens(store: Store) -> None:
+    session_id = _class(store)
+    made = {link.name: link.token for link in store.issue_links(session_id)}
+    token = made[ZOE]
+    symbols = token.replace("-", "")
+    assert re.fullmatch(TOKEN, token) and not set(symbols) & set("ilou")  # 25 symbols of 32: 125 bits
+    typed = [
+        token.upper(),  # the case does not matter
+        symbols,  # nor the hyphens
+        "-".join(symbols[k : k + 3] for k in range(0, 25, 3)),  # wherever they are
+        symbols.upper().replace("0", "O").replace("1", "I"),  # a letter typed for the digit it looks like
+        symbols.replace("1", "l"),
+    ]
+    assert [store.linked(session_id, each).name for each in typed] == [ZOE] * 5  # type: ignore[union-attr]
+    first, last = ("0" if symbols[0] != "0" else "2"), ("0" if symbols[-1] != "0" else "2")
+    for wrong in (token[:-1], first + token[1:], token[:-1] + last, token + "0"):  # one symbol short, wrong, more
+        assert store.linked(session_id, wrong) is None, wrong
+    zoe, _, _ = store.join_by_link(session_id, token.upper())  # the join reads it as the page does
+    assert zoe.nickname == ZOE
+    # A link made before (32 characters of secrets.token_urlsafe, its digest kept as printed) still opens, exactly.
+    old = "Ab-_" + "x" * 24 + "Q0o1"
+    with store.engine.begin() as connection:
+        connection.execute(
+            roster.update().where(roster.c.name == LI).values(link_digest=hashlib.sha256(old.encode()).hexdigest())
+        )
+    assert store.linked(session_id, old).name == LI  # type: ignore[union-attr]
+    assert store.linked(session_id, old.swapcase()) is None and store.linked(session_id, old.lower()) is None
+    li, _, _ = store.join_by_link(session_id, old)
+    assert li.nickname == LI
 
 
 def test_a_link_joins_as_its_name_then_as_the_same_student_on_each_new_device(store: Store) -> None:
@@ -132,11 +171,35 @@ def test_a_link_joins_as_its_name_then_as_the_same_student_on_each_new_device(st
     assert store.student(session_id, phone) == first and store.student(session_id, laptop) == first
     assert store.student_and_session(session_id, laptop) == (first, store.session(session_id))
     assert len(_rows(store, students)) == 1 and len(_rows(store, devices)) == 1
-    # Seven more devices: the first stays in, and of the others the newest 4; the laptop and 3 more are forgotten.
+    # Seven more devices, nine in all: the newest 5 are in; the phone, the laptop and 2 more are forgotten.
     later = [store.join_by_link(session_id, token)[1] for _ in range(7)]
-    assert store.student(session_id, phone) == first
-    assert [store.student(session_id, device) is not None for device in [laptop, *later]] == [False] * 4 + [True] * 4
+    kept = [store.student(session_id, device) is not None for device in [phone, laptop, *later]]
+    assert kept == [False] * 4 + [True] * 5
     assert len(_rows(store, devices)) == 4
+
+
+def test_a_student_is_in_on_five_devices_and_the_oldest_is_forgotten_even_the_first(store: Store) -> None:
+    session_id = _class(store)
+    token = _links(store, session_id)[ZOE]
+    zoe, first, _ = store.join_by_link(session_id, token)
+    others = [store.join_by_link(session_id, token)[1] for _ in range(4)]
+    assert [store.student(session_id, device) for device in [first, *others]] == [zoe] * DEVICES  # five in all
+    sixth = store.join_by_link(session_id, token)[1]  # the oldest is the first device: it is the one forgotten
+    assert [store.student(session_id, d) == zoe for d in [first, *others, sixth]] == [False] + [True] * 5
+    seventh = store.join_by_link(session_id, token)[1]  # then the oldest of the others
+    assert [store.student(session_id, d) == zoe for d in [first, *others, sixth, seventh]] == [False] * 2 + [True] * 5
+    assert len(_rows(store, devices)) == DEVICES - 1 and len(_rows(store, students)) == 1
+
+
+def test_a_student_put_out_by_a_new_link_is_in_again_on_five_devices(store: Store) -> None:
+    session_id = _class(store)
+    token = _links(store, session_id)[LI]
+    li, phone, _ = store.join_by_link(session_id, token)
+    (new,) = store.issue_links(session_id, LI)  # a lost sheet: out on every device, the first one's slot too
+    assert store.student(session_id, phone) is None
+    again = [store.join_by_link(session_id, new.token)[1] for _ in range(6)]
+    assert [store.student(session_id, device) == li for device in again] == [False] + [True] * 5
+    assert store.student(session_id, phone) is None
 
 
 def test_two_devices_opening_a_link_at_once_make_one_student(store: Store) -> None:
@@ -382,9 +445,11 @@ def test_wrong_links_count_against_the_addresss_limit_and_never_lock_a_right_one
 def test_odd_tokens_and_forms_get_a_4xx_never_a_500(sqlite_store: Store) -> None:
     session_id = _class(sqlite_store)
     browser = _browser(sqlite_store)
-    for token in ("A" * 10_000, "%C3%A9%C3%A9", "%00", "a%00b", "%20", "..", "%F0%9F%98%80", "%FF"):
+    for token in ("A" * 10_000, "%C3%A9%C3%A9", "%00", "a%00b", "%20", "%F0%9F%98%80", "%FF"):
         reply = browser.get(f"/class/me/{session_id}/{token}")
         assert 400 <= reply.status_code < 500, (token[:20], reply.status_code)
+    up = browser.get(f"/class/me/{session_id}/..")  # the browser goes up to /class/me: how to come back
+    assert up.status_code == 200 and "Open your personal link again" in up.text
     for path in (f"/class/me/9999999999/{'A' * 32}", "/class/me/x/y", f"/class/me/{session_id}/"):
         assert 400 <= browser.get(path).status_code < 500, path
     forms = [
@@ -404,6 +469,45 @@ def test_odd_tokens_and_forms_get_a_4xx_never_a_500(sqlite_store: Store) -> None
         assert 400 <= reply.status_code < 500, (body, reply.status_code)
     assert browser.post("/class/me", content=b"x" * 70_000).status_code == 413
     assert _rows(sqlite_store, students) == []
+
+
+def test_an_address_under_the_links_that_opens_nothing_gets_the_page_a_wrong_link_gets(sqlite_store: Store) -> None:
+    session_id = _class(sqlite_store)
+    token = _links(sqlite_store, session_id)[ZOE]
+    browser = _browser(sqlite_store)
+    wrong = browser.get(f"/class/me/{session_id}/{'A' * 32}")
+    assert wrong.status_code == 404 and NO_SUCH_LINK in _page(wrong)
+    for path in (
+        "/class/me/",
+        f"/class/me/{session_id}/",  # cut short
+        f"/class/me/{session_id}",
+        f"/class/me/{session_id}/{token}/extra",  # run on
+        f"/class/me/{session_id}/{token}/extra/",
+        "/class/me/x/y",
+    ):
+        reply = browser.get(path)
+        assert (reply.status_code, _page(reply)) == (404, _page(wrong)), path
+    moved = browser.get(f"/class/me/{session_id}/{token}/", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/class/me/{session_id}/{token}")
+    assert browser.get(f"/class/me/{session_id}/{token}/").status_code == 200  # a slash after the link: the link
+
+
+def test_the_page_after_joining_opened_again_says_how_to_come_back_and_changes_nothing(sqlite_store: Store) -> None:
+    session_id = _class(sqlite_store)
+    token = _links(sqlite_store, session_id)[ZOE]
+    browser = _browser(sqlite_store)
+    again = browser.get("/class/me")  # a bookmark, in a browser that is not in
+    shown = _page(again)
+    assert again.status_code == 200 and "<h1>Open your personal link again</h1>" in shown
+    assert "You joined from your personal link; to come back, open it again" in shown and 'href="/class"' in shown
+    assert _join(browser, session_id, token).status_code == 200  # type: ignore[attr-defined]
+    before = (_rows(sqlite_store, students), _rows(sqlite_store, devices), _rows(sqlite_store, roster))
+    again = browser.get("/class/me")  # the page after joining, restored with the browser's tabs
+    shown = _page(again)
+    assert again.status_code == 200 and "to come back, open it again" in shown
+    assert "This browser is still in “Week 3” as Zoë Ng" in shown and 'href="/class/poll"' in shown
+    assert "<form" not in again.text and "linked.js" not in again.text and "set-cookie" not in again.headers
+    assert (_rows(sqlite_store, students), _rows(sqlite_store, devices), _rows(sqlite_store, roster)) == before
 
 
 def test_the_buttons_form_is_refused_from_another_site(sqlite_store: Store) -> None:
@@ -469,7 +573,7 @@ def test_class_links_writes_each_name_its_identifiers_and_its_link_for_the_owner
     assert [row[:2] for row in rows] == [["Name", "Email address"], ["Zoë Ng", "zoe@example.org"], ["Li Lei", ""]]
     assert rows[0][2] == "link"
     for row in rows[1:]:
-        assert re.fullmatch(rf"https://class\.example\.org/class/me/{number}/[A-Za-z0-9_-]{{32}}", row[2]), row[2]
+        assert re.fullmatch(rf"https://class\.example\.org/class/me/{number}/{TOKEN}", row[2]), row[2]
     first = _tokens(out)
     store = Store.open(database)
     try:
@@ -517,7 +621,7 @@ def test_class_links_name_makes_that_one_link_again_and_writes_nothing(
         "http://10.0.0.5:8000",
     )
     assert code == 0, err
-    link = re.search(rf"http://10\.0\.0\.5:8000/class/me/{number}/([A-Za-z0-9_-]{{32}})", printed)
+    link = re.search(rf"http://10\.0\.0\.5:8000/class/me/{number}/({TOKEN})", printed)
     assert link is not None and printed.startswith("Li Lei's new link")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["class.csv", "class.sqlite", "links.csv"]
     store = Store.open(database)
@@ -542,6 +646,106 @@ def test_class_links_name_makes_that_one_link_again_and_writes_nothing(
     assert code == 2 and "leave --out out" in err and not (tmp_path / "x.csv").exists()
     code, _, err = _cli(capsys, "class", "links", str(number), "--name", "Ann", "--database", str(database))
     assert code == 2 and "not on the roster" in err
+    code, _, err = _cli(
+        capsys, "class", "links", str(number), "--name", LI, "--everyone-out", "--database", str(database)
+    )
+    assert code == 2 and "leave --everyone-out out" in err
+
+
+def test_class_links_that_cannot_write_its_file_makes_no_link_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "class.sqlite"
+    number = _new_session(capsys, database, _roster_file(tmp_path))
+    out = tmp_path / "links.csv"
+    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    printed_before = _tokens(out)
+    shut = tmp_path / "shut"
+    shut.mkdir(mode=0o500)  # a folder that takes no file (root writes anywhere: /proc takes no file even from root)
+    for place in ([] if os.geteuid() == 0 else [shut / "links.csv"]) + [Path("/proc/links.csv")]:
+        code, printed, err = _cli(
+            capsys, "class", "links", str(number), "--out", str(place), "--database", str(database)
+        )
+        assert code == 2 and printed == "" and "could not be written" in err, err
+        assert "no link was made again: the earlier links still work" in err and not place.exists()
+    store = Store.open(database)
+    try:
+        assert {name: store.linked(number, token).name for name, token in printed_before.items()} == {  # type: ignore[union-attr]
+            ZOE: ZOE,
+            LI: LI,
+        }
+    finally:
+        store.close()
+    # Written, then not kept (the database fails at its commit): the file goes too, and the old links stay.
+    real = Store.issue_links
+
+    def failing(self: Store, *args: object, **kwargs: object) -> object:
+        begin = self._begin
+
+        @contextlib.contextmanager
+        def commit_fails() -> Iterator[object]:
+            with begin() as connection:
+                yield connection
+                raise sqlalchemy.exc.OperationalError("COMMIT", {}, OSError(28, "No space left on device"))
+
+        self._begin = commit_fails  # type: ignore[method-assign]
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "issue_links", failing)
+    again = tmp_path / "again.csv"
+    code, printed, err = _cli(capsys, "class", "links", str(number), "--out", str(again), "--database", str(database))
+    assert code == 2 and "No space left on device" in err and "no link was made again" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class.csv", "class.sqlite", "links.csv", "shut"]
+    monkeypatch.undo()
+    store = Store.open(database)
+    try:
+        assert all(store.linked(number, token) is not None for token in printed_before.values())
+    finally:
+        store.close()
+
+
+def test_class_links_made_again_leaves_the_devices_in_and_says_so_unless_everyone_is_put_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "class.sqlite"
+    number = _new_session(capsys, database, _roster_file(tmp_path))
+    out = tmp_path / "links.csv"
+    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    store = Store.open(database)
+    try:
+        zoe, phone, _ = store.join_by_link(number, _tokens(out)[ZOE])
+    finally:
+        store.close()
+    code, printed, err = _cli(
+        capsys, "class", "links", str(number), "--out", str(out), "--force", "--database", str(database)
+    )
+    assert code == 0, err
+    assert "the devices students already joined on stay in" in printed and "--everyone-out" in printed
+    store = Store.open(database)
+    try:
+        assert store.student(number, phone) == zoe  # the old link no longer works, but her phone is still in
+    finally:
+        store.close()
+    code, printed, err = _cli(
+        capsys,
+        "class",
+        "links",
+        str(number),
+        "--out",
+        str(out),
+        "--force",
+        "--everyone-out",
+        "--database",
+        str(database),
+    )
+    assert code == 0 and "every student is out on every device" in printed, err
+    store = Store.open(database)
+    try:
+        assert store.student(number, phone) is None  # out, until she opens her new link: the same student
+        back, device, _ = store.join_by_link(number, _tokens(out)[ZOE])
+        assert back == zoe and store.student(number, device) == zoe
+    finally:
+        store.close()
 
 
 def test_class_links_of_a_session_without_a_roster_says_to_give_one(
@@ -638,6 +842,15 @@ def test_a_link_column_with_a_missing_or_odd_link_is_refused_with_its_line(tmp_p
         roster_file.write_text(f"Name,link\nZoë Ng,{LINKS[ZOE]}\nLi Lei,{cell}\n", encoding="utf-8")
         run = _worksheet(tmp_path, roster_file, "--no-pdf")
         assert run.returncode == 2 and said in run.stderr and "link" in run.stderr, (cell, run.stderr)
+
+
+def test_a_printed_link_is_written_in_a_monospace_font_under_its_qr_code() -> None:
+    from bleu_teach.views.document import Document, QrCode
+    from bleu_teach.views.html_writer import write_html_page
+
+    page = write_html_page(Document((QrCode(LINKS[ZOE], ("000", "010", "000"), "QR code: your link"),)), "Sheet")
+    assert f"<p><code>{LINKS[ZOE]}</code></p>" in page  # a student who types it tells 0 from O and 1 from l
+    assert '.qr-code code{font-family:"DejaVu Sans Mono"' in page
 
 
 def _figures(node: object, found: list) -> list:

@@ -35,7 +35,7 @@ from bleu_teach.classroom.lti_services import PlatformClient, ScoreSender  # noq
 from bleu_teach.classroom.room import STUDENT_COOKIE  # noqa: E402
 from bleu_teach.classroom.schema import devices, extensions, lti_scores, lti_teachers, sessions, students  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
-from bleu_teach.classroom.store_students import MORE_DEVICES  # noqa: E402
+from bleu_teach.classroom.store_students import DEVICES, MORE_DEVICES  # noqa: E402
 from bleu_teach.web.names import WRITE_HEADER, WRITE_HEADER_VALUE  # noqa: E402
 from tests.lti_platform import (  # noqa: E402
     CLIENT_ID,
@@ -191,7 +191,7 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]
     opened.close()
 
 
-def test_launches_of_one_user_are_one_student_on_the_first_device_and_the_newest_others(any_store: Store) -> None:
+def test_launches_of_one_user_are_one_student_on_the_newest_five_devices(any_store: Store) -> None:
     store = any_store
     platform = store.add_platform(
         ISSUER, CLIENT_ID, f"{ISSUER}/auth", f"{ISSUER}/token", f"{ISSUER}/jwks", [DEPLOYMENT]
@@ -202,9 +202,8 @@ def test_launches_of_one_user_are_one_student_on_the_first_device_and_the_newest
     assert second == first and laptop != phone
     assert store.student(session.id, phone) == first and store.student(session.id, laptop) == first
     later = [store.launched_student(session, platform, "s-1", "Ann O’Neill", "course-7")[1] for _ in range(7)]
-    assert store.student(session.id, phone) == first  # the first device stays in
-    kept = [store.student(session.id, device) is not None for device in [laptop, *later]]
-    assert kept == [False] * (8 - MORE_DEVICES) + [True] * MORE_DEVICES  # and the newest others
+    kept = [store.student(session.id, device) is not None for device in [phone, laptop, *later]]
+    assert kept == [False] * (9 - DEVICES) + [True] * DEVICES  # the newest five: the first one too is forgotten
     # Six launches at once (a lecture hall's Wi-Fi resending): one student, the table still bounded.
     other, _ = store.launched_student(session, platform, "s-2", "李 雷", "course-7")
     start = threading.Barrier(6)
@@ -229,7 +228,7 @@ def test_launches_of_one_user_are_one_student_on_the_first_device_and_the_newest
         rows = connection.execute(devices.select()).mappings().all()
         assert len(connection.execute(students.select()).all()) == 2
     assert sorted(row["student_id"] for row in rows) == [first.id] * MORE_DEVICES + [other.id] * MORE_DEVICES
-    assert sum(store.student(session.id, token) is not None for _, token in made) == MORE_DEVICES
+    assert sum(store.student(session.id, token) is not None for _, token in made) == DEVICES  # of 7: the first out
 
 
 def test_a_student_who_launches_before_the_teacher_has_opened_the_link_is_told_so(world: World) -> None:

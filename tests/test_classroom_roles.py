@@ -93,6 +93,7 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
         "secret": secret,
         "token": token,
         "link": personal,
+        "rest": f"{made['id']}/{personal}/more",
     }
     app = create_app(store, TOKEN).app
     # What ends the projector link, the student's or the session's part comes last.
@@ -103,7 +104,8 @@ def test_each_route_lets_in_its_role_and_refuses_every_other(store: Store) -> No
         declared = role_of(route.endpoint)
         path = route.path
         for name, value in values.items():
-            path = path.replace(f"{{{name}:id}}", str(value)).replace(f"{{{name}:str}}", str(value))
+            for kind in ("id", "str", "path"):
+                path = path.replace(f"{{{name}:{kind}}}", str(value))
         assert "{" not in path, path
         for method in sorted(route.methods or {"GET"}):
             if method == "HEAD":

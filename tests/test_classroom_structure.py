@@ -165,7 +165,7 @@ def test_every_route_has_a_name_and_url_path_makes_the_apps_own_paths(tmp_path: 
         assert {r.name: r.path for r in routes} == PATHS  # each route under its name, each name a route
         assert [r.name for r in app.routes if isinstance(r, Mount)] == ["class-static"]
         values = {"session": 12, "poll": 7, "student": 345, "action": "close", "secret": "Ab_-9", "token": "K7QM2"}
-        values["link"] = "Xy-_8"
+        values["link"], values["rest"] = "Xy-_8", "3/Xy-_8/more"
         for route in routes:
             params = {name: values[name] for name in route.param_convertors}
             assert url_path(route.name, **params) == app.url_path_for(route.name, **params)

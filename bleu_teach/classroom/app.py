@@ -265,10 +265,11 @@ class Classroom:
                 shown["tries"] = sent.get(shown["id"], 0)
             found["tries"] = session.tries
         if session.kind == "homework" and names:  # who on the roster has joined (the teacher can let in again)
+            removed = self.store.roster_removed(session.id)  # and whose student the teacher took out
             found["homework"] = {
                 "due": session.due.isoformat() if session.due else None,
                 "roster": [
-                    {"name": name, "joined": student is not None}
+                    {"name": name, "joined": student is not None, "removed": student is None and name in removed}
                     for name, _, student in self.store.roster_names(session.id)
                 ],
             }
@@ -338,6 +339,8 @@ def create_app(
         _route("join", room.join, "POST"),
         _route("personal_link", links.page, "GET"),
         _route("join_by_link", links.join, "POST"),
+        _route("joined_by_link", links.again, "GET"),
+        _route("not_a_link", links.not_a_link, "GET"),  # after personal_link: what it does not match
         _route("me", room.me, "GET"),
         _route("answer", room.answer, "POST"),
         _route("teach", teacher.teach, "GET"),

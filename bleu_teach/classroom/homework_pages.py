@@ -11,7 +11,10 @@ a column per exercise (its points: 1 for a right last answer, less a late
 one's penalty, 0 for a wrong one, empty for none), the points, the maximum, the
 percentage, whether a counted answer was late, the student's extension and the
 tries used per question, in the form Moodle's and Canvas's gradebook imports
-read (TEACHERS_GUIDE.md). A student who never answered gets empty cells, not 0.
+read (TEACHERS_GUIDE.md). A student who never answered gets empty cells, not 0;
+a roster name whose student the teacher took out (no one having joined as it
+since) gets them too, and ``yes`` in a ``Removed`` column, there only when a
+row needs it (an import leaves it unmatched, as the late flag).
 """
 
 from __future__ import annotations
@@ -216,6 +219,8 @@ def grades_text(store: Store, session: Session) -> str:
     else:
         rows = [(student.nickname, {}, student.id) for student in store.roster(session.id)]
     identifier_columns = list(dict.fromkeys(key for _, identifiers, _ in rows for key in identifiers))
+    taken_out = store.roster_removed(session.id) if listed else set()  # their student removed, no one since
+    removed = {name for name, _, student_id in rows if student_id is None and name in taken_out}
     out = io.StringIO()
     writer = csv.writer(out)
     name_column = "Student" if "ID" in identifier_columns else "Name"  # Canvas's gradebook heads it so
@@ -231,6 +236,7 @@ def grades_text(store: Store, session: Session) -> str:
                 f"{session.title} (%)",
                 "Late",
                 "Extended until",
+                *(["Removed"] if removed else []),
                 *(f"{exercise_id} tries (of {session.tries})" for exercise_id in exercises),
             )
         ]
@@ -239,6 +245,7 @@ def grades_text(store: Store, session: Session) -> str:
         got = mark(last.get(student_id or 0, {}), exercises, policy)
         until = extended.get(fold(name), ("", None))[1]
         extension = until.isoformat(timespec="minutes") if until else ""
+        mark_removed = ["yes" if name in removed else "no"] if removed else []
         cells: list[Any]
         if got.started:
             cells = [
@@ -248,11 +255,12 @@ def grades_text(store: Store, session: Session) -> str:
                 percentage_text(got.points, got.maximum),
                 "yes" if got.late else "no",
                 extension,
+                *mark_removed,
                 *(tries.get((student_id or 0, exercise_id), 0) for exercise_id in exercises),
             ]
         else:  # never started: blanks, not 0 (an import must not write a 0 over an extension)
             blank = [""] * len(exercises)
-            cells = [*blank, "", got.maximum, "", "", extension, *blank]
+            cells = [*blank, "", got.maximum, "", "", extension, *mark_removed, *blank]
         writer.writerow(
             [csv_cell(cell) for cell in (name, *(identifiers.get(c, "") for c in identifier_columns), *cells)]
         )

@@ -9,8 +9,10 @@ presenter's questions. The same link opened on another device lets the same stud
 
 A token that opens nothing (mistyped, made again since, another session's) gets the same page every time, whatever
 the reason, and counts as a wrong guess against its address's limit, as a wrong join code does
-(``Classroom.wrong_codes``); a closed session and a student the teacher took out get a page that says so. Every
-request is bounded as a join is: join requests per address, joins per session and per address and session.
+(``Classroom.wrong_codes``); so does any other address under ``/class/me/`` (a link cut short, or run on). A closed
+session and a student the teacher took out get a page that says so. ``/class/me`` opened (the page after joining,
+bookmarked or restored with the browser's tabs) says how to come back: open the link again; it changes nothing.
+Every request is bounded as a join is: join requests per address, joins per session and per address and session.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from bleu_teach.classroom.guard import Limiter, SharedLimiter
@@ -29,6 +31,11 @@ from bleu_teach.classroom.room import STUDENT_COOKIE
 from bleu_teach.classroom.store import Session, Store, Student
 from bleu_teach.classroom.store_links import LinkRefused, link_token
 
+#: What ``/class/me`` opened again says (the page after joining, bookmarked or restored).
+COME_BACK = (
+    "You joined from your personal link; to come back, open it again: scan the QR code on your worksheet, or open "
+    "the link your teacher gave you."
+)
 #: What every link that opens nothing is told (never which of the reasons it is).
 NO_SUCH_LINK = (
     "This link does not work: it may be mistyped or cut short, or your teacher has made you a new one since. Ask "
@@ -104,6 +111,31 @@ class LinkRoutes:
             return self._page(request, 403, heading="You were taken out of this class", title=title, message=message)
         heading = f"Join “{title}” as {linked.name}"  # whose link, to which class: said first
         return self._page(request, heading=heading, name=linked.name, session=number, link=token)
+
+    @allowed(ANYONE)
+    async def again(self, request: Request, _: Any) -> Response:
+        """``/class/me`` opened again (the page after joining, bookmarked or restored): how to come back, and where
+        to go if this browser is still in; nothing changes."""
+        shown: dict[str, Any] = {"heading": "Open your personal link again", "message": COME_BACK, "again": True}
+        found = await self.room.student(request)
+        if found is not None:
+            session, student = found
+            shown |= {"title": session.title, "name": student.nickname, "homework": session.kind == "homework"}
+        return self._page(request, **shown)
+
+    @allowed(ANYONE)
+    async def not_a_link(self, request: Request, _: Any) -> Response:
+        """Any other address under ``/class/me/`` (a link cut short, or with more after it): what a link that opens
+        nothing gets. A link with a slash after it is sent to itself without it, as the server sends any address it
+        knows (Starlette's ``redirect_slashes``)."""
+        rest = request.path_params["rest"]
+        number, _, token = rest.removesuffix("/").partition("/")
+        if rest.endswith("/") and _session_number(number) is not None and token and "/" not in token:
+            return RedirectResponse(request.url_for("personal_link", session=int(number), link=token).path, 307)
+        waiting = await self._admitted(request)
+        if waiting is not None:
+            return waiting
+        return await self._wrong(request)
 
     @allowed(ANYONE)
     async def join(self, request: Request, _: Any) -> Response:

@@ -7,7 +7,8 @@ the templates, :func:`~bleu_teach.classroom.app.url_path` on the command
 line; the notebook's client (:mod:`~bleu_teach.classroom.client`) reads the
 two paths it posts to from here. ``{session:id}`` is a record's number (1 to 9
 digits), ``{secret:str}`` a session's teacher secret, ``{token:str}`` its
-projector link's token, ``{link:str}`` a student's personal link's token.
+projector link's token, ``{link:str}`` a student's personal link's token,
+``{rest:path}`` whatever follows (slashes too).
 
 Standard library only (no Starlette): the notebook's client imports it.
 """
@@ -23,6 +24,10 @@ PATHS = {
     # A student's personal join link (class links): its token in the path; its page's button posts the token here.
     "personal_link": "/class/me/{session:id}/{link:str}",
     "join_by_link": "/class/me",
+    # The same address opened again (a bookmark, a restored tab of the page after joining): how to come back; and
+    # any other address under it (a link cut short or run on): the page a link that opens nothing gets.
+    "joined_by_link": "/class/me",
+    "not_a_link": "/class/me/{rest:path}",
     "answer": "/class/api/answers",
     "teach": "/class/teach",
     "create": "/class/api/sessions",

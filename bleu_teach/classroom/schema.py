@@ -188,6 +188,9 @@ roster = Table(
     # the teacher took out the student who joined by it, and the link says so rather than letting them in again.
     Column("link_digest", String(64)),
     Column("link_removed", Boolean, nullable=False, server_default=false()),
+    # The teacher took out the student who joined as this name, and no one has joined as it since: the dashboard's
+    # roster and the gradebook file say "removed" rather than "not yet" (cleared when a student takes the name).
+    Column("student_removed", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("session_id", "folded"),
     Index("roster_matched", "session_id", "matched"),
     Index("roster_link", "link_digest", unique=True),

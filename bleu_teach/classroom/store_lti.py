@@ -408,7 +408,7 @@ class LtiRecords(Records):
                 connection.execute(
                     roster.update()
                     .where(roster.c.session_id == session.id, roster.c.folded == mine.folded)
-                    .values(student_id=student_id)
+                    .values(student_id=student_id, student_removed=False)
                 )
         return Student(student_id, session.id, nickname), token
 

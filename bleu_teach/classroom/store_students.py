@@ -19,9 +19,11 @@ export, renamed so that the name is free again.
 A roster name with a personal link (:mod:`~bleu_teach.classroom.store_links`)
 joins by its link, not by its name typed, unless the teacher lets it in again.
 A student may be in on several devices (by a personal link, or a platform's
-launch: :func:`add_device`): the first one's token is kept in
-``students``, the others' in ``devices``, which is read only for a token that
-``students`` does not hold (every answer's lookup stays one indexed read).
+launch: :func:`add_device`), :data:`DEVICES` at most, the oldest forgotten:
+the oldest one's token is kept in ``students``, the others' in ``devices``,
+which is read only for a token that ``students`` does not hold (every
+answer's lookup stays one indexed read). A student who is let in again on a
+new device, or put out on every device, keeps no other device.
 """
 
 from __future__ import annotations
@@ -81,25 +83,50 @@ def add_student(connection: Any, session_id: int, nickname: str, token: str) -> 
     )
 
 
-#: The devices a student is in on besides their first: the newest this many (an older one is forgotten when a newer
-#: one joins, by a personal link or a platform's launch), so that a link that leaked cannot grow the table.
-MORE_DEVICES = 4
+#: The devices a student is in on at most, all told: a newer one (by a personal link or a platform's launch) makes the
+#: oldest forgotten, whichever it is, so that a link that leaked cannot grow the table.
+DEVICES = 5
+#: Of them, those kept in ``devices``: all but the one in ``students.token_digest``.
+MORE_DEVICES = DEVICES - 1
+#: How a first device's slot no one holds begins (``students.token_digest``; a digest is 64 hexadecimal digits).
+_OUT = "out-"
+
+
+def out_token() -> str:
+    """What ``students.token_digest`` holds once the student's first device is put out: no token's digest (a digest
+    is hexadecimal, this is not: :func:`add_device` sees the slot is free), unique as the column must be."""
+    return _OUT + secrets.token_hex(30)
 
 
 def add_device(connection: Any, student_id: int, session_id: int, token: str) -> None:
-    """One more device of the student (its token's digest), beside their first (``students``); of the others, the
-    newest :data:`MORE_DEVICES` - 1 stay in and the older ones are forgotten."""
+    """One more device of the student (its token's digest); they stay in on the newest :data:`DEVICES`, and the
+    oldest is forgotten, in whichever slot it is.
+
+    The first slot (``students.token_digest``) always holds the oldest device in: it is set when a student is made,
+    let in again (:meth:`StudentRecords.join` after ``reopen``) or put out (:func:`out_token`), each time with no
+    other device left, and every other device came later. So forgetting the oldest is moving the oldest of the
+    others (``devices``, by ``added``) into the first slot; and a first slot no one holds (a lost sheet's new link)
+    is filled first, the same way, so that a student put out is in again on :data:`DEVICES` devices."""
     mine = digest(token)
+    first = connection.execute(select(students.c.token_digest).where(students.c.id == student_id)).scalar()
+    others = connection.execute(
+        select(devices.c.token_digest)
+        .where(devices.c.student_id == student_id)
+        .order_by(devices.c.added, devices.c.token_digest)
+    ).all()
+    if str(first).startswith(_OUT) or len(others) >= MORE_DEVICES:  # the first slot is free, or it goes
+        if not others:  # nothing older than this device: it is the first
+            connection.execute(students.update().where(students.c.id == student_id).values(token_digest=mine))
+            return
+        oldest = others[0].token_digest
+        connection.execute(delete(devices).where(devices.c.token_digest == oldest))
+        connection.execute(students.update().where(students.c.id == student_id).values(token_digest=oldest))
+        others = others[1:]
     connection.execute(
         devices.insert().values(token_digest=mine, student_id=student_id, session_id=session_id, added=now())
     )
-    others = connection.execute(
-        select(devices.c.token_digest)
-        .where(devices.c.student_id == student_id, devices.c.token_digest != mine)
-        .order_by(devices.c.added.desc(), devices.c.token_digest)
-    ).all()
-    forgotten = [row.token_digest for row in others[MORE_DEVICES - 1 :]]
-    if forgotten:
+    forgotten = [row.token_digest for row in others[: max(0, len(others) + 1 - MORE_DEVICES)]]
+    if forgotten:  # more than the table keeps (never, but for rows an earlier version left)
         connection.execute(delete(devices).where(devices.c.token_digest.in_(forgotten)))
 
 
@@ -218,7 +245,7 @@ class StudentRecords(Records):
                         roster.c.folded == named.folded,
                         roster.c.student_id.is_(None),
                     )
-                    .values(student_id=student_id)
+                    .values(student_id=student_id, student_removed=False)
                 ).rowcount
                 if claimed != 1:  # someone claimed the name meanwhile: undo this join
                     raise ValueError(f"{named.name!r} has already joined; if that was not you, tell your teacher.")
@@ -285,6 +312,15 @@ class StudentRecords(Records):
             ).all()
         return [(row.name, row.identifier, row.student_id) for row in rows]
 
+    def roster_removed(self, session_id: int) -> set[str]:
+        """The session's roster names whose student the teacher took out, no one having joined as them since."""
+        with self.engine.connect() as connection:
+            return set(
+                connection.execute(
+                    select(roster.c.name).where(roster.c.session_id == session_id, roster.c.student_removed)
+                ).scalars()
+            )
+
     def student(self, session_id: int, token: str) -> Student | None:
         """The student whose token this is (of any of their devices), in this session; None for any other token."""
         found = self.student_and_session(session_id, token)
@@ -328,7 +364,8 @@ class StudentRecords(Records):
             connection.execute(
                 roster.update()
                 .where(roster.c.session_id == session_id, roster.c.student_id == student_id)
-                .values(student_id=None, reopened=False, link_removed=True)  # its link lets no one in again
+                # Its link lets no one in again; the roster says "removed" until someone joins as the name.
+                .values(student_id=None, reopened=False, link_removed=True, student_removed=True)
             )
         return True
 

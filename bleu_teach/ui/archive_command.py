@@ -106,28 +106,55 @@ def write_private(
     forcing: str | None = "--force",
 ) -> None:
     """Write a file readable by its owner only (0600: it holds the class's names): ``fill`` writes it beside its
-    name first, and it is moved into place once whole (a failed write leaves no file behind), never over a file
-    unless ``force`` (one that appeared meanwhile is refused as :func:`private_path` refuses it)."""
+    name first (:func:`write_beside`), and it is moved into place once whole (:func:`put_in_place`; a failed write
+    leaves no file behind), never over a file unless ``force`` (one that appeared meanwhile is refused as
+    :func:`private_path` refuses it)."""
+    partial = write_beside(path, fill)
+    try:
+        put_in_place(partial, path, force, option, forcing)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+
+
+def write_beside(path: Path, fill: Callable[[BinaryIO], None]) -> Path:
+    """The first half of :func:`write_private`: ``fill`` writes a file readable by its owner only (0600) beside
+    ``path``, under a hidden name of its own, flushed to the disk; where it is. An ``OSError`` (a folder that takes
+    no file, a full disk) leaves nothing behind. The caller moves it into place (:func:`put_in_place`) or deletes
+    it."""
     handle, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)  # mode 0600
     try:
         with os.fdopen(handle, "wb") as file:
             fill(file)
             file.flush()
             os.fsync(file.fileno())
-        if force:
-            os.replace(partial, path)
-        else:
-            try:
-                os.link(partial, path)  # never over a file that appeared meanwhile
-            except FileExistsError:
-                raise _exists(path, option, forcing) from None
-            except OSError:  # a file system without hard links: moved, once more looked at
-                if path.exists() or path.is_symlink():
-                    raise _exists(path, option, forcing) from None
-                os.replace(partial, path)
-    finally:
+    except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
+        raise
+    return Path(partial)
+
+
+def put_in_place(
+    partial: Path, path: Path, force: bool = False, option: str = "--out", forcing: str | None = "--force"
+) -> None:
+    """The second half of :func:`write_private`: the file :func:`write_beside` wrote takes its name ``path``, never
+    over a file unless ``force`` (a ``ValueError`` as :func:`private_path` gives); if it cannot, it stays where it
+    was written."""
+    if force:
+        os.replace(partial, path)
+        return
+    try:
+        os.link(partial, path)  # never over a file that appeared meanwhile
+    except FileExistsError:
+        raise _exists(path, option, forcing) from None
+    except OSError:  # a file system without hard links: moved, once more looked at
+        if path.exists() or path.is_symlink():
+            raise _exists(path, option, forcing) from None
+        os.replace(partial, path)
+        return
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(partial)
 
 
 def run_archive(args: argparse.Namespace, store: Any) -> None:

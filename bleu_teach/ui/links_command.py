@@ -5,9 +5,12 @@
 columns, in a CSV file that ``exercises worksheet --roster FILE.csv`` reads to print each student's link, and its
 QR code, on their sheet. A student who opens their link is in, on any device, without typing a code or a name.
 The file holds secrets (each link lets its student in, as the teacher link lets the teacher in): it is readable by
-its owner only (0600), never written over a file unless ``--force``, and written whole or not at all. Every earlier
-link of the session stops working. ``--name NAME`` makes a new link for that one student (a lost sheet) and prints
-it; the others' links keep working.
+its owner only (0600), never written over a file unless ``--force``, and all or nothing: it is written whole
+beside its name before the new links are kept, so that a file that cannot be written (a full disk, a folder that
+takes no file) changes no link, and a failure to keep them deletes it. Every earlier link of the session stops
+working; the devices students already joined on stay in, unless ``--everyone-out`` (a links file that leaked):
+then every student is out on every device until they open their new link. ``--name NAME`` makes a new link for
+that one student (a lost sheet), puts them out on every device and prints it; the others' links keep working.
 
 :func:`roster_names` and :func:`keep_roster` are how ``class new`` and ``class homework`` read a ``--roster`` and
 keep it with their session.
@@ -16,17 +19,19 @@ keep it with their session.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import ipaddress
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from bleu_teach.classroom.settings import DEFAULTS
-from bleu_teach.ui.archive_command import private_path, write_private
+from bleu_teach.ui.archive_command import private_path, put_in_place, write_beside
 
 #: The column of the links in the file (``exercises.roster`` reads it back by this header).
 LINK_COLUMN = "link"
@@ -62,6 +67,12 @@ def add_links_command(what: Any) -> argparse.ArgumentParser:
         help=f"the server's address as the students' phones reach it (default {DEFAULTS.address})",
     )
     links.add_argument("--force", action="store_true", help="replace FILE.csv if it exists")
+    links.add_argument(
+        "--everyone-out",
+        action="store_true",
+        help="also put every student out on every device they joined on (a links file that leaked): each is in "
+        "again, with their answers, once they open their new link",
+    )
     return links
 
 
@@ -162,36 +173,73 @@ def run_links(args: argparse.Namespace, store: Any) -> None:
             "--out: with --name only that student's link is made, and printed; leave --out out (the class's file "
             "keeps the others' links, which go on working)"
         )
+    if args.name is not None and args.everyone_out:
+        raise ValueError(
+            "--everyone-out: with --name only that student's link is made again, and they are out on every device "
+            "already; leave --everyone-out out (or give --out FILE.csv to make every link again)"
+        )
     base = _address(args.address)
     path = private_path(args.out, args.force, "the CSV file's") if args.out else None  # before any link changes
     session = store.session(args.session)  # says so if there is none
     if not session.open:
         raise ValueError(f"session {session.id} is closed: its links would let no one in; make a new session")
-    links = store.issue_links(session.id, args.name)
-    urls = [_url(base, session.id, link.token) for link in links]
     if path is None:
+        links = store.issue_links(session.id, args.name)
         print(
-            f"{links[0].name}'s new link to session {session.id} ({session.title}): {urls[0]}\n"
-            "  their earlier link no longer works, and each device they had joined on opens this one to be in "
-            "again (their answers stay theirs)"
+            f"{links[0].name}'s new link to session {session.id} ({session.title}): "
+            f"{_url(base, session.id, links[0].token)}\n"
+            "  their earlier link no longer works, and each device they had joined on is out until it opens this "
+            "one (their answers stay theirs)"
         )
         return
-    text = links_csv(links, urls).encode("utf-8")
+    written: list[Path] = []
 
-    def fill(file: BinaryIO) -> None:
-        file.write(text)
+    def write(links: list[Any]) -> None:  # before the new links are kept: a file that cannot be written changes none
+        text = links_csv(links, [_url(base, session.id, link.token) for link in links]).encode("utf-8")
+
+        def fill(file: BinaryIO) -> None:
+            file.write(text)
+
+        try:
+            written.append(write_beside(path, fill))
+        except OSError as problem:
+            raise ValueError(
+                f"--out: {str(path)!r} could not be written ({problem.strerror or problem}); no link was made "
+                "again: the earlier links still work"
+            ) from None
 
     try:
-        write_private(path, fill, args.force)
-    except OSError as problem:
+        links = store.issue_links(session.id, everyone_out=args.everyone_out, before_commit=write)
+    except BaseException as problem:  # not kept: neither is the file
+        for partial in written:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
+        if isinstance(problem, (ValueError, LookupError)) or not isinstance(problem, Exception):
+            raise
+        raise ValueError(  # the database's own failure (a full disk at the commit): said as what it means here
+            f"the new links could not be kept ({type(problem).__name__}: {str(problem)[:200]}); no link was made "
+            f"again and {str(path)!r} is not written: the earlier links still work"
+        ) from problem
+    try:
+        put_in_place(written[0], path, args.force)
+    except (OSError, ValueError) as problem:
+        said = problem.strerror or problem if isinstance(problem, OSError) else problem
         raise ValueError(
-            f"--out: {str(path)!r} could not be written ({problem.strerror or problem}); the links were made "
-            "again all the same: run the command again to write them"
+            f"--out: the new links are made (the earlier ones no longer work) and written to {str(written[0])!r}, "
+            f"which could not take the name {str(path)!r} ({said}): rename that file yourself, and keep it as you "
+            "keep your teacher link"
         ) from None
     print(
         f"{len(links)} personal link{'' if len(links) == 1 else 's'} to session {session.id} ({session.title}) "
         f"written to {path} (readable by you only: keep it as you keep your teacher link). Earlier links to this "
         "session no longer work.\n"
-        f"  each student's link and its QR code on their sheet: python -m bleu_teach exercises worksheet "
+        + (
+            "  every student is out on every device they had joined on, until they open their new link (their "
+            "answers stay theirs)\n"
+            if args.everyone_out
+            else "  the devices students already joined on stay in: if a links file leaked, run the command again "
+            "with --everyone-out to put everyone out until they open their new link\n"
+        )
+        + f"  each student's link and its QR code on their sheet: python -m bleu_teach exercises worksheet "
         f"--roster {Path(path).name} --out DIR"
     )

@@ -259,12 +259,13 @@ def _block(block: Block, level: int = 4) -> str:
 
 def qr_html(code: QrCode) -> str:
     """A QR code as an image (an SVG of its dark modules, in a data: address: one element, which a tagged PDF
-    makes a figure with ``description`` as its alternative text), 34 mm across, and its text under it.
+    makes a figure with ``description`` as its alternative text), 34 mm across, and its text under it, as code: in
+    a monospace font, where a student who types the link tells 0 from O and 1 from l.
 
     >>> page = qr_html(QrCode("https://a.example/x", ("000", "010", "000"), "QR code: your link"))
     >>> page.startswith('<div class="qr-code"><img alt="QR code: your link" src="data:image/svg+xml;base64,')
     True
-    >>> page.endswith('<p>https://a.example/x</p></div>')
+    >>> page.endswith('<p><code>https://a.example/x</code></p></div>')
     True
     """
     size = len(code.modules)
@@ -279,7 +280,7 @@ def qr_html(code: QrCode) -> str:
     data = base64.b64encode(svg.encode("ascii")).decode("ascii")
     return (
         f'<div class="qr-code"><img alt="{escape(code.description)}" src="data:image/svg+xml;base64,{data}" '
-        f'style="width:34mm;height:34mm;display:block"><p>{escape(code.text)}</p></div>'
+        f'style="width:34mm;height:34mm;display:block"><p><code>{escape(code.text)}</code></p></div>'
     )
 
 
@@ -329,6 +330,7 @@ _PRINT_STYLE = (
     "li{{margin:0.15em 0;overflow-wrap:anywhere}}p{{overflow-wrap:anywhere}}"
     ".match{{font-weight:bold;text-decoration:underline}}.score{{font-weight:bold}}"
     ".qr-code{{break-inside:avoid}}"  # a link's QR code on the same page as the link written under it
+    '.qr-code code{{font-family:"DejaVu Sans Mono","Noto Sans Mono",monospace;font-size:11.5pt}}'  # to be typed
     ".answer-space{{margin:0.4em 0 0.9em;break-inside:avoid}}.answer-space label{{display:block;font-weight:bold}}"
     ".answer-space input,.answer-space textarea{{display:block;width:100%;box-sizing:border-box;border:1px solid #555;"
     "font:inherit;padding:2px 4px;background:#fff}}.answer-space input{{height:2em}}"

@@ -247,8 +247,8 @@ def _block(block: Block, depth: int) -> str:
             + "".join("\\par\\vspace{1.2em}\\noindent\\hrulefill" for _ in range(block.lines))
             + "\\end{minipage}"
         )
-    if isinstance(block, QrCode):  # no drawing: what it is, and its text
-        return f"\\textbf{{{escape_latex(block.description)}:}} {escape_latex(block.text)}"
+    if isinstance(block, QrCode):  # no drawing: what it is, and its text (a link to type: monospace)
+        return f"\\textbf{{{escape_latex(block.description)}:}} \\texttt{{{escape_latex(block.text)}}}"
     raise TypeError(f"unknown block {block!r}")
 
 

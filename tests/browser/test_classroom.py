@@ -691,6 +691,28 @@ def test_a_homeworks_personal_link_lets_its_student_in_on_two_devices_until_it_i
     page.get_by_text("Zoë Ng, these questions are yours").wait_for()
     assert page.get_by_label("Your answer", exact=False).input_value() == "0.001"  # the same student, her answer kept
     desk.locator("#summary").get_by_text("1 joined").wait_for()
+
+    page.goto(f"{classroom.url}/class/me")  # the page after joining, bookmarked: how to come back, nothing changed
+    said = _main_text(page)
+    assert "to come back, open it again" in said and "This browser is still in “Week 5 <i>homework</i>”" in said, said
+    page.get_by_role("link", name="open your questions").click()
+    page.get_by_text("Zoë Ng, these questions are yours").wait_for()
+    assert _axe(browser, f"{classroom.url}/class/me", []) == []
+    cut = phone.new_page()  # her link cut short, or run on: the page every wrong link gets, not a bare Not Found
+    for address in (new[1].rsplit("/", 1)[0], new[1] + "/extra"):
+        assert cut.goto(address).status == 404 and _main_text(cut) == refusal, address
+    cut.close()
+
+    roster = desk.locator("#homework-roster")  # the teacher takes her out (say she was not Zoë): "removed"
+    roster.get_by_text("Zoë Ng: joined").wait_for()
+    desk.once("dialog", lambda dialog: dialog.accept())
+    desk.get_by_role("button", name="Remove Zoë Ng from the session").click()
+    roster.get_by_text("Zoë Ng: removed").wait_for()
+    assert "1 removed" in roster.inner_text() and "Li Lei: not yet" in roster.inner_text()
+    grades = teacher.request.get(f"{classroom.url}/class/api/sessions/{session}/grades.csv")
+    rows = list(csv.reader(io.StringIO(grades.text())))
+    removed = rows[0].index("Removed")
+    assert {row[0]: row[removed] for row in rows[1:]} == {"Zoë Ng": "yes", "Li Lei": "no"}
     assert problems == [] and phone.blocked == [] and laptop.blocked == [] and teacher.blocked == []
     for context in (phone, laptop, teacher):
         context.close()
@@ -718,7 +740,9 @@ def test_a_live_sessions_personal_link_lets_its_student_answer_on_the_lesson_pag
     phone = _context(browser, classroom, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = phone.new_page()
     page.on("pageerror", lambda error: problems.append(str(error)))
-    page.goto(li)
+    address, token = li.rsplit("/", 1)
+    assert re.fullmatch(r"[0-9a-hjkmnp-tv-z]{5}(-[0-9a-hjkmnp-tv-z]{5}){4}", token)  # no i, l, o or u to misread
+    page.goto(f"{address}/{token.upper().replace('-', '')}")  # typed from the sheet, in capitals, no hyphens
     heading = page.get_by_role("heading", level=1).inner_text()
     assert "Li Lei" in heading and "Week 6" in heading, heading
     _press_by_keyboard(page, "Join as Li Lei")

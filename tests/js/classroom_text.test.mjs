@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  barWidth, closedText, exerciseLine, lateText, rosterMark, summaryText, triesText, verdictText,
+  barWidth, closedText, exerciseLine, lateText, rosterEntryText, rosterMark, rosterSummaryText, summaryText, triesText,
+  verdictText,
 } from "../../bleu_teach/classroom/static/text.js";
 
 describe("barWidth", () => {
@@ -121,5 +122,27 @@ describe("closedText", () => {
   test("anyone else is told it closed", () => {
     assert.equal(closedText(""), "The question is closed.");
     assert.equal(closedText("Choose one of the options first."), "The question is closed.");
+  });
+});
+
+describe("rosterEntryText and rosterSummaryText", () => {
+  test("a name joined, one whose student the teacher removed, one no one has joined as", () => {
+    assert.equal(rosterEntryText({ name: "Zoë Ng", joined: true, removed: false }), "Zoë Ng: joined");
+    assert.equal(rosterEntryText({ name: "Li Lei", joined: false, removed: true }), "Li Lei: removed");
+    assert.equal(rosterEntryText({ name: "Ada", joined: false, removed: false }), "Ada: not yet");
+    assert.equal(rosterEntryText({ name: "Bo", joined: false }), "Bo: not yet");  // a server before removed was sent
+  });
+
+  test("the count of those joined, and of those removed when there are any", () => {
+    const roster = [
+      { name: "Zoë Ng", joined: true, removed: false },
+      { name: "Li Lei", joined: false, removed: true },
+      { name: "Ada", joined: false, removed: false },
+    ];
+    assert.equal(rosterSummaryText(roster),
+                 "1 of 3 on the roster have joined; 1 removed (no one has joined as that name since).");
+    assert.equal(rosterSummaryText(roster.slice(0, 1)), "1 of 1 on the roster have joined.");
+    assert.equal(rosterSummaryText([roster[1], { ...roster[1], name: "Bo" }]),
+                 "0 of 2 on the roster have joined; 2 removed (no one has joined as those names since).");
   });
 });

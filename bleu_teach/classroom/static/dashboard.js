@@ -4,11 +4,11 @@ import { showPoll, startPolls } from "./dashboard_poll.js";
 import { element, exerciseSection } from "./dom.js";
 import { startProjectorLink } from "./projector_link.js";
 import { send } from "./send.js";
-import { rosterMark, summaryText } from "./text.js";
+import { rosterEntryText, rosterMark, rosterSummaryText, summaryText } from "./text.js";
 
 /**
- * A homework's roster: who has joined (app.py counts_of).
- * @typedef {{ due: string | null, roster: { name: string, joined: boolean }[] }} Homework
+ * A homework's roster: who has joined, and whose student the teacher removed (app.py counts_of).
+ * @typedef {{ due: string | null, roster: import("./text.js").RosterEntry[] }} Homework
  */
 /** @typedef {{ id: number, nickname: string, verdicts: string }} Student a roster row: a letter per exercise */
 /**
@@ -34,10 +34,9 @@ function showHomework(homework) {
     box.replaceChildren(element("p", "No roster: anyone with the code can join, under any nickname."));
     return;
   }
-  const joined = homework.roster.filter((entry) => entry.joined).length;
   const list = element("ul", undefined, "homework-roster");
   for (const entry of homework.roster) {
-    const item = element("li", `${entry.name}: ${entry.joined ? "joined" : "not yet"}`);
+    const item = element("li", rosterEntryText(entry));
     if (entry.joined) {
       const again = element("button", "Let join again");
       again.type = "button";
@@ -55,7 +54,7 @@ function showHomework(homework) {
     }
     list.append(item);
   }
-  box.replaceChildren(element("p", `${joined} of ${homework.roster.length} on the roster have joined.`), list);
+  box.replaceChildren(element("p", rosterSummaryText(homework.roster)), list);
 }
 
 /**

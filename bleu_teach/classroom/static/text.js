@@ -68,6 +68,36 @@ export function rosterMark(letter) {
 }
 
 /**
+ * A name of a homework's roster on the dashboard (app.py counts_of): who joined as it, whose student the teacher
+ * took out (no one has joined as it since), or no one yet.
+ * @typedef {object} RosterEntry
+ * @property {string} name
+ * @property {boolean} joined
+ * @property {boolean} [removed]
+ */
+
+/**
+ * A roster name's line on the dashboard: "Zoë Ng: joined", "removed" or "not yet".
+ * @param {RosterEntry} entry
+ * @returns {string}
+ */
+export function rosterEntryText(entry) {
+  return `${entry.name}: ${entry.joined ? "joined" : entry.removed ? "removed" : "not yet"}`;
+}
+
+/**
+ * The line above the roster: how many of its names have joined, and how many were removed.
+ * @param {RosterEntry[]} roster
+ * @returns {string}
+ */
+export function rosterSummaryText(roster) {
+  const joined = roster.filter((entry) => entry.joined).length;
+  const removed = roster.filter((entry) => !entry.joined && entry.removed).length;
+  return `${joined} of ${roster.length} on the roster have joined` +
+    `${removed ? `; ${removed} removed (no one has joined as ${removed === 1 ? "that name" : "those names"} since)` : ""}.`;
+}
+
+/**
  * A homework's tries left, said after the verdict ("" when the server does not say).
  * @param {number | undefined} left
  * @returns {string}
