@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+#: The classroom store on SQLite and PostgreSQL (fixtures postgres_base, where, store).
+pytest_plugins = ["tests.classroom_stores"]
+
 PARITY_CASES: Counter[str] = Counter()
 #: Figures a test measured (sizes, times), printed at the end of the run.
 FIGURES: list[str] = []

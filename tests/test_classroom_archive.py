@@ -12,10 +12,8 @@ import io
 import json
 import re
 import stat
-import time
 import uuid
 import zipfile
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,33 +27,10 @@ from starlette.testclient import TestClient  # noqa: E402
 from bleu_teach.classroom.app import create_app  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
-from tests.postgres import cluster, fresh_database  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-archive-tests"
 UTC_SECOND = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
-
-
-@pytest.fixture(scope="module")
-def postgres_base() -> Iterator[str]:
-    with cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "classroom.sqlite")
-    return fresh_database(request.getfixturevalue("postgres_base"))
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    opened = Store.open(where)
-    yield opened
-    while opened.notices_out.pending:  # a change told late (PostgreSQL's NOTIFY, coalesced) is sent before closing
-        time.sleep(0.01)
-    opened.close()
 
 
 def _browser(store: Store) -> TestClient:

@@ -26,7 +26,6 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -45,37 +44,14 @@ from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.classroom.store_links import LinkRefused  # noqa: E402
 from bleu_teach.classroom.store_students import DEVICES  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
-from tests.postgres import cluster, fresh_database  # noqa: E402
 
 WRITE = {"X-Bleu-Teach": "1"}
 TOKEN = "teacher-token-for-link-tests"
 ZOE, LI = "Zoë Ng", "Li Lei"
 #: A new link's token: 25 symbols of lower-case Crockford base 32 (no i, l, o, u), in five groups of five.
-TOKEN = r"[0-9a-hjkmnp-tv-z]{5}(?:-[0-9a-hjkmnp-tv-z]{5}){4}"
+LINK_TOKEN = r"[0-9a-hjkmnp-tv-z]{5}(?:-[0-9a-hjkmnp-tv-z]{5}){4}"
 #: What every link that opens nothing is told (link_routes.NO_SUCH_LINK), as a student reads it.
 NO_SUCH_LINK = "This link does not work"
-
-
-@pytest.fixture(scope="module")
-def postgres_base() -> Iterator[str]:
-    with cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "classroom.sqlite")
-    return fresh_database(request.getfixturevalue("postgres_base"))
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    opened = Store.open(where)
-    yield opened
-    while opened.notices_out.pending:  # a change told late (PostgreSQL's NOTIFY, coalesced) is sent before closing
-        time.sleep(0.01)
-    opened.close()
 
 
 @pytest.fixture
@@ -112,7 +88,7 @@ def test_a_link_is_kept_as_a_digest_and_making_it_again_ends_the_old_one(store: 
         (ZOE, '{"Email address": "zoe@example.org"}'),
         (LI, "{}"),
     ]
-    assert all(re.fullmatch(TOKEN, link.token) for link in made)
+    assert all(re.fullmatch(LINK_TOKEN, link.token) for link in made)
     kept = {row["name"]: row["link_digest"] for row in _rows(store, roster)}  # the digest of its 25 symbols
     assert kept == {link.name: hashlib.sha256(link.token.replace("-", "").encode()).hexdigest() for link in made}
     everything = repr(_rows(store, roster))
@@ -134,7 +110,7 @@ def test_a_links_token_has_no_look_alikes_and_is_read_whatever_its_case_and_hyph
     made = {link.name: link.token for link in store.issue_links(session_id)}
     token = made[ZOE]
     symbols = token.replace("-", "")
-    assert re.fullmatch(TOKEN, token) and not set(symbols) & set("ilou")  # 25 symbols of 32: 125 bits
+    assert re.fullmatch(LINK_TOKEN, token) and not set(symbols) & set("ilou")  # 25 symbols of 32: 125 bits
     typed = [
         token.upper(),  # the case does not matter
         symbols,  # nor the hyphens
@@ -552,6 +528,16 @@ def _new_session(capsys: pytest.CaptureFixture[str], database: Path, roster_file
     return int(re.match(r"Session (\d+):", out).group(1))  # type: ignore[union-attr]
 
 
+def _class_with_links(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, int, Path]:
+    """A live session with the roster, its links written by ``class links`` to links.csv: the database, the
+    session's number and the file."""
+    database = tmp_path / "class.sqlite"
+    number = _new_session(capsys, database, _roster_file(tmp_path))
+    out = tmp_path / "links.csv"
+    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    return database, number, out
+
+
 def _tokens(path: Path) -> dict[str, str]:
     return {row["Name"]: row["link"].rsplit("/", 1)[1] for row in csv.DictReader(io.StringIO(path.read_text()))}
 
@@ -573,7 +559,7 @@ def test_class_links_writes_each_name_its_identifiers_and_its_link_for_the_owner
     assert [row[:2] for row in rows] == [["Name", "Email address"], ["Zoë Ng", "zoe@example.org"], ["Li Lei", ""]]
     assert rows[0][2] == "link"
     for row in rows[1:]:
-        assert re.fullmatch(rf"https://class\.example\.org/class/me/{number}/{TOKEN}", row[2]), row[2]
+        assert re.fullmatch(rf"https://class\.example\.org/class/me/{number}/{LINK_TOKEN}", row[2]), row[2]
     first = _tokens(out)
     store = Store.open(database)
     try:
@@ -603,10 +589,7 @@ def test_class_links_writes_each_name_its_identifiers_and_its_link_for_the_owner
 def test_class_links_name_makes_that_one_link_again_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    database = tmp_path / "class.sqlite"
-    number = _new_session(capsys, database, _roster_file(tmp_path))
-    out = tmp_path / "links.csv"
-    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    database, number, out = _class_with_links(tmp_path, capsys)
     before = _tokens(out)
     code, printed, err = _cli(
         capsys,
@@ -621,7 +604,7 @@ def test_class_links_name_makes_that_one_link_again_and_writes_nothing(
         "http://10.0.0.5:8000",
     )
     assert code == 0, err
-    link = re.search(rf"http://10\.0\.0\.5:8000/class/me/{number}/({TOKEN})", printed)
+    link = re.search(rf"http://10\.0\.0\.5:8000/class/me/{number}/({LINK_TOKEN})", printed)
     assert link is not None and printed.startswith("Li Lei's new link")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["class.csv", "class.sqlite", "links.csv"]
     store = Store.open(database)
@@ -655,10 +638,7 @@ def test_class_links_name_makes_that_one_link_again_and_writes_nothing(
 def test_class_links_that_cannot_write_its_file_makes_no_link_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    database = tmp_path / "class.sqlite"
-    number = _new_session(capsys, database, _roster_file(tmp_path))
-    out = tmp_path / "links.csv"
-    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    database, number, out = _class_with_links(tmp_path, capsys)
     printed_before = _tokens(out)
     shut = tmp_path / "shut"
     shut.mkdir(mode=0o500)  # a folder that takes no file (root writes anywhere: /proc takes no file even from root)
@@ -707,10 +687,7 @@ def test_class_links_that_cannot_write_its_file_makes_no_link_again(
 def test_class_links_made_again_leaves_the_devices_in_and_says_so_unless_everyone_is_put_out(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    database = tmp_path / "class.sqlite"
-    number = _new_session(capsys, database, _roster_file(tmp_path))
-    out = tmp_path / "links.csv"
-    assert _cli(capsys, "class", "links", str(number), "--out", str(out), "--database", str(database))[0] == 0
+    database, number, out = _class_with_links(tmp_path, capsys)
     store = Store.open(database)
     try:
         zoe, phone, _ = store.join_by_link(number, _tokens(out)[ZOE])

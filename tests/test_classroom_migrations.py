@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +28,7 @@ from bleu_teach.classroom.polls import Polls  # noqa: E402
 from bleu_teach.classroom.schema import database_url  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
 from bleu_teach.classroom.store_migrate import VERSION_TABLE  # noqa: E402
-from tests.postgres import cluster, fresh_database  # noqa: E402
+from tests.postgres import fresh_database  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store_9d3fdb5.py"
 
@@ -42,12 +41,6 @@ def release_store() -> ModuleType:
     sys.modules["store_9d3fdb5"] = module  # dataclasses look their module up while the class is made
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.fixture(scope="module")
-def postgres_base() -> Iterator[str]:
-    with cluster() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

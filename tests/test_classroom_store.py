@@ -17,7 +17,6 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -27,29 +26,9 @@ sqlalchemy = pytest.importorskip("sqlalchemy")
 
 from bleu_teach.classroom.schema import CODE_ALPHABET, CODE_LENGTH, answers, sessions, students  # noqa: E402
 from bleu_teach.classroom.store import Store  # noqa: E402
-from tests.postgres import cluster, fresh_database  # noqa: E402
+from tests.postgres import fresh_database  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def postgres_base() -> Iterator[str]:
-    with cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "classroom.sqlite")
-    return fresh_database(request.getfixturevalue("postgres_base"))
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    opened = Store.open(where)
-    yield opened
-    opened.close()
 
 
 def _rows(store: Store, table: sqlalchemy.Table) -> list[dict]:

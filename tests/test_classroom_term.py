@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import stat
-import time
 import zipfile
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -34,8 +33,8 @@ from bleu_teach.classroom.term import DEFINITIONS, term_report  # noqa: E402
 from bleu_teach.ui.cli import main  # noqa: E402
 from bleu_teach.ui.plots import draw_chart  # noqa: E402
 from bleu_teach.ui.term_command import term_page  # noqa: E402
+from tests.classroom_stores import opened_store  # noqa: E402
 from tests.fixtures.term_course import make_term_course, make_typed_names_course  # noqa: E402
-from tests.postgres import cluster, fresh_database  # noqa: E402
 
 LABELS = [
     "Week 1 live (2026-10-05)",
@@ -79,37 +78,11 @@ STUDENT_CELLS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def postgres_base() -> Iterator[str]:
-    with cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "classroom.sqlite")
-    return fresh_database(request.getfixturevalue("postgres_base"))
-
-
-def _opened(where: str) -> Iterator[Store]:
-    opened = Store.open(where)
-    yield opened
-    while opened.notices_out.pending:  # a change told late (PostgreSQL's NOTIFY, coalesced) is sent before closing
-        time.sleep(0.01)
-    opened.close()
-
-
-@pytest.fixture
-def store(where: str) -> Iterator[Store]:
-    yield from _opened(where)
-
-
 @pytest.fixture
 def course(tmp_path: Path) -> Iterator[tuple[str, dict[int, int]]]:
     """The four weeks in a SQLite file: its path and the sessions' numbers by week (for the command's tests)."""
     path = str(tmp_path / "course.sqlite")
-    for opened in _opened(path):
+    for opened in opened_store(path):
         weeks = make_term_course(opened)
     yield path, weeks
 
@@ -653,7 +626,7 @@ def test_the_chart_of_21_mistakes_draws_the_8_most_made_with_its_legend_beside_t
 
 def test_the_term_page_fits_a_phone_its_tables_scrolling_in_their_own_boxes(course: tuple[str, dict[int, int]]) -> None:
     path, _ = course
-    for opened in _opened(path):
+    for opened in opened_store(path):
         page = term_page(term_report(opened.term_rows()))
     head = page[: page.index("</head>")]
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in head
