@@ -327,6 +327,73 @@ def test_a_group_with_a_write_that_fails_is_written_again_write_by_write(store: 
     assert sorted(s.nickname.lower() for s in store.roster(session.id)) == ["ann", "bob"]
 
 
+def test_a_groups_answers_go_in_one_statement_and_each_is_stored_once(store: Store) -> None:
+    # A live session's answers in one group are one INSERT. The same answer sent twice within the group is stored
+    # once (the first sender is told it stored it, the other that it was there), one stored before is answered with
+    # the first one, and one of a student who does not exist makes the group run again write by write: it fails in
+    # its own caller and the others are stored.
+    from sqlalchemy import event
+
+    from bleu_teach.classroom.schema import Student
+
+    session, _ = store.create_session("one statement")
+    ann = store.join(session, "Ann")[0]
+    bob = store.join(session, "Bob")[0]
+    store.record_answer(ann, "before", "03.1", "0.5", "wrong")
+    inserts: list[str] = []
+
+    @event.listens_for(store.engine, "before_cursor_execute")
+    def seen(_c: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO ANSWERS"):
+            inserts.append(statement)
+
+    outcomes: dict[str, list[object]] = {}
+
+    def send(key: str, student: Student, answer_id: str, answer: str) -> None:
+        try:
+            kept, stored = store.record_answer(student, answer_id, "03.1", answer, "wrong")
+            outcomes.setdefault(key, []).append((kept.answer, stored))
+        except Exception as problem:  # noqa: BLE001
+            outcomes.setdefault(key, []).append(type(problem).__name__)
+
+    def group(jobs: list[tuple[str, Student, str, str]]) -> None:
+        store.writing.acquire()  # a write committing: the next ones queue meanwhile, and go in one group
+        threads = [threading.Thread(target=send, args=job) for job in jobs]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while len(store.waiting) < len(threads) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(store.waiting) == len(threads)
+        store.writing.release()
+        for thread in threads:
+            thread.join()
+
+    group(
+        [
+            ("a", ann, "a", "0.1"),
+            ("b", bob, "a", "0.2"),  # another student's answer with the same id: a row of its own
+            ("twice", ann, "twice", "0.3"),
+            ("twice", ann, "twice", "0.3"),
+            ("before", ann, "before", "0.9"),  # sent again: the first one is answered
+        ]
+    )
+    assert len(inserts) == 1
+    assert outcomes.pop("twice") in ([("0.3", True), ("0.3", False)], [("0.3", False), ("0.3", True)])
+    assert outcomes == {"a": [("0.1", True)], "b": [("0.2", True)], "before": [("0.5", False)]}
+    kept = sorted((a.student_id, a.answer_id, a.answer) for a in store.answers(session.id))
+    assert kept == sorted(
+        [(ann.id, "before", "0.5"), (ann.id, "a", "0.1"), (bob.id, "a", "0.2"), (ann.id, "twice", "0.3")]
+    )
+
+    outcomes.clear()
+    nobody = Student(bob.id + 1000, session.id, "Nobody")
+    group([("c", ann, "c", "0.4"), ("nobody", nobody, "x", "0.4"), ("d", bob, "d", "0.6")])
+    assert outcomes["c"] == [("0.4", True)] and outcomes["d"] == [("0.6", True)]
+    assert outcomes["nobody"] == ["IntegrityError"]
+    assert sorted(a.answer_id for a in store.answers(session.id)) == ["a", "a", "before", "c", "d", "twice"]
+
+
 #: Writers (threads: their writes are committed in groups on SQLite) that print each answer id once the store has
 #: acknowledged it, as fast as they can, until killed.
 WRITER = """

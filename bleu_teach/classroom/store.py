@@ -77,7 +77,7 @@ from bleu_teach.classroom.schema import (
 )
 from bleu_teach.classroom.store_answers import AnswerRecords, PastDue, TriesUsed
 from bleu_teach.classroom.store_archive import ArchiveRecords
-from bleu_teach.classroom.store_base import notifies, session_arg
+from bleu_teach.classroom.store_base import notifies, ping_when_idle, session_arg
 from bleu_teach.classroom.store_homework import HomeworkRecords
 from bleu_teach.classroom.store_limits import LimitRecords
 from bleu_teach.classroom.store_links import LinkRecords
@@ -194,6 +194,7 @@ class Store(
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        self.reading = engine.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else engine
         #: The notices this process sends (PostgreSQL), a burst of one session's writes told once.
         self.notices_out = Coalescer(self._notify)
         self.notifying = threading.Lock()  # a notice being sent, which closing waits for
@@ -248,7 +249,8 @@ class Store(
         else:
             # Enough connections for the threads that use them at once (starlette runs at most 40), so that few are
             # opened and closed again under load.
-            engine = create_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
+            engine = create_engine(url, pool_size=20, max_overflow=10, pool_use_lifo=True)
+            ping_when_idle(engine)
         try:
             migrate(engine, create)
         except (LookupError, ValueError) as problem:
@@ -365,7 +367,7 @@ class Store(
         raise RuntimeError("No free join code after 20 draws: delete old sessions.")
 
     def session(self, session_id: int) -> Session:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             row = connection.execute(select(sessions).where(sessions.c.id == session_id)).mappings().first()
         if row is None:
             raise LookupError(f"No session {session_id}.")
@@ -374,18 +376,18 @@ class Store(
     def session_by_code(self, code: str) -> Session | None:
         """The session a join code opens, or None (codes are read without case or spaces)."""
         code = "".join(character for character in str(code)[:40] if character.isalnum()).upper()[: CODE_LENGTH + 1]
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             row = connection.execute(select(sessions).where(sessions.c.code == code)).mappings().first()
         return None if row is None else session_of(row)
 
     def sessions(self) -> list[Session]:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(select(sessions).order_by(sessions.c.id)).mappings().all()
         return [session_of(row) for row in rows]
 
     def is_teacher(self, session_id: int, secret: str) -> bool:
         """Whether ``secret`` is this session's teacher's (compared in constant time)."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             kept = connection.execute(select(sessions.c.teacher_digest).where(sessions.c.id == session_id)).scalar()
         if kept is not None and hmac.compare_digest(kept, digest(str(secret))):
             return True
@@ -443,14 +445,14 @@ class Store(
         no link, or none at all."""
         if not isinstance(token, str) or not 0 < len(token) <= MAX_PROJECTOR_TOKEN:
             return False
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             kept = connection.execute(select(sessions.c.projector_digest).where(sessions.c.id == session_id)).scalar()
         # Made of the join code's capitals and digits: a link typed by hand in small letters is the same link.
         return hmac.compare_digest(kept or "", digest(token.upper()))
 
     def has_projector(self, session_id: int) -> bool:
         """Whether the session has a projector link that works."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             kept = connection.execute(select(sessions.c.projector_digest).where(sessions.c.id == session_id)).scalar()
         return kept is not None
 

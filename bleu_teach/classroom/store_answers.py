@@ -35,7 +35,7 @@ from bleu_teach.classroom.schema import (
     now,
     students,
 )
-from bleu_teach.classroom.store_base import Records, notifies, student_arg
+from bleu_teach.classroom.store_base import Inserted, Records, notifies, student_arg
 
 #: At most this many new answers are asked for by their keys; more (a first read) are read with the time's alone.
 UNSEEN_BY_KEY = 500
@@ -77,7 +77,7 @@ class AnswerRecords(Records):
     def tries(self, student: Student, exercise: str) -> int:
         """How many tries the student has used on an exercise: answers stored (each once, whatever was sent again)
         that the checker could read (one in the wrong form uses none)."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return int(
                 connection.execute(
                     select(func.count())
@@ -100,7 +100,7 @@ class AnswerRecords(Records):
             .where(answers.c.session_id == session_id, students.c.removed.is_(None))
             .group_by(answers.c.exercise)
         )
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return {exercise: int(count) for exercise, count in connection.execute(query).all()}
 
     @notifies(student_arg)
@@ -167,6 +167,12 @@ class AnswerRecords(Records):
                 connection.execute(select(students.c.id).where(students.c.id == student.id).with_for_update())
             if not refused and connection.execute(statement).first() is not None:
                 return answer_of(row), True
+            return kept_one(connection)
+
+        def inserted(connection: Any, stored: bool) -> tuple[Answer, bool]:
+            return (answer_of(row), True) if stored else kept_one(connection)
+
+        def kept_one(connection: Any) -> tuple[Answer, bool]:
             kept = (
                 connection.execute(
                     select(answers).where(  # it was there already: answer the first one
@@ -184,14 +190,16 @@ class AnswerRecords(Records):
                 raise TriesUsed(max_tries or 0)
             return answer_of(kept), False
 
-        # Committed with the answers that arrived meanwhile (a group commit); a homework's answer, which locks its
-        # student's row to count the tries (PostgreSQL), alone.
-        return self._write(write, alone=max_tries is not None)
+        # Committed with the answers that arrived meanwhile (a group commit), a live session's inserted with theirs in
+        # one statement; a homework's answer, which locks its student's row to count the tries (PostgreSQL), alone.
+        if max_tries is not None or refused:
+            return self._write(write, alone=max_tries is not None)
+        return self._write(write, row=Inserted(answers, row, ("session_id", "student_id", "answer_id"), inserted))
 
     def answers_since(self, session_id: int, since: datetime) -> list[Answer]:
         """The session's answers made at or after ``since``, oldest first (the dashboard reads only what is new)."""
         query = select(answers).where(answers.c.session_id == session_id, answers.c.at >= since)
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
         return [answer_of(row) for row in rows]
 
@@ -203,7 +211,7 @@ class AnswerRecords(Records):
         keys = select(answers.c.student_id, answers.c.answer_id).where(
             answers.c.session_id == session_id, answers.c.at >= since
         )
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             new = [(row[0], row[1]) for row in connection.execute(keys) if (row[0], row[1]) not in seen]
             if not new:
                 return []
@@ -218,12 +226,12 @@ class AnswerRecords(Records):
         query = select(answers).where(answers.c.session_id == session_id)
         if student_id is not None:
             query = query.where(answers.c.student_id == student_id)
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(query.order_by(answers.c.at, answers.c.answer_id)).mappings().all()
         return [answer_of(row) for row in rows]
 
     def answer_count(self, session_id: int) -> int:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return int(
                 connection.execute(
                     select(func.count()).select_from(answers).where(answers.c.session_id == session_id)

@@ -21,7 +21,7 @@ class ArchiveRecords(Records):
 
     def session_polls(self, session_id: int) -> list[Poll]:
         """Every poll of the session, each round its own, in the order they were opened."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = (
                 connection.execute(select(polls).where(polls.c.session_id == session_id).order_by(polls.c.id))
                 .mappings()
@@ -32,7 +32,7 @@ class ArchiveRecords(Records):
     def joined(self, session_id: int) -> list[tuple[Student, datetime, datetime | None]]:
         """Every student of the session in the order they joined, removed ones too: (the student, when they joined,
         when the teacher removed them or None)."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = (
                 connection.execute(select(students).where(students.c.session_id == session_id).order_by(students.c.id))
                 .mappings()

@@ -62,7 +62,7 @@ class HomeworkRecords(Records):
 
     def variant_counts(self, session_id: int) -> dict[str, int]:
         """How many variants each exercise of the session has."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(
                 select(homework_variants.c.exercise, func.count())
                 .where(homework_variants.c.session_id == session_id)
@@ -72,7 +72,7 @@ class HomeworkRecords(Records):
 
     def variants(self, session_id: int) -> list[Variant]:
         """The session's variants, by exercise and then in the order they were kept."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = (
                 connection.execute(
                     select(homework_variants)
@@ -86,7 +86,7 @@ class HomeworkRecords(Records):
 
     def joined_before(self, student: Student) -> int:
         """How many students joined the student's session before them (removed ones too): 0 for the first."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return int(
                 connection.execute(
                     select(func.count())
@@ -154,7 +154,7 @@ class HomeworkRecords(Records):
 
     def extension(self, student: Student) -> datetime | None:
         """The time the student may answer until, if the teacher gave them an extension."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             found = connection.execute(
                 select(extensions.c.until).where(
                     extensions.c.session_id == student.session_id, extensions.c.folded == fold(student.nickname)
@@ -164,7 +164,7 @@ class HomeworkRecords(Records):
 
     def extensions(self, session_id: int) -> dict[str, tuple[str, datetime]]:
         """The session's extensions: by the name as compared (fold), the name and the time."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(
                 select(extensions.c.folded, extensions.c.name, extensions.c.until).where(
                     extensions.c.session_id == session_id

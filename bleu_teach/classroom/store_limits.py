@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, delete, text
 from sqlalchemy.engine import Engine
 
 from bleu_teach.classroom.schema import rate_counts
-from bleu_teach.classroom.store_base import Records
+from bleu_teach.classroom.store_base import Records, ping_when_idle
 
 #: One count in this many also deletes the counters whose windows have passed.
 SWEEP_ONE_IN = 200
@@ -72,10 +72,11 @@ class LimitRecords(Records):
                 self.engine.url,
                 pool_size=2,
                 max_overflow=2,
-                pool_pre_ping=True,
+                pool_use_lifo=True,
                 isolation_level="AUTOCOMMIT",
                 connect_args={"options": "-c synchronous_commit=off"},
             )
+            ping_when_idle(engine)
             self._counter_engine = engine
             return engine
 

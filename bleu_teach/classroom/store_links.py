@@ -217,7 +217,7 @@ class LinkRecords(Records):
         token_or_none = link_token(token)
         if token_or_none is None:
             return None
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             row = _linked_row(connection, session_id, token_or_none)
         if row is None:
             return None

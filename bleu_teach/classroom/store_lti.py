@@ -169,7 +169,7 @@ class LtiRecords(Records):
         return found[0]
 
     def platforms(self) -> list[Platform]:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(select(lti_platforms).order_by(lti_platforms.c.id)).all()
             deployed = connection.execute(select(lti_deployments)).all()
         return [
@@ -211,7 +211,7 @@ class LtiRecords(Records):
 
     def signing_key(self) -> RSAKey:
         """The key the tool signs with (the newest not retired), made the first time it is asked for."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             kept = connection.execute(
                 select(lti_keys.c.private_jwk)
                 .where(lti_keys.c.retired.is_(None))
@@ -238,7 +238,7 @@ class LtiRecords(Records):
         """The keys a platform may check the tool's signatures with: the current one, and those retired less than
         :data:`RETIRED_KEYS_PUBLISHED` ago."""
         since = now() - RETIRED_KEYS_PUBLISHED
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = connection.execute(
                 select(lti_keys.c.private_jwk)
                 .where((lti_keys.c.retired.is_(None)) | (lti_keys.c.retired > since))
@@ -340,7 +340,7 @@ class LtiRecords(Records):
 
     def offered(self, platform: Platform, context_id: str) -> list[int]:
         """The sessions offered to the course, oldest first."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return list(
                 connection.execute(
                     select(lti_offers.c.session_id)
@@ -350,7 +350,7 @@ class LtiRecords(Records):
             )
 
     def linked_session(self, platform: Platform, resource_link_id: str) -> int | None:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return connection.execute(
                 select(lti_links.c.session_id).where(
                     lti_links.c.platform_id == platform.id, lti_links.c.resource_link_id == resource_link_id
@@ -426,7 +426,7 @@ class LtiRecords(Records):
 
     def is_launched_teacher(self, session_id: int, secret: str) -> bool:
         """Whether ``secret`` is one a teacher's launch got for the session in the last :data:`TEACHER_LAUNCH`."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             kept = connection.execute(
                 select(lti_teachers.c.digest).where(
                     lti_teachers.c.session_id == session_id,

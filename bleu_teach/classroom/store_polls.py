@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cache
 from typing import Any
 
-from sqlalchemy import literal, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bleu_teach.classroom.schema import Student, now, polls, students, votes
@@ -99,7 +100,7 @@ class PollRecords(Records):
 
     def poll(self, session_id: int, poll_id: int) -> Poll:
         """The session's poll of that number; a ``LookupError`` if the session has none."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             row = (
                 connection.execute(select(polls).where(polls.c.id == poll_id, polls.c.session_id == session_id))
                 .mappings()
@@ -111,7 +112,7 @@ class PollRecords(Records):
 
     def latest_poll(self, session_id: int) -> Poll | None:
         """The session's newest poll (the open one, if one is), or None before the first."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             row = (
                 connection.execute(
                     select(polls).where(polls.c.session_id == session_id).order_by(polls.c.id.desc()).limit(1)
@@ -137,15 +138,9 @@ class PollRecords(Records):
     def latest_poll_and_vote(self, student: Student) -> tuple[Poll | None, str | None]:
         """The student's session's newest poll (as :meth:`latest_poll`) and the student's vote on it (its letter, or
         None), in one query: what a phone asks for every few seconds."""
-        query = (
-            select(polls, votes.c.choice.label("mine"))
-            .outerjoin(votes, (votes.c.poll_id == polls.c.id) & (votes.c.student_id == student.id))
-            .where(polls.c.session_id == student.session_id)
-            .order_by(polls.c.id.desc())
-            .limit(1)
-        )
-        with self.engine.connect() as connection:
-            row = connection.execute(query).mappings().first()
+        with self.reading.connect() as connection:
+            given = {"student": student.id, "session": student.session_id}
+            row = connection.execute(_NEWEST_POLL, given).mappings().first()
         return (None, None) if row is None else (poll_of(row), row["mine"])
 
     @notifies(student_arg, none_is_no_change=True)
@@ -154,30 +149,23 @@ class PollRecords(Records):
         student's session: whether it changed anything (the same ``vote_id`` sent again changes nothing), or None
         when nothing was written (the poll is not open then, or the vote was this one already: the caller reads the
         poll to tell which)."""
-        row = {"poll_id": poll_id, "student_id": student.id, "vote_id": vote_id, "choice": choice, "at": now()}
-        dialect = postgresql if self.postgres else sqlite
-        asked = (
-            select(polls.c.id)
-            .where(polls.c.id == poll_id, polls.c.session_id == student.session_id, polls.c.state == "open")
-            .exists()
+        statement = _voting(self.postgres)
+        given = {
+            "poll_id": poll_id,
+            "student_id": student.id,
+            "vote_id": vote_id,
+            "choice": choice,
+            "at": now(),
+            "session": student.session_id,
+        }
+        return self._write(
+            lambda connection: True if connection.execute(statement, given).first() is not None else None
         )
-        values = select(*(literal(value, votes.c[name].type).label(name) for name, value in row.items())).where(asked)
-        statement = dialect.insert(votes).from_select(list(row), values)
-        statement = statement.on_conflict_do_update(
-            index_elements=[votes.c.poll_id, votes.c.student_id],
-            set_={
-                "vote_id": statement.excluded.vote_id,
-                "choice": statement.excluded.choice,
-                "at": statement.excluded.at,
-            },
-            where=votes.c.vote_id != statement.excluded.vote_id,
-        ).returning(votes.c.vote_id)
-        return self._write(lambda connection: True if connection.execute(statement).first() is not None else None)
 
     def choices(self, poll_id: int) -> list[str]:
         """The letters the poll's voters chose, one per voter; a removed student's vote counts no more."""
         present = select(students.c.id).where(students.c.removed.is_(None))
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return list(
                 connection.execute(
                     select(votes.c.choice).where(votes.c.poll_id == poll_id, votes.c.student_id.in_(present))
@@ -185,3 +173,32 @@ class PollRecords(Records):
                 .scalars()
                 .all()
             )
+
+
+# The statements a room's phones make at once (a poll's question read, a vote): made once, their values bind
+# parameters (SQLAlchemy builds a new statement's cache key at each use; a statement made once keeps it).
+_NEWEST_POLL = (
+    select(polls, votes.c.choice.label("mine"))
+    .outerjoin(votes, (votes.c.poll_id == polls.c.id) & (votes.c.student_id == bindparam("student")))
+    .where(polls.c.session_id == bindparam("session"))
+    .order_by(polls.c.id.desc())
+    .limit(1)
+)
+
+
+@cache
+def _voting(postgres: bool) -> Any:
+    """A vote kept (or changed) only while its poll is open in the student's session (record_vote)."""
+    names = ("poll_id", "student_id", "vote_id", "choice", "at")
+    asked = (
+        select(polls.c.id)
+        .where(polls.c.id == bindparam("poll_id"), polls.c.session_id == bindparam("session"), polls.c.state == "open")
+        .exists()
+    )
+    values = select(*(bindparam(name, type_=votes.c[name].type).label(name) for name in names)).where(asked)
+    statement = (postgresql if postgres else sqlite).insert(votes).from_select(list(names), values)
+    return statement.on_conflict_do_update(
+        index_elements=[votes.c.poll_id, votes.c.student_id],
+        set_={"vote_id": statement.excluded.vote_id, "choice": statement.excluded.choice, "at": statement.excluded.at},
+        where=votes.c.vote_id != statement.excluded.vote_id,
+    ).returning(votes.c.vote_id)

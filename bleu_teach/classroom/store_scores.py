@@ -49,7 +49,7 @@ class ScoreRecords(Records):
             )
 
     def line_item_of(self, platform: Platform, resource_link_id: str) -> str:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return str(
                 connection.execute(
                     select(lti_links.c.line_item_url).where(
@@ -61,7 +61,7 @@ class ScoreRecords(Records):
 
     def questions(self, session_id: int) -> list[str]:
         """A homework's questions: the exercises it drew variants of, in the course's order (one point each)."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return sorted(
                 connection.execute(
                     select(func.distinct(homework_variants.c.exercise)).where(
@@ -73,7 +73,7 @@ class ScoreRecords(Records):
     def mark_of(self, session: Session, student_id: int) -> Mark:
         """A homework student's mark (:func:`~bleu_teach.classroom.grading.mark`): each question's last answer
         the checker could read counts, a late one with the homework's penalty."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             rows = (
                 connection.execute(
                     select(answers)
@@ -95,7 +95,7 @@ class ScoreRecords(Records):
         session = self.session(session_id)
         moment = now()
         extended = {folded: until for folded, until in self._extension_times(session_id)}
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             targets = connection.execute(
                 select(
                     lti_links.c.platform_id,
@@ -215,7 +215,7 @@ class ScoreRecords(Records):
 
     def scores(self, session_id: int) -> list[Any]:
         """The session's scores, queued and sent (for the teacher, and the tests)."""
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return list(
                 connection.execute(
                     select(lti_scores).where(lti_scores.c.session_id == session_id).order_by(lti_scores.c.id)
@@ -252,7 +252,7 @@ class ScoreRecords(Records):
         return sorted({row.session_id for row in due})
 
     def _extension_times(self, session_id: int) -> list[Any]:
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             return list(
                 connection.execute(
                     select(extensions.c.folded, extensions.c.until).where(extensions.c.session_id == session_id)

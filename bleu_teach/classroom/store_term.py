@@ -65,7 +65,7 @@ class TermRecords(Records):
         query = select(sessions).order_by(sessions.c.created, sessions.c.id)
         if wanted:
             query = query.where(sessions.c.id.in_(wanted))
-        with self.engine.connect() as connection:
+        with self.reading.connect() as connection:
             found = tuple(session_of(row) for row in connection.execute(query).mappings().all())
             missing = [number for number in wanted if number not in {session.id for session in found}]
             if missing:
