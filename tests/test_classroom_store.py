@@ -780,3 +780,30 @@ def test_two_workers_on_postgresql_share_their_rate_limits(postgres_base: str) -
         assert len(opened.answers(made["id"])) == 3
     finally:
         opened.close()
+
+
+def test_a_pooled_connection_the_database_closed_is_replaced_unseen_once_it_has_waited(postgres_base: str) -> None:
+    # Connections are not tried before every use (a round trip each), only after waiting a second in the pool: one
+    # the database closed meanwhile (a restart, an administrator) is replaced, and the read that takes it works.
+    # Reads run in autocommit: no transaction is left open between them.
+    from sqlalchemy import create_engine, text
+
+    from bleu_teach.classroom.store_base import PING_AFTER
+    from tests.postgres import fresh_database
+
+    where = fresh_database(postgres_base)
+    store = Store.open(where)
+    session, _ = store.create_session("replaced")
+    with store.reading.connect() as connection:
+        backend = connection.execute(text("SELECT pg_backend_pid()")).scalar()
+    admin = create_engine(where, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        idle = connection.execute(text("SELECT state FROM pg_stat_activity WHERE pid = :pid"), {"pid": backend})
+        assert idle.scalar() == "idle"  # not "idle in transaction": the read committed nothing and left nothing open
+        assert connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend}).scalar()
+    admin.dispose()
+    time.sleep(PING_AFTER + 0.2)
+    assert store.session(session.id).title == "replaced"
+    with store.reading.connect() as connection:
+        assert connection.execute(text("SELECT pg_backend_pid()")).scalar() != backend
+    store.close()
