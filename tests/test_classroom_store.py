@@ -807,3 +807,29 @@ def test_a_pooled_connection_the_database_closed_is_replaced_unseen_once_it_has_
     with store.reading.connect() as connection:
         assert connection.execute(text("SELECT pg_backend_pid()")).scalar() != backend
     store.close()
+
+
+def test_the_dashboards_roster_is_read_again_only_when_someone_joins_or_is_removed(store: Store) -> None:
+    from bleu_teach.classroom.counts import Latest
+    from bleu_teach.classroom.schema import Student
+
+    session, _ = store.create_session("present")
+    ann = store.join(session, "Ann")[0]
+    reads: list[int] = []
+    roster = store.roster
+
+    def counted_roster(session_id: int, removed: bool = False) -> list[Student]:
+        reads.append(session_id)
+        return roster(session_id, removed)
+
+    store.roster = counted_roster  # type: ignore[method-assign]
+    latest = Latest(session.id)
+    assert [s.nickname for s in latest.present(store)] == ["Ann"] and len(reads) == 1
+    store.record_answer(ann, "a", "03.1", "0.5", "wrong")  # an answer changes nobody's place in the roster
+    assert [s.nickname for s in latest.present(store)] == ["Ann"] and len(reads) == 1
+    bob = store.join(session, "Bob")[0]
+    assert [s.nickname for s in latest.present(store)] == ["Ann", "Bob"] and len(reads) == 2
+    assert store.remove_student(session.id, ann.id)
+    assert [s.nickname for s in latest.present(store)] == ["Bob"] and len(reads) == 3
+    assert [s.id for s in latest.present(store)] == [bob.id] and len(reads) == 3
+    assert store.roster_changes(session.id) == (2, 1)

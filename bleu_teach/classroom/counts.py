@@ -159,6 +159,8 @@ class Latest:
     newest: datetime | None = None
     by_student: dict[int, dict[str, Answer]] = field(default_factory=dict)  # the same answers, by student
     tallies: dict[str, Tally] = field(default_factory=dict)  # and counted per exercise
+    students: list[Student] = field(default_factory=list)  # the students present (present)
+    roster_read: tuple[int, int] | None = None  # the roster's changes when they were read
 
     def put(self, answer: Answer) -> None:
         """``answer`` is its student's last to its exercise now: kept, and counted instead of the one before."""
@@ -172,6 +174,17 @@ class Latest:
         tally.add(answer)
         self.latest[key] = answer
         self.by_student.setdefault(answer.student_id, {})[answer.exercise] = answer
+
+    def present(self, store: Store) -> list[Student]:
+        """The session's students the teacher has not removed (the store's ``roster``), read again only when one
+        has joined or been removed since the last read: students are never deleted and a removal is never undone,
+        so the two counts of ``store.roster_changes`` say when. (At 1,000 students, reading the roster at each of
+        the change feed's counts was a third of a count's time.)"""
+        changes = store.roster_changes(self.session_id)
+        if changes != self.roster_read:
+            self.students = store.roster(self.session_id)
+            self.roster_read = changes
+        return self.students
 
     def update(self, store: Store) -> bool:
         """Read what is new; whether anything was."""

@@ -20,6 +20,7 @@ Every request is treated as hostile:
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -175,6 +176,7 @@ class Limiter:
         self.most = most
         self.window = window
         self.events: defaultdict[str, deque[float]] = defaultdict(deque)
+        self.lock = threading.Lock()  # counted on the event loop and in the server's threads (admitted_now)
 
     async def admit(self, key: str) -> bool:
         """:meth:`allow`, as the routes ask (a :class:`SharedLimiter` asks the database)."""
@@ -183,21 +185,23 @@ class Limiter:
     def full(self, key: str, now: float | None = None) -> bool:
         """Whether ``key`` has used its events for now (nothing is counted)."""
         moment = time.monotonic() if now is None else now
-        return sum(1 for at in self.events.get(key, ()) if at > moment - self.window) >= self.most
+        with self.lock:
+            return sum(1 for at in self.events.get(key, ()) if at > moment - self.window) >= self.most
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
         moment = time.monotonic() if now is None else now
-        seen = self.events[key]
-        while seen and seen[0] <= moment - self.window:
-            seen.popleft()
-        if len(seen) >= self.most:
-            return False
-        seen.append(moment)
-        if len(self.events) > 100_000:  # forget keys that went quiet, so the table stays bounded
-            for quiet in [k for k, v in self.events.items() if not v or v[-1] <= moment - self.window]:
-                del self.events[quiet]
-        return True
+        with self.lock:
+            seen = self.events[key]
+            while seen and seen[0] <= moment - self.window:
+                seen.popleft()
+            if len(seen) >= self.most:
+                return False
+            seen.append(moment)
+            if len(self.events) > 100_000:  # forget keys that went quiet, so the table stays bounded
+                for quiet in [k for k, v in self.events.items() if not v or v[-1] <= moment - self.window]:
+                    del self.events[quiet]
+            return True
 
 
 def csv_cell(value: object) -> str:
@@ -227,16 +231,20 @@ class SharedLimiter:
         return await run_in_threadpool(self.store.counted, f"{self.name} {key}", self.most, self.window)
 
 
-async def admitted(*checks: tuple[Limiter | SharedLimiter, str]) -> bool:
-    """Whether each limit lets a request's event in (each ``(limiter, key)`` counted in turn until one refuses):
-    the database's limits in one transaction, which the request waits for once."""
-    from starlette.concurrency import run_in_threadpool
-
-    if checks and all(isinstance(limiter, SharedLimiter) for limiter, _ in checks):
-        shared = [(limiter, key) for limiter, key in checks if isinstance(limiter, SharedLimiter)]
+def admitted_now(*checks: tuple[Limiter | SharedLimiter, str]) -> bool:
+    """Whether each limit lets a request's event in (each ``(limiter, key)`` counted in turn until one refuses), in a
+    thread of the server's pool, where the route then does its work (one trip to a thread per request): the
+    database's limits in one statement, each counter of this process under its lock."""
+    shared = [(limiter, key) for limiter, key in checks if isinstance(limiter, SharedLimiter)]
+    if checks and len(shared) == len(checks):
         events = [(f"{limiter.name} {key}", limiter.most, limiter.window) for limiter, key in shared]
-        return bool(await run_in_threadpool(shared[0][0].store.counted_all, events))
+        return bool(shared[0][0].store.counted_all(events))
     for limiter, key in checks:
-        if not await limiter.admit(key):
+        let_in = (
+            limiter.allow(key)
+            if isinstance(limiter, Limiter)
+            else limiter.store.counted(f"{limiter.name} {key}", limiter.most, limiter.window)
+        )
+        if not let_in:
             return False
     return True

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 import time
+from functools import cache
 from typing import cast
 
 from sqlalchemy import create_engine, delete, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql.elements import TextClause
 
 from bleu_teach.classroom.schema import rate_counts
 from bleu_teach.classroom.store_base import Records, ping_when_idle
@@ -40,19 +42,11 @@ class LimitRecords(Records):
         if not events:
             return True
         at = time.time() if moment is None else moment
-        parts: list[str] = []
         values: dict[str, object] = {}
         for k, (key, most, window) in enumerate(events):
             slot = int(at // window)
             values |= {f"key{k}": key[:200], f"slot{k}": slot, f"most{k}": most, f"expires{k}": (slot + 1) * window}
-            before = f" WHERE EXISTS (SELECT 1 FROM c{k - 1})" if k else ""
-            parts.append(
-                f"c{k} AS (INSERT INTO rate_counts (key, slot, count, expires) "
-                f"SELECT :key{k}, :slot{k}, 1, :expires{k}{before} "
-                f"ON CONFLICT (key, slot) DO UPDATE SET count = rate_counts.count + 1 "
-                f"WHERE rate_counts.count < :most{k} RETURNING 1)"
-            )
-        statement = text(f"WITH {', '.join(parts)} SELECT EXISTS (SELECT 1 FROM c{len(events) - 1})")
+        statement = _counting(len(events))
         with self._counters().connect() as connection:
             let_in = bool(connection.execute(statement, values).scalar())
             if random.randrange(SWEEP_ONE_IN) == 0:
@@ -70,8 +64,8 @@ class LimitRecords(Records):
                 return cast(Engine, engine)
             engine = create_engine(
                 self.engine.url,
-                pool_size=2,
-                max_overflow=2,
+                pool_size=8,
+                max_overflow=4,
                 pool_use_lifo=True,
                 isolation_level="AUTOCOMMIT",
                 connect_args={"options": "-c synchronous_commit=off"},
@@ -84,3 +78,19 @@ class LimitRecords(Records):
         engine = getattr(self, "_counter_engine", None)
         if engine is not None:
             engine.dispose()
+
+
+@cache
+def _counting(events: int) -> TextClause:
+    """The statement that counts ``events`` events in turn (counted_all), made once for each number of events (every
+    answer and vote runs it: made at each call, SQLAlchemy worked out its cache key from its text each time)."""
+    parts = []
+    for k in range(events):
+        before = f" WHERE EXISTS (SELECT 1 FROM c{k - 1})" if k else ""
+        parts.append(
+            f"c{k} AS (INSERT INTO rate_counts (key, slot, count, expires) "
+            f"SELECT :key{k}, :slot{k}, 1, :expires{k}{before} "
+            f"ON CONFLICT (key, slot) DO UPDATE SET count = rate_counts.count + 1 "
+            f"WHERE rate_counts.count < :most{k} RETURNING 1)"
+        )
+    return text(f"WITH {', '.join(parts)} SELECT EXISTS (SELECT 1 FROM c{events - 1})")

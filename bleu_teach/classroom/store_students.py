@@ -339,6 +339,13 @@ class StudentRecords(Records):
             )
         return [Student(row["id"], row["session_id"], row["nickname"]) for row in rows]
 
+    def roster_changes(self, session_id: int) -> tuple[int, int]:
+        """How many students have joined the session and how many of them were removed: one changes whenever
+        :meth:`roster` would (students are never deleted but with their session, a removal is never undone)."""
+        with self.reading.connect() as connection:
+            row = connection.execute(_ROSTER_CHANGES, {"session": session_id}).one()
+        return int(row[0]), int(row[1])
+
     @notifies(session_arg)
     def remove_student(self, session_id: int, student_id: int) -> bool:
         """Take a student out of the class (a fake or a duplicate): they are out on every device, the personal link
@@ -406,4 +413,7 @@ _BY_OTHER_DEVICE = (
         students.c.session_id == bindparam("session"),
         students.c.removed.is_(None),
     )
+)
+_ROSTER_CHANGES = select(func.count(), func.count(students.c.removed)).where(
+    students.c.session_id == bindparam("session")
 )
