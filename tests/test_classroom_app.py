@@ -178,6 +178,11 @@ def test_joining_and_answering_are_rate_limited(store: Store) -> None:
     answered = [send(student, "03.1", "0.882") for _ in range(6)]
     assert [reply.status_code for reply in answered] == [200] * 5 + [429]
     assert answered[-1].headers["Retry-After"] == "60"
+    # What is not an answer counts against the limit too: a flood of junk is slowed down like one of answers.
+    junk = client(store, limits=Limits(answers_per_student=3))
+    junk.post("/class/api/join", json={"code": made["code"], "nickname": "Junk"}, headers=WRITE)
+    flooded = [junk.post("/class/api/answers", content=b"{not json", headers=WRITE).status_code for _ in range(5)]
+    assert flooded == [400] * 3 + [429] * 2
 
 
 def test_one_scripts_wrong_codes_never_lock_the_room_out_and_one_address_cannot_crowd_a_session(store: Store) -> None:

@@ -268,23 +268,28 @@ def test_the_command_lines_defaults_are_the_settings() -> None:
 
 
 def _body_reads(source: str) -> list[str]:
-    """Where ``source`` reads a request's JSON other than into a typed body (``Kind.of(await json_body(...))``),
-    or looks into a body's dict itself (``body.get(...)``, ``body[...]``)."""
+    """Where ``source`` reads a request's JSON other than into a typed body (``Kind.of(await json_body(...))``, or
+    ``Kind.of(json_object(...))`` in a thread), or looks into a body's dict itself (``body.get(...)``,
+    ``body[...]``)."""
     found = []
     tree = ast.parse(source)
     wrapped = {
-        id(node.args[0].value)
+        id(node.args[0].value if isinstance(node.args[0], ast.Await) else node.args[0])
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "of"
         and node.args
-        and isinstance(node.args[0], ast.Await)
+        and isinstance(node.args[0], (ast.Await, ast.Call))
     }
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "json_body":
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("json_body", "json_object")
+        ):
             if id(node) not in wrapped:
-                found.append(f"line {node.lineno}: json_body(...) not read into a typed body")
+                found.append(f"line {node.lineno}: {node.func.id}(...) not read into a typed body")
         elif isinstance(node, ast.Name) and node.id == "body" and isinstance(node.ctx, ast.Load):
             found.append(f"line {node.lineno}: looks into a request's body itself")
     return found
@@ -309,3 +314,7 @@ def test_the_body_check_finds_what_a_route_did_before() -> None:
         "line 3: looks into a request's body itself",
     ]
     assert _body_reads("async def f(request):\n    sent = JoinBody.of(await json_body(request))\n") == []
+    assert _body_reads("def f(raw):\n    sent = JoinBody.of(json_object(raw))\n") == []
+    assert _body_reads("def f(raw):\n    found = json_object(raw)\n") == [
+        "line 2: json_object(...) not read into a typed body"
+    ]

@@ -46,6 +46,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from sqlalchemy.exc import DataError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.applications import Starlette
@@ -61,7 +62,7 @@ from bleu_teach.classroom.bodies import AnswerBody, JoinBody
 from bleu_teach.classroom.counts import Latest, counts, judge
 from bleu_teach.classroom.feed import Feed, Listener
 from bleu_teach.classroom.guard import Guard, Limiter, SharedLimiter, admitted_now
-from bleu_teach.classroom.handling import error, json_body, outage_of
+from bleu_teach.classroom.handling import error, json_object, outage_of
 from bleu_teach.classroom.homework_pages import HomeworkRoutes
 from bleu_teach.classroom.link_routes import LinkRoutes
 from bleu_teach.classroom.lti_routes import LtiRoutes
@@ -73,7 +74,7 @@ from bleu_teach.classroom.roles import ANYONE, STUDENT, Refused, allowed
 from bleu_teach.classroom.room import ADMIN_COOKIE, API_PATH, STUDENT_COOKIE
 from bleu_teach.classroom.settings import DATABASE_VARIABLE, DEFAULTS, TOKEN_VARIABLE, Limits, Settings
 from bleu_teach.classroom.site_files import SiteFiles, check_site
-from bleu_teach.classroom.store import Session, Store, Student, digest
+from bleu_teach.classroom.store import THREADS, Session, Store, Student, digest
 from bleu_teach.classroom.teacher_routes import TeacherRoutes
 
 HERE = Path(__file__).resolve().parent
@@ -169,26 +170,31 @@ class Classroom:
 
     @allowed(ANYONE)
     async def join(self, request: Request, _: Any) -> Response:
-        address = _address(request)
-        if not await self.join_requests.admit(address):
+        # In one trip to a thread, as an answer (a class joins at once: each of a join's six trips waited its turn).
+        secure = request.url.scheme == "https"
+        return await run_in_threadpool(self.take_join, await request.body(), _address(request), secure)
+
+    def take_join(self, raw: bytes, address: str, secure: bool) -> Response:
+        """A join, in a thread: its limits counted, the code looked up, the student let in with a cookie."""
+        if not admitted_now((self.join_requests, address)):
             return error("Too many join requests from this address: wait a minute, then try again.", 429, 60)
         try:
-            sent = JoinBody.of(await json_body(request))
-            session = await run_in_threadpool(self.store.session_by_code, sent.code)
+            sent = JoinBody.of(json_object(raw))
+            session = self.store.session_by_code(sent.code)
             if session is None:  # only wrong codes are limited: one script's guesses never lock the room out
-                if not await self.wrong_codes.admit(address):
+                if not admitted_now((self.wrong_codes, address)):
                     return error("Too many wrong codes from this address: wait a minute, then try again.", 429, 60)
                 return error("code: no session has that code; check it with your teacher.", 404)
-            if not await self.joins.admit(f"c{session.id}"):
+            if not admitted_now((self.joins, f"c{session.id}")):
                 return error("Too many students joining this session at once: wait a minute, then try again.", 429, 60)
-            if not await self.joins_from.admit(f"{address} c{session.id}"):
+            if not admitted_now((self.joins_from, f"{address} c{session.id}")):
                 return error(
                     "Too many students have joined this session from this address: wait a few minutes, "
                     "or ask your teacher.",
                     429,
                     600,
                 )
-            student, token = await run_in_threadpool(self.store.join, session, sent.nickname)
+            student, token = self.store.join(session, sent.nickname)
         except (TypeError, ValueError) as problem:
             return error(str(problem))
         response = JSONResponse({"nickname": student.nickname, "session": session.title, "kind": session.kind})
@@ -197,7 +203,7 @@ class Classroom:
             f"{session.id}.{token}",
             httponly=True,
             samesite="strict",
-            secure=request.url.scheme == "https",
+            secure=secure,
             max_age=60 * 60 * 24 * 30,
         )
         return response
@@ -219,24 +225,21 @@ class Classroom:
     @allowed(STUDENT)
     async def answer(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
-        try:
-            sent = AnswerBody.of(await json_body(request))
-        except (TypeError, ValueError) as problem:
-            return error(str(problem))
-        # The limits counted and the answer judged and stored in one trip to a thread: under 1,000 students each
-        # trip waited its turn for a thread, and an answer's three trips were most of its time.
-        return await run_in_threadpool(self.take_answer, session, student, sent, _address(request))
+        # The limits counted and the answer read, judged and stored in one trip to a thread: under 1,000 students
+        # each trip waited its turn for a thread, and an answer's three trips were most of its time.
+        return await run_in_threadpool(self.take_answer, session, student, await request.body(), _address(request))
 
-    def take_answer(self, session: Session, student: Student, sent: AnswerBody, address: str) -> Response:
-        """An answer sent to a live session, in a thread: its limits counted, then judged and stored once."""
+    def take_answer(self, session: Session, student: Student, raw: bytes, address: str) -> Response:
+        """An answer sent to a live session, in a thread: its limits counted, then read, judged and stored once."""
         limits = (self.per_student, f"s{student.id}"), (self.per_address, address), (self.per_session, f"c{session.id}")
         if not admitted_now(*limits):
             return error("Too many answers in a minute: wait a little, then send again.", 429, 60)
-        if not session.open:
-            return error("This session is closed: your answer was checked but not sent.", 409)
-        if session.kind == "homework":
-            return error("This session is a homework: answer its questions on the homework page.", 409)
         try:
+            sent = AnswerBody.of(json_object(raw))
+            if not session.open:
+                return error("This session is closed: your answer was checked but not sent.", 409)
+            if session.kind == "homework":
+                return error("This session is a homework: answer its questions on the homework page.", 409)
             judged = judge(sent.exercise, sent.answer)
             kept, stored = self.store.record_answer(
                 student, sent.id, sent.exercise, sent.answer, judged.verdict, judged.mistake, None, session
@@ -417,6 +420,7 @@ def create_app(
         """On PostgreSQL, this process hears every worker's writes through one LISTEN connection; every process
         sends the scores queued for the learning platforms."""
         room.feed.loop = asyncio.get_running_loop()
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         listener = Listener(store, room.feed) if store.postgres else None
         if listener is not None:
             listener.start()

@@ -184,14 +184,14 @@ class Limiter:
 
     def full(self, key: str, now: float | None = None) -> bool:
         """Whether ``key`` has used its events for now (nothing is counted)."""
-        moment = time.monotonic() if now is None else now
         with self.lock:
+            moment = time.monotonic() if now is None else now
             return sum(1 for at in self.events.get(key, ()) if at > moment - self.window) >= self.most
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
-        moment = time.monotonic() if now is None else now
-        with self.lock:
+        with self.lock:  # the clock read under the lock too: each key's events stay in order
+            moment = time.monotonic() if now is None else now
             seen = self.events[key]
             while seen and seen[0] <= moment - self.window:
                 seen.popleft()

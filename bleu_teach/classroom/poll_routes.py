@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 from bleu_teach.classroom.bodies import PollBody, VoteBody
 from bleu_teach.classroom.guard import admitted_now
-from bleu_teach.classroom.handling import error, json_body
+from bleu_teach.classroom.handling import error, json_body, json_object
 from bleu_teach.classroom.polls import own_question, pollable, public
 from bleu_teach.classroom.roles import ANYONE, STUDENT, TEACHER, allowed
 from bleu_teach.classroom.room import Room
@@ -46,20 +46,17 @@ class PollRoutes:
     @allowed(STUDENT)
     async def vote(self, request: Request, found: tuple[Session, Student]) -> Response:
         session, student = found
-        try:
-            sent = VoteBody.of(await json_body(request))
-        except (TypeError, ValueError) as problem:
-            return error(str(problem))
-        # Counted against the limit and kept in one trip to a thread (a room votes at once: each trip waits its turn).
-        return await run_in_threadpool(self.take_vote, session, student, sent)
+        # Counted against the limit, read and kept in one trip to a thread (a room votes at once: each trip waits).
+        return await run_in_threadpool(self.take_vote, session, student, await request.body())
 
-    def take_vote(self, session: Session, student: Student, sent: VoteBody) -> Response:
-        """A vote, in a thread: counted against the student's limit, then kept (or changed)."""
+    def take_vote(self, session: Session, student: Student, raw: bytes) -> Response:
+        """A vote, in a thread: counted against the student's limit, then read and kept (or changed)."""
         if not admitted_now((self.room.per_student, f"s{student.id}")):
             return error("Too many votes in a minute: wait a little.", 429, 60)
         if not session.open:
             return error("This session is closed: your vote was not counted.", 409)
         try:
+            sent = VoteBody.of(json_object(raw))
             changed = self.room.polls.vote(student, sent.poll, sent.id, sent.choice)
         except (TypeError, ValueError) as problem:
             return error(str(problem))

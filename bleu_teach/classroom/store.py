@@ -129,6 +129,14 @@ def _check_sqlite_file(path: Path) -> None:
         )
 
 
+#: The threads each server process runs its database work on (the app sets anyio's limiter, which Starlette's
+#: ``run_in_threadpool`` uses, to this; Starlette's default is 40), and the connections kept for them. Every trip
+#: to a thread waits for the interpreter's lock behind the threads running then: under 1,000 students on PostgreSQL
+#: with two workers, 40 threads gave answer p95 2.0-3.2 s, 16 gave 1.35 s and 8 gave 1.27 s (the same benchmark run
+#: each time); 16 keeps room for a slow database statement or a file being served.
+THREADS = 16
+
+
 class Coalescer:
     """Calls ``send(session_id)`` at most once every ``spacing`` seconds per session: the first change of a burst at
     once, the rest of it in one call when the spacing has passed. At 1,000 students on PostgreSQL a NOTIFY per
@@ -194,7 +202,10 @@ class Store(
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
-        self.reading = engine.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else engine
+        # Reads in autocommit (Records.reading) where each statement sees its own snapshot anyway: READ COMMITTED,
+        # PostgreSQL's default (a database set to REPEATABLE READ keeps one snapshot per read, in a transaction).
+        committed = self.postgres and engine.dialect.default_isolation_level == "READ COMMITTED"
+        self.reading = engine.execution_options(isolation_level="AUTOCOMMIT") if committed else engine
         #: The notices this process sends (PostgreSQL), a burst of one session's writes told once.
         self.notices_out = Coalescer(self._notify)
         self.notifying = threading.Lock()  # a notice being sent, which closing waits for
@@ -239,17 +250,17 @@ class Store(
                         "away or give another --database."
                     )
                 _check_sqlite_file(path)  # read only: nothing is changed in a file that is not a classroom's
-            # A connection for each thread that may use one at once (starlette runs at most 40): with SQLAlchemy's
-            # default of 5 (+10 made and closed again as needed), a class's burst (1,000 phones voting) made the
-            # threads wait for connections and open and close them, each with its pragmas: seconds per answer.
-            engine = create_engine(url, pool_size=40, max_overflow=10)
+            # A connection for each thread that may use one at once (THREADS): with SQLAlchemy's default of 5
+            # (+10 made and closed again as needed), a class's burst (1,000 phones voting) made the threads wait for
+            # connections and open and close them, each with its pragmas: seconds per answer.
+            engine = create_engine(url, pool_size=THREADS, max_overflow=10)
             event.listen(engine, "connect", _sqlite_pragmas)
             if made:  # the file is new and empty: SQLite writes its header now
                 path.chmod(0o600)
         else:
-            # Enough connections for the threads that use them at once (starlette runs at most 40), so that few are
-            # opened and closed again under load.
-            engine = create_engine(url, pool_size=20, max_overflow=10, pool_use_lifo=True)
+            # A connection for each thread that may use one at once (THREADS), so that few are opened and closed
+            # again under load.
+            engine = create_engine(url, pool_size=THREADS, max_overflow=10, pool_use_lifo=True)
             ping_when_idle(engine)
         try:
             migrate(engine, create)

@@ -192,6 +192,11 @@ class AnswerRecords(Records):
 
         # Committed with the answers that arrived meanwhile (a group commit), a live session's inserted with theirs in
         # one statement; a homework's answer, which locks its student's row to count the tries (PostgreSQL), alone.
+        if refused and max_tries is None:
+            # Nothing to write: the answer stored before, or PastDue; read outside the group commit, where a write that
+            # raises makes the whole group run again write by write.
+            with self.reading.connect() as connection:
+                return kept_one(connection)
         if max_tries is not None or refused:
             return self._write(write, alone=max_tries is not None)
         return self._write(write, row=Inserted(answers, row, ("session_id", "student_id", "answer_id"), inserted))
