@@ -132,8 +132,9 @@ def _check_sqlite_file(path: Path) -> None:
 #: The threads each server process runs its database work on (the app sets anyio's limiter, which Starlette's
 #: ``run_in_threadpool`` uses, to this; Starlette's default is 40), and the connections kept for them. Every trip
 #: to a thread waits for the interpreter's lock behind the threads running then: under 1,000 students on PostgreSQL
-#: with two workers, 40 threads gave answer p95 2.0-3.2 s, 16 gave 1.35 s and 8 gave 1.27 s (the same benchmark run
-#: each time); 16 keeps room for a slow database statement or a file being served.
+#: with two workers (benchmarks/bench_classroom.py, the same code but for the threads, one run each with the server's
+#: trips to a thread timed), 40 threads gave answer p95 3.2 s, 16 gave 1.35 s and 8 gave 1.27 s; 16 keeps room for
+#: a slow database statement or a file being served.
 THREADS = 16
 
 
