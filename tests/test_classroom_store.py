@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -253,6 +254,31 @@ def test_concurrent_writers_store_every_answer_once(store: Store) -> None:
     assert stored == {(student_id, answer_id) for student_id, answer_ids in ids.items() for answer_id in answer_ids}
 
 
+def _in_one_group(store: Store, writes: list[tuple[str, Callable[[], object]]]) -> list[tuple[str, object]]:
+    """Run each write in a thread of its own while a write is committing (the store's writer held): they all queue
+    and go in one group commit. (key, what the write returned or the name of what it raised), as they finished."""
+    finished: list[tuple[str, object]] = []
+
+    def send(key: str, write: Callable[[], object]) -> None:
+        try:
+            finished.append((key, write()))
+        except Exception as problem:  # noqa: BLE001
+            finished.append((key, type(problem).__name__))
+
+    store.writing.acquire()
+    threads = [threading.Thread(target=send, args=each) for each in writes]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while len(store.waiting) < len(threads) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(store.waiting) == len(threads)
+    store.writing.release()
+    for thread in threads:
+        thread.join()
+    return finished
+
+
 def test_writes_arriving_together_are_committed_together_and_one_that_fails_fails_alone(tmp_path: Path) -> None:
     from sqlalchemy import event
 
@@ -265,27 +291,14 @@ def test_writes_arriving_together_are_committed_together_and_one_that_fails_fail
     def counted(_connection: object) -> None:
         commits.append("commit")
 
-    outcomes: dict[str, object] = {}
-
-    def send(answer_id: str, tries: int | None) -> None:
-        try:
-            outcomes[answer_id] = store.record_answer(ann, answer_id, "03.1", "0.5", "wrong", max_tries=tries)[1]
-        except Exception as problem:  # noqa: BLE001
-            outcomes[answer_id] = type(problem).__name__
+    def send(answer_id: str, tries: int | None) -> Callable[[], object]:
+        return lambda: store.record_answer(ann, answer_id, "03.1", "0.5", "wrong", max_tries=tries)[1]
 
     store.record_answer(ann, "first", "03.1", "0.5", "wrong")
     commits.clear()
-    store.writing.acquire()  # a write committing: the next ones queue meanwhile
-    threads = [threading.Thread(target=send, args=(f"a{k}", None)) for k in range(6)]
-    threads.append(threading.Thread(target=send, args=("over", 1)))  # one try allowed, one used: refused
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 10
-    while len(store.waiting) < len(threads) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    store.writing.release()
-    for thread in threads:
-        thread.join()
+    writes = [(f"a{k}", send(f"a{k}", None)) for k in range(6)]
+    writes.append(("over", send("over", 1)))  # one try allowed, one used: refused
+    outcomes = dict(_in_one_group(store, writes))
     assert outcomes == {**{f"a{k}": True for k in range(6)}, "over": "TriesUsed"}
     assert len(commits) == 1  # seven writes, one commit (one wait for the disk)
     assert sorted(a.answer_id for a in store.answers(session.id)) == sorted(["first", *(f"a{k}" for k in range(6))])
@@ -298,28 +311,14 @@ def test_a_group_with_a_write_that_fails_is_written_again_write_by_write(store: 
     # one that failed raises in its own caller.
     session, _ = store.create_session("grouped again")
     ann = store.join(session, "Ann")[0]
-    outcomes: dict[str, object] = {}
 
-    def send(key: str, action: object) -> None:
-        try:
-            outcomes[key] = action()
-        except Exception as problem:  # noqa: BLE001
-            outcomes[key] = type(problem).__name__
+    def answer(answer_id: str) -> Callable[[], object]:
+        return lambda: store.record_answer(ann, answer_id, "03.1", "0.5", "wrong")[1]
 
-    jobs = [(f"a{k}", lambda k=k: store.record_answer(ann, f"a{k}", "03.1", "0.5", "wrong")[1]) for k in range(4)]
-    jobs.append(("bob", lambda: store.join(session, "Bob")[0].nickname))
-    jobs.append(("bob again", lambda: store.join(session, "bob")[0].nickname))  # the same name, folded
-    store.writing.acquire()  # a write committing: the next ones queue meanwhile, and go in one group
-    threads = [threading.Thread(target=send, args=job) for job in jobs]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + 10
-    while len(store.waiting) < len(threads) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert len(store.waiting) == len(threads)
-    store.writing.release()
-    for thread in threads:
-        thread.join()
+    writes = [(f"a{k}", answer(f"a{k}")) for k in range(4)]
+    writes.append(("bob", lambda: store.join(session, "Bob")[0].nickname))
+    writes.append(("bob again", lambda: store.join(session, "bob")[0].nickname))  # the same name, folded
+    outcomes = dict(_in_one_group(store, writes))
     bobs = sorted(str(outcomes.pop(key)) for key in ("bob", "bob again"))
     assert bobs == ["Bob", "ValueError"] or bobs == ["ValueError", "bob"]
     assert outcomes == {f"a{k}": True for k in range(4)}
@@ -347,29 +346,22 @@ def test_a_groups_answers_go_in_one_statement_and_each_is_stored_once(store: Sto
         if statement.lstrip().upper().startswith("INSERT INTO ANSWERS"):
             inserts.append(statement)
 
-    outcomes: dict[str, list[object]] = {}
+    def group(sent: list[tuple[str, Student, str, str]]) -> dict[str, list[object]]:
+        def send(student: Student, answer_id: str, answer: str) -> Callable[[], object]:
+            def write() -> object:
+                kept, stored = store.record_answer(student, answer_id, "03.1", answer, "wrong")
+                return kept.answer, stored
 
-    def send(key: str, student: Student, answer_id: str, answer: str) -> None:
-        try:
-            kept, stored = store.record_answer(student, answer_id, "03.1", answer, "wrong")
-            outcomes.setdefault(key, []).append((kept.answer, stored))
-        except Exception as problem:  # noqa: BLE001
-            outcomes.setdefault(key, []).append(type(problem).__name__)
+            return write
 
-    def group(jobs: list[tuple[str, Student, str, str]]) -> None:
-        store.writing.acquire()  # a write committing: the next ones queue meanwhile, and go in one group
-        threads = [threading.Thread(target=send, args=job) for job in jobs]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 10
-        while len(store.waiting) < len(threads) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(store.waiting) == len(threads)
-        store.writing.release()
-        for thread in threads:
-            thread.join()
+        outcomes: dict[str, list[object]] = {}
+        for key, found in _in_one_group(
+            store, [(key, send(student, answer_id, answer)) for key, student, answer_id, answer in sent]
+        ):
+            outcomes.setdefault(key, []).append(found)
+        return outcomes
 
-    group(
+    outcomes = group(
         [
             ("a", ann, "a", "0.1"),
             ("b", bob, "a", "0.2"),  # another student's answer with the same id: a row of its own
@@ -386,9 +378,8 @@ def test_a_groups_answers_go_in_one_statement_and_each_is_stored_once(store: Sto
         [(ann.id, "before", "0.5"), (ann.id, "a", "0.1"), (bob.id, "a", "0.2"), (ann.id, "twice", "0.3")]
     )
 
-    outcomes.clear()
     nobody = Student(bob.id + 1000, session.id, "Nobody")
-    group([("c", ann, "c", "0.4"), ("nobody", nobody, "x", "0.4"), ("d", bob, "d", "0.6")])
+    outcomes = group([("c", ann, "c", "0.4"), ("nobody", nobody, "x", "0.4"), ("d", bob, "d", "0.6")])
     assert outcomes["c"] == [("0.4", True)] and outcomes["d"] == [("0.6", True)]
     assert outcomes["nobody"] == ["IntegrityError"]
     assert sorted(a.answer_id for a in store.answers(session.id)) == ["a", "a", "before", "c", "d", "twice"]

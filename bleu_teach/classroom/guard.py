@@ -225,10 +225,18 @@ class SharedLimiter:
         self.window = window
 
     async def admit(self, key: str) -> bool:
-        """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
+        """:meth:`allow` in a thread, as the routes ask."""
         from starlette.concurrency import run_in_threadpool
 
-        return await run_in_threadpool(self.store.counted, f"{self.name} {key}", self.most, self.window)
+        return await run_in_threadpool(self.allow, key)
+
+    def allow(self, key: str) -> bool:
+        """Count an event for ``key``; False (and nothing counted) when it is over the limit."""
+        return bool(self.store.counted(*self.event(key)))
+
+    def event(self, key: str) -> tuple[str, int, float]:
+        """``key``'s event as the store counts it: (this limit's key, most, window)."""
+        return f"{self.name} {key}", self.most, self.window
 
 
 def admitted_now(*checks: tuple[Limiter | SharedLimiter, str]) -> bool:
@@ -237,14 +245,5 @@ def admitted_now(*checks: tuple[Limiter | SharedLimiter, str]) -> bool:
     database's limits in one statement, each counter of this process under its lock."""
     shared = [(limiter, key) for limiter, key in checks if isinstance(limiter, SharedLimiter)]
     if checks and len(shared) == len(checks):
-        events = [(f"{limiter.name} {key}", limiter.most, limiter.window) for limiter, key in shared]
-        return bool(shared[0][0].store.counted_all(events))
-    for limiter, key in checks:
-        let_in = (
-            limiter.allow(key)
-            if isinstance(limiter, Limiter)
-            else limiter.store.counted(f"{limiter.name} {key}", limiter.most, limiter.window)
-        )
-        if not let_in:
-            return False
-    return True
+        return bool(shared[0][0].store.counted_all([limiter.event(key) for limiter, key in shared]))
+    return all(limiter.allow(key) for limiter, key in checks)  # in turn until one refuses
