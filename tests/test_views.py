@@ -98,6 +98,16 @@ def test_json_keeps_every_number_a_bleu_report_shows():
         }
         assert shown["weight"] == order.weight and shown["log_term"] == order.log_term
         assert [row["clipped_count"] for row in shown["rows"]] == [row.clipped_count for row in order.rows]
+        # a row (a named tuple) is a record in JSON, named fields and its text, as a dataclass is
+        assert shown["rows"][0] == {
+            "type": "NgramRow",
+            "ngram": list(order.rows[0].ngram),
+            "hyp_count": order.rows[0].hyp_count,
+            "ref_counts": list(order.rows[0].ref_counts),
+            "max_ref_count": order.rows[0].max_ref_count,
+            "clipped_count": order.rows[0].clipped_count,
+            "text": order.rows[0].text,
+        }
     assert data["log_sum"] == report.log_sum and data["notes"] == list(report.notes)
 
 

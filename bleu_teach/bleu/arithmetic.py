@@ -49,7 +49,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from bleu_teach.bleu.counting import CountFraction, PooledCounts
+from bleu_teach.bleu.count_fraction import CountFraction
+from bleu_teach.bleu.counting import PooledCounts
 from bleu_teach.bleu.smoothing import SmoothingCallable
 from bleu_teach.inputs.validation import DEFAULT_WEIGHTS, check_orders, preview
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bleu_teach.bleu.arithmetic import BleuResult, Number
-from bleu_teach.bleu.counting import CountFraction, PooledCounts
+from bleu_teach.bleu.count_fraction import CountFraction
+from bleu_teach.bleu.counting import PooledCounts
 from bleu_teach.bleu.reports import MAX_ORDERS_SHOWN, MAX_ROWS_SHOWN, OrderReport, bp_line, combine_section
 from bleu_teach.views.document import Document, Heading, Label, Lines, Paragraph, Score, notes
 from bleu_teach.views.document import Table as TableBlock

@@ -23,22 +23,23 @@ it enters the score; :attr:`OrderCounts.ngrams` is the real number of n-grams (0
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import compress, repeat, starmap
-from numbers import Integral, Rational
+from numbers import Integral
 from operator import lt, ne
-from typing import Any
+from typing import Any, NamedTuple
 
+from bleu_teach.bleu.count_fraction import CountFraction
 from bleu_teach.inputs.validation import whole_number_text
 
 __all__ = [
     "MAX_COUNTED_ORDERS",
     "check_counted_orders",
-    "CountFraction",
     "Ngram",
     "Tokens",
     "NgramRow",
@@ -57,115 +58,11 @@ __all__ = [
     "sentence_statistics",
     "pooled_counts",
     "pool",
+    "collector_paused",
 ]
 
 Ngram = tuple[Hashable, ...]
 Tokens = tuple[Hashable, ...]
-
-
-class CountFraction(Fraction):
-    """An exact fraction that remembers the counts it was made from.
-
-    ``numerator`` is the clipped n-gram count and ``denominator`` the number of n-grams in the hypothesis,
-    unreduced: 2/4 stays 2/4. NLTK's smoothing methods read those counts (method 1 adds epsilon to a zero
-    numerator and divides by the original denominator), so keeping them is needed for parity. Comparison,
-    hashing and arithmetic use the fraction's value, and equality is symmetric with any other number.
-
-    >>> p = CountFraction(2, 4)
-    >>> p.numerator, p.denominator, p == Fraction(1, 2), Fraction(1, 2) == p, p * 2 == 1
-    (2, 4, True, True, True)
-    """
-
-    __slots__ = ("_count", "_total")
-    _count: int
-    _total: int
-
-    def __new__(cls, count: int, total: int) -> CountFraction:
-        if isinstance(total, int) and not isinstance(total, bool) and total == 0:
-            raise ValueError(
-                f"CountFraction({count!r}, 0): the total (the number of hypothesis n-grams) must be at "
-                "least 1; NLTK counts an order without n-grams as 0/1."
-            )
-        self = super().__new__(cls, count, total)
-        self._count = count
-        self._total = total
-        return self
-
-    @property
-    def numerator(self) -> int:
-        return self._count
-
-    @property
-    def denominator(self) -> int:
-        return self._total
-
-    def as_fraction(self) -> Fraction:
-        """The same value as a plain, reduced :class:`fractions.Fraction`."""
-        return Fraction(self._count, self._total)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Rational):
-            # Cross-multiplied, so an unreduced fraction on either side compares by value.
-            return self._count * int(other.denominator) == int(other.numerator) * self._total
-        return self.as_fraction() == other
-
-    def __hash__(self) -> int:  # type: ignore[override]  # numbers.Complex declares __hash__ = None
-        return hash(self.as_fraction())
-
-    # Arithmetic on the reduced value.  Fraction's own operators read the
-    # (unreduced) numerator and denominator and assume them coprime, which
-    # would give results such as 2/4 * 2 = 2/2 that compare unequal to 1.
-    # Values (and so every float and every score) are the same either way.
-    def __add__(self, other: Any) -> Any:
-        return self.as_fraction() + other
-
-    def __radd__(self, other: Any) -> Any:
-        return other + self.as_fraction()
-
-    def __sub__(self, other: Any) -> Any:
-        return self.as_fraction() - other
-
-    def __rsub__(self, other: Any) -> Any:
-        return other - self.as_fraction()
-
-    def __mul__(self, other: Any) -> Any:
-        return self.as_fraction() * other
-
-    def __rmul__(self, other: Any) -> Any:
-        return other * self.as_fraction()
-
-    def __truediv__(self, other: Any) -> Any:
-        return self.as_fraction() / other
-
-    def __rtruediv__(self, other: Any) -> Any:
-        return other / self.as_fraction()
-
-    def __floordiv__(self, other: Any) -> Any:
-        return self.as_fraction() // other
-
-    def __rfloordiv__(self, other: Any) -> Any:
-        return other // self.as_fraction()
-
-    def __mod__(self, other: Any) -> Any:
-        return self.as_fraction() % other
-
-    def __rmod__(self, other: Any) -> Any:
-        return other % self.as_fraction()
-
-    def __pow__(self, other: Any) -> Any:
-        return self.as_fraction() ** other
-
-    def __rpow__(self, other: Any) -> Any:
-        return other ** self.as_fraction()
-
-    def __repr__(self) -> str:
-        return f"CountFraction({self._count}, {self._total})"
-
-    def __str__(self) -> str:
-        return f"{self._count}/{self._total}"
-
-    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
-        return (CountFraction, (self._count, self._total))
 
 
 # ---------------------------------------------------------------------------
@@ -271,11 +168,11 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
 
     Order by order: most hypothesis n-grams occur once, and an n-gram that occurs once is clipped to 1 if some
     reference has it and to 0 otherwise. So the matches start as the hypothesis's distinct n-grams less those no
-    reference has: one set difference against the references laid end to end, with a gap between them that no
-    n-gram crosses. Only an n-gram that occurs more than once in the hypothesis and is found in a reference has
-    its counts compared, one reference at a time. Order 1 compares the tokens themselves (no 1-tuples are made),
-    and an order without a match ends the counting: an (n+1)-gram found in a reference has its first n tokens
-    found there too.
+    reference has: the references' n-grams, laid end to end with a gap between them that no n-gram crosses, taken
+    away from the set of the hypothesis's in place. Only an n-gram that occurs more than once in the hypothesis
+    and is found in a reference has its counts compared, one reference at a time. Order 1 compares the tokens
+    themselves (no 1-tuples are made), and an order without a match ends the counting: an (n+1)-gram found in a
+    reference has its first n tokens found there too.
 
     >>> # "the" 3 times (the second reference has it 3 times) and "cat"; "the the" twice (the second has it twice),
     >>> # "the cat" once (the first has it)
@@ -296,10 +193,11 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
         for ref in references[1:]:
             joined.append(_GAP)
             joined += ref
-    distinct: set[Any] = set(hypothesis)
-    missing = distinct.difference(joined)
-    found = len(distinct) - len(missing)
-    if found and len(distinct) < length:  # some token occurs more than once: credit its other occurrences
+    missing: set[Any] = set(hypothesis)  # the distinct tokens, then (the references' taken away) those not found
+    distinct = len(missing)
+    missing.difference_update(joined)  # in place: a new set for the difference took a tenth of the time
+    found = distinct - len(missing)
+    if found and distinct < length:  # some token occurs more than once: credit its other occurrences
         tokens = Counter(hypothesis)
         for token in compress(tokens, map((1).__lt__, tokens.values())):
             if token not in missing:
@@ -314,10 +212,11 @@ def count_matches(references: Sequence[Tokens], hypothesis: Tokens, max_n: int) 
             break
         hyp_shifted.append(hypothesis[n - 1 :])
         ref_shifted.append(joined[n - 1 :])
-        distinct = set(zip(*hyp_shifted))
-        missing = distinct.difference(zip(*ref_shifted))
-        found = len(distinct) - len(missing)
-        if found and len(distinct) <= length - n:  # fewer distinct n-grams than n-grams: some occur again
+        missing = set(zip(*hyp_shifted))
+        distinct = len(missing)
+        missing.difference_update(zip(*ref_shifted))
+        found = distinct - len(missing)
+        if found and distinct <= length - n:  # fewer distinct n-grams than n-grams: some occur again
             counts = Counter(zip(*hyp_shifted))
             repeated = [gram for gram in compress(counts, map((1).__lt__, counts.values())) if gram not in missing]
             if repeated:
@@ -358,9 +257,12 @@ def closest_ref_length(ref_lens: Iterable[int], hyp_len: int) -> int:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NgramRow:
-    """One distinct hypothesis n-gram: its counts and how it is clipped."""
+class NgramRow(NamedTuple):
+    """One distinct hypothesis n-gram: its counts and how it is clipped.
+
+    A named tuple rather than a dataclass: a report on a long sentence makes thousands of rows, and a frozen
+    dataclass's ``__init__`` (one ``object.__setattr__`` per field) took a quarter of ``explain``'s time.
+    """
 
     ngram: Ngram
     hyp_count: int
@@ -561,6 +463,29 @@ class PooledCounts:
     ref_len: int
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for a corpus's counting (when it runs; as it was after).
+
+    Counting a corpus makes hundreds of thousands of short-lived tuples and
+    sets, and every few hundred of them start a collection.  None of them is
+    part of a reference cycle, so reference counting frees each one and the
+    collector finds nothing; but in a process that holds many objects (a
+    notebook, sacreBLEU's tokenizer caches) its full passes took a fifth of
+    ``corpus_score``'s time.  Cycles made elsewhere meanwhile are collected
+    after.  Nested or concurrent pauses leave the collector on at the end of
+    the one that paused it, never off.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def pooled_counts(
     list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int
 ) -> PooledCounts:
@@ -569,11 +494,12 @@ def pooled_counts(
     per_sentence = []
     hyp_lengths = []
     ref_length = 0
-    for refs, hyp in zip(list_of_references, hypotheses):
-        per_sentence.append(count_matches(refs, hyp, max_n))
-        hyp_len = len(hyp)
-        hyp_lengths.append(hyp_len)
-        ref_length += len(refs[0]) if len(refs) == 1 else closest_ref_length([len(r) for r in refs], hyp_len)
+    with collector_paused():
+        for refs, hyp in zip(list_of_references, hypotheses):
+            per_sentence.append(count_matches(refs, hyp, max_n))
+            hyp_len = len(hyp)
+            hyp_lengths.append(hyp_len)
+            ref_length += len(refs[0]) if len(refs) == 1 else closest_ref_length([len(r) for r in refs], hyp_len)
     matches = [sum(column) for column in zip(*per_sentence)] if per_sentence else [0] * max_n
     ngrams = [0] * max_n
     totals = [0] * max_n

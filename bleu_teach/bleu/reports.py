@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bleu_teach.bleu.arithmetic import BleuResult, Number
-from bleu_teach.bleu.counting import CountFraction, NgramRow, SentenceStatistics
+from bleu_teach.bleu.count_fraction import CountFraction
+from bleu_teach.bleu.counting import NgramRow, SentenceStatistics
 from bleu_teach.inputs.validation import Tokens
 from bleu_teach.views.document import (
     Block,

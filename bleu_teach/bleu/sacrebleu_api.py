@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from bleu_teach.bleu.arithmetic import SACREBLEU_SMOOTHING, sacrebleu_score_counts
-from bleu_teach.bleu.counting import closest_ref_length, count_matches, pooled_counts
+from bleu_teach.bleu.counting import closest_ref_length, collector_paused, count_matches, pooled_counts
 from bleu_teach.inputs.corpus_layout import check_inputs
 from bleu_teach.inputs.optional import needs
 from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, sacrebleu_tokens, tokenize
@@ -266,9 +266,10 @@ def _score(
     tok = _tokenizer(tokenize_name, lowercase)
     # The lean path of every corpus BLEU here (counting.pooled_counts): the same sums as adding up each segment's
     # segment_statistics row, without making the rows.
-    counted = pooled_counts(
-        [[tok(r) for r in refs if r is not None] for refs in references], list(map(tok, hypotheses)), max_order
-    )
+    with collector_paused():  # tokenizing makes a tuple per text: no collection is started by them either
+        counted = pooled_counts(
+            [[tok(r) for r in refs if r is not None] for refs in references], list(map(tok, hypotheses)), max_order
+        )
     matches, ngrams, sys_len, ref_len = list(counted.matches), list(counted.ngrams), counted.hyp_len, counted.ref_len
     ref_counts_seen = {len([r for r in refs if r is not None]) for refs in references}
 

@@ -22,7 +22,8 @@ from collections.abc import Callable, Hashable, Sequence
 from numbers import Real
 from typing import Any
 
-from bleu_teach.bleu.counting import CountFraction, count_matches
+from bleu_teach.bleu.count_fraction import CountFraction
+from bleu_teach.bleu.counting import count_matches
 from bleu_teach.views.formatting import number_ranges
 
 __all__ = [

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import numbers
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import repeat
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
 from bleu_teach.inputs.validation import MAX_ORDERS, preview, whole_number_text
@@ -160,7 +158,7 @@ def chrf_ngram_counts(
 
 
 class ChrfProfile:
-    """The n-grams of one text, order by order, counted as the corpus path compares them (no rows kept).
+    """The n-grams of one hypothesis, order by order, counted as the corpus path compares them (no rows kept).
 
     The same counts as :func:`chrf_ngram_counts`, in the same orders
     (characters 1..``char_order``, then words 1..``word_order``), with other
@@ -168,58 +166,76 @@ class ChrfProfile:
     a word n-gram a tuple of words, which name the same n-grams as
     sacreBLEU's strings (words hold no whitespace, so joining them with a
     space loses nothing), and are quicker to make.  ``lengths`` are the
-    numbers of n-grams of each order.
+    numbers of n-grams of each order.  :meth:`match` compares a reference
+    text with them.
 
-    >>> ChrfProfile("abcd", 4).match(ChrfProfile("abc", 4))
+    >>> ChrfProfile("abcd", 4).match("abc")
     [(3, 4, 3), (2, 3, 2), (1, 2, 1), (0, 1, 0)]
     """
 
-    __slots__ = ("counts", "lengths")
+    __slots__ = ("counts", "lengths", "char_order", "word_order", "whitespace")
 
     def __init__(
         self, text: str, char_order: int, word_order: int = 0, whitespace: bool = False, checked: bool = False
     ) -> None:
         if not checked:  # chrf_score checks the orders once for the whole corpus
             check_chrf_orders(char_order, word_order)
+        self.char_order, self.word_order, self.whitespace = char_order, word_order, whitespace
         line = chrf_characters(text, whitespace)
         _check_work(len(line), char_order)
-        self.counts = _counted(line, char_order)
+        self.counts = [Counter(stream) for stream in _streams(line, char_order)]
         self.lengths = [max(len(line) - n + 1, 0) for n in range(1, char_order + 1)]
         if word_order > 0:
             words = chrf_words(text)
-            self.counts += _counted(words, word_order)
+            self.counts += [Counter(stream) for stream in _streams(words, word_order)]
             self.lengths += [max(len(words) - n + 1, 0) for n in range(1, word_order + 1)]
 
-    def match(self, reference: ChrfProfile) -> list[tuple[int, int, int]]:
-        """Per order: (matched n-grams, hypothesis n-grams, reference n-grams), this text being the hypothesis.
+    def match(self, reference: str) -> list[tuple[int, int, int]]:
+        """Per order: (matched n-grams, hypothesis n-grams, reference n-grams) against one reference text.
 
-        matched = the sum over n-grams of min(count here, count in the
-        reference), taken over the side with fewer distinct n-grams.  Where
-        one side has no n-gram twice, each shared n-gram adds 1, so the sum
-        is the number of shared n-grams.
+        ``reference`` is prepared as this profile's text was (lowercased if
+        the metric lowercases).  matched = the sum over n-grams of min(count
+        here, count in the reference).  The reference's n-grams are made one
+        at a time and looked up here, and only those found here are counted:
+        an n-gram the hypothesis lacks adds nothing, so the reference is
+        never counted whole.  Where no n-gram is found twice, or the
+        hypothesis repeats none of this order, each adds 1 and the sum is
+        their number.
         """
-        out = []
-        for mine, theirs, hyp_len, ref_len in zip(self.counts, reference.counts, self.lengths, reference.lengths):
-            few, many = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
-            if len(mine) == hyp_len or len(theirs) == ref_len:
-                matched = sum(map(many.__contains__, few))
-            else:
-                matched = sum(map(min, few.values(), map(many.get, few, repeat(0))))
-            out.append((matched, hyp_len, ref_len))
+        line = chrf_characters(reference, self.whitespace)
+        _check_work(len(line), self.char_order)
+        chars = self.char_order
+        out = _matched(self.counts[:chars], self.lengths[:chars], line, chars)
+        if self.word_order > 0:
+            out += _matched(self.counts[chars:], self.lengths[chars:], chrf_words(reference), self.word_order)
         return out
 
 
-def _counted(items: Sequence[Any], orders: int) -> list[Counter[Any]]:
-    # Orders 1..orders: order 1 counts the items themselves, order n >= 2 the tuples of n items in a row (made
-    # by zip, straight into the Counter); an order longer than the items has none.
+def _streams(items: Sequence[Any], orders: int) -> list[Iterable[Any]]:
+    # Orders 1..orders, each as a stream of its n-grams: order 1 the items themselves, order n >= 2 the tuples of n
+    # items in a row (made by zip as they are consumed); an order longer than the items has none.
     if orders == 0:
         return []
     shifted = [items[i:] for i in range(min(orders, len(items)))]
-    return [Counter(items)] + [Counter(zip(*shifted[:n]) if n <= len(items) else ()) for n in range(2, orders + 1)]
+    return [items] + [zip(*shifted[:n]) if n <= len(items) else () for n in range(2, orders + 1)]
 
 
-@dataclass(frozen=True)
-class ChrfNgramRow:
+def _matched(
+    counts: Sequence[Counter[Any]], lengths: Sequence[int], items: Sequence[Any], orders: int
+) -> list[tuple[int, int, int]]:
+    # ChrfProfile.match for one kind (characters or words): the hypothesis's counts against the reference's items.
+    out = []
+    for n, (mine, hyp_len, stream) in enumerate(zip(counts, lengths, _streams(items, orders)), start=1):
+        found = Counter(filter(mine.__contains__, stream))  # the reference's n-grams that the hypothesis has
+        if len(mine) == hyp_len or len(found) == found.total():  # one side repeats none of them: 1 each
+            matched = len(found)
+        else:
+            matched = sum(map(min, found.values(), map(mine.__getitem__, found)))
+        out.append((matched, hyp_len, max(len(items) - n + 1, 0)))
+    return out
+
+
+class ChrfNgramRow(NamedTuple):
     """One distinct n-gram of the hypothesis or the reference, and how much of it matches.
 
     ``matched = min(hyp_count, ref_count)``: it counts toward precision
@@ -233,8 +249,7 @@ class ChrfNgramRow:
     matched: int
 
 
-@dataclass(frozen=True)
-class ChrfOrderCounts:
+class ChrfOrderCounts(NamedTuple):
     """The counts of one chrF order against one reference (or summed over a corpus).
 
     ``kind`` is ``"char"`` or ``"word"``.  ``matches`` is the sum over

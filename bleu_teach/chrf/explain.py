@@ -67,6 +67,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from bleu_teach.bleu.counting import collector_paused
 from bleu_teach.chrf.arithmetic import (
     BETA,
     CHAR_ORDER,
@@ -338,25 +339,25 @@ def chrf_score(
     per_hyp = check_inputs(hypotheses, references, orientation)
     kinds = [("char", n) for n in range(1, char_order + 1)] + [("word", n) for n in range(1, word_order + 1)]
     segments = []
-    for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
-        # The lean path: each text's n-grams once (ChrfProfile), bare counts per reference, records for the kept one.
-        hyp = ChrfProfile(_compared(hypothesis, settings), char_order, word_order, whitespace, checked=True)
-        positions, matched, scores = [], [], []
-        for j, reference in enumerate(refs):
-            if reference is None:
-                continue
-            counts = [
-                (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
-                for m, h, r in hyp.match(
-                    ChrfProfile(_compared(reference, settings), char_order, word_order, whitespace, checked=True)
-                )
-            ]
-            positions.append(j)
-            matched.append(counts)
-            scores.append(chrf_arithmetic([c[:3] for c in counts], beta, eps_smoothing)[-1])
-        best = _choose(scores)
-        kept = tuple(ChrfOrderCounts(kind, n, *c) for (kind, n), c in zip(kinds, matched[best]))
-        segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], kept))
+    with collector_paused():  # (see bleu_teach.bleu.counting.collector_paused)
+        for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
+            # The lean path: the hypothesis's n-grams counted once (ChrfProfile), each reference's looked up in
+            # them (bare counts per reference), records for the kept one.
+            hyp = ChrfProfile(_compared(hypothesis, settings), char_order, word_order, whitespace, checked=True)
+            positions, matched, scores = [], [], []
+            for j, reference in enumerate(refs):
+                if reference is None:
+                    continue
+                counts = [
+                    (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
+                    for m, h, r in hyp.match(_compared(reference, settings))
+                ]
+                positions.append(j)
+                matched.append(counts)
+                scores.append(chrf_arithmetic([c[:3] for c in counts], beta, eps_smoothing)[-1])
+            best = _choose(scores)
+            kept = tuple(ChrfOrderCounts(kind, n, *c) for (kind, n), c in zip(kinds, matched[best]))
+            segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], kept))
     totals = chrf_pool([s.counts for s in segments])
     result = chrf_from_counts(totals, beta, eps_smoothing)
     return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))

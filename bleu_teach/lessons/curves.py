@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bleu_teach.bleu.arithmetic import Number, brevity_penalty
-from bleu_teach.bleu.counting import CountFraction, closest_ref_length, pool, sentence_statistics
+from bleu_teach.bleu.count_fraction import CountFraction
+from bleu_teach.bleu.counting import closest_ref_length, pool, sentence_statistics
 from bleu_teach.bleu.explain import explain
 from bleu_teach.bleu.nltk_api import check_corpus
 from bleu_teach.bleu.smoothing import SMOOTHING_METHODS

@@ -34,8 +34,8 @@ def plain_data(value: Any) -> Any:
 
     Floats keep full precision (non-finite ones become the strings "nan",
     "inf", "-inf"); a fraction becomes ``{"numerator", "denominator",
-    "value"}`` with its counts as given (2/4 stays 2/4); a dataclass becomes
-    a dict with its ``type``, its fields and its public properties (but
+    "value"}`` with its counts as given (2/4 stays 2/4); a dataclass (or a
+    named tuple) becomes a dict with its ``type``, its fields and its public properties (but
     those that return records already among the fields, such as a report's
     best candidate, so that JSON holds each number once).
 
@@ -53,7 +53,7 @@ def plain_data(value: Any) -> Any:
         return {"numerator": int(value.numerator), "denominator": int(value.denominator), "value": float(value)}
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return value.to_dict()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_record(value):
         return _dataclass_data(value)
     if isinstance(value, Mapping):
         return {_key(k): plain_data(v) for k, v in value.items()}
@@ -82,11 +82,17 @@ def _properties(cls: type) -> list[str]:
     return names
 
 
+def _field_names(value: Any) -> list[str]:
+    # A record's public fields: a dataclass's (those shown in its repr) or a named tuple's.
+    if dataclasses.is_dataclass(value):
+        return [f.name for f in dataclasses.fields(value) if not f.name.startswith("_") and f.repr]
+    return [name for name in type(value)._fields if not name.startswith("_")]
+
+
 def _dataclass_data(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(value).__name__}
-    for field in dataclasses.fields(value):
-        if not field.name.startswith("_") and field.repr:
-            out[field.name] = plain_data(getattr(value, field.name))
+    for name in _field_names(value):
+        out[name] = plain_data(getattr(value, name))
     for name in _properties(type(value)):
         if name in out:
             continue
@@ -98,7 +104,10 @@ def _dataclass_data(value: Any) -> dict[str, Any]:
 
 
 def _is_record(value: Any) -> bool:
-    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+    # A dataclass instance, or a named tuple (a row of a report's table, such as counting.NgramRow).
+    if isinstance(value, type):
+        return False
+    return dataclasses.is_dataclass(value) or (isinstance(value, tuple) and hasattr(type(value), "_fields"))
 
 
 class Viewable:
