@@ -1,4 +1,4 @@
-"""Counting a corpus pauses Python's cycle collector, and leaves it as it found it."""
+"""Counting a corpus (or a report's rows) pauses Python's cycle collector, and leaves it as it found it."""
 
 from __future__ import annotations
 
@@ -32,8 +32,12 @@ def _corpus(segments: int) -> tuple[list[str], list[list[str]]]:
             (counting, "count_matches"),
         ),
         (lambda h, r: bt.chrf_score(h, r), (ChrfProfile, "match")),
+        (
+            lambda h, r: [bt.explain([t.split() for t in refs], t.split()) for t, refs in zip(h, r)],
+            (counting, "_order"),
+        ),
     ],
-    ids=["corpus_score", "corpus_bleu", "chrf_score"],
+    ids=["corpus_score", "corpus_bleu", "chrf_score", "explain"],
 )
 def test_every_segment_is_counted_with_the_collector_paused(score, counter, monkeypatch):
     owner, name = counter

@@ -429,7 +429,8 @@ def sentence_statistics(
     length = Lengths(len(hypothesis), ref_lens, closest_ref_length(ref_lens, len(hypothesis)))
     if rows:
         check_counting_work(references, hypothesis, max_n)
-        orders = tuple(_order(references, hypothesis, n) for n in range(1, max_n + 1))
+        with collector_paused():  # a long sentence's rows are thousands of tuples that the report keeps
+            orders = tuple(_order(references, hypothesis, n) for n in range(1, max_n + 1))
     else:
         matched = count_matches(references, hypothesis, max_n)
         orders = tuple(OrderCounts(n, matched[n - 1], max(0, len(hypothesis) - n + 1)) for n in range(1, max_n + 1))
@@ -465,16 +466,16 @@ class PooledCounts:
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector for a corpus's counting (when it runs; as it was after).
+    """Pause Python's cycle collector while counting makes many objects (when it runs; as it was after).
 
-    Counting a corpus makes hundreds of thousands of short-lived tuples and
-    sets, and every few hundred of them start a collection.  None of them is
-    part of a reference cycle, so reference counting frees each one and the
-    collector finds nothing; but in a process that holds many objects (a
-    notebook, sacreBLEU's tokenizer caches) its full passes took a fifth of
-    ``corpus_score``'s time.  Cycles made elsewhere meanwhile are collected
-    after.  Nested or concurrent pauses leave the collector on at the end of
-    the one that paused it, never off.
+    A corpus's counting makes hundreds of thousands of tuples, sets and lists
+    (and a long sentence's report keeps thousands of rows); each few hundred
+    that are kept start a collection.  None of them is part of a reference
+    cycle, so the collector finds nothing to free; but in a process that holds
+    many objects (a notebook, sacreBLEU's tokenizer caches) its full passes
+    took a fifth of ``corpus_score``'s time.  Cycles made elsewhere meanwhile
+    are collected after.  Nested or concurrent pauses leave the collector on
+    at the end of the one that paused it, never off.
     """
     if not gc.isenabled():
         yield
