@@ -22,8 +22,8 @@ from typing import Any
 
 from bleu_teach.bleu import arithmetic, counting
 from bleu_teach.bleu.arithmetic import Number, score_counts
+from bleu_teach.bleu.count_fraction import CountFraction
 from bleu_teach.bleu.counting import (
-    CountFraction,
     Ngram,
     order_statistics,
     pooled_counts,
