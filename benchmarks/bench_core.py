@@ -219,11 +219,13 @@ def main() -> None:
 
     # How much of chrf_score is the counting itself: each hypothesis's n-grams counted (ChrfProfile) and each
     # reference's looked up in them (match), nothing else (no records, no arithmetic, no choice of reference).
+    from bleu_teach.bleu.counting import collector_paused
     from bleu_teach.chrf.counting import ChrfProfile
 
     def count_only() -> None:
-        for text, reference in zip(chrf_texts, chrf_refs):
-            ChrfProfile(text, 6, 0, checked=True).match(reference)
+        with collector_paused():  # as chrf_score counts
+            for text, reference in zip(chrf_texts, chrf_refs):
+                ChrfProfile(text, 6, 0, checked=True).match(reference)
 
     counting, peer, _, _ = median_times(count_only, lambda: sacrebleu.corpus_chrf(chrf_texts, [chrf_refs]), repeats)
     print(

@@ -472,3 +472,12 @@ def test_exported_and_counting_stays_in_statistics():
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
     assert not any(m and m.split(".")[0] == "sacrebleu" for m in imported)
+
+
+def test_a_profile_is_matched_with_a_text_and_says_so_otherwise():
+    from bleu_teach.chrf.counting import ChrfProfile
+
+    profile = ChrfProfile("the cat", 6)
+    assert profile.match("the cat") == [(m, m, m) for m in (6, 5, 4, 3, 2, 1)]
+    with pytest.raises(TypeError, match="reference's text"):
+        profile.match(ChrfProfile("the cat", 6))  # type: ignore[arg-type]

@@ -73,3 +73,73 @@ def test_the_collector_is_left_as_it_was():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_pauses_in_two_threads_end_with_the_last():
+    import threading
+
+    first_in, second_in, first_out, second_may_end = (threading.Event() for _ in range(4))
+    seen: dict[str, bool] = {}
+
+    def first() -> None:
+        with collector_paused():
+            first_in.set()
+            second_in.wait(5)
+        first_out.set()
+
+    def second() -> None:
+        first_in.wait(5)
+        with collector_paused():
+            second_in.set()
+            first_out.wait(5)
+            seen["after the first ended"] = gc.isenabled()
+            second_may_end.wait(5)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    first_out.wait(5)
+    second_in.wait(5)
+    while "after the first ended" not in seen and threads[1].is_alive():
+        threads[1].join(0.01)
+    second_may_end.set()
+    for thread in threads:
+        thread.join(5)
+    assert seen == {"after the first ended": False}  # still paused: the second had not ended
+    assert gc.isenabled()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork on this platform")
+def test_a_child_forked_during_a_pause_has_the_collector_running():
+    import os
+    import threading
+
+    paused, may_end = threading.Event(), threading.Event()
+
+    def counting_thread() -> None:
+        with collector_paused():
+            paused.set()
+            may_end.wait(5)
+
+    thread = threading.Thread(target=counting_thread)
+    thread.start()
+    paused.wait(5)
+    assert not gc.isenabled()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the pausing thread does not exist here
+        try:
+            on = gc.isenabled()
+            with collector_paused():  # and a pause of its own still works
+                during = gc.isenabled()
+            os.write(write, f"{on} {during} {gc.isenabled()}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 100).decode()
+    os.close(read)
+    os.waitpid(pid, 0)
+    may_end.set()
+    thread.join(5)
+    assert answer == "True False True"
+    assert gc.isenabled()

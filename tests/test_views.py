@@ -111,6 +111,17 @@ def test_json_keeps_every_number_a_bleu_report_shows():
     assert data["log_sum"] == report.log_sum and data["notes"] == list(report.notes)
 
 
+def test_a_users_named_tuple_token_stays_a_list_in_json():
+    from collections import namedtuple
+
+    token = namedtuple("Token", "word tag")
+    the, cat = token("the", "DT"), token("cat", "NN")
+    data = bt.explain([[the, cat]], [the, cat], weights=(0.5, 0.5)).to_dict()
+    assert data["hypothesis"] == [["the", "DT"], ["cat", "NN"]]
+    assert data["orders"][0]["rows"][0]["ngram"] == [["the", "DT"]]
+    assert data["orders"][0]["rows"][0]["type"] == "NgramRow"  # the package's own row is a record
+
+
 def test_render_offers_every_format_and_refuses_others():
     report = bt.explain(REFS, HYP)
     assert [render(report, f)[:0] for f in FORMATS] == [""] * len(FORMATS)

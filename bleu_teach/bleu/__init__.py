@@ -1,1 +1,4 @@
-"""BLEU: counting -> smoothing -> arithmetic -> reports, with NLTK's and sacreBLEU's APIs (standard library only)."""
+"""BLEU: count_fraction -> counting -> smoothing -> arithmetic -> reports, with NLTK's and sacreBLEU's APIs.
+
+Standard library only.
+"""

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import gc
 import itertools
+import os
+import threading
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -464,6 +466,16 @@ class PooledCounts:
     ref_len: int
 
 
+#: How many pauses of the cycle collector are running (in any thread), and whether it ran before the first began.
+#: The collector is switched for the whole process, so the pauses are counted under a lock: it runs again when
+#: the last one ends, not when the first does.
+_pause_lock = threading.Lock()
+_pauses = 0
+_collector_was_on = False
+#: Counts the forks: a pause begun before a fork and ending in the child was counted out at the fork.
+_forks = 0
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cycle collector while counting makes many objects (when it runs; as it was after).
@@ -474,17 +486,42 @@ def collector_paused() -> Iterator[None]:
     cycle, so the collector finds nothing to free; but in a process that holds
     many objects (a notebook, sacreBLEU's tokenizer caches) its full passes
     took a fifth of ``corpus_score``'s time.  Cycles made elsewhere meanwhile
-    are collected after.  Nested or concurrent pauses leave the collector on
-    at the end of the one that paused it, never off.
+    are collected after.
+
+    The collector is one for the whole process: pauses in several threads
+    (the classroom server scores in worker threads) are counted, and it runs
+    again when the last one ends, if it ran before the first began.  A child
+    process forked during a pause has it running.
     """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
+    global _pauses, _collector_was_on
+    with _pause_lock:
+        forks = _forks
+        if _pauses == 0:
+            _collector_was_on = gc.isenabled()
+            gc.disable()
+        _pauses += 1
     try:
         yield
     finally:
+        with _pause_lock:
+            if forks == _forks:
+                _pauses -= 1
+                if _pauses == 0 and _collector_was_on:
+                    gc.enable()
+
+
+def _after_fork_in_child() -> None:
+    # The child has only the thread that forked: the pauses running at the fork are over in it.
+    global _pause_lock, _pauses, _forks
+    _pause_lock = threading.Lock()  # another thread may have held it at the fork
+    if _pauses and _collector_was_on:
         gc.enable()
+    _pauses = 0
+    _forks += 1
+
+
+if hasattr(os, "register_at_fork"):  # not on every platform (WebAssembly has no fork)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def pooled_counts(

@@ -193,15 +193,20 @@ class ChrfProfile:
     def match(self, reference: str) -> list[tuple[int, int, int]]:
         """Per order: (matched n-grams, hypothesis n-grams, reference n-grams) against one reference text.
 
-        ``reference`` is prepared as this profile's text was (lowercased if
-        the metric lowercases).  matched = the sum over n-grams of min(count
-        here, count in the reference).  The reference's n-grams are made one
+        ``reference`` must be prepared as this profile's text was (the
+        caller lowercases both if the metric lowercases).  matched = the sum
+        over n-grams of min(count here, count in the reference).  The reference's n-grams are made one
         at a time and looked up here, and only those found here are counted:
         an n-gram the hypothesis lacks adds nothing, so the reference is
         never counted whole.  Where no n-gram is found twice, or the
         hypothesis repeats none of this order, each adds 1 and the sum is
         their number.
         """
+        if not isinstance(reference, str):
+            raise TypeError(
+                f"ChrfProfile.match takes the reference's text (a str), not {type(reference).__name__}; "
+                "the hypothesis is the profile."
+            )
         line = chrf_characters(reference, self.whitespace)
         _check_work(len(line), self.char_order)
         chars = self.char_order
@@ -226,7 +231,8 @@ def _matched(
     # ChrfProfile.match for one kind (characters or words): the hypothesis's counts against the reference's items.
     out = []
     for n, (mine, hyp_len, stream) in enumerate(zip(counts, lengths, _streams(items, orders)), start=1):
-        found = Counter(filter(mine.__contains__, stream))  # the reference's n-grams that the hypothesis has
+        # the reference's n-grams that the hypothesis has (none if it has no n-gram of this order)
+        found = Counter(filter(mine.__contains__, stream)) if mine else Counter()
         if len(mine) == hyp_len or len(found) == found.total():  # one side repeats none of them: 1 each
             matched = len(found)
         else:

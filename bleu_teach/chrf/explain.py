@@ -249,9 +249,10 @@ def explain_chrf(
         if reference is None:
             continue
         ref_compared = _compared(reference, settings)
-        counts = chrf_order_counts(
-            hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace), char_order, rows=True
-        )
+        with collector_paused():  # a long text's rows are thousands of records that the report keeps
+            counts = chrf_order_counts(
+                hyp_counts, chrf_ngram_counts(ref_compared, char_order, word_order, whitespace), char_order, rows=True
+            )
         candidates.append(
             ChrfCandidate(
                 index=i,

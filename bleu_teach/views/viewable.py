@@ -34,10 +34,12 @@ def plain_data(value: Any) -> Any:
 
     Floats keep full precision (non-finite ones become the strings "nan",
     "inf", "-inf"); a fraction becomes ``{"numerator", "denominator",
-    "value"}`` with its counts as given (2/4 stays 2/4); a dataclass (or a
-    named tuple) becomes a dict with its ``type``, its fields and its public properties (but
-    those that return records already among the fields, such as a report's
-    best candidate, so that JSON holds each number once).
+    "value"}`` with its counts as given (2/4 stays 2/4); a record (a
+    dataclass, or one of the package's own named tuples such as a report's
+    n-gram rows) becomes a dict with its ``type``, its fields and its public
+    properties (but those that return records already among the fields, such
+    as a report's best candidate, so that JSON holds each number once).  A
+    user's named tuple (a token, say) stays a list, as any tuple does.
 
     >>> from fractions import Fraction
     >>> plain_data({"p": Fraction(1, 2), "score": 0.1, "ngram": ("the", "cat")})
@@ -54,7 +56,7 @@ def plain_data(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return value.to_dict()
     if _is_record(value):
-        return _dataclass_data(value)
+        return _record_data(value)
     if isinstance(value, Mapping):
         return {_key(k): plain_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -89,7 +91,7 @@ def _field_names(value: Any) -> list[str]:
     return [name for name in type(value)._fields if not name.startswith("_")]
 
 
-def _dataclass_data(value: Any) -> dict[str, Any]:
+def _record_data(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(value).__name__}
     for name in _field_names(value):
         out[name] = plain_data(getattr(value, name))
@@ -104,10 +106,18 @@ def _dataclass_data(value: Any) -> dict[str, Any]:
 
 
 def _is_record(value: Any) -> bool:
-    # A dataclass instance, or a named tuple (a row of a report's table, such as counting.NgramRow).
+    # A dataclass instance, or a named tuple of the package's own (a row of a report's table, such as
+    # bleu.counting.NgramRow); a named tuple from elsewhere (a user's token) is a tuple like any other.
     if isinstance(value, type):
         return False
-    return dataclasses.is_dataclass(value) or (isinstance(value, tuple) and hasattr(type(value), "_fields"))
+    if dataclasses.is_dataclass(value):
+        return True
+    kind = type(value)
+    return isinstance(value, tuple) and hasattr(kind, "_fields") and kind.__module__.startswith(_PACKAGE)
+
+
+#: The package's name, for "one of the package's own classes".
+_PACKAGE = __name__.split(".")[0] + "."
 
 
 class Viewable:
@@ -143,7 +153,7 @@ class Viewable:
     def to_dict(self) -> dict[str, Any]:
         """Every number of the result, JSON-ready, at full precision."""
         if dataclasses.is_dataclass(self):
-            return _dataclass_data(self)
+            return _record_data(self)
         raise NotImplementedError(f"{type(self).__name__} has no to_dict")
 
     def to_json(self, indent: int | None = 2) -> str:
