@@ -25,6 +25,7 @@ from bleu_teach.bleu.arithmetic import Number, score_counts
 from bleu_teach.bleu.count_fraction import CountFraction
 from bleu_teach.bleu.counting import (
     Ngram,
+    collector_paused,
     order_statistics,
     pooled_counts,
 )
@@ -249,10 +250,12 @@ def corpus_bleu(
     group, several, defaults = check_weights(weights)
     func, name = resolve_smoothing(smoothing_function, "smoothing_function")
     auto_reweigh = check_bool(auto_reweigh, "auto_reweigh")  # NLTK would read "no" as true
-    refs_list, hyps = check_corpus(list_of_references, hypotheses)
-    max_n = max(len(w) for w in group)
-    counts = pooled_counts(refs_list, hyps, max_n)
-    results = score_counts(counts, group, func, name, auto_reweigh, refs_list[-1], hyps[-1], defaults)
+    with collector_paused():  # checking makes a tuple per sentence; none is seen by the collector
+        refs_list, hyps = check_corpus(list_of_references, hypotheses)
+        counts = pooled_counts(refs_list, hyps, max(len(w) for w in group))
+        last_refs, last_hyp = refs_list[-1], hyps[-1]  # what NLTK's smoothing functions are given
+        del refs_list, hyps  # gone before the collector runs again, so that it never walks them
+    results = score_counts(counts, group, func, name, auto_reweigh, last_refs, last_hyp, defaults)
     scores = [r.score for r in results]
     return scores if several and len(scores) > 1 else scores[0]
 

@@ -266,10 +266,9 @@ def _score(
     tok = _tokenizer(tokenize_name, lowercase)
     # The lean path of every corpus BLEU here (counting.pooled_counts): the same sums as adding up each segment's
     # segment_statistics row, without making the rows.
-    with collector_paused():  # tokenizing makes a tuple per text: no collection is started by them either
-        counted = pooled_counts(
-            [[tok(r) for r in refs if r is not None] for refs in references], list(map(tok, hypotheses)), max_order
-        )
+    counted = pooled_counts(
+        [[tok(r) for r in refs if r is not None] for refs in references], list(map(tok, hypotheses)), max_order
+    )
     matches, ngrams, sys_len, ref_len = list(counted.matches), list(counted.ngrams), counted.hyp_len, counted.ref_len
     ref_counts_seen = {len([r for r in refs if r is not None]) for refs in references}
 
@@ -332,10 +331,18 @@ def corpus_score(
     _check_options(
         tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order, "effective_order"
     )
-    per_hyp = check_inputs(hypotheses, references, orientation)
-    return _score(
-        hypotheses, per_hyp, tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order
-    )
+    with collector_paused():  # checking, tokenizing and counting a corpus make many objects, none in a cycle
+        # (the checked lists are held by _score's call alone: gone before the collector runs again)
+        return _score(
+            hypotheses,
+            check_inputs(hypotheses, references, orientation),
+            tokenize,
+            lowercase,
+            smooth_method,
+            smooth_value,
+            max_ngram_order,
+            effective_order,
+        )
 
 
 def sentence_score(

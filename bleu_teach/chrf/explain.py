@@ -337,10 +337,10 @@ def chrf_score(
     (57.68, [0, 1])
     """
     settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    per_hyp = check_inputs(hypotheses, references, orientation)
     kinds = [("char", n) for n in range(1, char_order + 1)] + [("word", n) for n in range(1, word_order + 1)]
     segments = []
-    with collector_paused():  # (see bleu_teach.bleu.counting.collector_paused)
+    with collector_paused():  # checking and counting a corpus make many objects, none in a cycle
+        per_hyp = check_inputs(hypotheses, references, orientation)
         for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
             # The lean path: the hypothesis's n-grams counted once (ChrfProfile), each reference's looked up in
             # them (bare counts per reference), records for the kept one.
@@ -359,6 +359,7 @@ def chrf_score(
             best = _choose(scores)
             kept = tuple(ChrfOrderCounts(kind, n, *c) for (kind, n), c in zip(kinds, matched[best]))
             segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], kept))
+        del per_hyp  # gone before the collector runs again, so that it never walks them
     totals = chrf_pool([s.counts for s in segments])
     result = chrf_from_counts(totals, beta, eps_smoothing)
     return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))
