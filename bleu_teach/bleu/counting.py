@@ -490,8 +490,9 @@ def collector_paused() -> Iterator[None]:
 
     The collector is one for the whole process: pauses in several threads
     (the classroom server scores in worker threads) are counted, and it runs
-    again when the last one ends, if it ran before the first began.  A child
-    process forked during a pause has it running.
+    again when the last one ends, if it ran before the first began (so code
+    that switches it off in another thread meanwhile finds it on again after).
+    A child process forked during a pause has it running.
     """
     global _pauses, _collector_was_on
     with _pause_lock:
