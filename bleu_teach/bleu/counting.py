@@ -530,15 +530,10 @@ def pooled_counts(
 ) -> PooledCounts:
     """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
     max_n = check_counted_orders(max_n)
-    per_sentence = []
-    hyp_lengths = []
-    ref_length = 0
     with collector_paused():
-        for refs, hyp in zip(list_of_references, hypotheses):
-            per_sentence.append(count_matches(refs, hyp, max_n))
-            hyp_len = len(hyp)
-            hyp_lengths.append(hyp_len)
-            ref_length += len(refs[0]) if len(refs) == 1 else closest_ref_length([len(r) for r in refs], hyp_len)
+        per_sentence = list(map(count_matches, list_of_references, hypotheses, repeat(max_n)))
+    hyp_lengths = list(map(len, hypotheses[: len(per_sentence)]))
+    ref_length = sum(map(_reference_length, list_of_references, hyp_lengths))
     matches = [sum(column) for column in zip(*per_sentence)] if per_sentence else [0] * max_n
     ngrams = [0] * max_n
     totals = [0] * max_n
@@ -549,6 +544,11 @@ def pooled_counts(
         for i in range(hyp_len, max_n):
             totals[i] += sentences  # an order the sentence has no n-grams of counts as 0/1 (NLTK's rule)
     return PooledCounts(tuple(matches), tuple(totals), tuple(ngrams), sum(hyp_lengths), ref_length)
+
+
+def _reference_length(references: Sequence[Tokens], hyp_len: int) -> int:
+    # The reference length r that one sentence adds to the corpus's.
+    return len(references[0]) if len(references) == 1 else closest_ref_length(list(map(len, references)), hyp_len)
 
 
 def pool(sentences: Sequence[SentenceStatistics]) -> PooledCounts:
