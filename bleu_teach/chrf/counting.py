@@ -195,12 +195,12 @@ class ChrfProfile:
 
         ``reference`` must be prepared as this profile's text was (the
         caller lowercases both if the metric lowercases).  matched = the sum
-        over n-grams of min(count here, count in the reference).  The reference's n-grams are made one
-        at a time and looked up here, and only those found here are counted:
-        an n-gram the hypothesis lacks adds nothing, so the reference is
-        never counted whole.  Where no n-gram is found twice, or the
-        hypothesis repeats none of this order, each adds 1 and the sum is
-        their number.
+        over n-grams of min(count here, count in the reference).  The
+        reference's n-grams are made one at a time and looked up here, and
+        only those found here are counted: an n-gram the hypothesis lacks
+        adds nothing, so the reference is never counted whole.  Where no
+        n-gram is found twice, or the hypothesis repeats none of this order,
+        each adds 1 and the sum is their number.
         """
         if not isinstance(reference, str):
             raise TypeError(
