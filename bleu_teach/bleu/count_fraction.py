@@ -1,10 +1,4 @@
-"""CountFraction: a modified precision p_n as an exact fraction that keeps the counts it was made from.
-
-NLTK's smoothing methods read p_n's numerator and denominator as the clipped
-count and the number of hypothesis n-grams (method 1 adds epsilon to a zero
-numerator and divides by the original denominator), so 2/4 must stay 2/4;
-:class:`fractions.Fraction` would reduce it to 1/2.
-"""
+"""CountFraction: a modified precision p_n as an exact fraction that keeps the counts it was made from."""
 
 from __future__ import annotations
 

@@ -528,10 +528,13 @@ if hasattr(os, "register_at_fork"):  # not on every platform (WebAssembly has no
 def pooled_counts(
     list_of_references: Sequence[Sequence[Tokens]], hypotheses: Sequence[Tokens], max_n: int
 ) -> PooledCounts:
-    """Add up matches, n-gram counts and lengths over a corpus (the lean path)."""
+    """Add up matches, n-gram counts and lengths over a corpus (the lean path).
+
+    The public corpus functions call it with the cycle collector paused (:func:`collector_paused`), around their
+    checking of the input too.
+    """
     max_n = check_counted_orders(max_n)
-    with collector_paused():
-        per_sentence = list(map(count_matches, list_of_references, hypotheses, repeat(max_n)))
+    per_sentence = list(map(count_matches, list_of_references, hypotheses, repeat(max_n)))
     hyp_lengths = list(map(len, hypotheses[: len(per_sentence)]))
     ref_length = sum(map(_reference_length, list_of_references, hyp_lengths))
     matches = [sum(column) for column in zip(*per_sentence)] if per_sentence else [0] * max_n

@@ -105,6 +105,10 @@ def _record_data(value: Any) -> dict[str, Any]:
     return out
 
 
+#: The package's name, for "one of the package's own classes".
+_PACKAGE = __name__.split(".")[0] + "."
+
+
 def _is_record(value: Any) -> bool:
     # A dataclass instance, or a named tuple of the package's own (a row of a report's table, such as
     # bleu.counting.NgramRow); a named tuple from elsewhere (a user's token) is a tuple like any other.
@@ -114,10 +118,6 @@ def _is_record(value: Any) -> bool:
         return True
     kind = type(value)
     return isinstance(value, tuple) and hasattr(kind, "_fields") and kind.__module__.startswith(_PACKAGE)
-
-
-#: The package's name, for "one of the package's own classes".
-_PACKAGE = __name__.split(".")[0] + "."
 
 
 class Viewable:
