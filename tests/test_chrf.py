@@ -259,15 +259,19 @@ def test_chrf_score_equals_sacrebleu_corpus_score(case, opts, parity_counter):
     metric = CHRF(**opts)
     expected = metric.corpus_score(hyps, streams)
     segment_stats = []  # each segment's statistics: those of its first reference with the highest chrF
+    segment_scores = []  # and that chrF
     for hyp, refs in zip(hyps, per_hyp, strict=True):
         present = [r for r in refs if r is not None]
         alone = [CHRF(**opts).sentence_score(hyp, [r]).score for r in present]
         segment_stats.append(oracle_statistics(hyp, present[alone.index(max(alone))], **opts))
+        segment_scores.append(max(alone))
 
     got = chrf_score(hyps, per_hyp, **opts, orientation="per_hypothesis")
     assert got.score == pytest.approx(expected.score, abs=TOL, rel=0)
     assert got.name == expected.name
     assert [flat(s.counts) for s in got.segments] == segment_stats
+    for segment, score in zip(got.segments, segment_scores, strict=True):
+        assert segment.score == pytest.approx(score, abs=TOL, rel=0)
     assert flat(got.totals) == [sum(column) for column in zip(*segment_stats)]
     assert chrf_score(hyps, streams, **opts, orientation="streams").score == got.score
 
@@ -369,6 +373,23 @@ def test_corpus_sums_counts_rather_than_averaging_segments(parity_counter):
     assert [s.chosen for s in got.segments] == [0, 1]
     assert "corpus (summed)" in got.to_text() and "mean of the segment scores" in repr(got)
     parity_counter["chrf_corpus"] += 1
+
+
+def test_a_corpus_segment_keeps_its_counts_and_shows_them_as_a_report_does():
+    hyps = [HYP, "a bird sings"]
+    refs = [[REF], ["a bird is singing", None, "the bird sings"]]
+    segment = chrf_score(hyps, refs, word_order=2).segments[1]
+    report = explain_chrf(hyps[1], refs[1], word_order=2)
+    assert (segment.index, segment.chosen, segment.n_references) == (1, 2, 2)
+    assert segment.score == report.score  # the same arithmetic on the same counts
+    kept = [o.counts for o in report.best.result.orders]
+    assert [o[:6] for o in segment.counts] == [o[:6] for o in kept]  # all but the n-gram table
+    assert all(o.rows == () for o in segment.counts)
+    data = chrf_score(hyps, refs, word_order=2).to_dict()["segments"][1]
+    assert list(data) == ["type", "index", "chosen", "n_references", "score", "counts"]
+    assert data["score"] == report.score
+    assert [(o["kind"], o["n"], o["matches"]) for o in data["counts"]] == [(o.kind, o.n, o.matches) for o in kept]
+    assert repr(segment).startswith(f"ChrfSegment(index=1, chosen=2, n_references=2, score={report.score!r}, counts=(")
 
 
 def test_corpus_view_shows_the_first_segments_and_says_how_many_more():

@@ -266,11 +266,10 @@ def _score(
     tok = _tokenizer(tokenize_name, lowercase)
     # The lean path of every corpus BLEU here (counting.pooled_counts): the same sums as adding up each segment's
     # segment_statistics row, without making the rows.
-    counted = pooled_counts(
-        [[tok(r) for r in refs if r is not None] for refs in references], list(map(tok, hypotheses)), max_order
-    )
+    tokenized = [[tok(r) for r in refs if r is not None] for refs in references]
+    counted = pooled_counts(tokenized, list(map(tok, hypotheses)), max_order)
     matches, ngrams, sys_len, ref_len = list(counted.matches), list(counted.ngrams), counted.hyp_len, counted.ref_len
-    ref_counts_seen = {len([r for r in refs if r is not None]) for refs in references}
+    ref_counts_seen = set(map(len, tokenized))
 
     # sacreBLEU's signature says nrefs:var when segments have different numbers of references.
     num_refs = ref_counts_seen.pop() if len(ref_counts_seen) == 1 else -1

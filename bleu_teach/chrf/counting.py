@@ -12,6 +12,8 @@ from __future__ import annotations
 import numbers
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import compress
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
@@ -29,6 +31,8 @@ __all__ = [
     "chrf_ngram_counts",
     "chrf_order_counts",
     "chrf_pool",
+    "chrf_sums",
+    "order_kinds",
     "ChrfProfile",
 ]
 
@@ -198,9 +202,12 @@ class ChrfProfile:
         over n-grams of min(count here, count in the reference).  The
         reference's n-grams are made one at a time and looked up here, and
         only those found here are counted: an n-gram the hypothesis lacks
-        adds nothing, so the reference is never counted whole.  Where no
-        n-gram is found twice, or the hypothesis repeats none of this order,
-        each adds 1 and the sum is their number.
+        adds nothing, so the reference is never counted whole.  Where the
+        hypothesis repeats none of this order, each n-gram found adds 1 and
+        the sum is the number of distinct ones found (collected in a set);
+        otherwise those found are counted, each adds 1, and only one found
+        more than once is looked up here to add min(count there, count
+        here) - 1 more.
         """
         if not isinstance(reference, str):
             raise TypeError(
@@ -231,12 +238,15 @@ def _matched(
     # ChrfProfile.match for one kind (characters or words): the hypothesis's counts against the reference's items.
     out = []
     for n, (mine, hyp_len, stream) in enumerate(zip(counts, lengths, _streams(items, orders)), start=1):
-        # the reference's n-grams that the hypothesis has (none if it has no n-gram of this order)
-        found = Counter(filter(mine.__contains__, stream)) if mine else Counter()
-        if len(mine) == hyp_len or len(found) == found.total():  # one side repeats none of them: 1 each
+        if len(mine) == hyp_len:  # the hypothesis repeats none of them (or has none): each one found adds 1
+            matched = len(mine.keys() & stream) if mine else 0  # the distinct ones found, a set made in one pass
+        else:  # the reference's n-grams that the hypothesis has, counted
+            found = Counter(filter(mine.__contains__, stream))
+            # each adds 1, and one found more than once min(count there, count here) - 1 more
+            twice = list(compress(found, map((1).__lt__, found.values())))
             matched = len(found)
-        else:
-            matched = sum(map(min, found.values(), map(mine.__getitem__, found)))
+            if twice:
+                matched += sum(map(min, map(found.__getitem__, twice), map(mine.__getitem__, twice))) - len(twice)
         out.append((matched, hyp_len, max(len(items) - n + 1, 0)))
     return out
 
@@ -355,14 +365,35 @@ def chrf_pool(segments: Sequence[Sequence[ChrfOrderCounts]]) -> tuple[ChrfOrderC
     """
     if not segments:
         return ()
-    return tuple(
-        ChrfOrderCounts(
-            first.kind,
-            first.n,
-            matches=sum(s[i].matches for s in segments),
-            hyp_total=sum(s[i].hyp_total for s in segments),
-            ref_total=sum(s[i].ref_total for s in segments),
-            hyp_ngrams=sum(s[i].hyp_ngrams for s in segments),
-        )
-        for i, first in enumerate(segments[0])
-    )
+    kinds = [(order.kind, order.n) for order in segments[0]]
+    return chrf_sums(kinds, [tuple(map(_SUMMED, segment)) for segment in segments])
+
+
+#: The counts of a :class:`ChrfOrderCounts` that a corpus adds up, in its fields' order.
+_SUMMED = attrgetter("matches", "hyp_total", "ref_total", "hyp_ngrams")
+
+
+def chrf_sums(
+    kinds: Sequence[tuple[str, int]], segments: Iterable[Sequence[tuple[int, int, int, int]]]
+) -> tuple[ChrfOrderCounts, ...]:
+    """:func:`chrf_pool` on bare counts: per segment and order (matches, hyp_total, ref_total, hyp_ngrams).
+
+    ``kinds`` names the orders (:func:`order_kinds`).
+
+    >>> chrf_sums([("char", 1)], [[(2, 3, 4, 3)], [(1, 1, 2, 1)]])
+    (ChrfOrderCounts(kind='char', n=1, matches=3, hyp_total=4, ref_total=6, hyp_ngrams=4, rows=()),)
+    """
+    sums = []
+    for (kind, n), column in zip(kinds, zip(*segments)):  # order by order, a column of the segments
+        matches, hyp_total, ref_total, hyp_ngrams = map(sum, zip(*column))
+        sums.append(ChrfOrderCounts(kind, n, matches, hyp_total, ref_total, hyp_ngrams))
+    return tuple(sums)
+
+
+def order_kinds(char_order: int, word_order: int) -> list[tuple[str, int]]:
+    """chrF's orders in sacreBLEU's order, each as (kind, n): characters 1..``char_order``, then words.
+
+    >>> order_kinds(2, 1)
+    [('char', 1), ('char', 2), ('word', 1)]
+    """
+    return [("char", n) for n in range(1, char_order + 1)] + [("word", n) for n in range(1, word_order + 1)]

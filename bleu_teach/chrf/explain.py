@@ -79,14 +79,14 @@ from bleu_teach.chrf.arithmetic import (
     chrf_from_counts,
 )
 from bleu_teach.chrf.counting import (
-    ChrfOrderCounts,
     ChrfProfile,
     check_chrf_orders,
     chrf_characters,
     chrf_ngram_counts,
     chrf_order_counts,
-    chrf_pool,
+    chrf_sums,
     chrf_words,
+    order_kinds,
 )
 from bleu_teach.chrf.reports import ChrfCandidate, ChrfCorpusScore, ChrfReport, ChrfSegment
 from bleu_teach.inputs.corpus_layout import check_inputs
@@ -337,29 +337,30 @@ def chrf_score(
     (57.68, [0, 1])
     """
     settings = _check_options(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    kinds = [("char", n) for n in range(1, char_order + 1)] + [("word", n) for n in range(1, word_order + 1)]
     segments = []
     with collector_paused():  # checking and counting a corpus make many objects, none in a cycle
         per_hyp = check_inputs(hypotheses, references, orientation)
         for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
             # The lean path: the hypothesis's n-grams counted once (ChrfProfile), each reference's looked up in
-            # them (bare counts per reference), records for the kept one.
+            # them, bare counts per reference; the segment keeps those of the best (its records and score are
+            # made from them when read).
             hyp = ChrfProfile(_compared(hypothesis, settings), char_order, word_order, whitespace, checked=True)
-            positions, matched, scores = [], [], []
+            positions, matched = [], []
             for j, reference in enumerate(refs):
                 if reference is None:
                     continue
-                counts = [
-                    (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
-                    for m, h, r in hyp.match(_compared(reference, settings))
-                ]
                 positions.append(j)
-                matched.append(counts)
-                scores.append(chrf_arithmetic([c[:3] for c in counts], beta, eps_smoothing)[-1])
-            best = _choose(scores)
-            kept = tuple(ChrfOrderCounts(kind, n, *c) for (kind, n), c in zip(kinds, matched[best]))
-            segments.append(ChrfSegment(i, positions[best], len(positions), scores[best], kept))
+                matched.append(
+                    tuple(
+                        (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
+                        for m, h, r in hyp.match(_compared(reference, settings))
+                    )
+                )
+            best = 0
+            if len(matched) > 1:
+                best = _choose([chrf_arithmetic([c[:3] for c in m], beta, eps_smoothing)[-1] for m in matched])
+            segments.append(ChrfSegment(i, positions[best], len(positions), matched[best], settings))
         del per_hyp  # gone before the collector runs again, so that it never walks them
-    totals = chrf_pool([s.counts for s in segments])
+    totals = chrf_sums(order_kinds(char_order, word_order), [s.counted for s in segments])
     result = chrf_from_counts(totals, beta, eps_smoothing)
     return ChrfCorpusScore(settings, tuple(segments), totals, result, tuple(_corpus_notes(settings, segments, result)))

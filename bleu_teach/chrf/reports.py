@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 
-from bleu_teach.chrf.arithmetic import ChrfOrder, ChrfResult, ChrfSettings
-from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts
+from bleu_teach.chrf.arithmetic import ChrfOrder, ChrfResult, ChrfSettings, chrf_arithmetic
+from bleu_teach.chrf.counting import ChrfNgramRow, ChrfOrderCounts, order_kinds
 from bleu_teach.views.document import (
     Block,
     Details,
@@ -279,19 +280,46 @@ class ChrfReport(Viewable):
         return write_text(self.to_document(ngram_tables=ngram_tables))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ChrfSegment:
     """One segment of a corpus: the reference kept for it, its own chrF and its counts against that reference.
 
     ``chosen`` is the kept reference's position in the segment's list of
-    references (0-based; ``None`` entries keep their places).
+    references (0-based; ``None`` entries keep their places).  ``counted``
+    holds, per order, the four numbers of :class:`ChrfOrderCounts` (matches,
+    hypothesis n-grams as they enter the score, reference n-grams,
+    hypothesis n-grams) that the corpus sums; ``counts`` (those numbers as
+    records) and ``score`` (the segment's own chrF, by
+    :func:`~bleu_teach.chrf.arithmetic.chrf_arithmetic`, which also chose
+    the reference) are made from them when read, so a corpus of many
+    segments makes neither unless asked.
     """
 
     index: int
     chosen: int
     n_references: int
-    score: float
-    counts: tuple[ChrfOrderCounts, ...]
+    counted: tuple[tuple[int, int, int, int], ...] = field(repr=False)
+    settings: ChrfSettings = field(repr=False)
+    #: JSON (and repr) show ``score`` and ``counts``, not the fields they are made from.
+    _records_made_when_read: ClassVar[tuple[str, ...]] = ("counts",)
+
+    @property
+    def score(self) -> float:
+        """The segment's own chrF (0-100) against the kept reference."""
+        counts = [order[:3] for order in self.counted]
+        return chrf_arithmetic(counts, self.settings.beta, self.settings.eps_smoothing)[-1]
+
+    @property
+    def counts(self) -> tuple[ChrfOrderCounts, ...]:
+        """Per order, the counts against the kept reference (no n-gram table: the corpus path keeps none)."""
+        kinds = order_kinds(self.settings.char_order, self.settings.word_order)
+        return tuple(ChrfOrderCounts(kind, n, *order) for (kind, n), order in zip(kinds, self.counted))
+
+    def __repr__(self) -> str:
+        return (
+            f"ChrfSegment(index={self.index!r}, chosen={self.chosen!r}, n_references={self.n_references!r}, "
+            f"score={self.score!r}, counts={self.counts!r})"
+        )
 
 
 @dataclass(frozen=True, repr=False)

@@ -102,13 +102,14 @@ def _per_hypothesis(n: int, references: Sequence[Any]) -> list[list[str | None]]
         )
     out = []
     for i, refs in enumerate(references):
-        if isinstance(refs, str):
-            raise TypeError(
-                f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] "
-                f"gives one reference per hypothesis."
-            )
-        if not isinstance(refs, Sequence):
-            raise TypeError(f"references[{i}] must be a list of reference strings.")
+        if type(refs) is not list and type(refs) is not tuple:  # (the usual two skip the slower checks)
+            if isinstance(refs, str):
+                raise TypeError(
+                    f"references[{i}] is a string; wrap it in a list: [[ref] for ref in refs] "
+                    f"gives one reference per hypothesis."
+                )
+            if not isinstance(refs, Sequence):
+                raise TypeError(f"references[{i}] must be a list of reference strings.")
         for j, r in enumerate(refs):
             if r is not None and not isinstance(r, str):
                 raise TypeError(f"references[{i}][{j}] must be a string (raw text), not {type(r).__name__}.")

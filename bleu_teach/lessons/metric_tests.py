@@ -13,7 +13,7 @@ that do not:
   correlations with the human scores, r23 their correlation with each other
   and n systems::
 
-      K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23
+      K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23    (the determinant of their correlation matrix)
       t = (r12 - r13) sqrt((n - 1)(1 + r23))
           / sqrt(2 K (n - 1)/(n - 3) + ((r12 + r13)/2)^2 (1 - r23)^3)
 
@@ -198,7 +198,9 @@ def williams_t(r_first: Any, r_second: Any, r_between: Any, n: int) -> Any:
         np.asarray(r_second, dtype=float),
         np.asarray(r_between, dtype=float),
     )
-    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    # K written as (1 - r12^2)(1 - r13^2) - (r23 - r12 r13)^2, the same number: where the three are nearly
+    # dependent, K is a small difference, and the sum above of terms near 1 lost its ninth digit.
+    k = (1 - r12) * (1 + r12) * (1 - r13) * (1 + r13) - (r23 - r12 * r13) ** 2
     numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
     denominator = np.sqrt(np.maximum(0.0, 2 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3))
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -38,8 +38,10 @@ def plain_data(value: Any) -> Any:
     dataclass, or one of the package's own named tuples such as a report's
     n-gram rows) becomes a dict with its ``type``, its fields and its public
     properties (but those that return records already among the fields, such
-    as a report's best candidate, so that JSON holds each number once).  A
-    user's named tuple (a token, say) stays a list, as any tuple does.
+    as a report's best candidate, so that JSON holds each number once; a
+    class names in ``_records_made_when_read`` the properties whose records
+    are made from fields JSON does not hold).  A user's named tuple (a
+    token, say) stays a list, as any tuple does.
 
     >>> from fractions import Fraction
     >>> plain_data({"p": Fraction(1, 2), "score": 0.1, "ngram": ("the", "cat")})
@@ -95,11 +97,14 @@ def _record_data(value: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(value).__name__}
     for name in _field_names(value):
         out[name] = plain_data(getattr(value, name))
+    made_when_read = getattr(type(value), "_records_made_when_read", ())
     for name in _properties(type(value)):
         if name in out:
             continue
         shown = getattr(value, name)
-        if _is_record(shown) or (isinstance(shown, tuple) and shown and all(_is_record(x) for x in shown)):
+        if name in made_when_read:  # records made from bare fields that JSON does not hold (a corpus segment's)
+            pass
+        elif _is_record(shown) or (isinstance(shown, tuple) and shown and all(_is_record(x) for x in shown)):
             continue  # a view of the fields above (say, the best of the candidates): JSON holds it once
         out[name] = plain_data(shown)
     return out
