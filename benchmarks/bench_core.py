@@ -15,10 +15,11 @@ sacreBLEU's ``corpus_bleu`` builds a new metric, and so a new 13a tokenizer,
 on every call; bleu_teach keeps one tokenizer, whose cache remembers texts it
 has tokenized.  Both are shown: "first call" clears bleu_teach's tokenizer
 before each run (each side tokenizes every text), "again" scores the same
-texts again (bleu_teach finds its tokens cached, sacreBLEU does not).  Both
-sides tokenize with sacreBLEU's 13a tokenizer, which alone takes a fifth or
-so of sacreBLEU's whole time (printed as the floor of a first call): a first
-call's target is that floor plus corpus_score's target.
+texts again (bleu_teach finds its tokens cached, sacreBLEU does not).  On a
+first call both sides tokenize with sacreBLEU's 13a tokenizer, which alone
+takes a fifth or so of sacreBLEU's whole time (timed in the same turns, and
+printed as the floor of a first call); the target then applies to the rest:
+bleu_teach's time beyond the tokenizer's at most 0.20 of sacreBLEU's beyond it.
 
 Then ``explain`` on a 1,000-token hypothesis with 4 references (from 60
 words) against NLTK's ``sentence_bleu`` on the same input, the orders far
@@ -31,6 +32,7 @@ loads.  Exits 1 if a target is missed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
 import subprocess
@@ -67,17 +69,23 @@ def median_times(
     ours: Callable[[], Any], peer: Callable[[], Any], repeats: int, before: Callable[[], None] = lambda: None
 ) -> tuple[float, float, Any, Any]:
     """Median seconds of each, run alternately (``before`` runs untimed before each of ours), and the last results."""
-    mine, theirs = [], []
-    ours_result = peer_result = None
+    (mine, theirs), (ours_result, peer_result) = alternating_medians([ours, peer], repeats, before)
+    return mine, theirs, ours_result, peer_result
+
+
+def alternating_medians(
+    funcs: list[Callable[[], Any]], repeats: int, before: Callable[[], None] = lambda: None
+) -> tuple[list[float], list[Any]]:
+    """Each function's median seconds, all run in turn ``repeats`` times (``before`` untimed before each turn)."""
+    times: list[list[float]] = [[] for _ in funcs]
+    results: list[Any] = [None for _ in funcs]
     for _ in range(repeats):
         before()
-        start = time.perf_counter()
-        ours_result = ours()
-        mine.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        peer_result = peer()
-        theirs.append(time.perf_counter() - start)
-    return statistics.median(mine), statistics.median(theirs), ours_result, peer_result
+        for i, func in enumerate(funcs):
+            start = time.perf_counter()
+            results[i] = func()
+            times[i].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times], results
 
 
 def real_text(segments: int) -> tuple[list[str], list[str], list[str]]:
@@ -104,13 +112,14 @@ class Report:
     def line(
         self, name: str, target_key: str, ours: float, peer: float, peer_name: str, same: bool, floor: float = 0.0
     ) -> None:
-        """One comparison; ``floor`` is a ratio that no code of bleu_teach's can go below, added to the target."""
+        """One comparison.  ``floor`` is the share of the peer's time that both spend in the same code (sacreBLEU's
+        tokenizer): the target applies to the rest, ``(ours - floor * peer) <= target * (1 - floor) * peer``."""
         ratio = ours / peer
-        target = TARGETS[target_key] + floor
+        target = floor + TARGETS[target_key] * (1 - floor)
         ok = ratio <= target and same
         if not ok:
             self.missed.append(name)
-        why = f": the tokenizer's {floor:.2f} + {TARGETS[target_key]:.2f}" if floor else ""
+        why = f": the tokenizer's {floor:.2f}, then {TARGETS[target_key]:.2f} of the rest" if floor else ""
         print(
             f"{name:<70} {ours:6.3f} s  {peer_name} {peer:7.3f} s  ratio {ratio:5.2f} (target <= {target:.2f}{why})  "
             f"same numbers: {'yes' if same else 'NO'}  {'met' if ok else 'MISSED'}"
@@ -132,7 +141,7 @@ def main() -> None:
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
     from bleu_teach import chrf_score, corpus_bleu, corpus_score, tokenize
-    from bleu_teach.inputs.tokenizers import forget_tokens, sacrebleu_tokenizer
+    from bleu_teach.inputs.tokenizers import SACREBLEU_TOKENIZERS, forget_tokens
 
     report = Report()
     repeats = args.repeats
@@ -164,38 +173,53 @@ def main() -> None:
     )
 
     # What no counting can go below on a first call: sacreBLEU's own 13a tokenizer, new (as each side's first
-    # call has it), over every text once, against sacreBLEU's whole corpus_bleu.  bleu_teach must tokenize with
-    # it, so a first call's target is this floor plus corpus_score's target for the rest (checking, keeping the
-    # tokens, counting, the arithmetic); "again", with every text's tokens kept, meets that target on its own.
+    # call has it), over every text (a repeated one found in its cache, as on both sides), timed in turn with the
+    # first calls.  bleu_teach must tokenize with it, so a first call is judged on the rest: bleu_teach's time
+    # beyond the tokenizer's at most 0.20 of sacreBLEU's beyond it (checking, keeping the tokens, counting, the
+    # arithmetic against sacreBLEU's counting and arithmetic).  "Again", with every text's tokens kept, is judged
+    # against sacreBLEU's whole time, tokenizer and all.
+    module, name = SACREBLEU_TOKENIZERS["13a"]
+
     def tokenize_only() -> None:
-        forget_tokens()
-        tokenizer = sacrebleu_tokenizer("13a")
+        tokenizer = getattr(importlib.import_module(module), name)()  # a new one, as sacreBLEU makes per call
         for text in texts + ref_a + ref_b:
             tokenizer(text.rstrip())
 
-    tokenizing, peer, _, _ = median_times(tokenize_only, lambda: sacrebleu.corpus_bleu(texts, [ref_a, ref_b]), repeats)
+    per_segment = [[x, y] for x, y in zip(ref_a, ref_b)]
+    (ours, peer, tokenizing), (a, b, _) = alternating_medians(
+        [
+            lambda: corpus_score(texts, per_segment),
+            lambda: sacrebleu.corpus_bleu(texts, [ref_a, ref_b]),
+            tokenize_only,
+        ],
+        repeats,
+        forget_tokens,
+    )
     floor = tokenizing / peer
     print(
         f"{'corpus_score: the 13a tokenizer alone on every text, new, nothing counted':<70} {tokenizing:6.3f} s  "
         f"sacreBLEU {peer:7.3f} s  ratio {floor:5.2f} (the floor of a first call)"
     )
-    per_segment = [[x, y] for x, y in zip(ref_a, ref_b)]
-    for label, before in (("first call", forget_tokens), ("again", lambda: None)):
-        ours, peer, a, b = median_times(
-            lambda: corpus_score(texts, per_segment),
-            lambda: sacrebleu.corpus_bleu(texts, [ref_a, ref_b]),
-            repeats,
-            before,
-        )
-        report.line(
-            f"corpus_score, WMT21 zh-en, 13a, 2 refs, {len(texts):,} segments, {label}",
-            "corpus_score",
-            ours,
-            peer,
-            "sacreBLEU",
-            abs(a.score - b.score) <= 1e-9,
-            floor if label == "first call" else 0.0,
-        )
+    report.line(
+        f"corpus_score, WMT21 zh-en, 13a, 2 refs, {len(texts):,} segments, first call",
+        "corpus_score",
+        ours,
+        peer,
+        "sacreBLEU",
+        abs(a.score - b.score) <= 1e-9,
+        floor,
+    )
+    ours, peer, a, b = median_times(
+        lambda: corpus_score(texts, per_segment), lambda: sacrebleu.corpus_bleu(texts, [ref_a, ref_b]), repeats
+    )
+    report.line(
+        f"corpus_score, WMT21 zh-en, 13a, 2 refs, {len(texts):,} segments, again",
+        "corpus_score",
+        ours,
+        peer,
+        "sacreBLEU",
+        abs(a.score - b.score) <= 1e-9,
+    )
     synthetic = [" ".join(h) for h in hyps]
     synthetic_refs = [[" ".join(r[0]), " ".join(r[-1])] for r in refs]
     streams = [[r[0] for r in synthetic_refs], [r[1] for r in synthetic_refs]]

@@ -22,7 +22,7 @@ from sacrebleu.metrics import CHRF
 
 import bleu_teach as bt
 from bleu_teach.chrf.arithmetic import chrf_from_counts
-from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_words
+from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_pool, chrf_words
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.chrf.reports import ChrfReport
 from tests.conftest import examples
@@ -390,6 +390,13 @@ def test_a_corpus_segment_keeps_its_counts_and_shows_them_as_a_report_does():
     assert data["score"] == report.score
     assert [(o["kind"], o["n"], o["matches"]) for o in data["counts"]] == [(o.kind, o.n, o.matches) for o in kept]
     assert repr(segment).startswith(f"ChrfSegment(index=1, chosen=2, n_references=2, score={report.score!r}, counts=(")
+
+
+def test_pooling_segments_counted_with_other_orders_is_refused():
+    counts = chrf_order_counts(chrf_ngram_counts("the cat", 2), chrf_ngram_counts("the hat", 2), 2)
+    assert [o.matches for o in chrf_pool([counts, counts])] == [2 * o.matches for o in counts]
+    with pytest.raises(ValueError, match="same orders"):
+        chrf_pool([counts, counts[:1]])
 
 
 def test_corpus_view_shows_the_first_segments_and_says_how_many_more():

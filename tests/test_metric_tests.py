@@ -28,6 +28,7 @@ from bleu_teach.lessons.metric_tests import (
     compare_correlations,
     correlation_interval,
     permutation_test,
+    williams_t,
     williams_test,
 )
 from bleu_teach.lessons.segment_agreement import grouped_correlation, pair_counts, tie_calibration
@@ -122,10 +123,10 @@ def test_williams_equals_the_determinant_formula(data):
     r = np.corrcoef(np.array(columns))
     if abs(r[1, 2]) > 0.999 or abs(r[0, 1]) > 0.999 or abs(r[0, 2]) > 0.999:
         return
-    if np.linalg.det(r) < 1e-6:
-        # The three columns within a hair of dependence: the determinant is then a difference of numbers near their
-        # size far below it, and t moves in its ninth digit with the correlations' last bits (a float correlation is
-        # only the double nearest the true one), so no float computation holds nine digits there.
+    if np.linalg.det(r) < 1e-8:
+        # The three columns (all but) linearly dependent: t then moves in its ninth digit when a correlation moves
+        # by its last bit, and a float correlation is only the double nearest the true one, so no computation from
+        # float correlations holds nine digits there. (Those drawn with a determinant between 1e-8 and 1e-6 hold.)
         return
     result = williams_test(*columns)
     t, p = williams_by_determinant(*columns)
@@ -134,6 +135,23 @@ def test_williams_equals_the_determinant_formula(data):
     assert result.r_first == pytest.approx(r[0, 1], abs=1e-12)
     assert result.r_second == pytest.approx(r[0, 2], abs=1e-12)
     assert result.r_between == pytest.approx(r[1, 2], abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "r12, r13, r23, n",
+    [
+        (0.999999, -0.999999, -0.999999, 10),  # the sum 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23 gave t 2160.30861
+        (0.99999, 0.99998, 0.999995, 12),
+        (0.9995, 0.999, 0.9999, 20),
+        (0.99, 0.97, 0.985, 8),
+        (0.3, -0.2, 0.5, 30),
+        (-0.999, -0.998, 0.9995, 15),
+    ],
+)
+def test_williams_t_holds_nine_digits_at_correlations_near_one(r12, r13, r23, n):
+    t, _ = williams_from_correlations(r12, r13, r23, n)
+    assert float(williams_t(r12, r13, r23, n)) == pytest.approx(t, rel=1e-9)
+    assert williams_t(np.array([r12]), np.array([r13]), np.array([r23]), n)[0] == pytest.approx(t, rel=1e-9)
 
 
 @settings(max_examples=25, deadline=None)

@@ -365,6 +365,8 @@ def chrf_pool(segments: Sequence[Sequence[ChrfOrderCounts]]) -> tuple[ChrfOrderC
     """
     if not segments:
         return ()
+    if any(len(segment) != len(segments[0]) for segment in segments):
+        raise ValueError("chrf_pool needs every segment's counts for the same orders (from the same settings).")
     kinds = [(order.kind, order.n) for order in segments[0]]
     return chrf_sums(kinds, [tuple(map(_SUMMED, segment)) for segment in segments])
 

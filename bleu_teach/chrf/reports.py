@@ -290,9 +290,9 @@ class ChrfSegment:
     hypothesis n-grams as they enter the score, reference n-grams,
     hypothesis n-grams) that the corpus sums; ``counts`` (those numbers as
     records) and ``score`` (the segment's own chrF, by
-    :func:`~bleu_teach.chrf.arithmetic.chrf_arithmetic`, which also chose
-    the reference) are made from them when read, so a corpus of many
-    segments makes neither unless asked.
+    :func:`~bleu_teach.chrf.arithmetic.chrf_arithmetic`, which also compared
+    the references where there were several) are made from them each time
+    they are read, so a corpus of many segments makes neither unless asked.
     """
 
     index: int
@@ -300,7 +300,7 @@ class ChrfSegment:
     n_references: int
     counted: tuple[tuple[int, int, int, int], ...] = field(repr=False)
     settings: ChrfSettings = field(repr=False)
-    #: JSON (and repr) show ``score`` and ``counts``, not the fields they are made from.
+    #: JSON shows ``counts`` (and ``score``), not the fields they are made from; so does ``__repr__`` below.
     _records_made_when_read: ClassVar[tuple[str, ...]] = ("counts",)
 
     @property

@@ -198,8 +198,8 @@ def williams_t(r_first: Any, r_second: Any, r_between: Any, n: int) -> Any:
         np.asarray(r_second, dtype=float),
         np.asarray(r_between, dtype=float),
     )
-    # K written as (1 - r12^2)(1 - r13^2) - (r23 - r12 r13)^2, the same number: where the three are nearly
-    # dependent, K is a small difference, and the sum above of terms near 1 lost its ninth digit.
+    # K written as (1 - r12)(1 + r12)(1 - r13)(1 + r13) - (r23 - r12 r13)^2, the same number: 1 - r is exact for r
+    # near 1, where the sum above of terms near 1 lost digits (at correlations of 0.999999, t's fourth).
     k = (1 - r12) * (1 + r12) * (1 - r13) * (1 + r13) - (r23 - r12 * r13) ** 2
     numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
     denominator = np.sqrt(np.maximum(0.0, 2 * k * (n - 1) / (n - 3) + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3))

@@ -74,7 +74,9 @@ __all__ = [
 RESAMPLE = ("systems", "segments", "both")
 #: Resamples (or permutations) scored at once: bounds the memory a call takes.
 _CHUNK = 5_000
-#: A permuted difference this close to the observed one counts as reaching it (the same sums added in another order).
+#: A permuted difference this close to the observed one counts as reaching it (the same sums added in another order),
+#: and a resampled difference of correlations this close to 0 counts as 0 (two correlations equal in exact arithmetic,
+#: such as both 1 where a resample drew two systems, part in their last bits).
 _TIE = 1e-9
 
 
@@ -237,7 +239,8 @@ class DifferenceInterval:
     that leave ``(1 - level) / 2`` out on each side (NumPy's ``percentile``,
     linear); ``undefined`` counts resamples with no correlation (every drawn
     system scored the same on one side), left out; ``at_most_zero`` counts
-    the other resamples whose difference is 0 or below (first not ahead).
+    the other resamples whose difference is 0 or below (first not ahead; a
+    difference within 1e-9 of 0 is a tie, as where both correlations are 1).
     """
 
     first: str
@@ -330,7 +333,7 @@ def difference_interval(
         n_samples,
         int(n_samples - len(valid)),
         seed,
-        int(np.count_nonzero(valid <= 0)),
+        int(np.count_nonzero(valid <= _TIE)),
     )
 
 
