@@ -14,12 +14,13 @@ same (NLTK: ``==``; sacreBLEU: within 1e-9).  Two inputs:
 sacreBLEU's ``corpus_bleu`` builds a new metric, and so a new 13a tokenizer,
 on every call; bleu_teach keeps one tokenizer, whose cache remembers texts it
 has tokenized.  Both are shown: "first call" clears bleu_teach's tokenizer
-before each run (each side tokenizes every text), "again" scores the same
-texts again (bleu_teach finds its tokens cached, sacreBLEU does not).  On a
-first call both sides tokenize with sacreBLEU's 13a tokenizer, which alone
-takes a fifth or so of sacreBLEU's whole time (timed in the same turns, and
-printed as the floor of a first call); the target then applies to the rest:
-bleu_teach's time beyond the tokenizer's at most 0.20 of sacreBLEU's beyond it.
+before each run (each side tokenizes every text, a repeated one once),
+"again" scores the same texts again (bleu_teach finds its tokens cached,
+sacreBLEU does not).  On a first call both sides tokenize with sacreBLEU's
+13a tokenizer, which alone takes a fifth or so of sacreBLEU's whole time
+(timed in the same turns, and printed as the floor of a first call); the
+target then applies to the rest: bleu_teach's time beyond the tokenizer's at
+most 0.20 of sacreBLEU's beyond it.
 
 Then ``explain`` on a 1,000-token hypothesis with 4 references (from 60
 words) against NLTK's ``sentence_bleu`` on the same input, the orders far
