@@ -3,7 +3,10 @@
 Each line times bleu_teach and its peer on the same input in one process,
 alternating (median of ``--repeats`` runs each), prints both times, the
 ratio bleu_teach / peer against its target, and whether the numbers are the
-same (NLTK: ``==``; sacreBLEU: within 1e-9).  Two inputs:
+same (NLTK: ``==``; sacreBLEU: within 1e-9).  Each timed call starts on a
+collected heap and pays for collecting the young objects it leaves
+(:func:`charged`), so that no side's garbage is collected on the other's
+time.  Two inputs:
 
 * the synthetic corpus below (5,000 segments of 5-40 tokens from 400 words,
   1-4 references): what earlier versions of this benchmark measured;
@@ -33,6 +36,7 @@ loads.  Exits 1 if a target is missed.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import random
 import statistics
@@ -83,10 +87,25 @@ def alternating_medians(
     for _ in range(repeats):
         before()
         for i, func in enumerate(funcs):
-            start = time.perf_counter()
-            results[i] = func()
-            times[i].append(time.perf_counter() - start)
+            seconds, results[i] = charged(func)
+            times[i].append(seconds)
     return [statistics.median(t) for t in times], results
+
+
+def charged(func: Callable[[], Any]) -> tuple[float, Any]:
+    """``func``'s seconds and result, begun on a collected heap and ended by collecting the young objects it left.
+
+    Python's cycle collector runs when allocations pass a threshold, in whatever code is running then: a full
+    pass over a large process (this one holds sacreBLEU's tokenizer caches) took 40-150 ms, and bleu_teach,
+    which pauses the collector while it counts, would leave its share to the next call timed.  So each call
+    starts with nothing pending (collected, untimed) and pays, timed, for the young objects it leaves: each side
+    is charged for its own garbage and none of the other's.
+    """
+    gc.collect()
+    start = time.perf_counter()
+    result = func()
+    gc.collect(0)
+    return time.perf_counter() - start, result
 
 
 def real_text(segments: int) -> tuple[list[str], list[str], list[str]]:
@@ -288,18 +307,15 @@ def explain_against_nltk(seed: int, report: Report) -> None:
     for _ in range(20):
         hyp = [rng.choice(vocab) for _ in range(1000)]
         refs4 = [[rng.choice(vocab) for _ in range(1000)] for _ in range(4)]
+        seconds, result = charged(lambda: explain(refs4, hyp))  # noqa: B023 (called at once)
         start = time.perf_counter()
-        result = explain(refs4, hyp)
-        middle = time.perf_counter()
         result._repr_html_()
-        end = time.perf_counter()
-        bare.append(middle - start)
-        with_html.append(end - start)
-        start = time.perf_counter()
+        bare.append(seconds)
+        with_html.append(seconds + time.perf_counter() - start)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            score = nltk_sentence_bleu(refs4, hyp)
-        nltk.append(time.perf_counter() - start)
+            seconds, score = charged(lambda: nltk_sentence_bleu(refs4, hyp))  # noqa: B023
+        nltk.append(seconds)
         if score != result.score:
             report.missed.append("explain (score differs from NLTK's)")
     ours, peer = statistics.median(bare) * 1000, statistics.median(nltk) * 1000
