@@ -22,7 +22,14 @@ from sacrebleu.metrics import CHRF
 
 import bleu_teach as bt
 from bleu_teach.chrf.arithmetic import chrf_from_counts
-from bleu_teach.chrf.counting import ChrfOrderCounts, chrf_ngram_counts, chrf_order_counts, chrf_pool, chrf_words
+from bleu_teach.chrf.counting import (
+    ChrfOrderCounts,
+    chrf_ngram_counts,
+    chrf_order_counts,
+    chrf_sums,
+    chrf_words,
+    order_kinds,
+)
 from bleu_teach.chrf.explain import chrf_score, explain_chrf
 from bleu_teach.chrf.reports import ChrfReport
 from tests.conftest import examples
@@ -392,11 +399,17 @@ def test_a_corpus_segment_keeps_its_counts_and_shows_them_as_a_report_does():
     assert repr(segment).startswith(f"ChrfSegment(index=1, chosen=2, n_references=2, score={report.score!r}, counts=(")
 
 
-def test_pooling_segments_counted_with_other_orders_is_refused():
-    counts = chrf_order_counts(chrf_ngram_counts("the cat", 2), chrf_ngram_counts("the hat", 2), 2)
-    assert [o.matches for o in chrf_pool([counts, counts])] == [2 * o.matches for o in counts]
-    with pytest.raises(ValueError, match="same orders"):
-        chrf_pool([counts, counts[:1]])
+def test_summing_segments_counted_with_other_orders_is_refused():
+    counts = [
+        (o.matches, o.hyp_total, o.ref_total, o.hyp_ngrams)
+        for o in chrf_order_counts(chrf_ngram_counts("the cat", 2), chrf_ngram_counts("the hat", 2), 2)
+    ]
+    kinds = order_kinds(2, 0)
+    assert [o.matches for o in chrf_sums(kinds, [counts, counts])] == [2 * c[0] for c in counts]
+    with pytest.raises(ValueError, match="same 2 orders"):
+        chrf_sums(kinds, [counts, counts[:1]])
+    with pytest.raises(ValueError, match="same 2 orders"):
+        chrf_sums(kinds, [counts + counts[:1]])
 
 
 def test_corpus_view_shows_the_first_segments_and_says_how_many_more():

@@ -13,7 +13,6 @@ import numbers
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import compress
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from bleu_teach.bleu.counting import MAX_COUNTING_WORK, counting_work
@@ -30,7 +29,6 @@ __all__ = [
     "word_ngram_counts",
     "chrf_ngram_counts",
     "chrf_order_counts",
-    "chrf_pool",
     "chrf_sums",
     "order_kinds",
     "ChrfProfile",
@@ -356,35 +354,23 @@ def chrf_order_counts(
     return tuple(out)
 
 
-def chrf_pool(segments: Sequence[Sequence[ChrfOrderCounts]]) -> tuple[ChrfOrderCounts, ...]:
-    """Add up the counts of already matched segments, order by order (what corpus chrF is computed from).
-
-    Each segment contributes the counts against the reference chosen for it;
-    the sums keep each segment's ``hyp_total`` (sacreBLEU's quirk above
-    applies per segment, before summing).
-    """
-    if not segments:
-        return ()
-    if any(len(segment) != len(segments[0]) for segment in segments):
-        raise ValueError("chrf_pool needs every segment's counts for the same orders (from the same settings).")
-    kinds = [(order.kind, order.n) for order in segments[0]]
-    return chrf_sums(kinds, [tuple(map(_SUMMED, segment)) for segment in segments])
-
-
-#: The counts of a :class:`ChrfOrderCounts` that a corpus adds up, in its fields' order.
-_SUMMED = attrgetter("matches", "hyp_total", "ref_total", "hyp_ngrams")
-
-
 def chrf_sums(
     kinds: Sequence[tuple[str, int]], segments: Iterable[Sequence[tuple[int, int, int, int]]]
 ) -> tuple[ChrfOrderCounts, ...]:
-    """:func:`chrf_pool` on bare counts: per segment and order (matches, hyp_total, ref_total, hyp_ngrams).
+    """Add up the counts of already matched segments, order by order (what corpus chrF is computed from).
 
-    ``kinds`` names the orders (:func:`order_kinds`).
+    Each segment gives, per order, (matches, hyp_total, ref_total,
+    hyp_ngrams) against the reference chosen for it; the sums keep each
+    segment's ``hyp_total`` (sacreBLEU's quirk above applies per segment,
+    before summing).  ``kinds`` names the orders (:func:`order_kinds`); a
+    segment counted with other orders is refused.
 
     >>> chrf_sums([("char", 1)], [[(2, 3, 4, 3)], [(1, 1, 2, 1)]])
     (ChrfOrderCounts(kind='char', n=1, matches=3, hyp_total=4, ref_total=6, hyp_ngrams=4, rows=()),)
     """
+    segments = list(segments)
+    if any(len(segment) != len(kinds) for segment in segments):
+        raise ValueError(f"chrf_sums needs every segment's counts for the same {len(kinds)} orders as kinds.")
     sums = []
     for (kind, n), column in zip(kinds, zip(*segments)):  # order by order, a column of the segments
         matches, hyp_total, ref_total, hyp_ngrams = map(sum, zip(*column))

@@ -75,7 +75,6 @@ from bleu_teach.chrf.arithmetic import (
     ChrfOrder,
     ChrfResult,
     ChrfSettings,
-    chrf_arithmetic,
     chrf_from_counts,
 )
 from bleu_teach.chrf.counting import (
@@ -342,24 +341,25 @@ def chrf_score(
         per_hyp = check_inputs(hypotheses, references, orientation)
         for i, (hypothesis, refs) in enumerate(zip(hypotheses, per_hyp)):
             # The lean path: the hypothesis's n-grams counted once (ChrfProfile), each reference's looked up in
-            # them, bare counts per reference; the segment keeps those of the best (its records and score are
-            # made from them when read).
+            # them, bare counts per reference; the segment against the best is kept (its records and score are
+            # made from its counts when read).
             hyp = ChrfProfile(_compared(hypothesis, settings), char_order, word_order, whitespace, checked=True)
-            positions, matched = [], []
-            for j, reference in enumerate(refs):
-                if reference is None:
-                    continue
-                positions.append(j)
-                matched.append(
+            present = sum(reference is not None for reference in refs)
+            against = [
+                ChrfSegment(
+                    i,
+                    j,
+                    present,
                     tuple(
                         (m, h if r else 0, r, h)  # sacreBLEU: no reference n-grams, no hypothesis n-grams counted
                         for m, h, r in hyp.match(_compared(reference, settings))
-                    )
+                    ),
+                    settings,
                 )
-            best = 0
-            if len(matched) > 1:
-                best = _choose([chrf_arithmetic([c[:3] for c in m], beta, eps_smoothing)[-1] for m in matched])
-            segments.append(ChrfSegment(i, positions[best], len(positions), matched[best], settings))
+                for j, reference in enumerate(refs)
+                if reference is not None
+            ]
+            segments.append(against[0] if present == 1 else against[_choose([s.score for s in against])])
         del per_hyp  # gone before the collector runs again, so that it never walks them
     totals = chrf_sums(order_kinds(char_order, word_order), [s.counted for s in segments])
     result = chrf_from_counts(totals, beta, eps_smoothing)
