@@ -86,10 +86,12 @@ class Practice(widgets.VBox):
 
     def _ask(self, asked: dict[str, Any] | None = None) -> None:
         asked = asked or page.practice_question(self.exercise_id, self.number)
-        self.question.value = asked["html"]
-        self.answer.placeholder = asked["label"]
+        # The last answer and its feedback go before the new question shows (each is its own message to the
+        # page): an answer typed as soon as the question shows is never cleared after it.
         self.answer.value = ""
         self.feedback.value = ""
+        self.answer.placeholder = asked["label"]
+        self.question.value = asked["html"]
         self.streak_line.value = Streak.restore(self.exercise_id, self.streak).message()
 
     def _on_answer_message(self, _: Any, content: Any, buffers: Any) -> None:
